@@ -7,6 +7,8 @@ import { decryptSecret, defaultDevKeyPath, describeSecretKey, encryptSecret, Dec
 
 const repoRoot = path.resolve(import.meta.dirname, "../..");
 const saved = { ...process.env };
+// process.env.NODE_ENV is typed read-only by @types/node; the tests switch it on purpose.
+const env = process.env as Record<string, string | undefined>;
 let dir: string;
 
 beforeEach(() => {
@@ -14,13 +16,13 @@ beforeEach(() => {
   delete process.env.CONSOLE_SECRET_KEY;
   delete process.env.CONSOLE_SECRET_KEY_FILE;
   process.env.XDG_CONFIG_HOME = path.join(dir, "config");
-  process.env.NODE_ENV = "test";
+  env.NODE_ENV = "test";
 });
 
 afterEach(() => {
   for (const k of ["CONSOLE_SECRET_KEY", "CONSOLE_SECRET_KEY_FILE", "XDG_CONFIG_HOME", "NODE_ENV"]) {
     if (saved[k] === undefined) delete process.env[k];
-    else process.env[k] = saved[k];
+    else env[k] = saved[k];
   }
   rmSync(dir, { recursive: true, force: true });
 });
@@ -122,7 +124,7 @@ describe("dev key file", () => {
   });
 
   it("in production, refuses to run without a key and never generates one", () => {
-    process.env.NODE_ENV = "production";
+    env.NODE_ENV = "production";
     expect(() => encryptSecret("a")).toThrow(/CONSOLE_SECRET_KEY is not set/);
     expect(existsSync(defaultDevKeyPath())).toBe(false);
     process.env.CONSOLE_SECRET_KEY_FILE = path.join(dir, "missing.key");
