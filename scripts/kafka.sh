@@ -1,0 +1,273 @@
+#!/usr/bin/env bash
+# Dev/test Kafka broker: Apache Kafka 4.1.1, KRaft single node (broker+controller),
+# SASL_PLAINTEXT on 127.0.0.1 with SCRAM-SHA-512/256 and PLAIN, StandardAuthorizer,
+# super.users=User:admin, delegation tokens enabled.
+#
+#   bash scripts/kafka.sh start    fetch jars if needed, format once, start, wait until it answers
+#   bash scripts/kafka.sh stop     stop the broker started from this tree, wait until it is gone
+#   bash scripts/kafka.sh status   say whether it runs (exit 0) or not (exit 3)
+#   bash scripts/kafka.sh jars     fetch the jars into .kafka/lib (Maven, once)
+#   bash scripts/kafka.sh reset    stop and delete the broker's data (a fresh cluster on next start)
+#
+# Environment: KAFKA_PORT (client listener, 9092), KAFKA_CONTROLLER_PORT (9093),
+# KAFKA_STATE_DIR (data, logs, pid; default .kafka), KAFKA_START_TIMEOUT (seconds, 90),
+# KAFKA_HEAP (default -Xmx512m -Xms128m).
+#
+# Users: admin (super user) has SCRAM-SHA-512/256 credentials from format time and a
+# PLAIN password; alice, bob, carol, svc-orders, svc-billing have PLAIN passwords from
+# the static JAAS config below. Every password is "<name>-secret".
+set -euo pipefail
+
+ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+LIB_DIR="$ROOT/.kafka/lib"
+STATE_DIR="${KAFKA_STATE_DIR:-$ROOT/.kafka}"
+case "$STATE_DIR" in /*) ;; *) STATE_DIR="$ROOT/$STATE_DIR" ;; esac
+DATA_DIR="$STATE_DIR/data"
+LOG_DIR="$STATE_DIR/logs"
+PID_FILE="$STATE_DIR/kafka.pid"
+PROPS="$STATE_DIR/server.properties"
+LOG4J="$STATE_DIR/log4j2.xml"
+CDS_ARCHIVE="$STATE_DIR/kafka-cds.jsa"
+PORT="${KAFKA_PORT:-9092}"
+CONTROLLER_PORT="${KAFKA_CONTROLLER_PORT:-9093}"
+TIMEOUT="${KAFKA_START_TIMEOUT:-90}"
+HEAP="${KAFKA_HEAP:--Xmx512m -Xms128m}"
+PLAIN_USERS=(admin alice bob carol svc-orders svc-billing)
+
+say() { printf 'kafka: %s\n' "$*"; }
+die() { printf 'kafka: %s\n' "$*" >&2; exit 1; }
+
+need_java() {
+  command -v java >/dev/null 2>&1 || die "Java 17 or newer is required but 'java' is not on PATH. Install a JDK/JRE 17+ (e.g. apt-get install openjdk-17-jre-headless)."
+  local v major
+  v="$(java -version 2>&1 | sed -n 's/.*version "\([^"]*\)".*/\1/p' | head -n1)"
+  major="${v%%.*}"
+  [[ "$major" == "1" ]] && major="$(echo "$v" | cut -d. -f2)"
+  [[ "$major" =~ ^[0-9]+$ ]] || die "could not read the Java version from 'java -version' (got '$v')."
+  ((major >= 17)) || die "Java 17 or newer is required; 'java' on PATH is version $v."
+}
+
+pom_sum() { sha256sum "$ROOT/pom.xml" | cut -d' ' -f1; }
+
+jars_ok() { [[ -f "$LIB_DIR/.pom.sha256" && "$(cat "$LIB_DIR/.pom.sha256")" == "$(pom_sum)" ]]; }
+
+fetch_jars() {
+  if jars_ok; then return 0; fi
+  command -v mvn >/dev/null 2>&1 || die "the Kafka jars are not in .kafka/lib yet and Maven ('mvn') is not on PATH to fetch them. Install Maven 3.6+ (e.g. apt-get install maven) and run again."
+  say "fetching Apache Kafka jars from Maven Central into .kafka/lib (once)..."
+  rm -rf "$LIB_DIR"
+  mkdir -p "$LIB_DIR"
+  if ! (cd "$ROOT" && mvn -q -B -f pom.xml dependency:copy-dependencies); then
+    rm -rf "$LIB_DIR"
+    die "Maven could not fetch the Kafka jars (see the output above). Is Maven Central reachable?"
+  fi
+  pom_sum >"$LIB_DIR/.pom.sha256"
+  rm -f "$CDS_ARCHIVE"
+  say "jars ready: $(find "$LIB_DIR" -name '*.jar' | wc -l) files"
+}
+
+running_pid() {
+  [[ -f "$PID_FILE" ]] || return 1
+  local pid
+  pid="$(cat "$PID_FILE" 2>/dev/null || true)"
+  [[ "$pid" =~ ^[0-9]+$ ]] || return 1
+  kill -0 "$pid" 2>/dev/null || return 1
+  # Guard against a recycled pid: it must be our JVM.
+  tr '\0' ' ' <"/proc/$pid/cmdline" 2>/dev/null | grep -q "kafka.Kafka" || return 1
+  echo "$pid"
+}
+
+port_open() { (exec 3<>"/dev/tcp/127.0.0.1/$1") 2>/dev/null; }
+
+write_config() {
+  mkdir -p "$STATE_DIR" "$LOG_DIR"
+  local plain_users="" u
+  for u in "${PLAIN_USERS[@]}"; do plain_users+=" user_${u}=\"${u}-secret\""; done
+  cat >"$PROPS" <<EOF
+# Written by scripts/kafka.sh on every start; edit the script, not this file.
+process.roles=broker,controller
+node.id=1
+controller.quorum.voters=1@127.0.0.1:${CONTROLLER_PORT}
+listeners=CLIENT://127.0.0.1:${PORT},CONTROLLER://127.0.0.1:${CONTROLLER_PORT}
+advertised.listeners=CLIENT://127.0.0.1:${PORT}
+listener.security.protocol.map=CLIENT:SASL_PLAINTEXT,CONTROLLER:SASL_PLAINTEXT
+inter.broker.listener.name=CLIENT
+controller.listener.names=CONTROLLER
+
+# Clients: SCRAM (credentials in the metadata log) and PLAIN (static list below).
+listener.name.client.sasl.enabled.mechanisms=SCRAM-SHA-512,SCRAM-SHA-256,PLAIN
+sasl.mechanism.inter.broker.protocol=SCRAM-SHA-512
+listener.name.client.scram-sha-512.sasl.jaas.config=org.apache.kafka.common.security.scram.ScramLoginModule required username="admin" password="admin-secret";
+listener.name.client.scram-sha-256.sasl.jaas.config=org.apache.kafka.common.security.scram.ScramLoginModule required username="admin" password="admin-secret";
+listener.name.client.plain.sasl.jaas.config=org.apache.kafka.common.security.plain.PlainLoginModule required username="admin" password="admin-secret"${plain_users};
+# KRaft controllers cannot use SCRAM (the credentials live in the log they serve): PLAIN.
+listener.name.controller.sasl.enabled.mechanisms=PLAIN
+sasl.mechanism.controller.protocol=PLAIN
+listener.name.controller.plain.sasl.jaas.config=org.apache.kafka.common.security.plain.PlainLoginModule required username="admin" password="admin-secret" user_admin="admin-secret";
+
+authorizer.class.name=org.apache.kafka.metadata.authorizer.StandardAuthorizer
+super.users=User:admin
+allow.everyone.if.no.acl.found=false
+
+delegation.token.secret.key=dev-only-delegation-token-secret-key
+delegation.token.expiry.check.interval.ms=5000
+
+log.dirs=${DATA_DIR}
+num.partitions=1
+default.replication.factor=1
+auto.create.topics.enable=false
+offsets.topic.replication.factor=1
+offsets.topic.num.partitions=1
+transaction.state.log.replication.factor=1
+transaction.state.log.min.isr=1
+transaction.state.log.num.partitions=1
+share.coordinator.state.topic.replication.factor=1
+share.coordinator.state.topic.min.isr=1
+group.initial.rebalance.delay.ms=0
+num.network.threads=2
+num.io.threads=2
+num.recovery.threads.per.data.dir=1
+background.threads=2
+log.cleaner.threads=1
+EOF
+  cat >"$LOG4J" <<EOF
+<?xml version="1.0" encoding="UTF-8"?>
+<Configuration status="warn">
+  <Appenders>
+    <File name="server" fileName="${LOG_DIR}/server.log" append="true">
+      <PatternLayout pattern="[%d] %p %m (%c)%n"/>
+    </File>
+  </Appenders>
+  <Loggers>
+    <Root level="info"><AppenderRef ref="server"/></Root>
+    <Logger name="kafka.request.logger" level="warn"/>
+    <Logger name="org.apache.kafka.common.utils.AppInfoParser" level="warn"/>
+    <Logger name="org.apache.kafka.common.config.AbstractConfig" level="warn"/>
+    <Logger name="kafka.server.KafkaConfig" level="warn"/>
+    <Logger name="state.change.logger" level="warn"/>
+    <Logger name="kafka.log.LogCleaner" level="warn"/>
+  </Loggers>
+</Configuration>
+EOF
+}
+
+jvm_opts() {
+  # shellcheck disable=SC2206
+  local opts=($HEAP -Xlog:cds=off -Xlog:cds+dynamic=off -XX:+UseSerialGC -XX:TieredStopAtLevel=1 -Xss512k -Djava.awt.headless=true
+    "-Dlog4j2.configurationFile=$LOG4J" "-Dkafka.logs.dir=$LOG_DIR"
+    -cp "$LIB_DIR/*")
+  printf '%s\n' "${opts[@]}"
+}
+
+format_once() {
+  [[ -f "$DATA_DIR/meta.properties" ]] && return 0
+  say "formatting KRaft storage in $DATA_DIR (once)"
+  mkdir -p "$DATA_DIR"
+  local cluster_id
+  cluster_id="$(head -c16 /dev/urandom | base64 | tr '+/' '-_' | tr -d '=\n')"
+  mapfile -t opts < <(jvm_opts)
+  if ! java "${opts[@]}" kafka.tools.StorageTool format -t "$cluster_id" -c "$PROPS" \
+    --add-scram 'SCRAM-SHA-512=[name=admin,password=admin-secret]' \
+    --add-scram 'SCRAM-SHA-256=[name=admin,password=admin-secret]' >"$LOG_DIR/format.log" 2>&1; then
+    cat "$LOG_DIR/format.log" >&2
+    rm -rf "$DATA_DIR"
+    die "formatting the storage failed (output above)."
+  fi
+}
+
+cmd_start() {
+  local pid
+  if pid="$(running_pid)"; then
+    say "already running (pid $pid) on 127.0.0.1:$PORT"
+    return 0
+  fi
+  rm -f "$PID_FILE"
+  need_java
+  fetch_jars
+  if port_open "$PORT"; then die "port $PORT on 127.0.0.1 is taken by another process; stop it or set KAFKA_PORT."; fi
+  if port_open "$CONTROLLER_PORT"; then die "port $CONTROLLER_PORT on 127.0.0.1 is taken by another process; stop it or set KAFKA_CONTROLLER_PORT."; fi
+  write_config
+  format_once
+  local t0 started_marker log_start
+  t0=$(date +%s%N)
+  log_start=$(stat -c %s "$LOG_DIR/server.log" 2>/dev/null || echo 0)
+  mapfile -t opts < <(jvm_opts)
+  # Class-data sharing: the first clean stop dumps the loaded classes; later starts map them.
+  if [[ -f "$CDS_ARCHIVE" ]]; then
+    opts=("-XX:SharedArchiveFile=$CDS_ARCHIVE" -Xshare:auto "${opts[@]}")
+  else
+    opts=("-XX:ArchiveClassesAtExit=$CDS_ARCHIVE" "${opts[@]}")
+  fi
+  nohup java "${opts[@]}" kafka.Kafka "$PROPS" >"$LOG_DIR/stdout.log" 2>&1 </dev/null &
+  pid=$!
+  echo "$pid" >"$PID_FILE"
+  say "starting (pid $pid), waiting up to ${TIMEOUT}s for 127.0.0.1:$PORT ..."
+  started_marker="Kafka Server started"
+  local deadline=$((SECONDS + TIMEOUT))
+  while ((SECONDS < deadline)); do
+    if ! kill -0 "$pid" 2>/dev/null; then
+      rm -f "$PID_FILE"
+      echo "---- last lines of $LOG_DIR/server.log and stdout.log ----" >&2
+      tail -n 40 "$LOG_DIR/server.log" >&2 2>/dev/null || true
+      tail -n 20 "$LOG_DIR/stdout.log" >&2 2>/dev/null || true
+      die "the broker exited during startup (see above)."
+    fi
+    if port_open "$PORT" && tail -c +"$((log_start + 1))" "$LOG_DIR/server.log" 2>/dev/null | grep -q "$started_marker"; then
+      local ms=$((($(date +%s%N) - t0) / 1000000))
+      say "ready on SASL_PLAINTEXT://127.0.0.1:$PORT (pid $pid, ${ms} ms). Logs: $LOG_DIR/server.log"
+      return 0
+    fi
+    sleep 0.2
+  done
+  tail -n 40 "$LOG_DIR/server.log" >&2 2>/dev/null || true
+  cmd_stop >/dev/null 2>&1 || true
+  die "the broker did not answer within ${TIMEOUT}s (log above); stopped it."
+}
+
+cmd_stop() {
+  local pid
+  if ! pid="$(running_pid)"; then
+    rm -f "$PID_FILE"
+    say "not running"
+    return 0
+  fi
+  say "stopping (pid $pid)"
+  kill -TERM "$pid" 2>/dev/null || true
+  local deadline=$((SECONDS + 45))
+  while kill -0 "$pid" 2>/dev/null; do
+    if ((SECONDS >= deadline)); then
+      say "no clean shutdown after 45s; killing"
+      kill -KILL "$pid" 2>/dev/null || true
+      rm -f "$CDS_ARCHIVE"
+      break
+    fi
+    sleep 0.2
+  done
+  rm -f "$PID_FILE"
+  say "stopped"
+}
+
+cmd_status() {
+  local pid
+  if pid="$(running_pid)"; then
+    if port_open "$PORT"; then say "running (pid $pid) on 127.0.0.1:$PORT"; else say "process $pid is up but port $PORT does not answer yet"; fi
+    return 0
+  fi
+  say "not running"
+  return 3
+}
+
+cmd_reset() {
+  cmd_stop
+  rm -rf "$DATA_DIR" "$LOG_DIR"
+  say "data deleted; the next start formats a fresh cluster"
+}
+
+case "${1:-}" in
+  start) cmd_start ;;
+  stop) cmd_stop ;;
+  status) cmd_status ;;
+  jars) need_java; fetch_jars; say "jars in $LIB_DIR" ;;
+  reset) cmd_reset ;;
+  *) echo "usage: bash scripts/kafka.sh start|stop|status|jars|reset" >&2; exit 2 ;;
+esac
