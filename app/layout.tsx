@@ -1,6 +1,7 @@
 import type { ReactNode } from "react";
+import "./globals.css";
 
-export const metadata = { title: "Kafka Security Console" };
+export const metadata = { title: { default: "Kafka Security Console", template: "%s · Kafka Security Console" } };
 
 export default function RootLayout({ children }: { children: ReactNode }) {
   return (

@@ -1,0 +1,121 @@
+import Link from "next/link";
+import { requireViewer } from "@/lib/auth/current";
+import { AUDIT_OUTCOMES, auditQuerySchema } from "@/lib/schemas/audit";
+import { listAudit } from "@/lib/db/audit";
+import { fieldErrorsOf } from "@/lib/actions/result";
+
+export const metadata = { title: "Audit" };
+
+type Search = Record<string, string | string[] | undefined>;
+
+function first(v: string | string[] | undefined): string | undefined {
+  return Array.isArray(v) ? v[0] : v;
+}
+
+function pretty(value: unknown): string {
+  if (value === null || value === undefined) return "";
+  return typeof value === "string" ? value : JSON.stringify(value);
+}
+
+export default async function AuditPage({ searchParams }: { searchParams: Promise<Search> }) {
+  await requireViewer();
+  const raw = Object.fromEntries(Object.entries(await searchParams).map(([k, v]) => [k, first(v)]));
+  const parsed = auditQuerySchema.safeParse(raw);
+  const errors = parsed.success ? {} : fieldErrorsOf(parsed.error.issues);
+  const filters = parsed.success ? parsed.data : auditQuerySchema.parse({});
+  const { format: _format, ...listFilters } = filters;
+  const page = await listAudit(listFilters);
+
+  const exportParams = new URLSearchParams();
+  for (const key of ["principal", "action", "outcome", "from", "to"] as const) {
+    const v = raw[key];
+    if (v) exportParams.set(key, v);
+  }
+  const nextParams = new URLSearchParams(exportParams);
+  if (page.nextCursor) nextParams.set("cursor", page.nextCursor);
+  exportParams.set("format", "csv");
+  exportParams.set("limit", "1000");
+
+  return (
+    <>
+      <h1>Audit</h1>
+      <p className="lead">Every change made through the console: who, as which principal, what, and what Kafka answered.</p>
+      <form className="inline card" method="get" aria-label="Audit filters">
+        <label className="field">
+          Principal
+          <input name="principal" defaultValue={raw.principal ?? ""} placeholder="User:alice" />
+        </label>
+        <label className="field">
+          Action
+          <input name="action" defaultValue={raw.action ?? ""} placeholder="acl.create" />
+        </label>
+        <label className="field">
+          Outcome
+          <select name="outcome" defaultValue={raw.outcome ?? ""}>
+            <option value="">any</option>
+            {AUDIT_OUTCOMES.map((o) => (
+              <option key={o} value={o}>
+                {o}
+              </option>
+            ))}
+          </select>
+        </label>
+        <label className="field">
+          From
+          <input name="from" type="date" defaultValue={raw.from ?? ""} />
+          {errors.from?.map((m) => <span key={m} className="field-error">{m}</span>)}
+        </label>
+        <label className="field">
+          To
+          <input name="to" type="date" defaultValue={raw.to ?? ""} />
+          {errors.to?.map((m) => <span key={m} className="field-error">{m}</span>)}
+        </label>
+        <button className="btn" type="submit">
+          Filter
+        </button>
+        <a className="btn secondary" href={`/api/v1/audit?${exportParams}`} download>
+          Export CSV
+        </a>
+      </form>
+      {page.events.length === 0 ? (
+        <div className="empty">No audit events match these filters.</div>
+      ) : (
+        <table className="data" aria-label="Audit events">
+          <thead>
+            <tr>
+              <th>Time (UTC)</th>
+              <th>Principal</th>
+              <th>Action</th>
+              <th>Target</th>
+              <th>Outcome</th>
+              <th>Details</th>
+            </tr>
+          </thead>
+          <tbody>
+            {page.events.map((e) => (
+              <tr key={String(e.id)}>
+                <td className="mono">{new Date(e.at).toISOString().replace("T", " ").slice(0, 19)}</td>
+                <td className="mono">{e.principal}</td>
+                <td className="mono">{e.action}</td>
+                <td className="mono">{e.target}</td>
+                <td>
+                  <span className={`badge ${e.outcome}`}>{e.outcome}</span>
+                </td>
+                <td>
+                  {e.kafkaError && <div className="mono">{e.kafkaError}</div>}
+                  {e.message && <div>{e.message}</div>}
+                  {e.request != null && <div className="mono muted">{pretty(e.request)}</div>}
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      )}
+      {page.nextCursor && (
+        <p>
+          <Link href={`/audit?${nextParams}`}>Older events →</Link>
+        </p>
+      )}
+    </>
+  );
+}

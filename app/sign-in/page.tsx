@@ -1,0 +1,20 @@
+import { redirect } from "next/navigation";
+import { getViewer } from "@/lib/auth/current";
+import { SignInForm } from "./sign-in-form";
+
+export const metadata = { title: "Sign in" };
+export const dynamic = "force-dynamic";
+
+export default async function SignInPage({ searchParams }: { searchParams: Promise<{ next?: string }> }) {
+  if (await getViewer()) redirect("/");
+  const { next } = await searchParams;
+  return (
+    <div className="signin-wrap">
+      <div className="card signin">
+        <h1>Kafka Security Console</h1>
+        <p className="lead">Sign in with your Kafka credentials. The console acts as you: it can never do more than your own ACLs allow.</p>
+        <SignInForm next={next ?? "/"} />
+      </div>
+    </div>
+  );
+}

@@ -1,0 +1,54 @@
+import { test, expect } from "./fixtures";
+
+test.describe("sign-in", () => {
+  test("an unauthenticated visit is sent to sign-in and comes back after signing in", async ({ page }) => {
+    await page.goto("/audit");
+    await expect(page).toHaveURL(/\/sign-in\?next=%2Faudit$/);
+    await expect(page.getByRole("heading", { name: "Kafka Security Console" })).toBeVisible();
+  });
+
+  test("admin signs in, sees the cluster, moves between areas and signs out", async ({ page }) => {
+    await page.goto("/");
+    await page.getByLabel("Username").fill("admin");
+    await page.getByLabel("Password").fill("admin-secret");
+    await page.getByRole("button", { name: "Sign in" }).click();
+
+    await expect(page.getByRole("heading", { name: "Cluster" })).toBeVisible();
+    await expect(page.getByTestId("principal")).toHaveText("User:admin");
+    await expect(page.getByTestId("cluster-id")).not.toHaveText("unknown");
+    await expect(page.getByTestId("cluster-id")).not.toBeEmpty();
+    const brokers = page.getByRole("table", { name: "Brokers" });
+    await expect(brokers.getByRole("row")).toHaveCount(2); // header + the single dev broker
+    await expect(brokers).toContainText("controller");
+
+    for (const area of ["Resources", "ACLs", "Access check", "Quotas", "Tokens", "Token requests", "Audit"]) {
+      await page.getByRole("navigation", { name: "Areas" }).getByRole("link", { name: area, exact: true }).click();
+      await expect(page.getByRole("heading", { level: 1, name: area })).toBeVisible();
+    }
+    // the sign-in itself is on the audit trail
+    await expect(page.getByRole("table", { name: "Audit events" })).toContainText("session.sign-in");
+
+    await page.getByRole("button", { name: "Sign out" }).click();
+    await expect(page).toHaveURL(/\/sign-in$/);
+    await page.goto("/");
+    await expect(page).toHaveURL(/\/sign-in/);
+  });
+
+  test("a wrong password shows the error and creates no session", async ({ page }) => {
+    await page.goto("/sign-in");
+    await page.getByLabel("Username").fill("admin");
+    await page.getByLabel("Password").fill("not-the-password");
+    await page.getByRole("button", { name: "Sign in" }).click();
+    await expect(page.getByRole("alert")).toContainText("Kafka rejected these credentials");
+    await expect(page).toHaveURL(/\/sign-in/);
+    const cookies = await page.context().cookies();
+    expect(cookies.find((c) => c.name === "ksc_session")).toBeUndefined();
+  });
+
+  test("an empty form names every missing field", async ({ page }) => {
+    await page.goto("/sign-in");
+    await page.getByRole("button", { name: "Sign in" }).click();
+    await expect(page.getByText("Enter your Kafka username")).toBeVisible();
+    await expect(page.getByText("Enter your password")).toBeVisible();
+  });
+});

@@ -1,0 +1,102 @@
+/**
+ * GET /api/v1/openapi.json: the API described from the same zod schemas the route
+ * handlers parse with, so the document cannot drift from what the server accepts.
+ */
+import { z } from "zod";
+import { signInSchema, sessionResponseSchema, errorResponseSchema } from "@/lib/schemas/session";
+import { clusterSchema } from "@/lib/schemas/cluster";
+import { auditEventSchema, auditQuerySchema } from "@/lib/schemas/audit";
+
+type JsonSchema = Record<string, unknown>;
+
+function schemaOf(schema: z.ZodType, io: "input" | "output" = "output"): JsonSchema {
+  const { $schema: _ignored, ...rest } = z.toJSONSchema(schema, { io, unrepresentable: "any" }) as JsonSchema;
+  return rest;
+}
+
+function queryParameters(schema: z.ZodObject): JsonSchema[] {
+  const json = schemaOf(schema, "input") as { properties?: Record<string, JsonSchema>; required?: string[] };
+  return Object.entries(json.properties ?? {}).map(([name, s]) => ({
+    name,
+    in: "query",
+    required: json.required?.includes(name) ?? false,
+    schema: s,
+  }));
+}
+
+const errorResponse = (description: string) => ({
+  description,
+  content: { "application/json": { schema: { $ref: "#/components/schemas/Error" } } },
+});
+
+export interface OpenApiRoute {
+  method: "get" | "post" | "put" | "patch" | "delete";
+  path: string;
+  summary: string;
+  body?: z.ZodType;
+  query?: z.ZodObject;
+  response?: z.ZodType;
+  responses?: Record<string, unknown>;
+  public?: boolean;
+}
+
+/** Every /api/v1 route. Areas add their routes here. */
+export const API_ROUTES: OpenApiRoute[] = [
+  {
+    method: "post",
+    path: "/api/v1/session",
+    summary: "Sign in with Kafka credentials (proven by a SASL handshake); sets the session cookie",
+    body: signInSchema,
+    response: sessionResponseSchema,
+    public: true,
+  },
+  { method: "delete", path: "/api/v1/session", summary: "Sign out: wipes the session and its stored credential" },
+  { method: "get", path: "/api/v1/cluster", summary: "Cluster id, controller, brokers and the caller's principal", response: clusterSchema },
+  {
+    method: "get",
+    path: "/api/v1/audit",
+    summary: "Audit events, newest first (format=csv for a CSV export)",
+    query: auditQuerySchema,
+    response: z.object({ events: z.array(auditEventSchema), nextCursor: z.string().nullable() }),
+  },
+];
+
+export function buildOpenApiDocument(): JsonSchema {
+  const paths: Record<string, Record<string, unknown>> = {};
+  for (const route of API_ROUTES) {
+    const operation: Record<string, unknown> = {
+      summary: route.summary,
+      responses: {
+        "200": route.response
+          ? { description: "OK", content: { "application/json": { schema: schemaOf(route.response) } } }
+          : { description: "OK" },
+        "400": errorResponse("Invalid input: `fieldErrors` names every bad field"),
+        "401": errorResponse("Not signed in, or Kafka rejected the credentials"),
+        "403": errorResponse("Kafka denied the operation; the message names the missing permission"),
+        ...route.responses,
+      },
+    };
+    if (route.public) operation.security = [];
+    if (route.query) operation.parameters = queryParameters(route.query);
+    if (route.body) {
+      operation.requestBody = { required: true, content: { "application/json": { schema: schemaOf(route.body, "input") } } };
+    }
+    (paths[route.path] ??= {})[route.method] = operation;
+  }
+  return {
+    openapi: "3.1.0",
+    info: {
+      title: "Kafka Security Console API",
+      version: "1",
+      description:
+        "Every call acts as the signed-in Kafka principal. Authenticate with the session cookie from POST /api/v1/session, " +
+        "or send Kafka credentials with `Authorization: Basic` (mechanism SCRAM-SHA-512 unless `X-Kafka-Mechanism` says otherwise).",
+    },
+    components: {
+      securitySchemes: { cookie: { type: "apiKey", in: "cookie", name: "ksc_session" }, basic: { type: "http", scheme: "basic" } },
+      schemas: { Error: schemaOf(errorResponseSchema) },
+    },
+    security: [{ cookie: [] }, { basic: [] }],
+    paths,
+  };
+}

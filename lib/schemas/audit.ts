@@ -1,0 +1,54 @@
+import { z } from "zod";
+
+export const AUDIT_OUTCOMES = ["success", "failure", "denied", "partial"] as const;
+
+const optionalText = z
+  .string()
+  .trim()
+  .max(500)
+  .optional()
+  .transform((v) => (v ? v : undefined));
+
+const optionalDate = z
+  .string()
+  .trim()
+  .optional()
+  .transform((v, ctx) => {
+    if (!v) return undefined;
+    const d = new Date(v);
+    if (Number.isNaN(d.getTime())) {
+      ctx.addIssue({ code: "custom", message: "Use an ISO date or date-time, e.g. 2026-11-30 or 2026-11-30T08:00:00Z" });
+      return z.NEVER;
+    }
+    return d;
+  });
+
+/** Filters of the Audit page and GET /api/v1/audit (query-string values). */
+export const auditQuerySchema = z.object({
+  principal: optionalText,
+  action: optionalText,
+  outcome: z
+    .enum(AUDIT_OUTCOMES, { message: `One of ${AUDIT_OUTCOMES.join(", ")}` })
+    .optional()
+    .or(z.literal("").transform(() => undefined)),
+  from: optionalDate,
+  to: optionalDate,
+  limit: z.coerce.number().int().min(1).max(1000).default(100),
+  cursor: optionalText,
+  format: z.enum(["json", "csv"]).default("json"),
+});
+export type AuditQuery = z.infer<typeof auditQuerySchema>;
+
+export const auditEventSchema = z.object({
+  id: z.string(),
+  at: z.string(),
+  principal: z.string(),
+  action: z.string(),
+  target: z.string(),
+  request: z.unknown().optional(),
+  before: z.unknown().optional(),
+  after: z.unknown().optional(),
+  outcome: z.enum(AUDIT_OUTCOMES),
+  kafkaError: z.string().nullable().optional(),
+  message: z.string().nullable().optional(),
+});

@@ -1,0 +1,9 @@
+import { z } from "zod";
+
+export const clusterSchema = z.object({
+  clusterId: z.string().nullable(),
+  controllerId: z.number().int().nullable(),
+  brokers: z.array(z.object({ id: z.number().int(), host: z.string(), port: z.number().int(), rack: z.string().nullable().optional() })),
+  principal: z.string(),
+});
+export type ClusterView = z.infer<typeof clusterSchema>;
