@@ -1,0 +1,127 @@
+/**
+ * `npm start`: the console on its defaults, on a fresh clone.
+ *
+ *   1. Kafka: the dev broker (scripts/kafka.sh) unless KAFKA_BOOTSTRAP_SERVERS is set.
+ *   2. Database: embedded PGlite served on 127.0.0.1 unless DATABASE_URL is set; the
+ *      migrations are applied either way (loudly failing if they cannot be).
+ *   3. Demo data on the dev broker (skipped when already there, or with SEED=0).
+ *   4. A production build when the sources are newer than the last one, then
+ *      `next start` on PORT (3000) and HOST (127.0.0.1).
+ * Ctrl-C stops the console and the embedded database; the broker keeps running
+ * (`npm run kafka:stop` stops it).
+ */
+import { spawn, type ChildProcess } from "node:child_process";
+import { existsSync, readdirSync, statSync } from "node:fs";
+import path from "node:path";
+import { describeSecretKey, defaultDevKeyPath } from "../lib/auth/crypto";
+import { startEmbeddedDatabase } from "../lib/db/embedded";
+import { migrate, redactUrl } from "../lib/db/migrate";
+import { seedDemoData } from "./seed";
+
+const root = path.resolve(import.meta.dirname, "..");
+const bin = (name: string) => path.join(root, "node_modules", ".bin", name);
+const port = Number(process.env.PORT ?? 3000);
+const host = process.env.HOST ?? "127.0.0.1";
+const log = (line: string) => console.log(`[start] ${line}`);
+
+function run(command: string, args: string[], env: NodeJS.ProcessEnv = process.env): Promise<number> {
+  return new Promise((resolve) => {
+    const child = spawn(command, args, { cwd: root, stdio: "inherit", env });
+    child.on("exit", (code) => resolve(code ?? 1));
+    child.on("error", () => resolve(1));
+  });
+}
+
+function newestMtime(entry: string): number {
+  const full = path.join(root, entry);
+  if (!existsSync(full)) return 0;
+  const stat = statSync(full);
+  if (!stat.isDirectory()) return stat.mtimeMs;
+  let newest = stat.mtimeMs;
+  for (const child of readdirSync(full)) {
+    if (child === "node_modules" || child === "generated") continue;
+    newest = Math.max(newest, newestMtime(path.join(entry, child)));
+  }
+  return newest;
+}
+
+function buildIsStale(): boolean {
+  const buildId = path.join(root, ".next", "BUILD_ID");
+  if (!existsSync(buildId)) return true;
+  const built = statSync(buildId).mtimeMs;
+  const sources = ["app", "components", "lib", "public", "proxy.ts", "next.config.ts", "package-lock.json", "tsconfig.json"];
+  return sources.some((s) => newestMtime(s) > built);
+}
+
+async function main() {
+  const env: NodeJS.ProcessEnv = { ...process.env, NEXT_TELEMETRY_DISABLED: "1" };
+  const localBroker = !process.env.KAFKA_BOOTSTRAP_SERVERS;
+  if (localBroker) {
+    log("starting the local Kafka broker (set KAFKA_BOOTSTRAP_SERVERS to use your own cluster)");
+    if ((await run("bash", ["scripts/kafka.sh", "start"])) !== 0) {
+      throw new Error("the local Kafka broker did not start; see the messages above and .kafka/logs/server.log");
+    }
+  } else {
+    log(`using Kafka at ${process.env.KAFKA_BOOTSTRAP_SERVERS}`);
+  }
+
+  let stopDatabase: (() => Promise<void>) | undefined;
+  if (!process.env.DATABASE_URL) {
+    const db = await startEmbeddedDatabase({ dataDir: path.join(root, ".data", "pglite") });
+    stopDatabase = db.stop;
+    env.DATABASE_URL = db.url;
+    log(`embedded database (PGlite) at ${redactUrl(db.url)}, data in .data/pglite`);
+  }
+  const applied = await migrate(env.DATABASE_URL!, (line) => log(line));
+  log(applied.applied.length ? `applied migrations: ${applied.applied.join(", ")}` : "database schema is up to date");
+
+  // `next start` runs with NODE_ENV=production, where no key is ever generated: make
+  // sure the dev key exists now and hand its file to the server.
+  if (!env.CONSOLE_SECRET_KEY && !env.CONSOLE_SECRET_KEY_FILE) {
+    const key = describeSecretKey();
+    env.CONSOLE_SECRET_KEY_FILE = defaultDevKeyPath();
+    log(`secret key: development key ${key.keyId} in ${key.source} (set CONSOLE_SECRET_KEY in production)`);
+  }
+
+  if (localBroker && process.env.SEED !== "0") {
+    const { seeded } = await seedDemoData((line) => log(line));
+    log(seeded ? "demo data seeded" : "demo data already present");
+  }
+
+  if (buildIsStale()) {
+    log("building the console (first start or changed sources; about a minute)...");
+    if ((await run(bin("next"), ["build"], env)) !== 0) throw new Error("next build failed; see the output above");
+  }
+
+  const next: ChildProcess = spawn(bin("next"), ["start", "-H", host, "-p", String(port)], { cwd: root, env, stdio: ["ignore", "pipe", "inherit"] });
+  next.stdout?.on("data", (chunk: Buffer) => {
+    process.stdout.write(chunk);
+    if (chunk.toString().includes("Ready")) {
+      const url = `http://${host === "0.0.0.0" ? "127.0.0.1" : host}:${port}`;
+      console.log(
+        [
+          "",
+          `  Kafka Security Console: ${url}`,
+          localBroker
+            ? "  Demo sign-in (SCRAM-SHA-512): admin / admin-secret (super user); alice, bob, carol, svc-orders, svc-billing with <name>-secret"
+            : "  Sign in with your Kafka credentials.",
+          "  Stop with Ctrl-C; stop the local broker with: npm run kafka:stop",
+          "",
+        ].join("\n"),
+      );
+    }
+  });
+  const shutdown = async (code: number) => {
+    next.kill("SIGTERM");
+    await stopDatabase?.();
+    process.exit(code);
+  };
+  process.on("SIGINT", () => void shutdown(0));
+  process.on("SIGTERM", () => void shutdown(0));
+  next.on("exit", (code) => void shutdown(code ?? 0));
+}
+
+main().catch((error: Error) => {
+  console.error(`[start] ${error.message}`);
+  process.exit(1);
+});
