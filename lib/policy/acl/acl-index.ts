@@ -1,0 +1,329 @@
+/**
+ * AclIndex: an immutable index over one full ACL set, built once, answering
+ * authorization, MATCH lookups and effective-permission questions without scanning
+ * every ACL. Mirrors the data layout of StandardAuthorizerData / AclCache.
+ *
+ * Layout, per resource type:
+ * - the distinct resource names of all ACLs, sorted in REVERSE order (StandardAcl's
+ *   sort order) so that the names which are prefixes of a resource name are reached by
+ *   stepping forward from that name; plus a hash map name -> position for O(1) entry;
+ * - per name, one group of LITERAL ACLs and one of PREFIXED ACLs, each sorted like
+ *   StandardAcl.compareTo (operation, principal, host, permission) and further keyed
+ *   principal -> host -> ACLs, so a request only looks at the ACLs of its own principal
+ *   and `User:*`, from its own host and `*`;
+ * - the distinct lengths of PREFIXED names, so that "every prefixed pattern that applies
+ *   to a name" is one hash lookup per distinct length (MATCH).
+ *
+ * Every ACL carries two bit masks precomputed at build (the requested operations it
+ * allows, the ones it denies) and its own pre-built decision object, so authorizing
+ * allocates nothing and never splits a string.
+ *
+ * Identical ACLs are stored once (Kafka's set semantics); `acls` keeps the first
+ * occurrence of each, in input order.
+ */
+import { WILDCARD_HOST, WILDCARD_PRINCIPAL, WILDCARD_RESOURCE, type AclBinding, type ResourceType } from "../types";
+import type { AuthorizationResult } from "./model";
+import { OPERATION_ORDINAL, allowedOperationsMask, deniedOperationsMask } from "./operations";
+
+/** One stored ACL. */
+export interface IndexedAcl {
+  readonly binding: AclBinding;
+  /** Position of the first occurrence in the input. */
+  readonly order: number;
+  /** Position inside its (name, pattern type) group, in StandardAcl order. */
+  rank: number;
+  /** Requested-operation bits this ACL allows (0 for a DENY). */
+  readonly allowMask: number;
+  /** Requested-operation bits this ACL denies (0 for an ALLOW). */
+  readonly denyMask: number;
+  /** The decision this ACL produces when it is the deciding rule. */
+  readonly result: AuthorizationResult;
+}
+
+/** The ACLs of one resource pattern (type, name, pattern type). */
+export interface AclGroup {
+  readonly entries: readonly IndexedAcl[];
+  /** principal -> host -> ACLs, each list in rank order. */
+  readonly byPrincipal: ReadonlyMap<string, ReadonlyMap<string, readonly IndexedAcl[]>>;
+}
+
+export interface NameNode {
+  readonly name: string;
+  literal: AclGroup | null;
+  prefixed: AclGroup | null;
+}
+
+export interface TypeSection {
+  /** Distinct names, REVERSE sorted (UTF-16 code units, like Java's String.compareTo). */
+  readonly names: readonly NameNode[];
+  readonly positionByName: ReadonlyMap<string, number>;
+  /** First position whose name is <= "*": where the wildcard pass starts. */
+  readonly wildcardStart: number;
+  /** Distinct lengths of PREFIXED names, ascending. */
+  readonly prefixedLengths: readonly number[];
+}
+
+function compareKafkaOrder(a: IndexedAcl, b: IndexedAcl): number {
+  const x = a.binding;
+  const y = b.binding;
+  const op = OPERATION_ORDINAL[x.operation] - OPERATION_ORDINAL[y.operation];
+  if (op !== 0) return op;
+  if (x.principal !== y.principal) return x.principal < y.principal ? -1 : 1;
+  if (x.host !== y.host) return x.host < y.host ? -1 : 1;
+  // AclPermissionType: DENY (2) sorts before ALLOW (3).
+  if (x.permissionType !== y.permissionType) return x.permissionType === "DENY" ? -1 : 1;
+  return 0;
+}
+
+function buildGroup(entries: IndexedAcl[]): AclGroup {
+  entries.sort(compareKafkaOrder);
+  const byPrincipal = new Map<string, Map<string, IndexedAcl[]>>();
+  for (let i = 0; i < entries.length; i++) {
+    const e = entries[i]!;
+    e.rank = i;
+    let byHost = byPrincipal.get(e.binding.principal);
+    if (byHost === undefined) {
+      byHost = new Map();
+      byPrincipal.set(e.binding.principal, byHost);
+    }
+    const list = byHost.get(e.binding.host);
+    if (list === undefined) byHost.set(e.binding.host, [e]);
+    else list.push(e);
+  }
+  return { entries, byPrincipal };
+}
+
+/** Compare `name` with the first `m` characters of `r`, without taking a substring. */
+export function compareToPrefix(name: string, r: string, m: number): number {
+  const n = name.length < m ? name.length : m;
+  for (let k = 0; k < n; k++) {
+    const d = name.charCodeAt(k) - r.charCodeAt(k);
+    if (d !== 0) return d;
+  }
+  return name.length - m;
+}
+
+/** First position in [from, names.length) whose name is <= r[0..m) (names are reverse sorted). */
+export function seekAtOrBelow(section: TypeSection, r: string, m: number, from: number): number {
+  const names = section.names;
+  let lo = from;
+  let hi = names.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (compareToPrefix(names[mid]!.name, r, m) <= 0) hi = mid;
+    else lo = mid + 1;
+  }
+  return lo;
+}
+
+function buildSection(nodesByName: Map<string, NameNode>): TypeSection {
+  const names = [...nodesByName.values()].sort((a, b) => (a.name < b.name ? 1 : a.name > b.name ? -1 : 0));
+  const positionByName = new Map<string, number>();
+  const lengths = new Set<number>();
+  for (let i = 0; i < names.length; i++) {
+    const node = names[i]!;
+    positionByName.set(node.name, i);
+    if (node.prefixed !== null) lengths.add(node.name.length);
+  }
+  const section: TypeSection = {
+    names,
+    positionByName,
+    wildcardStart: 0,
+    prefixedLengths: [...lengths].sort((a, b) => a - b),
+  };
+  return { ...section, wildcardStart: seekAtOrBelow(section, WILDCARD_RESOURCE, WILDCARD_RESOURCE.length, 0) };
+}
+
+function normalize(b: AclBinding): AclBinding {
+  return Object.freeze({
+    resourceType: b.resourceType,
+    resourceName: b.resourceName,
+    patternType: b.patternType,
+    principal: b.principal,
+    host: b.host,
+    operation: b.operation,
+    permissionType: b.permissionType,
+  });
+}
+
+export function bindingKey(b: AclBinding): string {
+  return `${b.resourceType}\u0000${b.patternType}\u0000${b.resourceName}\u0000${b.principal}\u0000${b.host}\u0000${b.operation}\u0000${b.permissionType}`;
+}
+
+const EMPTY_SECTION: TypeSection = { names: [], positionByName: new Map(), wildcardStart: 0, prefixedLengths: [] };
+
+export class AclIndex {
+  /** Distinct ACLs, first occurrence order. */
+  readonly acls: readonly AclBinding[];
+  readonly entries: readonly IndexedAcl[];
+  private readonly sections: ReadonlyMap<ResourceType, TypeSection>;
+  private readonly byPrincipal: ReadonlyMap<string, readonly IndexedAcl[]>;
+
+  private constructor(
+    entries: IndexedAcl[],
+    sections: Map<ResourceType, TypeSection>,
+    byPrincipal: Map<string, IndexedAcl[]>,
+  ) {
+    this.entries = entries;
+    this.acls = entries.map((e) => e.binding);
+    this.sections = sections;
+    this.byPrincipal = byPrincipal;
+  }
+
+  /** Build the index from a full ACL set. The bindings are assumed valid (see validate-acl). */
+  static build(acls: Iterable<AclBinding>): AclIndex {
+    const seen = new Map<string, IndexedAcl>();
+    const entries: IndexedAcl[] = [];
+    const groups = new Map<ResourceType, Map<string, { literal: IndexedAcl[]; prefixed: IndexedAcl[] }>>();
+    const byPrincipal = new Map<string, IndexedAcl[]>();
+    for (const raw of acls) {
+      const key = bindingKey(raw);
+      if (seen.has(key)) continue;
+      const binding = normalize(raw);
+      const allow = binding.permissionType === "ALLOW";
+      const entry: IndexedAcl = {
+        binding,
+        order: entries.length,
+        rank: 0,
+        allowMask: allow ? allowedOperationsMask(binding.operation) : 0,
+        denyMask: allow ? 0 : deniedOperationsMask(binding.operation),
+        result: Object.freeze({ decision: allow ? "ALLOWED" : "DENIED", rule: Object.freeze({ kind: "acl", acl: binding }) }),
+      };
+      seen.set(key, entry);
+      entries.push(entry);
+      let byName = groups.get(binding.resourceType);
+      if (byName === undefined) {
+        byName = new Map();
+        groups.set(binding.resourceType, byName);
+      }
+      let slot = byName.get(binding.resourceName);
+      if (slot === undefined) {
+        slot = { literal: [], prefixed: [] };
+        byName.set(binding.resourceName, slot);
+      }
+      (binding.patternType === "LITERAL" ? slot.literal : slot.prefixed).push(entry);
+      const mine = byPrincipal.get(binding.principal);
+      if (mine === undefined) byPrincipal.set(binding.principal, [entry]);
+      else mine.push(entry);
+    }
+    const sections = new Map<ResourceType, TypeSection>();
+    for (const [type, byName] of groups) {
+      const nodes = new Map<string, NameNode>();
+      for (const [name, slot] of byName) {
+        nodes.set(name, {
+          name,
+          literal: slot.literal.length > 0 ? buildGroup(slot.literal) : null,
+          prefixed: slot.prefixed.length > 0 ? buildGroup(slot.prefixed) : null,
+        });
+      }
+      sections.set(type, buildSection(nodes));
+    }
+    return new AclIndex(entries, sections, byPrincipal);
+  }
+
+  get size(): number {
+    return this.entries.length;
+  }
+
+  section(resourceType: ResourceType): TypeSection {
+    return this.sections.get(resourceType) ?? EMPTY_SECTION;
+  }
+
+  /** The ACLs whose principal string is exactly `principal` (not expanded to `User:*`). */
+  aclsOfPrincipal(principal: string): readonly IndexedAcl[] {
+    return this.byPrincipal.get(principal) ?? [];
+  }
+
+  /** Every principal string that appears in an ACL. */
+  principals(): string[] {
+    return [...this.byPrincipal.keys()];
+  }
+
+  /**
+   * The (name, pattern type) groups whose pattern applies to the resource `name`
+   * (MATCH semantics, ResourcePatternFilter.matches): LITERAL equal to the name,
+   * LITERAL `*`, PREFIXED where the name starts with the prefix.
+   */
+  applicableGroups(resourceType: ResourceType, name: string): AclGroup[] {
+    const section = this.section(resourceType);
+    const out: AclGroup[] = [];
+    const at = section.positionByName.get(name);
+    if (at !== undefined) {
+      const node = section.names[at]!;
+      if (node.literal !== null) out.push(node.literal);
+      if (node.prefixed !== null) out.push(node.prefixed);
+    }
+    if (name !== WILDCARD_RESOURCE) {
+      const w = section.positionByName.get(WILDCARD_RESOURCE);
+      const wild = w === undefined ? null : section.names[w]!.literal;
+      if (wild !== null) out.push(wild);
+    }
+    for (const len of section.prefixedLengths) {
+      if (len >= name.length) break;
+      const p = section.positionByName.get(name.slice(0, len));
+      const group = p === undefined ? null : section.names[p]!.prefixed;
+      if (group !== null) out.push(group);
+    }
+    return out;
+  }
+
+  /** MATCH lookup: every ACL that applies to the resource, in input order. */
+  matching(resourceType: ResourceType, name: string): AclBinding[] {
+    const found: IndexedAcl[] = [];
+    for (const g of this.applicableGroups(resourceType, name)) found.push(...g.entries);
+    return found.sort((a, b) => a.order - b.order).map((e) => e.binding);
+  }
+
+  /**
+   * Groups of PREFIXED patterns that are prefixes of `prefix` (including itself) and the
+   * LITERAL `*` group: the patterns that cover every name starting with `prefix`.
+   */
+  coveringGroupsOfPrefix(resourceType: ResourceType, prefix: string): AclGroup[] {
+    const section = this.section(resourceType);
+    const out: AclGroup[] = [];
+    const w = section.positionByName.get(WILDCARD_RESOURCE);
+    const wild = w === undefined ? null : section.names[w]!.literal;
+    if (wild !== null) out.push(wild);
+    for (const len of section.prefixedLengths) {
+      if (len > prefix.length) break;
+      const p = section.positionByName.get(prefix.slice(0, len));
+      const group = p === undefined ? null : section.names[p]!.prefixed;
+      if (group !== null) out.push(group);
+    }
+    return out;
+  }
+
+  /** Every group of the type whose pattern applies to at least one name starting with `prefix`. */
+  groupsTouchingPrefix(resourceType: ResourceType, prefix: string): AclGroup[] {
+    const out = this.coveringGroupsOfPrefix(resourceType, prefix);
+    const section = this.section(resourceType);
+    // Names starting with `prefix` are contiguous in reverse order: from the largest
+    // such name down to `prefix` itself.
+    const start = seekAtOrBelow(section, prefix + "\uffff", prefix.length + 1, 0);
+    for (let i = start; i < section.names.length; i++) {
+      const node = section.names[i]!;
+      if (!node.name.startsWith(prefix)) break;
+      if (node.literal !== null) out.push(node.literal);
+      if (node.prefixed !== null && node.name !== prefix) out.push(node.prefixed);
+    }
+    return out;
+  }
+}
+
+/** The ACLs of a group that could match `principal` from `host` (or from any host when host is null). */
+export function* candidates(group: AclGroup, principal: string, host: string | null): Generator<IndexedAcl> {
+  for (const p of principal === WILDCARD_PRINCIPAL ? [principal] : [principal, WILDCARD_PRINCIPAL]) {
+    const byHost = group.byPrincipal.get(p);
+    if (byHost === undefined) continue;
+    if (host === null) {
+      for (const list of byHost.values()) yield* list;
+      continue;
+    }
+    const exact = byHost.get(host);
+    if (exact !== undefined) yield* exact;
+    if (host !== WILDCARD_HOST) {
+      const any = byHost.get(WILDCARD_HOST);
+      if (any !== undefined) yield* any;
+    }
+  }
+}

@@ -1,0 +1,257 @@
+/**
+ * ACL decisions, mirroring KRaft's StandardAuthorizer (StandardAuthorizerData.authorize,
+ * findAclRule, checkSection, findResult) and the default
+ * Authorizer.authorizeByResourceType.
+ *
+ * The contract of `authorize`, in precedence order:
+ *   1. a principal listed in `super.users` (exact `Type:name`) is ALLOWED;
+ *   2. any matching DENY ACL on the resource: DENIED;
+ *   3. any matching ALLOW ACL (with ALLOW-only implication): ALLOWED;
+ *   4. the resource has ACLs (for anyone, any operation, either permission): DENIED;
+ *   5. otherwise `allow.everyone.if.no.acl.found` (default false: DENIED).
+ * The ACLs "on" a resource are LITERAL ones with the same name, LITERAL `*`, and
+ * PREFIXED ones whose prefix starts the name. An ACL matches when its principal is the
+ * request principal or `User:*`, its host is the request host or `*`, and its operation
+ * matches (ALL; the same operation; for ALLOW also the IMPLIES_DESCRIBE /
+ * IMPLIES_DESCRIBE_CONFIGS implications).
+ *
+ * Which ACL is reported: Kafka scans the ACLs in StandardAcl order, first the section
+ * of the resource name (stepping through REVERSE-sorted names: the name itself, then
+ * the names that are its prefixes, jumping over the others), then the section of the
+ * wildcard `*`. It stops at the first matching DENY and otherwise remembers the LAST
+ * matching ALLOW. We scan in the same order, so the rule we report is the one Kafka's
+ * audit log names. Worked example, TOPIC `foobar`, names in scan order:
+ *
+ *   foobar PREFIXED, foob LITERAL (skipped: literal, not equal), foo PREFIXED,
+ *   fb PREFIXED (not a prefix: jump to the greatest name <= "f"), f PREFIXED
+ *
+ * A deviation on purpose: when the second pass meets a name that shares k >= 1 leading
+ * characters with the resource without being a prefix of it, Kafka re-seeks to the
+ * first k characters of the string "*" instead of the resource name. That only happens
+ * for names starting with a character below `*` (space, `!"#$%&'()`), which GROUP and
+ * TRANSACTIONAL_ID names may contain; Kafka then loops forever (k = 1) or throws
+ * StringIndexOutOfBoundsException (k >= 2). We re-seek to the first k characters of
+ * the resource name, the rule the first pass uses, which yields Kafka's intended result.
+ */
+import { WILDCARD_HOST, WILDCARD_PRINCIPAL, WILDCARD_RESOURCE, type ResourceType } from "../types";
+import { AclIndex, seekAtOrBelow, type AclGroup, type IndexedAcl, type TypeSection } from "./acl-index";
+import type { AclBinding } from "../types";
+import type { AuthorizationResult, AuthorizeByResourceTypeRequest, AuthorizeRequest, AuthorizerConfig, Decision } from "./model";
+import { operationBit } from "./operations";
+
+const SUPER_USER_RESULT: AuthorizationResult = Object.freeze({ decision: "ALLOWED", rule: Object.freeze({ kind: "superUser" }) });
+const NO_ACL_MATCHED_RESULT: AuthorizationResult = Object.freeze({ decision: "DENIED", rule: Object.freeze({ kind: "noAclMatched" }) });
+const DEFAULT_ALLOW_RESULT: AuthorizationResult = Object.freeze({ decision: "ALLOWED", rule: Object.freeze({ kind: "default" }) });
+const DEFAULT_DENY_RESULT: AuthorizationResult = Object.freeze({ decision: "DENIED", rule: Object.freeze({ kind: "default" }) });
+
+/** Something that looks at the ACL groups of a resource in Kafka's scan order. */
+export interface GroupVisitor {
+  /** Return true to stop the scan (Kafka returns on the first matching DENY). */
+  visit(group: AclGroup): boolean;
+}
+
+function commonPrefixLength(a: string, b: string): number {
+  const n = a.length < b.length ? a.length : b.length;
+  let i = 0;
+  while (i < n && a.charCodeAt(i) === b.charCodeAt(i)) i++;
+  return i;
+}
+
+/** One pass of StandardAuthorizerData.checkSection, from position `start`. Returns true when stopped. */
+function checkSection(section: TypeSection, resourceName: string, start: number, visitor: GroupVisitor): boolean {
+  const names = section.names;
+  let i = start;
+  while (i < names.length) {
+    const node = names[i]!;
+    const n = node.name;
+    const m = commonPrefixLength(resourceName, n);
+    if (m === n.length) {
+      // The ACL name is a prefix of (or equal to) the resource name. A LITERAL that is
+      // only a prefix does not apply; the PREFIXED patterns of this name do.
+      if (node.literal !== null && m === resourceName.length && visitor.visit(node.literal)) return true;
+      if (node.prefixed !== null && visitor.visit(node.prefixed)) return true;
+      i++;
+    } else if (n === WILDCARD_RESOURCE) {
+      // The wildcard LITERAL applies to every name; a PREFIXED `*` that is not a prefix
+      // ends this stretch like any other non-prefix.
+      if (node.literal !== null && visitor.visit(node.literal)) return true;
+      i = node.prefixed !== null ? seekAtOrBelow(section, resourceName, m, i + 1) : i + 1;
+    } else {
+      i = seekAtOrBelow(section, resourceName, m, i + 1);
+    }
+  }
+  return false;
+}
+
+/** Visit the groups that apply to `resourceName` exactly in StandardAuthorizer's order (both passes). */
+export function scanApplicableGroups(index: AclIndex, resourceType: ResourceType, resourceName: string, visitor: GroupVisitor): void {
+  const section = index.section(resourceType);
+  if (section.names.length === 0) return;
+  const exact = section.positionByName.get(resourceName);
+  const start = exact ?? seekAtOrBelow(section, resourceName, resourceName.length, 0);
+  if (checkSection(section, resourceName, start, visitor)) return;
+  checkSection(section, resourceName, section.wildcardStart, visitor);
+}
+
+/** The mutable state of one decision (MatchingRuleBuilder). One per index: authorize is not re-entrant. */
+class RuleBuilder implements GroupVisitor {
+  principal = "";
+  host = "";
+  bit = 0;
+  hasResourceAcls = false;
+  deny: IndexedAcl | null = null;
+  allow: IndexedAcl | null = null;
+  private groupDeny: IndexedAcl | null = null;
+  private groupAllow: IndexedAcl | null = null;
+
+  reset(principal: string, host: string, bit: number): void {
+    this.principal = principal;
+    this.host = host;
+    this.bit = bit;
+    this.hasResourceAcls = false;
+    this.deny = null;
+    this.allow = null;
+  }
+
+  visit(group: AclGroup): boolean {
+    this.hasResourceAcls = true;
+    this.groupDeny = null;
+    this.groupAllow = null;
+    this.scanPrincipal(group, this.principal);
+    if (this.principal !== WILDCARD_PRINCIPAL) this.scanPrincipal(group, WILDCARD_PRINCIPAL);
+    if (this.groupDeny !== null) {
+      this.deny = this.groupDeny;
+      return true;
+    }
+    if (this.groupAllow !== null) this.allow = this.groupAllow;
+    return false;
+  }
+
+  private scanPrincipal(group: AclGroup, principal: string): void {
+    const byHost = group.byPrincipal.get(principal);
+    if (byHost === undefined) return;
+    this.scanList(byHost.get(this.host));
+    if (this.host !== WILDCARD_HOST) this.scanList(byHost.get(WILDCARD_HOST));
+  }
+
+  private scanList(list: readonly IndexedAcl[] | undefined): void {
+    if (list === undefined) return;
+    const bit = this.bit;
+    for (let i = 0; i < list.length; i++) {
+      const e = list[i]!;
+      if ((e.denyMask & bit) !== 0) {
+        // Lists are in rank order: the first DENY is this list's earliest.
+        if (this.groupDeny === null || e.rank < this.groupDeny.rank) this.groupDeny = e;
+        return;
+      }
+      if ((e.allowMask & bit) !== 0 && (this.groupAllow === null || e.rank > this.groupAllow.rank)) this.groupAllow = e;
+    }
+  }
+}
+
+const builders = new WeakMap<AclIndex, RuleBuilder>();
+
+function builderFor(index: AclIndex): RuleBuilder {
+  let b = builders.get(index);
+  if (b === undefined) {
+    b = new RuleBuilder();
+    builders.set(index, b);
+  }
+  return b;
+}
+
+export function isSuperUser(principal: string, config: AuthorizerConfig | undefined): boolean {
+  const su = config?.superUsers;
+  if (su === undefined) return false;
+  return "has" in su ? su.has(principal) : su.includes(principal);
+}
+
+function toIndex(source: AclIndex | readonly AclBinding[]): AclIndex {
+  return source instanceof AclIndex ? source : AclIndex.build(source);
+}
+
+/**
+ * Decide one request. A pure function of (ACLs, request, config); pass an AclIndex built
+ * once when deciding many requests (an array is indexed on every call).
+ */
+export function authorize(source: AclIndex | readonly AclBinding[], request: AuthorizeRequest, config?: AuthorizerConfig): AuthorizationResult {
+  if (isSuperUser(request.principal, config)) return SUPER_USER_RESULT;
+  const index = toIndex(source);
+  const b = builderFor(index);
+  b.reset(request.principal, request.host, operationBit(request.operation));
+  scanApplicableGroups(index, request.resourceType, request.resourceName, b);
+  const deny = b.deny;
+  const allow = b.allow;
+  const hasResourceAcls = b.hasResourceAcls;
+  b.deny = null;
+  b.allow = null;
+  if (deny !== null) return deny.result;
+  if (allow !== null) return allow.result;
+  if (hasResourceAcls) return NO_ACL_MATCHED_RESULT;
+  return config?.allowEveryoneIfNoAclFound === true ? DEFAULT_ALLOW_RESULT : DEFAULT_DENY_RESULT;
+}
+
+/** The dummy resource name Authorizer.authorizeByResourceType authorizes first. */
+export const HARDCODE_RESOURCE_NAME = "hardcode";
+
+/**
+ * "May this principal do this operation on at least one resource of this type?" —
+ * Kafka's default Authorizer.authorizeByResourceType, which StandardAuthorizer uses:
+ *   1. authorize the dummy LITERAL resource `hardcode` (super users, the no-ACL default,
+ *      and ACLs that happen to apply to `hardcode`): ALLOWED if that is allowed;
+ *   2. otherwise consider only the ACLs of this type for the principal (or `User:*`)
+ *      and host (or `*`) whose operation is exactly the requested one or ALL — no
+ *      implication here, unlike authorize;
+ *   3. a LITERAL `*` DENY: DENIED; a LITERAL `*` ALLOW: ALLOWED;
+ *   4. ALLOWED if some allowed LITERAL name is not denied as the same LITERAL name,
+ *      or some allowed LITERAL or PREFIXED name, and no denied PREFIXED pattern is one
+ *      of its non-empty prefixes (a PREFIXED `""` DENY dominates nothing, as in
+ *      Kafka); else DENIED.
+ */
+export function authorizeByResourceType(
+  source: AclIndex | readonly AclBinding[],
+  request: AuthorizeByResourceTypeRequest,
+  config?: AuthorizerConfig,
+): { decision: Decision } {
+  const index = toIndex(source);
+  if (authorize(index, { ...request, resourceName: HARDCODE_RESOURCE_NAME }, config).decision === "ALLOWED") {
+    return { decision: "ALLOWED" };
+  }
+  const denyLiteral = new Set<string>();
+  const denyPrefixed = new Set<string>();
+  const allowLiteral = new Set<string>();
+  const allowPrefixed = new Set<string>();
+  let hasWildcardAllow = false;
+  const principals = request.principal === WILDCARD_PRINCIPAL ? [request.principal] : [request.principal, WILDCARD_PRINCIPAL];
+  for (const principal of principals) {
+    for (const e of index.aclsOfPrincipal(principal)) {
+      const b = e.binding;
+      if (b.resourceType !== request.resourceType) continue;
+      if (b.host !== request.host && b.host !== WILDCARD_HOST) continue;
+      if (b.operation !== request.operation && b.operation !== "ALL") continue;
+      const wildcard = b.patternType === "LITERAL" && b.resourceName === WILDCARD_RESOURCE;
+      if (b.permissionType === "DENY") {
+        if (wildcard) return { decision: "DENIED" };
+        (b.patternType === "LITERAL" ? denyLiteral : denyPrefixed).add(b.resourceName);
+      } else if (wildcard) {
+        hasWildcardAllow = true;
+      } else {
+        (b.patternType === "LITERAL" ? allowLiteral : allowPrefixed).add(b.resourceName);
+      }
+    }
+  }
+  if (hasWildcardAllow) return { decision: "ALLOWED" };
+  const dominated = (name: string): boolean => {
+    for (let len = 1; len <= name.length; len++) {
+      if (denyPrefixed.has(name.slice(0, len))) return true;
+    }
+    return false;
+  };
+  for (const name of allowLiteral) {
+    if (!denyLiteral.has(name) && !dominated(name)) return { decision: "ALLOWED" };
+  }
+  for (const name of allowPrefixed) {
+    if (!dominated(name)) return { decision: "ALLOWED" };
+  }
+  return { decision: "DENIED" };
+}

@@ -1,0 +1,8 @@
+/** The ACL half of the policy core. */
+export * from "./model";
+export * from "./errors";
+export * from "./operations";
+export * from "./principal";
+export { AclIndex, type AclGroup, type IndexedAcl } from "./acl-index";
+export { authorize, authorizeByResourceType, isSuperUser, HARDCODE_RESOURCE_NAME } from "./authorize";
+export * from "./filter";

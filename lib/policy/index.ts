@@ -1,0 +1,6 @@
+/**
+ * The policy core: pure TypeScript, no I/O, no clock. One export line per module;
+ * the quota and token modules add their own lines.
+ */
+export * from "./types";
+export * from "./acl";
