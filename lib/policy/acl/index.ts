@@ -6,3 +6,5 @@ export * from "./principal";
 export { AclIndex, type AclGroup, type IndexedAcl } from "./acl-index";
 export { authorize, authorizeByResourceType, isSuperUser, HARDCODE_RESOURCE_NAME } from "./authorize";
 export * from "./filter";
+export * from "./validate";
+export * from "./parse";
