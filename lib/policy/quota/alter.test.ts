@@ -30,7 +30,7 @@ describe("validateQuotaAlteration — ClientQuotaControlManagerTest.testInvalidQ
     ["unknown quota", ops(["foobar", 1]), "Invalid configuration key foobar"],
     ["zero quota", ops([P, 0]), "Quota producer_byte_rate must be greater than 0"],
     ["negative quota", ops(["consumer_byte_rate", -2]), "Quota consumer_byte_rate must be greater than 0"],
-    ["LONG too large", ops(["consumer_byte_rate", 36893488147419103232.4]), "Proposed value for consumer_byte_rate is too large for a LONG."],
+    ["LONG too large", ops(["consumer_byte_rate", 2 ** 65]) /* Kafka uses 36893488147419103232.4, the same double */, "Proposed value for consumer_byte_rate is too large for a LONG."],
     ["fractional LONG", ops(["consumer_byte_rate", 2.245]), "consumer_byte_rate cannot be a fractional value."],
     ["fractional LONG (ClientQuotasRequestTest)", ops([P, 10000.5]), "producer_byte_rate cannot be a fractional value."],
     ["ip key on a user entity", ops(["connection_creation_rate", 5]), "Invalid configuration key connection_creation_rate"],
