@@ -1,0 +1,209 @@
+/**
+ * Kafka's refusals as typed errors a person can read. `code` is Kafka's own error name
+ * (TOPIC_AUTHORIZATION_FAILED, INVALID_REQUEST, DELEGATION_TOKEN_OWNER_MISMATCH, ...)
+ * or one of two console codes for failures before any API answers:
+ * SASL_AUTHENTICATION_FAILED (the broker rejected the credential) and
+ * BROKER_UNAVAILABLE (no broker could be reached). Authorization failures say which
+ * permission was missing, from the API -> operation -> resource table.
+ */
+import { GenericError, protocolErrors, protocolErrorsCodesById } from "@platformatic/kafka";
+import type { ResourceType } from "@/lib/policy/types";
+import { describePermissions, isAuthorizationErrorCode, missingPermissions, type MissingPermission } from "./required-permissions";
+
+/** What the UI and the audit log keep of an error: plain data, safe to serialize. */
+export interface KafkaErrorInfo {
+  code: string;
+  /** Kafka API name (CreateAcls, DescribeClientQuotas...) or "Connect" for connection failures. */
+  api: string;
+  message: string;
+  /** The broker's own error message, when it sent one. */
+  kafkaMessage: string | null;
+  /** For authorization failures: the permissions that would have allowed the call. */
+  missing: MissingPermission[];
+}
+
+export class KafkaOperationError extends Error {
+  override name = "KafkaOperationError";
+  readonly code: string;
+  readonly api: string;
+  readonly kafkaMessage: string | null;
+  readonly missing: MissingPermission[];
+
+  constructor(info: KafkaErrorInfo, options?: { cause?: unknown }) {
+    super(info.message, options);
+    this.code = info.code;
+    this.api = info.api;
+    this.kafkaMessage = info.kafkaMessage;
+    this.missing = info.missing;
+  }
+
+  get isAuthorizationFailure(): boolean {
+    return isAuthorizationErrorCode(this.code);
+  }
+
+  toJSON(): KafkaErrorInfo {
+    return { code: this.code, api: this.api, message: this.message, kafkaMessage: this.kafkaMessage, missing: this.missing };
+  }
+}
+
+export function isKafkaOperationError(error: unknown): error is KafkaOperationError {
+  return error instanceof KafkaOperationError;
+}
+
+/** What the request was about, to name it in messages. */
+export interface ErrorContext {
+  api: string;
+  /** The caller, `User:alice`. */
+  principal: string;
+  /** Names of the resources involved, by type (e.g. USER -> owner principal). */
+  resources?: Partial<Record<ResourceType, string>>;
+}
+
+/** Kafka's numeric error code -> its name (`31` -> `CLUSTER_AUTHORIZATION_FAILED`). */
+export function kafkaErrorName(code: number): string {
+  return protocolErrorsCodesById[code] ?? `KAFKA_ERROR_${code}`;
+}
+
+const EXPLANATIONS: Record<string, string> = {
+  DELEGATION_TOKEN_AUTH_DISABLED: "delegation tokens are disabled on this cluster (delegation.token.secret.key is not set)",
+  DELEGATION_TOKEN_NOT_FOUND: "no delegation token has this HMAC (it may have expired and been removed)",
+  DELEGATION_TOKEN_OWNER_MISMATCH: "only the token's owner and its renewers may renew or expire it",
+  DELEGATION_TOKEN_REQUEST_NOT_ALLOWED:
+    "token requests are not allowed on this connection (PLAINTEXT, one-way SSL, or a connection authenticated with a token)",
+  DELEGATION_TOKEN_EXPIRED: "the delegation token has expired",
+  INVALID_PRINCIPAL_TYPE: "token renewers must be principals of type User",
+  RESOURCE_NOT_FOUND: "the resource does not exist",
+  UNACCEPTABLE_CREDENTIAL: "the credential was not accepted",
+  DUPLICATE_RESOURCE: "the request names the same resource twice",
+  UNSUPPORTED_SASL_MECHANISM: "the broker does not offer this SASL mechanism on this listener",
+  SECURITY_DISABLED: "security features are disabled on this broker",
+  TOPIC_ALREADY_EXISTS: "the topic already exists",
+  UNKNOWN_TOPIC_OR_PARTITION: "the topic does not exist",
+  REQUEST_TIMED_OUT: "the request timed out",
+  NOT_CONTROLLER: "the request reached a broker that is not the controller; try again",
+  UNSUPPORTED_VERSION: "the broker does not support this request version",
+};
+
+/**
+ * The broker's message, minus the Java request dump the authorizer puts in front of
+ * "needs X permission" (it names internal connection ids and helps nobody).
+ */
+function cleanServerMessage(kafkaMessage: string | null | undefined): string | null {
+  if (!kafkaMessage || kafkaMessage.trim() === "") return null;
+  const dump = /^Request Request\(.*\) (needs \w+ permission\.?)$/s.exec(kafkaMessage.trim());
+  return dump?.[1] ? `The request ${dump[1]}` : kafkaMessage.trim();
+}
+
+/** The readable message for a Kafka error code returned by `ctx.api`. */
+export function errorInfoFor(code: string, kafkaMessage: string | null | undefined, ctx: ErrorContext): KafkaErrorInfo {
+  const serverMessage = cleanServerMessage(kafkaMessage);
+  if (isAuthorizationErrorCode(code)) {
+    const missing = missingPermissions(ctx.api, code, ctx.resources);
+    const needs = missing.length > 0 ? `needs ${describePermissions(missing)}` : `is not authorized (${code})`;
+    return { code, api: ctx.api, message: `Kafka refused ${ctx.api}: ${ctx.principal} ${needs}.`, kafkaMessage: serverMessage, missing };
+  }
+  // The broker's own words are the most specific; the generic texts are the fallback.
+  const detail = (serverMessage ?? EXPLANATIONS[code] ?? protocolErrors[code]?.message ?? code).replace(/\.$/, "");
+  return { code, api: ctx.api, message: `Kafka refused ${ctx.api} (${code}): ${detail}.`, kafkaMessage: serverMessage, missing: [] };
+}
+
+interface ProtocolErrorLike {
+  apiId?: unknown;
+  serverErrorMessage?: unknown;
+  path?: unknown;
+}
+
+function walk(error: unknown, visit: (e: Error & ProtocolErrorLike) => void, depth = 0): void {
+  if (!(error instanceof Error) || depth > 8) return;
+  visit(error as Error & ProtocolErrorLike);
+  if (error instanceof AggregateError) for (const inner of error.errors) walk(inner, visit, depth + 1);
+  if ("cause" in error) walk(error.cause, visit, depth + 1);
+}
+
+/** The first Kafka protocol error (code name + broker message) inside a client error tree. */
+export function findProtocolError(error: unknown): { code: string; kafkaMessage: string | null; path: string | null } | null {
+  let found: { code: string; kafkaMessage: string | null; path: string | null } | null = null;
+  walk(error, (e) => {
+    if (found || typeof e.apiId !== "string") return;
+    found = {
+      code: e.apiId,
+      kafkaMessage: typeof e.serverErrorMessage === "string" ? e.serverErrorMessage : null,
+      path: typeof e.path === "string" ? e.path : null,
+    };
+  });
+  return found;
+}
+
+/**
+ * The decoded response carried by a client error, when the broker answered with per-item
+ * errors (CreateAcls, DeleteAcls, AlterClientQuotas, ...). Lets callers report each item.
+ */
+export function partialResponse<T>(error: unknown): T | null {
+  let found: T | null = null;
+  walk(error, (e) => {
+    const response = (e as { response?: unknown }).response;
+    if (found === null && response !== undefined && response !== null && typeof response === "object") found = response as T;
+  });
+  return found;
+}
+
+function hasCode(error: unknown, code: string): boolean {
+  let hit = false;
+  walk(error, (e) => {
+    if ((e as { code?: unknown }).code === code) hit = true;
+  });
+  return hit;
+}
+
+/**
+ * Any error from the Kafka client -> KafkaOperationError. Kafka protocol errors keep
+ * their name; SASL failures become SASL_AUTHENTICATION_FAILED; connection failures and
+ * timeouts become BROKER_UNAVAILABLE. Already-converted errors pass through.
+ */
+export function toKafkaOperationError(error: unknown, ctx: ErrorContext): KafkaOperationError {
+  if (error instanceof KafkaOperationError) return error;
+  const protocol = findProtocolError(error);
+  if (protocol?.code === "SASL_AUTHENTICATION_FAILED" || (protocol === null && hasCode(error, "PLT_KFK_AUTHENTICATION"))) {
+    const username = ctx.principal.replace(/^User:/, "");
+    return new KafkaOperationError(
+      {
+        code: "SASL_AUTHENTICATION_FAILED",
+        api: ctx.api,
+        message: `Kafka rejected the credentials of ${username}: wrong username, password or SASL mechanism.`,
+        kafkaMessage: protocol?.kafkaMessage ?? null,
+        missing: [],
+      },
+      { cause: error },
+    );
+  }
+  if (protocol?.code === "UNSUPPORTED_SASL_MECHANISM" || protocol?.code === "ILLEGAL_SASL_STATE") {
+    return new KafkaOperationError(errorInfoFor(protocol.code, protocol.kafkaMessage, ctx), { cause: error });
+  }
+  if (protocol) return new KafkaOperationError(errorInfoFor(protocol.code, protocol.kafkaMessage, ctx), { cause: error });
+  if (hasCode(error, "PLT_KFK_NETWORK") || hasCode(error, "PLT_KFK_TIMEOUT") || hasCode(error, "ECONNREFUSED") || hasCode(error, "ETIMEDOUT")) {
+    return new KafkaOperationError(
+      {
+        code: "BROKER_UNAVAILABLE",
+        api: ctx.api,
+        message: `Kafka is unreachable: no broker answered at the configured bootstrap servers (${describeNetworkCause(error)}).`,
+        kafkaMessage: null,
+        missing: [],
+      },
+      { cause: error },
+    );
+  }
+  const message = error instanceof Error ? error.message : String(error);
+  return new KafkaOperationError(
+    { code: "UNKNOWN", api: ctx.api, message: `The Kafka client failed during ${ctx.api}: ${message}`, kafkaMessage: null, missing: [] },
+    { cause: error },
+  );
+}
+
+function describeNetworkCause(error: unknown): string {
+  const messages: string[] = [];
+  walk(error, (e) => {
+    if (!GenericError.isGenericError(e) || e.code === "PLT_KFK_NETWORK" || e.code === "PLT_KFK_TIMEOUT") messages.push(e.message);
+  });
+  const specific = messages.filter((m) => !/^Cannot connect to any broker/.test(m));
+  return (specific.at(-1) ?? messages.at(-1) ?? "connection failed").replace(/\.$/, "");
+}

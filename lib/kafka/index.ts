@@ -1,0 +1,34 @@
+/**
+ * The Kafka adapter: every call runs as the signed-in user's own Kafka principal over a
+ * pooled, SASL-authenticated connection, speaks the policy vocabulary (lib/policy/types)
+ * and fails with KafkaOperationError. Server-only: never import it from a client component.
+ */
+export type {
+  BrokerDescription,
+  ClusterDescription,
+  ConsumerGroupListing,
+  CreateAclResult,
+  CreateDelegationTokenInput,
+  DeleteAclsResult,
+  DelegationToken,
+  KafkaCredential,
+  KafkaMechanism,
+  QuotaAlteration,
+  QuotaAlterResult,
+  QuotaEntry,
+  QuotaMatch,
+  QuotaValues,
+  ScramMechanism,
+  ScramUserDescription,
+  TransactionListing,
+} from "./types";
+export { KAFKA_MECHANISMS } from "./types";
+export { kafkaConfig, loadKafkaConfig, KafkaConfigError, type KafkaConfig, type SecurityProtocol } from "./config";
+export { KafkaOperationError, isKafkaOperationError, type KafkaErrorInfo } from "./errors";
+export { REQUIRED_PERMISSIONS, missingPermissions, describePermissions, type KafkaApiName, type MissingPermission } from "./required-permissions";
+export { closeAllConnections, closeConnectionsFor, pooledConnectionCount, principalOf, verifyCredentials, withAdmin } from "./client";
+export { describeCluster, listConsumerGroups, listTopics, listTransactionalIds } from "./cluster";
+export { createAcls, deleteAcls, describeAcls } from "./acls";
+export { alterClientQuotas, describeClientQuotas, entityKey } from "./quotas";
+export { deleteScramCredential, describeScramUsers, upsertScramCredential, SCRAM_DEFAULT_ITERATIONS } from "./scram";
+export { createDelegationToken, describeDelegationTokens, expireDelegationToken, renewDelegationToken } from "./tokens";

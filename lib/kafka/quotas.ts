@@ -1,0 +1,116 @@
+/**
+ * Client quotas (KIP-546) as the signed-in user: DescribeClientQuotas needs
+ * DESCRIBE_CONFIGS on CLUSTER, AlterClientQuotas ALTER_CONFIGS on CLUSTER. Entities use
+ * the policy shape: `{ user: "alice" }`, `{ user: null }` = `<default>` user,
+ * `{ user: "svc", "client-id": "api" }`, `{ ip: "10.0.0.1" }`.
+ */
+import { alterClientQuotasV1, ClientQuotaMatchTypes, type describeClientQuotasV1 } from "@platformatic/kafka";
+import type { QuotaEntity, QuotaEntityType, QuotaKey } from "@/lib/policy/types";
+import { QUOTA_ENTITY_TYPES, QUOTA_KEYS } from "@/lib/policy/types";
+import { anyBrokerConnection, principalOf, withAdmin } from "./client";
+import { errorInfoFor, kafkaErrorName, partialResponse } from "./errors";
+import { settle } from "./settle";
+import type { KafkaCredential, QuotaAlteration, QuotaAlterResult, QuotaEntry, QuotaMatch, QuotaValues } from "./types";
+
+type WireEntity = { entityType: QuotaEntityType; entityName: string | null };
+
+export function entityToWire(entity: QuotaEntity): WireEntity[] {
+  return QUOTA_ENTITY_TYPES.filter((t) => t in entity && entity[t] !== undefined).map((t) => ({ entityType: t, entityName: entity[t] ?? null }));
+}
+
+export function entityFromWire(parts: { entityType: string; entityName?: string | null | undefined }[]): QuotaEntity {
+  const entity: QuotaEntity = {};
+  for (const part of parts) {
+    if (!(QUOTA_ENTITY_TYPES as readonly string[]).includes(part.entityType)) {
+      throw new Error(`Kafka returned an unknown quota entity type ${JSON.stringify(part.entityType)}.`);
+    }
+    entity[part.entityType as QuotaEntityType] = part.entityName ?? null;
+  }
+  return entity;
+}
+
+/** A stable string for an entity: its types in a fixed order, `<default>` as null. */
+export function entityKey(entity: QuotaEntity): string {
+  return JSON.stringify(QUOTA_ENTITY_TYPES.filter((t) => entity[t] !== undefined).map((t) => [t, entity[t]]));
+}
+
+function componentToWire(c: QuotaMatch): describeClientQuotasV1.DescribeClientQuotasRequestComponent {
+  if (c.match === "EXACT") return { entityType: c.entityType, matchType: ClientQuotaMatchTypes.EXACT, match: c.name };
+  return { entityType: c.entityType, matchType: c.match === "DEFAULT" ? ClientQuotaMatchTypes.DEFAULT : ClientQuotaMatchTypes.ANY };
+}
+
+function exactComponents(entity: QuotaEntity): describeClientQuotasV1.DescribeClientQuotasRequestComponent[] {
+  return entityToWire(entity).map((part) =>
+    part.entityName === null
+      ? { entityType: part.entityType, matchType: ClientQuotaMatchTypes.DEFAULT }
+      : { entityType: part.entityType, matchType: ClientQuotaMatchTypes.EXACT, match: part.entityName },
+  );
+}
+
+/**
+ * The configured quota entities matching the filter. `strict` = the entity has exactly the
+ * filter's entity types; non-strict with no components returns every entity.
+ */
+export async function describeClientQuotas(
+  cred: KafkaCredential,
+  filter: { components: QuotaMatch[]; strict?: boolean },
+): Promise<QuotaEntry[]> {
+  return withAdmin(cred, "DescribeClientQuotas", async (admin) => {
+    const entries = await admin.describeClientQuotas({ components: filter.components.map(componentToWire), strict: filter.strict ?? false });
+    return entries.map((e) => {
+      const values: QuotaValues = {};
+      for (const v of e.values) {
+        if ((QUOTA_KEYS as readonly string[]).includes(v.key)) values[v.key as QuotaKey] = v.value;
+      }
+      return { entity: entityFromWire(e.entity), values };
+    });
+  });
+}
+
+type AlterResponse = Awaited<ReturnType<typeof alterClientQuotasV1.api.async>>;
+
+/** Sets (number) or removes (null) quota keys per entity; `validateOnly` checks without applying. */
+export async function alterClientQuotas(
+  cred: KafkaCredential,
+  alterations: QuotaAlteration[],
+  validateOnly = false,
+): Promise<QuotaAlterResult[]> {
+  if (alterations.length === 0) return [];
+  const ctx = { api: "AlterClientQuotas", principal: principalOf(cred) };
+  return withAdmin(cred, ctx.api, async (admin) => {
+    const connection = await anyBrokerConnection(admin);
+    const entries = alterations.map((a) => ({
+      entities: entityToWire(a.entity),
+      ops: a.ops.map((op) => (op.value === null ? { key: op.key, remove: true as const } : { key: op.key, value: op.value, remove: false as const })),
+    }));
+    let response: AlterResponse;
+    try {
+      response = await alterClientQuotasV1.api.async(connection, entries, validateOnly);
+    } catch (error) {
+      const partial = partialResponse<AlterResponse>(error);
+      if (!partial) throw error;
+      response = partial;
+    }
+    // The controller answers from a map keyed by entity: match entries by entity, not by position.
+    const byEntity = new Map(response.entries.map((r) => [entityKey(entityFromWire(r.entity)), r]));
+    const results = alterations.map((a) => {
+      const r = byEntity.get(entityKey(a.entity));
+      return {
+        entity: a.entity,
+        error: !r || r.errorCode === 0 ? null : errorInfoFor(kafkaErrorName(r.errorCode), r.errorMessage, ctx),
+      };
+    });
+    if (!validateOnly) {
+      const applied = alterations.filter((_a, i) => results[i]?.error === null);
+      await settle(async () => {
+        for (const a of applied) {
+          const [current] = await admin.describeClientQuotas({ components: exactComponents(a.entity), strict: true });
+          const values = new Map((current?.values ?? []).map((v) => [v.key as string, v.value]));
+          if (!a.ops.every((op) => (op.value === null ? !values.has(op.key) : values.get(op.key) === op.value))) return false;
+        }
+        return true;
+      });
+    }
+    return results;
+  });
+}

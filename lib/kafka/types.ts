@@ -1,0 +1,101 @@
+/**
+ * The adapter's own shapes. ACL bindings, quota entities and tokens use the policy
+ * vocabulary (lib/policy/types.ts); these are the rest.
+ */
+import type { AclBinding, AclBindingFilter, DelegationToken, QuotaEntity, QuotaKey } from "@/lib/policy/types";
+import type { KafkaErrorInfo } from "./errors";
+
+export const KAFKA_MECHANISMS = ["SCRAM-SHA-512", "SCRAM-SHA-256", "PLAIN"] as const;
+export type KafkaMechanism = (typeof KAFKA_MECHANISMS)[number];
+
+export interface KafkaCredential {
+  username: string;
+  password: string;
+  mechanism: KafkaMechanism;
+}
+
+export interface BrokerDescription {
+  id: number;
+  host: string;
+  port: number;
+  rack: string | null;
+}
+
+export interface ClusterDescription {
+  clusterId: string;
+  controllerId: number;
+  brokers: BrokerDescription[];
+}
+
+export interface ConsumerGroupListing {
+  groupId: string;
+  /** Kafka's state name: Stable, Empty, PreparingRebalance, ... */
+  state: string;
+  protocolType: string;
+  /** classic | consumer | share | streams (empty when the broker does not say). */
+  groupType: string;
+}
+
+export interface TransactionListing {
+  transactionalId: string;
+  /** Kafka's producer id (int64) as a decimal string. */
+  producerId: string;
+  state: string;
+  brokerId: number;
+}
+
+export interface CreateAclResult {
+  binding: AclBinding;
+  error: KafkaErrorInfo | null;
+}
+
+export interface DeleteAclsResult {
+  filter: AclBindingFilter;
+  /** The bindings the filter matched and Kafka deleted. */
+  deleted: AclBinding[];
+  error: KafkaErrorInfo | null;
+}
+
+export type QuotaValues = Partial<Record<QuotaKey, number>>;
+
+export interface QuotaEntry {
+  entity: QuotaEntity;
+  values: QuotaValues;
+}
+
+export type QuotaMatch =
+  | { entityType: "user" | "client-id" | "ip"; match: "EXACT"; name: string }
+  | { entityType: "user" | "client-id" | "ip"; match: "DEFAULT" }
+  /** Kafka's SPECIFIED: any name, `<default>` included. */
+  | { entityType: "user" | "client-id" | "ip"; match: "ANY" };
+
+export interface QuotaAlteration {
+  entity: QuotaEntity;
+  /** A number sets the key; null removes it. */
+  ops: { key: QuotaKey; value: number | null }[];
+}
+
+export interface QuotaAlterResult {
+  entity: QuotaEntity;
+  error: KafkaErrorInfo | null;
+}
+
+export type ScramMechanism = "SCRAM-SHA-256" | "SCRAM-SHA-512";
+
+export interface ScramUserDescription {
+  user: string;
+  credentials: { mechanism: ScramMechanism; iterations: number }[];
+  /** RESOURCE_NOT_FOUND when the user has no SCRAM credential. */
+  error: KafkaErrorInfo | null;
+}
+
+export interface CreateDelegationTokenInput {
+  /** Owner principal (`User:svc-orders`); absent = the caller (KIP-373 when someone else). */
+  owner?: string;
+  /** Renewer principals, `User:<name>` each. */
+  renewers: string[];
+  /** -1 (or absent) = the broker's delegation.token.max.lifetime.ms. */
+  maxLifetimeMs?: number;
+}
+
+export type { DelegationToken };
