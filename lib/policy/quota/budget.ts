@@ -189,11 +189,10 @@ export function checkBudgetChange(configured: readonly ConfiguredQuota[], change
   const warnings: BudgetWarning[] = [];
   for (const [id, now] of after) {
     const was = before.get(id);
-    const changed = !was || was.total !== now.total || was.sum !== now.sum || written.has(id);
-    if (!changed) continue;
+    const touched = !was || was.total !== now.total || was.sum !== now.sum || written.has(id);
     const w = warningFor(now);
-    if (w) warnings.push(w);
-    if (fits(now.sum, now.total)) continue;
+    if (w && (touched || was?.defaultClientQuota !== now.defaultClientQuota)) warnings.push(w);
+    if (!touched || fits(now.sum, now.total)) continue;
     if (was && excess(now) < excess(was)) repairs.push(toViolation(now));
     else violations.push(toViolation(now));
   }
