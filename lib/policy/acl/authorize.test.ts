@@ -422,6 +422,17 @@ describe("authorize — matching details the docs and traps call out", () => {
     expect(authorize([denyLiteral, denyAll], req("User:a", "READ", "TOPIC", "foobar")).rule).toEqual({ kind: "acl", acl: denyAll });
   });
 
+  it("Kafka quirk, mirrored: LITERAL `*` ACLs do not apply to other names starting with `*`", () => {
+    const acls = [
+      acl("GROUP", "*", "LITERAL", "User:*", "*", "READ", "ALLOW"),
+      acl("GROUP", "*", "LITERAL", "User:mallory", "*", "READ", "DENY"),
+    ];
+    expect(authorize(acls, req("User:a", "READ", "GROUP", "orders")).decision).toBe("ALLOWED");
+    expect(authorize(acls, req("User:a", "READ", "GROUP", "*orders"))).toEqual({ decision: "DENIED", rule: { kind: "default" } });
+    expect(authorize(acls, req("User:mallory", "READ", "GROUP", "*orders"), { allowEveryoneIfNoAclFound: true }).decision).toBe("ALLOWED");
+    expect(authorize(acls, req("User:a", "READ", "GROUP", "*")).decision).toBe("ALLOWED");
+  });
+
   it("group names starting below `*` (where Kafka hangs or throws) get the intended decision", () => {
     const acls = [
       acl("GROUP", "!a", "LITERAL", "User:x", "*", "READ", "ALLOW"),

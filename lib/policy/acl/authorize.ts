@@ -25,6 +25,13 @@
  *   foobar PREFIXED, foob LITERAL (skipped: literal, not equal), foo PREFIXED,
  *   fb PREFIXED (not a prefix: jump to the greatest name <= "f"), f PREFIXED
  *
+ * A Kafka quirk we DO mirror, because Kafka answers deterministically: a LITERAL `*`
+ * ACL is a prefix of every name that starts with `*`, so checkSection treats it as "a
+ * literal that is only a prefix" and skips it. For GROUP `*orders` (topic names cannot
+ * contain `*`; group, transactional-id, user and token names can) the wildcard LITERAL
+ * ACLs — ALLOW and DENY — do not apply at all in StandardAuthorizer. We report what the
+ * cluster does; lint warns about such names.
+ *
  * A deviation on purpose: when the second pass meets a name that shares k >= 1 leading
  * characters with the resource without being a prefix of it, Kafka re-seeks to the
  * first k characters of the string "*" instead of the resource name. That only happens
