@@ -24,9 +24,9 @@ const port = Number(process.env.PORT ?? 3000);
 const host = process.env.HOST ?? "127.0.0.1";
 const log = (line: string) => console.log(`[start] ${line}`);
 
-function run(command: string, args: string[], env: NodeJS.ProcessEnv = process.env): Promise<number> {
+function run(command: string, args: string[], env: Record<string, string | undefined> = process.env): Promise<number> {
   return new Promise((resolve) => {
-    const child = spawn(command, args, { cwd: root, stdio: "inherit", env });
+    const child = spawn(command, args, { cwd: root, stdio: "inherit", env: env as NodeJS.ProcessEnv });
     child.on("exit", (code) => resolve(code ?? 1));
     child.on("error", () => resolve(1));
   });
@@ -54,7 +54,7 @@ function buildIsStale(): boolean {
 }
 
 async function main() {
-  const env: NodeJS.ProcessEnv = { ...process.env, NEXT_TELEMETRY_DISABLED: "1" };
+  const env: Record<string, string | undefined> = { ...process.env, NEXT_TELEMETRY_DISABLED: "1" };
   const localBroker = !process.env.KAFKA_BOOTSTRAP_SERVERS;
   if (localBroker) {
     log("starting the local Kafka broker (set KAFKA_BOOTSTRAP_SERVERS to use your own cluster)");
@@ -93,7 +93,7 @@ async function main() {
     if ((await run(bin("next"), ["build"], env)) !== 0) throw new Error("next build failed; see the output above");
   }
 
-  const next: ChildProcess = spawn(bin("next"), ["start", "-H", host, "-p", String(port)], { cwd: root, env, stdio: ["ignore", "pipe", "inherit"] });
+  const next: ChildProcess = spawn(bin("next"), ["start", "-H", host, "-p", String(port)], { cwd: root, env: env as NodeJS.ProcessEnv, stdio: ["ignore", "pipe", "inherit"] });
   next.stdout?.on("data", (chunk: Buffer) => {
     process.stdout.write(chunk);
     if (chunk.toString().includes("Ready")) {

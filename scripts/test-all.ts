@@ -25,9 +25,9 @@ let passed = 0;
 let failed = 0;
 const failures: string[] = [];
 
-function run(command: string, args: string[], env: NodeJS.ProcessEnv = {}): Promise<number> {
+function run(command: string, args: string[], env: Record<string, string | undefined> = {}): Promise<number> {
   return new Promise((resolve) => {
-    const child = spawn(command, args, { cwd: root, stdio: "inherit", env: { ...process.env, ...env } });
+    const child = spawn(command, args, { cwd: root, stdio: "inherit", env: { ...process.env, ...env } as NodeJS.ProcessEnv });
     child.on("exit", (code, signal) => resolve(code ?? (signal ? 1 : 0)));
     child.on("error", (error) => {
       console.error(`could not run ${command}: ${error.message}`);
@@ -59,7 +59,7 @@ interface VitestJson {
   success: boolean;
 }
 
-async function vitest(project: string, env: NodeJS.ProcessEnv = {}) {
+async function vitest(project: string, env: Record<string, string | undefined> = {}) {
   banner(`vitest: ${project}`);
   const outputFile = path.join(outDir, `vitest-${project}.json`);
   rmSync(outputFile, { force: true });
@@ -84,7 +84,7 @@ interface PlaywrightJson {
   stats: { expected: number; unexpected: number; flaky: number; skipped: number };
 }
 
-async function playwright(env: NodeJS.ProcessEnv) {
+async function playwright(env: Record<string, string | undefined>) {
   banner("playwright: e2e");
   const outputFile = path.join(outDir, "playwright.json");
   rmSync(outputFile, { force: true });
@@ -121,7 +121,7 @@ async function ensureDatabase(url: string) {
 
 async function main() {
   mkdirSync(outDir, { recursive: true });
-  const env: NodeJS.ProcessEnv = {
+  const env: Record<string, string | undefined> = {
     DATABASE_URL: process.env.DATABASE_URL ?? "postgresql://postgres@127.0.0.1:5432/ksc_test",
     NEXT_TELEMETRY_DISABLED: "1",
     // The e2e server runs with NODE_ENV=production, where no key is generated: use a
