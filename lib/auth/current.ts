@@ -23,11 +23,16 @@ export function sessionCookieOptions(expiresAt: Date) {
   };
 }
 
-/** The address the request came from, for the sign-in throttle. */
+/**
+ * The address the request came from, for the sign-in throttle. Next fills
+ * X-Forwarded-For with the socket address when the client sent none; behind a proxy
+ * (TRUST_PROXY=true) its first entry is the original client.
+ */
 export async function clientAddress(): Promise<string> {
   const h = await headers();
-  const forwarded = process.env.TRUST_PROXY === "true" ? h.get("x-forwarded-for")?.split(",")[0]?.trim() : undefined;
-  return forwarded || h.get("x-real-ip") || "local";
+  const entries = (h.get("x-forwarded-for") ?? "").split(",").map((s) => s.trim()).filter(Boolean);
+  const address = process.env.TRUST_PROXY === "true" ? entries[0] : entries.at(-1);
+  return address || h.get("x-real-ip") || "unknown";
 }
 
 export const getViewer = cache(async (): Promise<Viewer | null> => {
