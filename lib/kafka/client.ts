@@ -154,7 +154,7 @@ export function pooledConnectionCount(username?: string): number {
  * one), then fetches metadata, which every authenticated principal may do.
  * Throws KafkaOperationError SASL_AUTHENTICATION_FAILED or BROKER_UNAVAILABLE.
  */
-export async function verifyCredentials(cred: KafkaCredential): Promise<{ principal: string }> {
+export async function verifyCredentials(cred: KafkaCredential, config: KafkaConfig = kafkaConfig()): Promise<{ principal: string }> {
   const ctx: ErrorContext = { api: "SaslAuthenticate", principal: principalOf(cred) };
   if (cred.username.length === 0 || cred.password.length === 0) {
     throw new KafkaOperationError({
@@ -165,7 +165,7 @@ export async function verifyCredentials(cred: KafkaCredential): Promise<{ princi
       missing: [],
     });
   }
-  const admin = createAdmin(cred, kafkaConfig(), { retries: 0 });
+  const admin = createAdmin(cred, config, { retries: 0 });
   try {
     await admin.metadata({ topics: [], forceUpdate: true });
     return { principal: principalOf(cred) };

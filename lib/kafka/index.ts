@@ -32,3 +32,4 @@ export { createAcls, deleteAcls, describeAcls } from "./acls";
 export { alterClientQuotas, describeClientQuotas, entityKey } from "./quotas";
 export { deleteScramCredential, describeScramUsers, upsertScramCredential, SCRAM_DEFAULT_ITERATIONS } from "./scram";
 export { createDelegationToken, describeDelegationTokens, expireDelegationToken, renewDelegationToken } from "./tokens";
+export { consumeWithGroup, createTopics, deleteTopics, produce, produceTransactional, type TopicSpec } from "./data-plane";

@@ -1,0 +1,30 @@
+/**
+ * Shared setup for the adapter's integration tests against the dev broker
+ * (`npm run kafka:start`). Every test works on names with a per-run suffix so runs can
+ * repeat and other suites can share the broker; users are real SCRAM users.
+ */
+import { randomBytes } from "node:crypto";
+import { deleteAcls } from "./acls";
+import { deleteScramCredential, upsertScramCredential } from "./scram";
+import type { KafkaCredential } from "./types";
+
+export const ADMIN: KafkaCredential = { username: "admin", password: "admin-secret", mechanism: "SCRAM-SHA-512" };
+
+export function runId(): string {
+  return randomBytes(4).toString("hex");
+}
+
+/** Creates a SCRAM-SHA-512 user with no ACLs; returns its credential. */
+export async function createScramUser(username: string): Promise<KafkaCredential> {
+  const password = `${username}-pw-${runId()}`;
+  await upsertScramCredential(ADMIN, username, "SCRAM-SHA-512", password);
+  return { username, password, mechanism: "SCRAM-SHA-512" };
+}
+
+/** Removes the user's SCRAM credential and every ACL naming it as principal. */
+export async function dropScramUser(username: string): Promise<void> {
+  await deleteAcls(ADMIN, [
+    { resourceType: "ANY", resourceName: null, patternType: "ANY", principal: `User:${username}`, host: null, operation: "ANY", permissionType: "ANY" },
+  ]);
+  await deleteScramCredential(ADMIN, username, "SCRAM-SHA-512").catch(() => undefined);
+}
