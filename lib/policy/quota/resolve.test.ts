@@ -26,7 +26,7 @@ describe("resolveClientQuota — ClientQuotaManagerTest.testQuotaConfigPrecedenc
   const afterDefaultUserClientRemoved = without(base, { user: D, "client-id": D });
   const afterDefaultUserRemoved = without(afterDefaultUserClientRemoved, { user: D });
 
-  it.each([
+  it.each<[ConfiguredQuota[], string, string, number, QuotaEntity, string]>([
     // [configuration, user, client, expected bound, expected deciding entity, comment from the Kafka test]
     [base, "userA", "client1", 5000, { user: "userA", "client-id": "client1" }, "<user, client> quota takes precedence over <user>"],
     [base, "userA", "client2", 4000, { user: "userA" }, "<user> quota takes precedence over <client> and defaults"],
@@ -39,7 +39,7 @@ describe("resolveClientQuota — ClientQuotaManagerTest.testQuotaConfigPrecedenc
     [afterDefaultUserRemoved, "userF", "client4", 2000, { "client-id": D }, "reverts to <client-id> default"],
     [afterDefaultUserRemoved, "userG", "client5", 2000, { "client-id": D }, "default <client-id> quota"],
     [afterDefaultUserRemoved, "userF", "client1", 9000, { "client-id": "client1" }, "<client-id> quota"],
-  ] as const)("%#: (%s, %s) -> %d", (cfg, user, client, bound, entity) => {
+  ])("%#: (%s, %s) -> %d", (cfg, user, client, bound, entity) => {
     const r = resolveClientQuota(cfg, user, client, P);
     expect(r.value).toBe(bound);
     expect(r.entity).toEqual(entity);
