@@ -1,0 +1,492 @@
+/**
+ * Differential test: the policy core against Apache Kafka 4.1.1's real KRaft
+ * StandardAuthorizer, on thousands of random cases per run.
+ *
+ * Kafka runs in a long-lived JVM (java/AuthorizerHarness.java, driven by
+ * scripts/java-harness.ts; needs Java 17 and the jars from `bash scripts/kafka.sh jars`,
+ * not the broker). fast-check generates ACL sets built to hit the traps: names
+ * that share stems ("a", "ab", "abc"), LITERAL and PREFIXED `*`, `User:*` against
+ * several principal types, exact hosts vs `*` (and `::1`, which Kafka never matches
+ * because it compares against Java's uncompressed form), DENYs, every operation
+ * including ALL, every resource type, super users, and both values of
+ * allow.everyone.if.no.acl.found. On a disagreement fast-check shrinks the case and
+ * the failure prints the minimised ACLs, the request and both answers.
+ *
+ * Kafka's quirk that a LITERAL `*` ACL does not apply to names starting with `*` (e.g.
+ * GROUP `*orders`) is generated on purpose ("*a", "a*", suffix "*"): the policy core
+ * mirrors it, and a trap case below pins it.
+ *
+ * What the generator deliberately avoids, because Kafka itself misbehaves there
+ * (each has its own test below that pins what the policy core answers instead):
+ *  - resource names starting with a character below `*` (space !"#$%&'()): Kafka's
+ *    StandardAuthorizerData.checkSection loops forever or throws for GROUP /
+ *    TRANSACTIONAL_ID names like that (shared/research/kafka-semantics.md §1.10).
+ *    The harness also times out per batch (the JVM is killed and restarted), so a
+ *    hang cannot stall the suite.
+ *  - a request principal of exactly `User:*`: Kafka throws
+ *    IllegalArgumentException("duplicate element: User:*") from Set.of(principal, User:*).
+ *  - request hosts not in Java's canonical spelling (the harness refuses them):
+ *    Kafka matches ACL hosts against InetAddress.getHostAddress().
+ */
+import fc from "fast-check";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+
+import {
+  KafkaAuthorizerHarness,
+  HarnessTimeoutError,
+  type HarnessByTypeRequest,
+  type HarnessCase,
+  type HarnessRequest,
+} from "../../scripts/java-harness";
+import { OPERATIONS, RESOURCE_TYPES, type AclBinding, type AclOperation, type ResourceType } from "./types";
+import {
+  AclIndex,
+  authorize,
+  authorizeByResourceType,
+  type AuthorizeByResourceTypeRequest,
+  type AuthorizeRequest,
+  type AuthorizerConfig,
+  type MatchingRule,
+} from "./acl";
+
+// ---- the policy core under test --------------------------------------------------------
+
+/** A harness case whose ACLs are typed bindings of the policy vocabulary. */
+type DiffCase = Omit<HarnessCase, "acls"> & { acls: AclBinding[] };
+
+type CoreDecision = { decision: "ALLOWED" | "DENIED"; ruleKind: MatchingRule["kind"]; rule: MatchingRule };
+
+function coreConfig(c: HarnessCase): AuthorizerConfig {
+  return { superUsers: c.superUsers, allowEveryoneIfNoAclFound: c.allowEveryoneIfNoAclFound };
+}
+
+function coreAuthorize(c: HarnessCase, index: AclIndex, r: HarnessRequest): CoreDecision {
+  const out = authorize(index, r as AuthorizeRequest, coreConfig(c));
+  return { decision: out.decision, ruleKind: out.rule.kind, rule: out.rule };
+}
+
+function coreByType(c: HarnessCase, index: AclIndex, r: HarnessByTypeRequest): "ALLOWED" | "DENIED" {
+  return authorizeByResourceType(index, r as AuthorizeByResourceTypeRequest, coreConfig(c)).decision;
+}
+
+function coreIndex(acls: readonly AclBinding[]): AclIndex {
+  return AclIndex.build(acls);
+}
+
+// ---- generators ------------------------------------------------------------------------
+
+/** Stems that prefix one another, `*` in both pattern types, and "hardcode" (the dummy name
+ * Kafka's authorizeByResourceType authorizes first, so ACLs on it change that answer). */
+const NAME_POOL = ["a", "ab", "abc", "abd", "b", "ba", "*", "*a", "a*", "hard", "hardcode", "hardcoded", "kafka-cluster", "User:alice", "User:*", "x.y", "x-y_z"];
+/** Every character is >= '*' (see the header). */
+const nameArb = fc.oneof(
+  { weight: 4, arbitrary: fc.constantFrom(...NAME_POOL) },
+  { weight: 1, arbitrary: fc.stringMatching(/^[ab*][ab.*-]{0,3}$/) },
+);
+const ACL_PRINCIPALS = ["User:alice", "User:bob", "User:*", "Group:alice", "Group:*", "Service:x", "User:Alice", "User:a:b", "User:admin"];
+/** Never `User:*` (Kafka throws for it, see the header). */
+const REQUEST_PRINCIPALS = ["User:alice", "User:bob", "Group:alice", "Service:x", "User:Alice", "User:a:b", "User:admin", "Group:ops", "User:carol"];
+const SUPER_USERS = ["User:admin", "Group:ops", "User:bob"];
+const ACL_HOSTS = ["*", "*", "10.0.0.1", "10.0.0.2", "::1", "0:0:0:0:0:0:0:1"];
+/** Java's canonical spellings (what getHostAddress() returns). */
+const REQUEST_HOSTS = ["10.0.0.1", "10.0.0.2", "10.0.0.3", "0:0:0:0:0:0:0:1"];
+/** TOPIC and GROUP most often, so that ACLs and requests meet. */
+const resourceTypeArb: fc.Arbitrary<ResourceType> = fc.oneof(
+  { weight: 5, arbitrary: fc.constant<ResourceType>("TOPIC") },
+  { weight: 3, arbitrary: fc.constant<ResourceType>("GROUP") },
+  { weight: 2, arbitrary: fc.constantFrom<ResourceType>(...RESOURCE_TYPES) },
+);
+const operationArb: fc.Arbitrary<AclOperation> = fc.constantFrom(...OPERATIONS);
+
+const aclArb: fc.Arbitrary<AclBinding> = fc.record({
+  resourceType: resourceTypeArb,
+  resourceName: nameArb,
+  patternType: fc.constantFrom("LITERAL" as const, "PREFIXED" as const),
+  principal: fc.constantFrom(...ACL_PRINCIPALS),
+  host: fc.constantFrom(...ACL_HOSTS),
+  operation: operationArb,
+  permissionType: fc.constantFrom("ALLOW" as const, "ALLOW" as const, "DENY" as const),
+});
+
+/**
+ * Requests aim at what the ACL set talks about about half of the time: its names, names
+ * that extend them (so PREFIXED ACLs apply), and its resource types. They refer to the
+ * ACLs by position and are resolved after generation, so that fast-check shrinks the ACLs
+ * and the requests independently (a chain() would restart the requests on every shrink).
+ */
+type NameSpec = { kind: "pool"; name: string } | { kind: "acl"; ref: number; suffix: string };
+type TypeSpec = { kind: "pool"; type: ResourceType } | { kind: "acl"; ref: number };
+interface RequestSpec {
+  principal: string;
+  host: string;
+  operation: AclOperation;
+  type: TypeSpec;
+  name: NameSpec;
+}
+
+const typeSpecArb: fc.Arbitrary<TypeSpec> = fc.oneof(
+  resourceTypeArb.map((type) => ({ kind: "pool" as const, type })),
+  fc.nat(1000).map((ref) => ({ kind: "acl" as const, ref })),
+);
+const nameSpecArb: fc.Arbitrary<NameSpec> = fc.oneof(
+  { weight: 2, arbitrary: nameArb.map((name) => ({ kind: "pool" as const, name })) },
+  { weight: 1, arbitrary: fc.nat(1000).map((ref) => ({ kind: "acl" as const, ref, suffix: "" })) },
+  { weight: 1, arbitrary: fc.record({ kind: fc.constant("acl" as const), ref: fc.nat(1000), suffix: fc.constantFrom("a", "b", "-", "*", "ab") }) },
+);
+const requestSpecArb: fc.Arbitrary<RequestSpec> = fc.record({
+  principal: fc.constantFrom(...REQUEST_PRINCIPALS),
+  host: fc.constantFrom(...REQUEST_HOSTS),
+  operation: operationArb,
+  type: typeSpecArb,
+  name: nameSpecArb,
+});
+
+function resolveType(acls: readonly AclBinding[], t: TypeSpec): ResourceType {
+  if (t.kind === "pool") return t.type;
+  return acls[t.ref % Math.max(1, acls.length)]?.resourceType ?? "TOPIC";
+}
+
+function resolveName(acls: readonly AclBinding[], n: NameSpec): string {
+  if (n.kind === "pool") return n.name;
+  const acl = acls[n.ref % Math.max(1, acls.length)];
+  return acl ? acl.resourceName + n.suffix : "a" + n.suffix;
+}
+
+const aclKey = (a: AclBinding): string =>
+  [a.resourceType, a.resourceName, a.patternType, a.principal, a.host, a.operation, a.permissionType].join("\u0000");
+
+/** Up to this many requests per ACL set (about half on average): ~200 x 50 decisions per run. */
+const REQUESTS_PER_SET = 100;
+const BY_TYPE_PER_SET = 40;
+
+const caseArb: fc.Arbitrary<DiffCase> = fc
+  .record({
+    // Kafka stores each distinct ACL once (a duplicate CreateAcls is a silent no-op).
+    acls: fc.uniqueArray(aclArb, { maxLength: 40, size: "max", selector: aclKey }),
+    superUsers: fc.subarray(SUPER_USERS),
+    allowEveryoneIfNoAclFound: fc.boolean(),
+    requests: fc.array(requestSpecArb, { minLength: 1, maxLength: REQUESTS_PER_SET, size: "max" }),
+    byType: fc.array(requestSpecArb, { maxLength: BY_TYPE_PER_SET, size: "max" }),
+  })
+  .map(({ acls, requests, byType, ...config }) => ({
+    ...config,
+    acls,
+    requests: requests.map((r) => ({
+      principal: r.principal,
+      host: r.host,
+      operation: r.operation,
+      resourceType: resolveType(acls, r.type),
+      resourceName: resolveName(acls, r.name),
+    })),
+    byType: byType.map((r) => ({ principal: r.principal, host: r.host, operation: r.operation, resourceType: resolveType(acls, r.type) })),
+  }));
+
+// ---- comparing -------------------------------------------------------------------------
+
+/** Kafka's rule, as far as it is observable: super user, the configured default, or the ACLs. */
+function kafkaRuleKind(c: HarnessCase, r: HarnessRequest, d: { decision: string; byDefault?: boolean }): string {
+  if (c.superUsers.includes(r.principal)) return "superUser";
+  return d.byDefault ? "default" : "acls";
+}
+
+function coreRuleKind(kind: MatchingRule["kind"]): string {
+  return kind === "acl" || kind === "noAclMatched" ? "acls" : kind;
+}
+
+function show(c: DiffCase): string {
+  return [
+    `superUsers=${JSON.stringify(c.superUsers)} allowEveryoneIfNoAclFound=${c.allowEveryoneIfNoAclFound}`,
+    `ACLs (${c.acls.length}):`,
+    ...c.acls.map((a) => `  ${a.permissionType} ${a.principal}@${a.host} ${a.operation} on ${a.resourceType}:${a.patternType}:${JSON.stringify(a.resourceName)}`),
+  ].join("\n");
+}
+
+interface Stats {
+  sets: number;
+  authorize: number;
+  byType: number;
+  allowed: number;
+  denied: number;
+  byDefault: number;
+  byTypeAllowed: number;
+}
+
+interface Problem {
+  message: string;
+  /** The case cut down to the one request that disagrees. */
+  single: DiffCase;
+  hang?: boolean;
+}
+
+/** The first disagreement in a case, or undefined when Kafka and the policy core agree on every request. */
+async function findProblem(h: KafkaAuthorizerHarness, c: DiffCase, stats?: Stats): Promise<Problem | undefined> {
+  let kafka;
+  try {
+    kafka = await h.authorize(c, 10_000);
+  } catch (e) {
+    if (e instanceof HarnessTimeoutError) {
+      return { message: `Kafka hung on this case (the StandardAuthorizerData.checkSection defect?):\n${show(c)}`, single: c, hang: true };
+    }
+    throw e;
+  }
+  const index = coreIndex(c.acls);
+  for (const [i, r] of c.requests.entries()) {
+    const single = { ...c, requests: [r], byType: [] };
+    const k = kafka.results[i];
+    const mine = coreAuthorize(c, index, r);
+    if (!k || "error" in k) {
+      return { single, message: `Kafka threw for request ${JSON.stringify(r)}: ${k && "error" in k ? k.error : "no answer"}\npolicy core: ${JSON.stringify(mine)}\n${show(c)}` };
+    }
+    const kRule = kafkaRuleKind(c, r, k);
+    const mRule = coreRuleKind(mine.ruleKind);
+    if (k.decision !== mine.decision || kRule !== mRule) {
+      const message = [
+        `authorize disagreement on request ${JSON.stringify(r)}`,
+        `  Kafka StandardAuthorizer: ${k.decision} (rule: ${kRule})`,
+        `  policy core:              ${mine.decision} (rule: ${JSON.stringify(mine.rule)})`,
+        show(c),
+      ].join("\n");
+      return { single, message };
+    }
+    // An explanation that cites an ACL must cite one of the ACLs, with the matching permission.
+    if (mine.ruleKind === "acl") {
+      const acl = mine.rule.kind === "acl" ? mine.rule.acl : undefined;
+      const cited = acl && c.acls.some((a) => aclKey(a) === aclKey(acl));
+      const permissionFits = acl && (acl.permissionType === "ALLOW") === (mine.decision === "ALLOWED");
+      if (!cited || !permissionFits) {
+        return { single, message: `policy core explains ${JSON.stringify(r)} -> ${mine.decision} with an ACL that is not in the set or has the other permission: ${JSON.stringify(acl)}\n${show(c)}` };
+      }
+    }
+    if (stats) {
+      stats.authorize++;
+      if (k.decision === "ALLOWED") stats.allowed++;
+      else stats.denied++;
+      if (kRule === "default") stats.byDefault++;
+    }
+  }
+  for (const [i, r] of (c.byType ?? []).entries()) {
+    const single = { ...c, requests: [], byType: [r] };
+    const k = kafka.byType[i];
+    const mine = coreByType(c, index, r);
+    if (!k || "error" in k) {
+      return { single, message: `Kafka threw for authorizeByResourceType ${JSON.stringify(r)}: ${k && "error" in k ? k.error : "no answer"}\npolicy core: ${mine}\n${show(c)}` };
+    }
+    if (k.decision !== mine) {
+      const message = [`authorizeByResourceType disagreement on ${JSON.stringify(r)}`, `  Kafka StandardAuthorizer: ${k.decision}`, `  policy core:              ${mine}`, show(c)].join("\n");
+      return { single, message };
+    }
+    if (stats) {
+      stats.byType++;
+      if (k.decision === "ALLOWED") stats.byTypeAllowed++;
+    }
+  }
+  if (stats) stats.sets++;
+  return undefined;
+}
+
+/** Greedily drops ACLs and super users while the disagreement persists (one JVM call per try). */
+async function minimise(h: KafkaAuthorizerHarness, p: Problem): Promise<Problem> {
+  if (p.hang) return p;
+  let best = p;
+  for (let pass = 0; pass < 3; pass++) {
+    let changed = false;
+    for (let i = best.single.acls.length - 1; i >= 0; i--) {
+      const acls = best.single.acls.filter((_, j) => j !== i);
+      const q = await findProblem(h, { ...best.single, acls });
+      if (q && !q.hang) {
+        best = q;
+        changed = true;
+      }
+    }
+    for (const su of best.single.superUsers) {
+      const q = await findProblem(h, { ...best.single, superUsers: best.single.superUsers.filter((x) => x !== su) });
+      if (q && !q.hang) {
+        best = q;
+        changed = true;
+      }
+    }
+    if (!changed) break;
+  }
+  return best;
+}
+
+/** Compares one case; returns a description of the (minimised) first disagreement, or undefined. */
+async function compare(h: KafkaAuthorizerHarness, c: DiffCase, stats?: Stats): Promise<string | undefined> {
+  const p = await findProblem(h, c, stats);
+  if (!p) return undefined;
+  const small = await minimise(h, p);
+  return `${small.message}\n(minimised from ${c.acls.length} ACLs and ${c.requests.length}+${c.byType?.length ?? 0} requests)`;
+}
+
+// ---- the tests -------------------------------------------------------------------------
+
+const RUNS = Number(process.env.DIFFERENTIAL_RUNS ?? 400);
+
+describe("policy core vs Kafka 4.1.1 StandardAuthorizer (differential)", () => {
+  let harness: KafkaAuthorizerHarness;
+
+  beforeAll(async () => {
+    harness = await KafkaAuthorizerHarness.start({ heapMb: 512, jvmArgs: ["-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC", "-Xshare:auto"] });
+  });
+  afterAll(async () => {
+    await harness?.close();
+  });
+
+  it(`agrees on authorize() and authorizeByResourceType() for ${RUNS} random ACL sets x ~${REQUESTS_PER_SET / 2}+${BY_TYPE_PER_SET / 2} requests`, async () => {
+    const stats: Stats = { sets: 0, authorize: 0, byType: 0, allowed: 0, denied: 0, byDefault: 0, byTypeAllowed: 0 };
+    const seed = process.env.DIFFERENTIAL_SEED === undefined ? Date.now() : Number(process.env.DIFFERENTIAL_SEED);
+    await fc.assert(
+      fc.asyncProperty(caseArb, async (c) => {
+        const problem = await compare(harness, c, stats);
+        if (problem) throw new Error(problem);
+      }),
+      { numRuns: RUNS, seed, endOnFailure: false },
+    );
+    console.info(
+      `differential (seed ${seed}): ${stats.sets} ACL sets, ${stats.authorize} authorize() decisions ` +
+        `(${stats.allowed} ALLOWED, ${stats.denied} DENIED, ${stats.byDefault} by the no-ACL default), ` +
+        `${stats.byType} authorizeByResourceType() decisions (${stats.byTypeAllowed} ALLOWED): 0 disagreements`,
+    );
+    // The generator must keep producing cases where every branch of the rule is taken.
+    expect(stats.authorize).toBeGreaterThan(RUNS * 25);
+    expect(stats.allowed).toBeGreaterThan(stats.authorize * 0.05);
+    expect(stats.denied).toBeGreaterThan(stats.authorize * 0.05);
+    expect(stats.byDefault).toBeGreaterThan(0);
+    expect(stats.byTypeAllowed).toBeGreaterThan(0);
+    expect(stats.byType - stats.byTypeAllowed).toBeGreaterThan(0);
+  }, 120_000);
+
+  it("agrees on hand-picked trap cases", async () => {
+    const t = (
+      acls: AclBinding[],
+      requests: HarnessRequest[],
+      opts: Partial<Pick<HarnessCase, "superUsers" | "allowEveryoneIfNoAclFound" | "byType">> = {},
+    ) => ({ acls, requests, superUsers: opts.superUsers ?? [], allowEveryoneIfNoAclFound: opts.allowEveryoneIfNoAclFound ?? false, byType: opts.byType ?? [] });
+    const acl = (p: Partial<AclBinding>): AclBinding => ({
+      resourceType: "TOPIC",
+      resourceName: "orders",
+      patternType: "LITERAL",
+      principal: "User:alice",
+      host: "*",
+      operation: "READ",
+      permissionType: "ALLOW",
+      ...p,
+    });
+    const req = (p: Partial<HarnessRequest>): HarnessRequest => ({
+      principal: "User:alice",
+      host: "10.0.0.1",
+      operation: "READ",
+      resourceType: "TOPIC",
+      resourceName: "orders",
+      ...p,
+    });
+    const cases = [
+      // An ACL for someone else switches the resource to default-DENY even when allow-everyone is on.
+      t([acl({ principal: "User:bob" })], [req({}), req({ resourceName: "other" })], { allowEveryoneIfNoAclFound: true }),
+      // PREFIXED `*` is not a wildcard; LITERAL `*` is.
+      t([acl({ resourceName: "*", patternType: "PREFIXED" })], [req({}), req({ resourceName: "*x" })]),
+      t([acl({ resourceName: "*" })], [req({}), req({ resourceName: "*" })]),
+      // Kafka quirk the policy core mirrors: a LITERAL `*` ACL does not apply to names that start with `*`
+      // (checkSection sees `*` as a literal that is only a prefix and skips it), ALLOW and DENY alike.
+      t([acl({ resourceType: "GROUP", resourceName: "*" }), acl({ resourceType: "GROUP", resourceName: "*", permissionType: "DENY", operation: "DELETE" })], [
+        req({ resourceType: "GROUP", resourceName: "*orders" }),
+        req({ resourceType: "GROUP", resourceName: "*orders", operation: "DELETE" }),
+        req({ resourceType: "GROUP", resourceName: "orders" }),
+        req({ resourceType: "GROUP", resourceName: "*" }),
+      ], { allowEveryoneIfNoAclFound: true }),
+      // User:* matches every principal type; Group:* matches nothing special.
+      t([acl({ principal: "User:*" })], [req({ principal: "Service:x" }), req({ principal: "Group:g" })]),
+      t([acl({ principal: "Group:*" })], [req({ principal: "Group:g" })]),
+      // ::1 never matches: Kafka compares with 0:0:0:0:0:0:0:1.
+      t([acl({ host: "::1" }), acl({ host: "0:0:0:0:0:0:0:1", operation: "WRITE" })], [req({ host: "0:0:0:0:0:0:0:1" }), req({ host: "0:0:0:0:0:0:0:1", operation: "WRITE" })]),
+      // Implication is ALLOW-only: DENY READ does not deny DESCRIBE; ALTER does not imply ALTER_CONFIGS.
+      t([acl({}), acl({ permissionType: "DENY" })], [req({ operation: "DESCRIBE" }), req({})]),
+      t([acl({ operation: "ALTER" })], [req({ operation: "ALTER_CONFIGS" }), req({ operation: "DESCRIBE" }), req({ operation: "DESCRIBE_CONFIGS" })]),
+      t([acl({ operation: "ALTER_CONFIGS" })], [req({ operation: "DESCRIBE_CONFIGS" }), req({ operation: "DESCRIBE" })]),
+      // Super users bypass DENY; the match is on the exact Type:name string.
+      t([acl({ principal: "User:admin", permissionType: "DENY", operation: "ALL" })], [req({ principal: "User:admin" }), req({ principal: "User:Admin" })], { superUsers: ["User:admin"] }),
+      // Prefixes that share stems.
+      t([acl({ resourceName: "ab", patternType: "PREFIXED" }), acl({ resourceName: "abc", patternType: "PREFIXED", permissionType: "DENY" })], [
+        req({ resourceName: "ab" }),
+        req({ resourceName: "abd" }),
+        req({ resourceName: "abc" }),
+        req({ resourceName: "abcd" }),
+        req({ resourceName: "a" }),
+      ]),
+      // authorizeByResourceType: no implication, wildcard DENY wins, a prefix DENY dominates an allowed literal,
+      // and an ACL on the dummy name "hardcode" decides through authorize() (with implication).
+      t([acl({ resourceName: "ab" }), acl({ resourceName: "a", patternType: "PREFIXED", permissionType: "DENY" })], [], {
+        byType: [
+          { principal: "User:alice", host: "10.0.0.1", operation: "READ", resourceType: "TOPIC" },
+          { principal: "User:alice", host: "10.0.0.1", operation: "DESCRIBE", resourceType: "TOPIC" },
+        ],
+      }),
+      t([acl({ resourceName: "hardcode", operation: "WRITE" })], [], {
+        byType: [{ principal: "User:alice", host: "10.0.0.1", operation: "DESCRIBE", resourceType: "TOPIC" }],
+      }),
+      t([acl({ resourceName: "x" })], [], {
+        allowEveryoneIfNoAclFound: true,
+        byType: [{ principal: "User:bob", host: "10.0.0.1", operation: "WRITE", resourceType: "TOPIC" }],
+      }),
+    ];
+    for (const c of cases) {
+      expect(await compare(harness, c)).toBeUndefined();
+    }
+  });
+
+  it("answers by the intended rule where Kafka 4.1.1 throws (GROUP names below '*' sharing 2+ leading chars)", async () => {
+    // kafka-semantics.md §1.10: ACL `!xa`, authorize `!xyz` -> StringIndexOutOfBoundsException in checkSection.
+    const c: DiffCase = {
+      acls: [{ resourceType: "GROUP", resourceName: "!xa", patternType: "LITERAL", principal: "User:alice", host: "*", operation: "READ", permissionType: "ALLOW" }],
+      superUsers: [],
+      allowEveryoneIfNoAclFound: true,
+      requests: [{ principal: "User:alice", host: "10.0.0.1", operation: "READ", resourceType: "GROUP", resourceName: "!xyz" }],
+    };
+    const request = c.requests[0]!;
+    // The literal `!xa` does not apply to `!xyz`: no ACL on the resource, so the default (allow) applies.
+    const mine = coreAuthorize(c, coreIndex(c.acls), request);
+    expect(mine.decision).toBe("ALLOWED");
+    expect(mine.ruleKind).toBe("default");
+    const kafka = (await harness.authorize(c)).results[0];
+    // Either Kafka still throws (the defect), or it has been fixed and then it must agree.
+    if (kafka && "error" in kafka) expect(kafka.error).toMatch(/StringIndexOutOfBounds/);
+    else expect(kafka?.decision).toBe("ALLOWED");
+  });
+
+  it("answers by the intended rule where Kafka 4.1.1 hangs (GROUP names below '*' sharing 1 leading char), and the harness survives the hang", async () => {
+    // kafka-semantics.md §1.10: ACL `!a`, authorize `!b` -> checkSection never returns.
+    const c: DiffCase = {
+      acls: [{ resourceType: "GROUP", resourceName: "!a", patternType: "LITERAL", principal: "User:alice", host: "*", operation: "READ", permissionType: "ALLOW" }],
+      superUsers: [],
+      allowEveryoneIfNoAclFound: false,
+      requests: [{ principal: "User:alice", host: "10.0.0.1", operation: "READ", resourceType: "GROUP", resourceName: "!b" }],
+    };
+    const mine = coreAuthorize(c, coreIndex(c.acls), c.requests[0]!);
+    expect(mine.decision).toBe("DENIED");
+    expect(mine.ruleKind).toBe("default");
+    const outcome = await harness.authorize(c, 3_000).then(
+      (a) => a.results[0],
+      (e: unknown) => e,
+    );
+    if (outcome instanceof HarnessTimeoutError) {
+      // The JVM was killed; the next batch gets a fresh one.
+      expect(await harness.ping()).toBe("4.1.1");
+    } else {
+      expect(outcome).toEqual({ decision: "DENIED", byDefault: true });
+    }
+  }, 60_000);
+
+  it("answers a request from the principal `User:*` by the ACLs, where Kafka 4.1.1 throws", async () => {
+    const c: DiffCase = {
+      acls: [{ resourceType: "TOPIC", resourceName: "orders", patternType: "LITERAL", principal: "User:*", host: "*", operation: "READ", permissionType: "ALLOW" }],
+      superUsers: [],
+      allowEveryoneIfNoAclFound: false,
+      requests: [{ principal: "User:*", host: "10.0.0.1", operation: "READ", resourceType: "TOPIC", resourceName: "orders" }],
+    };
+    expect(coreAuthorize(c, coreIndex(c.acls), c.requests[0]!).decision).toBe("ALLOWED");
+    const kafka = (await harness.authorize(c)).results[0];
+    // StandardAuthorizerData.matchingPrincipals builds Set.of(principal, User:*), which rejects duplicates.
+    if (kafka && "error" in kafka) expect(kafka.error).toMatch(/duplicate element: User:\*/);
+    else expect(kafka?.decision).toBe("ALLOWED");
+  });
+});
