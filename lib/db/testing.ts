@@ -39,3 +39,26 @@ export async function createTestDatabase(purpose: string): Promise<TestDatabase>
     },
   };
 }
+
+/**
+ * A fresh migrated database that getPrisma() uses (DATABASE_URL points at it) until
+ * `teardown()`, which disconnects Prisma, restores DATABASE_URL and drops the database.
+ */
+export async function useMigratedTestDatabase(purpose: string): Promise<TestDatabase & { teardown(): Promise<void> }> {
+  const { migrate } = await import("./migrate");
+  const { disconnectPrisma } = await import("./client");
+  const db = await createTestDatabase(purpose);
+  await migrate(db.url);
+  const previous = process.env.DATABASE_URL;
+  await disconnectPrisma();
+  process.env.DATABASE_URL = db.url;
+  return {
+    ...db,
+    async teardown() {
+      await disconnectPrisma();
+      if (previous === undefined) delete process.env.DATABASE_URL;
+      else process.env.DATABASE_URL = previous;
+      await db.drop();
+    },
+  };
+}

@@ -1,0 +1,54 @@
+/**
+ * The console's Prisma client: Prisma 7 (Wasm query compiler, no engine binary)
+ * through @prisma/adapter-pg, connected to process.env.DATABASE_URL. The start
+ * command sets DATABASE_URL (to the embedded PGlite server when the user did not set
+ * one) before Next starts, so it is always set in the server.
+ *
+ * One client per process, cached on globalThis so Next dev's hot reload does not open
+ * a new pool on every edit. Pool size: DATABASE_POOL_MAX (default 10).
+ */
+import { PrismaPg } from "@prisma/adapter-pg";
+import { PrismaClient } from "../generated/prisma/client";
+
+type Cached = { client: PrismaClient; url: string };
+const globalForPrisma = globalThis as typeof globalThis & { __kscPrisma?: Cached };
+
+export class DatabaseConfigError extends Error {
+  override name = "DatabaseConfigError";
+}
+
+function poolMax(): number {
+  const v = process.env.DATABASE_POOL_MAX;
+  if (v === undefined || v === "") return 10;
+  const n = Number(v);
+  if (!Number.isInteger(n) || n < 1) throw new DatabaseConfigError(`DATABASE_POOL_MAX must be a positive integer, got "${v}"`);
+  return n;
+}
+
+/** The process-wide Prisma client for DATABASE_URL. Throws a DatabaseConfigError when DATABASE_URL is unset. */
+export function getPrisma(): PrismaClient {
+  const url = process.env.DATABASE_URL;
+  if (!url) {
+    throw new DatabaseConfigError(
+      "DATABASE_URL is not set. Start the console with `npm start` (which serves an embedded database when DATABASE_URL is unset), " +
+        "or set DATABASE_URL=postgresql://user:password@host:5432/database and run `npm run db:migrate`.",
+    );
+  }
+  const cached = globalForPrisma.__kscPrisma;
+  if (cached && cached.url === url) return cached.client;
+  if (cached) void cached.client.$disconnect().catch(() => {});
+  const adapter = new PrismaPg(
+    { connectionString: url, max: poolMax() },
+    { onPoolError: (e) => console.error(`console database pool error: ${e.message}`) },
+  );
+  const client = new PrismaClient({ adapter });
+  globalForPrisma.__kscPrisma = { client, url };
+  return client;
+}
+
+/** Closes the cached client's pool (tests, scripts that exit). The next getPrisma() opens a new one. */
+export async function disconnectPrisma(): Promise<void> {
+  const cached = globalForPrisma.__kscPrisma;
+  globalForPrisma.__kscPrisma = undefined;
+  if (cached) await cached.client.$disconnect();
+}
