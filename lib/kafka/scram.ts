@@ -35,11 +35,14 @@ type AlterResponse = Awaited<ReturnType<typeof alterUserScramCredentialsV0.api.a
 /** SCRAM credentials (mechanism and iterations, never secrets) of `users`, or of every user when null. */
 export async function describeScramUsers(cred: KafkaCredential, users: string[] | null): Promise<ScramUserDescription[]> {
   const ctx: ErrorContext = { api: "DescribeUserScramCredentials", principal: principalOf(cred) };
+  if (users !== null && users.length === 0) return [];
   return withAdmin(cred, ctx.api, async (admin) => {
     const connection = await anyBrokerConnection(admin);
     let response: DescribeResponse;
     try {
-      response = await describeUserScramCredentialsV0.api.async(connection, users === null ? null : users.map((name) => ({ name })));
+      // "All users" is sent as an empty list, not null: Kafka 4.1 answers null from an
+      // unauthorized principal with a NullPointerException and never responds.
+      response = await describeUserScramCredentialsV0.api.async(connection, (users ?? []).map((name) => ({ name })));
     } catch (error) {
       const partial = partialResponse<DescribeResponse>(error);
       if (!partial || partial.errorCode !== 0) throw error;
