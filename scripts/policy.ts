@@ -1,0 +1,142 @@
+/**
+ * The policy CLI: `npm run --silent policy -- <command>`.
+ *
+ * JSON mode (the stable contract of DESIGN.md, for scripts, CI and parity tests): a JSON
+ * command with no further arguments reads one JSON document on stdin and writes one JSON
+ * document on stdout, exit 0. Bad input (unparseable JSON, missing or invalid fields) exits 2
+ * with `{ "error": "..." }` on stdout and the message on stderr.
+ *
+ * Human mode: any other command line (or a JSON command with arguments) is a command for
+ * people, printing text: the ACL engineer's `aclHumanCommand`, or `quota` / `budget` here.
+ *
+ * Modules are imported only for the command being run, to keep startup short.
+ */
+import { readFile } from "node:fs/promises";
+
+const ACL_JSON_COMMANDS = ["authorize", "authorize-by-type", "filter", "validate-acl"] as const;
+const QUOTA_TOKEN_JSON_COMMANDS = ["quota", "quota-filter", "quota-alter", "quota-budget", "token"] as const;
+type JsonCommand = (typeof ACL_JSON_COMMANDS)[number] | (typeof QUOTA_TOKEN_JSON_COMMANDS)[number];
+
+const isOneOf = <T extends string>(list: readonly T[], value: string | undefined): value is T => value !== undefined && (list as readonly string[]).includes(value);
+
+const HELP = `Kafka Security Console — policy CLI (offline checks against exported ACLs, quotas and tokens)
+
+JSON commands: one JSON document on stdin, one on stdout; exit 0, or 2 on bad input.
+  authorize           { acls, superUsers?, allowEveryoneIfNoAclFound?, requests }
+  authorize-by-type   same, requests without resourceName
+  filter              { acls, filter }
+  validate-acl        { bindings }
+  quota               { configured: [{ entity, key, value }], requests: [{ user, clientId, key } | { ip, key }] }
+  quota-filter        { configured, filter: { components: [{ entityType, matchType, match }], strict } }
+  quota-alter         { entity, ops: [{ key, value|null }] }
+  quota-budget        { configured, change: [{ entity, key, value|null }] }
+  token               { operation: create|renew|expire|describe, config, connection, superUsers, acls, tokens, now, request }
+
+  e.g.  echo '{"entity":{"user":"alice"},"ops":[{"key":"producer_byte_rate","value":0}]}' | npm run --silent policy -- quota-alter
+
+Commands for people:
+`;
+
+function write(stream: NodeJS.WriteStream, text: string): Promise<void> {
+  return new Promise((resolve) => (stream.write(text) ? resolve() : stream.once("drain", () => resolve())));
+}
+
+async function readStdin(): Promise<string> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of process.stdin) chunks.push(typeof chunk === "string" ? Buffer.from(chunk) : (chunk as Buffer));
+  return Buffer.concat(chunks).toString("utf8");
+}
+
+async function isInputError(e: unknown): Promise<boolean> {
+  const { PolicyInputError } = await import("../lib/policy/acl/errors");
+  return e instanceof PolicyInputError;
+}
+
+async function jsonHandler(command: JsonCommand): Promise<(input: unknown) => unknown> {
+  if (isOneOf(QUOTA_TOKEN_JSON_COMMANDS, command)) return (await import("./policy-quota-token")).quotaTokenJsonCommands[command];
+  return (await import("./policy-acl")).aclJsonCommands[command];
+}
+
+async function runJson(command: JsonCommand): Promise<number> {
+  const fail = async (message: string) => {
+    await write(process.stdout, JSON.stringify({ error: message }) + "\n");
+    await write(process.stderr, `policy ${command}: ${message}\n`);
+    return 2;
+  };
+  if (process.stdin.isTTY) return fail("expects one JSON document on stdin");
+  let input: unknown;
+  try {
+    input = JSON.parse(await readStdin());
+  } catch (e) {
+    return fail(`stdin is not valid JSON: ${(e as Error).message}`);
+  }
+  const handler = await jsonHandler(command);
+  try {
+    await write(process.stdout, JSON.stringify(handler(input)) + "\n");
+    return 0;
+  } catch (e) {
+    if (await isInputError(e)) return fail((e as Error).message);
+    throw e;
+  }
+}
+
+type HumanResult = { text: string; exitCode: number } | null;
+
+async function aclHuman(argv: string[], read: (p: string) => Promise<string>): Promise<HumanResult> {
+  const mod: Record<string, unknown> = await import("./policy-acl");
+  const human = mod.aclHumanCommand;
+  if (typeof human !== "function") return null;
+  const text = (await (human as (a: string[], r: (p: string) => Promise<string>) => Promise<string | null>)(argv, read)) ?? null;
+  return text === null ? null : { text, exitCode: 0 };
+}
+
+async function aclHelp(): Promise<string> {
+  const mod: Record<string, unknown> = await import("./policy-acl");
+  return typeof mod.ACL_HUMAN_HELP === "string" ? mod.ACL_HUMAN_HELP + "\n" : "";
+}
+
+async function help(): Promise<string> {
+  const { QUOTA_TOKEN_HELP } = await import("./policy-quota-token");
+  return HELP + (await aclHelp()) + QUOTA_TOKEN_HELP + "\n";
+}
+
+async function runHuman(argv: string[]): Promise<number> {
+  const read = (p: string) => readFile(p, "utf8");
+  try {
+    const { quotaTokenHumanCommand } = await import("./policy-quota-token");
+    const result = (await quotaTokenHumanCommand(argv, read)) ?? (await aclHuman(argv, read));
+    if (result === null) {
+      await write(process.stderr, `policy: unknown command ${JSON.stringify(argv.join(" "))}\n\n${await help()}`);
+      return 2;
+    }
+    await write(process.stdout, result.text);
+    return result.exitCode;
+  } catch (e) {
+    if (await isInputError(e)) {
+      await write(process.stderr, `policy: ${(e as Error).message}\n`);
+      return 2;
+    }
+    throw e;
+  }
+}
+
+async function main(argv: string[]): Promise<number> {
+  const [command] = argv;
+  if (command === undefined || command === "--help" || command === "-h" || command === "help") {
+    await write(command === undefined ? process.stderr : process.stdout, await help());
+    return command === undefined ? 2 : 0;
+  }
+  if ((isOneOf(ACL_JSON_COMMANDS, command) || isOneOf(QUOTA_TOKEN_JSON_COMMANDS, command)) && argv.length === 1) return runJson(command);
+  return runHuman(argv);
+}
+
+main(process.argv.slice(2)).then(
+  (code) => {
+    process.exitCode = code;
+  },
+  (e: unknown) => {
+    process.stdout.write(JSON.stringify({ error: `internal error: ${(e as Error)?.message ?? String(e)}` }) + "\n");
+    process.stderr.write(`policy: internal error\n${(e as Error)?.stack ?? String(e)}\n`);
+    process.exitCode = 1;
+  },
+);
