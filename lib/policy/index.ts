@@ -4,3 +4,6 @@
  */
 export * from "./types";
 export * from "./acl";
+export * from "./quota";
+export * from "./token";
+export * from "./crypto";
