@@ -1,0 +1,248 @@
+/**
+ * The audit trail: the one writer every mutation (and sign-in/out) goes through, the
+ * paged reader behind the Audit page and GET /api/v1/audit, and the CSV export.
+ *
+ * Secrets never reach the table: request/before/after are passed through redactSecrets
+ * first, which replaces the value of any key that names a secret (password, hmac,
+ * secret, credential, token value, sasl.jaas.config, …; case, '_', '-' and '.'
+ * ignored) with "[redacted]", at any depth, including Kafka config entries given as
+ * { name: "sasl.jaas.config", value: "…" }. Buffers and typed arrays become
+ * "[binary N bytes]", bigints become strings, Dates ISO strings.
+ *
+ * Listing is newest first, keyed on (at, id), with an opaque cursor for the next page.
+ * CSV follows RFC 4180 (CRLF, quotes doubled, fields quoted when needed) and neutralises
+ * spreadsheet formula injection: a cell starting with = + - @ (or tab / CR) gets a
+ * leading apostrophe.
+ */
+import { getPrisma } from "./client";
+import type { Prisma } from "../generated/prisma/client";
+
+export const AUDIT_OUTCOMES = ["success", "failure", "denied", "partial"] as const;
+export type AuditOutcome = (typeof AUDIT_OUTCOMES)[number];
+
+export interface AuditInput {
+  /** The principal the console acted as (the signed-in user), e.g. User:alice. */
+  principal: string;
+  /** Dotted verb, e.g. acl.create, quota.alter, token.request.approve, session.sign-in. */
+  action: string;
+  /** What was acted on, human-readable (e.g. TOPIC:orders LITERAL, user alice). */
+  target: string;
+  request?: unknown;
+  before?: unknown;
+  after?: unknown;
+  outcome: AuditOutcome;
+  kafkaError?: string | null;
+  message?: string | null;
+}
+
+export interface AuditEvent {
+  id: string;
+  at: Date;
+  principal: string;
+  action: string;
+  target: string;
+  request: unknown;
+  before: unknown;
+  after: unknown;
+  outcome: AuditOutcome;
+  kafkaError: string | null;
+  message: string | null;
+}
+
+export interface AuditFilter {
+  principal?: string;
+  action?: string;
+  outcome?: AuditOutcome;
+  from?: Date;
+  to?: Date;
+  /** 1..1000, default 100. */
+  limit?: number;
+  cursor?: string;
+}
+
+export const REDACTED = "[redacted]";
+
+/** Normalised (lower case, letters and digits only) fragments of key names that hold secrets. */
+const SECRET_KEY_FRAGMENTS = [
+  "password",
+  "passwd",
+  "secret",
+  "hmac",
+  "credential",
+  "tokenvalue",
+  "privatekey",
+  "apikey",
+  "authorization",
+  "sasljaasconfig",
+  "keystorekey",
+];
+
+function normaliseKey(key: string): string {
+  return key.toLowerCase().replace(/[^a-z0-9]/g, "");
+}
+
+export function isSecretKey(key: string): boolean {
+  const k = normaliseKey(key);
+  return SECRET_KEY_FRAGMENTS.some((f) => k.includes(f));
+}
+
+const MAX_DEPTH = 32;
+
+/** A deep copy of `value`, JSON-safe, with every secret-named key's value replaced by "[redacted]". */
+export function redactSecrets(value: unknown): unknown {
+  const seen = new WeakSet<object>();
+  const walk = (v: unknown, depth: number): unknown => {
+    if (v === null || v === undefined) return v ?? null;
+    if (typeof v === "bigint") return v.toString();
+    if (typeof v === "number") return Number.isFinite(v) ? v : String(v);
+    if (typeof v === "string" || typeof v === "boolean") return v;
+    if (typeof v === "function" || typeof v === "symbol") return undefined;
+    if (v instanceof Date) return Number.isNaN(v.getTime()) ? null : v.toISOString();
+    if (ArrayBuffer.isView(v)) return `[binary ${v.byteLength} bytes]`;
+    if (v instanceof ArrayBuffer) return `[binary ${v.byteLength} bytes]`;
+    if (typeof v !== "object") return undefined;
+    if (seen.has(v)) return "[circular]";
+    if (depth >= MAX_DEPTH) return "[too deep]";
+    seen.add(v);
+    try {
+      if (v instanceof Map) return walk(Object.fromEntries(v), depth);
+      if (v instanceof Set) return walk([...v], depth);
+      if (Array.isArray(v)) return v.map((x) => walk(x, depth + 1) ?? null);
+      const obj = v as Record<string, unknown>;
+      // { name: "sasl.jaas.config", value: "…" } and { key: "…password", value: "…" } entries.
+      const entryName = typeof obj.name === "string" ? obj.name : typeof obj.key === "string" ? obj.key : undefined;
+      const entryIsSecret = entryName !== undefined && isSecretKey(entryName);
+      const out: Record<string, unknown> = {};
+      for (const [k, x] of Object.entries(obj)) {
+        if (x !== null && x !== undefined && (isSecretKey(k) || (entryIsSecret && k === "value"))) {
+          out[k] = REDACTED;
+          continue;
+        }
+        const w = walk(x, depth + 1);
+        if (w !== undefined) out[k] = w;
+      }
+      return out;
+    } finally {
+      seen.delete(v);
+    }
+  };
+  return walk(value, 0) ?? null;
+}
+
+function toJson(value: unknown): Prisma.InputJsonValue | undefined {
+  if (value === undefined) return undefined;
+  const r = redactSecrets(value);
+  // null is stored as SQL NULL (the columns are nullable), not JSON null.
+  return r === null ? undefined : (r as Prisma.InputJsonValue);
+}
+
+type Row = {
+  id: bigint;
+  at: Date;
+  principal: string;
+  action: string;
+  target: string;
+  request: unknown;
+  before: unknown;
+  after: unknown;
+  outcome: string;
+  kafkaError: string | null;
+  message: string | null;
+};
+
+function fromRow(r: Row): AuditEvent {
+  return {
+    id: r.id.toString(),
+    at: r.at,
+    principal: r.principal,
+    action: r.action,
+    target: r.target,
+    request: r.request ?? null,
+    before: r.before ?? null,
+    after: r.after ?? null,
+    outcome: r.outcome as AuditOutcome,
+    kafkaError: r.kafkaError,
+    message: r.message,
+  };
+}
+
+/** Writes one audit event (secrets redacted) and returns it as stored. Throws if it cannot be written. */
+export async function recordAudit(input: AuditInput): Promise<AuditEvent> {
+  if (!(AUDIT_OUTCOMES as readonly string[]).includes(input.outcome)) {
+    throw new TypeError(`audit outcome must be one of ${AUDIT_OUTCOMES.join(", ")}, got "${String(input.outcome)}"`);
+  }
+  const row = await getPrisma().auditEvent.create({
+    data: {
+      principal: input.principal,
+      action: input.action,
+      target: input.target,
+      request: toJson(input.request),
+      before: toJson(input.before),
+      after: toJson(input.after),
+      outcome: input.outcome,
+      kafkaError: input.kafkaError ?? null,
+      message: input.message ?? null,
+    },
+  });
+  return fromRow(row);
+}
+
+function encodeCursor(e: { at: Date; id: string }): string {
+  return Buffer.from(`${e.at.toISOString()}|${e.id}`, "utf8").toString("base64url");
+}
+
+export class InvalidCursorError extends Error {
+  override name = "InvalidCursorError";
+}
+
+function decodeCursor(cursor: string): { at: Date; id: bigint } {
+  const text = Buffer.from(cursor, "base64url").toString("utf8");
+  const m = /^(\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z)\|(\d{1,19})$/.exec(text);
+  if (!m) throw new InvalidCursorError("invalid audit cursor; start again from the first page");
+  return { at: new Date(m[1]!), id: BigInt(m[2]!) };
+}
+
+/** Events matching the filters, newest first; nextCursor is null on the last page. */
+export async function listAudit(filter: AuditFilter = {}): Promise<{ events: AuditEvent[]; nextCursor: string | null }> {
+  const limit = Math.min(Math.max(Math.trunc(filter.limit ?? 100), 1), 1000);
+  const and: Prisma.AuditEventWhereInput[] = [];
+  if (filter.principal) and.push({ principal: filter.principal });
+  if (filter.action) and.push({ action: filter.action });
+  if (filter.outcome) and.push({ outcome: filter.outcome });
+  if (filter.from) and.push({ at: { gte: filter.from } });
+  if (filter.to) and.push({ at: { lte: filter.to } });
+  if (filter.cursor) {
+    const c = decodeCursor(filter.cursor);
+    and.push({ OR: [{ at: { lt: c.at } }, { at: c.at, id: { lt: c.id } }] });
+  }
+  const rows = await getPrisma().auditEvent.findMany({
+    where: and.length ? { AND: and } : {},
+    orderBy: [{ at: "desc" }, { id: "desc" }],
+    take: limit + 1,
+  });
+  const events = rows.slice(0, limit).map(fromRow);
+  const last = events[events.length - 1];
+  return { events, nextCursor: rows.length > limit && last ? encodeCursor(last) : null };
+}
+
+export const AUDIT_CSV_COLUMNS = ["id", "at", "principal", "action", "target", "outcome", "kafkaError", "message", "request", "before", "after"] as const;
+
+/** One CSV cell: formula-neutralised, then quoted per RFC 4180 when needed. */
+export function csvCell(value: unknown): string {
+  let s: string;
+  if (value === null || value === undefined) s = "";
+  else if (value instanceof Date) s = value.toISOString();
+  else if (typeof value === "string") s = value;
+  else if (typeof value === "number" || typeof value === "boolean" || typeof value === "bigint") s = String(value);
+  else s = JSON.stringify(value);
+  if (/^[=+\-@\t\r]/.test(s)) s = `'${s}`;
+  if (/[",\r\n]/.test(s) || /^\s|\s$/.test(s)) s = `"${s.replace(/"/g, '""')}"`;
+  return s;
+}
+
+/** RFC 4180 CSV (header row, CRLF line ends) of audit events, JSON for request/before/after. */
+export function auditToCsv(events: readonly AuditEvent[]): string {
+  const lines = [AUDIT_CSV_COLUMNS.join(",")];
+  for (const e of events) lines.push(AUDIT_CSV_COLUMNS.map((c) => csvCell(e[c])).join(","));
+  return lines.join("\r\n") + "\r\n";
+}
