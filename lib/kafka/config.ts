@@ -45,7 +45,7 @@ export class KafkaConfigError extends Error {
   override name = "KafkaConfigError";
 }
 
-function emptyToUndefined(env: NodeJS.ProcessEnv): Record<string, string | undefined> {
+function emptyToUndefined(env: Readonly<Record<string, string | undefined>>): Record<string, string | undefined> {
   const out: Record<string, string | undefined> = {};
   for (const key of Object.keys(envSchema.shape)) {
     const value = env[key];
@@ -55,7 +55,7 @@ function emptyToUndefined(env: NodeJS.ProcessEnv): Record<string, string | undef
 }
 
 /** Parses and checks the Kafka settings; throws KafkaConfigError naming every bad variable. */
-export function loadKafkaConfig(env: NodeJS.ProcessEnv = process.env): KafkaConfig {
+export function loadKafkaConfig(env: Readonly<Record<string, string | undefined>> = process.env): KafkaConfig {
   const parsed = envSchema.safeParse(emptyToUndefined(env));
   if (!parsed.success) {
     const problems = parsed.error.issues.map((i) => `${i.path.join(".")}: ${i.message}`).join("; ");
