@@ -1,0 +1,249 @@
+/**
+ * The policy CLI as scripts and CI pipelines use it: spawn `npx tsx scripts/policy.ts <cmd>`,
+ * feed stdin, check stdout, stderr and the exit code.
+ */
+import { spawn } from "node:child_process";
+import { mkdtempSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { describe, expect, it } from "vitest";
+
+const ROOT = path.resolve(import.meta.dirname, "..");
+
+interface Run {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+function run(args: string[], stdin: string | null): Promise<Run> {
+  return new Promise((resolve, reject) => {
+    const child = spawn("npx", ["tsx", "scripts/policy.ts", ...args], { cwd: ROOT, stdio: ["pipe", "pipe", "pipe"] });
+    let stdout = "";
+    let stderr = "";
+    child.stdout.on("data", (d: Buffer) => (stdout += d.toString()));
+    child.stderr.on("data", (d: Buffer) => (stderr += d.toString()));
+    child.on("error", reject);
+    child.on("close", (code) => resolve({ code, stdout, stderr }));
+    child.stdin.end(stdin ?? "");
+  });
+}
+
+async function json(command: string, input: unknown): Promise<unknown> {
+  const r = await run([command], JSON.stringify(input));
+  expect(r.stderr).toBe("");
+  expect(r.code).toBe(0);
+  return JSON.parse(r.stdout);
+}
+
+const T = 60_000;
+const DAY = 86_400_000;
+
+describe.concurrent("policy CLI — JSON contract", () => {
+  it(
+    "quota: value, deciding entity and metric tags per request; ip requests",
+    async () => {
+      const out = await json("quota", {
+        configured: [
+          { entity: { user: null }, key: "producer_byte_rate", value: 1000 },
+          { entity: { user: "userA" }, key: "producer_byte_rate", value: 4000 },
+          { entity: { user: "userA", "client-id": "client1" }, key: "producer_byte_rate", value: 5000 },
+          { entity: { "client-id": "client1" }, key: "producer_byte_rate", value: 9000 },
+          { entity: { ip: null }, key: "connection_creation_rate", value: 200 },
+        ],
+        requests: [
+          { user: "userA", clientId: "client1", key: "producer_byte_rate" },
+          { user: "userA", clientId: "client2", key: "producer_byte_rate" },
+          { user: "userZ", clientId: "client1", key: "producer_byte_rate" },
+          { user: "userA", clientId: "client1", key: "consumer_byte_rate" },
+          { ip: "10.0.0.1", key: "connection_creation_rate" },
+        ],
+      });
+      expect(out).toEqual({
+        results: [
+          { value: 5000, entity: { user: "userA", "client-id": "client1" }, metricTags: { user: "userA", "client-id": "client1" } },
+          { value: 4000, entity: { user: "userA" }, metricTags: { user: "userA", "client-id": "" } },
+          { value: 1000, entity: { user: null }, metricTags: { user: "userZ", "client-id": "" } },
+          { value: null, entity: null, metricTags: { user: "", "client-id": "client1" } },
+          { value: 200, entity: { ip: null } },
+        ],
+      });
+    },
+    T,
+  );
+
+  it(
+    "quota-filter: SPECIFIED includes <default>; errors come back as CODE: message",
+    async () => {
+      const configured = [
+        { entity: { user: "u1" }, key: "request_percentage", value: 1 },
+        { entity: { user: null }, key: "request_percentage", value: 2 },
+        { entity: { user: "u1", "client-id": "c" }, key: "request_percentage", value: 3 },
+      ];
+      expect(await json("quota-filter", { configured, filter: { components: [{ entityType: "user", matchType: "SPECIFIED", match: null }], strict: true } })).toEqual({
+        entities: [{ user: "u1" }, { user: null }],
+      });
+      expect(await json("quota-filter", { configured, filter: { components: [{ entityType: "other", matchType: "EXACT", match: "x" }], strict: false } })).toEqual({
+        error: "UNSUPPORTED_VERSION: Unsupported entity type other",
+      });
+    },
+    T,
+  );
+
+  it(
+    "quota-alter: Kafka's validation and messages",
+    async () => {
+      expect(await json("quota-alter", { entity: { user: "alice" }, ops: [{ key: "producer_byte_rate", value: 1024 }] })).toEqual({ ok: true });
+      expect(await json("quota-alter", { entity: { user: "alice", ip: "1.2.3.4" }, ops: [{ key: "producer_byte_rate", value: 1 }] })).toEqual({
+        ok: false,
+        error: "INVALID_REQUEST",
+        message: "Invalid quota entity combination, IP entity shouldnot be combined with User or ClientId",
+      });
+      expect(await json("quota-alter", { entity: { "client-id": "" }, ops: [{ key: "producer_byte_rate", value: 1 }] })).toMatchObject({ message: "Empty client-id not supported" });
+    },
+    T,
+  );
+
+  it(
+    "quota-budget: rejects a sub-quota past the user's total and names the clients",
+    async () => {
+      const configured = [
+        { entity: { user: "alice" }, key: "producer_byte_rate", value: 1000 },
+        { entity: { user: "alice", "client-id": "a" }, key: "producer_byte_rate", value: 700 },
+      ];
+      expect(await json("quota-budget", { configured, change: [{ entity: { user: "alice", "client-id": "b" }, key: "producer_byte_rate", value: 400 }] })).toEqual({
+        ok: false,
+        violations: [{ user: "alice", key: "producer_byte_rate", total: 1000, sum: 1100, clients: ["a", "b"] }],
+      });
+      expect(await json("quota-budget", { configured, change: [{ entity: { user: "alice", "client-id": "b" }, key: "producer_byte_rate", value: 300 }] })).toEqual({
+        ok: true,
+        violations: [],
+      });
+    },
+    T,
+  );
+
+  it(
+    "token create for another owner (KIP-373) needs CREATE_TOKENS on USER:<owner>; the HMAC is Kafka's",
+    async () => {
+      const base = {
+        operation: "create",
+        config: { secretKey: "testKey", maxLifetimeMs: 7 * DAY, expiryTimeMs: DAY },
+        connection: { principal: "User:nimbus", securityProtocol: "SASL_SSL", tokenAuthenticated: false },
+        superUsers: [],
+        tokens: [],
+        now: 1000,
+        request: { owner: "User:joe", renewers: ["User:nimbus"], tokenId: "abc" },
+      };
+      expect(await json("token", { ...base, acls: [] })).toEqual({ error: "DELEGATION_TOKEN_AUTHORIZATION_FAILED", owner: "User:joe", requester: "User:nimbus" });
+      const acl = { resourceType: "USER", resourceName: "User:joe", patternType: "LITERAL", principal: "User:nimbus", host: "*", operation: "CREATE_TOKENS", permissionType: "ALLOW" };
+      expect(await json("token", { ...base, acls: [acl] })).toEqual({
+        error: "NONE",
+        tokenId: "abc",
+        hmac: "cx96Dkqz9lAlyXgHmGwanR8Q3mJtLrON5piE/VKrpBJ1gC6rmD2r8JvnyoM5lHWBonkXxTv+z0h8hPnVacZAEQ==",
+        owner: "User:joe",
+        requester: "User:nimbus",
+        renewers: ["User:nimbus"],
+        issueTimestamp: 1000,
+        expiryTimestamp: 1000 + DAY,
+        maxTimestamp: 1000 + 7 * DAY,
+      });
+    },
+    T,
+  );
+
+  it(
+    "token renew / expire / describe against a token list",
+    async () => {
+      const base = {
+        config: { secretKey: "testKey", maxLifetimeMs: 7 * DAY, expiryTimeMs: DAY },
+        connection: { principal: "User:joe", securityProtocol: "SASL_PLAINTEXT", tokenAuthenticated: false },
+        superUsers: [],
+        acls: [],
+        tokens: [{ tokenId: "abc", owner: "User:joe", requester: "User:nimbus", renewers: [], issueTimestamp: 0, expiryTimestamp: DAY, maxTimestamp: 7 * DAY }],
+      };
+      expect(await json("token", { ...base, operation: "renew", now: DAY + 1, request: { tokenId: "abc", renewPeriodMs: -1 } })).toEqual({ error: "DELEGATION_TOKEN_EXPIRED" });
+      expect(await json("token", { ...base, operation: "renew", now: DAY, request: { tokenId: "abc", renewPeriodMs: 8 * DAY } })).toMatchObject({ error: "NONE", expiryTimestamp: 2 * DAY });
+      expect(await json("token", { ...base, operation: "expire", now: 5, request: { tokenId: "abc", expiryTimePeriodMs: -1 } })).toMatchObject({ error: "NONE", expiryTimestamp: 5, removed: true });
+      expect(await json("token", { ...base, operation: "describe", now: 5, request: { owners: [] } })).toEqual({ error: "NONE", tokens: [] });
+      expect(
+        await json("token", { ...base, connection: { ...base.connection, securityProtocol: "PLAINTEXT" }, operation: "describe", now: 5, request: { owners: null } }),
+      ).toEqual({ error: "DELEGATION_TOKEN_REQUEST_NOT_ALLOWED", tokens: [] });
+    },
+    T,
+  );
+});
+
+describe.concurrent("policy CLI — bad input exits 2 with { error } on stdout and a message on stderr", () => {
+  it.each([
+    ["quota", "{not json"],
+    ["quota", JSON.stringify({ configured: [], requests: [{ user: "a", clientId: "b", key: "nope" }] })],
+    ["quota", JSON.stringify({ configured: [{ entity: { group: "x" }, key: "producer_byte_rate", value: 1 }], requests: [] })],
+    ["quota-filter", JSON.stringify({ configured: [], filter: { components: [{ entityType: "user", matchType: "LIKE", match: null }] } })],
+    ["quota-alter", JSON.stringify({ entity: { user: "a" }, ops: [{ key: "producer_byte_rate", value: "10" }] })],
+    ["quota-budget", JSON.stringify({ configured: [], change: [{ entity: { user: "a" }, key: "producer_byte_rate" }] })],
+    ["token", JSON.stringify({ operation: "mint", config: {}, connection: {}, now: 0 })],
+    ["token", JSON.stringify({ operation: "create", config: { secretKey: "k" }, connection: { principal: "alice", securityProtocol: "SASL_SSL" }, now: 0 })],
+    ["token", JSON.stringify({ operation: "create", config: { secretKey: "k", maxLifetimeMs: 0 }, connection: { principal: "User:a", securityProtocol: "SASL_SSL" }, now: 0 })],
+  ])(
+    "%s %s",
+    async (command, stdin) => {
+      const r = await run([command], stdin);
+      expect(r.code).toBe(2);
+      const out = JSON.parse(r.stdout) as { error: unknown };
+      expect(typeof out.error).toBe("string");
+      expect(r.stderr).toContain(out.error as string);
+    },
+    T,
+  );
+});
+
+describe.concurrent("policy CLI — commands for people", () => {
+  const dir = mkdtempSync(path.join(tmpdir(), "policy-cli-"));
+  const file = path.join(dir, "quotas.json");
+  writeFileSync(
+    file,
+    JSON.stringify([
+      { entity: { user: "alice" }, key: "producer_byte_rate", value: 1000 },
+      { entity: { user: "alice", "client-id": "app" }, key: "producer_byte_rate", value: 1500 },
+      { entity: { user: null, "client-id": null }, key: "consumer_byte_rate", value: 300 },
+    ]),
+  );
+
+  it(
+    "quota --quotas FILE --user --client-id prints the applied quota per key with its level",
+    async () => {
+      const r = await run(["quota", "--quotas", file, "--user", "alice", "--client-id", "app"], null);
+      expect(r.code).toBe(0);
+      expect(r.stdout).toMatch(/producer_byte_rate\s+1500\s+level 1 <user, client-id>: user=alice, client-id=app/);
+      expect(r.stdout).toMatch(/consumer_byte_rate\s+300\s+level 5 <default user, default client-id>/);
+      expect(r.stdout).toMatch(/request_percentage\s+unlimited/);
+    },
+    T,
+  );
+
+  it(
+    "budget FILE prints KIP-55 findings and exits 1 on a violation",
+    async () => {
+      const r = await run(["budget", file], null);
+      expect(r.code).toBe(1);
+      expect(r.stdout).toContain("VIOLATION user=alice producer_byte_rate: client sub-quotas sum to 1500, over the user's total 1000 (clients: app)");
+      expect(r.stdout).toContain("WARNING   user=<default> consumer_byte_rate");
+    },
+    T,
+  );
+
+  it(
+    "--help lists the JSON and human commands; an unknown command exits 2",
+    async () => {
+      const h = await run(["--help"], null);
+      expect(h.code).toBe(0);
+      expect(h.stdout).toContain("quota-budget");
+      expect(h.stdout).toContain("budget FILE");
+      const u = await run(["frobnicate"], null);
+      expect(u.code).toBe(2);
+      expect(u.stderr).toContain("unknown command");
+    },
+    T,
+  );
+});
