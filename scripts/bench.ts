@@ -1,0 +1,457 @@
+/**
+ * Benchmarks of the policy core, with Kafka's own authorizer as the yardstick.
+ *
+ *   npm run bench -- policy            full run (about 3 minutes), writes bench/report.json
+ *   npm run bench -- policy --quick    shorter timings, 5,000-resource rows only (smoke test)
+ *   npm run bench -- policy --no-java  skip the JVM side (javaNsPerOp and ratio are null)
+ *
+ * What is measured:
+ *  1. Kafka's jmh-benchmarks AuthorizerBenchmark.testAuthorizer workload (resourceCount
+ *     5,000 and 200,000, aclCount 10 per resource, denyPercentage 20/50/90; WRITE on TOPIC
+ *     "foo-bar35_resource-95" by User:test-user from 127.0.0.1), decided by the policy core
+ *     (AclIndex + authorize, in this process) and by Kafka 4.1.1's StandardAuthorizer
+ *     (java/AuthorizerHarness.java times its own loop in the JVM). Both sides build the
+ *     same ACLs from the same seeded generator; the ACL counts and the decision are
+ *     checked to be equal before anything is timed.
+ *  2. On a realistic set of 100,000 ACLs: building the index, one MATCH lookup (every ACL
+ *     that applies to one topic) and the effective-permission matrix of that topic.
+ *  3. Peak RSS of this Node process during part 2 (the 300 MB budget is for that part) and,
+ *     printed separately, over the whole run (the 2M-ACL rows need far more).
+ *
+ * Part 2 runs first, in this process with Node's default heap settings; the authorizer
+ * rows run in a child process with an 8 GB heap limit (the 200,000-resource rows hold over
+ * 2 million ACLs), so the two peak-RSS figures are separate.
+ */
+import { spawnSync } from "node:child_process";
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import v8 from "node:v8";
+import vm from "node:vm";
+
+import * as policy from "../lib/policy/index";
+import { AclIndex, authorize, type AuthorizeRequest } from "../lib/policy/index";
+import type { AclBinding, AclOperation, ResourceType } from "../lib/policy/types";
+import { KafkaAuthorizerHarness, ROOT, type HarnessBenchAnswer } from "./java-harness";
+
+const HEAP_MB = 8192;
+
+// ---- processes ---------------------------------------------------------------------------
+//
+// The parent runs the 100k-ACL part with Node's default heap settings, so its peak RSS is
+// that part's (what the 300 MB budget is about). The authorizer rows, which hold over 2M
+// ACLs at 200,000 resources, run in a child with a big heap and report back via a file.
+
+const ROWS_CHILD = process.env.BENCH_ROWS_OUT !== undefined;
+
+const args = process.argv.slice(2);
+const suite = args.find((a) => !a.startsWith("--")) ?? "policy";
+if (suite !== "policy") {
+  console.error(`unknown benchmark "${suite}"; usage: npm run bench -- policy [--quick] [--no-java]`);
+  process.exit(2);
+}
+const QUICK = args.includes("--quick");
+const WITH_JAVA = !args.includes("--no-java");
+
+const TS_WARMUP_MS = QUICK ? 300 : 1500;
+const TS_MEASURE_MS = QUICK ? 500 : 2500;
+const JAVA_WARMUP_MS = QUICK ? 500 : 3000;
+const JAVA_MEASURE_MS = QUICK ? 500 : 3000;
+const SEED = 20_241_130;
+
+// ---- helpers -----------------------------------------------------------------------------
+
+/** mulberry32: the same generator as AuthorizerHarness.Mulberry32, bit for bit. */
+function mulberry32(seed: number): () => number {
+  let s = seed | 0;
+  return () => {
+    s = (s + 0x6d2b79f5) | 0;
+    let t = s;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+v8.setFlagsFromString("--expose-gc");
+const gc = vm.runInNewContext("gc") as () => void;
+
+function peakRssMb(): number {
+  return process.resourceUsage().maxRSS / 1024;
+}
+
+function nowNs(): bigint {
+  return process.hrtime.bigint();
+}
+
+/** Runs `fn` in batches for warmupMs, then measures for measureMs; returns ns per call. */
+function timeLoop(fn: () => unknown, warmupMs: number, measureMs: number, batch = 256): { nsPerOp: number; iterations: number; sink: unknown } {
+  let sink: unknown;
+  const warmEnd = nowNs() + BigInt(warmupMs) * 1_000_000n;
+  while (nowNs() < warmEnd) for (let i = 0; i < batch; i++) sink = fn();
+  let iterations = 0;
+  const start = nowNs();
+  const end = start + BigInt(measureMs) * 1_000_000n;
+  let t = start;
+  do {
+    for (let i = 0; i < batch; i++) sink = fn();
+    iterations += batch;
+    t = nowNs();
+  } while (t < end);
+  return { nsPerOp: Number(t - start) / iterations, iterations, sink };
+}
+
+function median(xs: number[]): number {
+  const s = [...xs].sort((a, b) => a - b);
+  return s[Math.floor(s.length / 2)] ?? NaN;
+}
+
+const fmt = (n: number | null | undefined, digits = 1): string => (n === null || n === undefined || Number.isNaN(n) ? "n/a" : n.toFixed(digits));
+
+// ---- 1. Kafka's AuthorizerBenchmark workload -----------------------------------------------
+
+const RESOURCE_NAME_PREFIX = "foo-bar35_resource-";
+const HOST_PRE_COUNT = 1000;
+const BY_TYPE_HOST = "127.0.0.2";
+
+/** AuthorizerBenchmark.prepareAclCache, in the order AuthorizerHarness.benchmarkAcls builds it. */
+function benchmarkAcls(resourceCount: number, aclCount: number, denyPercentage: number, seed: number): AclBinding[] {
+  const rand = mulberry32(seed);
+  const eps = 1e-9;
+  const principal = "User:test-user";
+  const acls: AclBinding[] = [];
+  const entry = (resourceType: ResourceType, resourceName: string, patternType: "LITERAL" | "PREFIXED", p: string, host: string, permissionType: "ALLOW" | "DENY"): AclBinding => ({
+    resourceType,
+    resourceName,
+    patternType,
+    principal: p,
+    host,
+    operation: "READ",
+    permissionType,
+  });
+  for (let resourceId = 0; resourceId < resourceCount; resourceId++) {
+    const type: ResourceType = resourceId % 10 === 0 ? "GROUP" : "TOPIC";
+    const name = RESOURCE_NAME_PREFIX + resourceId;
+    const pattern = resourceId % 5 === 0 ? "PREFIXED" : "LITERAL";
+    for (let aclId = 0; aclId < aclCount; aclId++) {
+      const p = principal + (aclId === 0 ? "" : String(aclId));
+      acls.push(entry(type, name, pattern, p, "*", "ALLOW"));
+      if (rand() * 100.0 - eps < denyPercentage) acls.push(entry(type, name, pattern, p, "*", "DENY"));
+    }
+  }
+  for (let hostId = 0; hostId < HOST_PRE_COUNT; hostId++) {
+    acls.push(entry("TOPIC", RESOURCE_NAME_PREFIX, "PREFIXED", principal, `127.0.0.${hostId}`, "ALLOW"));
+    if (rand() * 100.0 - eps < denyPercentage) acls.push(entry("TOPIC", RESOURCE_NAME_PREFIX, "PREFIXED", principal, `127.0.0.${hostId}`, "DENY"));
+  }
+  for (let hostId = 0; hostId < Math.floor(resourceCount / 10); hostId++) {
+    // Kafka's benchmark really writes "127.0.0" + hostId (no dot) here.
+    const hostName = `127.0.0${hostId}`;
+    if (hostName === BY_TYPE_HOST) continue;
+    acls.push(entry("TOPIC", "*", "LITERAL", principal, hostName, "ALLOW"));
+    if (rand() * 100.0 - eps < denyPercentage) acls.push(entry("TOPIC", "*", "LITERAL", principal, hostName, "DENY"));
+  }
+  return acls;
+}
+
+/** AuthorizerBenchmark.testAuthorizer's action and request context. */
+const BENCH_REQUEST: AuthorizeRequest = {
+  principal: "User:test-user",
+  host: "127.0.0.1",
+  operation: "WRITE",
+  resourceType: "TOPIC",
+  resourceName: RESOURCE_NAME_PREFIX + 95,
+};
+
+interface AuthorizerRow {
+  resourceCount: number;
+  aclCount: number;
+  denyPercentage: number;
+  tsNsPerOp: number;
+  javaNsPerOp: number | null;
+  ratio: number | null;
+}
+
+interface AuthorizerExtra {
+  acls: number;
+  tsBuildMs: number;
+  javaLoadMs: number | null;
+  decision: string;
+}
+
+function tsAuthorizerRow(resourceCount: number, aclCount: number, denyPercentage: number): { nsPerOp: number; acls: number; buildMs: number; decision: string } {
+  let acls: AclBinding[] | null = benchmarkAcls(resourceCount, aclCount, denyPercentage, SEED);
+  const t0 = performance.now();
+  const index = AclIndex.build(acls);
+  const buildMs = performance.now() - t0;
+  const count = acls.length;
+  acls = null;
+  const decision = authorize(index, BENCH_REQUEST).decision;
+  const { nsPerOp } = timeLoop(() => authorize(index, BENCH_REQUEST), TS_WARMUP_MS, TS_MEASURE_MS);
+  return { nsPerOp, acls: count, buildMs, decision };
+}
+
+// ---- 2. a realistic 100,000-ACL set -------------------------------------------------------------
+
+const TOPIC_OPERATIONS: AclOperation[] = ["ALL", "READ", "WRITE", "CREATE", "DELETE", "ALTER", "DESCRIBE", "DESCRIBE_CONFIGS", "ALTER_CONFIGS"];
+
+/**
+ * 100,000 ACLs shaped like a large multi-team cluster: 50 teams x 20 services x 20 topics
+ * (names share the stems `teamN.` and `teamN.svcM.`), PREFIXED ACLs on those stems,
+ * LITERAL ACLs per topic for 3,000 application principals, consumer groups and
+ * transactional ids, some `User:*`, LITERAL `*`, host-pinned and DENY entries.
+ */
+function realisticAcls(total: number, seed: number): AclBinding[] {
+  const rand = mulberry32(seed);
+  const pick = <T>(xs: readonly T[]): T => xs[Math.floor(rand() * xs.length)]!;
+  const int = (n: number): number => Math.floor(rand() * n);
+  const hosts = ["*", "*", "*", "*", "*", "*", "10.1.0.7", "10.1.0.8", "10.2.3.4", "192.168.10.20"];
+  const out: AclBinding[] = [];
+  const seen = new Set<string>();
+  const push = (b: AclBinding): void => {
+    const k = `${b.resourceType}|${b.resourceName}|${b.patternType}|${b.principal}|${b.host}|${b.operation}|${b.permissionType}`;
+    if (seen.has(k)) return;
+    seen.add(k);
+    out.push(b);
+  };
+  const principal = (): string => (rand() < 0.02 ? "User:*" : rand() < 0.1 ? `Group:team${int(50)}` : `User:app-${int(3000)}`);
+  const acl = (resourceType: ResourceType, resourceName: string, patternType: "LITERAL" | "PREFIXED", operation: AclOperation): AclBinding => ({
+    resourceType,
+    resourceName,
+    patternType,
+    principal: principal(),
+    host: pick(hosts),
+    operation,
+    permissionType: rand() < 0.1 ? "DENY" : "ALLOW",
+  });
+  for (let i = 0; i < 20; i++) push(acl("TOPIC", "*", "LITERAL", pick(["DESCRIBE", "DESCRIBE_CONFIGS", "READ"])));
+  while (out.length < total) {
+    const team = int(50);
+    const svc = int(20);
+    const r = rand();
+    if (r < 0.62) push(acl("TOPIC", `team${team}.svc${svc}.topic${int(20)}`, "LITERAL", pick(TOPIC_OPERATIONS)));
+    else if (r < 0.72) push(acl("TOPIC", `team${team}.svc${svc}.`, "PREFIXED", pick(TOPIC_OPERATIONS)));
+    else if (r < 0.76) push(acl("TOPIC", `team${team}.`, "PREFIXED", pick(TOPIC_OPERATIONS)));
+    else if (r < 0.92) push(acl("GROUP", `team${team}.svc${svc}.consumer${int(5)}`, rand() < 0.3 ? "PREFIXED" : "LITERAL", pick(["READ", "DESCRIBE", "DELETE"] as AclOperation[])));
+    else if (r < 0.98) push(acl("TRANSACTIONAL_ID", `team${team}.svc${svc}.tx${int(3)}`, "LITERAL", pick(["WRITE", "DESCRIBE"] as AclOperation[])));
+    else push(acl("CLUSTER", "kafka-cluster", "LITERAL", pick(["IDEMPOTENT_WRITE", "DESCRIBE", "CREATE"] as AclOperation[])));
+  }
+  return out;
+}
+
+/** A representative client address that no ACL names: what "any other host" gets. */
+const OTHER_HOST = "198.51.100.1";
+
+interface Matrix {
+  rows: { principal: string; host: string; decisions: ("ALLOWED" | "DENIED")[] }[];
+  operations: AclOperation[];
+}
+
+/**
+ * The effective-permission matrix of one topic, from what lib/policy offers: every
+ * principal with an ACL that applies to the topic (MATCH), for each host those ACLs name
+ * plus "any other host", times every TOPIC operation, decided by authorize().
+ * Used only when lib/policy has no matrix function of its own.
+ */
+function fallbackTopicMatrix(index: AclIndex, topic: string): Matrix {
+  const applicable = index.matching("TOPIC", topic);
+  const principals = [...new Set(applicable.map((a) => a.principal))];
+  const hosts = [...new Set(applicable.map((a) => a.host).filter((h) => h !== "*")), OTHER_HOST];
+  const rows: Matrix["rows"] = [];
+  for (const principal of principals) {
+    for (const host of hosts) {
+      rows.push({
+        principal,
+        host,
+        decisions: TOPIC_OPERATIONS.map((operation) => authorize(index, { principal, host, operation, resourceType: "TOPIC", resourceName: topic }).decision),
+      });
+    }
+  }
+  return { rows, operations: TOPIC_OPERATIONS };
+}
+
+/** A matrix function exported by lib/policy, if there is one yet. */
+function policyMatrixFunction(): { name: string; fn: (index: AclIndex, resourceType: ResourceType, name: string) => unknown } | undefined {
+  const exported = policy as unknown as Record<string, unknown>;
+  for (const name of ["effectivePermissionMatrix", "permissionMatrix", "effectivePermissions", "resourceMatrix", "topicMatrix"]) {
+    const fn = exported[name];
+    if (typeof fn === "function") return { name, fn: fn as (index: AclIndex, resourceType: ResourceType, name: string) => unknown };
+  }
+  return undefined;
+}
+
+// ---- run ---------------------------------------------------------------------------------------
+
+interface RowsResult {
+  rows: AuthorizerRow[];
+  extras: AuthorizerExtra[];
+  peakRssMb: number;
+  javaPeakRssMb: number | null;
+}
+
+/** Part 1, in the big-heap child. */
+async function authorizerRows(): Promise<RowsResult> {
+  const resourceCounts = QUICK ? [5_000] : [5_000, 200_000];
+  const denyPercentages = [20, 50, 90];
+  const aclCount = 10;
+  const rows: AuthorizerRow[] = [];
+  const extras: AuthorizerExtra[] = [];
+  let harness: KafkaAuthorizerHarness | undefined;
+  let javaPeakRssMb: number | null = null;
+  if (WITH_JAVA) {
+    harness = await KafkaAuthorizerHarness.start({ heapMb: 10_240, jvmArgs: ["-XX:+UseParallelGC"] });
+  }
+  try {
+    for (const resourceCount of resourceCounts) {
+      for (const denyPercentage of denyPercentages) {
+        gc();
+        const ts = tsAuthorizerRow(resourceCount, aclCount, denyPercentage);
+        gc();
+        let java: HarnessBenchAnswer | undefined;
+        if (harness) {
+          java = await harness.bench({ resourceCount, aclCount, denyPercentage, seed: SEED, warmupMs: JAVA_WARMUP_MS, measureMs: JAVA_MEASURE_MS, logIfDenied: true });
+          javaPeakRssMb = Math.max(javaPeakRssMb ?? 0, harness.peakRssMb() ?? 0);
+          if (java.aclsLoaded !== ts.acls) throw new Error(`workload mismatch: Kafka loaded ${java.aclsLoaded} ACLs, the policy core ${ts.acls}`);
+          if (java.decision !== ts.decision) throw new Error(`decision mismatch on the benchmark request: Kafka ${java.decision}, policy core ${ts.decision}`);
+        }
+        const javaNsPerOp = java ? java.nsPerOp : null;
+        rows.push({ resourceCount, aclCount, denyPercentage, tsNsPerOp: ts.nsPerOp, javaNsPerOp, ratio: javaNsPerOp ? ts.nsPerOp / javaNsPerOp : null });
+        extras.push({ acls: ts.acls, tsBuildMs: ts.buildMs, javaLoadMs: java ? java.loadMs : null, decision: ts.decision });
+        console.log(`  measured resourceCount=${resourceCount} deny=${denyPercentage}%: ${ts.acls} ACLs, TS ${fmt(ts.nsPerOp)} ns/op, Kafka ${fmt(javaNsPerOp)} ns/op`);
+      }
+    }
+  } finally {
+    await harness?.close();
+  }
+  return { rows, extras, peakRssMb: peakRssMb(), javaPeakRssMb };
+}
+
+/** Part 2, in the parent with default heap settings. */
+function hundredThousand(): { indexBuildMs: number; matchLookupUs: number; topicMatrixMs: number; peakRssMb: number } {
+  const acls100k = realisticAcls(100_000, SEED);
+  const builds: number[] = [];
+  const t0 = performance.now();
+  let index100k = AclIndex.build(acls100k);
+  const coldMs = performance.now() - t0;
+  for (let i = 0; i < (QUICK ? 3 : 7); i++) {
+    gc();
+    const t1 = performance.now();
+    index100k = AclIndex.build(acls100k);
+    builds.push(performance.now() - t1);
+  }
+  const indexBuildMs = median(builds);
+
+  // The topic with the most applicable ACLs among a sample (literal + both prefixes + `*`).
+  let topic = "team0.svc0.topic0";
+  let most = -1;
+  for (let t = 0; t < 50; t += 7) {
+    for (let s = 0; s < 20; s += 3) {
+      for (let n = 0; n < 20; n += 4) {
+        const name = `team${t}.svc${s}.topic${n}`;
+        const k = index100k.matching("TOPIC", name).length;
+        if (k > most) {
+          most = k;
+          topic = name;
+        }
+      }
+    }
+  }
+  const match = timeLoop(() => index100k.matching("TOPIC", topic), TS_WARMUP_MS, TS_MEASURE_MS, 64);
+  const matchLookupUs = match.nsPerOp / 1000;
+
+  const own = policyMatrixFunction();
+  const matrixFn = own ? () => own.fn(index100k, "TOPIC", topic) : () => fallbackTopicMatrix(index100k, topic);
+  const matrixRuns: number[] = [];
+  matrixFn();
+  for (let i = 0; i < (QUICK ? 5 : 21); i++) {
+    const t1 = performance.now();
+    matrixFn();
+    matrixRuns.push(performance.now() - t1);
+  }
+  const topicMatrixMs = median(matrixRuns);
+  const fallbackShape = own ? undefined : fallbackTopicMatrix(index100k, topic);
+  const peak = peakRssMb();
+
+  console.log("");
+  console.log(`100,000 ACLs (${index100k.size} distinct), Node default heap settings:`);
+  console.log(`  index build, AclIndex.build (median of ${builds.length} warm; cold ${fmt(coldMs)} ms)   ${fmt(indexBuildMs)} ms   target < 500 ms`);
+  console.log(`  MATCH lookup, index.matching (${most} ACLs apply to ${topic})   ${fmt(matchLookupUs, 2)} µs   target < 200 µs`);
+  console.log(
+    `  topic matrix, ${own ? `lib/policy ${own.name}` : `FALLBACK (lib/policy has no matrix function yet): MATCH + authorize over ${fallbackShape?.rows.length ?? 0} principal/host rows x ${TOPIC_OPERATIONS.length} operations`}   ${fmt(topicMatrixMs, 2)} ms   target < 20 ms`,
+  );
+  console.log(`  peak RSS of this process   ${fmt(peak)} MB   target < 300 MB`);
+  return { indexBuildMs, matchLookupUs, topicMatrixMs, peakRssMb: peak };
+}
+
+async function main(): Promise<void> {
+  if (ROWS_CHILD) {
+    const result = await authorizerRows();
+    writeFileSync(process.env.BENCH_ROWS_OUT!, JSON.stringify(result));
+    return;
+  }
+  console.log(`policy bench${QUICK ? " (quick)" : ""}: node ${process.version}, seed ${SEED}`);
+  const part2 = hundredThousand();
+
+  console.log("");
+  console.log(`AuthorizerBenchmark rows (child process, --max-old-space-size=${HEAP_MB}):`);
+  const rowsOut = path.join(os.tmpdir(), `policy-bench-rows-${process.pid}.json`);
+  const child = spawnSync(process.execPath, [...process.execArgv, `--max-old-space-size=${HEAP_MB}`, ...process.argv.slice(1)], {
+    stdio: "inherit",
+    env: { ...process.env, BENCH_ROWS_OUT: rowsOut },
+  });
+  if (child.status !== 0) throw new Error(`the authorizer-rows child failed (exit ${child.status})`);
+  const { rows, extras, peakRssMb: childPeak, javaPeakRssMb } = JSON.parse(readFileSync(rowsOut, "utf8")) as RowsResult;
+  rmSync(rowsOut, { force: true });
+
+  console.log("");
+  console.log("AuthorizerBenchmark.testAuthorizer workload (WRITE TOPIC foo-bar35_resource-95 by User:test-user@127.0.0.1; both sides: " + (extras[0]?.decision ?? "?") + ")");
+  const header = ["resources", "acl/res", "deny %", "ACLs", "TS ns/op", "Kafka ns/op", "TS/Kafka", "TS build ms", "Kafka load ms"];
+  const table = rows.map((r, i) => [
+    String(r.resourceCount),
+    String(r.aclCount),
+    String(r.denyPercentage),
+    String(extras[i]?.acls ?? ""),
+    fmt(r.tsNsPerOp),
+    fmt(r.javaNsPerOp),
+    r.ratio === null ? "n/a" : r.ratio.toFixed(4),
+    fmt(extras[i]?.tsBuildMs),
+    fmt(extras[i]?.javaLoadMs),
+  ]);
+  const widths = header.map((h, c) => Math.max(h.length, ...table.map((row) => row[c]!.length)));
+  const line = (cells: string[]): string => cells.map((cell, c) => cell.padStart(widths[c]!)).join("  ");
+  console.log(line(header));
+  for (const row of table) console.log(line(row));
+  const worst = Math.max(...rows.map((r) => r.ratio ?? 0));
+  console.log(`worst ratio ${worst.toFixed(4)} (target <= 1.0)`);
+  console.log("");
+  console.log(
+    `peak RSS: ${fmt(part2.peakRssMb)} MB for the 100k-ACL part (this process); ${fmt(childPeak)} MB for the authorizer rows (child, up to ${Math.max(...extras.map((e) => e.acls))} ACLs)` +
+      (javaPeakRssMb ? `; Kafka JVM ${fmt(javaPeakRssMb)} MB` : ""),
+  );
+
+  const report = {
+    policy: {
+      authorizer: rows.map((r) => ({
+        resourceCount: r.resourceCount,
+        aclCount: r.aclCount,
+        denyPercentage: r.denyPercentage,
+        tsNsPerOp: round(r.tsNsPerOp),
+        javaNsPerOp: r.javaNsPerOp === null ? null : round(r.javaNsPerOp),
+        ratio: r.ratio === null ? null : Number(r.ratio.toFixed(6)),
+      })),
+      indexBuildMs: round(part2.indexBuildMs),
+      matchLookupUs: round(part2.matchLookupUs),
+      topicMatrixMs: round(part2.topicMatrixMs),
+      peakRssMb: round(part2.peakRssMb),
+    },
+  };
+  const out = path.join(ROOT, "bench", "report.json");
+  mkdirSync(path.dirname(out), { recursive: true });
+  writeFileSync(out, `${JSON.stringify(report, null, 2)}\n`);
+  console.log(`\nwrote ${path.relative(ROOT, out)}`);
+}
+
+function round(n: number): number {
+  return Math.round(n * 1000) / 1000;
+}
+
+await main();
