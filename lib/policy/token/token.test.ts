@@ -287,3 +287,76 @@ describe("properties", () => {
     );
   });
 });
+
+describe("DelegationTokenManagerTest (deleted with ZooKeeper mode), adapted to KRaft", () => {
+  const H = 3600_000;
+
+  it("testDescribeToken: owner filter matches owner, requester or renewer; visibility by role, DESCRIBE on the token, or DESCRIBE_TOKENS", () => {
+    const make = (requester: string, owner: string, renewers: string[], id: string) =>
+      created(ctx(requester, T0, [userAcl(requester, "CREATE_TOKENS", owner)]), [], { owner, renewers, maxLifetimeMs: H, tokenId: id });
+    const store = [
+      make("User:owner1", "User:owner1", ["User:renewer1", "User:renewer2"], "t1"),
+      make("User:owner2", "User:owner2", ["User:renewer3"], "t2"),
+      make("User:owner3", "User:owner3", ["User:renewer4"], "t3"),
+      make("User:owner4", "User:owner4", ["User:owner1", "User:renewer4"], "t4"),
+      make("User:requester1", "User:owner5", ["User:renewer1"], "t5"),
+    ];
+    const ids = (caller: string, owners: string[] | null, acls: AclBinding[] = []) =>
+      describeTokens(ctx(caller, T0, acls), store, { owners }).tokens.map((t) => t.tokenId);
+    const describeAcl = (principal: string, tokenId: string): AclBinding => ({
+      resourceType: "DELEGATION_TOKEN",
+      resourceName: tokenId,
+      patternType: "LITERAL",
+      principal,
+      host: "*",
+      operation: "DESCRIBE",
+      permissionType: "ALLOW",
+    });
+
+    expect(ids("User:owner1", ["User:unknown"])).toEqual([]);
+    expect(ids("User:owner1", [])).toEqual([]);
+    expect(ids("User:owner1", ["User:owner1"])).toEqual(["t1", "t4"]);
+    expect(ids("User:owner1", null)).toEqual(["t1", "t4"]);
+    expect(ids("User:unknown", null)).toEqual([]);
+    expect(ids("User:owner1", ["User:owner1", "User:renewer4"])).toEqual(["t1", "t4"]);
+    expect(ids("User:requester1", ["User:owner5"])).toEqual(["t5"]);
+    expect(ids("User:owner1", ["User:owner1", "User:renewer4"], [describeAcl("User:owner1", "t3")])).toEqual(["t1", "t3", "t4"]);
+    expect(ids("User:renewer4", ["User:renewer4"])).toEqual(["t3", "t4"]);
+    expect(ids("User:renewer2", ["User:renewer2", "User:renewer3"])).toEqual(["t1"]);
+    expect(ids("User:renewer2", ["User:renewer2", "User:renewer3"], [describeAcl("User:renewer2", "t2")])).toEqual(["t1", "t2"]);
+  });
+
+  it("testRenewToken, with KRaft's capped renew period", () => {
+    const owner = "User:owner";
+    const token = created(ctx(owner), [], { renewers: ["User:renewer"], tokenId: "r" });
+    expect(token).toMatchObject({ issueTimestamp: T0, expiryTimestamp: T0 + DAY, maxTimestamp: T0 + 7 * DAY });
+    expect(renewToken(ctx(owner), [token], { hmac: "dGVzdA==", renewPeriodMs: -1 }).error).toBe("DELEGATION_TOKEN_NOT_FOUND");
+    expect(renewToken(ctx("User:Unknown"), [token], { hmac: token.hmac, renewPeriodMs: -1 }).error).toBe("DELEGATION_TOKEN_OWNER_MISMATCH");
+    let now = T0 + DAY; // expiry == now: still valid
+    let r = renewToken(ctx(owner, now), [token], { hmac: token.hmac, renewPeriodMs: -1 });
+    expect(r).toMatchObject({ error: "NONE", expiryTimestamp: now + DAY });
+    now += DAY;
+    r = renewToken(ctx(owner, now), [r.token!], { hmac: token.hmac, renewPeriodMs: H });
+    expect(r).toMatchObject({ error: "NONE", expiryTimestamp: now + H });
+    now += H;
+    r = renewToken(ctx(owner, now), [r.token!], { hmac: token.hmac, renewPeriodMs: 8 * DAY });
+    expect(r).toMatchObject({ error: "NONE", expiryTimestamp: now + DAY }); // ZooKeeper: the max (T0 + 7 days)
+    now += 8 * DAY;
+    expect(renewToken(ctx(owner, now), [r.token!], { hmac: token.hmac, renewPeriodMs: -1 }).error).toBe("DELEGATION_TOKEN_EXPIRED");
+  });
+
+  it("testExpireToken and testRemoveTokenHmac", () => {
+    const owner = "User:owner";
+    const token = created(ctx(owner), [], { renewers: ["User:renewer"], tokenId: "e" });
+    expect(expireToken(ctx(owner), [token], { hmac: "dGVzdA==", expiryTimePeriodMs: -1 }).error).toBe("DELEGATION_TOKEN_NOT_FOUND");
+    expect(expireToken(ctx("User:Unknown"), [token], { hmac: token.hmac, expiryTimePeriodMs: -1 }).error).toBe("DELEGATION_TOKEN_OWNER_MISMATCH");
+    let now = T0 + DAY;
+    const r = expireToken(ctx(owner, now), [token], { hmac: token.hmac, expiryTimePeriodMs: 2 * H });
+    expect(r).toMatchObject({ error: "NONE", expiryTimestamp: now + 2 * H });
+    now += 8 * DAY;
+    expect(renewToken(ctx(owner, now), [r.token!], { hmac: token.hmac, renewPeriodMs: -1 }).error).toBe("DELEGATION_TOKEN_EXPIRED");
+    const gone = expireToken(ctx(owner, now), [r.token!], { hmac: token.hmac, expiryTimePeriodMs: -1 });
+    expect(gone).toMatchObject({ error: "NONE", expiryTimestamp: now, removed: true });
+    expect(applyTokenChange([r.token!], gone, token.hmac)).toEqual([]);
+  });
+});
