@@ -174,6 +174,21 @@ describe.concurrent("policy CLI — JSON contract", () => {
   );
 });
 
+describe("policy CLI — ACL commands are dispatched to the ACL core", () => {
+  it(
+    "authorize",
+    async () => {
+      const acl = { resourceType: "TOPIC", resourceName: "orders", patternType: "LITERAL", principal: "User:alice", host: "*", operation: "READ", permissionType: "ALLOW" };
+      const out = (await json("authorize", {
+        acls: [acl],
+        requests: [{ principal: "User:alice", host: "10.0.0.1", operation: "DESCRIBE", resourceType: "TOPIC", resourceName: "orders" }],
+      })) as { results: { decision: string }[] };
+      expect(out.results.map((r) => r.decision)).toEqual(["ALLOWED"]);
+    },
+    T,
+  );
+});
+
 describe.concurrent("policy CLI — bad input exits 2 with { error } on stdout and a message on stderr", () => {
   it.each([
     ["quota", "{not json"],

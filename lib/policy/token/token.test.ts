@@ -213,6 +213,13 @@ describe("lifetime arithmetic — DelegationTokenControlManager (KRaft), vs the 
     expect(renewToken(ctx(owner, T0 + DAY + 1), [t()], { hmac: t().hmac, renewPeriodMs: -1 }).error).toBe("DELEGATION_TOKEN_EXPIRED");
   });
 
+  it("renew does not saturate: with expiry.time.ms near Long.MAX_VALUE, now + period wraps as in Kafka", () => {
+    const c = { ...ctx(owner), config: { ...config, maxLifetimeMs: LONG_MAX, expiryTimeMs: LONG_MAX } };
+    const token = created(c, [], { tokenId: "w" });
+    expect(token.expiryTimestamp).toBe(LONG_MAX); // create saturates
+    expect(renewToken(c, [token], { hmac: token.hmac, renewPeriodMs: -1 }).expiryTimestamp).toBeLessThan(0);
+  });
+
   it("renew checks expiry before ownership (KRaft order)", () => {
     expect(renewToken(ctx("User:stranger", T0 + 2 * DAY), [t()], { hmac: t().hmac, renewPeriodMs: -1 }).error).toBe("DELEGATION_TOKEN_EXPIRED");
   });
