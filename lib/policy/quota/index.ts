@@ -1,4 +1,4 @@
-export { QUOTA_LEVELS, QuotaIndex, resolveClientQuota, resolveIpQuota, sanitizeUser } from "./resolve";
+export { QUOTA_LEVELS, QuotaIndex, quotaUserOf, resolveClientQuota, resolveClientQuotas, resolveIpQuota, sanitizeUser } from "./resolve";
 export type { ClientQuotaResolution, IpQuotaResolution, QuotaCandidate, QuotaLevel, QuotaLevelNumber, QuotaMetricTags } from "./resolve";
 export { describeClientQuotas, groupByEntity, QUOTA_MATCH_TYPES } from "./filter";
 export type { DescribedQuotaEntry, DescribeQuotasResult, QuotaFilter, QuotaFilterComponent, QuotaMatchType } from "./filter";

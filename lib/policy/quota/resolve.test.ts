@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import fc from "fast-check";
 import type { ClientQuotaKey, ConfiguredQuota, QuotaEntity } from "../types";
 import { CLIENT_QUOTA_KEYS } from "../types";
-import { QUOTA_LEVELS, QuotaIndex, resolveClientQuota, resolveIpQuota, sanitizeUser } from "./resolve";
+import { QUOTA_LEVELS, QuotaIndex, quotaUserOf, resolveClientQuota, resolveClientQuotas, resolveIpQuota, sanitizeUser } from "./resolve";
 
 const P: ClientQuotaKey = "producer_byte_rate";
 const q = (entity: QuotaEntity, value: number, key: ConfiguredQuota["key"] = P): ConfiguredQuota => ({ entity, key, value });
@@ -141,6 +141,14 @@ describe("resolveClientQuota — per key, tags and edge cases", () => {
     const cfg = [q({ "client-id": "<default>" }, 1), q({ "client-id": D }, 2)];
     expect(resolveClientQuota(cfg, "u", "<default>", P).value).toBe(1);
     expect(resolveClientQuota(cfg, "u", "other", P).value).toBe(2);
+  });
+
+  it("resolves every key at once, for the principal's name", () => {
+    const all = resolveClientQuotas([q({ user: "alice" }, 5), q({ user: "alice" }, 6, "request_percentage")], quotaUserOf("User:alice"), "app");
+    expect(all.producer_byte_rate.value).toBe(5);
+    expect(all.request_percentage.value).toBe(6);
+    expect(all.consumer_byte_rate.value).toBeNull();
+    expect(quotaUserOf("User:CN=a:b")).toBe("CN=a:b");
   });
 
   it("lists all eight levels as candidates, with what each configures", () => {

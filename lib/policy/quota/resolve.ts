@@ -29,6 +29,7 @@
  * IP connection-rate quotas (SocketServer ConnectionQuotas.connectionRateForIp): the per-IP
  * override, else `ip=<default>`, else unlimited. IPs are compared as addresses.
  */
+import { CLIENT_QUOTA_KEYS } from "../types";
 import type { ClientQuotaKey, ConfiguredQuota, QuotaEntity, QuotaKey } from "../types";
 import { entityId, normalizeEntity } from "./entity";
 import { canonicalIp } from "./ip";
@@ -212,4 +213,26 @@ export function resolveIpQuota(configured: readonly ConfiguredQuota[] | QuotaInd
   const fallback = index.entry({ ip: null }, "connection_creation_rate");
   if (fallback !== null) return { value: fallback.value, entity: { ip: null }, source: "default" };
   return { value: null, entity: null, source: null };
+}
+
+/** resolveClientQuota for every client quota key. */
+export function resolveClientQuotas(
+  configured: readonly ConfiguredQuota[] | QuotaIndex,
+  user: string,
+  clientId: string,
+): Record<ClientQuotaKey, ClientQuotaResolution> {
+  const index = asIndex(configured);
+  return Object.fromEntries(CLIENT_QUOTA_KEYS.map((key) => [key, resolveClientQuota(index, user, clientId, key)])) as Record<
+    ClientQuotaKey,
+    ClientQuotaResolution
+  >;
+}
+
+/**
+ * The quota `user` of a connection: the principal's *name* (`User:alice` -> `alice`), as
+ * KafkaPrincipal#getName gives it to the quota callback. Unauthenticated clients are `ANONYMOUS`.
+ */
+export function quotaUserOf(principal: string): string {
+  const i = principal.indexOf(":");
+  return i < 0 ? principal : principal.slice(i + 1);
 }
