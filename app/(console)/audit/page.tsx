@@ -1,7 +1,7 @@
 import Link from "next/link";
 import { requireViewer } from "@/lib/auth/current";
 import { AUDIT_OUTCOMES, auditQuerySchema } from "@/lib/schemas/audit";
-import { listAudit } from "@/lib/db/audit";
+import { InvalidCursorError, listAudit } from "@/lib/db/audit";
 import { fieldErrorsOf } from "@/lib/actions/result";
 
 export const metadata = { title: "Audit" };
@@ -24,7 +24,11 @@ export default async function AuditPage({ searchParams }: { searchParams: Promis
   const errors = parsed.success ? {} : fieldErrorsOf(parsed.error.issues);
   const filters = parsed.success ? parsed.data : auditQuerySchema.parse({});
   const { format: _format, ...listFilters } = filters;
-  const page = await listAudit(listFilters);
+  const page = await listAudit(listFilters).catch((error: unknown) => {
+    // A stale or hand-edited cursor: show the first page rather than an error page.
+    if (error instanceof InvalidCursorError) return listAudit({ ...listFilters, cursor: undefined });
+    throw error;
+  });
 
   const exportParams = new URLSearchParams();
   for (const key of ["principal", "action", "outcome", "from", "to"] as const) {

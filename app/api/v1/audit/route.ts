@@ -1,12 +1,18 @@
 import { apiRoute } from "@/lib/api/route";
 import { auditQuerySchema } from "@/lib/schemas/audit";
-import { auditToCsv, listAudit } from "@/lib/db/audit";
+import { auditToCsv, InvalidCursorError, listAudit } from "@/lib/db/audit";
 
 export const dynamic = "force-dynamic";
 
 export const GET = apiRoute({ query: auditQuerySchema }, async ({ query }) => {
   const { format, ...filters } = query;
-  const page = await listAudit(filters);
+  let page;
+  try {
+    page = await listAudit(filters);
+  } catch (error) {
+    if (error instanceof InvalidCursorError) return { ok: false, code: "VALIDATION", message: error.message, fieldErrors: { cursor: [error.message] } };
+    throw error;
+  }
   if (format === "csv") {
     return new Response(auditToCsv(page.events), {
       headers: {
