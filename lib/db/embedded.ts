@@ -17,11 +17,12 @@
  *   query protocol under concurrency (pg sends Parse/Bind/Execute/Sync as separate
  *   messages; another connection's Parse in between clobbers the unnamed statement:
  *   `portal "" does not exist`, and hangs). So the server's queue is replaced by
- *   SerialQueue below: a connection keeps the backend from its first message of an
- *   extended-protocol cycle until its Sync, and for as long as it has a transaction
- *   open. Queries are serialised, not parallel. Connections still share session state
- *   (SET, named prepared statements, temp tables, advisory locks), which the console
- *   does not rely on across connections.
+ *   SerialQueue below: a connection keeps the backend from its first message until
+ *   the backend answers ReadyForQuery with status Idle, i.e. for a whole query or
+ *   extended-query cycle and for as long as it has a transaction open. Queries are
+ *   serialised, not parallel. Connections still share session state (SET, named
+ *   prepared statements, temp tables, advisory locks), which the console does not
+ *   rely on across connections.
  * - Data persists in dataDir (default .data/pglite, git-ignored). Only one process may
  *   open a data directory: a lock file `<dataDir>.lock` (pid, url) guards it, and a stale
  *   lock of a dead process is taken over.
@@ -73,23 +74,23 @@ type Job = {
   reject: (e: unknown) => void;
 };
 
-/** Frontend message types that open or continue an extended-query cycle (ended by Sync, 'S'). */
-const EXTENDED = new Set(["P", "B", "D", "E", "C", "H"].map((c) => c.charCodeAt(0)));
-const SYNC = "S".charCodeAt(0);
-const QUERY = "Q".charCodeAt(0);
-const SYNC_MESSAGE = new Uint8Array([SYNC, 0, 0, 0, 4]);
+const SYNC_MESSAGE = new Uint8Array([0x53, 0, 0, 0, 4]); // 'S'
+const COPY_FAIL_MESSAGE = new Uint8Array([0x66, 0, 0, 0, 5, 0]); // 'f', empty reason
+const READY_FOR_QUERY = 0x5a; // 'Z'
+const IDLE = 0x49; // 'I'
 
 /**
  * Drop-in replacement for pglite-socket's QueryQueueManager (same four methods) that
- * gives one connection exclusive use of the backend for a whole extended-query cycle
- * and for a whole transaction. See the file header for why.
+ * gives one connection exclusive use of the backend from its first message until the
+ * backend answers ReadyForQuery with status Idle: a whole simple query, a whole
+ * extended-query cycle (Parse … Sync), a whole COPY, and a whole transaction
+ * (ReadyForQuery 'T' or 'E' keeps the hold). See the file header for why.
  */
 export class SerialQueue {
   private queue: Job[] = [];
   private processing = false;
-  /** The connection that holds the backend (mid-cycle or in a transaction), if any. */
+  /** The connection that holds the backend, if any. */
   private owner: number | null = null;
-  private midCycle = false;
   /** Connections that disconnected and whose hold on the backend must be released. */
   private gone = new Set<number>();
 
@@ -125,12 +126,18 @@ export class SerialQueue {
         const job = this.next();
         if (!job) break;
         let bytes = 0;
-        const type = job.message[0] ?? 0;
+        // The last 6 bytes of the response: ReadyForQuery is 'Z', int32 5, status.
+        const tail = new Uint8Array(6);
         try {
           await this.db.runExclusive(() =>
             this.db.execProtocolRawStream(job.message, {
               onRawData: (data) => {
                 bytes += data.length;
+                if (data.length >= 6) tail.set(data.subarray(data.length - 6));
+                else {
+                  tail.copyWithin(0, data.length);
+                  tail.set(data, 6 - data.length);
+                }
                 job.onData(data);
               },
             }),
@@ -138,9 +145,8 @@ export class SerialQueue {
         } catch (e) {
           job.reject(e);
         }
-        if (EXTENDED.has(type)) this.midCycle = true;
-        else if (type === SYNC || type === QUERY) this.midCycle = false;
-        this.owner = this.midCycle || this.db.isInTransaction() ? job.handlerId : null;
+        const ready = bytes >= 6 && tail[0] === READY_FOR_QUERY && tail[1] === 0 && tail[2] === 0 && tail[3] === 0 && tail[4] === 5;
+        this.owner = ready && tail[5] === IDLE ? null : job.handlerId;
         job.resolve(bytes);
       }
     } finally {
@@ -148,13 +154,16 @@ export class SerialQueue {
     }
   }
 
-  /** Ends the owner's unfinished extended-query cycle and rolls back its transaction. */
+  /** Ends the departed owner's unfinished COPY / extended-query cycle and rolls back its transaction. */
   private async release(): Promise<void> {
     try {
-      if (this.midCycle) await this.db.runExclusive(() => this.db.execProtocolRawStream(SYNC_MESSAGE, { onRawData: () => {} }));
+      await this.db.runExclusive(async () => {
+        // Outside copy mode the backend ignores CopyFail; an extra Sync only yields ReadyForQuery.
+        await this.db.execProtocolRawStream(COPY_FAIL_MESSAGE, { onRawData: () => {} });
+        await this.db.execProtocolRawStream(SYNC_MESSAGE, { onRawData: () => {} });
+      });
       if (this.db.isInTransaction()) await this.db.exec("ROLLBACK");
     } finally {
-      this.midCycle = false;
       this.owner = null;
     }
   }

@@ -141,6 +141,14 @@ export async function migrate(
         log(`applying migration ${m.name}`);
         await client.query("BEGIN");
         try {
+          // Re-check inside the transaction: on the embedded database all connections share
+          // one backend session, so the advisory lock does not exclude a second runner there.
+          const again = await client.query(`SELECT 1 FROM "${MIGRATIONS_TABLE}" WHERE name = $1`, [m.name]);
+          if (again.rowCount) {
+            await client.query("ROLLBACK");
+            log(`migration ${m.name} was applied meanwhile by another runner`);
+            continue;
+          }
           await client.query(m.sql);
           await client.query(`INSERT INTO "${MIGRATIONS_TABLE}" (name, checksum) VALUES ($1, $2)`, [m.name, m.checksum]);
           await client.query("COMMIT");
