@@ -76,8 +76,24 @@ describe("listings are filtered by the caller's ACLs", () => {
   it("lists transactional ids to the admin, not to principals without DESCRIBE on them", async () => {
     await produceTransactional(ADMIN, txId, topic, [{ value: "in a transaction" }]);
     const listing = await listTransactionalIds(ADMIN);
-    expect(listing.find((t) => t.transactionalId === txId)).toMatchObject({ transactionalId: txId, state: "CompleteCommit" });
+    // EndTxn answers once the commit is decided (PrepareCommit); the markers complete it a moment later.
+    expect(listing.find((t) => t.transactionalId === txId)?.state).toMatch(/^(PrepareCommit|CompleteCommit)$/);
     expect((await listTransactionalIds(readerCred)).map((t) => t.transactionalId)).not.toContain(txId);
+  });
+
+  it("lets an ordinary user commit a transaction with WRITE on its transactional id and topic", async () => {
+    const ownTx = `${txId}-reader`;
+    await expect(produceTransactional(readerCred, ownTx, topic, [{ value: "denied" }])).rejects.toMatchObject({
+      code: "TRANSACTIONAL_ID_AUTHORIZATION_FAILED",
+      message: `Kafka refused InitProducerId: User:${reader} needs WRITE on TRANSACTIONAL_ID ${ownTx}.`,
+    });
+    await createAcls(ADMIN, [allow("TRANSACTIONAL_ID", ownTx, "WRITE"), allow("TOPIC", topic, "WRITE")]);
+    await produceTransactional(readerCred, ownTx, topic, [{ value: "committed by the reader" }]);
+    // A later producer reuses the transactional id (fencing the old one) instead of being fenced.
+    await produceTransactional(readerCred, ownTx, topic, [{ value: "committed again" }]);
+    // WRITE on the transactional id implies DESCRIBE: the reader now sees it.
+    const visible = await listTransactionalIds(readerCred);
+    expect(visible.find((t) => t.transactionalId === ownTx)?.state).toMatch(/^(PrepareCommit|CompleteCommit)$/);
   });
 });
 
@@ -92,8 +108,8 @@ describe("data-plane denials name the missing permission", () => {
   });
 
   it("producing without WRITE", async () => {
-    const error = await produce(readerCred, topic, [{ value: "nope" }]).catch((e: unknown) => e);
+    const error = await produce(readerCred, hidden, [{ value: "nope" }]).catch((e: unknown) => e);
     expect(error).toMatchObject({ code: "TOPIC_AUTHORIZATION_FAILED" });
-    expect((error as Error).message).toBe(`Kafka refused Produce: User:${reader} needs WRITE on TOPIC ${topic}.`);
+    expect((error as Error).message).toBe(`Kafka refused Produce: User:${reader} needs WRITE on TOPIC ${hidden}.`);
   });
 });

@@ -56,3 +56,10 @@ export async function listTransactionalIds(cred: KafkaCredential): Promise<Trans
     return perBroker.flat().sort((a, b) => a.transactionalId.localeCompare(b.transactionalId));
   });
 }
+
+/** Deletes empty consumer groups (DELETE on each group). */
+export async function deleteConsumerGroups(cred: KafkaCredential, groupIds: string[]): Promise<void> {
+  if (groupIds.length === 0) return;
+  const resources = groupIds.length === 1 && groupIds[0] ? { GROUP: groupIds[0] } : {};
+  await withAdmin(cred, { api: "DeleteGroups", resources }, (admin) => admin.deleteGroups({ groups: groupIds }));
+}

@@ -3,7 +3,7 @@
  * with a group, and produce in a transaction. The console itself is an admin tool; these
  * exist for the demo seed and for tests that prove what an ACL lets a principal do.
  */
-import { Consumer, Producer, stringDeserializers, stringSerializers } from "@platformatic/kafka";
+import { addPartitionsToTxnV3, Consumer, kGetApi, Producer, stringDeserializers, stringSerializers } from "@platformatic/kafka";
 import { principalOf, withAdmin } from "./client";
 import { kafkaConfig } from "./config";
 import { findProtocolError, toKafkaOperationError, type KafkaErrorInfo, errorInfoFor } from "./errors";
@@ -84,7 +84,17 @@ export async function produceTransactional(
   topic: string,
   records: { key?: string; value: string }[],
 ): Promise<void> {
-  const producer = new Producer({ ...baseOptions(cred), serializers: stringSerializers, idempotent: true, transactionalId });
+  // producerId/epoch -1 = "no previous producer": without it the client sends 0/0 and
+  // Kafka fences every new producer of a transactional id that was used before.
+  const producer = new Producer({
+    ...baseOptions(cred),
+    serializers: stringSerializers,
+    idempotent: true,
+    transactionalId,
+    producerId: -1n,
+    producerEpoch: -1,
+  });
+  pinClientAddPartitionsToTxn(producer);
   try {
     const tx = await producer.beginTransaction();
     await tx.send({ messages: records.map((r) => ({ topic, key: r.key ?? "", value: r.value })) });
@@ -133,6 +143,21 @@ export async function consumeWithGroup(
   } finally {
     await consumer.close().catch(() => undefined);
   }
+}
+
+type GetApi = (name: string, callback: (error: Error | null, api?: unknown) => void) => void;
+
+/**
+ * The client picks the highest AddPartitionsToTxn version the broker offers (v5), but
+ * v4+ is the broker-to-broker batch form (KIP-890) and needs CLUSTER_ACTION on the
+ * cluster, so every non-super-user transaction fails. Kafka's own producer sends v3 at
+ * most; so does this one. The v3 module takes the same arguments.
+ */
+function pinClientAddPartitionsToTxn(producer: Producer<string, string, string, string>): void {
+  const target = producer as unknown as Record<typeof kGetApi, GetApi>;
+  const original = target[kGetApi].bind(producer);
+  target[kGetApi] = (name, callback) =>
+    name === "AddPartitionsToTxn" ? callback(null, addPartitionsToTxnV3.api) : original(name, callback);
 }
 
 /** The API whose check a data-plane authorization error comes from, for the message. */

@@ -27,7 +27,7 @@ export { kafkaConfig, loadKafkaConfig, KafkaConfigError, type KafkaConfig, type 
 export { KafkaOperationError, isKafkaOperationError, type KafkaErrorInfo } from "./errors";
 export { REQUIRED_PERMISSIONS, missingPermissions, describePermissions, type KafkaApiName, type MissingPermission } from "./required-permissions";
 export { closeAllConnections, closeConnectionsFor, pooledConnectionCount, principalOf, verifyCredentials, withAdmin } from "./client";
-export { describeCluster, listConsumerGroups, listTopics, listTransactionalIds } from "./cluster";
+export { deleteConsumerGroups, describeCluster, listConsumerGroups, listTopics, listTransactionalIds } from "./cluster";
 export { createAcls, deleteAcls, describeAcls } from "./acls";
 export { alterClientQuotas, describeClientQuotas, entityKey } from "./quotas";
 export { deleteScramCredential, describeScramUsers, upsertScramCredential, SCRAM_DEFAULT_ITERATIONS } from "./scram";
