@@ -1,0 +1,37 @@
+/**
+ * Periodic clean-up of the console database: deletes expired sessions and erases
+ * delegation-token HMACs whose retrieval deadline has passed. Both are also enforced
+ * on read (getSession returns null after expiry; retrieveHmacOnce refuses after the
+ * deadline); this removes the data at rest. Safe to run from several console
+ * instances at once (each step is a single idempotent statement).
+ */
+import { deleteExpiredSessions } from "./session";
+import { purgeExpiredHmacs } from "./token-request";
+
+export async function runDbMaintenance(now: Date = new Date()): Promise<{ expiredSessions: number; purgedHmacs: number }> {
+  const expiredSessions = await deleteExpiredSessions(now);
+  const purgedHmacs = await purgeExpiredHmacs(now);
+  return { expiredSessions, purgedHmacs };
+}
+
+/**
+ * Runs runDbMaintenance now and then every `intervalMs` (default 60 s) until the returned
+ * function is called. The timer does not keep the process alive. Errors are logged, not thrown.
+ */
+export function startDbMaintenance(options: { intervalMs?: number; log?: (s: string) => void } = {}): () => void {
+  const log = options.log ?? ((s: string) => console.error(s));
+  let running = false;
+  const tick = () => {
+    if (running) return;
+    running = true;
+    runDbMaintenance()
+      .catch((e: unknown) => log(`console database maintenance failed: ${e instanceof Error ? e.message : String(e)}`))
+      .finally(() => {
+        running = false;
+      });
+  };
+  tick();
+  const timer = setInterval(tick, options.intervalMs ?? 60_000);
+  timer.unref();
+  return () => clearInterval(timer);
+}
