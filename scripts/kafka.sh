@@ -139,13 +139,13 @@ EOF
     </File>
   </Appenders>
   <Loggers>
-    <Root level="info"><AppenderRef ref="server"/></Root>
-    <Logger name="kafka.request.logger" level="warn"/>
-    <Logger name="org.apache.kafka.common.utils.AppInfoParser" level="warn"/>
-    <Logger name="org.apache.kafka.common.config.AbstractConfig" level="warn"/>
-    <Logger name="kafka.server.KafkaConfig" level="warn"/>
-    <Logger name="state.change.logger" level="warn"/>
-    <Logger name="kafka.log.LogCleaner" level="warn"/>
+    <!-- Quiet by default (startup replays every metadata record at INFO); keep what a
+         developer reads: lifecycle, errors, and the authorizer's denials. -->
+    <Root level="warn"><AppenderRef ref="server"/></Root>
+    <Logger name="kafka.server.KafkaRaftServer" level="info"/>
+    <Logger name="kafka.server.BrokerServer" level="info"/>
+    <Logger name="kafka.server.ControllerServer" level="info"/>
+    <Logger name="kafka.authorizer.logger" level="info"/>
   </Loggers>
 </Configuration>
 EOF
