@@ -39,7 +39,7 @@ test.describe("sign-in", () => {
     await page.getByLabel("Username").fill("admin");
     await page.getByLabel("Password").fill("not-the-password");
     await page.getByRole("button", { name: "Sign in" }).click();
-    await expect(page.getByRole("alert")).toContainText("Kafka rejected these credentials");
+    await expect(page.getByRole("alert").filter({ hasText: "Kafka rejected these credentials" })).toBeVisible();
     await expect(page).toHaveURL(/\/sign-in/);
     const cookies = await page.context().cookies();
     expect(cookies.find((c) => c.name === "ksc_session")).toBeUndefined();

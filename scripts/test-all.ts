@@ -149,7 +149,7 @@ async function main() {
     try {
       await ensureDatabase(env.DATABASE_URL!);
       if ((await run(bin("tsx"), ["scripts/db-migrate.ts"])) !== 0) ready = false;
-      if (ready && (await run(bin("tsx"), ["scripts/seed.ts"])) !== 0) ready = false;
+      if (ready && process.env.SEED !== "0" && (await run(bin("tsx"), ["scripts/seed.ts"])) !== 0) ready = false;
     } catch (error) {
       console.error(`database not ready: ${(error as Error).message}`);
       ready = false;
