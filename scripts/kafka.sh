@@ -175,8 +175,17 @@ format_once() {
   fi
 }
 
+# One start/stop at a time per state dir: concurrent `start`s (several terminals, test
+# runners) would otherwise race to launch two JVMs on the same data.
+take_lock() {
+  mkdir -p "$STATE_DIR"
+  exec 9>"$STATE_DIR/.lock"
+  if command -v flock >/dev/null 2>&1; then flock 9; fi
+}
+
 cmd_start() {
   local pid
+  take_lock
   if pid="$(running_pid)"; then
     say "already running (pid $pid) on 127.0.0.1:$PORT"
     return 0
@@ -198,7 +207,7 @@ cmd_start() {
   else
     opts=("-XX:ArchiveClassesAtExit=$CDS_ARCHIVE" "${opts[@]}")
   fi
-  nohup java "${opts[@]}" kafka.Kafka "$PROPS" >"$LOG_DIR/stdout.log" 2>&1 </dev/null &
+  nohup java "${opts[@]}" kafka.Kafka "$PROPS" >"$LOG_DIR/stdout.log" 2>&1 </dev/null 9>&- &
   pid=$!
   echo "$pid" >"$PID_FILE"
   say "starting (pid $pid), waiting up to ${TIMEOUT}s for 127.0.0.1:$PORT ..."
@@ -220,12 +229,13 @@ cmd_start() {
     sleep 0.2
   done
   tail -n 40 "$LOG_DIR/server.log" >&2 2>/dev/null || true
-  cmd_stop >/dev/null 2>&1 || true
+  cmd_stop --locked >/dev/null 2>&1 || true
   die "the broker did not answer within ${TIMEOUT}s (log above); stopped it."
 }
 
 cmd_stop() {
   local pid
+  [[ "${1:-}" == "--locked" ]] || take_lock
   if ! pid="$(running_pid)"; then
     rm -f "$PID_FILE"
     say "not running"
