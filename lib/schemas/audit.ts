@@ -9,13 +9,15 @@ const optionalText = z
   .optional()
   .transform((v) => (v ? v : undefined));
 
-const optionalDate = z
+/** A date or date-time; a bare `to` date means the end of that day (UTC), so the day is included. */
+const optionalDate = (endOfDay: boolean) => z
   .string()
   .trim()
   .optional()
   .transform((v, ctx) => {
     if (!v) return undefined;
-    const d = new Date(v);
+    const dateOnly = /^\d{4}-\d{2}-\d{2}$/.test(v);
+    const d = new Date(dateOnly && endOfDay ? `${v}T23:59:59.999Z` : v);
     if (Number.isNaN(d.getTime())) {
       ctx.addIssue({ code: "custom", message: "Use an ISO date or date-time, e.g. 2026-11-30 or 2026-11-30T08:00:00Z" });
       return z.NEVER;
@@ -31,8 +33,8 @@ export const auditQuerySchema = z.object({
     .enum(AUDIT_OUTCOMES, { message: `One of ${AUDIT_OUTCOMES.join(", ")}` })
     .optional()
     .or(z.literal("").transform(() => undefined)),
-  from: optionalDate,
-  to: optionalDate,
+  from: optionalDate(false),
+  to: optionalDate(true),
   limit: z.coerce.number().int().min(1).max(1000).default(100),
   cursor: optionalText,
   format: z.enum(["json", "csv"]).default("json"),

@@ -16,7 +16,7 @@ export async function signInAudited(
     await recordAudit({
       principal: result.ok ? result.data.principal : `User:${input.username}`,
       action: "session.sign-in",
-      target: `mechanism ${input.mechanism}`,
+      target: `User:${input.username}`,
       request: { username: input.username, mechanism: input.mechanism, client: clientAddress },
       outcome: result.ok ? "success" : "denied",
       message: result.ok ? undefined : result.message,

@@ -98,7 +98,7 @@ export default async function AuditPage({ searchParams }: { searchParams: Promis
           <tbody>
             {page.events.map((e) => (
               <tr key={String(e.id)}>
-                <td className="mono">{new Date(e.at).toISOString().replace("T", " ").slice(0, 19)}</td>
+                <td className="mono nowrap">{new Date(e.at).toISOString().replace("T", " ").slice(0, 19)}</td>
                 <td className="mono">{e.principal}</td>
                 <td className="mono">{e.action}</td>
                 <td className="mono">{e.target}</td>
