@@ -29,8 +29,13 @@ async function main(): Promise<void> {
   process.on("SIGTERM", () => stop("SIGTERM"));
 
   if (process.argv.includes("--migrate")) {
-    const { applied } = await migrate(db.url, (s) => console.log(s));
-    console.log(applied.length ? `applied ${applied.length} migration(s)` : "database is up to date");
+    try {
+      const { applied } = await migrate(db.url, (s) => console.log(s));
+      console.log(applied.length ? `applied ${applied.length} migration(s)` : "database is up to date");
+    } catch (e) {
+      await db.stop();
+      throw e;
+    }
   }
   console.log(`embedded database (PGlite) in ${db.dataDir}`);
   console.log(`DATABASE_URL=${db.url}`);
