@@ -15,12 +15,13 @@ beforeEach(() => {
   dir = mkdtempSync(path.join(tmpdir(), "ksc-crypto-"));
   delete process.env.CONSOLE_SECRET_KEY;
   delete process.env.CONSOLE_SECRET_KEY_FILE;
+  delete process.env.CONSOLE_SECRET_KEY_PREVIOUS;
   process.env.XDG_CONFIG_HOME = path.join(dir, "config");
   env.NODE_ENV = "test";
 });
 
 afterEach(() => {
-  for (const k of ["CONSOLE_SECRET_KEY", "CONSOLE_SECRET_KEY_FILE", "XDG_CONFIG_HOME", "NODE_ENV"]) {
+  for (const k of ["CONSOLE_SECRET_KEY", "CONSOLE_SECRET_KEY_FILE", "CONSOLE_SECRET_KEY_PREVIOUS", "XDG_CONFIG_HOME", "NODE_ENV"]) {
     if (saved[k] === undefined) delete process.env[k];
     else env[k] = saved[k];
   }
@@ -71,6 +72,26 @@ describe("encryptSecret / decryptSecret", () => {
     const blob = encryptSecret("secret");
     process.env.CONSOLE_SECRET_KEY = randomBytes(32).toString("base64");
     expect(() => decryptSecret(blob)).toThrow(/written with key id [0-9a-f]{8}, but the current key .* has id [0-9a-f]{8}/);
+  });
+
+  it("decrypts blobs of a rotated-out key listed in CONSOLE_SECRET_KEY_PREVIOUS, and encrypts only with the current key", () => {
+    const oldKey = randomBytes(32).toString("base64");
+    const newKey = randomBytes(32).toString("hex");
+    process.env.CONSOLE_SECRET_KEY = oldKey;
+    const oldBlob = encryptSecret("from before the rotation");
+    const oldId = describeSecretKey().keyId;
+
+    process.env.CONSOLE_SECRET_KEY = newKey;
+    expect(() => decryptSecret(oldBlob)).toThrow(/no key in CONSOLE_SECRET_KEY_PREVIOUS has that id/);
+    process.env.CONSOLE_SECRET_KEY_PREVIOUS = `${randomBytes(32).toString("base64")}, ${oldKey}`;
+    expect(decryptSecret(oldBlob)).toBe("from before the rotation");
+    const newBlob = encryptSecret("after");
+    expect(newBlob.split(".")[1]).toBe(describeSecretKey().keyId);
+    expect(newBlob.split(".")[1]).not.toBe(oldId);
+    expect(decryptSecret(newBlob)).toBe("after");
+
+    process.env.CONSOLE_SECRET_KEY_PREVIOUS = "tooshort";
+    expect(() => decryptSecret(oldBlob)).toThrow(/CONSOLE_SECRET_KEY_PREVIOUS entry 1 must be a 32-byte key/);
   });
 
   it("rejects keys of the wrong length with a clear message", () => {

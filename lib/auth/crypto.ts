@@ -22,6 +22,11 @@
  *      on first use with mode 0600, in a directory of mode 0700, outside the repo.
  *   In production (NODE_ENV=production) with neither 1 nor an existing 2: an error.
  *
+ * Key rotation: put the old key(s) in CONSOLE_SECRET_KEY_PREVIOUS (comma-separated, same
+ * formats). They are used only to decrypt blobs whose key id matches; everything new is
+ * encrypted with the current key. Remove them once old sessions and token requests have
+ * expired.
+ *
  * A key file readable by group or others is refused (chmod 600 it).
  */
 import { createCipheriv, createDecipheriv, createHash, randomBytes } from "node:crypto";
@@ -145,6 +150,20 @@ function resolveKey(env: NodeJS.ProcessEnv = process.env): Key {
   return key;
 }
 
+let previousCache: { text: string; keys: Key[] } | undefined;
+
+function previousKeys(env: NodeJS.ProcessEnv = process.env): Key[] {
+  const text = env.CONSOLE_SECRET_KEY_PREVIOUS ?? "";
+  if (previousCache && previousCache.text === text) return previousCache.keys;
+  const keys = text
+    .split(",")
+    .map((t) => t.trim())
+    .filter((t) => t !== "")
+    .map((t, i) => makeKey(parseKey(t, `CONSOLE_SECRET_KEY_PREVIOUS entry ${i + 1}`), `CONSOLE_SECRET_KEY_PREVIOUS entry ${i + 1}`));
+  previousCache = { text, keys };
+  return keys;
+}
+
 /** Where the current key comes from and its id (for start-up logs; never the key itself). */
 export function describeSecretKey(): { source: string; keyId: string } {
   const k = resolveKey();
@@ -172,9 +191,13 @@ export function decryptSecret(blob: string): string {
   if (parts.length !== 5) throw new DecryptError("encrypted secret is malformed (expected 5 dot-separated parts)");
   const [version, id, ivText, tagText, ctText] = parts as [string, string, string, string, string];
   if (version !== VERSION) throw new DecryptError(`encrypted secret has unsupported format version "${version}"`);
-  const k = resolveKey();
-  if (id !== k.id) {
-    throw new DecryptError(`encrypted secret was written with key id ${id}, but the current key (${k.source}) has id ${k.id}`);
+  const current = resolveKey();
+  const k = id === current.id ? current : previousKeys().find((p) => p.id === id);
+  if (!k) {
+    throw new DecryptError(
+      `encrypted secret was written with key id ${id}, but the current key (${current.source}) has id ${current.id}` +
+        " and no key in CONSOLE_SECRET_KEY_PREVIOUS has that id",
+    );
   }
   const iv = Buffer.from(ivText, "base64url");
   const tag = Buffer.from(tagText, "base64url");
