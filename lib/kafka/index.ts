@@ -4,6 +4,7 @@
  * and fails with KafkaOperationError. Server-only: never import it from a client component.
  */
 export type {
+  AlterClientQuotaResult,
   BrokerDescription,
   ClusterDescription,
   ConsumerGroupListing,
@@ -14,9 +15,7 @@ export type {
   KafkaCredential,
   KafkaMechanism,
   QuotaAlteration,
-  QuotaAlterResult,
   QuotaEntry,
-  QuotaMatch,
   QuotaValues,
   ScramMechanism,
   ScramUserDescription,

@@ -5,12 +5,13 @@
  * `{ user: "svc", "client-id": "api" }`, `{ ip: "10.0.0.1" }`.
  */
 import { alterClientQuotasV1, ClientQuotaMatchTypes, type describeClientQuotasV1 } from "@platformatic/kafka";
+import type { QuotaFilterComponent } from "@/lib/policy/quota/filter";
 import type { QuotaEntity, QuotaEntityType, QuotaKey } from "@/lib/policy/types";
 import { QUOTA_ENTITY_TYPES, QUOTA_KEYS } from "@/lib/policy/types";
 import { anyBrokerConnection, principalOf, withAdmin } from "./client";
 import { errorInfoFor, kafkaErrorName, partialResponse } from "./errors";
 import { settle } from "./settle";
-import type { KafkaCredential, QuotaAlteration, QuotaAlterResult, QuotaEntry, QuotaMatch, QuotaValues } from "./types";
+import type { AlterClientQuotaResult, KafkaCredential, QuotaAlteration, QuotaEntry, QuotaValues } from "./types";
 
 type WireEntity = { entityType: QuotaEntityType; entityName: string | null };
 
@@ -34,9 +35,18 @@ export function entityKey(entity: QuotaEntity): string {
   return JSON.stringify(QUOTA_ENTITY_TYPES.filter((t) => entity[t] !== undefined).map((t) => [t, entity[t]]));
 }
 
-function componentToWire(c: QuotaMatch): describeClientQuotasV1.DescribeClientQuotasRequestComponent {
-  if (c.match === "EXACT") return { entityType: c.entityType, matchType: ClientQuotaMatchTypes.EXACT, match: c.name };
-  return { entityType: c.entityType, matchType: c.match === "DEFAULT" ? ClientQuotaMatchTypes.DEFAULT : ClientQuotaMatchTypes.ANY };
+const MATCH_TYPE_WIRE: Record<string, number> = {
+  EXACT: ClientQuotaMatchTypes.EXACT,
+  DEFAULT: ClientQuotaMatchTypes.DEFAULT,
+  SPECIFIED: ClientQuotaMatchTypes.ANY,
+};
+
+/** The policy core's filter component (lib/policy/quota/filter.ts) on the wire; Kafka judges its validity. */
+function componentToWire(c: QuotaFilterComponent): describeClientQuotasV1.DescribeClientQuotasRequestComponent {
+  const matchType = typeof c.matchType === "number" ? c.matchType : (MATCH_TYPE_WIRE[c.matchType] ?? -1);
+  // The client's types only allow well-formed components; malformed ones go through as-is
+  // so the broker answers them with its own INVALID_REQUEST, as the policy core mirrors.
+  return { entityType: c.entityType, matchType, match: c.match } as unknown as describeClientQuotasV1.DescribeClientQuotasRequestComponent;
 }
 
 function exactComponents(entity: QuotaEntity): describeClientQuotasV1.DescribeClientQuotasRequestComponent[] {
@@ -53,7 +63,7 @@ function exactComponents(entity: QuotaEntity): describeClientQuotasV1.DescribeCl
  */
 export async function describeClientQuotas(
   cred: KafkaCredential,
-  filter: { components: QuotaMatch[]; strict?: boolean },
+  filter: { components: readonly QuotaFilterComponent[]; strict?: boolean },
 ): Promise<QuotaEntry[]> {
   return withAdmin(cred, "DescribeClientQuotas", async (admin) => {
     const entries = await admin.describeClientQuotas({ components: filter.components.map(componentToWire), strict: filter.strict ?? false });
@@ -74,7 +84,7 @@ export async function alterClientQuotas(
   cred: KafkaCredential,
   alterations: QuotaAlteration[],
   validateOnly = false,
-): Promise<QuotaAlterResult[]> {
+): Promise<AlterClientQuotaResult[]> {
   if (alterations.length === 0) return [];
   const ctx = { api: "AlterClientQuotas", principal: principalOf(cred) };
   return withAdmin(cred, ctx.api, async (admin) => {

@@ -58,16 +58,11 @@ export interface DeleteAclsResult {
 
 export type QuotaValues = Partial<Record<QuotaKey, number>>;
 
+/** One configured entity and its values (the same shape as the policy core's DescribedQuotaEntry). */
 export interface QuotaEntry {
   entity: QuotaEntity;
   values: QuotaValues;
 }
-
-export type QuotaMatch =
-  | { entityType: "user" | "client-id" | "ip"; match: "EXACT"; name: string }
-  | { entityType: "user" | "client-id" | "ip"; match: "DEFAULT" }
-  /** Kafka's SPECIFIED: any name, `<default>` included. */
-  | { entityType: "user" | "client-id" | "ip"; match: "ANY" };
 
 export interface QuotaAlteration {
   entity: QuotaEntity;
@@ -75,7 +70,7 @@ export interface QuotaAlteration {
   ops: { key: QuotaKey; value: number | null }[];
 }
 
-export interface QuotaAlterResult {
+export interface AlterClientQuotaResult {
   entity: QuotaEntity;
   error: KafkaErrorInfo | null;
 }

@@ -97,7 +97,7 @@ describe("the demo seed", () => {
   });
 
   it("has the svc-orders produce budget split among its client ids", async () => {
-    const entries = await describeClientQuotas(SEED_ADMIN, { components: [{ entityType: "user", match: "EXACT", name: "svc-orders" }] });
+    const entries = await describeClientQuotas(SEED_ADMIN, { components: [{ entityType: "user", matchType: "EXACT", match: "svc-orders" }] });
     const produceRates = Object.fromEntries(entries.map((e) => [e.entity["client-id"] ?? "(user total)", e.values.producer_byte_rate]));
     expect(produceRates).toEqual({ "(user total)": 1_048_576, "orders-api": 524_288, "orders-batch": 262_144 });
   });
