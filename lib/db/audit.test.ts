@@ -62,6 +62,15 @@ describe("redactSecrets", () => {
     expect(JSON.stringify(out)).not.toContain("secret!");
   });
 
+  it("scrubs password=… assignments inside string values under innocent keys", () => {
+    const jaas = 'org.apache.kafka.common.security.scram.ScramLoginModule required username="svc" password="s3cr3t";';
+    expect(redactSecrets({ config: jaas, note: "password: must be rotated", other: "secret=abc,next=1" })).toEqual({
+      config: 'org.apache.kafka.common.security.scram.ScramLoginModule required username="svc" password="[redacted]";',
+      note: "password: must be rotated",
+      other: 'secret="[redacted]",next=1',
+    });
+  });
+
   it("keeps null secrets as null (nothing to hide) and leaves non-secret look-alikes alone", () => {
     expect(redactSecrets({ hmac: null, tokenId: "t", owner: "User:svc", renewers: ["User:a"] })).toEqual({
       hmac: null,

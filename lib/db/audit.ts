@@ -6,7 +6,8 @@
  * first, which replaces the value of any key that names a secret (password, hmac,
  * secret, credential, token value, sasl.jaas.config, …; case, '_', '-' and '.'
  * ignored) with "[redacted]", at any depth, including Kafka config entries given as
- * { name: "sasl.jaas.config", value: "…" }. Buffers and typed arrays become
+ * { name: "sasl.jaas.config", value: "…" }, and password="…" assignments inside any
+ * string value (a JAAS config pasted under another key). Buffers and typed arrays become
  * "[binary N bytes]", bigints become strings, Dates ISO strings.
  *
  * Listing is newest first, keyed on (at, id), with an opaque cursor for the next page.
@@ -86,6 +87,13 @@ export function isSecretKey(key: string): boolean {
   return SECRET_KEY_FRAGMENTS.some((f) => k.includes(f));
 }
 
+const INLINE_SECRET = /\b(password|passwd|secret|hmac)(\s*=\s*)("[^"]*"|'[^']*'|[^\s;,"']+)/gi;
+
+/** Scrubs `password="…"`-style assignments inside strings (e.g. a JAAS config under an innocent key). */
+export function redactInlineSecrets(text: string): string {
+  return text.replace(INLINE_SECRET, (_m, key: string, eq: string) => `${key}${eq}"${REDACTED}"`);
+}
+
 const MAX_DEPTH = 32;
 
 /** A deep copy of `value`, JSON-safe, with every secret-named key's value replaced by "[redacted]". */
@@ -95,7 +103,8 @@ export function redactSecrets(value: unknown): unknown {
     if (v === null || v === undefined) return v ?? null;
     if (typeof v === "bigint") return v.toString();
     if (typeof v === "number") return Number.isFinite(v) ? v : String(v);
-    if (typeof v === "string" || typeof v === "boolean") return v;
+    if (typeof v === "string") return redactInlineSecrets(v);
+    if (typeof v === "boolean") return v;
     if (typeof v === "function" || typeof v === "symbol") return undefined;
     if (v instanceof Date) return Number.isNaN(v.getTime()) ? null : v.toISOString();
     if (ArrayBuffer.isView(v)) return `[binary ${v.byteLength} bytes]`;
