@@ -20,12 +20,14 @@
  *    "requests":[{principal,host,operation,resourceType,resourceName}],
  *    "byType":[{principal,host,operation,resourceType}]}
  *     -> {"id":2,"aclCount":n,
- *         "results":[{"decision":"ALLOWED"|"DENIED","byDefault":bool} | {"error":"..."}],
+ *         "results":[{"decision":"ALLOWED"|"DENIED","byDefault":bool,"rule":{...}} | {"error":"..."}],
  *         "byType":[{"decision":...} | {"error":"..."}]}
  *
  *     "byDefault" is true when the decision came from allow.everyone.if.no.acl.found:
  *     the harness loads the same ACLs into a second authorizer with the opposite
  *     default and reports whether the answers differ.
+ *     "rule" is the rule Kafka's audit log would name: {"kind":"superUser"|"default"|
+ *     "noAclMatched"} or {"kind":"acl","acl":{...}} (see RuleProbe).
  *
  *   {"id":3,"cmd":"bench","resourceCount":5000,"aclCount":10,"denyPercentage":20,
  *    "seed":42,"warmupMs":2000,"measureMs":3000,"logIfDenied":true}
@@ -166,6 +168,12 @@ public final class AuthorizerHarness {
                     AuthorizationResult b = flipped.authorizer.authorize(ctx, List.of(action)).get(0);
                     result.put("decision", a.name());
                     result.put("byDefault", a != b);
+                    if (superUsers.contains(ctx.principal().toString())) {
+                        result.putObject("rule").put("kind", "superUser");
+                    } else {
+                        ObjectNode rule = RuleProbe.rule(configured.authorizer, ctx, action, a);
+                        if (rule != null) result.set("rule", rule);
+                    }
                 } catch (Throwable e) {
                     result.put("error", describe(e));
                 }
@@ -188,6 +196,76 @@ public final class AuthorizerHarness {
         } finally {
             configured.close();
             flipped.close();
+        }
+    }
+
+    /**
+     * Which rule decided, as StandardAuthorizerData's audit log would name it: calls its
+     * private findAclRule(matchingPrincipals(ctx), host, action) reflectively (Kafka's jars are
+     * on the class path, so their private members are reachable). Returns null when this
+     * Kafka version does not have those members, and the differential then compares
+     * decisions only.
+     */
+    static final class RuleProbe {
+        private static boolean initialised;
+        private static java.lang.reflect.Field dataField;
+        private static java.lang.reflect.Field noAclRuleField;
+        private static java.lang.reflect.Method findAclRule;
+        private static java.lang.reflect.Method matchingPrincipals;
+        private static Class<?> matchingAclRuleClass;
+        private static java.lang.reflect.Field aclField;
+        private static java.lang.reflect.Method ruleResult;
+
+        private static synchronized boolean init() {
+            if (initialised) return findAclRule != null;
+            initialised = true;
+            try {
+                Class<?> dataClass = Class.forName("org.apache.kafka.metadata.authorizer.StandardAuthorizerData");
+                dataField = StandardAuthorizer.class.getDeclaredField("data");
+                dataField.setAccessible(true);
+                noAclRuleField = dataClass.getDeclaredField("noAclRule");
+                noAclRuleField.setAccessible(true);
+                findAclRule = dataClass.getDeclaredMethod("findAclRule", Set.class, String.class, Action.class);
+                findAclRule.setAccessible(true);
+                matchingPrincipals = dataClass.getDeclaredMethod("matchingPrincipals", AuthorizableRequestContext.class);
+                matchingPrincipals.setAccessible(true);
+                matchingAclRuleClass = Class.forName("org.apache.kafka.metadata.authorizer.StandardAuthorizerData$MatchingAclRule");
+                aclField = matchingAclRuleClass.getDeclaredField("acl");
+                aclField.setAccessible(true);
+                ruleResult = Class.forName("org.apache.kafka.metadata.authorizer.StandardAuthorizerData$MatchingRule").getDeclaredMethod("result");
+                ruleResult.setAccessible(true);
+                return true;
+            } catch (ReflectiveOperationException | RuntimeException e) {
+                System.err.println("rule probe unavailable: " + e);
+                findAclRule = null;
+                return false;
+            }
+        }
+
+        static ObjectNode rule(StandardAuthorizer authorizer, Context ctx, Action action, AuthorizationResult decision) throws Exception {
+            if (!init()) return null;
+            Object data = dataField.get(authorizer);
+            Object rule = findAclRule.invoke(data, matchingPrincipals.invoke(null, ctx), ctx.clientAddress().getHostAddress(), action);
+            ObjectNode out = JSON.createObjectNode();
+            if (matchingAclRuleClass.isInstance(rule)) {
+                StandardAcl acl = (StandardAcl) aclField.get(rule);
+                out.put("kind", "acl");
+                ObjectNode a = out.putObject("acl");
+                a.put("resourceType", acl.resourceType().name());
+                a.put("resourceName", acl.resourceName());
+                a.put("patternType", acl.patternType().name());
+                a.put("principal", acl.principal());
+                a.put("host", acl.host());
+                a.put("operation", acl.operation().name());
+                a.put("permissionType", acl.permissionType().name());
+            } else if (rule == noAclRuleField.get(data)) {
+                out.put("kind", "default");
+            } else {
+                out.put("kind", "noAclMatched");
+            }
+            // The probe must reproduce the decision authorize() returned.
+            out.put("consistent", ruleResult.invoke(rule) == decision);
+            return out;
         }
     }
 

@@ -96,7 +96,12 @@ export interface HarnessCase {
   byType?: readonly HarnessByTypeRequest[];
 }
 
-export type HarnessDecision = { decision: "ALLOWED" | "DENIED"; byDefault?: boolean } | { error: string };
+/** The rule Kafka's audit log names for a decision (read from StandardAuthorizerData by the harness). */
+export type HarnessRule =
+  | { kind: "superUser" | "default" | "noAclMatched"; consistent?: boolean }
+  | { kind: "acl"; acl: HarnessAcl; consistent?: boolean };
+
+export type HarnessDecision = { decision: "ALLOWED" | "DENIED"; byDefault?: boolean; rule?: HarnessRule } | { error: string };
 
 export interface HarnessAnswer {
   aclCount: number;

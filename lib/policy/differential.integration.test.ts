@@ -9,8 +9,12 @@
  * several principal types, exact hosts vs `*` (and `::1`, which Kafka never matches
  * because it compares against Java's uncompressed form), DENYs, every operation
  * including ALL, every resource type, super users, and both values of
- * allow.everyone.if.no.acl.found. On a disagreement fast-check shrinks the case and
- * the failure prints the minimised ACLs, the request and both answers.
+ * allow.everyone.if.no.acl.found. Both the decision and the rule that decided are
+ * compared: the harness reads the rule Kafka's audit log would name (super user, the
+ * no-ACL default, "ACLs exist but none matched", or the exact deciding ACL), and the
+ * policy core must cite the same one. On a disagreement fast-check shrinks the case, a
+ * greedy pass drops every ACL not needed to reproduce it, and the failure prints the
+ * minimised ACLs, the request and both answers.
  *
  * Kafka's quirk that a LITERAL `*` ACL does not apply to names starting with `*` (e.g.
  * GROUP `*orders`) is generated on purpose ("*a", "a*", suffix "*"): the policy core
@@ -37,6 +41,7 @@ import {
   type HarnessByTypeRequest,
   type HarnessCase,
   type HarnessRequest,
+  type HarnessRule,
 } from "../../scripts/java-harness";
 import { OPERATIONS, RESOURCE_TYPES, type AclBinding, type AclOperation, type ResourceType } from "./types";
 import {
@@ -109,47 +114,56 @@ const aclArb: fc.Arbitrary<AclBinding> = fc.record({
 });
 
 /**
- * Requests aim at what the ACL set talks about about half of the time: its names, names
- * that extend them (so PREFIXED ACLs apply), and its resource types. They refer to the
+ * Each field of a request aims at what the ACL set talks about half of the time: its
+ * names, names that extend them (so PREFIXED ACLs apply), its resource types,
+ * principals, hosts and operations. They refer to the
  * ACLs by position and are resolved after generation, so that fast-check shrinks the ACLs
  * and the requests independently (a chain() would restart the requests on every shrink).
  */
-type NameSpec = { kind: "pool"; name: string } | { kind: "acl"; ref: number; suffix: string };
-type TypeSpec = { kind: "pool"; type: ResourceType } | { kind: "acl"; ref: number };
+/** A value from the pool, or "the value of the request's ACL" (when that makes a valid request). */
+type FieldSpec<T> = { kind: "pool"; value: T } | { kind: "acl" };
 interface RequestSpec {
-  principal: string;
-  host: string;
-  operation: AclOperation;
-  type: TypeSpec;
-  name: NameSpec;
+  /** The ACL this request aims at (modulo the set's size). */
+  ref: number;
+  principal: FieldSpec<string>;
+  host: FieldSpec<string>;
+  operation: FieldSpec<AclOperation>;
+  type: FieldSpec<ResourceType>;
+  name: FieldSpec<string>;
+  /** Appended to the ACL's name, so that PREFIXED ACLs apply and LITERAL ones do not. */
+  suffix: string;
 }
 
-const typeSpecArb: fc.Arbitrary<TypeSpec> = fc.oneof(
-  resourceTypeArb.map((type) => ({ kind: "pool" as const, type })),
-  fc.nat(1000).map((ref) => ({ kind: "acl" as const, ref })),
-);
-const nameSpecArb: fc.Arbitrary<NameSpec> = fc.oneof(
-  { weight: 2, arbitrary: nameArb.map((name) => ({ kind: "pool" as const, name })) },
-  { weight: 1, arbitrary: fc.nat(1000).map((ref) => ({ kind: "acl" as const, ref, suffix: "" })) },
-  { weight: 1, arbitrary: fc.record({ kind: fc.constant("acl" as const), ref: fc.nat(1000), suffix: fc.constantFrom("a", "b", "-", "*", "ab") }) },
-);
+function fieldSpecArb<T>(pool: fc.Arbitrary<T>): fc.Arbitrary<FieldSpec<T>> {
+  return fc.oneof(
+    { weight: 1, arbitrary: pool.map((value) => ({ kind: "pool" as const, value })) },
+    { weight: 2, arbitrary: fc.constant({ kind: "acl" as const }) },
+  );
+}
 const requestSpecArb: fc.Arbitrary<RequestSpec> = fc.record({
-  principal: fc.constantFrom(...REQUEST_PRINCIPALS),
-  host: fc.constantFrom(...REQUEST_HOSTS),
-  operation: operationArb,
-  type: typeSpecArb,
-  name: nameSpecArb,
+  ref: fc.nat(1000),
+  principal: fieldSpecArb(fc.constantFrom(...REQUEST_PRINCIPALS)),
+  host: fieldSpecArb(fc.constantFrom(...REQUEST_HOSTS)),
+  operation: fieldSpecArb(operationArb),
+  type: fieldSpecArb(resourceTypeArb),
+  name: fieldSpecArb(nameArb),
+  suffix: fc.constantFrom("", "", "", "a", "b", "-", "*", "ab"),
 });
 
-function resolveType(acls: readonly AclBinding[], t: TypeSpec): ResourceType {
-  if (t.kind === "pool") return t.type;
-  return acls[t.ref % Math.max(1, acls.length)]?.resourceType ?? "TOPIC";
-}
-
-function resolveName(acls: readonly AclBinding[], n: NameSpec): string {
-  if (n.kind === "pool") return n.name;
-  const acl = acls[n.ref % Math.max(1, acls.length)];
-  return acl ? acl.resourceName + n.suffix : "a" + n.suffix;
+function resolveRequest(acls: readonly AclBinding[], r: RequestSpec): HarnessRequest {
+  const acl = acls[r.ref % Math.max(1, acls.length)];
+  const from = <T>(f: FieldSpec<T>, own: T | undefined, fallback: T): T => (f.kind === "pool" ? f.value : (own ?? fallback));
+  // Not `User:*` (Kafka throws for it as a request principal), not `*` or `::1` as a client address.
+  const principal = from(r.principal, acl?.principal === "User:*" ? undefined : acl?.principal, "User:alice");
+  const host = from(r.host, acl && REQUEST_HOSTS.includes(acl.host) ? acl.host : undefined, "10.0.0.1");
+  const name = r.name.kind === "pool" ? r.name.value : (acl?.resourceName ?? "a") + r.suffix;
+  return {
+    principal,
+    host,
+    operation: from(r.operation, acl?.operation, "READ"),
+    resourceType: from(r.type, acl?.resourceType, "TOPIC"),
+    resourceName: name,
+  };
 }
 
 const aclKey = (a: AclBinding): string =>
@@ -171,26 +185,31 @@ const caseArb: fc.Arbitrary<DiffCase> = fc
   .map(({ acls, requests, byType, ...config }) => ({
     ...config,
     acls,
-    requests: requests.map((r) => ({
-      principal: r.principal,
-      host: r.host,
-      operation: r.operation,
-      resourceType: resolveType(acls, r.type),
-      resourceName: resolveName(acls, r.name),
-    })),
-    byType: byType.map((r) => ({ principal: r.principal, host: r.host, operation: r.operation, resourceType: resolveType(acls, r.type) })),
+    requests: requests.map((r) => resolveRequest(acls, r)),
+    byType: byType.map((r) => {
+      const { resourceName: _name, ...rest } = resolveRequest(acls, r);
+      return rest;
+    }),
   }));
 
 // ---- comparing -------------------------------------------------------------------------
 
-/** Kafka's rule, as far as it is observable: super user, the configured default, or the ACLs. */
-function kafkaRuleKind(c: HarnessCase, r: HarnessRequest, d: { decision: string; byDefault?: boolean }): string {
+/**
+ * Kafka's rule: the one its audit log names (the harness reads it from StandardAuthorizerData),
+ * written like the policy core's MatchingRule. Without that, only what the public API shows:
+ * super user, the configured default (the decision flips with allow.everyone.if.no.acl.found),
+ * or "the ACLs".
+ */
+function kafkaRule(c: HarnessCase, r: HarnessRequest, d: { decision: string; byDefault?: boolean; rule?: HarnessRule }): string {
+  if (d.rule) return d.rule.kind === "acl" ? `acl ${aclKey(d.rule.acl as AclBinding)}` : d.rule.kind;
   if (c.superUsers.includes(r.principal)) return "superUser";
   return d.byDefault ? "default" : "acls";
 }
 
-function coreRuleKind(kind: MatchingRule["kind"]): string {
-  return kind === "acl" || kind === "noAclMatched" ? "acls" : kind;
+function coreRule(rule: MatchingRule, exact: boolean): string {
+  if (rule.kind === "acl") return exact ? `acl ${aclKey(rule.acl)}` : "acls";
+  if (rule.kind === "noAclMatched") return exact ? rule.kind : "acls";
+  return rule.kind;
 }
 
 function show(c: DiffCase): string {
@@ -208,6 +227,7 @@ interface Stats {
   allowed: number;
   denied: number;
   byDefault: number;
+  byAcl: number;
   byTypeAllowed: number;
 }
 
@@ -237,12 +257,13 @@ async function findProblem(h: KafkaAuthorizerHarness, c: DiffCase, stats?: Stats
     if (!k || "error" in k) {
       return { single, message: `Kafka threw for request ${JSON.stringify(r)}: ${k && "error" in k ? k.error : "no answer"}\npolicy core: ${JSON.stringify(mine)}\n${show(c)}` };
     }
-    const kRule = kafkaRuleKind(c, r, k);
-    const mRule = coreRuleKind(mine.ruleKind);
+    if (k.rule && k.rule.consistent === false) throw new Error(`harness: the rule read from Kafka does not give authorize()'s answer for ${JSON.stringify(r)}`);
+    const kRule = kafkaRule(c, r, k);
+    const mRule = coreRule(mine.rule, k.rule !== undefined);
     if (k.decision !== mine.decision || kRule !== mRule) {
       const message = [
         `authorize disagreement on request ${JSON.stringify(r)}`,
-        `  Kafka StandardAuthorizer: ${k.decision} (rule: ${kRule})`,
+        `  Kafka StandardAuthorizer: ${k.decision} (rule: ${k.rule ? JSON.stringify(k.rule) : kRule})`,
         `  policy core:              ${mine.decision} (rule: ${JSON.stringify(mine.rule)})`,
         show(c),
       ].join("\n");
@@ -261,7 +282,8 @@ async function findProblem(h: KafkaAuthorizerHarness, c: DiffCase, stats?: Stats
       stats.authorize++;
       if (k.decision === "ALLOWED") stats.allowed++;
       else stats.denied++;
-      if (kRule === "default") stats.byDefault++;
+      if (k.byDefault) stats.byDefault++;
+      if (k.rule?.kind === "acl") stats.byAcl++;
     }
   }
   for (const [i, r] of (c.byType ?? []).entries()) {
@@ -333,7 +355,7 @@ describe("policy core vs Kafka 4.1.1 StandardAuthorizer (differential)", () => {
   });
 
   it(`agrees on authorize() and authorizeByResourceType() for ${RUNS} random ACL sets x ~${REQUESTS_PER_SET / 2}+${BY_TYPE_PER_SET / 2} requests`, async () => {
-    const stats: Stats = { sets: 0, authorize: 0, byType: 0, allowed: 0, denied: 0, byDefault: 0, byTypeAllowed: 0 };
+    const stats: Stats = { sets: 0, authorize: 0, byType: 0, allowed: 0, denied: 0, byDefault: 0, byAcl: 0, byTypeAllowed: 0 };
     const seed = process.env.DIFFERENTIAL_SEED === undefined ? Date.now() : Number(process.env.DIFFERENTIAL_SEED);
     await fc.assert(
       fc.asyncProperty(caseArb, async (c) => {
@@ -344,7 +366,7 @@ describe("policy core vs Kafka 4.1.1 StandardAuthorizer (differential)", () => {
     );
     console.info(
       `differential (seed ${seed}): ${stats.sets} ACL sets, ${stats.authorize} authorize() decisions ` +
-        `(${stats.allowed} ALLOWED, ${stats.denied} DENIED, ${stats.byDefault} by the no-ACL default), ` +
+        `(${stats.allowed} ALLOWED, ${stats.denied} DENIED; ${stats.byDefault} by the no-ACL default, ${stats.byAcl} citing an ACL, same rule as Kafka's), ` +
         `${stats.byType} authorizeByResourceType() decisions (${stats.byTypeAllowed} ALLOWED): 0 disagreements`,
     );
     // The generator must keep producing cases where every branch of the rule is taken.
@@ -352,6 +374,8 @@ describe("policy core vs Kafka 4.1.1 StandardAuthorizer (differential)", () => {
     expect(stats.allowed).toBeGreaterThan(stats.authorize * 0.05);
     expect(stats.denied).toBeGreaterThan(stats.authorize * 0.05);
     expect(stats.byDefault).toBeGreaterThan(0);
+    // The harness could read Kafka's deciding rule, so explanations were compared ACL for ACL.
+    expect(stats.byAcl).toBeGreaterThan(stats.authorize * 0.05);
     expect(stats.byTypeAllowed).toBeGreaterThan(0);
     expect(stats.byType - stats.byTypeAllowed).toBeGreaterThan(0);
   }, 120_000);
