@@ -78,6 +78,7 @@ const SYNC_MESSAGE = new Uint8Array([0x53, 0, 0, 0, 4]); // 'S'
 const COPY_FAIL_MESSAGE = new Uint8Array([0x66, 0, 0, 0, 5, 0]); // 'f', empty reason
 const READY_FOR_QUERY = 0x5a; // 'Z'
 const IDLE = 0x49; // 'I'
+const TERMINATE = 0x58; // 'X'
 
 /**
  * Drop-in replacement for pglite-socket's QueryQueueManager (same four methods) that
@@ -121,7 +122,11 @@ export class SerialQueue {
         // Connections that went away: end their cycle / transaction so others can run.
         for (const id of this.gone) {
           this.gone.delete(id);
-          if (id === this.owner) await this.release();
+          if (id === this.owner) {
+            // Never let this reject: pglite-socket does not await it (unhandled rejection),
+            // and it can only fail when the database is closing or already broken.
+            await this.release().catch(() => {});
+          }
         }
         const job = this.next();
         if (!job) break;
@@ -144,6 +149,11 @@ export class SerialQueue {
           );
         } catch (e) {
           job.reject(e);
+        }
+        if (job.message[0] === TERMINATE) {
+          // No reply; the connection is closing. Its hold (if any) is released on disconnect.
+          job.resolve(bytes);
+          continue;
         }
         const ready = bytes >= 6 && tail[0] === READY_FOR_QUERY && tail[1] === 0 && tail[2] === 0 && tail[3] === 0 && tail[4] === 5;
         this.owner = ready && tail[5] === IDLE ? null : job.handlerId;
