@@ -4,6 +4,8 @@
  * Used by token-parity.integration.test.ts. The controller's clock is replaced by a fixed
  * `now` (its private `time` field), the token cache holds the case's token under its HMAC.
  *
+ * Case {op: describe, principal, owners|null, token, describableTokenIds, describableOwners}
+ * runs the broker's DelegationTokenManager.filterToken instead: {visible}.
  * Case: {op: create|renew|expire, secretKey|null, maxLifetimeMs, expiryTimeMs, now,
  *        principal: "Type:name", owner?: "Type:name", renewers?: [..], maxLifetime?,
  *        token?: {tokenId, owner, requester, renewers, issue, expiry, max}, hmacOf?: tokenId, period?}
@@ -74,6 +76,10 @@ public class TokenParity {
     String line;
     while ((line = in.readLine()) != null) {
       JsonNode c = JSON.readTree(line);
+      if (c.get("op").asText().equals("describe")) {
+        System.out.println(describe(c));
+        continue;
+      }
       DelegationTokenCache cache = new DelegationTokenCache(List.of("SCRAM-SHA-256", "SCRAM-SHA-512"));
       String secret = c.get("secretKey").isNull() ? null : c.get("secretKey").asText();
       // ControllerServer passes the key only when it is non-empty (KafkaConfig.tokenAuthEnabled).
@@ -137,6 +143,30 @@ public class TokenParity {
       }
       System.out.println(JSON.writeValueAsString(out));
     }
+  }
+
+  /** DelegationTokenManager.filterToken, the broker's describe filter; the ACL checks are given as sets. */
+  static String describe(JsonNode c) throws Exception {
+    JsonNode t = c.get("token");
+    List<KafkaPrincipal> renewers = new ArrayList<>();
+    for (JsonNode r : t.get("renewers")) renewers.add(principal(r.asText()));
+    TokenInformation info = new TokenInformation(t.get("tokenId").asText(), principal(t.get("owner").asText()),
+        principal(t.get("requester").asText()), renewers, 0L, 0L, 0L);
+    java.util.Optional<List<KafkaPrincipal>> owners = java.util.Optional.empty();
+    if (!c.get("owners").isNull()) {
+      List<KafkaPrincipal> list = new ArrayList<>();
+      for (JsonNode o : c.get("owners")) list.add(principal(o.asText()));
+      owners = java.util.Optional.of(list);
+    }
+    java.util.Set<String> tokenIds = new java.util.HashSet<>();
+    for (JsonNode n : c.get("describableTokenIds")) tokenIds.add(n.asText());
+    java.util.Set<String> ownerNames = new java.util.HashSet<>();
+    for (JsonNode n : c.get("describableOwners")) ownerNames.add(n.asText());
+    boolean visible = org.apache.kafka.server.DelegationTokenManager.filterToken(principal(c.get("principal").asText()), owners, info,
+        tokenIds::contains, p -> ownerNames.contains(p.toString()));
+    ObjectNode out = JSON.createObjectNode();
+    out.put("visible", visible);
+    return JSON.writeValueAsString(out);
   }
 
   private static void invoke(Object target, String name, Class<?> type, Object value) throws Exception {

@@ -15,7 +15,7 @@ import fc from "fast-check";
 import { beforeAll, describe, expect, it } from "vitest";
 import { ensureKafkaJars, ROOT } from "../java-harness";
 import { tokenHmac } from "../../lib/policy/crypto/sha512";
-import { createToken, expireToken, renewToken, type TokenContext } from "../../lib/policy/token/token";
+import { createToken, describeTokens, expireToken, renewToken, type TokenContext } from "../../lib/policy/token/token";
 import type { DelegationToken } from "../../lib/policy/types";
 
 const SOURCE = path.join(ROOT, "scripts", "policy", "TokenParity.java");
@@ -49,6 +49,7 @@ const secretArb = fc.constantFrom<string | null>("k", "k", "k", "testKey", "", n
 
 interface KafkaAnswer {
   error: string;
+  visible?: boolean;
   issue?: string;
   expiry?: string;
   max?: string;
@@ -169,5 +170,41 @@ describe("token parity with Kafka's DelegationTokenControlManager", () => {
       return r.error !== "NONE" ? { error: r.error } : { error: r.error, expiry: r.expiryTimestamp };
     });
     compare(cases, ours, theirs);
+  }, 120_000);
+
+  it("describe: the owners filter and who may see a token (DelegationTokenManager.filterToken)", () => {
+    const who = fc.constantFrom("User:owner", "User:requester", "User:renewer", "User:other", "Service:owner");
+    const cases = fc.sample(
+      fc.record({
+        op: fc.constant("describe"),
+        principal: who,
+        owners: fc.option(fc.uniqueArray(who, { maxLength: 3 }), { nil: null }),
+        token: fc.record({
+          tokenId: fc.constantFrom("t1", "t2"),
+          owner: fc.constantFrom("User:owner", "User:other"),
+          requester: fc.constantFrom("User:requester", "User:owner"),
+          renewers: fc.subarray(["User:renewer", "User:other"]),
+        }),
+        describableTokenIds: fc.subarray(["t1", "t2"]),
+        describableOwners: fc.subarray(["User:owner", "User:other"]),
+      }),
+      { numRuns: RUNS, seed: SEED + 2 },
+    );
+    const theirs = kafka(cases).map((k) => k.visible);
+    const ours = cases.map((c) => {
+      const token: DelegationToken = { ...c.token, hmac: "h", issueTimestamp: 0, expiryTimestamp: 0, maxTimestamp: 0 };
+      const ctx: TokenContext = {
+        config: { secretKey: "k", maxLifetimeMs: 1, expiryTimeMs: 1 },
+        connection: { principal: c.principal, securityProtocol: "SASL_SSL", tokenAuthenticated: false },
+        now: 0,
+        isAllowed: (_p, operation, resourceType, name) =>
+          (operation === "DESCRIBE" && resourceType === "DELEGATION_TOKEN" && c.describableTokenIds.includes(name)) ||
+          (operation === "DESCRIBE_TOKENS" && resourceType === "USER" && c.describableOwners.includes(name)),
+      };
+      // Kafka answers an empty owners list without looking at any token.
+      return describeTokens(ctx, [token], { owners: c.owners }).tokens.length === 1;
+    });
+    const expected = theirs.map((v, i) => (cases[i]!.owners?.length === 0 ? false : v));
+    compare(cases, ours, expected);
   }, 120_000);
 });
