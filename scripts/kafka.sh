@@ -112,6 +112,14 @@ allow.everyone.if.no.acl.found=false
 delegation.token.secret.key=dev-only-delegation-token-secret-key
 delegation.token.expiry.check.interval.ms=5000
 
+# Kafka 4.1.1 loses SCRAM credentials on restart when it replays the metadata log from
+# an empty image and the log holds a credential deletion (ScramDelta.apply drops a
+# mechanism as soon as a removal empties it, mid-loop). Loading from a snapshot is not
+# affected, so take snapshots often: a restart then starts from a correct image. Keep
+# an hour of them, not the default week.
+metadata.log.max.snapshot.interval.ms=10000
+metadata.max.retention.ms=3600000
+
 log.dirs=${DATA_DIR}
 num.partitions=1
 default.replication.factor=1

@@ -20,6 +20,8 @@ import {
   produce,
   produceTransactional,
   upsertScramCredential,
+  verifyCredentials,
+  isKafkaOperationError,
   type KafkaCredential,
   type QuotaAlteration,
 } from "@/lib/kafka";
@@ -36,6 +38,26 @@ import {
 } from "./demo-data";
 
 export const SEED_ADMIN: KafkaCredential = { username: "admin", password: demoPassword("admin"), mechanism: "SCRAM-SHA-512" };
+
+/**
+ * The super user as it can sign in now: SCRAM-SHA-512, else SCRAM-SHA-256, else the
+ * static PLAIN password. SCRAM credentials live in the metadata log and can go missing
+ * (Kafka 4.1.1 loses them when a restart replays a log with deletions, see
+ * scripts/kafka.sh); the seed then restores them, which it could not do as a SCRAM user.
+ */
+async function signInAdmin(): Promise<KafkaCredential> {
+  const mechanisms = ["SCRAM-SHA-512", "SCRAM-SHA-256", "PLAIN"] as const;
+  for (const mechanism of mechanisms) {
+    const cred: KafkaCredential = { ...SEED_ADMIN, mechanism };
+    try {
+      await verifyCredentials(cred);
+      return cred;
+    } catch (error) {
+      if (!isKafkaOperationError(error) || error.code !== "SASL_AUTHENTICATION_FAILED" || mechanism === "PLAIN") throw error;
+    }
+  }
+  throw new Error("unreachable");
+}
 
 const scram = (user: string): KafkaCredential => ({ username: user, password: demoPassword(user), mechanism: "SCRAM-SHA-512" });
 const aclKey = (b: AclBinding) => [b.resourceType, b.resourceName, b.patternType, b.principal, b.host, b.operation, b.permissionType].join("|");
@@ -99,7 +121,7 @@ function isEmpty(m: Missing): boolean {
  * default the dev broker). Returns `{ seeded: false }` when everything was already there.
  */
 export async function seedDemoData(log: (line: string) => void = () => undefined): Promise<{ seeded: boolean }> {
-  const admin = SEED_ADMIN;
+  const admin = await signInAdmin();
   const missing = await findMissing(admin);
   if (isEmpty(missing)) {
     log("demo data: already seeded");
