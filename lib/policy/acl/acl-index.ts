@@ -36,15 +36,31 @@ export interface IndexedAcl {
   readonly allowMask: number;
   /** Requested-operation bits this ACL denies (0 for an ALLOW). */
   readonly denyMask: number;
-  /** The decision this ACL produces when it is the deciding rule. */
-  readonly result: AuthorizationResult;
+  /** The decision this ACL produces when it decides; built on first use (see resultOf). */
+  result: AuthorizationResult | null;
+  /** Set on the later copies of an identical ACL. */
+  duplicate: boolean;
 }
+
+/** The decision `entry` produces as the deciding rule, allocated once per ACL. */
+export function resultOf(entry: IndexedAcl): AuthorizationResult {
+  let r = entry.result;
+  if (r === null) {
+    r = { decision: entry.allowMask !== 0 ? "ALLOWED" : "DENIED", rule: { kind: "acl", acl: entry.binding } };
+    entry.result = r;
+  }
+  return r;
+}
+
+/** Groups up to this size are scanned linearly; larger ones get principal -> host maps. */
+const SMALL_GROUP = 16;
 
 /** The ACLs of one resource pattern (type, name, pattern type). */
 export interface AclGroup {
+  /** In StandardAcl order (operation, principal, host, permission); rank = position. */
   readonly entries: readonly IndexedAcl[];
-  /** principal -> host -> ACLs, each list in rank order. */
-  readonly byPrincipal: ReadonlyMap<string, ReadonlyMap<string, readonly IndexedAcl[]>>;
+  /** principal -> host -> ACLs, each list in rank order; null for small groups. */
+  readonly byPrincipal: ReadonlyMap<string, ReadonlyMap<string, readonly IndexedAcl[]>> | null;
 }
 
 export interface NameNode {
@@ -75,12 +91,26 @@ function compareKafkaOrder(a: IndexedAcl, b: IndexedAcl): number {
   return 0;
 }
 
-function buildGroup(entries: IndexedAcl[]): AclGroup {
-  entries.sort(compareKafkaOrder);
+function sameEntry(a: AclBinding, b: AclBinding): boolean {
+  return a.operation === b.operation && a.principal === b.principal && a.host === b.host && a.permissionType === b.permissionType;
+}
+
+function buildGroup(raw: IndexedAcl[]): AclGroup {
+  // A stable sort keeps identical ACLs adjacent and in input order: keep the first.
+  raw.sort(compareKafkaOrder);
+  const entries: IndexedAcl[] = [];
+  for (const e of raw) {
+    const last = entries[entries.length - 1];
+    if (last !== undefined && sameEntry(last.binding, e.binding)) {
+      e.duplicate = true;
+      continue;
+    }
+    e.rank = entries.length;
+    entries.push(e);
+  }
+  if (entries.length <= SMALL_GROUP) return { entries, byPrincipal: null };
   const byPrincipal = new Map<string, Map<string, IndexedAcl[]>>();
-  for (let i = 0; i < entries.length; i++) {
-    const e = entries[i]!;
-    e.rank = i;
+  for (const e of entries) {
     let byHost = byPrincipal.get(e.binding.principal);
     if (byHost === undefined) {
       byHost = new Map();
@@ -135,7 +165,7 @@ function buildSection(nodesByName: Map<string, NameNode>): TypeSection {
 }
 
 function normalize(b: AclBinding): AclBinding {
-  return Object.freeze({
+  return {
     resourceType: b.resourceType,
     resourceName: b.resourceName,
     patternType: b.patternType,
@@ -143,7 +173,7 @@ function normalize(b: AclBinding): AclBinding {
     host: b.host,
     operation: b.operation,
     permissionType: b.permissionType,
-  });
+  };
 }
 
 export function bindingKey(b: AclBinding): string {
@@ -159,38 +189,33 @@ export class AclIndex {
   private readonly sections: ReadonlyMap<ResourceType, TypeSection>;
   private readonly byPrincipal: ReadonlyMap<string, readonly IndexedAcl[]>;
 
-  private constructor(
-    entries: IndexedAcl[],
-    sections: Map<ResourceType, TypeSection>,
-    byPrincipal: Map<string, IndexedAcl[]>,
-  ) {
+  private constructor(entries: IndexedAcl[], sections: Map<ResourceType, TypeSection>, byPrincipal: Map<string, IndexedAcl[]>) {
     this.entries = entries;
     this.acls = entries.map((e) => e.binding);
     this.sections = sections;
     this.byPrincipal = byPrincipal;
   }
 
-  /** Build the index from a full ACL set. The bindings are assumed valid (see validate-acl). */
+  /** Build the index from a full ACL set. The bindings are assumed well-formed (see parse.ts). */
   static build(acls: Iterable<AclBinding>): AclIndex {
-    const seen = new Map<string, IndexedAcl>();
-    const entries: IndexedAcl[] = [];
+    const all: IndexedAcl[] = [];
     const groups = new Map<ResourceType, Map<string, { literal: IndexedAcl[]; prefixed: IndexedAcl[] }>>();
-    const byPrincipal = new Map<string, IndexedAcl[]>();
+    const allowMasks = new Map<string, number>();
+    const denyMasks = new Map<string, number>();
     for (const raw of acls) {
-      const key = bindingKey(raw);
-      if (seen.has(key)) continue;
       const binding = normalize(raw);
       const allow = binding.permissionType === "ALLOW";
-      const entry: IndexedAcl = {
-        binding,
-        order: entries.length,
-        rank: 0,
-        allowMask: allow ? allowedOperationsMask(binding.operation) : 0,
-        denyMask: allow ? 0 : deniedOperationsMask(binding.operation),
-        result: Object.freeze({ decision: allow ? "ALLOWED" : "DENIED", rule: Object.freeze({ kind: "acl", acl: binding }) }),
-      };
-      seen.set(key, entry);
-      entries.push(entry);
+      let allowMask = 0;
+      let denyMask = 0;
+      if (allow) {
+        allowMask = allowMasks.get(binding.operation) ?? allowedOperationsMask(binding.operation);
+        allowMasks.set(binding.operation, allowMask);
+      } else {
+        denyMask = denyMasks.get(binding.operation) ?? deniedOperationsMask(binding.operation);
+        denyMasks.set(binding.operation, denyMask);
+      }
+      const entry: IndexedAcl = { binding, order: all.length, rank: 0, allowMask, denyMask, result: null, duplicate: false };
+      all.push(entry);
       let byName = groups.get(binding.resourceType);
       if (byName === undefined) {
         byName = new Map();
@@ -202,9 +227,6 @@ export class AclIndex {
         byName.set(binding.resourceName, slot);
       }
       (binding.patternType === "LITERAL" ? slot.literal : slot.prefixed).push(entry);
-      const mine = byPrincipal.get(binding.principal);
-      if (mine === undefined) byPrincipal.set(binding.principal, [entry]);
-      else mine.push(entry);
     }
     const sections = new Map<ResourceType, TypeSection>();
     for (const [type, byName] of groups) {
@@ -217,6 +239,13 @@ export class AclIndex {
         });
       }
       sections.set(type, buildSection(nodes));
+    }
+    const entries = all.filter((e) => !e.duplicate);
+    const byPrincipal = new Map<string, IndexedAcl[]>();
+    for (const e of entries) {
+      const mine = byPrincipal.get(e.binding.principal);
+      if (mine === undefined) byPrincipal.set(e.binding.principal, [e]);
+      else mine.push(e);
     }
     return new AclIndex(entries, sections, byPrincipal);
   }
@@ -270,8 +299,9 @@ export class AclIndex {
   /** MATCH lookup: every ACL that applies to the resource, in input order. */
   matching(resourceType: ResourceType, name: string): AclBinding[] {
     const found: IndexedAcl[] = [];
-    for (const g of this.applicableGroups(resourceType, name)) found.push(...g.entries);
-    return found.sort((a, b) => a.order - b.order).map((e) => e.binding);
+    for (const g of this.applicableGroups(resourceType, name)) for (const e of g.entries) found.push(e);
+    found.sort((a, b) => a.order - b.order);
+    return found.map((e) => e.binding);
   }
 
   /**
@@ -310,20 +340,14 @@ export class AclIndex {
   }
 }
 
-/** The ACLs of a group that could match `principal` from `host` (or from any host when host is null). */
-export function* candidates(group: AclGroup, principal: string, host: string | null): Generator<IndexedAcl> {
-  for (const p of principal === WILDCARD_PRINCIPAL ? [principal] : [principal, WILDCARD_PRINCIPAL]) {
-    const byHost = group.byPrincipal.get(p);
-    if (byHost === undefined) continue;
-    if (host === null) {
-      for (const list of byHost.values()) yield* list;
-      continue;
-    }
-    const exact = byHost.get(host);
-    if (exact !== undefined) yield* exact;
-    if (host !== WILDCARD_HOST) {
-      const any = byHost.get(WILDCARD_HOST);
-      if (any !== undefined) yield* any;
-    }
+/** The ACLs of a group that could match `principal` (or `User:*`) from `host` (any host when null). */
+export function candidates(group: AclGroup, principal: string, host: string | null): IndexedAcl[] {
+  const out: IndexedAcl[] = [];
+  for (const e of group.entries) {
+    const b = e.binding;
+    if (b.principal !== principal && b.principal !== WILDCARD_PRINCIPAL) continue;
+    if (host !== null && b.host !== host && b.host !== WILDCARD_HOST) continue;
+    out.push(e);
   }
+  return out;
 }

@@ -41,7 +41,7 @@
  * the resource name, the rule the first pass uses, which yields Kafka's intended result.
  */
 import { WILDCARD_HOST, WILDCARD_PRINCIPAL, WILDCARD_RESOURCE, type ResourceType } from "../types";
-import { AclIndex, seekAtOrBelow, type AclGroup, type IndexedAcl, type TypeSection } from "./acl-index";
+import { AclIndex, resultOf, seekAtOrBelow, type AclGroup, type IndexedAcl, type TypeSection } from "./acl-index";
 import type { AclBinding } from "../types";
 import type { AuthorizationResult, AuthorizeByResourceTypeRequest, AuthorizeRequest, AuthorizerConfig, Decision } from "./model";
 import { operationBit } from "./operations";
@@ -124,8 +124,12 @@ class RuleBuilder implements GroupVisitor {
     this.hasResourceAcls = true;
     this.groupDeny = null;
     this.groupAllow = null;
-    this.scanPrincipal(group, this.principal);
-    if (this.principal !== WILDCARD_PRINCIPAL) this.scanPrincipal(group, WILDCARD_PRINCIPAL);
+    if (group.byPrincipal === null) {
+      this.scanSmall(group.entries);
+    } else {
+      this.scanPrincipal(group.byPrincipal, this.principal);
+      if (this.principal !== WILDCARD_PRINCIPAL) this.scanPrincipal(group.byPrincipal, WILDCARD_PRINCIPAL);
+    }
     if (this.groupDeny !== null) {
       this.deny = this.groupDeny;
       return true;
@@ -134,8 +138,25 @@ class RuleBuilder implements GroupVisitor {
     return false;
   }
 
-  private scanPrincipal(group: AclGroup, principal: string): void {
-    const byHost = group.byPrincipal.get(principal);
+  /** Small group: every ACL in rank order; the first matching DENY ends it. */
+  private scanSmall(entries: readonly IndexedAcl[]): void {
+    const bit = this.bit;
+    for (let i = 0; i < entries.length; i++) {
+      const e = entries[i]!;
+      if (((e.denyMask | e.allowMask) & bit) === 0) continue;
+      const b = e.binding;
+      if (b.principal !== this.principal && b.principal !== WILDCARD_PRINCIPAL) continue;
+      if (b.host !== this.host && b.host !== WILDCARD_HOST) continue;
+      if ((e.denyMask & bit) !== 0) {
+        this.groupDeny = e;
+        return;
+      }
+      this.groupAllow = e;
+    }
+  }
+
+  private scanPrincipal(byPrincipal: NonNullable<AclGroup["byPrincipal"]>, principal: string): void {
+    const byHost = byPrincipal.get(principal);
     if (byHost === undefined) return;
     this.scanList(byHost.get(this.host));
     if (this.host !== WILDCARD_HOST) this.scanList(byHost.get(WILDCARD_HOST));
@@ -192,8 +213,8 @@ export function authorize(source: AclIndex | readonly AclBinding[], request: Aut
   const hasResourceAcls = b.hasResourceAcls;
   b.deny = null;
   b.allow = null;
-  if (deny !== null) return deny.result;
-  if (allow !== null) return allow.result;
+  if (deny !== null) return resultOf(deny);
+  if (allow !== null) return resultOf(allow);
   if (hasResourceAcls) return NO_ACL_MATCHED_RESULT;
   return config?.allowEveryoneIfNoAclFound === true ? DEFAULT_ALLOW_RESULT : DEFAULT_DENY_RESULT;
 }
@@ -248,9 +269,12 @@ export function authorizeByResourceType(
     }
   }
   if (hasWildcardAllow) return { decision: "ALLOWED" };
+  // Kafka tries every non-empty prefix of the allowed name; only the lengths of denied
+  // prefixes can hit, so try just those.
+  const deniedLengths = [...new Set([...denyPrefixed].map((p) => p.length))].filter((l) => l > 0);
   const dominated = (name: string): boolean => {
-    for (let len = 1; len <= name.length; len++) {
-      if (denyPrefixed.has(name.slice(0, len))) return true;
+    for (const len of deniedLengths) {
+      if (len <= name.length && denyPrefixed.has(name.slice(0, len))) return true;
     }
     return false;
   };
