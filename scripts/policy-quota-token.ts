@@ -210,6 +210,7 @@ function token(input: unknown): unknown {
     securityProtocol: oneOf(conn.securityProtocol, SECURITY_PROTOCOLS, "connection.securityProtocol") as SecurityProtocol,
     tokenAuthenticated: conn.tokenAuthenticated === undefined ? false : bool(conn.tokenAuthenticated, "connection.tokenAuthenticated"),
   };
+  // The client address ACL hosts are matched against; the console reaches the broker from localhost by default.
   const host = conn.host === undefined ? "127.0.0.1" : str(conn.host, "connection.host");
   const acls = doc.acls === undefined ? [] : parseAclList(doc.acls, "acls");
   const ctx: TokenContext = { config, connection, now: int(doc.now, "now"), isAllowed: aclIsAllowed(acls, parseAuthorizerConfig(doc), host) };

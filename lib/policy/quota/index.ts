@@ -1,3 +1,4 @@
+/** Client quotas: which quota Kafka applies (8 levels, IP), DescribeClientQuotas filters, AlterClientQuotas validation, and the console's KIP-55 budget. */
 export { QUOTA_LEVELS, QuotaIndex, quotaUserOf, resolveClientQuota, resolveClientQuotas, resolveIpQuota, sanitizeUser } from "./resolve";
 export type { ClientQuotaResolution, IpQuotaResolution, QuotaCandidate, QuotaLevel, QuotaLevelNumber, QuotaMetricTags } from "./resolve";
 export { describeClientQuotas, groupByEntity, QUOTA_MATCH_TYPES } from "./filter";

@@ -1,3 +1,4 @@
+/** Delegation tokens as a KRaft cluster creates, renews, expires and describes them (KIP-48, KIP-373). */
 export {
   ANONYMOUS_PRINCIPAL,
   SECURITY_PROTOCOLS,
