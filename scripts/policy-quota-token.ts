@@ -8,7 +8,7 @@
 import { PolicyInputError } from "../lib/policy/acl/errors";
 import { parseAclList, parseAuthorizerConfig, parseRequestPrincipal } from "../lib/policy/acl/parse";
 import { tokenHmac } from "../lib/policy/crypto/sha512";
-import { budgetFindings, checkBudgetChange, type QuotaChange } from "../lib/policy/quota/budget";
+import { budgetFindings, checkBudgetChange, userBudget, type QuotaChange } from "../lib/policy/quota/budget";
 import { formatEntity } from "../lib/policy/quota/entity";
 import { describeClientQuotas, QUOTA_MATCH_TYPES, type QuotaFilterComponent } from "../lib/policy/quota/filter";
 import { validateQuotaAlteration, type QuotaAlterOp } from "../lib/policy/quota/alter";
@@ -281,7 +281,8 @@ const show = (v: number | null) => (v === null ? "unlimited" : String(v));
 
 export const QUOTA_TOKEN_HELP = `  quota --quotas FILE --user NAME --client-id ID [--key KEY]
                         the quota Kafka applies to (user, client-id) per key: value, the
-                        deciding level and entity, and the bucket (metric tags) it shares
+                        deciding level and entity, and the bucket (metric tags) it shares;
+                        then the user's KIP-55 budget (total, sub-quotas, what is left)
   quota --quotas FILE --ip ADDRESS
                         the connection_creation_rate limit for connections from ADDRESS
   budget FILE           KIP-55 findings: users whose client sub-quotas exceed their total
@@ -314,6 +315,15 @@ export async function quotaTokenHumanCommand(argv: string[], readFile: (p: strin
       const decided = r.level === null ? "no level configures this key" : `level ${r.level} ${r.candidates[r.level - 1]!.label}: ${formatEntity(r.entity!)}`;
       const bucket = `bucket user=${JSON.stringify(r.metricTags.user)} client-id=${JSON.stringify(r.metricTags["client-id"])}`;
       lines.push(`  ${key.padEnd(25)} ${show(r.value).padStart(12)}  ${decided}; ${bucket}`);
+    }
+    lines.push(`KIP-55 budget of user=${user} (a console rule; Kafka does not enforce it):`);
+    for (const b of userBudget(configured, user).filter((l) => keys.includes(l.key))) {
+      if (b.total === null && b.clients.length === 0 && b.defaultClientQuota === null) continue;
+      const source = b.totalSource === "default" ? " (from user=<default>)" : "";
+      const clients = b.clients.map((c) => `${c.clientId}=${c.value}`).join(", ") || "none";
+      const left = b.remaining === null ? "no total" : b.overBudget ? `OVER by ${-b.remaining}` : `${b.remaining} left`;
+      const dflt = b.defaultClientQuota === null ? "" : `; every other client gets its own ${b.defaultClientQuota} (client-id=<default>)`;
+      lines.push(`  ${b.key.padEnd(25)} total ${show(b.total)}${source}, sub-quotas ${b.sum} [${clients}]: ${left}${dflt}`);
     }
     return { text: lines.join("\n") + "\n", exitCode: 0 };
   }

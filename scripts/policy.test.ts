@@ -233,6 +233,7 @@ describe.concurrent("policy CLI — commands for people", () => {
       expect(r.stdout).toMatch(/producer_byte_rate\s+1500\s+level 1 <user, client-id>: user=alice, client-id=app/);
       expect(r.stdout).toMatch(/consumer_byte_rate\s+300\s+level 5 <default user, default client-id>/);
       expect(r.stdout).toMatch(/request_percentage\s+unlimited/);
+      expect(r.stdout).toContain("producer_byte_rate        total 1000, sub-quotas 1500 [app=1500]: OVER by 500");
     },
     T,
   );
