@@ -25,7 +25,7 @@
  * out as 2^63, the same number JSON.parse gives for Kafka's 9223372036854775807.
  */
 import type { AclOperation, DelegationToken, ResourceType } from "../types";
-import { sha512, tokenHmac } from "../crypto/sha512";
+import { sha512, tokenHmac, utf8 } from "../crypto/sha512";
 
 export const TOKEN_ERRORS = [
   "NONE",
@@ -199,7 +199,7 @@ export function mayCreateTokenFor(isAllowed: IsAllowed, requester: string, owner
  */
 export function deriveTokenId(seed: string, taken: (id: string) => boolean): string {
   for (let attempt = 0; ; attempt++) {
-    const bytes = sha512(new TextEncoder().encode(`${seed}\u0000${attempt}`)).slice(0, 16);
+    const bytes = sha512(utf8(`${seed}\u0000${attempt}`)).slice(0, 16);
     bytes[6] = (bytes[6]! & 0x0f) | 0x40; // version 4, as java.util.UUID.randomUUID
     bytes[8] = (bytes[8]! & 0x3f) | 0x80;
     let bin = "";
