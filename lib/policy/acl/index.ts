@@ -8,3 +8,5 @@ export { authorize, authorizeByResourceType, isSuperUser, HARDCODE_RESOURCE_NAME
 export * from "./filter";
 export * from "./validate";
 export * from "./parse";
+export * from "./effective";
+export * from "./roles";
