@@ -27,7 +27,12 @@ LOG_DIR="$STATE_DIR/logs"
 PID_FILE="$STATE_DIR/kafka.pid"
 PROPS="$STATE_DIR/server.properties"
 LOG4J="$STATE_DIR/log4j2.xml"
-CDS_ARCHIVE="$STATE_DIR/kafka-cds.jsa"
+# Class-data sharing archive of the broker's classes: a function of the jars and the JVM,
+# so it lives with the jars and serves every state dir. The first broker that stops
+# cleanly dumps it (to its own temp file, then moved into place).
+CDS_ARCHIVE="$LIB_DIR/kafka-cds.jsa"
+CDS_STAMP="$LIB_DIR/kafka-cds.java"
+CDS_DUMP="$STATE_DIR/kafka-cds.jsa.dump"
 PORT="${KAFKA_PORT:-9092}"
 CONTROLLER_PORT="${KAFKA_CONTROLLER_PORT:-9093}"
 TIMEOUT="${KAFKA_START_TIMEOUT:-90}"
@@ -62,7 +67,6 @@ fetch_jars() {
     die "Maven could not fetch the Kafka jars (see the output above). Is Maven Central reachable?"
   fi
   pom_sum >"$LIB_DIR/.pom.sha256"
-  rm -f "$CDS_ARCHIVE"
   say "jars ready: $(find "$LIB_DIR" -name '*.jar' | wc -l) files"
 }
 
@@ -167,13 +171,33 @@ jvm_opts() {
   printf '%s\n' "${opts[@]}"
 }
 
+java_stamp() { java -version 2>&1 | tr -d '\n'; }
+
+cds_opts() {
+  if [[ -f "$CDS_ARCHIVE" && -f "$CDS_STAMP" && "$(cat "$CDS_STAMP")" == "$(java_stamp)" ]]; then
+    printf '%s\n' "-XX:SharedArchiveFile=$CDS_ARCHIVE" -Xshare:auto
+  elif [[ "${1:-}" == "dump" ]]; then
+    rm -f "$CDS_DUMP"
+    printf '%s\n' "-XX:ArchiveClassesAtExit=$CDS_DUMP"
+  fi
+}
+
+# After a clean stop: adopt the archive the JVM dumped at exit, if none is in place yet.
+adopt_cds_dump() {
+  [[ -s "$CDS_DUMP" ]] || { rm -f "$CDS_DUMP"; return 0; }
+  if [[ ! -f "$CDS_ARCHIVE" || "$(cat "$CDS_STAMP" 2>/dev/null)" != "$(java_stamp)" ]]; then
+    mv -f "$CDS_DUMP" "$CDS_ARCHIVE.tmp.$$" && mv -f "$CDS_ARCHIVE.tmp.$$" "$CDS_ARCHIVE" && java_stamp >"$CDS_STAMP"
+  fi
+  rm -f "$CDS_DUMP"
+}
+
 format_once() {
   [[ -f "$DATA_DIR/meta.properties" ]] && return 0
   say "formatting KRaft storage in $DATA_DIR (once)"
   mkdir -p "$DATA_DIR"
   local cluster_id
   cluster_id="$(head -c16 /dev/urandom | base64 | tr '+/' '-_' | tr -d '=\n')"
-  mapfile -t opts < <(jvm_opts)
+  mapfile -t opts < <(cds_opts; jvm_opts)
   if ! java "${opts[@]}" kafka.tools.StorageTool format -t "$cluster_id" -c "$PROPS" \
     --add-scram 'SCRAM-SHA-512=[name=admin,password=admin-secret]' \
     --add-scram 'SCRAM-SHA-256=[name=admin,password=admin-secret]' >"$LOG_DIR/format.log" 2>&1; then
@@ -208,13 +232,7 @@ cmd_start() {
   local t0 started_marker log_start
   t0=$(date +%s%N)
   log_start=$(stat -c %s "$LOG_DIR/server.log" 2>/dev/null || echo 0)
-  mapfile -t opts < <(jvm_opts)
-  # Class-data sharing: the first clean stop dumps the loaded classes; later starts map them.
-  if [[ -f "$CDS_ARCHIVE" ]]; then
-    opts=("-XX:SharedArchiveFile=$CDS_ARCHIVE" -Xshare:auto "${opts[@]}")
-  else
-    opts=("-XX:ArchiveClassesAtExit=$CDS_ARCHIVE" "${opts[@]}")
-  fi
+  mapfile -t opts < <(cds_opts dump; jvm_opts)
   nohup java "${opts[@]}" kafka.Kafka "$PROPS" >"$LOG_DIR/stdout.log" 2>&1 </dev/null 9>&- &
   pid=$!
   echo "$pid" >"$PID_FILE"
@@ -256,12 +274,13 @@ cmd_stop() {
     if ((SECONDS >= deadline)); then
       say "no clean shutdown after 45s; killing"
       kill -KILL "$pid" 2>/dev/null || true
-      rm -f "$CDS_ARCHIVE"
+      rm -f "$CDS_DUMP"
       break
     fi
     sleep 0.2
   done
   rm -f "$PID_FILE"
+  adopt_cds_dump
   say "stopped"
 }
 
