@@ -340,14 +340,25 @@ export class AclIndex {
   }
 }
 
-/** The ACLs of a group that could match `principal` (or `User:*`) from `host` (any host when null). */
+/** The ACLs of a group that could match `principal` (or `User:*`) from `host` (any host when null), in rank order. */
 export function candidates(group: AclGroup, principal: string, host: string | null): IndexedAcl[] {
   const out: IndexedAcl[] = [];
-  for (const e of group.entries) {
-    const b = e.binding;
-    if (b.principal !== principal && b.principal !== WILDCARD_PRINCIPAL) continue;
-    if (host !== null && b.host !== host && b.host !== WILDCARD_HOST) continue;
-    out.push(e);
+  if (group.byPrincipal === null || host === null) {
+    for (const e of group.entries) {
+      const b = e.binding;
+      if (b.principal !== principal && b.principal !== WILDCARD_PRINCIPAL) continue;
+      if (host !== null && b.host !== host && b.host !== WILDCARD_HOST) continue;
+      out.push(e);
+    }
+    return out;
   }
-  return out;
+  for (const p of principal === WILDCARD_PRINCIPAL ? [principal] : [principal, WILDCARD_PRINCIPAL]) {
+    const byHost = group.byPrincipal.get(p);
+    if (byHost === undefined) continue;
+    for (const h of host === WILDCARD_HOST ? [host] : [host, WILDCARD_HOST]) {
+      const list = byHost.get(h);
+      if (list !== undefined) out.push(...list);
+    }
+  }
+  return out.sort((a, b) => a.rank - b.rank);
 }

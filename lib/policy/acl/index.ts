@@ -10,3 +10,4 @@ export * from "./validate";
 export * from "./parse";
 export * from "./effective";
 export * from "./roles";
+export * from "./lint";
