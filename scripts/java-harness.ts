@@ -116,6 +116,8 @@ export interface HarnessBenchCommand {
   seed: number;
   warmupMs: number;
   measureMs: number;
+  /** The measurement is cut into this many windows (default 10). */
+  windows?: number;
   logIfDenied?: boolean;
 }
 
@@ -123,7 +125,10 @@ export interface HarnessBenchAnswer {
   aclsLoaded: number;
   loadMs: number;
   decision: "ALLOWED" | "DENIED";
+  /** Mean over the whole measurement (what JMH reports). */
   nsPerOp: number;
+  /** The best window: the figure least disturbed by other processes on the machine. */
+  nsPerOpBest: number;
   iterations: number;
   heapUsedMb: number;
 }
