@@ -5,21 +5,34 @@
  *   throws PolicyInputError; the dispatcher turns it into exit 2 and `{ "error": ... }`.
  * - `aclHumanCommand`: `explain` and `lint`, for people, printing text.
  */
+import { bindingKey } from "../lib/policy/acl/acl-index";
 import {
   AclIndex,
   PolicyInputError,
+  allowedOperationsMask,
   authorize,
   authorizeByResourceType,
+  deniedOperationsMask,
+  effectiveForResource,
   filterAcls,
+  lintAcls,
+  operationBit,
   validateNewAcl,
+  type AuthorizeRequest,
+  type AuthorizerConfig,
 } from "../lib/policy/acl/index";
 import {
+  parseAclBinding,
+  parseAclDocument,
   parseAclFilter,
   parseAclList,
   parseAuthorizeByResourceTypeRequest,
   parseAuthorizeRequest,
   parseAuthorizerConfig,
+  parseRequestPrincipal,
+  parseSuperUsers,
 } from "../lib/policy/acl/parse";
+import { CLUSTER_RESOURCE_NAME, type AclBinding, type ResourceType } from "../lib/policy/types";
 
 export { PolicyInputError };
 
@@ -66,3 +79,167 @@ export const aclJsonCommands: Record<"authorize" | "authorize-by-type" | "filter
     return { results: asArray(doc.bindings, "bindings").map((b) => validateNewAcl(b)) };
   },
 };
+
+// ---- for people --------------------------------------------------------------------
+
+const EXPLAIN_USAGE =
+  "usage: explain --acls <acls.json|acls.csv> --principal <Type:name> --operation <OP> " +
+  "(--topic <t> | --group <g> | --cluster | --transactional-id <id> | --user <User:name> | --delegation-token <id>) " +
+  "[--host <ip>] [--super-users <User:a;User:b>] [--allow-everyone-if-no-acl-found]";
+
+const LINT_USAGE = "usage: lint <acls.json|acls.csv>";
+
+const RESOURCE_FLAGS: Record<string, ResourceType> = {
+  "--topic": "TOPIC",
+  "--group": "GROUP",
+  "--transactional-id": "TRANSACTIONAL_ID",
+  "--user": "USER",
+  "--delegation-token": "DELEGATION_TOKEN",
+};
+
+interface ParsedArgs {
+  values: Map<string, string>;
+  flags: Set<string>;
+  positional: string[];
+}
+
+function parseArgs(argv: string[], withValue: readonly string[], usage: string): ParsedArgs {
+  const values = new Map<string, string>();
+  const flags = new Set<string>();
+  const positional: string[] = [];
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i]!;
+    if (!arg.startsWith("--")) {
+      positional.push(arg);
+      continue;
+    }
+    const eq = arg.indexOf("=");
+    const name = eq > 0 ? arg.slice(0, eq) : arg;
+    if (withValue.includes(name)) {
+      const value = eq > 0 ? arg.slice(eq + 1) : argv[++i];
+      if (value === undefined) throw new PolicyInputError(`${name} needs a value\n${usage}`);
+      if (values.has(name)) throw new PolicyInputError(`${name} given twice\n${usage}`);
+      values.set(name, value);
+    } else {
+      flags.add(name);
+    }
+  }
+  return { values, flags, positional };
+}
+
+function describeAcl(b: AclBinding): string {
+  const pattern = b.patternType === "PREFIXED" ? `names starting with ${JSON.stringify(b.resourceName)}` : b.resourceName === "*" ? "every name (*)" : JSON.stringify(b.resourceName);
+  return `${b.permissionType.padEnd(5)} ${b.principal} ${b.operation} on ${b.resourceType} ${pattern}, from ${b.host === "*" ? "any host" : b.host}`;
+}
+
+function whyNot(b: AclBinding, request: AuthorizeRequest): string | null {
+  if (b.principal !== request.principal && b.principal !== "User:*") return "other principal";
+  if (b.host !== "*" && b.host !== request.host) return "other host";
+  const bit = operationBit(request.operation);
+  const mask = b.permissionType === "ALLOW" ? allowedOperationsMask(b.operation) : deniedOperationsMask(b.operation);
+  if ((mask & bit) === 0) return b.permissionType === "DENY" && b.operation !== request.operation ? "other operation (a DENY never implies)" : "other operation";
+  return null;
+}
+
+async function readAcls(path: string, readFile: (p: string) => Promise<string>): Promise<AclBinding[]> {
+  let text: string;
+  try {
+    text = await readFile(path);
+  } catch (e) {
+    throw new PolicyInputError(`cannot read ${path}: ${(e as Error).message}`);
+  }
+  return parseAclDocument(text);
+}
+
+async function explain(argv: string[], readFile: (p: string) => Promise<string>): Promise<string> {
+  const args = parseArgs(argv, ["--acls", "--principal", "--operation", "--host", "--super-users", ...Object.keys(RESOURCE_FLAGS)], EXPLAIN_USAGE);
+  const aclsPath = args.values.get("--acls");
+  const principalArg = args.values.get("--principal");
+  const operationArg = args.values.get("--operation");
+  if (aclsPath === undefined || principalArg === undefined || operationArg === undefined) throw new PolicyInputError(EXPLAIN_USAGE);
+  const resources: Array<[ResourceType, string]> = Object.entries(RESOURCE_FLAGS)
+    .filter(([flag]) => args.values.has(flag))
+    .map(([flag, type]) => [type, args.values.get(flag)!]);
+  if (args.flags.has("--cluster")) resources.push(["CLUSTER", CLUSTER_RESOURCE_NAME]);
+  if (resources.length !== 1) throw new PolicyInputError(`give exactly one resource\n${EXPLAIN_USAGE}`);
+  const [resourceType, resourceName] = resources[0]!;
+  const request: AuthorizeRequest = {
+    principal: parseRequestPrincipal(principalArg, "--principal"),
+    host: args.values.get("--host") ?? "*",
+    operation: parseAclBinding(
+      { resourceType, resourceName, patternType: "LITERAL", principal: principalArg, host: "*", operation: operationArg, permissionType: "ALLOW" },
+      "--operation",
+      { lenient: true },
+    ).operation,
+    resourceType,
+    resourceName,
+  };
+  const config: AuthorizerConfig = {
+    superUsers: new Set(parseSuperUsers(args.values.get("--super-users")?.replace(/,/g, ";"), "--super-users")),
+    allowEveryoneIfNoAclFound: args.flags.has("--allow-everyone-if-no-acl-found"),
+  };
+  const index = AclIndex.build(await readAcls(aclsPath, readFile));
+  const result = authorize(index, request, config);
+  const from = args.values.has("--host") ? `from ${request.host}` : "from a host no ACL names";
+  const lines = [`${request.principal} ${request.operation} on ${resourceType} ${JSON.stringify(resourceName)} ${from}: ${result.decision}`, ""];
+  const rule = result.rule;
+  switch (rule.kind) {
+    case "superUser":
+      lines.push(`Why: ${request.principal} is a super user (super.users); ACLs are not consulted.`);
+      break;
+    case "acl":
+      lines.push(
+        rule.acl.permissionType === "DENY"
+          ? `Why: a matching DENY wins over every ALLOW. Deciding ACL (the first DENY in Kafka's scan order):`
+          : `Why: a matching ALLOW and no matching DENY. Deciding ACL (the one Kafka's audit log names):`,
+        `  ${describeAcl(rule.acl)}`,
+      );
+      break;
+    case "noAclMatched":
+      lines.push(`Why: the resource has ACLs, but none matches this principal, host and operation, so Kafka denies.`);
+      break;
+    case "default":
+      lines.push(
+        `Why: no ACL applies to this resource at all, so allow.everyone.if.no.acl.found decides (${config.allowEveryoneIfNoAclFound === true ? "true: ALLOWED" : "false, Kafka's default: DENIED"}).`,
+      );
+      break;
+  }
+  const applying = effectiveForResource(index, resourceType, resourceName).acls;
+  lines.push("", `ACLs that apply to ${resourceType} ${JSON.stringify(resourceName)} (${applying.length}):`);
+  for (const b of applying) {
+    const decides = rule.kind === "acl" && bindingKey(rule.acl) === bindingKey(b);
+    const reason = whyNot(b, request);
+    lines.push(`  ${decides ? "=>" : "  "} ${describeAcl(b)}${decides ? "  [decides]" : reason === null ? "  [matches]" : `  [${reason}]`}`);
+  }
+  if (applying.length === 0) lines.push("  (none)");
+  if (result.decision === "DENIED" && rule.kind !== "acl") {
+    lines.push("", `To allow it, an ACL such as:`, `  ${describeAcl({ resourceType, resourceName, patternType: "LITERAL", principal: request.principal, host: "*", operation: request.operation, permissionType: "ALLOW" })}`);
+  } else if (result.decision === "DENIED" && rule.kind === "acl") {
+    lines.push("", "An ALLOW cannot help while that DENY matches: remove or narrow the DENY.");
+  }
+  return lines.join("\n") + "\n";
+}
+
+async function lint(argv: string[], readFile: (p: string) => Promise<string>): Promise<string> {
+  const args = parseArgs(argv, [], LINT_USAGE);
+  const path = args.positional[0];
+  if (path === undefined || args.positional.length > 1) throw new PolicyInputError(LINT_USAGE);
+  const acls = await readAcls(path, readFile);
+  const findings = lintAcls(acls);
+  if (findings.length === 0) return `No findings in ${acls.length} ACL${acls.length === 1 ? "" : "s"}.\n`;
+  const count = (s: string) => findings.filter((f) => f.severity === s).length;
+  const lines = [`${findings.length} finding${findings.length === 1 ? "" : "s"} (${count("error")} error, ${count("warning")} warning, ${count("info")} info) in ${acls.length} ACLs`, ""];
+  for (const f of findings) {
+    lines.push(`${f.severity.toUpperCase()} ${f.code}: ${f.message}`);
+    for (const b of f.acls) lines.push(`    ${describeAcl(b)}`);
+  }
+  return lines.join("\n") + "\n";
+}
+
+/** The human-facing ACL commands; null when argv[0] is not one of them. */
+export async function aclHumanCommand(argv: string[], readFile: (p: string) => Promise<string>): Promise<string | null> {
+  const [command, ...rest] = argv;
+  if (command === "explain") return explain(rest, readFile);
+  if (command === "lint") return lint(rest, readFile);
+  return null;
+}
