@@ -113,13 +113,15 @@ const aclArb: fc.Arbitrary<AclBinding> = fc.record({
   permissionType: fc.constantFrom("ALLOW" as const, "ALLOW" as const, "DENY" as const),
 });
 
-/**
- * Each field of a request aims at what the ACL set talks about half of the time: its
- * names, names that extend them (so PREFIXED ACLs apply), its resource types,
- * principals, hosts and operations. They refer to the
- * ACLs by position and are resolved after generation, so that fast-check shrinks the ACLs
- * and the requests independently (a chain() would restart the requests on every shrink).
+/*
+ * Each field of a request takes, two times in three, the value of one ACL of the set (its
+ * principal, host, operation, resource type, and its name, possibly extended so that
+ * PREFIXED ACLs apply and LITERAL ones do not); otherwise a value from the pool. Requests
+ * refer to that ACL by position and are resolved after generation, so that fast-check
+ * shrinks the ACLs and the requests independently (a chain() would restart the requests
+ * on every shrink).
  */
+
 /** A value from the pool, or "the value of the request's ACL" (when that makes a valid request). */
 type FieldSpec<T> = { kind: "pool"; value: T } | { kind: "acl" };
 interface RequestSpec {
@@ -342,7 +344,7 @@ async function compare(h: KafkaAuthorizerHarness, c: DiffCase, stats?: Stats): P
 
 // ---- the tests -------------------------------------------------------------------------
 
-const RUNS = Number(process.env.DIFFERENTIAL_RUNS ?? 400);
+const RUNS = Number(process.env.DIFFERENTIAL_RUNS ?? 1000);
 
 describe("policy core vs Kafka 4.1.1 StandardAuthorizer (differential)", () => {
   let harness: KafkaAuthorizerHarness;
