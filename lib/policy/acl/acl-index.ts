@@ -123,24 +123,20 @@ function buildGroup(raw: IndexedAcl[]): AclGroup {
   return { entries, byPrincipal };
 }
 
-/** Compare `name` with the first `m` characters of `r`, without taking a substring. */
-export function compareToPrefix(name: string, r: string, m: number): number {
-  const n = name.length < m ? name.length : m;
-  for (let k = 0; k < n; k++) {
-    const d = name.charCodeAt(k) - r.charCodeAt(k);
-    if (d !== 0) return d;
-  }
-  return name.length - m;
-}
-
-/** First position in [from, names.length) whose name is <= r[0..m) (names are reverse sorted). */
+/**
+ * First position in [from, names.length) whose name is <= r[0..m) (names are reverse
+ * sorted). The target is cut from `r` once per seek so the comparisons are the engine's
+ * native string comparisons (UTF-16 code units, like Java's String.compareTo): much
+ * faster than comparing character by character when names share long stems.
+ */
 export function seekAtOrBelow(section: TypeSection, r: string, m: number, from: number): number {
   const names = section.names;
+  const target = m === r.length ? r : r.slice(0, m);
   let lo = from;
   let hi = names.length;
   while (lo < hi) {
     const mid = (lo + hi) >>> 1;
-    if (compareToPrefix(names[mid]!.name, r, m) <= 0) hi = mid;
+    if (names[mid]!.name <= target) hi = mid;
     else lo = mid + 1;
   }
   return lo;
