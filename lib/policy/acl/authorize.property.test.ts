@@ -14,7 +14,7 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { OPERATIONS, type AclBinding, type AclOperation, type PatternType, type ResourceType } from "../types";
 import { AclIndex, bindingKey } from "./acl-index";
-import { authorize } from "./authorize";
+import { authorize, authorizeInScanOrder, scanOrder } from "./authorize";
 import { filterAcls } from "./filter";
 import type { AuthorizationResult, AuthorizeRequest, AuthorizerConfig } from "./model";
 import { IMPLIES_DESCRIBE, IMPLIES_DESCRIBE_CONFIGS, OPERATION_ORDINAL } from "./operations";
@@ -150,6 +150,19 @@ describe("authorize — properties", () => {
         for (const r of requests) expect(authorize(index, r, config)).toEqual(kafkaScan(acls, r, config));
       }),
       { numRuns: RUNS },
+    );
+  });
+
+  it("answering from the collected scan order (effective-permission matrices) equals authorize", () => {
+    fc.assert(
+      fc.property(fc.array(aclArb, { maxLength: 40 }), fc.array(requestArb, { minLength: 1, maxLength: 8 }), configArb, (acls, requests, config) => {
+        const index = AclIndex.build(acls);
+        for (const r of requests) {
+          const groups = scanOrder(index, r.resourceType, r.resourceName);
+          expect(authorizeInScanOrder(groups, r, config)).toEqual(authorize(index, r, config));
+        }
+      }),
+      { numRuns: 1000 },
     );
   });
 

@@ -219,6 +219,41 @@ export function authorize(source: AclIndex | readonly AclBinding[], request: Aut
   return config?.allowEveryoneIfNoAclFound === true ? DEFAULT_ALLOW_RESULT : DEFAULT_DENY_RESULT;
 }
 
+/**
+ * The groups StandardAuthorizer scans for a resource, in its order (pass one, then the
+ * wildcard pass), collected once so many (principal, operation) questions about the same
+ * resource can be answered without scanning again. Stopping at the first DENY of this
+ * concatenation is exactly Kafka's "return on the first DENY of pass one, else of pass two".
+ */
+export function scanOrder(index: AclIndex, resourceType: ResourceType, resourceName: string): AclGroup[] {
+  const groups: AclGroup[] = [];
+  scanApplicableGroups(index, resourceType, resourceName, {
+    visit(group) {
+      groups.push(group);
+      return false;
+    },
+  });
+  return groups;
+}
+
+const scratch = new RuleBuilder();
+
+/** `authorize` over groups from `scanOrder` (same resource): same result, no scan. */
+export function authorizeInScanOrder(groups: readonly AclGroup[], request: Omit<AuthorizeRequest, "resourceType" | "resourceName">, config?: AuthorizerConfig): AuthorizationResult {
+  if (isSuperUser(request.principal, config)) return SUPER_USER_RESULT;
+  const b = scratch;
+  b.reset(request.principal, request.host, operationBit(request.operation));
+  for (let i = 0; i < groups.length; i++) if (b.visit(groups[i]!)) break;
+  const deny = b.deny;
+  const allow = b.allow;
+  b.deny = null;
+  b.allow = null;
+  if (deny !== null) return resultOf(deny);
+  if (allow !== null) return resultOf(allow);
+  if (groups.length > 0) return NO_ACL_MATCHED_RESULT;
+  return config?.allowEveryoneIfNoAclFound === true ? DEFAULT_ALLOW_RESULT : DEFAULT_DENY_RESULT;
+}
+
 /** The dummy resource name Authorizer.authorizeByResourceType authorizes first. */
 export const HARDCODE_RESOURCE_NAME = "hardcode";
 

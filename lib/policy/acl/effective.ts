@@ -13,8 +13,8 @@
  * listed beside it.
  */
 import { WILDCARD_HOST, WILDCARD_PRINCIPAL, WILDCARD_RESOURCE, type AclBinding, type AclOperation, type PatternType, type ResourceType } from "../types";
-import { candidates, type AclGroup, type AclIndex, type IndexedAcl } from "./acl-index";
-import { authorize, scanApplicableGroups } from "./authorize";
+import { candidates, type AclIndex, type IndexedAcl } from "./acl-index";
+import { authorize, authorizeInScanOrder, scanOrder } from "./authorize";
 import type { AuthorizerConfig, Decision, MatchingRule } from "./model";
 import { SUPPORTED_OPERATIONS, operationBit } from "./operations";
 
@@ -50,21 +50,9 @@ export interface ResourceEffective {
   rows: EffectiveRow[];
 }
 
-/** The groups that apply to a resource, in scan order, both passes. */
-function applicableGroupsInScanOrder(index: AclIndex, resourceType: ResourceType, name: string): AclGroup[] {
-  const groups: AclGroup[] = [];
-  scanApplicableGroups(index, resourceType, name, {
-    visit(group) {
-      groups.push(group);
-      return false;
-    },
-  });
-  return groups;
-}
-
 export function effectiveForResource(index: AclIndex, resourceType: ResourceType, resourceName: string, options: EffectiveOptions = {}): ResourceEffective {
   const host = options.host ?? UNSPECIFIED_HOST;
-  const groups = applicableGroupsInScanOrder(index, resourceType, resourceName);
+  const groups = scanOrder(index, resourceType, resourceName);
   const seen = new Set<IndexedAcl>();
   for (const g of groups) for (const e of g.entries) seen.add(e);
   const entries = [...seen].sort((a, b) => a.order - b.order);
@@ -86,7 +74,7 @@ export function effectiveForResource(index: AclIndex, resourceType: ResourceType
     return {
       principal,
       operations: ops.map((operation) => {
-        const { decision, rule } = authorize(index, { principal, host, operation, resourceType, resourceName }, options.config);
+        const { decision, rule } = authorizeInScanOrder(groups, { principal, host, operation }, options.config);
         return { operation, decision, rule };
       }),
       specificHosts: options.host === undefined ? [...specific].sort() : [],
