@@ -32,6 +32,8 @@ export interface IndexedAcl {
   readonly order: number;
   /** Position inside its (name, pattern type) group, in StandardAcl order. */
   rank: number;
+  /** AclOperation's enum position, for StandardAcl's sort order. */
+  readonly opOrdinal: number;
   /** Requested-operation bits this ACL allows (0 for a DENY). */
   readonly allowMask: number;
   /** Requested-operation bits this ACL denies (0 for an ALLOW). */
@@ -80,10 +82,10 @@ export interface TypeSection {
 }
 
 function compareKafkaOrder(a: IndexedAcl, b: IndexedAcl): number {
+  const op = a.opOrdinal - b.opOrdinal;
+  if (op !== 0) return op;
   const x = a.binding;
   const y = b.binding;
-  const op = OPERATION_ORDINAL[x.operation] - OPERATION_ORDINAL[y.operation];
-  if (op !== 0) return op;
   if (x.principal !== y.principal) return x.principal < y.principal ? -1 : 1;
   if (x.host !== y.host) return x.host < y.host ? -1 : 1;
   // AclPermissionType: DENY (2) sorts before ALLOW (3).
@@ -210,7 +212,16 @@ export class AclIndex {
         denyMask = denyMasks.get(binding.operation) ?? deniedOperationsMask(binding.operation);
         denyMasks.set(binding.operation, denyMask);
       }
-      const entry: IndexedAcl = { binding, order: all.length, rank: 0, allowMask, denyMask, result: null, duplicate: false };
+      const entry: IndexedAcl = {
+        binding,
+        order: all.length,
+        rank: 0,
+        opOrdinal: OPERATION_ORDINAL[binding.operation],
+        allowMask,
+        denyMask,
+        result: null,
+        duplicate: false,
+      };
       all.push(entry);
       let byName = groups.get(binding.resourceType);
       if (byName === undefined) {
