@@ -89,6 +89,8 @@ describe("lintAcls", () => {
       [acl("GROUP", "!a", "LITERAL", "User:a", "*", "READ", "ALLOW"), "authorizer-hang-name"],
       [acl("TRANSACTIONAL_ID", " tx", "PREFIXED", "User:a", "*", "WRITE", "ALLOW"), "authorizer-hang-name"],
       [acl("TOPIC", "", "PREFIXED", "User:a", "*", "READ", "ALLOW"), "empty-resource-name"],
+      [acl("TOPIC", "orders/eu", "LITERAL", "User:a", "*", "READ", "ALLOW"), "impossible-topic-name"],
+      [acl("TOPIC", "x".repeat(250), "LITERAL", "User:a", "*", "READ", "ALLOW"), "impossible-topic-name"],
     ];
     for (const [binding, code] of cases) {
       expect(codes([binding]), `${binding.resourceType} ${binding.resourceName}`).toEqual([[code, [binding]]]);

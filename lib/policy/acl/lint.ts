@@ -10,7 +10,7 @@
  *            around a principal, a principal type in the wrong case, `Group:*` (not a
  *            wildcard), an operation the resource type never checks, hosts that are not
  *            the exact IP strings Kafka compares, group / transactional-id names that make
- *            StandardAuthorizer hang or throw, duplicates;
+ *            StandardAuthorizer hang or throw, topic names no topic can have, duplicates;
  * info     — clean-up: ALLOWs made redundant by a broader ALLOW; names starting with `*`,
  *            which the LITERAL `*` ACLs do not reach in StandardAuthorizer.
  *
@@ -36,6 +36,7 @@ export type LintCode =
   | "operation-not-applicable"
   | "host-not-ip"
   | "authorizer-hang-name"
+  | "impossible-topic-name"
   | "redundant-allow"
   | "wildcard-skips-name";
 
@@ -45,6 +46,10 @@ export interface Finding {
   message: string;
   acls: AclBinding[];
 }
+
+/** org.apache.kafka.common.internals.Topic: legal characters and maximum length. */
+const TOPIC_CHARS = /^[a-zA-Z0-9._-]+$/;
+const TOPIC_MAX_LENGTH = 249;
 
 const SEVERITY_ORDER: Record<FindingSeverity, number> = { error: 0, warning: 1, info: 2 };
 
@@ -132,6 +137,17 @@ function nameFindings(b: AclBinding, add: (severity: FindingSeverity, code: Lint
   }
   if (b.resourceType !== "TOPIC" && b.resourceName.startsWith(WILDCARD_RESOURCE) && !(b.resourceName === WILDCARD_RESOURCE && b.patternType === "LITERAL")) {
     add("info", "wildcard-skips-name", `${b.resourceType} names starting with "*" are not reached by LITERAL "*" ACLs in Kafka's StandardAuthorizer (neither ALLOW nor DENY).`);
+  }
+  if (b.resourceType === "TOPIC" && !(b.patternType === "LITERAL" && b.resourceName === WILDCARD_RESOURCE) && b.resourceName.length > 0) {
+    const tooLong = b.patternType === "LITERAL" ? b.resourceName.length > TOPIC_MAX_LENGTH : b.resourceName.length >= TOPIC_MAX_LENGTH;
+    const dots = b.patternType === "LITERAL" && (b.resourceName === "." || b.resourceName === "..");
+    if (!TOPIC_CHARS.test(b.resourceName) || tooLong || dots) {
+      add(
+        "warning",
+        "impossible-topic-name",
+        `No topic can be named ${b.patternType === "PREFIXED" ? "with the prefix " : ""}${JSON.stringify(b.resourceName)}: topic names are 1-${TOPIC_MAX_LENGTH} characters of a-z, A-Z, 0-9, ".", "_" and "-", and not "." or "..". This ACL never applies.`,
+      );
+    }
   }
   if (!isOperationSupported(b.resourceType, b.operation)) {
     add(
