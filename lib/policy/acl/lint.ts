@@ -138,7 +138,8 @@ function nameFindings(b: AclBinding, add: (severity: FindingSeverity, code: Lint
   if (b.resourceType !== "TOPIC" && b.resourceName.startsWith(WILDCARD_RESOURCE) && !(b.resourceName === WILDCARD_RESOURCE && b.patternType === "LITERAL")) {
     add("info", "wildcard-skips-name", `${b.resourceType} names starting with "*" are not reached by LITERAL "*" ACLs in Kafka's StandardAuthorizer (neither ALLOW nor DENY).`);
   }
-  if (b.resourceType === "TOPIC" && !(b.patternType === "LITERAL" && b.resourceName === WILDCARD_RESOURCE) && b.resourceName.length > 0) {
+  // (`*` itself: the wildcard, or the PREFIXED `*` reported above.)
+  if (b.resourceType === "TOPIC" && b.resourceName !== WILDCARD_RESOURCE && b.resourceName.length > 0) {
     const tooLong = b.patternType === "LITERAL" ? b.resourceName.length > TOPIC_MAX_LENGTH : b.resourceName.length >= TOPIC_MAX_LENGTH;
     const dots = b.patternType === "LITERAL" && (b.resourceName === "." || b.resourceName === "..");
     if (!TOPIC_CHARS.test(b.resourceName) || tooLong || dots) {
