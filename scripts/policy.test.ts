@@ -250,12 +250,31 @@ describe.concurrent("policy CLI — commands for people", () => {
   );
 
   it(
+    "explain is handed to the ACL commands; a usage error there exits 2",
+    async () => {
+      const acls = path.join(dir, "acls.json");
+      writeFileSync(
+        acls,
+        JSON.stringify([{ resourceType: "TOPIC", resourceName: "orders", patternType: "LITERAL", principal: "User:alice", host: "*", operation: "READ", permissionType: "ALLOW" }]),
+      );
+      const r = await run(["explain", "--acls", acls, "--principal", "User:alice", "--operation", "DESCRIBE", "--topic", "orders"], null);
+      expect(r.code).toBe(0);
+      expect(r.stdout).toContain("ALLOWED");
+      const bad = await run(["explain", "--acls", acls], null);
+      expect(bad.code).toBe(2);
+      expect(bad.stderr).toContain("usage: explain");
+    },
+    T,
+  );
+
+  it(
     "--help lists the JSON and human commands; an unknown command exits 2",
     async () => {
       const h = await run(["--help"], null);
       expect(h.code).toBe(0);
       expect(h.stdout).toContain("quota-budget");
       expect(h.stdout).toContain("budget FILE");
+      expect(h.stdout).toContain("explain --acls FILE");
       const u = await run(["frobnicate"], null);
       expect(u.code).toBe(2);
       expect(u.stderr).toContain("unknown command");

@@ -83,16 +83,20 @@ async function runJson(command: JsonCommand): Promise<number> {
 type HumanResult = { text: string; exitCode: number } | null;
 
 async function aclHuman(argv: string[], read: (p: string) => Promise<string>): Promise<HumanResult> {
-  const mod: Record<string, unknown> = await import("./policy-acl");
-  const human = mod.aclHumanCommand;
-  if (typeof human !== "function") return null;
-  const text = (await (human as (a: string[], r: (p: string) => Promise<string>) => Promise<string | null>)(argv, read)) ?? null;
+  const { aclHumanCommand } = await import("./policy-acl");
+  const text = await aclHumanCommand(argv, read);
   return text === null ? null : { text, exitCode: 0 };
 }
 
 async function aclHelp(): Promise<string> {
   const mod: Record<string, unknown> = await import("./policy-acl");
-  return typeof mod.ACL_HUMAN_HELP === "string" ? mod.ACL_HUMAN_HELP + "\n" : "";
+  if (typeof mod.ACL_HUMAN_HELP === "string") return mod.ACL_HUMAN_HELP + "\n";
+  return `  explain --acls FILE --principal Type:name --operation OP (--topic T | --group G | --cluster |
+          --transactional-id ID | --user User:name | --delegation-token ID) [--host IP]
+          [--super-users User:a;User:b] [--allow-everyone-if-no-acl-found]
+                        why Kafka allows or denies the request, and the ACLs that apply
+  lint FILE             findings in an ACL export (JSON or CSV)
+`;
 }
 
 async function help(): Promise<string> {
