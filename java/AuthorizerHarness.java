@@ -18,10 +18,12 @@
  *    "acls":[{resourceType,resourceName,patternType,principal,host,operation,permissionType}],
  *    "superUsers":["User:admin"], "allowEveryoneIfNoAclFound":false,
  *    "requests":[{principal,host,operation,resourceType,resourceName}],
- *    "byType":[{principal,host,operation,resourceType}]}
+ *    "byType":[{principal,host,operation,resourceType}],
+ *    "filters":[{resourceType,resourceName|null,patternType,principal|null,host|null,operation,permissionType}]}
  *     -> {"id":2,"aclCount":n,
  *         "results":[{"decision":"ALLOWED"|"DENIED","byDefault":bool,"rule":{...}} | {"error":"..."}],
- *         "byType":[{"decision":...} | {"error":"..."}]}
+ *         "byType":[{"decision":...} | {"error":"..."}],
+ *         "filters":[[the ACLs StandardAuthorizer.acls(filter) returns], ...]}
  *
  *     "byDefault" is true when the decision came from allow.everyone.if.no.acl.found:
  *     the harness loads the same ACLs into a second authorizer with the opposite
@@ -49,13 +51,16 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 
 import org.apache.kafka.common.Uuid;
 import org.apache.kafka.common.acl.AccessControlEntry;
+import org.apache.kafka.common.acl.AccessControlEntryFilter;
 import org.apache.kafka.common.acl.AclBinding;
+import org.apache.kafka.common.acl.AclBindingFilter;
 import org.apache.kafka.common.acl.AclOperation;
 import org.apache.kafka.common.acl.AclPermissionType;
 import org.apache.kafka.common.metrics.Metrics;
 import org.apache.kafka.common.metrics.internals.PluginMetricsImpl;
 import org.apache.kafka.common.resource.PatternType;
 import org.apache.kafka.common.resource.ResourcePattern;
+import org.apache.kafka.common.resource.ResourcePatternFilter;
 import org.apache.kafka.common.resource.ResourceType;
 import org.apache.kafka.common.security.auth.KafkaPrincipal;
 import org.apache.kafka.common.security.auth.SecurityProtocol;
@@ -177,6 +182,31 @@ public final class AuthorizerHarness {
                     }
                 } catch (Throwable e) {
                     result.put("error", describe(e));
+                }
+            }
+
+            ArrayNode filters = answer.putArray("filters");
+            for (JsonNode f : cmd.path("filters")) {
+                ArrayNode matched = filters.addArray();
+                AclBindingFilter filter = new AclBindingFilter(
+                    new ResourcePatternFilter(
+                        ResourceType.valueOf(text(f, "resourceType")),
+                        nullableText(f, "resourceName"),
+                        PatternType.valueOf(text(f, "patternType"))),
+                    new AccessControlEntryFilter(
+                        nullableText(f, "principal"),
+                        nullableText(f, "host"),
+                        AclOperation.valueOf(text(f, "operation")),
+                        AclPermissionType.valueOf(text(f, "permissionType"))));
+                for (AclBinding b : configured.authorizer.acls(filter)) {
+                    ObjectNode a = matched.addObject();
+                    a.put("resourceType", b.pattern().resourceType().name());
+                    a.put("resourceName", b.pattern().name());
+                    a.put("patternType", b.pattern().patternType().name());
+                    a.put("principal", b.entry().principal());
+                    a.put("host", b.entry().host());
+                    a.put("operation", b.entry().operation().name());
+                    a.put("permissionType", b.entry().permissionType().name());
                 }
             }
 
@@ -477,6 +507,11 @@ public final class AuthorizerHarness {
         JsonNode v = node.get(field);
         if (v == null || v.isNull()) throw new IllegalArgumentException("missing field " + field);
         return v.asText();
+    }
+
+    private static String nullableText(JsonNode node, String field) {
+        JsonNode v = node.get(field);
+        return v == null || v.isNull() ? null : v.asText();
     }
 
     private static String describe(Throwable e) {

@@ -88,12 +88,25 @@ export interface HarnessRequest {
 
 export type HarnessByTypeRequest = Omit<HarnessRequest, "resourceName">;
 
+/** An AclBindingFilter: null name/principal/host match anything; ANY/MATCH as in Kafka. */
+export interface HarnessFilter {
+  resourceType: string;
+  resourceName: string | null;
+  patternType: string;
+  principal: string | null;
+  host: string | null;
+  operation: string;
+  permissionType: string;
+}
+
 export interface HarnessCase {
   acls: readonly HarnessAcl[];
   superUsers: readonly string[];
   allowEveryoneIfNoAclFound: boolean;
   requests: readonly HarnessRequest[];
   byType?: readonly HarnessByTypeRequest[];
+  /** Filters to run through StandardAuthorizer.acls(filter). */
+  filters?: readonly HarnessFilter[];
 }
 
 /** The rule Kafka's audit log names for a decision (read from StandardAuthorizerData by the harness). */
@@ -107,6 +120,8 @@ export interface HarnessAnswer {
   aclCount: number;
   results: HarnessDecision[];
   byType: HarnessDecision[];
+  /** Per filter, the ACLs Kafka returned. */
+  filters: HarnessAcl[][];
 }
 
 export interface HarnessBenchCommand {
@@ -243,7 +258,7 @@ export class KafkaAuthorizerHarness {
   }
 
   async authorize(c: HarnessCase, timeoutMs = 15_000): Promise<HarnessAnswer> {
-    const r = await this.send<HarnessAnswer & { error?: string }>({ cmd: "authorize", ...c, byType: c.byType ?? [] }, timeoutMs);
+    const r = await this.send<HarnessAnswer & { error?: string }>({ cmd: "authorize", ...c, byType: c.byType ?? [], filters: c.filters ?? [] }, timeoutMs);
     if (r.error) throw new Error(`harness error: ${r.error}`);
     return r;
   }

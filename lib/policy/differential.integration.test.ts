@@ -9,7 +9,10 @@
  * several principal types, exact hosts vs `*` (and `::1`, which Kafka never matches
  * because it compares against Java's uncompressed form), DENYs, every operation
  * including ALL, every resource type, super users, and both values of
- * allow.everyone.if.no.acl.found. Both the decision and the rule that decided are
+ * allow.everyone.if.no.acl.found. AclBindingFilters (what DescribeAcls, DeleteAcls and
+ * kafka-acls --list send: ANY and MATCH pattern types, null names, exact principal and
+ * host strings) are run through StandardAuthorizer.acls(filter) and filterAcls and must
+ * return the same ACLs. Both the decision and the rule that decided are
  * compared: the harness reads the rule Kafka's audit log would name (super user, the
  * no-ACL default, "ACLs exist but none matched", or the exact deciding ACL), and the
  * policy core must cite the same one. On a disagreement fast-check shrinks the case, a
@@ -40,14 +43,16 @@ import {
   HarnessTimeoutError,
   type HarnessByTypeRequest,
   type HarnessCase,
+  type HarnessFilter,
   type HarnessRequest,
   type HarnessRule,
 } from "../../scripts/java-harness";
-import { OPERATIONS, RESOURCE_TYPES, type AclBinding, type AclOperation, type ResourceType } from "./types";
+import { OPERATIONS, RESOURCE_TYPES, type AclBinding, type AclBindingFilter, type AclOperation, type ResourceType } from "./types";
 import {
   AclIndex,
   authorize,
   authorizeByResourceType,
+  filterAcls,
   type AuthorizeByResourceTypeRequest,
   type AuthorizeRequest,
   type AuthorizerConfig,
@@ -174,6 +179,64 @@ const aclKey = (a: AclBinding): string =>
 /** Up to this many requests per ACL set (about half on average): ~200 x 50 decisions per run. */
 const REQUESTS_PER_SET = 100;
 const BY_TYPE_PER_SET = 40;
+const FILTERS_PER_SET = 10;
+
+/**
+ * AclBindingFilters as DescribeAcls / DeleteAcls / kafka-acls --list send them. Like the
+ * requests, each field takes the value of one ACL of the set two times in three (the name
+ * possibly extended, for MATCH), otherwise its wildcard (ANY / null) or a pool value.
+ */
+type FilterField<T> = { kind: "acl" } | { kind: "value"; value: T };
+interface FilterSpec {
+  ref: number;
+  resourceType: FilterField<string>;
+  resourceName: FilterField<string | null>;
+  suffix: string;
+  patternType: FilterField<string>;
+  principal: FilterField<string | null>;
+  host: FilterField<string | null>;
+  operation: FilterField<string>;
+  permissionType: FilterField<string>;
+}
+
+function filterFieldArb<T>(any: T, pool: fc.Arbitrary<T>): fc.Arbitrary<FilterField<T>> {
+  return fc.oneof(
+    { weight: 3, arbitrary: fc.constant({ kind: "acl" as const }) },
+    { weight: 2, arbitrary: fc.constant({ kind: "value" as const, value: any }) },
+    { weight: 1, arbitrary: pool.map((value) => ({ kind: "value" as const, value })) },
+  );
+}
+
+const filterSpecArb: fc.Arbitrary<FilterSpec> = fc.record({
+  ref: fc.nat(1000),
+  resourceType: filterFieldArb<string>("ANY", resourceTypeArb),
+  resourceName: filterFieldArb<string | null>(null, nameArb),
+  suffix: fc.constantFrom("", "", "a", "b", "*"),
+  patternType: fc.oneof(
+    { weight: 1, arbitrary: fc.constant({ kind: "acl" as const }) },
+    { weight: 2, arbitrary: fc.constantFrom("LITERAL", "PREFIXED", "ANY", "MATCH", "MATCH").map((value) => ({ kind: "value" as const, value })) },
+  ),
+  principal: filterFieldArb<string | null>(null, fc.constantFrom(...ACL_PRINCIPALS)),
+  host: filterFieldArb<string | null>(null, fc.constantFrom(...ACL_HOSTS)),
+  operation: filterFieldArb<string>("ANY", operationArb),
+  permissionType: filterFieldArb<string>("ANY", fc.constantFrom("ALLOW", "DENY")),
+});
+
+function resolveFilter(acls: readonly AclBinding[], f: FilterSpec): HarnessFilter {
+  const acl = acls[f.ref % Math.max(1, acls.length)];
+  const from = <T>(field: FilterField<T>, own: T | undefined, fallback: T): T => (field.kind === "value" ? field.value : (own ?? fallback));
+  const patternType = from(f.patternType, acl?.patternType, "MATCH");
+  return {
+    resourceType: from(f.resourceType, acl?.resourceType, "ANY"),
+    // Extended names only for MATCH, where a PREFIXED ACL still applies to them.
+    resourceName: f.resourceName.kind === "value" ? f.resourceName.value : (acl?.resourceName ?? "a") + (patternType === "MATCH" ? f.suffix : ""),
+    patternType,
+    principal: from(f.principal, acl?.principal, null),
+    host: from(f.host, acl?.host, null),
+    operation: from(f.operation, acl?.operation, "ANY"),
+    permissionType: from(f.permissionType, acl?.permissionType, "ANY"),
+  };
+}
 
 const caseArb: fc.Arbitrary<DiffCase> = fc
   .record({
@@ -183,8 +246,9 @@ const caseArb: fc.Arbitrary<DiffCase> = fc
     allowEveryoneIfNoAclFound: fc.boolean(),
     requests: fc.array(requestSpecArb, { minLength: 1, maxLength: REQUESTS_PER_SET, size: "max" }),
     byType: fc.array(requestSpecArb, { maxLength: BY_TYPE_PER_SET, size: "max" }),
+    filters: fc.array(filterSpecArb, { maxLength: FILTERS_PER_SET, size: "max" }),
   })
-  .map(({ acls, requests, byType, ...config }) => ({
+  .map(({ acls, requests, byType, filters, ...config }) => ({
     ...config,
     acls,
     requests: requests.map((r) => resolveRequest(acls, r)),
@@ -192,6 +256,7 @@ const caseArb: fc.Arbitrary<DiffCase> = fc
       const { resourceName: _name, ...rest } = resolveRequest(acls, r);
       return rest;
     }),
+    filters: filters.map((f) => resolveFilter(acls, f)),
   }));
 
 // ---- comparing -------------------------------------------------------------------------
@@ -231,6 +296,8 @@ interface Stats {
   byDefault: number;
   byAcl: number;
   byTypeAllowed: number;
+  filters: number;
+  filtersNonEmpty: number;
 }
 
 interface Problem {
@@ -253,7 +320,7 @@ async function findProblem(h: KafkaAuthorizerHarness, c: DiffCase, stats?: Stats
   }
   const index = coreIndex(c.acls);
   for (const [i, r] of c.requests.entries()) {
-    const single = { ...c, requests: [r], byType: [] };
+    const single = { ...c, requests: [r], byType: [], filters: [] };
     const k = kafka.results[i];
     const mine = coreAuthorize(c, index, r);
     if (!k || "error" in k) {
@@ -289,7 +356,7 @@ async function findProblem(h: KafkaAuthorizerHarness, c: DiffCase, stats?: Stats
     }
   }
   for (const [i, r] of (c.byType ?? []).entries()) {
-    const single = { ...c, requests: [], byType: [r] };
+    const single = { ...c, requests: [], byType: [r], filters: [] };
     const k = kafka.byType[i];
     const mine = coreByType(c, index, r);
     if (!k || "error" in k) {
@@ -302,6 +369,20 @@ async function findProblem(h: KafkaAuthorizerHarness, c: DiffCase, stats?: Stats
     if (stats) {
       stats.byType++;
       if (k.decision === "ALLOWED") stats.byTypeAllowed++;
+    }
+  }
+  for (const [i, f] of (c.filters ?? []).entries()) {
+    const single = { ...c, requests: [], byType: [], filters: [f] };
+    const k = (kafka.filters[i] ?? []).map((a) => aclKey(a as AclBinding)).sort();
+    const mine = filterAcls(c.acls, f as AclBindingFilter).map(aclKey).sort();
+    if (k.length !== mine.length || k.some((x, j) => x !== mine[j])) {
+      const fmtKeys = (keys: string[]): string => (keys.length === 0 ? "  (none)" : keys.map((x) => `  ${x.split("\u0000").join(" ")}`).join("\n"));
+      const message = [`AclBindingFilter disagreement on ${JSON.stringify(f)}`, "Kafka StandardAuthorizer.acls(filter):", fmtKeys(k), "policy core filterAcls:", fmtKeys(mine), show(c)].join("\n");
+      return { single, message };
+    }
+    if (stats) {
+      stats.filters++;
+      if (k.length > 0) stats.filtersNonEmpty++;
     }
   }
   if (stats) stats.sets++;
@@ -339,7 +420,7 @@ async function compare(h: KafkaAuthorizerHarness, c: DiffCase, stats?: Stats): P
   const p = await findProblem(h, c, stats);
   if (!p) return undefined;
   const small = await minimise(h, p);
-  return `${small.message}\n(minimised from ${c.acls.length} ACLs and ${c.requests.length}+${c.byType?.length ?? 0} requests)`;
+  return `${small.message}\n(minimised from ${c.acls.length} ACLs, ${c.requests.length}+${c.byType?.length ?? 0} requests and ${c.filters?.length ?? 0} filters)`;
 }
 
 // ---- the tests -------------------------------------------------------------------------
@@ -356,8 +437,8 @@ describe("policy core vs Kafka 4.1.1 StandardAuthorizer (differential)", () => {
     await harness?.close();
   });
 
-  it(`agrees on authorize() and authorizeByResourceType() for ${RUNS} random ACL sets x ~${REQUESTS_PER_SET / 2}+${BY_TYPE_PER_SET / 2} requests`, async () => {
-    const stats: Stats = { sets: 0, authorize: 0, byType: 0, allowed: 0, denied: 0, byDefault: 0, byAcl: 0, byTypeAllowed: 0 };
+  it(`agrees on authorize(), authorizeByResourceType() and ACL filters for ${RUNS} random ACL sets x ~${REQUESTS_PER_SET / 2}+${BY_TYPE_PER_SET / 2}+${FILTERS_PER_SET / 2} questions`, async () => {
+    const stats: Stats = { sets: 0, authorize: 0, byType: 0, allowed: 0, denied: 0, byDefault: 0, byAcl: 0, byTypeAllowed: 0, filters: 0, filtersNonEmpty: 0 };
     const seed = process.env.DIFFERENTIAL_SEED === undefined ? Date.now() : Number(process.env.DIFFERENTIAL_SEED);
     await fc.assert(
       fc.asyncProperty(caseArb, async (c) => {
@@ -369,7 +450,8 @@ describe("policy core vs Kafka 4.1.1 StandardAuthorizer (differential)", () => {
     console.info(
       `differential (seed ${seed}): ${stats.sets} ACL sets, ${stats.authorize} authorize() decisions ` +
         `(${stats.allowed} ALLOWED, ${stats.denied} DENIED; ${stats.byDefault} by the no-ACL default, ${stats.byAcl} citing an ACL, same rule as Kafka's), ` +
-        `${stats.byType} authorizeByResourceType() decisions (${stats.byTypeAllowed} ALLOWED): 0 disagreements`,
+        `${stats.byType} authorizeByResourceType() decisions (${stats.byTypeAllowed} ALLOWED), ` +
+        `${stats.filters} AclBindingFilters (${stats.filtersNonEmpty} matching some ACL): 0 disagreements`,
     );
     // The generator must keep producing cases where every branch of the rule is taken.
     expect(stats.authorize).toBeGreaterThan(RUNS * 25);
@@ -380,14 +462,23 @@ describe("policy core vs Kafka 4.1.1 StandardAuthorizer (differential)", () => {
     expect(stats.byAcl).toBeGreaterThan(stats.authorize * 0.05);
     expect(stats.byTypeAllowed).toBeGreaterThan(0);
     expect(stats.byType - stats.byTypeAllowed).toBeGreaterThan(0);
+    expect(stats.filtersNonEmpty).toBeGreaterThan(stats.filters * 0.2);
+    expect(stats.filters - stats.filtersNonEmpty).toBeGreaterThan(stats.filters * 0.05);
   }, 120_000);
 
   it("agrees on hand-picked trap cases", async () => {
     const t = (
       acls: AclBinding[],
       requests: HarnessRequest[],
-      opts: Partial<Pick<HarnessCase, "superUsers" | "allowEveryoneIfNoAclFound" | "byType">> = {},
-    ) => ({ acls, requests, superUsers: opts.superUsers ?? [], allowEveryoneIfNoAclFound: opts.allowEveryoneIfNoAclFound ?? false, byType: opts.byType ?? [] });
+      opts: Partial<Pick<HarnessCase, "superUsers" | "allowEveryoneIfNoAclFound" | "byType" | "filters">> = {},
+    ) => ({
+      acls,
+      requests,
+      superUsers: opts.superUsers ?? [],
+      allowEveryoneIfNoAclFound: opts.allowEveryoneIfNoAclFound ?? false,
+      byType: opts.byType ?? [],
+      filters: opts.filters ?? [],
+    });
     const acl = (p: Partial<AclBinding>): AclBinding => ({
       resourceType: "TOPIC",
       resourceName: "orders",
@@ -454,6 +545,30 @@ describe("policy core vs Kafka 4.1.1 StandardAuthorizer (differential)", () => {
         allowEveryoneIfNoAclFound: true,
         byType: [{ principal: "User:bob", host: "10.0.0.1", operation: "WRITE", resourceType: "TOPIC" }],
       }),
+      // Filters: ANY means "this exact name, any pattern type" (not `*`, not prefixes); MATCH means "what applies";
+      // MATCH `*` is the `*` ACL and PREFIXED `*...`; a null name with MATCH is every ACL of the type;
+      // principal and host are exact strings (User:alice does not return User:* ACLs).
+      t(
+        [
+          acl({ resourceName: "foo" }),
+          acl({ resourceName: "*" }),
+          acl({ resourceName: "fo", patternType: "PREFIXED" }),
+          acl({ resourceName: "*x", patternType: "PREFIXED" }),
+          acl({ resourceName: "foo", principal: "User:*", host: "10.0.0.1" }),
+          acl({ resourceType: "GROUP", resourceName: "foo" }),
+        ],
+        [],
+        {
+          filters: [
+            { resourceType: "TOPIC", resourceName: "foo", patternType: "ANY", principal: null, host: null, operation: "ANY", permissionType: "ANY" },
+            { resourceType: "TOPIC", resourceName: "foo", patternType: "MATCH", principal: null, host: null, operation: "ANY", permissionType: "ANY" },
+            { resourceType: "TOPIC", resourceName: "*", patternType: "MATCH", principal: null, host: null, operation: "ANY", permissionType: "ANY" },
+            { resourceType: "TOPIC", resourceName: null, patternType: "MATCH", principal: null, host: null, operation: "ANY", permissionType: "ANY" },
+            { resourceType: "ANY", resourceName: "foo", patternType: "LITERAL", principal: "User:alice", host: null, operation: "READ", permissionType: "ALLOW" },
+            { resourceType: "ANY", resourceName: null, patternType: "ANY", principal: null, host: "10.0.0.1", operation: "ANY", permissionType: "ANY" },
+          ],
+        },
+      ),
     ];
     for (const c of cases) {
       expect(await compare(harness, c)).toBeUndefined();
