@@ -10,7 +10,7 @@
  * KAFKA_LIB_DIR overrides the jar folder (default .kafka/lib).
  */
 import { spawn, spawnSync, type ChildProcessWithoutNullStreams } from "node:child_process";
-import { existsSync, mkdirSync, readdirSync, statSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, readdirSync, statSync } from "node:fs";
 import path from "node:path";
 import { createInterface } from "node:readline";
 
@@ -274,8 +274,7 @@ export class KafkaAuthorizerHarness {
     const pid = this.proc?.pid;
     if (pid === undefined || process.platform !== "linux") return undefined;
     try {
-      const r = spawnSync("cat", [`/proc/${pid}/status`], { encoding: "utf8" });
-      const m = /VmHWM:\s+(\d+) kB/.exec(r.stdout);
+      const m = /VmHWM:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, "utf8"));
       return m?.[1] ? Number(m[1]) / 1024 : undefined;
     } catch {
       return undefined;
