@@ -131,14 +131,8 @@ export function effectiveForPrincipal(index: AclIndex, principal: string, host?:
   );
   own.sort((a, b) => a.order - b.order);
   const rows = new Map<string, { row: PrincipalPatternRow; mask: number }>();
-  const denies = new Map<ResourceType, IndexedAcl[]>();
   for (const e of own) {
     const b = e.binding;
-    if (e.denyMask !== 0) {
-      const list = denies.get(b.resourceType) ?? [];
-      list.push(e);
-      denies.set(b.resourceType, list);
-    }
     const key = `${b.resourceType}\u0000${b.patternType}\u0000${b.resourceName}`;
     let slot = rows.get(key);
     if (slot === undefined) {
@@ -152,32 +146,31 @@ export function effectiveForPrincipal(index: AclIndex, principal: string, host?:
   const superUser = authorize(index, { principal, host: requestHost, operation: "ALL", resourceType: "CLUSTER", resourceName: "kafka-cluster" }, config).rule.kind === "superUser";
   const patterns: PrincipalPatternRow[] = [];
   for (const { row, mask } of rows.values()) {
-    const name = representativeName(row.patternType, row.resourceName);
     const ops = SUPPORTED_OPERATIONS[row.resourceType].filter((op) => (mask & operationBit(op)) !== 0);
     for (const b of row.acls) if (b.operation !== "ALL" && !ops.includes(b.operation)) ops.push(b.operation);
-    row.operations = ops.map((operation): PrincipalCell => {
-      const { decision, rule } = authorize(index, { principal, host: requestHost, operation, resourceType: row.resourceType, resourceName: name }, config);
-      const bit = operationBit(operation);
-      const exceptions =
-        decision === "ALLOWED" && !superUser
-          ? (denies.get(row.resourceType) ?? []).filter((d) => (d.denyMask & bit) !== 0 && overlapsNarrower(row, d.binding)).map((d) => d.binding)
-          : [];
-      return { operation, decision, rule, exceptions };
-    });
+    row.operations = ops.map((operation): PrincipalCell => ({
+      operation,
+      ...patternDecision(index, { principal, host: requestHost, operation, resourceType: row.resourceType, resourceName: row.resourceName, patternType: row.patternType }, host ?? null, config),
+    }));
     patterns.push(row);
   }
   return { principal, host: host ?? null, superUser, patterns };
 }
 
-/**
- * Whether `principal` may do `operation` on every resource the pattern covers: the
- * decision for a name under it, and the DENYs (any principal form that matches) that
- * take it away from some names.
- */
-export function authorizePattern(
+interface PatternRequest {
+  principal: string;
+  host: string;
+  operation: AclOperation;
+  resourceType: ResourceType;
+  resourceName: string;
+  patternType: PatternType;
+}
+
+function patternDecision(
   index: AclIndex,
-  request: { principal: string; host: string; operation: AclOperation; resourceType: ResourceType; resourceName: string; patternType: PatternType },
-  config?: AuthorizerConfig,
+  request: PatternRequest,
+  exceptionHost: string | null,
+  config: AuthorizerConfig | undefined,
 ): { decision: Decision; rule: MatchingRule; exceptions: AclBinding[] } {
   const name = representativeName(request.patternType, request.resourceName);
   const { decision, rule } = authorize(index, { ...request, resourceName: name }, config);
@@ -185,13 +178,25 @@ export function authorizePattern(
     return { decision, rule, exceptions: [] };
   }
   const bit = operationBit(request.operation);
-  const groups =
-    request.patternType === "PREFIXED" ? index.groupsTouchingPrefix(request.resourceType, request.resourceName) : index.groupsTouchingPrefix(request.resourceType, "");
+  const prefix = request.patternType === "PREFIXED" ? request.resourceName : "";
   const exceptions: AclBinding[] = [];
-  for (const g of groups) {
-    for (const e of candidates(g, request.principal, request.host)) {
+  for (const g of index.groupsTouchingPrefix(request.resourceType, prefix)) {
+    for (const e of candidates(g, request.principal, exceptionHost)) {
       if ((e.denyMask & bit) !== 0 && overlapsNarrower(request, e.binding)) exceptions.push(e.binding);
     }
   }
   return { decision, rule, exceptions };
+}
+
+/**
+ * Whether `principal` may do `operation` on every resource the pattern covers: the
+ * decision for a name under it (that no narrower ACL names), and the DENYs that take it
+ * away from some of the names.
+ */
+export function authorizePattern(
+  index: AclIndex,
+  request: PatternRequest,
+  config?: AuthorizerConfig,
+): { decision: Decision; rule: MatchingRule; exceptions: AclBinding[] } {
+  return patternDecision(index, request, request.host, config);
 }
