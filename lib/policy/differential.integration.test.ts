@@ -23,8 +23,8 @@
  * GROUP `*orders`) is generated on purpose ("*a", "a*", suffix "*"): the policy core
  * mirrors it, and a trap case below pins it.
  *
- * What the generator deliberately avoids, because Kafka itself misbehaves there
- * (each has its own test below that pins what the policy core answers instead):
+ * What the generator deliberately avoids, because Kafka itself misbehaves there (the
+ * first two have their own tests below that pin what the policy core answers instead):
  *  - resource names starting with a character below `*` (space !"#$%&'()): Kafka's
  *    StandardAuthorizerData.checkSection loops forever or throws for GROUP /
  *    TRANSACTIONAL_ID names like that (shared/research/kafka-semantics.md §1.10).
