@@ -83,13 +83,12 @@ describe("role templates (kafka-acls.sh --producer / --consumer)", () => {
     });
   });
 
-  it("consumer: READ, DESCRIBE on topics, READ (+DESCRIBE) on the group; transactional: WRITE, DESCRIBE on the id", () => {
+  it("consumer: READ, DESCRIBE on topics, READ on the group; transactional: WRITE, DESCRIBE on the id", () => {
     const c = consumerTemplate("User:c", [{ name: "in-", patternType: "PREFIXED" }], { name: "cg" }, { host: "10.0.0.1" });
     expect(c.map((b) => `${b.resourceType}:${b.patternType}:${b.resourceName}:${b.operation}:${b.host}`)).toEqual([
       "TOPIC:PREFIXED:in-:READ:10.0.0.1",
       "TOPIC:PREFIXED:in-:DESCRIBE:10.0.0.1",
       "GROUP:LITERAL:cg:READ:10.0.0.1",
-      "GROUP:LITERAL:cg:DESCRIBE:10.0.0.1",
     ]);
     const t = transactionalTemplate("User:t", [{ name: "out" }], { name: "tx-1" }, { createTopics: false });
     expect(t.map((b) => `${b.resourceType}:${b.resourceName}:${b.operation}`)).toEqual([
@@ -154,5 +153,43 @@ describe("missingForRole", () => {
     const second = missingForRole(first.missing, role);
     expect(second.missing).toEqual([]);
     expect(second.required.every((r) => r.status === "allowed" || r.status === "implied")).toBe(true);
+  });
+});
+
+describe("templates — AclCommandTest (core/src/test/java/kafka/admin/AclCommandTest.java)", () => {
+  // CMD_TO_RESOURCES_TO_ACL / producerResourceToAcls / CONSUMER_RESOURCE_TO_ACLS, for one
+  // principal and host; testAclsOnPrefixedResources for the prefixed producer.
+  const P = "User:test2";
+  const H = "*";
+  const key = (b: { resourceType: string; patternType: string; resourceName: string; operation: string }) =>
+    `${b.resourceType}:${b.patternType}:${b.resourceName}:${b.operation}`;
+  const topicOps = (ops: string[], topics = ["test-1", "test-2"]) => topics.flatMap((t) => ops.map((op) => `TOPIC:LITERAL:${t}:${op}`));
+  const rows: Array<[string, () => ReturnType<typeof producerTemplate>, string[]]> = [
+    ["--producer", () => producerTemplate(P, [{ name: "test-1" }, { name: "test-2" }], { host: H }), topicOps(["WRITE", "DESCRIBE", "CREATE"])],
+    [
+      "--producer --idempotent",
+      () => producerTemplate(P, [{ name: "test-1" }, { name: "test-2" }], { host: H, idempotent: true }),
+      [...topicOps(["WRITE", "DESCRIBE", "CREATE"]), "CLUSTER:LITERAL:kafka-cluster:IDEMPOTENT_WRITE"],
+    ],
+    [
+      "--producer --transactional-id t0",
+      () => transactionalTemplate(P, [{ name: "test-1" }, { name: "test-2" }], { name: "t0" }, { host: H }),
+      [...topicOps(["WRITE", "DESCRIBE", "CREATE"]), "TRANSACTIONAL_ID:LITERAL:t0:WRITE", "TRANSACTIONAL_ID:LITERAL:t0:DESCRIBE"],
+    ],
+    [
+      "--consumer --group testGroup",
+      () => consumerTemplate(P, [{ name: "test-1" }, { name: "test-2" }], { name: "testGroup" }, { host: H }),
+      [...topicOps(["READ", "DESCRIBE"]), "GROUP:LITERAL:testGroup:READ"],
+    ],
+    [
+      "--producer --topic Test- --resource-pattern-type Prefixed",
+      () => producerTemplate(P, [{ name: "Test-", patternType: "PREFIXED" }], { host: H }),
+      ["TOPIC:PREFIXED:Test-:WRITE", "TOPIC:PREFIXED:Test-:DESCRIBE", "TOPIC:PREFIXED:Test-:CREATE"],
+    ],
+  ];
+  it.each(rows)("%s", (_cmd, build, expected) => {
+    const acls = build();
+    expect(acls.map(key).sort()).toEqual([...expected].sort());
+    expect(acls.every((b) => b.principal === P && b.host === H && b.permissionType === "ALLOW")).toBe(true);
   });
 });

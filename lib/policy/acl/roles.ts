@@ -65,6 +65,12 @@ export interface RolePermission {
   operation: AclOperation;
   /** The API(s) that need it, e.g. "PRODUCE (0)". */
   apis: string[];
+  /**
+   * Whether the template creates it. kafka-acls.sh leaves out what another ACL it
+   * creates implies (--consumer gives the group READ, not DESCRIBE); the requirement is
+   * still listed so a missing DESCRIBE is explained.
+   */
+  inTemplate: boolean;
 }
 
 export type RequirementStatus =
@@ -77,7 +83,7 @@ export type RequirementStatus =
   /** A DENY ACL blocks it: adding an ALLOW will not help. */
   | "blocked";
 
-export interface RoleRequirement extends RolePermission {
+export interface RoleRequirement extends Omit<RolePermission, "inTemplate"> {
   status: RequirementStatus;
   /** The authorizer's rule for the current ACLs. */
   rule: MatchingRule;
@@ -99,8 +105,8 @@ function sel(s: ResourceSelector): { resourceName: string; patternType: PatternT
 /** The permissions a role needs, in the order they are checked (primary operations before implied ones). */
 export function rolePermissions(role: ClientRole): RolePermission[] {
   const out: RolePermission[] = [];
-  const add = (resourceType: ResourceType, s: { resourceName: string; patternType: PatternType }, operation: AclOperation, apis: string[]) =>
-    out.push({ resourceType, ...s, operation, apis });
+  const add = (resourceType: ResourceType, s: { resourceName: string; patternType: PatternType }, operation: AclOperation, apis: string[], inTemplate = true) =>
+    out.push({ resourceType, ...s, operation, apis, inTemplate });
   switch (role.kind) {
     case "producer":
     case "transactional": {
@@ -124,7 +130,7 @@ export function rolePermissions(role: ClientRole): RolePermission[] {
         add("TOPIC", sel(t), "DESCRIBE", ["METADATA (3)", "LIST_OFFSETS (2)", "OFFSET_FETCH (9)"]);
       }
       add("GROUP", sel(role.group), "READ", ["JOIN_GROUP (11)", "SYNC_GROUP (14)", "HEARTBEAT (12)", "OFFSET_COMMIT (8)", "CONSUMER_GROUP_HEARTBEAT (68)"]);
-      add("GROUP", sel(role.group), "DESCRIBE", ["FIND_COORDINATOR (10)", "OFFSET_FETCH (9)"]);
+      add("GROUP", sel(role.group), "DESCRIBE", ["FIND_COORDINATOR (10)", "OFFSET_FETCH (9)"], false);
       break;
     }
     case "streams": {
@@ -142,10 +148,10 @@ export function rolePermissions(role: ClientRole): RolePermission[] {
       add("TOPIC", internal, "WRITE", ["PRODUCE (0)"]);
       add("TOPIC", internal, "DELETE", ["DELETE_RECORDS (21)"]);
       add("TOPIC", internal, "DESCRIBE_CONFIGS", ["DESCRIBE_CONFIGS (32)"]);
-      add("TOPIC", internal, "DESCRIBE", ["METADATA (3)"]);
+      add("TOPIC", internal, "DESCRIBE", ["METADATA (3)"], false);
       const group = { resourceName: role.applicationId, patternType: "LITERAL" as const };
       add("GROUP", group, "READ", ["JOIN_GROUP (11)", "OFFSET_COMMIT (8)", "STREAMS_GROUP_HEARTBEAT (88)"]);
-      add("GROUP", group, "DESCRIBE", ["FIND_COORDINATOR (10)"]);
+      add("GROUP", group, "DESCRIBE", ["FIND_COORDINATOR (10)"], false);
       if (role.exactlyOnce === true) {
         const txn = { resourceName: `${role.applicationId}-`, patternType: "PREFIXED" as const };
         add("TRANSACTIONAL_ID", txn, "WRITE", ["INIT_PRODUCER_ID (22)", "ADD_PARTITIONS_TO_TXN (24)", "END_TXN (26)", "TXN_OFFSET_COMMIT (28)"]);
@@ -170,7 +176,9 @@ function toBinding(role: ClientRole, p: RolePermission): AclBinding {
 }
 
 function templateOf(role: ClientRole): AclBinding[] {
-  return rolePermissions(role).map((p) => toBinding(role, p));
+  return rolePermissions(role)
+    .filter((p) => p.inTemplate)
+    .map((p) => toBinding(role, p));
 }
 
 /** kafka-acls.sh --producer [--idempotent]: WRITE, DESCRIBE, CREATE on the topics (+ IDEMPOTENT_WRITE on the cluster). */
@@ -188,7 +196,7 @@ export function transactionalTemplate(
   return templateOf({ kind: "transactional", principal, topics, transactionalId, ...options });
 }
 
-/** kafka-acls.sh --consumer: READ, DESCRIBE on the topics; READ on the group (and DESCRIBE, which READ implies). */
+/** kafka-acls.sh --consumer: READ, DESCRIBE on the topics; READ on the group (which implies the DESCRIBE it also needs). */
 export function consumerTemplate(principal: string, topics: ResourceSelector[], group: ResourceSelector, options: { host?: string } = {}): AclBinding[] {
   return templateOf({ kind: "consumer", principal, topics, group, ...options });
 }
@@ -246,7 +254,8 @@ export function missingForRole(
       status = "missing";
     }
     if (status === "missing") missing.push(toBinding(role, p));
-    required.push({ ...p, status, rule: r.rule, exceptions: r.exceptions, ...(note === undefined ? {} : { note }) });
+    const { inTemplate: _inTemplate, ...permission } = p;
+    required.push({ ...permission, status, rule: r.rule, exceptions: r.exceptions, ...(note === undefined ? {} : { note }) });
   }
   return { required, missing };
 }
