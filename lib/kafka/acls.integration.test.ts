@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { AclBinding, AclBindingFilter, AclOperation, ResourceType } from "@/lib/policy/types";
 import { OPERATIONS } from "@/lib/policy/types";
+import { ANY_ACL_FILTER } from "@/lib/policy/acl/filter";
 import { createAcls, deleteAcls, describeAcls } from "./acls";
 import { closeAllConnections } from "./client";
 import { KafkaOperationError } from "./errors";
@@ -12,15 +13,7 @@ const subject = `it-acl-subject-${id}`;
 const outsider = `it-acl-outsider-${id}`;
 let outsiderCred: KafkaCredential;
 
-const ANY: AclBindingFilter = {
-  resourceType: "ANY",
-  resourceName: null,
-  patternType: "ANY",
-  principal: null,
-  host: null,
-  operation: "ANY",
-  permissionType: "ANY",
-};
+const ANY: AclBindingFilter = ANY_ACL_FILTER;
 const mine: AclBindingFilter = { ...ANY, principal: `User:${subject}` };
 
 function binding(resourceType: ResourceType, resourceName: string, operation: AclOperation, extra: Partial<AclBinding> = {}): AclBinding {

@@ -15,13 +15,17 @@ import {
   type ResourcePatternTypeValue,
   type ResourceTypeValue,
 } from "@platformatic/kafka";
-import type {
-  AclBinding,
-  AclBindingFilter,
-  AclOperation,
-  AclPermissionType,
-  PatternType,
-  ResourceType,
+import {
+  OPERATIONS,
+  PATTERN_TYPES,
+  PERMISSION_TYPES,
+  RESOURCE_TYPES,
+  type AclBinding,
+  type AclBindingFilter,
+  type AclOperation,
+  type AclPermissionType,
+  type PatternType,
+  type ResourceType,
 } from "@/lib/policy/types";
 
 function invert<K extends string, V extends number>(table: Record<K, V>): Map<number, K> {
@@ -39,24 +43,7 @@ function fromWire<T extends string>(names: Map<number, string>, allowed: readonl
   return name as T;
 }
 
-const RESOURCE_TYPES: readonly ResourceType[] = ["TOPIC", "GROUP", "CLUSTER", "TRANSACTIONAL_ID", "DELEGATION_TOKEN", "USER"];
-const PATTERN_TYPES: readonly PatternType[] = ["LITERAL", "PREFIXED"];
-const OPERATIONS: readonly AclOperation[] = [
-  "ALL",
-  "READ",
-  "WRITE",
-  "CREATE",
-  "DELETE",
-  "ALTER",
-  "DESCRIBE",
-  "CLUSTER_ACTION",
-  "DESCRIBE_CONFIGS",
-  "ALTER_CONFIGS",
-  "IDEMPOTENT_WRITE",
-  "CREATE_TOKENS",
-  "DESCRIBE_TOKENS",
-];
-const PERMISSIONS: readonly AclPermissionType[] = ["ALLOW", "DENY"];
+const PERMISSIONS = PERMISSION_TYPES;
 
 export const resourceTypeToWire = (t: ResourceType | "ANY"): ResourceTypeValue => ResourceTypes[t];
 export const patternTypeToWire = (t: PatternType | "ANY" | "MATCH"): ResourcePatternTypeValue => ResourcePatternTypes[t];

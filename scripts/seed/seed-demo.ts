@@ -26,6 +26,7 @@ import {
   type QuotaAlteration,
 } from "@/lib/kafka";
 import type { AclBinding } from "@/lib/policy/types";
+import { ANY_ACL_FILTER } from "@/lib/policy/acl/filter";
 import {
   DEMO_ACLS,
   DEMO_GROUPS,
@@ -75,15 +76,7 @@ async function findMissing(admin: KafkaCredential): Promise<Missing> {
   const [scramUsers, topics, acls, quotas, groups, transactions] = await Promise.all([
     describeScramUsers(admin, [...DEMO_USERS]),
     listTopics(admin),
-    describeAcls(admin, {
-      resourceType: "ANY",
-      resourceName: null,
-      patternType: "ANY",
-      principal: null,
-      host: null,
-      operation: "ANY",
-      permissionType: "ANY",
-    }),
+    describeAcls(admin, ANY_ACL_FILTER),
     describeClientQuotas(admin, { components: [], strict: false }),
     listConsumerGroups(admin),
     listTransactionalIds(admin),
