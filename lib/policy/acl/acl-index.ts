@@ -19,7 +19,8 @@
  * allocates nothing and never splits a string.
  *
  * Identical ACLs are stored once (Kafka's set semantics); `acls` keeps the first
- * occurrence of each, in input order.
+ * occurrence of each, in input order. The index keeps the binding objects it is given
+ * (a decision's `rule.acl` is the caller's own object) and relies on them not changing.
  */
 import { WILDCARD_HOST, WILDCARD_PRINCIPAL, WILDCARD_RESOURCE, type AclBinding, type ResourceType } from "../types";
 import type { AuthorizationResult } from "./model";
@@ -162,18 +163,6 @@ function buildSection(nodesByName: Map<string, NameNode>): TypeSection {
   return { ...section, wildcardStart: seekAtOrBelow(section, WILDCARD_RESOURCE, WILDCARD_RESOURCE.length, 0) };
 }
 
-function normalize(b: AclBinding): AclBinding {
-  return {
-    resourceType: b.resourceType,
-    resourceName: b.resourceName,
-    patternType: b.patternType,
-    principal: b.principal,
-    host: b.host,
-    operation: b.operation,
-    permissionType: b.permissionType,
-  };
-}
-
 export function bindingKey(b: AclBinding): string {
   return `${b.resourceType}\u0000${b.patternType}\u0000${b.resourceName}\u0000${b.principal}\u0000${b.host}\u0000${b.operation}\u0000${b.permissionType}`;
 }
@@ -201,7 +190,7 @@ export class AclIndex {
     const allowMasks = new Map<string, number>();
     const denyMasks = new Map<string, number>();
     for (const raw of acls) {
-      const binding = normalize(raw);
+      const binding = raw;
       const allow = binding.permissionType === "ALLOW";
       let allowMask = 0;
       let denyMask = 0;
