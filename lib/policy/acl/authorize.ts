@@ -32,6 +32,13 @@
  * ACLs — ALLOW and DENY — do not apply at all in StandardAuthorizer. We report what the
  * cluster does; lint warns about such names.
  *
+ * Where Kafka throws instead of answering, we answer by the intended rule:
+ * - an ACL whose principal has no colon (Kafka 4 refuses to create one; older clusters
+ *   stored it, and StandardAcl.kafkaPrincipal() then throws on every authorization that
+ *   reaches it) matches nobody here, but still counts as an ACL on its resource;
+ * - a request made as the principal `User:*` itself (Kafka's Set.of(principal, User:*)
+ *   throws on the duplicate) is matched by the `User:*` ACLs.
+ *
  * A deviation on purpose: when the second pass meets a name that shares k >= 1 leading
  * characters with the resource without being a prefix of it, Kafka re-seeks to the
  * first k characters of the string "*" instead of the resource name. That only happens
