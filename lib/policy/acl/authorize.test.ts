@@ -433,6 +433,14 @@ describe("authorize — matching details the docs and traps call out", () => {
     expect(authorize(acls, req("User:a", "READ", "GROUP", "*")).decision).toBe("ALLOWED");
   });
 
+  it("an ACL principal without a colon (stored by pre-4.0 clusters) matches nobody but still puts ACLs on the resource", () => {
+    const acls = [acl("TOPIC", "t", "LITERAL", "bob", "*", "READ", "ALLOW")];
+    expect(authorize(acls, req("User:bob", "READ", "TOPIC", "t"), { allowEveryoneIfNoAclFound: true })).toEqual({
+      decision: "DENIED",
+      rule: { kind: "noAclMatched" },
+    });
+  });
+
   it("group names starting below `*` (where Kafka hangs or throws) get the intended decision", () => {
     const acls = [
       acl("GROUP", "!a", "LITERAL", "User:x", "*", "READ", "ALLOW"),
