@@ -19,6 +19,17 @@ describe("buildOpenApiDocument", () => {
     expect(names).toEqual(expect.arrayContaining(["principal", "action", "outcome", "from", "to", "format"]));
   });
 
+  it("lists the access-check question as query parameters, principal, operation and resource type required", () => {
+    const params = (doc.paths["/api/v1/access-check"]?.get?.parameters ?? []) as { name: string; required: boolean }[];
+    expect(params.map((p) => [p.name, p.required])).toEqual([
+      ["principal", true],
+      ["operation", true],
+      ["resourceType", true],
+      ["resourceName", false],
+      ["host", false],
+    ]);
+  });
+
   it("is an OpenAPI 3.1 document covering session, cluster and audit", () => {
     expect(doc.openapi).toBe("3.1.0");
     expect(Object.keys(doc.paths)).toEqual(expect.arrayContaining(["/api/v1/session", "/api/v1/cluster", "/api/v1/audit"]));

@@ -6,6 +6,7 @@ import { z } from "zod";
 import { signInSchema, sessionResponseSchema, errorResponseSchema } from "@/lib/schemas/session";
 import { clusterSchema } from "@/lib/schemas/cluster";
 import { auditEventSchema, auditQuerySchema } from "@/lib/schemas/audit";
+import { accessCheckQueryFieldsSchema, accessCheckResultSchema } from "@/lib/schemas/access-check";
 
 type JsonSchema = Record<string, unknown>;
 
@@ -58,6 +59,15 @@ export const API_ROUTES: OpenApiRoute[] = [
     summary: "Audit events, newest first (format=csv for a CSV export)",
     query: auditQuerySchema,
     response: z.object({ events: z.array(auditEventSchema), nextCursor: z.string().nullable() }),
+  },
+  {
+    method: "get",
+    path: "/api/v1/access-check",
+    summary:
+      "May a principal do an operation on a resource from a host, and which rule decides (ACLs read from Kafka as the caller: needs DESCRIBE on CLUSTER; " +
+      "super.users and allow.everyone.if.no.acl.found assumed from the console's environment)",
+    query: accessCheckQueryFieldsSchema,
+    response: accessCheckResultSchema,
   },
 ];
 

@@ -1,14 +1,235 @@
 import { requireViewer } from "@/lib/auth/current";
+import { fieldErrorsOf } from "@/lib/actions/result";
+import { RESOURCE_TYPES, SUPPORTED_OPERATIONS } from "@/lib/policy";
+import {
+  CHECKABLE_OPERATIONS,
+  DEFAULT_CHECK_HOST,
+  accessCheckQueryFieldsSchema,
+  accessCheckQuerySchema,
+  type AccessCheckAssumptions,
+  type AccessCheckResult,
+} from "@/lib/schemas/access-check";
+import { explainAccess } from "@/lib/services/access-check";
+import { readAuthorizerConfig } from "@/lib/services/authorizer-config";
 
 export const metadata = { title: "Access check" };
 
-export default async function Page() {
-  await requireViewer();
+type Search = Record<string, string | string[] | undefined>;
+
+const FIELDS = Object.keys(accessCheckQueryFieldsSchema.shape) as (keyof typeof accessCheckQueryFieldsSchema.shape)[];
+
+const MATCH_LABEL: Record<AccessCheckResult["acls"][number]["match"], string> = {
+  decides: "decides",
+  matches: "matches",
+  otherPrincipal: "other principal",
+  otherHost: "other host",
+  otherOperation: "other operation",
+  skipped: "skipped by Kafka",
+};
+
+function first(v: string | string[] | undefined): string | undefined {
+  return Array.isArray(v) ? v[0] : v;
+}
+
+function FieldErrors({ messages, id }: { messages: string[] | undefined; id: string }) {
+  if (!messages?.length) return null;
+  return (
+    <span id={id} className="field-error">
+      {messages.join(" ")}
+    </span>
+  );
+}
+
+export default async function AccessCheckPage({ searchParams }: { searchParams: Promise<Search> }) {
+  const viewer = await requireViewer();
+  const raw = Object.fromEntries(Object.entries(await searchParams).map(([k, v]) => [k, first(v)]));
+  const submitted = FIELDS.some((f) => raw[f] !== undefined);
+  const parsed = submitted ? accessCheckQuerySchema.safeParse(raw) : null;
+  const errors = parsed && !parsed.success ? fieldErrorsOf(parsed.error.issues) : {};
+  const outcome = parsed?.success ? await explainAccess(viewer, parsed.data) : null;
+  const assumptions = outcome?.ok ? outcome.data.assumptions : readAuthorizerConfig();
+
+  const value = (field: (typeof FIELDS)[number], fallback: string) => (submitted ? (raw[field] ?? "") : fallback);
+  const invalid = (field: string) => (errors[field] ? { "aria-invalid": true, "aria-describedby": `${field}-error` } : {});
+
   return (
     <>
       <h1>Access check</h1>
-      <p className="lead">Why principal P may or may not do operation O on resource R from host H.</p>
-      <div className="empty">This area is not built yet.</div>
+      <p className="lead">
+        Would Kafka let a principal do an operation on a resource from a host, and which rule decides? The answer comes from the ACLs Kafka
+        holds for the resource, read as you, decided the way Kafka&apos;s StandardAuthorizer decides.
+      </p>
+
+      <form className="inline card access-form" method="get" aria-label="Access check" noValidate>
+        <label className="field">
+          Principal
+          <input name="principal" defaultValue={value("principal", viewer.principal)} placeholder="User:alice" {...invalid("principal")} />
+          <FieldErrors id="principal-error" messages={errors.principal} />
+        </label>
+        <label className="field">
+          Operation
+          <select name="operation" defaultValue={value("operation", "READ")} {...invalid("operation")}>
+            {CHECKABLE_OPERATIONS.map((op) => (
+              <option key={op} value={op}>
+                {op}
+              </option>
+            ))}
+          </select>
+          <FieldErrors id="operation-error" messages={errors.operation} />
+        </label>
+        <label className="field">
+          Resource type
+          <select name="resourceType" defaultValue={value("resourceType", "TOPIC")} {...invalid("resourceType")}>
+            {RESOURCE_TYPES.map((t) => (
+              <option key={t} value={t}>
+                {t}
+              </option>
+            ))}
+          </select>
+          <FieldErrors id="resourceType-error" messages={errors.resourceType} />
+        </label>
+        <label className="field">
+          Resource name
+          <input name="resourceName" defaultValue={value("resourceName", "")} placeholder="orders (CLUSTER: kafka-cluster)" {...invalid("resourceName")} />
+          <FieldErrors id="resourceName-error" messages={errors.resourceName} />
+        </label>
+        <label className="field">
+          Host
+          <input name="host" defaultValue={value("host", DEFAULT_CHECK_HOST)} placeholder={DEFAULT_CHECK_HOST} {...invalid("host")} />
+          <FieldErrors id="host-error" messages={errors.host} />
+        </label>
+        <button className="btn" type="submit">
+          Check
+        </button>
+        <p className="hint">
+          Host: the client&apos;s IP address. Kafka matches hosts as exact IP strings (no host names, no ranges); ACLs with host{" "}
+          <code>*</code> match any host.
+        </p>
+      </form>
+
+      <Assumptions assumptions={assumptions} />
+
+      {parsed && !parsed.success && (
+        <div role="alert" className="alert error">
+          Check the highlighted fields.
+        </div>
+      )}
+      {outcome && !outcome.ok && (
+        <div role="alert" className="alert error" data-testid="access-error">
+          {outcome.message}
+        </div>
+      )}
+      {outcome?.ok && <Answer result={outcome.data} />}
+
+      <details className="ops-reference">
+        <summary>Operations per resource type</summary>
+        <table className="data" aria-label="Operations per resource type">
+          <tbody>
+            {RESOURCE_TYPES.map((t) => (
+              <tr key={t}>
+                <th scope="row">{t}</th>
+                <td className="mono">{SUPPORTED_OPERATIONS[t].join(", ")}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </details>
+    </>
+  );
+}
+
+function Assumptions({ assumptions }: { assumptions: AccessCheckAssumptions }) {
+  const su = assumptions.superUsers.length > 0 ? assumptions.superUsers.join(";") : "(none)";
+  return (
+    <>
+      <p className="muted assumptions" data-testid="assumptions">
+        Assuming <code>super.users = {su}</code> and <code>allow.everyone.if.no.acl.found = {String(assumptions.allowEveryoneIfNoAclFound)}</code>{" "}
+        ({assumptions.source}). These are broker settings the console cannot read; set <code>KAFKA_SUPER_USERS</code> and{" "}
+        <code>KAFKA_ALLOW_EVERYONE_IF_NO_ACL_FOUND</code> to match your brokers.
+      </p>
+      {assumptions.warnings.map((w) => (
+        <div key={w} className="alert warn">
+          {w}
+        </div>
+      ))}
+    </>
+  );
+}
+
+function Answer({ result }: { result: AccessCheckResult }) {
+  const r = result.request;
+  return (
+    <>
+      <section className="card verdict" aria-label="Decision">
+        <div className="row">
+          <span className={`badge big ${result.decision}`} data-testid="decision">
+            {result.decision}
+          </span>
+          <span className="mono">
+            {r.principal} {r.operation} on {r.resourceType} {r.resourceName} from {r.host}
+          </span>
+        </div>
+        <p className="reason" data-testid="reason">
+          <strong>Why: </strong>
+          {result.reason}
+        </p>
+      </section>
+
+      <h2>
+        ACLs that apply to {r.resourceType} <span className="mono">{r.resourceName}</span>
+      </h2>
+      <p className="muted">The literal name, LITERAL <code>*</code> and every PREFIXED pattern the name starts with, for every principal.</p>
+      {result.acls.length === 0 ? (
+        <div className="empty">No ACL applies to this resource.</div>
+      ) : (
+        <table className="data" aria-label="Applicable ACLs">
+          <thead>
+            <tr>
+              <th>Permission</th>
+              <th>Principal</th>
+              <th>Operation</th>
+              <th>Pattern</th>
+              <th>Resource name</th>
+              <th>Host</th>
+              <th>For this request</th>
+            </tr>
+          </thead>
+          <tbody>
+            {result.acls.map((a) => (
+              <tr
+                key={`${a.permissionType}|${a.principal}|${a.operation}|${a.patternType}|${a.resourceName}|${a.host}`}
+                className={`acl-${a.match}`}
+                data-match={a.match}
+                aria-current={a.match === "decides" ? "true" : undefined}
+              >
+                <td>
+                  <span className={`badge ${a.permissionType}`}>{a.permissionType}</span>
+                </td>
+                <td className="mono">{a.principal}</td>
+                <td className="mono">{a.operation}</td>
+                <td className="mono">{a.patternType}</td>
+                <td className="mono">{a.resourceName}</td>
+                <td className="mono">{a.host}</td>
+                <td>
+                  <strong>{MATCH_LABEL[a.match]}</strong>
+                  <div className="muted">{a.detail}</div>
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      )}
+
+      {result.notes.length > 0 && (
+        <>
+          <h2>What follows</h2>
+          <ul className="notes" aria-label="Notes">
+            {result.notes.map((n) => (
+              <li key={n}>{n}</li>
+            ))}
+          </ul>
+        </>
+      )}
     </>
   );
 }

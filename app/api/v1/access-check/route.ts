@@ -1,0 +1,7 @@
+import { apiRoute } from "@/lib/api/route";
+import { accessCheckQuerySchema } from "@/lib/schemas/access-check";
+import { explainAccess } from "@/lib/services/access-check";
+
+export const dynamic = "force-dynamic";
+
+export const GET = apiRoute({ query: accessCheckQuerySchema }, ({ viewer, query }) => explainAccess(viewer, query));

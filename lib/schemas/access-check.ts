@@ -1,0 +1,143 @@
+/**
+ * The Access check question (page form, GET /api/v1/access-check): may principal P do
+ * operation O on resource R from host H? Every field arrives as a query-string value.
+ *
+ * Fields are parsed as strings and checked with refinements rather than enums, so one
+ * bad field never hides the errors of the others (a failed enum would stop the
+ * cross-field checks: name required unless CLUSTER, operation valid for the type).
+ */
+import { z } from "zod";
+import {
+  CLUSTER_RESOURCE_NAME,
+  OPERATIONS,
+  PATTERN_TYPES,
+  PERMISSION_TYPES,
+  RESOURCE_TYPES,
+  SUPPORTED_OPERATIONS,
+  type AclOperation,
+  type ResourceType,
+} from "@/lib/policy";
+
+/** The host a check assumes when none is given: a client on the broker's own machine. */
+export const DEFAULT_CHECK_HOST = "127.0.0.1";
+
+/** Operations a client request can ask for (ALL exists only in ACLs). */
+export const CHECKABLE_OPERATIONS = OPERATIONS.filter((op) => op !== "ALL");
+
+const isResourceType = (v: string): v is ResourceType => (RESOURCE_TYPES as readonly string[]).includes(v);
+const isOperation = (v: string): v is AclOperation => (OPERATIONS as readonly string[]).includes(v);
+
+/** `Type:name`, split at the first colon, both parts non-empty (KafkaPrincipal). */
+export function isPrincipal(v: string): boolean {
+  const colon = v.indexOf(":");
+  return colon > 0 && colon < v.length - 1;
+}
+
+const IPV4 = /^(25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)(\.(25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)){3}$/;
+const IPV6 = /^[0-9a-fA-F:.]*:[0-9a-fA-F:.]*(%[\w.-]+)?$/;
+
+/** An IP address as a client's source address could be printed (IPv4 or IPv6, optional zone). */
+export function isIpAddress(v: string): boolean {
+  if (IPV4.test(v)) return true;
+  const groups = v.split(":").length;
+  return IPV6.test(v) && groups >= 3 && groups <= 9;
+}
+
+const trimmed = (max: number) => z.string().trim().max(max, `At most ${max} characters`);
+/** Required in the API description, but parsed as "" when absent so the checks below name it. */
+const required = (max: number) => z.preprocess((v) => v ?? "", trimmed(max));
+
+/** The query parameters as given (for the OpenAPI document); parse with accessCheckQuerySchema. */
+export const accessCheckQueryFieldsSchema = z.object({
+  principal: required(1000).meta({ description: "The principal asking, Type:name (User:alice)" }),
+  operation: required(40).meta({ description: "The operation the request needs", enum: [...CHECKABLE_OPERATIONS] }),
+  resourceType: required(40).meta({ description: "The resource type", enum: [...RESOURCE_TYPES] }),
+  resourceName: trimmed(1000).default("").meta({ description: `The resource name; for CLUSTER it is always ${CLUSTER_RESOURCE_NAME} (the default)` }),
+  host: trimmed(100).default(DEFAULT_CHECK_HOST).meta({ description: `The client's IP address exactly as Kafka prints it (default ${DEFAULT_CHECK_HOST})` }),
+});
+
+/** The question, checked: every field error at once; CLUSTER's name and the host filled in. */
+export const accessCheckQuerySchema = accessCheckQueryFieldsSchema
+  .superRefine((v, ctx) => {
+    const issue = (path: string, message: string) => ctx.addIssue({ code: "custom", path: [path], message });
+    if (v.principal === "") issue("principal", "Enter a principal, e.g. User:alice");
+    else if (!isPrincipal(v.principal)) issue("principal", "Write the principal as Type:name, e.g. User:alice");
+
+    const type = isResourceType(v.resourceType) ? v.resourceType : null;
+    if (type === null) issue("resourceType", `Choose a resource type: ${RESOURCE_TYPES.join(", ")}`);
+
+    if (v.operation === "") issue("operation", "Choose an operation");
+    else if (v.operation === "ALL") issue("operation", "ALL exists only in ACLs: a client request never asks for ALL. Choose the operation the request needs.");
+    else if (!isOperation(v.operation)) issue("operation", `Unknown operation; one of ${CHECKABLE_OPERATIONS.join(", ")}`);
+    else if (type !== null && !SUPPORTED_OPERATIONS[type].includes(v.operation)) {
+      issue("operation", `${v.operation} does not apply to ${type} resources; ${type} has ${SUPPORTED_OPERATIONS[type].join(", ")}`);
+    }
+
+    if (type === "CLUSTER") {
+      if (v.resourceName !== "" && v.resourceName !== CLUSTER_RESOURCE_NAME) {
+        issue("resourceName", `The CLUSTER resource is always named ${CLUSTER_RESOURCE_NAME}`);
+      }
+    } else if (v.resourceName === "") {
+      issue("resourceName", type === null ? "Enter the resource name" : `Enter the ${type} name`);
+    }
+
+    if (v.host === "*") issue("host", "A client connects from one address; * exists only in ACLs (where it matches any host)");
+    else if (v.host !== "" && !isIpAddress(v.host)) issue("host", "Enter an IP address, e.g. 127.0.0.1: Kafka matches hosts as exact IP strings, not names");
+  })
+  .transform((v) => {
+    const resourceType = v.resourceType as ResourceType;
+    return {
+      principal: v.principal,
+      operation: v.operation as AclOperation,
+      resourceType,
+      resourceName: resourceType === "CLUSTER" ? CLUSTER_RESOURCE_NAME : v.resourceName,
+      host: v.host === "" ? DEFAULT_CHECK_HOST : v.host,
+    };
+  });
+export type AccessCheckInput = z.output<typeof accessCheckQuerySchema>;
+
+const aclBindingSchema = z.object({
+  resourceType: z.enum(RESOURCE_TYPES),
+  resourceName: z.string(),
+  patternType: z.enum(PATTERN_TYPES),
+  principal: z.string(),
+  host: z.string(),
+  operation: z.enum(OPERATIONS),
+  permissionType: z.enum(PERMISSION_TYPES),
+});
+
+/** How one applicable ACL relates to the request. */
+export const ACL_MATCHES = ["decides", "matches", "otherPrincipal", "otherHost", "otherOperation", "skipped"] as const;
+
+export const accessCheckResultSchema = z.object({
+  request: z.object({
+    principal: z.string(),
+    operation: z.enum(OPERATIONS),
+    resourceType: z.enum(RESOURCE_TYPES),
+    resourceName: z.string(),
+    host: z.string(),
+  }),
+  decision: z.enum(["ALLOWED", "DENIED"]),
+  rule: z.discriminatedUnion("kind", [
+    z.object({ kind: z.literal("superUser") }),
+    z.object({ kind: z.literal("acl"), acl: aclBindingSchema }),
+    z.object({ kind: z.literal("noAclMatched") }),
+    z.object({ kind: z.literal("default") }),
+  ]),
+  /** The deciding rule in plain words. */
+  reason: z.string(),
+  /** The ACLs that apply to the resource (Kafka's MATCH filter), in the order Kafka listed them. */
+  acls: z.array(aclBindingSchema.extend({ match: z.enum(ACL_MATCHES), detail: z.string() })),
+  /** What else follows from the answer (implications, hosts, how to change it). */
+  notes: z.array(z.string()),
+  /** The broker settings the answer assumes (from the console's environment). */
+  assumptions: z.object({
+    superUsers: z.array(z.string()),
+    allowEveryoneIfNoAclFound: z.boolean(),
+    source: z.string(),
+    warnings: z.array(z.string()),
+  }),
+});
+export type AccessCheckResult = z.infer<typeof accessCheckResultSchema>;
+export type AccessCheckAcl = AccessCheckResult["acls"][number];
+export type AccessCheckAssumptions = AccessCheckResult["assumptions"];
