@@ -145,8 +145,8 @@ export function seekAtOrBelow(section: TypeSection, r: string, m: number, from: 
   return lo;
 }
 
-function buildSection(nodesByName: Map<string, NameNode>): TypeSection {
-  const names = [...nodesByName.values()].sort((a, b) => (a.name < b.name ? 1 : a.name > b.name ? -1 : 0));
+function buildSection(names: NameNode[]): TypeSection {
+  names.sort((a, b) => (a.name < b.name ? 1 : a.name > b.name ? -1 : 0));
   const positionByName = new Map<string, number>();
   const lengths = new Set<number>();
   for (let i = 0; i < names.length; i++) {
@@ -186,7 +186,7 @@ export class AclIndex {
   /** Build the index from a full ACL set. The bindings are assumed well-formed (see parse.ts). */
   static build(acls: Iterable<AclBinding>): AclIndex {
     const all: IndexedAcl[] = [];
-    const groups = new Map<ResourceType, Map<string, { literal: IndexedAcl[]; prefixed: IndexedAcl[] }>>();
+    const groups = new Map<ResourceType, Map<string, { literal: IndexedAcl[] | null; prefixed: IndexedAcl[] | null }>>();
     const allowMasks = new Map<string, number>();
     const denyMasks = new Map<string, number>();
     for (const raw of acls) {
@@ -219,19 +219,23 @@ export class AclIndex {
       }
       let slot = byName.get(binding.resourceName);
       if (slot === undefined) {
-        slot = { literal: [], prefixed: [] };
+        slot = { literal: null, prefixed: null };
         byName.set(binding.resourceName, slot);
       }
-      (binding.patternType === "LITERAL" ? slot.literal : slot.prefixed).push(entry);
+      if (binding.patternType === "LITERAL") {
+        if (slot.literal === null) slot.literal = [entry];
+        else slot.literal.push(entry);
+      } else if (slot.prefixed === null) slot.prefixed = [entry];
+      else slot.prefixed.push(entry);
     }
     const sections = new Map<ResourceType, TypeSection>();
     for (const [type, byName] of groups) {
-      const nodes = new Map<string, NameNode>();
+      const nodes: NameNode[] = [];
       for (const [name, slot] of byName) {
-        nodes.set(name, {
+        nodes.push({
           name,
-          literal: slot.literal.length > 0 ? buildGroup(slot.literal) : null,
-          prefixed: slot.prefixed.length > 0 ? buildGroup(slot.prefixed) : null,
+          literal: slot.literal === null ? null : buildGroup(slot.literal),
+          prefixed: slot.prefixed === null ? null : buildGroup(slot.prefixed),
         });
       }
       sections.set(type, buildSection(nodes));
