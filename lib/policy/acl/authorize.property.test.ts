@@ -265,3 +265,72 @@ describe("authorize — properties", () => {
     );
   });
 });
+
+/**
+ * Ported from metadata/src/test/.../authorizer/StandardAuthorizerPropertyTest.java: a valid
+ * topic name, one rule on the topic (or a prefix of it), and ALLOW / DENY PREFIXED rules
+ * built from every prefix of the topic plus random suffixes (valid topic characters).
+ */
+describe("StandardAuthorizerPropertyTest", () => {
+  const topicChar = fc.constantFrom(..."abcXYZ019_-.".split(""));
+  const topicArb = fc.array(topicChar, { minLength: 1, maxLength: 12 }).map((c) => c.join("")).filter((t) => t !== "." && t !== "..");
+  const suffixesArb = fc.uniqueArray(fc.array(topicChar, { maxLength: 4 }).map((c) => c.join("")), { maxLength: 10 });
+  const writeAcl = (resourceName: string, patternType: PatternType, permissionType: "ALLOW" | "DENY"): AclBinding => ({
+    resourceType: "TOPIC",
+    resourceName,
+    patternType,
+    principal: "User:*",
+    host: "*",
+    operation: "WRITE",
+    permissionType,
+  });
+  const randomPrefixRules = (topic: string, suffixes: string[], permission: "ALLOW" | "DENY", keep: (p: string) => boolean) => {
+    const patterns = new Set<string>();
+    for (let i = 0; i < topic.length; i++) for (const s of suffixes) if (keep(topic.slice(0, i) + s)) patterns.add(topic.slice(0, i) + s);
+    return [...patterns].map((p) => writeAcl(p, "PREFIXED", permission));
+  };
+  const decide = (acls: AclBinding[], topic: string) =>
+    authorize(acls, { principal: "User:user", host: "127.0.0.1", operation: "WRITE", resourceType: "TOPIC", resourceName: topic }).decision;
+
+  it("matchingPrefixDenyOverridesAllAllowRules", () => {
+    fc.assert(
+      fc.property(topicArb, suffixesArb, fc.nat(), (topic, suffixes, cut) => {
+        const deny = writeAcl(topic.slice(0, cut % topic.length), "PREFIXED", "DENY");
+        expect(decide([deny, ...randomPrefixRules(topic, suffixes, "ALLOW", (p) => p.length > 0)], topic)).toBe("DENIED");
+      }),
+      { numRuns: 5000 },
+    );
+  });
+
+  it("matchingLiteralDenyOverridesAllAllowRules", () => {
+    fc.assert(
+      fc.property(topicArb, suffixesArb, (topic, suffixes) => {
+        const deny = writeAcl(topic, "LITERAL", "DENY");
+        expect(decide([deny, ...randomPrefixRules(topic, suffixes, "ALLOW", (p) => p.length > 0)], topic)).toBe("DENIED");
+      }),
+      { numRuns: 5000 },
+    );
+  });
+
+  it("matchingPrefixAllowWithNoMatchingDenyRules", () => {
+    fc.assert(
+      fc.property(topicArb, suffixesArb, fc.nat(), (topic, suffixes, cut) => {
+        const allow = writeAcl(topic.slice(0, cut % topic.length), "PREFIXED", "ALLOW");
+        const denies = randomPrefixRules(topic, suffixes, "DENY", (p) => p.length > 0 && !topic.startsWith(p));
+        expect(decide([allow, ...denies], topic)).toBe("ALLOWED");
+      }),
+      { numRuns: 5000 },
+    );
+  });
+
+  it("matchingLiteralAllowWithNoMatchingDenyRules", () => {
+    fc.assert(
+      fc.property(topicArb, suffixesArb, (topic, suffixes) => {
+        const allow = writeAcl(topic, "LITERAL", "ALLOW");
+        const denies = randomPrefixRules(topic, suffixes, "DENY", (p) => p.length > 0 && !topic.startsWith(p));
+        expect(decide([allow, ...denies], topic)).toBe("ALLOWED");
+      }),
+      { numRuns: 5000 },
+    );
+  });
+});
