@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { PolicyInputError } from "./errors";
-import { parseAclDocument, parseAclList, parseAuthorizeRequest, parseSuperUsers, toAclCsv } from "./parse";
+import { parseAclDocument, parseAclFilter, parseAclList, parseAllowEveryone, parseAuthorizeRequest, parseSuperUsers, toAclCsv } from "./parse";
 import { acl } from "./test-helpers";
 
 const HEADER = "Principal,ResourceType,PatternType,ResourceName,Operation,PermissionType,Host";
@@ -48,6 +48,16 @@ describe("reading ACL sets", () => {
   });
 });
 
+describe("reading filters — AclControlManagerTest#testValidateFilter", () => {
+  const filter = { resourceType: "ANY", resourceName: "*", patternType: "LITERAL", principal: "User:*", host: "*", operation: "ANY", permissionType: "ANY" };
+  it("accepts ANY / MATCH values and rejects UNKNOWN ones", () => {
+    expect(parseAclFilter(filter, "filter")).toEqual(filter);
+    expect(parseAclFilter({ ...filter, patternType: "MATCH", resourceName: null, principal: null, host: null }, "filter").patternType).toBe("MATCH");
+    expect(() => parseAclFilter({ ...filter, patternType: "UNKNOWN" }, "filter")).toThrow(PolicyInputError);
+    expect(() => parseAclFilter({ ...filter, patternType: "MATCH", permissionType: "UNKNOWN" }, "filter")).toThrow(/filter\.permissionType must be one of/);
+  });
+});
+
 describe("reading requests and config", () => {
   it("a request principal must be Type:name; ANY is not an operation or a resource type", () => {
     const ok = { principal: "User:a", host: "h", operation: "READ", resourceType: "TOPIC", resourceName: "t" };
@@ -56,6 +66,15 @@ describe("reading requests and config", () => {
     expect(() => parseAuthorizeRequest({ ...ok, operation: "ANY" }, "r")).toThrow(/non-filter operation/);
     expect(() => parseAuthorizeRequest({ ...ok, resourceType: "ANY" }, "r")).toThrow(/non-filter resource type/);
     expect(() => parseAuthorizeRequest({ ...ok, resourceName: null }, "r")).toThrow(/resourceName must be a string/);
+  });
+
+  it("allow.everyone.if.no.acl.found like getDefaultResult (testGetDefaultResult, AuthorizerTest#testAclConfigWithWhitespace)", () => {
+    expect(parseAllowEveryone(undefined, "a")).toBe(false);
+    expect(parseAllowEveryone("true", "a")).toBe(true);
+    expect(parseAllowEveryone("false", "a")).toBe(false);
+    expect(parseAllowEveryone("  true ", "a")).toBe(true);
+    expect(parseAllowEveryone("yes", "a")).toBe(false);
+    expect(() => parseAllowEveryone(1, "a")).toThrow(PolicyInputError);
   });
 
   it("super.users like StandardAuthorizer.getConfiguredSuperUsers (testGetConfiguredSuperUsers)", () => {

@@ -40,7 +40,7 @@ describe("validateNewAcl", () => {
     ["permissionType UNKNOWN", { permissionType: "UNKNOWN" }, "Invalid permissionType UNKNOWN"],
     ["permissionType ANY", { permissionType: "ANY" }, "Invalid permissionType ANY"],
     ["CLUSTER not named kafka-cluster (AclApis)", { resourceType: "CLUSTER", resourceName: "*" }, "The only valid name for the CLUSTER resource is kafka-cluster"],
-    ["empty literal name (AclApis)", { resourceName: "" }, "Invalid empty resource name"],
+    ["empty literal name (AclApis; AuthorizerTest#testEmptyAclThrowsException)", { resourceType: "GROUP", resourceName: "", operation: "READ" }, "Invalid empty resource name"],
     ["empty prefixed name (AclApis)", { resourceName: "", patternType: "PREFIXED" }, "Invalid empty resource name"],
     [
       "principal without a colon (KAFKA-18051)",
