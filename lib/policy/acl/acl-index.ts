@@ -271,7 +271,9 @@ export class AclIndex {
   /**
    * The (name, pattern type) groups whose pattern applies to the resource `name`
    * (MATCH semantics, ResourcePatternFilter.matches): LITERAL equal to the name,
-   * LITERAL `*`, PREFIXED where the name starts with the prefix.
+   * LITERAL `*`, PREFIXED where the name starts with the prefix. Filter semantics: the
+   * LITERAL `*` is included even for names starting with `*`, which StandardAuthorizer
+   * itself skips (see authorize.ts; `scanOrder` gives the authorizer's view).
    */
   applicableGroups(resourceType: ResourceType, name: string): AclGroup[] {
     const section = this.section(resourceType);
