@@ -95,7 +95,7 @@ export function classifyAcl(
   if (deciding !== null && same(acl, deciding)) {
     return {
       match: "decides",
-      detail: acl.permissionType === "DENY" ? "Decides: a matching DENY wins over every ALLOW" : "Decides: the matching ALLOW Kafka reports",
+      detail: acl.permissionType === "DENY" ? "A matching DENY wins over every ALLOW" : "The matching ALLOW Kafka reports (no DENY matches)",
     };
   }
   if (!considered) {
@@ -132,10 +132,16 @@ export function accessNotes(
   result: AuthorizationResult,
   acls: readonly AclBinding[],
   assumptions: Pick<AccessCheckAssumptions, "allowEveryoneIfNoAclFound">,
+  /** The same question for another operation (to follow implications through). */
+  decide: (operation: AclOperation) => AuthorizationResult,
 ): string[] {
   const notes: string[] = [];
   const rule = result.rule;
   const what = `${request.resourceType} ${request.resourceName}`;
+  const separately = (op: AclOperation): string => {
+    const other = decide(op);
+    return `Checked on its own, ${op} is ${other.decision}: ${describeRule(other, { ...request, operation: op }, assumptions)}`;
+  };
 
   if (rule.kind === "superUser") {
     notes.push(`ACLs are not consulted for super users. The table shows the ACLs that apply to ${what} for everyone else.`);
@@ -153,19 +159,16 @@ export function accessNotes(
               `and an ALLOW for ALTER_CONFIGS also allows DESCRIBE_CONFIGS (ALLOW only: a DENY never implies).`,
           );
         }
-        const implied = impliedBy(acl.operation).filter((op) => op !== request.operation);
-        if (implied.length > 0) {
-          notes.push(`This ALLOW for ${acl.operation} also allows ${implied.join(" and ")} on ${what}, unless a DENY for ${implied.join(" or ")} matches.`);
+        for (const op of impliedBy(acl.operation).filter((o) => o !== request.operation)) {
+          notes.push(`This ALLOW for ${acl.operation} also allows ${op} on ${what}, unless a DENY for ${op} matches. ${separately(op)}`);
         }
       }
     } else {
       notes.push("An ALLOW cannot help while this DENY matches: remove or narrow the DENY to change the answer.");
-      const notDenied = impliedBy(acl.operation);
-      if (acl.operation !== "ALL" && notDenied.length > 0) {
-        notes.push(
-          `The DENY on ${acl.operation} does not deny ${notDenied.join(" or ")}: DENY ACLs never imply, ` +
-            `so an ALLOW for ${acl.operation} elsewhere (e.g. a prefix) still grants ${notDenied.join(" and ")}. Check ${notDenied.join(" and ")} separately.`,
-        );
+      if (acl.operation !== "ALL") {
+        for (const op of impliedBy(acl.operation)) {
+          notes.push(`The DENY on ${acl.operation} does not deny ${op} (DENY ACLs never imply; an ALLOW for ${acl.operation} still grants ${op}). ${separately(op)}`);
+        }
       }
     }
     if (acl.principal === WILDCARD_PRINCIPAL && request.principal !== WILDCARD_PRINCIPAL) {
@@ -270,7 +273,7 @@ export function explainAccessDecision(request: AuthorizeRequest, applicable: rea
     rule: result.rule.kind === "acl" ? { kind: "acl", acl: { ...result.rule.acl } } : { kind: result.rule.kind },
     reason: describeRule(result, request, assumptions),
     acls,
-    notes: accessNotes(request, result, applicable, assumptions),
+    notes: accessNotes(request, result, applicable, assumptions, (operation) => authorize(index, { ...request, operation }, config)),
     assumptions,
   };
 }

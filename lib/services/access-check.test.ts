@@ -80,7 +80,7 @@ describe("explainAccessDecision", () => {
     expect(r.rule).toEqual({ kind: "acl", acl: BOB_DENY });
     const byMatch = Object.fromEntries(r.acls.map((a) => [`${a.principal} ${a.permissionType} ${a.resourceName}`, [a.match, a.detail]]));
     expect(byMatch).toEqual({
-      "User:bob DENY payments-eu": ["decides", "Decides: a matching DENY wins over every ALLOW"],
+      "User:bob DENY payments-eu": ["decides", "A matching DENY wins over every ALLOW"],
       "User:bob ALLOW payments-": ["matches", "Matches, but the DENY wins"],
       "User:svc-billing ALLOW payments-": ["otherPrincipal", "For User:svc-billing, not User:bob"],
       "User:carol ALLOW *": ["otherPrincipal", "For User:carol, not User:bob"],
@@ -88,7 +88,11 @@ describe("explainAccessDecision", () => {
     // exact name first, then prefixes, then *
     expect(r.acls.map((a) => a.resourceName)).toEqual(["payments-eu", "payments-", "payments-", "*"]);
     expect(r.notes).toContain("An ALLOW cannot help while this DENY matches: remove or narrow the DENY to change the answer.");
-    expect(r.notes.some((n) => n.startsWith("The DENY on READ does not deny DESCRIBE"))).toBe(true);
+    // The implication is followed through: bob may still DESCRIBE payments-eu, through his prefixed READ.
+    expect(r.notes).toContain(
+      "The DENY on READ does not deny DESCRIBE (DENY ACLs never imply; an ALLOW for READ still grants DESCRIBE). " +
+        "Checked on its own, DESCRIBE is ALLOWED: ALLOW ACL: User:bob may READ on TOPIC payments- (PREFIXED) from *. An ALLOW for READ also allows DESCRIBE.",
+    );
   });
 
   it("bob DESCRIBE payments-eu: ALLOWED through the prefixed READ (a DENY never implies)", () => {
@@ -105,7 +109,19 @@ describe("explainAccessDecision", () => {
     expect(r.decision).toBe("ALLOWED");
     expect(r.reason).toBe("ALLOW ACL: User:alice may READ on TOPIC orders (LITERAL) from *.");
     expect(r.acls.filter((a) => a.match === "decides")).toHaveLength(1);
-    expect(r.notes).toContain("This ALLOW for READ also allows DESCRIBE on TOPIC orders, unless a DENY for DESCRIBE matches.");
+    expect(r.notes).toContain(
+      "This ALLOW for READ also allows DESCRIBE on TOPIC orders, unless a DENY for DESCRIBE matches. " +
+        "Checked on its own, DESCRIBE is ALLOWED: ALLOW ACL: User:alice may READ on TOPIC orders (LITERAL) from *. An ALLOW for READ also allows DESCRIBE.",
+    );
+  });
+
+  it("an implied operation can still be denied by its own DENY", () => {
+    const noDescribe = acl({ resourceName: "orders", principal: "User:alice", operation: "DESCRIBE", permissionType: "DENY" });
+    const r = explainAccessDecision(ask({ principal: "User:alice", resourceName: "orders" }), [ALICE_ORDERS, noDescribe], DEV);
+    expect(r.decision).toBe("ALLOWED");
+    expect(r.notes.find((n) => n.startsWith("This ALLOW for READ also allows DESCRIBE"))).toContain(
+      "Checked on its own, DESCRIBE is DENIED: DENY ACL: User:alice may not DESCRIBE on TOPIC orders (LITERAL) from *.",
+    );
   });
 
   it("a principal with no ACL on a resource that has ACLs: noAclMatched, with the ACL that would allow it", () => {

@@ -1,6 +1,6 @@
 import { requireViewer } from "@/lib/auth/current";
 import { fieldErrorsOf } from "@/lib/actions/result";
-import { RESOURCE_TYPES, SUPPORTED_OPERATIONS } from "@/lib/policy";
+import { CLUSTER_RESOURCE_NAME, RESOURCE_TYPES, SUPPORTED_OPERATIONS } from "@/lib/policy";
 import {
   CHECKABLE_OPERATIONS,
   DEFAULT_CHECK_HOST,
@@ -50,6 +50,7 @@ export default async function AccessCheckPage({ searchParams }: { searchParams: 
   const assumptions = outcome?.ok ? outcome.data.assumptions : readAuthorizerConfig();
 
   const value = (field: (typeof FIELDS)[number], fallback: string) => (submitted ? (raw[field] ?? "") : fallback);
+  const hostValue = raw.host ?? DEFAULT_CHECK_HOST;
   const invalid = (field: string) => (errors[field] ? { "aria-invalid": true, "aria-describedby": `${field}-error` } : {});
 
   return (
@@ -95,7 +96,7 @@ export default async function AccessCheckPage({ searchParams }: { searchParams: 
         </label>
         <label className="field">
           Host
-          <input name="host" defaultValue={value("host", DEFAULT_CHECK_HOST)} placeholder={DEFAULT_CHECK_HOST} {...invalid("host")} />
+          <input name="host" defaultValue={hostValue} placeholder={DEFAULT_CHECK_HOST} {...invalid("host")} />
           <FieldErrors id="host-error" messages={errors.host} />
         </label>
         <button className="btn" type="submit">
@@ -115,9 +116,17 @@ export default async function AccessCheckPage({ searchParams }: { searchParams: 
         </div>
       )}
       {outcome && !outcome.ok && (
-        <div role="alert" className="alert error" data-testid="access-error">
-          {outcome.message}
-        </div>
+        <>
+          <div role="alert" className="alert error" data-testid="access-error">
+            {outcome.message}
+          </div>
+          {outcome.code === "DENIED" && (
+            <p className="muted">
+              The access check reads the ACLs that apply to the resource as you ({viewer.principal}), which Kafka allows only with DESCRIBE on CLUSTER{" "}
+              {CLUSTER_RESOURCE_NAME}. Ask for that permission, or ask someone who has it to run the check.
+            </p>
+          )}
+        </>
       )}
       {outcome?.ok && <Answer result={outcome.data} />}
 
