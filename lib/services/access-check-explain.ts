@@ -140,6 +140,9 @@ export function accessNotes(
   const what = `${request.resourceType} ${request.resourceName}`;
   const separately = (op: AclOperation): string => {
     const other = decide(op);
+    if (rule.kind === "acl" && other.rule.kind === "acl" && same(other.rule.acl, rule.acl)) {
+      return `Checked on its own, ${op} is ${other.decision} by the same ACL.`;
+    }
     return `Checked on its own, ${op} is ${other.decision}: ${describeRule(other, { ...request, operation: op }, assumptions)}`;
   };
 

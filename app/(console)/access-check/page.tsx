@@ -99,13 +99,15 @@ export default async function AccessCheckPage({ searchParams }: { searchParams: 
           <input name="host" defaultValue={hostValue} placeholder={DEFAULT_CHECK_HOST} {...invalid("host")} />
           <FieldErrors id="host-error" messages={errors.host} />
         </label>
-        <button className="btn" type="submit">
-          Check
-        </button>
-        <p className="hint">
-          Host: the client&apos;s IP address. Kafka matches hosts as exact IP strings (no host names, no ranges); ACLs with host{" "}
-          <code>*</code> match any host.
-        </p>
+        <div className="actions">
+          <button className="btn" type="submit">
+            Check
+          </button>
+          <p className="hint">
+            Host: the client&apos;s IP address. Kafka matches hosts as exact IP strings (no host names, no ranges); ACLs with host{" "}
+            <code>*</code> match any host.
+          </p>
+        </div>
       </form>
 
       <Assumptions assumptions={assumptions} />
@@ -187,7 +189,7 @@ function Answer({ result }: { result: AccessCheckResult }) {
       <h2>
         ACLs that apply to {r.resourceType} <span className="mono">{r.resourceName}</span>
       </h2>
-      <p className="muted">The literal name, LITERAL <code>*</code> and every PREFIXED pattern the name starts with, for every principal.</p>
+      <p className="muted acl-scope">The literal name, LITERAL <code>*</code> and every PREFIXED pattern the name starts with, for every principal.</p>
       {result.acls.length === 0 ? (
         <div className="empty">No ACL applies to this resource.</div>
       ) : (
