@@ -126,7 +126,7 @@ export const accessCheckResultSchema = z.object({
   ]),
   /** The deciding rule in plain words. */
   reason: z.string(),
-  /** The ACLs that apply to the resource (Kafka's MATCH filter), in the order Kafka listed them. */
+  /** The ACLs that apply to the resource (Kafka's MATCH filter): the exact name, then prefixes (longest first), then `*`. */
   acls: z.array(aclBindingSchema.extend({ match: z.enum(ACL_MATCHES), detail: z.string() })),
   /** What else follows from the answer (implications, hosts, how to change it). */
   notes: z.array(z.string()),

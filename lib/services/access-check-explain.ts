@@ -177,6 +177,9 @@ export function accessNotes(
     if (acl.principal === WILDCARD_PRINCIPAL && request.principal !== WILDCARD_PRINCIPAL) {
       notes.push(`The deciding ACL is for ${WILDCARD_PRINCIPAL}: it applies to every principal, of any type.`);
     }
+    if (acl.host !== WILDCARD_HOST) {
+      notes.push(`The deciding ACL names host ${acl.host}: it matches only clients connecting from exactly that address.`);
+    }
     if (acl.patternType === "PREFIXED") {
       notes.push(`The deciding ACL is PREFIXED: it covers every ${request.resourceType} whose name starts with "${acl.resourceName}".`);
     } else if (acl.resourceName === WILDCARD_RESOURCE) {

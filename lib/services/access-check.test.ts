@@ -134,7 +134,9 @@ describe("explainAccessDecision", () => {
 
   it("hosts match as exact strings: carol reads audit-log only from 127.0.0.1", () => {
     const acls = [CAROL_AUDIT_LOCAL, NOBODY_DELETES_AUDIT, CAROL_ANY_TOPIC];
-    expect(explainAccessDecision(ask({ principal: "User:carol", resourceName: "audit-log" }), acls, DEV).decision).toBe("ALLOWED");
+    const local = explainAccessDecision(ask({ principal: "User:carol", resourceName: "audit-log" }), acls, DEV);
+    expect(local.decision).toBe("ALLOWED");
+    expect(local.notes).toContain("The deciding ACL names host 127.0.0.1: it matches only clients connecting from exactly that address.");
     const away = explainAccessDecision(ask({ principal: "User:carol", resourceName: "audit-log", host: "10.0.0.7" }), acls, DEV);
     expect(away.decision).toBe("DENIED");
     expect(away.acls.find((a) => a.host === "127.0.0.1")).toMatchObject({ match: "otherHost", detail: "Only from 127.0.0.1, not 10.0.0.7" });
