@@ -957,6 +957,8 @@ describe.concurrent("quota-alter (AlterClientQuotas, ClientQuotaControlManager)"
       [{ key: "connection_creation_rate", value: 50 }],
       invalid("not a valid host because it has spaces is not a valid IP or resolvable host."),
     ],
+    // ClientQuotaControlManagerTest.testIsValidIpEntityWithLocalhost: InetAddress.getByName resolves the name
+    ["ClientQuotaControlManagerTest: localhost is a resolvable ip entity", { ip: "localhost" }, [{ key: "connection_creation_rate", value: 50 }], { ok: true }],
     // ClientQuotaControlManager.alterClientQuotas: a duplicate key marks the entity, which is then reported as a duplicate entity
     [
       "ClientQuotaControlManager: duplicate key",
