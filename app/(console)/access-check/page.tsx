@@ -1,6 +1,6 @@
 import { requireViewer } from "@/lib/auth/current";
 import { fieldErrorsOf } from "@/lib/actions/result";
-import { CLUSTER_RESOURCE_NAME, RESOURCE_TYPES, SUPPORTED_OPERATIONS } from "@/lib/policy";
+import { CLUSTER_RESOURCE_NAME, RESOURCE_TYPES, SUPPORTED_OPERATIONS, type ResourceType } from "@/lib/policy";
 import {
   CHECKABLE_OPERATIONS,
   DEFAULT_CHECK_HOST,
@@ -25,6 +25,15 @@ const MATCH_LABEL: Record<AccessCheckResult["acls"][number]["match"], string> = 
   otherHost: "other host",
   otherOperation: "other operation",
   skipped: "skipped by Kafka",
+};
+
+const RESOURCE_NAME_HINT: Record<ResourceType, string> = {
+  TOPIC: "the topic name, e.g. orders",
+  GROUP: "the consumer group id, e.g. orders-service",
+  CLUSTER: `always ${CLUSTER_RESOURCE_NAME}`,
+  TRANSACTIONAL_ID: "the producer's transactional.id, e.g. orders-tx-1",
+  DELEGATION_TOKEN: "the token id",
+  USER: "the token owner's principal, e.g. User:svc-orders",
 };
 
 function first(v: string | string[] | undefined): string | undefined {
@@ -133,12 +142,22 @@ export default async function AccessCheckPage({ searchParams }: { searchParams: 
       {outcome?.ok && <Answer result={outcome.data} />}
 
       <details className="ops-reference">
-        <summary>Operations per resource type</summary>
-        <table className="data" aria-label="Operations per resource type">
+        <summary>Resource types: names and operations</summary>
+        <table className="data" aria-label="Resource types">
+          <thead>
+            <tr>
+              <th>Resource type</th>
+              <th>Name</th>
+              <th>Operations</th>
+            </tr>
+          </thead>
           <tbody>
             {RESOURCE_TYPES.map((t) => (
               <tr key={t}>
-                <th scope="row">{t}</th>
+                <th scope="row" className="mono">
+                  {t}
+                </th>
+                <td>{RESOURCE_NAME_HINT[t]}</td>
                 <td className="mono">{SUPPORTED_OPERATIONS[t].join(", ")}</td>
               </tr>
             ))}
