@@ -255,6 +255,17 @@ describe("lifetime arithmetic — DelegationTokenControlManager (KRaft), vs the 
   });
 });
 
+describe("aclIsAllowed: the client host as Kafka's InetAddress#getHostAddress writes it", () => {
+  it("an IPv6 client ::1 matches an ACL host 0:0:0:0:0:0:0:1, never an ACL host ::1", () => {
+    const acl = (host: string): AclBinding => ({ ...userAcl("User:joe", "DESCRIBE_TOKENS", "User:owner"), host });
+    const asked = (acls: AclBinding[], clientHost: string) => aclIsAllowed(acls, { superUsers: [] }, clientHost)("User:joe", "DESCRIBE_TOKENS", "USER", "User:owner");
+    expect(asked([acl("0:0:0:0:0:0:0:1")], "::1")).toBe(true);
+    expect(asked([acl("::1")], "::1")).toBe(false);
+    expect(asked([acl("1.2.3.4")], "::ffff:1.2.3.4")).toBe(true);
+    expect(asked([acl("*")], "::1")).toBe(true);
+  });
+});
+
 describe("properties", () => {
   const tokenArb = fc.record({
     issue: fc.integer({ min: 0, max: 2 ** 45 }),
