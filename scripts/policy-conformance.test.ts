@@ -1202,6 +1202,27 @@ describe.concurrent("input robustness and speed", () => {
   );
 
   it(
+    "the documented entry point `npm run --silent policy -- <command>` prints exactly one JSON document",
+    async () => {
+      const r = await new Promise<Run>((resolve, reject) => {
+        const started = Date.now();
+        const child = spawn("npm", ["run", "--silent", "policy", "--", "quota-alter"], { cwd: ROOT, stdio: ["pipe", "pipe", "pipe"] });
+        let stdout = "";
+        let stderr = "";
+        child.stdout.on("data", (d: Buffer) => (stdout += d.toString()));
+        child.stderr.on("data", (d: Buffer) => (stderr += d.toString()));
+        child.on("error", reject);
+        child.on("close", (code) => resolve({ code, stdout, stderr, ms: Date.now() - started }));
+        child.stdin.end(JSON.stringify({ entity: { "client-id": "c" }, ops: [{ key: "consumer_byte_rate", value: 2.245 }] }));
+      });
+      expect(r.code).toBe(0);
+      // ClientQuotaControlManagerTest.testValidateQuotaKeyValueForFractionalConsumerByteRate
+      expect(JSON.parse(r.stdout)).toEqual({ ok: false, error: "INVALID_REQUEST", message: "consumer_byte_rate cannot be a fractional value." });
+    },
+    T,
+  );
+
+  it(
     "one call with 3000 ACLs x 3000 requests, or 2000 tokens whose HMACs the CLI derives, answers in a few seconds even on a loaded machine",
     async () => {
       const acls = Array.from({ length: 3000 }, (_, i) =>
