@@ -1154,7 +1154,8 @@ describe.concurrent("token (KRaft delegation tokens)", () => {
             acl("USER", "User:client", "LITERAL", "User:scram-user2", "*", "CREATE_TOKENS", "ALLOW"),
             acl("USER", "User:client", "LITERAL", "User:scram-user2", "*", "DESCRIBE_TOKENS", "ALLOW"),
           ],
-          request: { owner: "User:other-client-principal" },
+          // CreateDelegationTokenRequest's own fields (what CreateDelegationTokenOptions().owner(p) sends)
+          request: { ownerPrincipalType: "User", ownerPrincipalName: "other-client-principal" },
         }),
       );
       expect(out).toEqual({ error: "DELEGATION_TOKEN_AUTHORIZATION_FAILED", owner: "User:other-client-principal", requester: "User:scram-user2" });
@@ -1173,7 +1174,8 @@ describe.concurrent("token (KRaft delegation tokens)", () => {
           connection: { principal: "User:describe-token-fail-principal", securityProtocol: "SASL_SSL", tokenAuthenticated: false },
           acls: [acl("USER", "User:other-client-principal", "LITERAL", "User:other-client-requester-principal", "*", "DESCRIBE_TOKENS", "ALLOW")],
           tokens: [otherToken],
-          request: { owners: ["User:other-client-principal"] },
+          // DescribeDelegationTokenRequest's owners, as Kafka's wire message spells them
+          request: { owners: [{ principalType: "User", principalName: "other-client-principal" }] },
         }),
       );
       expect(out).toEqual({ error: "NONE", tokens: [] });

@@ -102,12 +102,15 @@ function quota(input: unknown): unknown {
     const where = `requests[${i}]`;
     const r = obj(item, where);
     if (r.ip !== undefined) {
-      oneOf(r.key, ["connection_creation_rate"] as const, `${where}.key`);
+      // connection_creation_rate is the only ip quota key, so it may be left out.
+      if (r.key !== undefined) oneOf(r.key, ["connection_creation_rate"] as const, `${where}.key`);
       const { value, entity } = resolveIpQuota(index, str(r.ip, `${where}.ip`));
       return { value, entity };
     }
     const key = oneOf(r.key, CLIENT_QUOTA_KEYS, `${where}.key`);
-    const res = resolveClientQuota(index, str(r.user, `${where}.user`), str(r.clientId, `${where}.clientId`), key);
+    // `client-id`, as quota entities spell it, is accepted for `clientId`.
+    const [clientId, clientIdName] = r.clientId === undefined && r["client-id"] !== undefined ? [r["client-id"], "client-id"] : [r.clientId, "clientId"];
+    const res = resolveClientQuota(index, str(r.user, `${where}.user`), str(clientId, `${where}.${clientIdName}`), key);
     return { value: res.value, entity: res.entity, metricTags: res.metricTags };
   });
   return { results };
@@ -161,8 +164,26 @@ function quotaBudget(input: unknown): unknown {
   return { ok: r.ok, violations: r.violations };
 }
 
+/**
+ * A principal as `Type:name`, or as Kafka's wire messages spell it
+ * (`{ principalType, principalName }`, e.g. DescribeDelegationTokenRequest owners).
+ */
+function parsePrincipal(value: unknown, where: string): string {
+  if (typeof value === "object" && value !== null && !Array.isArray(value)) {
+    const o = value as Obj;
+    return `${str(o.principalType, `${where}.principalType`)}:${str(o.principalName, `${where}.principalName`)}`;
+  }
+  return parseRequestPrincipal(value, where);
+}
+
 function parsePrincipalList(value: unknown, where: string): string[] {
-  return arr(value, where).map((p, i) => parseRequestPrincipal(p, `${where}[${i}]`));
+  return arr(value, where).map((p, i) => parsePrincipal(p, `${where}[${i}]`));
+}
+
+/** The first of `names` present in `o` (the console's name first, then Kafka's). */
+function field(o: Obj, ...names: string[]): [unknown, string] {
+  const name = names.find((n) => o[n] !== undefined) ?? names[0]!;
+  return [o[name], name];
 }
 
 function parseTokens(value: unknown, secretKey: string | null): DelegationToken[] {
@@ -171,22 +192,44 @@ function parseTokens(value: unknown, secretKey: string | null): DelegationToken[
     const where = `tokens[${i}]`;
     const t = obj(item, where);
     const tokenId = str(t.tokenId, `${where}.tokenId`);
-    const owner = parseRequestPrincipal(t.owner, `${where}.owner`);
+    const owner = parsePrincipal(t.owner, `${where}.owner`);
     let hmac: string;
     if (t.hmac !== undefined) hmac = str(t.hmac, `${where}.hmac`);
     else if (secretKey) hmac = tokenHmac(secretKey, tokenId);
     else throw new PolicyInputError(`${where}.hmac is required when config.secretKey is empty`);
+    // Kafka's TokenInformation / DescribeDelegationTokenResponse names are accepted too.
+    const [requester, requesterName] = field(t, "requester", "tokenRequester");
+    const timestamp = (name: string) => {
+      const [value, used] = field(t, name, `${name}Ms`);
+      return num(value, `${where}.${used}`);
+    };
     return {
       tokenId,
       hmac,
       owner,
-      requester: t.requester === undefined ? owner : parseRequestPrincipal(t.requester, `${where}.requester`),
+      requester: requester === undefined ? owner : parsePrincipal(requester, `${where}.${requesterName}`),
       renewers: t.renewers === undefined ? [] : parsePrincipalList(t.renewers, `${where}.renewers`),
-      issueTimestamp: num(t.issueTimestamp, `${where}.issueTimestamp`),
-      expiryTimestamp: num(t.expiryTimestamp, `${where}.expiryTimestamp`),
-      maxTimestamp: num(t.maxTimestamp, `${where}.maxTimestamp`),
+      issueTimestamp: timestamp("issueTimestamp"),
+      expiryTimestamp: timestamp("expiryTimestamp"),
+      maxTimestamp: timestamp("maxTimestamp"),
     };
   });
+}
+
+/**
+ * The owner of a token to create: `owner` as `Type:name` or `{ principalType, principalName }`,
+ * or CreateDelegationTokenRequest's `ownerPrincipalType` / `ownerPrincipalName`. As in Kafka,
+ * an absent or empty owner name means the requester (null here).
+ */
+function parseOwner(r: Obj): string | null {
+  if (r.owner === undefined && (r.ownerPrincipalName !== undefined || r.ownerPrincipalType !== undefined)) {
+    const name = strOrNull(r.ownerPrincipalName ?? null, "request.ownerPrincipalName");
+    if (name === null || name === "") return null;
+    return `${str(r.ownerPrincipalType, "request.ownerPrincipalType")}:${name}`;
+  }
+  if (r.owner === undefined || r.owner === null || r.owner === "") return null;
+  if (typeof r.owner === "object" && !Array.isArray(r.owner) && ((r.owner as Obj).principalName ?? "") === "") return null;
+  return parsePrincipal(r.owner, "request.owner");
 }
 
 /** Renew and expire name the token by its HMAC, or (console convenience) by its id. */
@@ -208,7 +251,7 @@ function token(input: unknown): unknown {
   };
   const conn = obj(doc.connection, "connection");
   const connection = {
-    principal: parseRequestPrincipal(conn.principal, "connection.principal"),
+    principal: parsePrincipal(conn.principal, "connection.principal"),
     securityProtocol: oneOf(conn.securityProtocol, SECURITY_PROTOCOLS, "connection.securityProtocol") as SecurityProtocol,
     tokenAuthenticated: conn.tokenAuthenticated === undefined ? false : bool(conn.tokenAuthenticated, "connection.tokenAuthenticated"),
   };
@@ -222,7 +265,7 @@ function token(input: unknown): unknown {
   switch (operation) {
     case "create": {
       const res = createToken(ctx, tokens, {
-        owner: r.owner === undefined || r.owner === null ? null : r.owner === "" ? null : parseRequestPrincipal(r.owner, "request.owner"),
+        owner: parseOwner(r),
         renewers: r.renewers === undefined ? [] : parsePrincipalList(r.renewers, "request.renewers"),
         maxLifetimeMs: r.maxLifetimeMs === undefined ? -1 : int(r.maxLifetimeMs, "request.maxLifetimeMs"),
         ...(r.tokenId === undefined ? {} : { tokenId: str(r.tokenId, "request.tokenId") }),
