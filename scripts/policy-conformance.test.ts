@@ -626,6 +626,19 @@ describe.concurrent("filter (AclBindingFilter)", () => {
   );
 
   it(
+    "AclControlManagerTest.testCreateAclDeleteAcl: the filter (ANY, null, LITERAL) deletes the literal ACLs of every type",
+    async () => {
+      // StandardAclTest.TEST_ACLS 0..2
+      const clusterAlter = acl("CLUSTER", "kafka-cluster", "LITERAL", "User:*", "*", "ALTER", "ALLOW");
+      const fooRead = acl("TOPIC", "foo_", "PREFIXED", "User:*", "*", "READ", "ALLOW");
+      const groupDeny = acl("GROUP", "mygroup", "LITERAL", "User:foo", "*", "READ", "DENY");
+      const out = await cli("filter", { acls: [clusterAlter, fooRead, groupDeny], filter: { resourceType: "ANY", resourceName: null, patternType: "LITERAL", ...anyEntry } });
+      expect(out).toEqual({ acls: [clusterAlter, groupDeny] });
+    },
+    T,
+  );
+
+  it(
     "AclBindingFilterTest.testAclFilterMatching (ANY_ANONYMOUS) / AuthorizerTest.testGetAclsPrincipal: principal is an exact string, User:* is not expanded",
     async () => {
       const ACL1 = acl("TOPIC", "mytopic", "LITERAL", "User:ANONYMOUS", "", "ALL", "ALLOW");
@@ -664,6 +677,10 @@ describe.concurrent("validate-acl (CreateAcls: AclApis + AclControlManager.valid
         [acl("CLUSTER", "*", "LITERAL", "User:alice", "*", "ALTER", "ALLOW"), invalid("The only valid name for the CLUSTER resource is kafka-cluster")],
         [acl("USER", "User:alice", "LITERAL", "User:bob", "*", "CREATE_TOKENS", "ALLOW"), { ok: true }],
         [acl("TOPIC", "orders", "PREFIXED", "User:bob:with:colons", "10.0.0.1", "DESCRIBE", "DENY"), { ok: true }],
+        // AclControlManagerTest.testCreateAclDeleteAcl: StandardAclTest.TEST_ACLS 0..2 are created
+        [acl("CLUSTER", "kafka-cluster", "LITERAL", "User:*", "*", "ALTER", "ALLOW"), { ok: true }],
+        [acl("TOPIC", "foo_", "PREFIXED", "User:*", "*", "READ", "ALLOW"), { ok: true }],
+        [acl("GROUP", "mygroup", "LITERAL", "User:foo", "*", "READ", "DENY"), { ok: true }],
       ];
       const out = await cli("validate-acl", { bindings: cases.map(([b]) => b) });
       expect(out.results).toHaveLength(cases.length);
