@@ -5,6 +5,23 @@ const orders = { resourceType: "TOPIC", resourceName: "orders", patternType: "LI
 const ordDeny = { resourceType: "TOPIC", resourceName: "ord", patternType: "PREFIXED", principal: "User:*", host: "10.0.0.9", operation: "READ", permissionType: "DENY" };
 
 describe("aclJsonCommands (DESIGN.md contract)", () => {
+  it("authorize: request hosts are compared as Kafka writes the address (StandardAuthorizerTest.testHostAddressAclValidation)", () => {
+    const acl = (resourceName: string, host: string) => ({ ...orders, resourceName, principal: "User:*", host });
+    const out = aclJsonCommands.authorize({
+      acls: [acl("t", "::1"), acl("u", "0:0:0:0:0:0:0:1")],
+      requests: ["t", "u"].map((resourceName) => ({ principal: "User:alice", host: "::1", operation: "READ", resourceType: "TOPIC", resourceName })),
+    }) as { results: { decision: string }[] };
+    expect(out.results.map((r) => r.decision)).toEqual(["DENIED", "ALLOWED"]);
+  });
+
+  it("filter: a binding given twice is listed once, as Kafka stores ACLs as a set (AclControlManagerTest.testCreateDedupe)", () => {
+    const out = aclJsonCommands.filter({
+      acls: [orders, ordDeny, orders],
+      filter: { resourceType: "ANY", resourceName: null, patternType: "ANY", principal: null, host: null, operation: "ANY", permissionType: "ANY" },
+    });
+    expect(out).toEqual({ acls: [orders, ordDeny] });
+  });
+
   it("authorize: one result per request, in order, with the deciding rule", () => {
     const out = aclJsonCommands.authorize({
       acls: [orders, ordDeny],

@@ -71,7 +71,15 @@ export const aclJsonCommands: Record<"authorize" | "authorize-by-type" | "filter
     const doc = asObject(input, "filter");
     const acls = parseAclList(doc.acls, "acls");
     const filter = parseAclFilter(doc.filter, "filter");
-    return { acls: filterAcls(acls, filter) };
+    // Kafka keeps ACLs as a set: a binding given twice is stored, and listed, once.
+    const seen = new Set<string>();
+    const unique = acls.filter((b) => {
+      const key = [b.resourceType, b.patternType, b.resourceName, b.principal, b.host, b.operation, b.permissionType].join("\u0000");
+      if (seen.has(key)) return false;
+      seen.add(key);
+      return true;
+    });
+    return { acls: filterAcls(unique, filter) };
   },
 
   "validate-acl"(input) {

@@ -14,6 +14,11 @@ describe("accessCheckQuerySchema", () => {
     ).toEqual({ principal: "User:bob", operation: "READ", resourceType: "TOPIC", resourceName: "payments-eu", host: "10.0.0.5" });
   });
 
+  it("writes an IPv6 host the way Kafka compares it", () => {
+    const q = { principal: "User:bob", operation: "READ", resourceType: "TOPIC", resourceName: "t" };
+    expect(accessCheckQuerySchema.parse({ ...q, host: "::1" }).host).toBe("0:0:0:0:0:0:0:1");
+  });
+
   it("defaults the host to 127.0.0.1 when absent or blank", () => {
     const q = { principal: "User:alice", operation: "READ", resourceType: "TOPIC", resourceName: "orders" };
     expect(accessCheckQuerySchema.parse(q).host).toBe("127.0.0.1");

@@ -14,6 +14,7 @@ import {
   PERMISSION_TYPES,
   RESOURCE_TYPES,
   SUPPORTED_OPERATIONS,
+  canonicalIp,
   type AclOperation,
   type ResourceType,
 } from "@/lib/policy";
@@ -91,7 +92,8 @@ export const accessCheckQuerySchema = accessCheckQueryFieldsSchema
       operation: v.operation as AclOperation,
       resourceType,
       resourceName: resourceType === "CLUSTER" ? CLUSTER_RESOURCE_NAME : v.resourceName,
-      host: v.host === "" ? DEFAULT_CHECK_HOST : v.host,
+      // Kafka compares ACL hosts with the address as Java writes it (::1 -> 0:0:0:0:0:0:0:1).
+      host: v.host === "" ? DEFAULT_CHECK_HOST : (canonicalIp(v.host) ?? v.host),
     };
   });
 export type AccessCheckInput = z.output<typeof accessCheckQuerySchema>;

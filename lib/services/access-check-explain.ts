@@ -228,8 +228,11 @@ export function accessNotes(
       `ACLs here for ${request.principal} name other hosts (${otherHosts.join(", ")}): a client connecting from ${otherHosts.length === 1 ? "that address" : "those addresses"} may get a different answer.`,
     );
   }
-  if (request.host.includes("::")) {
-    notes.push("Kafka prints IPv6 client addresses in full (0:0:0:0:0:0:0:1), never shortened with ::, so this host matches only ACLs with host *.");
+  const shortened = [...new Set(acls.filter((a) => a.host.includes("::")).map((a) => a.host))].sort();
+  if (shortened.length > 0) {
+    notes.push(
+      `ACL host ${shortened.join(", ")} is written with "::"; Kafka compares hosts with the client address written in full (0:0:0:0:0:0:0:1), so such an ACL never matches any client.`,
+    );
   }
   return notes;
 }

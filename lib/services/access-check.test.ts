@@ -95,6 +95,13 @@ describe("explainAccessDecision", () => {
     );
   });
 
+  it("warns that an ACL host written with :: never matches, and does not match it", () => {
+    const shortHost = acl({ resourceName: "orders", principal: "User:alice", operation: "READ", host: "::1" });
+    const r = explainAccessDecision(ask({ principal: "User:alice", resourceName: "orders", host: "0:0:0:0:0:0:0:1" }), [shortHost], DEV);
+    expect(r.decision).toBe("DENIED");
+    expect(r.notes.join(" ")).toContain('ACL host ::1 is written with "::"');
+  });
+
   it("bob DESCRIBE payments-eu: ALLOWED through the prefixed READ (a DENY never implies)", () => {
     const r = explainAccessDecision(ask({ operation: "DESCRIBE" }), PAYMENTS_EU, DEV);
     expect(r.decision).toBe("ALLOWED");

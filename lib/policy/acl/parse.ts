@@ -24,6 +24,7 @@ import {
   type ResourceTypeFilter,
 } from "../types";
 import { PolicyInputError } from "./errors";
+import { canonicalIp } from "../quota/ip";
 import type { AuthorizeByResourceTypeRequest, AuthorizeRequest, AuthorizerConfig } from "./model";
 
 function isRecord(value: unknown): value is Record<string, unknown> {
@@ -112,11 +113,22 @@ function parseOperation(value: unknown, where: string): AclOperation {
   return enumValue(value, OPERATIONS, where, false);
 }
 
+/**
+ * The client address of a request, written the way Kafka sees it: the broker matches
+ * ACL hosts against InetAddress.getHostAddress(), so `::1` arrives as
+ * `0:0:0:0:0:0:0:1` and `1.2.3` as `1.2.0.3`. Anything that is not an IP literal is
+ * kept as given (the core does no DNS).
+ */
+function parseClientHost(value: unknown, where: string): string {
+  const host = stringValue(value, where);
+  return canonicalIp(host) ?? host;
+}
+
 export function parseAuthorizeRequest(value: unknown, where: string): AuthorizeRequest {
   if (!isRecord(value)) throw new PolicyInputError(`${where} must be a request object`);
   return {
     principal: parseRequestPrincipal(value.principal, `${where}.principal`),
-    host: stringValue(value.host, `${where}.host`),
+    host: parseClientHost(value.host, `${where}.host`),
     operation: parseOperation(value.operation, `${where}.operation`),
     resourceType: parseResourceType(value.resourceType, `${where}.resourceType`),
     resourceName: stringValue(value.resourceName, `${where}.resourceName`),
@@ -127,7 +139,7 @@ export function parseAuthorizeByResourceTypeRequest(value: unknown, where: strin
   if (!isRecord(value)) throw new PolicyInputError(`${where} must be a request object`);
   return {
     principal: parseRequestPrincipal(value.principal, `${where}.principal`),
-    host: stringValue(value.host, `${where}.host`),
+    host: parseClientHost(value.host, `${where}.host`),
     operation: parseOperation(value.operation, `${where}.operation`),
     resourceType: parseResourceType(value.resourceType, `${where}.resourceType`),
   };
