@@ -7,6 +7,7 @@ import { signInSchema, sessionResponseSchema, errorResponseSchema } from "@/lib/
 import { clusterSchema } from "@/lib/schemas/cluster";
 import { auditEventSchema, auditQuerySchema } from "@/lib/schemas/audit";
 import { accessCheckQueryFieldsSchema, accessCheckResultSchema } from "@/lib/schemas/access-check";
+import { appliedQuotaQueryFieldsSchema, appliedQuotaSchema, quotaAlterationSchema, quotaAlterResultSchema, quotasOverviewSchema } from "@/lib/schemas/quotas";
 
 type JsonSchema = Record<string, unknown>;
 
@@ -68,6 +69,31 @@ export const API_ROUTES: OpenApiRoute[] = [
       "super.users and allow.everyone.if.no.acl.found assumed from the console's environment)",
     query: accessCheckQueryFieldsSchema,
     response: accessCheckResultSchema,
+  },
+  {
+    method: "get",
+    path: "/api/v1/quotas",
+    summary:
+      "Every configured client quota entity (DescribeClientQuotas as the caller: needs DESCRIBE_CONFIGS on CLUSTER), grouped, with the KIP-55 budget " +
+      "per user and its findings (a console rule; Kafka does not enforce it)",
+    response: quotasOverviewSchema,
+  },
+  {
+    method: "get",
+    path: "/api/v1/quotas/applied",
+    summary: "Which quota Kafka applies to (user, clientId) per key, the deciding level and entity and the bucket; or to an ip",
+    query: appliedQuotaQueryFieldsSchema,
+    response: appliedQuotaSchema,
+  },
+  {
+    method: "post",
+    path: "/api/v1/quotas",
+    summary:
+      "Set (value) or remove (null) one quota key on one entity as the caller (ALTER_CONFIGS on CLUSTER), after Kafka's validation and the console's " +
+      "KIP-55 rule (409 when only the console's rule rejects it); dryRun returns the preview",
+    body: quotaAlterationSchema,
+    response: quotaAlterResultSchema,
+    responses: { "409": errorResponse("Rejected by the console's KIP-55 sub-quota budget rule (Kafka itself would accept it)") },
   },
 ];
 

@@ -1,0 +1,116 @@
+"use client";
+
+import { useActionState } from "react";
+import { quotaAlterAction, type QuotaEditState } from "./actions";
+import { QUOTA_ENTITY_KINDS } from "@/lib/schemas/quotas";
+import { QUOTA_KEYS } from "@/lib/policy/types";
+import { QuotaPreviewView } from "@/components/quotas/quota-preview";
+
+const KIND_LABEL: Record<(typeof QUOTA_ENTITY_KINDS)[number], string> = {
+  user: "user",
+  "user+client-id": "user + client id (sub-quota)",
+  "client-id": "client id",
+  ip: "ip",
+};
+
+function Errors({ messages, id }: { messages: string[] | undefined; id: string }) {
+  if (!messages?.length) return null;
+  return (
+    <span id={id} className="field-error">
+      {messages.join(" ")}
+    </span>
+  );
+}
+
+/** Set or remove one key on one entity: Preview (Kafka's rules + KIP-55 + before/after), then Apply. */
+export function QuotaEditForm({ rule }: { rule: string }) {
+  const [state, formAction, pending] = useActionState<QuotaEditState, FormData>(quotaAlterAction, null);
+  const v = state?.values ?? {};
+  const errors = state && !state.ok ? (state.fieldErrors ?? {}) : {};
+  const preview = state?.ok ? state.data.preview : state?.preview;
+  const applied = state?.ok && state.data.applied;
+  const canApply = state?.ok && !state.data.applied && state.data.preview.allowed;
+  const invalid = (f: string) => (errors[f] ? { "aria-invalid": true, "aria-describedby": `q-${f}-error` } : {});
+  return (
+    <form action={formAction} className="card quota-edit" aria-label="Change a quota" noValidate>
+      <label className="field">
+        Entity
+        <select name="kind" defaultValue={v.kind ?? "user+client-id"} {...invalid("kind")}>
+          {QUOTA_ENTITY_KINDS.map((k) => (
+            <option key={k} value={k}>
+              {KIND_LABEL[k]}
+            </option>
+          ))}
+        </select>
+        <Errors id="q-kind-error" messages={errors.kind} />
+      </label>
+      <label className="field">
+        User
+        <input name="user" defaultValue={v.user ?? ""} placeholder="svc-orders" {...invalid("user")} />
+        <Errors id="q-user-error" messages={errors.user} />
+      </label>
+      <label className="check">
+        <input type="checkbox" name="userDefault" defaultChecked={!!v.userDefault} /> user &lt;default&gt;
+      </label>
+      <label className="field">
+        Client id
+        <input name="clientId" defaultValue={v.clientId ?? ""} placeholder="orders-api" {...invalid("clientId")} />
+        <Errors id="q-clientId-error" messages={errors.clientId} />
+      </label>
+      <label className="check">
+        <input type="checkbox" name="clientIdDefault" defaultChecked={!!v.clientIdDefault} /> client id &lt;default&gt;
+      </label>
+      <label className="field">
+        IP
+        <input name="ip" defaultValue={v.ip ?? ""} placeholder="203.0.113.10" {...invalid("ip")} />
+        <Errors id="q-ip-error" messages={errors.ip} />
+      </label>
+      <label className="check">
+        <input type="checkbox" name="ipDefault" defaultChecked={!!v.ipDefault} /> ip &lt;default&gt;
+      </label>
+      <label className="field">
+        Key
+        <select name="key" defaultValue={v.key ?? "producer_byte_rate"} {...invalid("key")}>
+          {QUOTA_KEYS.map((k) => (
+            <option key={k} value={k}>
+              {k}
+            </option>
+          ))}
+        </select>
+        <Errors id="q-key-error" messages={errors.key} />
+      </label>
+      <label className="field">
+        Value
+        <input name="value" inputMode="decimal" defaultValue={v.value ?? ""} placeholder="1048576" {...invalid("value")} />
+        <Errors id="q-value-error" messages={errors.value} />
+      </label>
+      <label className="check">
+        <input type="checkbox" name="remove" defaultChecked={!!v.remove} /> remove the key
+      </label>
+      <div className="actions">
+        <button className="btn secondary" type="submit" name="intent" value="preview" disabled={pending}>
+          Preview
+        </button>
+        {canApply && (
+          <button className="btn" type="submit" name="intent" value="apply" disabled={pending}>
+            Apply
+          </button>
+        )}
+        <p className="hint">Byte rates in bytes/s (1048576 = 1 MiB/s). The entity fields used are those of the chosen kind.</p>
+      </div>
+      <div className="result">
+        {state && !state.ok && (
+          <div role="alert" className="alert error" data-testid="quota-error">
+            {state.message}
+          </div>
+        )}
+        {applied && (
+          <div role="status" className="alert info" data-testid="quota-applied">
+            {state.data.message}
+          </div>
+        )}
+        {preview && <QuotaPreviewView preview={preview} rule={rule} />}
+      </div>
+    </form>
+  );
+}
