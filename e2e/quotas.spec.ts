@@ -80,8 +80,11 @@ test.describe("Quotas", () => {
     await expect(appliedRow(page, "producer_byte_rate")).toContainText("2 MiB/s");
     await expect(appliedRow(page, "producer_byte_rate")).toContainText("level 6");
     await expect(appliedRow(page, "producer_byte_rate")).toContainText("user=<default>");
-    await expect(appliedRow(page, "consumer_byte_rate")).toContainText("client-id=<default>");
     await expect(appliedRow(page, "request_percentage")).toContainText("unlimited");
+
+    await page.goto("/quotas?ip=203.0.113.10");
+    await expect(appliedRow(page, "connection_creation_rate")).toContainText("20 connections/s");
+    await expect(appliedRow(page, "connection_creation_rate")).toContainText("ip=203.0.113.10");
   });
 
   test("edit: a sub-quota within budget is applied and audited; past the total is the KIP-55 rejection; Kafka's own validation", async ({

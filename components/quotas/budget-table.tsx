@@ -7,7 +7,7 @@ export function BudgetTable({ budget, rule }: { budget: UserBudgetView; rule: st
     return <div className="empty">No quota applies to user {who}: nothing to budget.</div>;
   }
   return (
-    <table className="data quota-budget" aria-label={`KIP-55 budget of ${who}`}>
+    <table className="data quota-budget quota-rows" aria-label={`KIP-55 budget of ${who}`}>
       <thead>
         <tr>
           <th>Key</th>

@@ -51,10 +51,11 @@ export function QuotaPreviewView({ preview, rule }: { preview: QuotaPreview; rul
           )}
         </dd>
       </dl>
-      <table className="data" aria-label="Applied quota before and after">
+      <p className="muted">The quota Kafka applies to {preview.connection}:</p>
+      <table className="data quota-rows" aria-label="Applied quota before and after">
         <thead>
           <tr>
-            <th>For {preview.connection}</th>
+            <th>Key</th>
             <th>Before</th>
             <th>After</th>
           </tr>

@@ -287,7 +287,7 @@ export function previewAlteration(configured: readonly ConfiguredQuota[], input:
   if (!kafka.ok) summary = `Kafka would refuse this: ${kafka.message}`;
   else if (!budget.ok)
     summary =
-      `Rejected by the console's KIP-55 rule (${KIP55_RULE_LABEL}; Kafka itself would accept this change): ` +
+      "Rejected by the console's KIP-55 rule, not by Kafka: Kafka does not enforce it, and Kafka itself would accept this change. " +
       budget.violations.map(violationMessage).join(" ");
   else if (budget.repairs.length > 0)
     summary = `Allowed as a repair: the change moves an over-budget user toward the KIP-55 budget. ${budget.repairs.map(violationMessage).join(" ")}`;

@@ -170,7 +170,7 @@ function Applied({ view }: { view: AppliedQuotaView }) {
           What Kafka applies to{" "}
           <span className="mono">{q.kind === "ip" ? `ip ${q.ip}` : `user ${q.user}, client id ${q.clientId === "" ? '""' : q.clientId}`}</span>
         </h3>
-        <table className="data" aria-label="Applied quota">
+        <table className="data quota-rows" aria-label="Applied quota">
           <thead>
             <tr>
               <th>Key</th>
