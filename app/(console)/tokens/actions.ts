@@ -1,0 +1,52 @@
+"use server";
+
+import { revalidatePath } from "next/cache";
+import { requireViewer } from "@/lib/auth/current";
+import { fieldErrorsOf, type ActionResult } from "@/lib/actions/result";
+import { tokenCreateFormSchema, tokenExpireSchema, tokenRenewSchema, type TokenCreated, type TokenExpiryResult } from "@/lib/schemas/tokens";
+import { createToken, expireToken, renewToken } from "@/lib/services/tokens";
+
+/** The form fields as submitted (never the HMAC), to refill the form. */
+type Values = Record<string, string>;
+
+export type TokenCreateState = (ActionResult<TokenCreated> & { values: Values; owner: string | null }) | null;
+export type TokenExpiryState = (ActionResult<TokenExpiryResult> & { values: Values }) | null;
+
+function valuesOf(formData: FormData, secret: readonly string[] = []): Values {
+  const values: Values = {};
+  for (const [k, v] of formData) if (typeof v === "string" && !k.startsWith("$") && !secret.includes(k)) values[k] = v;
+  return values;
+}
+
+export async function createTokenAction(_prev: TokenCreateState, formData: FormData): Promise<TokenCreateState> {
+  const viewer = await requireViewer();
+  const values = valuesOf(formData);
+  const parsed = tokenCreateFormSchema.safeParse(values);
+  if (!parsed.success) {
+    return { ok: false, code: "VALIDATION", message: "Check the highlighted fields.", fieldErrors: fieldErrorsOf(parsed.error.issues), values, owner: null };
+  }
+  const result = await createToken(viewer, parsed.data);
+  if (result.ok) revalidatePath("/tokens");
+  const owner = parsed.data.owner !== null && parsed.data.owner !== viewer.principal ? parsed.data.owner : null;
+  return { ...result, values, owner };
+}
+
+export async function renewTokenAction(_prev: TokenExpiryState, formData: FormData): Promise<TokenExpiryState> {
+  const viewer = await requireViewer();
+  const values = valuesOf(formData, ["hmac"]);
+  const parsed = tokenRenewSchema.safeParse({ ...values, hmac: formData.get("hmac") ?? "" });
+  if (!parsed.success) return { ok: false, code: "VALIDATION", message: "Check the highlighted fields.", fieldErrors: fieldErrorsOf(parsed.error.issues), values };
+  const result = await renewToken(viewer, parsed.data);
+  if (result.ok) revalidatePath("/tokens");
+  return { ...result, values };
+}
+
+export async function expireTokenAction(_prev: TokenExpiryState, formData: FormData): Promise<TokenExpiryState> {
+  const viewer = await requireViewer();
+  const values = valuesOf(formData, ["hmac"]);
+  const parsed = tokenExpireSchema.safeParse({ ...values, hmac: formData.get("hmac") ?? "" });
+  if (!parsed.success) return { ok: false, code: "VALIDATION", message: "Check the highlighted fields.", fieldErrors: fieldErrorsOf(parsed.error.issues), values };
+  const result = await expireToken(viewer, parsed.data);
+  if (result.ok) revalidatePath("/tokens");
+  return { ...result, values };
+}

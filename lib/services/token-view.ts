@@ -1,0 +1,131 @@
+/**
+ * Pure helpers behind the Tokens and Token requests pages: token status and relative
+ * times, lifetimes in words, the listed view of a token (never its HMAC), and who appears
+ * entitled to approve a token request.
+ *
+ * "May approve" mirrors Kafka's create check (KafkaApis#handleCreateTokenRequest, the
+ * policy core's mayCreateTokenFor): the approver is the owner, a super user, or has
+ * CREATE_TOKENS on USER:<owner>. It is only a hint: the approval creates the token as the
+ * approver and Kafka's answer is the real check.
+ */
+import { aclIsAllowed, isSuperUser, isTokenExpired, mayRenew, type AclBinding, type AuthorizerConfig, type DelegationToken } from "@/lib/policy";
+import type { TokenRequest } from "@/lib/db/token-request";
+import type { DecidableRequest, Entitlement, TokenRequestView, TokenStatus, TokenView } from "@/lib/schemas/tokens";
+
+const MINUTE = 60_000;
+const HOUR = 60 * MINUTE;
+const DAY = 24 * HOUR;
+
+/** Expired as Kafka's sweep and renew see it: strictly past the expiry or the max timestamp. */
+export function tokenStatus(token: Pick<DelegationToken, "expiryTimestamp" | "maxTimestamp">, now: number): TokenStatus {
+  return isTokenExpired(token as DelegationToken, now) ? "expired" : "active";
+}
+
+/** 90 min -> "1 h 30 min", 3 days -> "3 d"; at most two units. */
+export function formatDuration(ms: number): string {
+  const abs = Math.abs(ms);
+  if (abs < MINUTE) return `${Math.round(abs / 1000)} s`;
+  if (abs < HOUR) return `${Math.round(abs / MINUTE)} min`;
+  if (abs < DAY) {
+    const h = Math.floor(abs / HOUR);
+    const m = Math.round((abs - h * HOUR) / MINUTE);
+    return m === 0 || h >= 10 ? `${Math.round(abs / HOUR)} h` : `${h} h ${m} min`;
+  }
+  const d = Math.floor(abs / DAY);
+  const h = Math.round((abs - d * DAY) / HOUR);
+  return h === 0 || h === 24 ? `${Math.round(abs / DAY)} d` : `${d} d ${h} h`;
+}
+
+/** "in 23 h" / "5 min ago". */
+export function formatRelative(timestamp: number, now: number): string {
+  const diff = timestamp - now;
+  return diff >= 0 ? `in ${formatDuration(diff)}` : `${formatDuration(diff)} ago`;
+}
+
+/** "expires in 23 h" / "expired 5 min ago". */
+export function expiryPhrase(token: Pick<DelegationToken, "expiryTimestamp" | "maxTimestamp">, now: number): string {
+  const at = Math.min(token.expiryTimestamp, token.maxTimestamp);
+  return at >= now ? `expires ${formatRelative(at, now)}` : `expired ${formatRelative(at, now)}`;
+}
+
+/** A requested max lifetime in words; null = the broker's default. */
+export function formatLifetime(ms: number | null): string {
+  return ms === null ? "broker default (delegation.token.max.lifetime.ms)" : formatDuration(ms);
+}
+
+/** The listed form of a token: everything but the HMAC. */
+export function toTokenView(token: DelegationToken, viewer: string, now: number): TokenView {
+  return {
+    tokenId: token.tokenId,
+    owner: token.owner,
+    requester: token.requester,
+    renewers: [...token.renewers],
+    issueTimestamp: token.issueTimestamp,
+    expiryTimestamp: token.expiryTimestamp,
+    maxTimestamp: token.maxTimestamp,
+    status: tokenStatus(token, now),
+    mayRenew: mayRenew(token, viewer),
+  };
+}
+
+export function toTokenRequestView(r: TokenRequest, now: number): TokenRequestView {
+  return {
+    id: r.id,
+    createdAt: r.createdAt.toISOString(),
+    requester: r.requester,
+    owner: r.owner,
+    renewers: [...r.renewers],
+    maxLifetimeMs: r.maxLifetimeMs,
+    reason: r.reason,
+    status: r.status === "APPROVED" && r.hmacDeadline !== null && r.hmacDeadline.getTime() <= now ? "EXPIRED_UNRETRIEVED" : r.status,
+    approver: r.approver,
+    decidedAt: r.decidedAt?.toISOString() ?? null,
+    decisionReason: r.decisionReason,
+    tokenId: r.tokenId,
+    hmacDeadline: r.hmacDeadline?.toISOString() ?? null,
+    retrievable: r.status === "APPROVED" && r.hmacAvailable && r.hmacDeadline !== null && r.hmacDeadline.getTime() > now,
+  };
+}
+
+export interface ApproverEvidence {
+  /** Super users as assumed from the environment. */
+  config: AuthorizerConfig;
+  /** The ACLs, when the viewer may describe them (DESCRIBE on CLUSTER); null otherwise. */
+  acls: readonly AclBinding[] | null;
+  /** Owners the viewer has created tokens for before (Kafka said yes then). */
+  createdFor: ReadonlySet<string>;
+  host: string;
+}
+
+/** Does `viewer` appear entitled to approve (= create a token for) `owner`, and why. */
+export function approverEntitlement(viewer: string, request: { requester: string; owner: string }, evidence: ApproverEvidence): { entitlement: Entitlement; note: string } {
+  const { owner } = request;
+  if (request.requester === viewer) {
+    return { entitlement: "ownRequest", note: "Your own request: someone else must approve it." };
+  }
+  if (owner === viewer) return { entitlement: "owner", note: "You are the owner: Kafka lets you create tokens for yourself." };
+  if (isSuperUser(viewer, evidence.config)) return { entitlement: "superUser", note: "You are a super user (assumed from the console's configuration)." };
+  if (evidence.acls !== null) {
+    const allowed = aclIsAllowed(evidence.acls, evidence.config, evidence.host)(viewer, "CREATE_TOKENS", "USER", owner);
+    return allowed
+      ? { entitlement: "acl", note: `The ACLs give you CREATE_TOKENS on USER ${owner}.` }
+      : { entitlement: "notEntitled", note: `The ACLs do not give you CREATE_TOKENS on USER ${owner}; Kafka would refuse.` };
+  }
+  if (evidence.createdFor.has(owner)) {
+    return { entitlement: "createdBefore", note: `You have created tokens for ${owner} before (the console cannot read the ACLs; Kafka decides at approval).` };
+  }
+  return {
+    entitlement: "unknown",
+    note: `Unknown: the console cannot read the ACLs as you (needs DESCRIBE on CLUSTER). Approving needs CREATE_TOKENS on USER ${owner}; Kafka decides.`,
+  };
+}
+
+export const APPEARS_ENTITLED: ReadonlySet<Entitlement> = new Set<Entitlement>(["owner", "superUser", "acl", "createdBefore"]);
+
+export function withEntitlement(view: TokenRequestView, viewer: string, evidence: ApproverEvidence): DecidableRequest {
+  const { entitlement, note } = approverEntitlement(viewer, view, evidence);
+  return { ...view, entitlement, entitlementNote: note };
+}
+
+/** The approval's HMAC retrieval deadline: 24 h after approval. */
+export const RETRIEVAL_WINDOW_MS = DAY;
