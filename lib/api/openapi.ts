@@ -8,6 +8,7 @@ import { clusterSchema } from "@/lib/schemas/cluster";
 import { auditEventSchema, auditQuerySchema } from "@/lib/schemas/audit";
 import { accessCheckQueryFieldsSchema, accessCheckResultSchema } from "@/lib/schemas/access-check";
 import { appliedQuotaQueryFieldsSchema, appliedQuotaSchema, quotaAlterationSchema, quotaAlterResultSchema, quotasOverviewSchema } from "@/lib/schemas/quotas";
+import { aclApplyResultSchema, aclCreateBodySchema, aclDeleteBodySchema, aclListQuerySchema, aclListResultSchema, aclPreviewQuerySchema, aclPreviewSchema } from "@/lib/schemas/acls";
 
 type JsonSchema = Record<string, unknown>;
 
@@ -94,6 +95,31 @@ export const API_ROUTES: OpenApiRoute[] = [
     body: quotaAlterationSchema,
     response: quotaAlterResultSchema,
     responses: { "409": errorResponse("Rejected by the console's KIP-55 sub-quota budget rule (Kafka itself would accept it)") },
+  },
+  {
+    method: "get",
+    path: "/api/v1/acls",
+    summary: "ACLs the caller may describe (needs DESCRIBE on CLUSTER), filtered and paged on the server",
+    query: aclListQuerySchema,
+    response: aclListResultSchema,
+  },
+  {
+    method: "post",
+    path: "/api/v1/acls",
+    summary:
+      "Create ACL bindings as the caller (needs ALTER on CLUSTER), audited; with ?preview=1 or dryRun only the preview (Kafka's validation, no-ops, decisions that change). " +
+      "Some bindings failing is a 200 with outcome partial and per-binding results",
+    query: aclPreviewQuerySchema,
+    body: aclCreateBodySchema,
+    response: z.union([aclApplyResultSchema, aclPreviewSchema]),
+  },
+  {
+    method: "delete",
+    path: "/api/v1/acls",
+    summary: "Delete exactly these ACL bindings as the caller (needs ALTER on CLUSTER), audited; with ?preview=1 or dryRun only the preview",
+    query: aclPreviewQuerySchema,
+    body: aclDeleteBodySchema,
+    response: z.union([aclApplyResultSchema, aclPreviewSchema]),
   },
 ];
 

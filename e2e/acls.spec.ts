@@ -1,0 +1,145 @@
+import { test, expect, signInAs } from "./fixtures";
+import type { APIRequestContext, Page } from "@playwright/test";
+
+/**
+ * The ACLs area against the dev broker and the demo ACLs (scripts/seed/demo-data.ts).
+ * Changes are made only on this run's own e2e-* topic and principal, and removed again
+ * in afterAll, because other specs rely on the demo ACLs.
+ */
+
+const basic = (user: string) => `Basic ${Buffer.from(`${user}:${user}-secret`).toString("base64")}`;
+const RUN = `${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 7)}`;
+const PRINCIPAL = `User:e2e-${RUN}`;
+const TOPIC = `e2e-acl-${RUN}`;
+const ALICE_TOPIC = `e2e-acl-alice-${RUN}`;
+const GRANT = { resourceType: "TOPIC", resourceName: TOPIC, patternType: "LITERAL", principal: PRINCIPAL, host: "*", operation: "READ", permissionType: "ALLOW" };
+
+const aclTable = (page: Page) => page.getByRole("table", { name: "ACLs", exact: true });
+const changes = (page: Page) => page.getByRole("table", { name: "Decisions that change" });
+
+async function aclsOf(request: APIRequestContext, query: Record<string, string>) {
+  const response = await request.get(`/api/v1/acls?${new URLSearchParams(query)}`, { headers: { Authorization: basic("admin") } });
+  expect(response.status(), await response.text()).toBe(200);
+  return (await response.json()) as { acls: (typeof GRANT)[]; matching: number; total: number };
+}
+
+async function lastAudit(request: APIRequestContext, principal: string, action: string) {
+  const response = await request.get(`/api/v1/audit?${new URLSearchParams({ principal, action, limit: "20" })}`, { headers: { Authorization: basic("admin") } });
+  expect(response.status()).toBe(200);
+  return ((await response.json()) as { events: { target: string; outcome: string; message: string | null }[] }).events;
+}
+
+test.describe.configure({ mode: "serial" });
+
+test.afterAll(async ({ request }) => {
+  // Whatever happened above: leave no e2e ACL behind.
+  await request.delete("/api/v1/acls", {
+    headers: { Authorization: basic("admin") },
+    data: { bindings: [GRANT, { ...GRANT, resourceName: ALICE_TOPIC, principal: "User:alice" }] },
+  });
+});
+
+test.describe("ACLs page", () => {
+  test("browse shows the demo ACLs, filtered on the server", async ({ adminPage: page }) => {
+    await page.goto("/acls?principal=User:bob");
+    await expect(aclTable(page)).toContainText("payments-eu");
+    await expect(aclTable(page)).toContainText("bob-");
+    await expect(aclTable(page)).not.toContainText("User:alice");
+    await expect(page.getByTestId("acl-count")).toContainText("matching");
+
+    await page.goto("/acls?principal=svc-&principalMatch=contains&resourceType=TOPIC&permissionType=ALLOW");
+    await expect(aclTable(page)).toContainText("User:svc-orders");
+    await expect(aclTable(page)).toContainText("User:svc-billing");
+    await expect(aclTable(page)).not.toContainText("User:bob");
+    await expect(aclTable(page)).not.toContainText("GROUP");
+
+    await page.goto("/acls?resourceName=payments-eu&permissionType=DENY");
+    await expect(aclTable(page).locator("tbody tr")).toHaveCount(1);
+    await expect(aclTable(page)).toContainText("User:bob");
+    await expect(page.getByTestId("acl-lint")).toContainText("Lint:");
+  });
+
+  test("invalid input shows Kafka's rules as readable errors and creates nothing", async ({ adminPage: page, request }) => {
+    await page.goto("/acls?principal=User:nobody");
+    const form = page.getByRole("form", { name: "New ACLs" });
+    await form.getByLabel("Principal").fill("bob");
+    await form.getByLabel("Resource type").selectOption("CLUSTER");
+    await form.getByLabel("Resource name").fill("my-cluster");
+    await form.getByLabel("Operation").selectOption("ALTER");
+    await form.getByRole("button", { name: "Preview" }).click();
+    await expect(form).toContainText("The only valid name for the CLUSTER resource is kafka-cluster");
+    await expect(form).toContainText("Kafka cannot parse a principal without a colon");
+    await expect(page.getByRole("button", { name: /^Apply/ })).toHaveCount(0);
+
+    const api = await request.post("/api/v1/acls", {
+      headers: { Authorization: basic("admin") },
+      data: { bindings: [{ ...GRANT, resourceType: "CLUSTER", resourceName: "my-cluster", operation: "ALTER" }, { ...GRANT, principal: "bob" }] },
+    });
+    expect(api.status()).toBe(400);
+    const body = (await api.json()) as { error: string };
+    expect(body.error).toContain("The only valid name for the CLUSTER resource is kafka-cluster");
+    expect(body.error).toContain("Could not parse principal from `bob`");
+    expect((await aclsOf(request, { principal: "bob" })).matching).toBe(0);
+    expect((await aclsOf(request, { principal: PRINCIPAL })).matching).toBe(0);
+  });
+
+  test("create: preview shows the decision change, apply creates it, listed and audited", async ({ adminPage: page, request }) => {
+    await page.goto(`/acls?principal=${encodeURIComponent(PRINCIPAL)}`);
+    await expect(page.getByText("No ACL matches these filters.")).toBeVisible();
+    const form = page.getByRole("form", { name: "New ACLs" });
+    await form.getByLabel("Principal").fill(PRINCIPAL);
+    await form.getByLabel("Resource name").fill(TOPIC);
+    await form.getByLabel("Operation").selectOption("READ");
+    await form.getByRole("button", { name: "Preview" }).click();
+
+    const read = changes(page).getByRole("row").filter({ has: page.getByRole("cell", { name: "READ", exact: true }) });
+    await expect(read).toContainText("DENIED");
+    await expect(read).toContainText("ALLOWED");
+    await expect(changes(page)).toContainText(`TOPIC ${TOPIC}`);
+    await page.getByRole("button", { name: "Apply: create 1 ACL" }).click();
+    await expect(page.getByTestId("acl-result")).toContainText("success");
+    await expect(page.getByTestId("acl-result")).toContainText(`Created 1 of 1`);
+    await expect(aclTable(page)).toContainText(TOPIC);
+
+    expect((await aclsOf(request, { principal: PRINCIPAL })).acls).toEqual([GRANT]);
+    const events = await lastAudit(request, "User:admin", "acl.create");
+    expect(events.find((e) => e.target.includes(TOPIC))?.outcome).toBe("success");
+    await page.goto("/audit?action=acl.create");
+    await expect(page.getByRole("table", { name: "Audit events" })).toContainText(TOPIC);
+  });
+
+  test("delete: select, preview the decision change, delete, gone and audited", async ({ adminPage: page, request }) => {
+    await page.goto(`/acls?principal=${encodeURIComponent(PRINCIPAL)}`);
+    await aclTable(page).getByRole("checkbox").first().check();
+    await page.getByRole("button", { name: "Preview deletion" }).click();
+    const read = changes(page).getByRole("row").filter({ has: page.getByRole("cell", { name: "READ", exact: true }) });
+    await expect(read).toContainText("ALLOWED");
+    await expect(read).toContainText("DENIED");
+    await page.getByRole("button", { name: "Delete 1 ACL" }).click();
+    await expect(page.getByTestId("acl-result")).toContainText("Deleted 1 of 1");
+    await expect(page.getByText("No ACL matches these filters.")).toBeVisible();
+
+    expect((await aclsOf(request, { principal: PRINCIPAL })).matching).toBe(0);
+    const events = await lastAudit(request, "User:admin", "acl.delete");
+    expect(events.find((e) => e.target.includes(TOPIC))?.outcome).toBe("success");
+  });
+
+  test("alice may not describe or alter ACLs: readable refusal on the page, 403 from the API, audited as denied", async ({ page, request }) => {
+    await signInAs(page, "alice");
+    await page.goto("/acls");
+    await expect(page.getByTestId("acls-error")).toContainText("Kafka refused DescribeAcls");
+    await expect(page.getByTestId("acls-error")).toContainText("DESCRIBE on CLUSTER kafka-cluster");
+
+    const response = await request.post("/api/v1/acls", {
+      headers: { Authorization: basic("alice") },
+      data: { bindings: [{ ...GRANT, resourceName: ALICE_TOPIC, principal: "User:alice" }] },
+    });
+    expect(response.status()).toBe(403);
+    const body = (await response.json()) as { error: string; code: string };
+    expect(body.code).toBe("DENIED");
+    expect(body.error).toContain("ALTER on CLUSTER kafka-cluster");
+    const events = await lastAudit(request, "User:alice", "acl.create");
+    expect(events.find((e) => e.target.includes(ALICE_TOPIC))?.outcome).toBe("denied");
+    expect((await aclsOf(request, { resourceName: ALICE_TOPIC })).matching).toBe(0);
+  });
+});
