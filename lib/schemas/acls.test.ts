@@ -30,6 +30,10 @@ describe("aclBindingFormSchema", () => {
     });
   });
 
+  it("names CLUSTER kafka-cluster when no name is given", () => {
+    expect(aclBindingFormSchema.parse({ ...RAW, resourceType: "CLUSTER", resourceName: "", operation: "IDEMPOTENT_WRITE" }).resourceName).toBe("kafka-cluster");
+  });
+
   it("accepts ALL on any type and IP hosts", () => {
     expect(aclBindingFormSchema.safeParse({ ...RAW, resourceType: "CLUSTER", resourceName: "kafka-cluster", operation: "ALL", host: "10.0.0.1" }).success).toBe(true);
   });

@@ -103,8 +103,8 @@ export const aclBindingFormSchema = z
     const type = isResourceType(v.resourceType) ? v.resourceType : null;
     if (type === null) issue("resourceType", `Choose a resource type: ${RESOURCE_TYPES.join(", ")}`);
     if (!(PATTERN_TYPES as readonly string[]).includes(v.patternType)) issue("patternType", "Choose LITERAL or PREFIXED");
-    if (type === "CLUSTER" && v.resourceName !== CLUSTER_RESOURCE_NAME) {
-      issue("resourceName", `The only valid name for the CLUSTER resource is ${CLUSTER_RESOURCE_NAME}`);
+    if (type === "CLUSTER") {
+      if (v.resourceName !== "" && v.resourceName !== CLUSTER_RESOURCE_NAME) issue("resourceName", `The only valid name for the CLUSTER resource is ${CLUSTER_RESOURCE_NAME}`);
     } else if (v.resourceName === "") issue("resourceName", "Enter the resource name (* for every resource of the type)");
     if (v.principal === "") issue("principal", "Enter a principal, e.g. User:alice (User:* for everyone)");
     else if (!isPrincipal(v.principal)) issue("principal", `Write the principal as Type:name, e.g. User:${v.principal}: Kafka cannot parse a principal without a colon`);
@@ -118,7 +118,7 @@ export const aclBindingFormSchema = z
   })
   .transform((v): AclBinding => ({
     resourceType: v.resourceType as ResourceType,
-    resourceName: v.resourceName,
+    resourceName: v.resourceType === "CLUSTER" ? CLUSTER_RESOURCE_NAME : v.resourceName,
     patternType: v.patternType as PatternType,
     principal: v.principal,
     host: v.host,

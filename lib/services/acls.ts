@@ -10,11 +10,12 @@ import { createAcls, deleteAcls, describeAcls } from "@/lib/kafka";
 import type { Viewer } from "@/lib/auth/sign-in";
 import type { ActionResult } from "@/lib/actions/result";
 import { kafkaErrorCode, toErrorResult } from "@/lib/actions/errors";
-import { recordAudit, type AuditOutcome } from "@/lib/db/audit";
+import { recordAudit } from "@/lib/db/audit";
 import { KafkaOperationError } from "@/lib/kafka/errors";
 import { ANY_ACL_FILTER, lintAcls, validateNewAcl, type AclBinding, type AclBindingFilter, type Finding } from "@/lib/policy";
 import type { AclApplyResult, AclListQuery, AclListResult, AclPreview } from "@/lib/schemas/acls";
 import { bindingLine, distinctBindings, previewAclChange } from "./acl-preview";
+import { outcomeOf, summary, type BindingResult } from "./acls-outcome";
 import { browseAcls } from "./acls-browse";
 import { readAuthorizerConfig } from "./authorizer-config";
 
@@ -65,28 +66,6 @@ function validationFailure(bindings: readonly AclBinding[]): Failure | null {
   });
   if (lines.length === 0) return null;
   return { ok: false, code: "VALIDATION", message: `Nothing was created. Kafka would refuse ${lines.length === 1 ? "this ACL" : "these ACLs"}: ${lines.join("; ")}`, fieldErrors };
-}
-
-type BindingResult = AclApplyResult["results"][number];
-
-function outcomeOf(results: readonly BindingResult[]): AuditOutcome {
-  const failed = results.filter((r) => !r.ok);
-  if (failed.length === 0) return "success";
-  if (failed.length < results.length) return "partial";
-  return failed.every((r) => r.error && kafkaErrorCode(r.error.code) === "DENIED") ? "denied" : "failure";
-}
-
-function summary(kind: AclApplyResult["kind"], results: readonly BindingResult[]): string {
-  const done = kind === "create" ? "Created" : "Deleted";
-  const ok = results.filter((r) => r.ok);
-  const failed = results.filter((r) => !r.ok);
-  const parts: string[] = [];
-  if (ok.length > 0) parts.push(`${done} ${ok.length} of ${results.length}: ${ok.map((r) => bindingLine(r)).join("; ")}.`);
-  if (failed.length > 0) {
-    const verb = kind === "create" ? "created" : "deleted";
-    parts.push(`Not ${verb} (${failed.length} of ${results.length}): ${failed.map((r) => `${bindingLine(r)}: ${r.error?.message ?? "failed"}`).join("; ")}.`);
-  }
-  return parts.join(" ");
 }
 
 function auditTarget(bindings: readonly AclBinding[]): string {

@@ -77,7 +77,7 @@ export function CreateAclForm() {
           <>
             {select("resourceType", "Resource type", RESOURCE_TYPES, "TOPIC")}
             {select("patternType", "Pattern type", PATTERN_TYPES, "LITERAL")}
-            {text("resourceName", "Resource name", "orders (CLUSTER: kafka-cluster)")}
+            {text("resourceName", "Resource name", "orders, a prefix, or * (CLUSTER: kafka-cluster)")}
             {select("operation", "Operation", OPERATIONS, "READ")}
             {select("permissionType", "Permission", PERMISSION_TYPES, "ALLOW")}
           </>
