@@ -155,3 +155,54 @@ test.describe("Quotas", () => {
     expect(((await api.json()) as { error: string }).error).toContain("DESCRIBE_CONFIGS");
   });
 });
+
+test.describe("/api/v1/quotas", () => {
+  test("GET lists the entities and the KIP-55 findings; GET /applied answers per key", async ({ request }) => {
+    const list = await request.get("/api/v1/quotas", { headers: admin });
+    expect(list.status()).toBe(200);
+    const body = (await list.json()) as { groups: { group: string; entities: { label: string }[] }[]; findings: { violations: { user: string }[]; rule: string } };
+    expect(body.groups.find((g) => g.group === "defaults")?.entities.map((e) => e.label)).toEqual(expect.arrayContaining(["user=<default>", "client-id=<default>"]));
+    expect(body.findings.violations.map((v) => v.user)).toContain("svc-billing");
+    expect(body.findings.rule).toBe("console rule (KIP-55), Kafka does not enforce this");
+
+    const applied = await request.get("/api/v1/quotas/applied?user=alice&clientId=x", { headers: admin });
+    const keys = ((await applied.json()) as { keys: { key: string; value: number | null; level: number | null; entityLabel: string | null }[] }).keys;
+    expect(keys.find((k) => k.key === "producer_byte_rate")).toMatchObject({ value: 2_097_152, level: 6, entityLabel: "user=<default>" });
+  });
+
+  const badRequests: { name: string; data: unknown; status: number; field?: string; error?: string }[] = [
+    { name: "an unknown entity type", data: { entity: { group: "x" }, key: "producer_byte_rate", value: 1 }, status: 400, field: "entity" },
+    { name: "an unknown key", data: { entity: { user: USER }, key: "bytes", value: 1 }, status: 400, field: "key" },
+    { name: "a value that is not a number", data: { entity: { user: USER }, key: "producer_byte_rate", value: "fast" }, status: 400, field: "value" },
+    {
+      name: "a value of 0 (Kafka's rule)",
+      data: { entity: { user: USER }, key: "producer_byte_rate", value: 0 },
+      status: 400,
+      error: "Quota producer_byte_rate must be greater than 0",
+    },
+    {
+      name: "an ip key on a user (Kafka's rule)",
+      data: { entity: { user: USER }, key: "connection_creation_rate", value: 5 },
+      status: 400,
+      error: "Invalid configuration key connection_creation_rate",
+    },
+  ];
+  for (const c of badRequests) {
+    test(`POST refuses ${c.name}`, async ({ request }) => {
+      const r = await request.post("/api/v1/quotas", { headers: admin, data: c.data });
+      expect(r.status()).toBe(c.status);
+      const json = (await r.json()) as { error: string; fieldErrors?: Record<string, string[]> };
+      if (c.field) expect(Object.keys(json.fieldErrors ?? {}).some((k) => k.startsWith(c.field!))).toBe(true);
+      if (c.error) expect(json.error).toContain(c.error);
+    });
+  }
+
+  test("POST as alice is refused with Kafka's readable reason (DESCRIBE_CONFIGS on CLUSTER)", async ({ request }) => {
+    const r = await request.post("/api/v1/quotas", {
+      headers: { Authorization: basic("alice") },
+      data: { entity: { user: USER }, key: "producer_byte_rate", value: 1024 },
+    });
+    expect(r.status()).toBe(403);
+    expect(((await r.json()) as { error: string }).error).toContain("DESCRIBE_CONFIGS");
+  });
+});
