@@ -197,7 +197,8 @@ export type DecidableRequest = z.output<typeof decidableRequestSchema>;
 export const tokenRequestListsSchema = z.object({
   mine: z.array(tokenRequestViewSchema),
   pending: z.array(decidableRequestSchema),
-  aclsReadable: z.boolean(),
+  aclsReadable: z.boolean().meta({ description: "Whether Kafka let the caller read the USER-resource ACLs the entitlement is judged from" }),
+  now: z.number(),
 });
 export type TokenRequestLists = z.output<typeof tokenRequestListsSchema>;
 

@@ -46,7 +46,6 @@ export async function expireTokenAction(_prev: TokenExpiryState, formData: FormD
   const values = valuesOf(formData, ["hmac"]);
   const parsed = tokenExpireSchema.safeParse({ ...values, hmac: formData.get("hmac") ?? "" });
   if (!parsed.success) return { ok: false, code: "VALIDATION", message: "Check the highlighted fields.", fieldErrors: fieldErrorsOf(parsed.error.issues), values };
-  const result = await expireToken(viewer, parsed.data);
-  if (result.ok) revalidatePath("/tokens");
-  return { ...result, values };
+  // No revalidation: an expired-now token leaves the list, and its row must still show the outcome.
+  return { ...(await expireToken(viewer, parsed.data)), values };
 }
