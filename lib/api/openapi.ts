@@ -9,6 +9,7 @@ import { auditEventSchema, auditQuerySchema } from "@/lib/schemas/audit";
 import { accessCheckQueryFieldsSchema, accessCheckResultSchema } from "@/lib/schemas/access-check";
 import { appliedQuotaQueryFieldsSchema, appliedQuotaSchema, quotaAlterationSchema, quotaAlterResultSchema, quotasOverviewSchema } from "@/lib/schemas/quotas";
 import { aclApplyResultSchema, aclCreateBodySchema, aclDeleteBodySchema, aclListQuerySchema, aclListResultSchema, aclPreviewQuerySchema, aclPreviewSchema } from "@/lib/schemas/acls";
+import { decidableRequestSchema, tokenCreatedSchema, tokenCreateSchema, tokenExpireSchema, tokenExpiryResultSchema, tokenListSchema, tokenRenewSchema, tokenRequestCreateSchema, tokenRequestDenySchema, tokenRequestListsSchema, tokenRequestViewSchema, tokenRetrievedSchema } from "@/lib/schemas/tokens";
 
 type JsonSchema = Record<string, unknown>;
 
@@ -120,6 +121,72 @@ export const API_ROUTES: OpenApiRoute[] = [
     query: aclPreviewQuerySchema,
     body: aclDeleteBodySchema,
     response: z.union([aclApplyResultSchema, aclPreviewSchema]),
+  },
+  {
+    method: "get",
+    path: "/api/v1/tokens",
+    summary: "Delegation tokens the caller may see (own, requested, renewer, or DESCRIBE_TOKENS on USER:<owner>), without HMACs",
+    response: tokenListSchema,
+  },
+  {
+    method: "post",
+    path: "/api/v1/tokens",
+    summary:
+      "Create a delegation token as the caller, for the caller or (KIP-373) another owner (needs CREATE_TOKENS on USER:<owner>), audited; " +
+      "the answer carries the HMAC, the only time the console hands it out (it keeps none)",
+    body: tokenCreateSchema,
+    response: tokenCreatedSchema,
+  },
+  {
+    method: "post",
+    path: "/api/v1/tokens/renew",
+    summary: "Renew a token identified by its HMAC (only its owner and renewers may), audited without the HMAC",
+    body: tokenRenewSchema,
+    response: tokenExpiryResultSchema,
+  },
+  {
+    method: "post",
+    path: "/api/v1/tokens/expire",
+    summary: "Expire a token identified by its HMAC, now or in N hours (only its owner and renewers may), audited without the HMAC",
+    body: tokenExpireSchema,
+    response: tokenExpiryResultSchema,
+  },
+  {
+    method: "get",
+    path: "/api/v1/token-requests",
+    summary: "The caller's token requests, and every pending request marked by whether the caller appears entitled to approve it",
+    response: tokenRequestListsSchema,
+  },
+  {
+    method: "post",
+    path: "/api/v1/token-requests",
+    summary: "Ask for a token for an owner the caller cannot create for (PENDING until approved or denied), audited",
+    body: tokenRequestCreateSchema,
+    response: tokenRequestViewSchema,
+  },
+  {
+    method: "post",
+    path: "/api/v1/token-requests/{id}/approve",
+    summary:
+      "Approve: the console creates the token as the caller with the requested owner, renewers and lifetime (Kafka decides: 403 with its reason, " +
+      "the request stays PENDING); 409 when already decided (a token created by a losing approver is expired at once)",
+    response: decidableRequestSchema,
+    responses: { "409": errorResponse("The request is no longer PENDING") },
+  },
+  {
+    method: "post",
+    path: "/api/v1/token-requests/{id}/deny",
+    summary: "Deny a pending request with a reason the requester sees (the requester may withdraw; others must appear entitled to approve)",
+    body: tokenRequestDenySchema,
+    response: tokenRequestViewSchema,
+    responses: { "409": errorResponse("The request is no longer PENDING") },
+  },
+  {
+    method: "post",
+    path: "/api/v1/token-requests/{id}/retrieve",
+    summary: "The requester's single retrieval of an approved token's HMAC (erased from the console in the same step); 409 once retrieved or after its deadline",
+    response: tokenRetrievedSchema,
+    responses: { "409": errorResponse("Already retrieved, not approved, or past the retrieval deadline") },
   },
 ];
 
