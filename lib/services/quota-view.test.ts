@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import type { ConfiguredQuota } from "@/lib/policy";
+import fc from "fast-check";
+import type { ConfiguredQuota, QuotaEntity } from "@/lib/policy";
 import {
   appliedView,
   budgetUsers,
@@ -163,5 +164,83 @@ describe("representativeConnection", () => {
     expect(representativeConnection({ user: "u", "client-id": "c" }).query).toEqual({ kind: "client", user: "u", clientId: "c" });
     expect(representativeConnection({ user: null }).label).toBe("a user without its own quota, a client id without a more specific quota");
     expect(representativeConnection({ ip: null }).query.kind).toBe("ip");
+  });
+});
+
+describe("quota views — properties", () => {
+  const users = ["u1", "u2", null] as const;
+  const clients = ["c1", "c2", null] as const;
+  const entityArb = fc.oneof(
+    fc.constantFrom(...users).map((u): QuotaEntity => ({ user: u })),
+    fc.tuple(fc.constantFrom(...users), fc.constantFrom(...clients)).map(([u, c]): QuotaEntity => ({ user: u, "client-id": c })),
+    fc.constantFrom(...clients).map((c): QuotaEntity => ({ "client-id": c })),
+  );
+  /** Distinct entities, each with some byte-rate values: the shape DescribeClientQuotas answers with. */
+  const entriesArb = fc
+    .uniqueArray(entityArb, { selector: (e) => JSON.stringify([e.user, e["client-id"]]), maxLength: 10 })
+    .chain((entities) =>
+      fc.tuple(
+        ...entities.map((entity) =>
+          fc
+            .record({ producer_byte_rate: fc.option(fc.integer({ min: 1, max: 5000 }), { nil: undefined }), consumer_byte_rate: fc.integer({ min: 1, max: 5000 }) })
+            .map((values): QuotaEntry => ({ entity, values: Object.fromEntries(Object.entries(values).filter(([, v]) => v !== undefined)) })),
+        ),
+      ),
+    );
+
+  it("every configured (entity, key) is listed exactly once, in the group its entity belongs to", () => {
+    fc.assert(
+      fc.property(entriesArb, (entries) => {
+        const o = buildOverview(entries);
+        const listed = o.groups.flatMap((g) => g.entities.flatMap((e) => e.values.map(() => g.group)));
+        expect(listed).toHaveLength(toConfigured(entries).length);
+        for (const g of o.groups) for (const e of g.entities) expect(entityGroup(e.entity)).toBe(g.group);
+      }),
+      { numRuns: 500 },
+    );
+  });
+
+  it("a budget line's left-over is total - sum, it is over budget exactly when sum > total, and the overview finds exactly those", () => {
+    fc.assert(
+      fc.property(entriesArb, (entries) => {
+        const configured = toConfigured(entries);
+        const o = buildOverview(entries);
+        const over = new Set<string>();
+        for (const b of o.budgets) {
+          for (const l of b.lines) {
+            expect(l.sum).toBe(l.clients.reduce((s, c) => s + c.value, 0));
+            if (l.total === null) expect(l.remaining).toBeNull();
+            else expect(l.remaining).toBe(l.total - l.sum);
+            expect(l.overBudget).toBe(l.total !== null && l.sum > l.total);
+            if (l.overBudget) over.add(JSON.stringify([b.user, l.key]));
+          }
+        }
+        expect(new Set(o.findings.violations.map((v) => JSON.stringify([v.user, v.key])))).toEqual(over);
+        expect(budgetUsers(configured).length).toBe(o.budgets.length);
+      }),
+      { numRuns: 500 },
+    );
+  });
+
+  // `{user:U, client-id:<default>}` is not counted, so changing it touches no budget (and is never refused for one).
+  it("a change to a user's total or a sub-quota that the preview allows never leaves that user over budget, unless it repairs", () => {
+    fc.assert(
+      fc.property(entriesArb, entityArb, fc.option(fc.integer({ min: 1, max: 5000 }), { nil: null }), (entries, entity, value) => {
+        const configured = toConfigured(entries);
+        const p = previewAlteration(configured, { entity, key: "producer_byte_rate", value });
+        if (!p.allowed || entity.user === undefined || entity["client-id"] === null) return;
+        const after = configured.filter((q) => !(q.key === "producer_byte_rate" && JSON.stringify(q.entity) === JSON.stringify(entity)));
+        if (value !== null) after.push({ entity, key: "producer_byte_rate", value });
+        const line = (c: ConfiguredQuota[]) => userBudgetView(c, entity.user ?? null).lines.find((l) => l.key === "producer_byte_rate");
+        const was = line(configured);
+        const now = line(after);
+        if (now?.overBudget) {
+          const excess = (l: typeof now) => (l.total === null ? 0 : l.sum - l.total);
+          expect(was?.overBudget).toBe(true);
+          expect(excess(now)).toBeLessThan(excess(was!));
+        }
+      }),
+      { numRuns: 500 },
+    );
   });
 });
