@@ -146,6 +146,18 @@ test.describe("Quotas", () => {
     await expect(page.getByTestId("quota-applied")).toContainText(`Removed producer_byte_rate from user=${USER}, client-id=c1.`);
   });
 
+  test("Change on a configured row opens the edit form filled in; the preview shows the current value", async ({ adminPage: page }) => {
+    await page.goto("/quotas");
+    await page.getByRole("link", { name: "Change producer_byte_rate of user=svc-orders, client-id=orders-api" }).click();
+    const form = editForm(page);
+    await expect(form.locator("input[name=user]")).toHaveValue("svc-orders");
+    await expect(form.locator("input[name=clientId]")).toHaveValue("orders-api");
+    await expect(form.locator("input[name=value]")).toHaveValue("524288");
+    await form.getByRole("button", { name: "Preview" }).click();
+    await expect(page.getByTestId("quota-preview")).toContainText("user=svc-orders, client-id=orders-api: producer_byte_rate 524288 → 524288");
+    await expect(page.getByTestId("budget-check")).toContainText("within budget");
+  });
+
   test("alice may not describe quotas: Kafka's readable refusal, on the page and in the API", async ({ page, request }) => {
     await signInAs(page, "alice");
     await page.goto("/quotas");

@@ -5,6 +5,8 @@ import {
   appliedView,
   budgetUsers,
   buildOverview,
+  editFormInitial,
+  editLinkParams,
   entityGroup,
   formatBytes,
   formatQuotaValue,
@@ -164,6 +166,15 @@ describe("representativeConnection", () => {
     expect(representativeConnection({ user: "u", "client-id": "c" }).query).toEqual({ kind: "client", user: "u", clientId: "c" });
     expect(representativeConnection({ user: null }).label).toBe("a user without its own quota, a client id without a more specific quota");
     expect(representativeConnection({ ip: null }).query.kind).toBe("ip");
+  });
+});
+
+describe("editLinkParams / editFormInitial", () => {
+  it("opens the edit form filled in for a configured key, <default> names as ticks", () => {
+    const params = Object.fromEntries(editLinkParams({ user: null, "client-id": "c" }, "consumer_byte_rate", 5000));
+    expect(params).toEqual({ edit_kind: "user+client-id", edit_key: "consumer_byte_rate", edit_value: "5000", edit_userDefault: "on", edit_clientId: "c" });
+    expect(editFormInitial({ ...params, user: "alice" })).toEqual({ kind: "user+client-id", key: "consumer_byte_rate", value: "5000", userDefault: "on", clientId: "c" });
+    expect(Object.fromEntries(editLinkParams({ ip: "203.0.113.10" }, "connection_creation_rate", 20))).toMatchObject({ edit_kind: "ip", edit_ip: "203.0.113.10" });
   });
 });
 

@@ -267,6 +267,25 @@ function appliedFor(configured: readonly ConfiguredQuota[], entity: QuotaEntity,
   return appliedView(configured, query).keys.filter((k) => k.key === key);
 }
 
+/** Query parameters that open the edit form filled in for one configured key (`edit_` + the form's field names). */
+export const EDIT_PARAM_PREFIX = "edit_";
+
+export function editLinkParams(entity: QuotaEntity, key: QuotaKey, value: number): URLSearchParams {
+  const kind = entity.ip !== undefined ? "ip" : entity.user !== undefined && entity["client-id"] !== undefined ? "user+client-id" : entity.user !== undefined ? "user" : "client-id";
+  const fields: Record<string, string> = { kind, key, value: String(value) };
+  if (entity.user !== undefined) fields[entity.user === null ? "userDefault" : "user"] = entity.user ?? "on";
+  if (entity["client-id"] !== undefined) fields[entity["client-id"] === null ? "clientIdDefault" : "clientId"] = entity["client-id"] ?? "on";
+  if (entity.ip !== undefined) fields[entity.ip === null ? "ipDefault" : "ip"] = entity.ip ?? "on";
+  return new URLSearchParams(Object.entries(fields).map(([k, v]) => [EDIT_PARAM_PREFIX + k, v]));
+}
+
+/** The edit form's initial fields from the page's query parameters. */
+export function editFormInitial(params: Record<string, string | undefined>): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [k, v] of Object.entries(params)) if (k.startsWith(EDIT_PARAM_PREFIX) && v !== undefined) out[k.slice(EDIT_PARAM_PREFIX.length)] = v;
+  return out;
+}
+
 export function currentValue(configured: readonly ConfiguredQuota[], entity: QuotaEntity, key: QuotaKey): number | null {
   return configured.find((q) => q.key === key && sameEntity(q.entity, entity))?.value ?? null;
 }

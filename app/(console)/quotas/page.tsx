@@ -2,7 +2,7 @@ import { requireViewer } from "@/lib/auth/current";
 import { fieldErrorsOf } from "@/lib/actions/result";
 import { appliedQuotaQueryFieldsSchema, appliedQuotaQuerySchema, type AppliedQuotaView, type QuotasOverview } from "@/lib/schemas/quotas";
 import { explainAppliedQuota, listQuotas } from "@/lib/services/quotas";
-import { KIP55_RULE_LABEL } from "@/lib/services/quota-view";
+import { KIP55_RULE_LABEL, editFormInitial, editLinkParams } from "@/lib/services/quota-view";
 import { BudgetTable } from "@/components/quotas/budget-table";
 import { QuotaEditForm } from "./quota-edit-form";
 
@@ -22,6 +22,7 @@ export default async function QuotasPage({ searchParams }: { searchParams: Promi
   const submitted = FIELDS.some((f) => raw[f] !== undefined);
   const parsed = submitted ? appliedQuotaQuerySchema.safeParse(raw) : null;
   const errors = parsed && !parsed.success ? fieldErrorsOf(parsed.error.issues) : {};
+  const initial = editFormInitial(raw);
   const [overview, applied] = await Promise.all([listQuotas(viewer), parsed?.success ? explainAppliedQuota(viewer, parsed.data) : null]);
 
   return (
@@ -87,7 +88,7 @@ export default async function QuotasPage({ searchParams }: { searchParams: Promi
         Preview first: Kafka&apos;s own validation, the console&apos;s KIP-55 budget rule, and the quota applied before and after. Apply sends it to
         Kafka as you and writes it to the audit trail.
       </p>
-      <QuotaEditForm rule={KIP55_RULE_LABEL} />
+      <QuotaEditForm key={JSON.stringify(initial)} rule={KIP55_RULE_LABEL} initial={initial} />
     </>
   );
 }
@@ -109,6 +110,9 @@ function Configured({ overview }: { overview: QuotasOverview }) {
                   <th>Key</th>
                   <th>Value</th>
                   <th>Raw</th>
+                  <th>
+                    <span className="sr-only">Change</span>
+                  </th>
                 </tr>
               </thead>
               <tbody>
@@ -119,6 +123,11 @@ function Configured({ overview }: { overview: QuotasOverview }) {
                       <td className="mono">{v.key}</td>
                       <td>{v.display}</td>
                       <td className="mono">{v.value}</td>
+                      <td>
+                        <a className="btn small secondary" href={`/quotas?${editLinkParams(e.entity, v.key, v.value)}#edit`} aria-label={`Change ${v.key} of ${e.label}`}>
+                          Change
+                        </a>
+                      </td>
                     </tr>
                   )),
                 )}

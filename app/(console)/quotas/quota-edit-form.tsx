@@ -23,9 +23,9 @@ function Errors({ messages, id }: { messages: string[] | undefined; id: string }
 }
 
 /** Set or remove one key on one entity: Preview (Kafka's rules + KIP-55 + before/after), then Apply. */
-export function QuotaEditForm({ rule }: { rule: string }) {
+export function QuotaEditForm({ rule, initial = {} }: { rule: string; initial?: Record<string, string> }) {
   const [state, formAction, pending] = useActionState<QuotaEditState, FormData>(quotaAlterAction, null);
-  const v = state?.values ?? {};
+  const v = state?.values ?? initial;
   const errors = state && !state.ok ? (state.fieldErrors ?? {}) : {};
   const preview = state?.ok ? state.data.preview : state?.preview;
   const applied = state?.ok && state.data.applied;
