@@ -35,11 +35,22 @@ export async function listAcls(viewer: Viewer, query: AclListQuery): Promise<Act
   return all.ok ? { ok: true, data: browseAcls(all.data, query) } : all;
 }
 
-/** The page's data: one describe, then the filtered page and the lint findings over all ACLs. */
-export async function aclOverview(viewer: Viewer, query: AclListQuery): Promise<ActionResult<{ list: AclListResult; findings: Finding[] }>> {
+/** Above this many ACLs the page lints only on request (lint over 100,000 ACLs takes about a second). */
+export const LINT_ON_LOAD_LIMIT = 20_000;
+
+/**
+ * The page's data: one describe, then the filtered page and the lint findings over all
+ * ACLs (null when there are more than LINT_ON_LOAD_LIMIT and lint was not asked for).
+ */
+export async function aclOverview(
+  viewer: Viewer,
+  query: AclListQuery,
+  options: { lint?: boolean } = {},
+): Promise<ActionResult<{ list: AclListResult; findings: Finding[] | null }>> {
   const all = await readAllAcls(viewer);
   if (!all.ok) return all;
-  return { ok: true, data: { list: browseAcls(all.data, query), findings: lintAcls(all.data) } };
+  const lint = options.lint === true || all.data.length <= LINT_ON_LOAD_LIMIT;
+  return { ok: true, data: { list: browseAcls(all.data, query), findings: lint ? lintAcls(all.data) : null } };
 }
 
 function assumptions() {

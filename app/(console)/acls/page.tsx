@@ -3,7 +3,7 @@ import { requireViewer } from "@/lib/auth/current";
 import { fieldErrorsOf } from "@/lib/actions/result";
 import { CLUSTER_RESOURCE_NAME, OPERATIONS, PATTERN_TYPES, PERMISSION_TYPES, RESOURCE_TYPES, type Finding } from "@/lib/policy";
 import { aclListQuerySchema, type AclListQuery, type AclListResult } from "@/lib/schemas/acls";
-import { aclOverview } from "@/lib/services/acls";
+import { LINT_ON_LOAD_LIMIT, aclOverview } from "@/lib/services/acls";
 import { AclTable } from "./acl-table";
 import { BindingCells, BindingHeaders } from "./change-views";
 import { CreateAclForm } from "./create-acl-form";
@@ -22,7 +22,7 @@ export default async function AclsPage({ searchParams }: { searchParams: Promise
   const parsed = aclListQuerySchema.safeParse(raw);
   const errors = parsed.success ? {} : fieldErrorsOf(parsed.error.issues);
   const query = parsed.success ? parsed.data : aclListQuerySchema.parse({});
-  const overview = await aclOverview(viewer, query);
+  const overview = await aclOverview(viewer, query, { lint: raw.lint === "1" });
 
   return (
     <>
@@ -47,7 +47,7 @@ export default async function AclsPage({ searchParams }: { searchParams: Promise
         </>
       ) : (
         <>
-          <LintPanel findings={overview.data.findings} />
+          <LintPanel findings={overview.data.findings} lintHref={pageHref(query, overview.data.list.page, { lint: "1" })} />
           <Summary list={overview.data.list} query={query} />
           {/* Always mounted, so the result of a deletion stays on screen when the page it emptied re-renders. */}
           <AclTable acls={overview.data.list.acls} />
@@ -108,13 +108,14 @@ function FilterForm({ query, raw, errors }: { query: AclListQuery; raw: Record<s
   );
 }
 
-function pageHref(query: AclListQuery, page: number): string {
+function pageHref(query: AclListQuery, page: number, extra: Record<string, string> = {}): string {
   const params = new URLSearchParams();
   for (const [k, v] of Object.entries(query)) {
     if (k === "page" || v === "" || v === "ANY" || (k === "principalMatch" && v === "exact")) continue;
     params.set(k, String(v));
   }
   if (page > 1) params.set("page", String(page));
+  for (const [k, v] of Object.entries(extra)) params.set(k, v);
   const qs = params.toString();
   return qs ? `/acls?${qs}` : "/acls";
 }
@@ -142,7 +143,14 @@ function Summary({ list, query }: { list: AclListResult; query: AclListQuery }) 
 
 const SHOWN_FINDINGS = 200;
 
-function LintPanel({ findings }: { findings: Finding[] }) {
+function LintPanel({ findings, lintHref }: { findings: Finding[] | null; lintHref: string }) {
+  if (findings === null) {
+    return (
+      <div className="card lint" data-testid="acl-lint">
+        Lint: not run automatically above {LINT_ON_LOAD_LIMIT.toLocaleString("en")} ACLs. <Link href={lintHref}>Run lint over all ACLs</Link>
+      </div>
+    );
+  }
   const count = (s: Finding["severity"]) => findings.filter((f) => f.severity === s).length;
   return (
     <details className="card lint" data-testid="acl-lint">
