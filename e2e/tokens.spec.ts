@@ -78,6 +78,9 @@ test("alice: a token for herself, HMAC shown once, listed, renewed and expired w
   await openActions(row);
   const renew = page.getByRole("form", { name: `Renew ${tokenId}` });
   await expect(renew.getByLabel("HMAC")).toHaveAttribute("type", "password");
+  await renew.getByLabel("HMAC").fill("AAAA");
+  await renew.getByRole("button", { name: "Renew" }).click();
+  await expect(row.getByTestId("token-renew-error")).toContainText(`This is not the HMAC of token ${tokenId}`);
   await renew.getByLabel("HMAC").fill(hmac);
   await renew.getByLabel("Period (hours)").fill("2");
   await renew.getByRole("button", { name: "Renew" }).click();
@@ -111,7 +114,7 @@ test("alice may not create for User:svc-orders: Kafka names CREATE_TOKENS on USE
   expect(await auditCsv(request, "User:alice")).toMatch(/token\.create,token for User:svc-orders,denied/);
 });
 
-test("bob creates a token for User:svc-orders (KIP-373)", async ({ page }) => {
+test("bob creates a token for User:svc-orders (KIP-373); as its requester he may not renew it", async ({ page, request }) => {
   await signInAs(page, "bob");
   await page.goto("/tokens");
   await createInForm(page, { owner: "User:svc-orders" });
@@ -121,6 +124,16 @@ test("bob creates a token for User:svc-orders (KIP-373)", async ({ page }) => {
   await expect(row).toContainText("User:svc-orders");
   await expect(row).toContainText("User:bob");
   await expect(row).toContainText("you may not renew");
+
+  // The requester is neither owner nor renewer: Kafka refuses to renew, and says why.
+  await openActions(row);
+  const renew = page.getByRole("form", { name: `Renew ${tokenId}` });
+  await renew.getByLabel("HMAC").fill(hmac);
+  await renew.getByRole("button", { name: "Renew" }).click();
+  await expect(row.getByTestId("token-renew-error")).toContainText("DELEGATION_TOKEN_OWNER_MISMATCH");
+  const alice = await request.post("/api/v1/tokens/expire", { headers: basic("alice"), data: { hmac, when: "now" } });
+  expect(alice.status()).toBe(403);
+  expect(((await alice.json()) as { error: string }).error).toContain("DELEGATION_TOKEN_OWNER_MISMATCH");
 });
 
 test("token request: carol asks for svc-orders, alice's approval is refused by Kafka, bob approves, carol retrieves the HMAC once", async ({ browser, request }) => {
