@@ -15,6 +15,9 @@ export default defineConfig({
           include: ["lib/**/*.test.ts", "scripts/**/*.test.ts", "components/**/*.test.ts"],
           exclude: ["**/*.integration.test.ts", "node_modules/**"],
           environment: "node",
+          // Property tests run thousands of cases; on a loaded 2-core machine the
+          // default 5 s per test is too tight for CPU-bound work that is not stuck.
+          testTimeout: 30_000,
         },
       },
       {
