@@ -124,6 +124,26 @@ test.describe("ACLs page", () => {
     expect(events.find((e) => e.target.includes(TOPIC))?.outcome).toBe("success");
   });
 
+  test("the consumer template expands into its bindings; the preview (page and ?preview=1) changes nothing", async ({ adminPage: page, request }) => {
+    await page.goto(`/acls?principal=${encodeURIComponent(PRINCIPAL)}`);
+    const form = page.getByRole("form", { name: "New ACLs" });
+    await form.getByLabel("What to create").selectOption("consumer");
+    await form.getByLabel("Principal").fill(PRINCIPAL);
+    await form.getByLabel("Topics").fill(TOPIC);
+    await form.getByLabel("Consumer group").fill(`${TOPIC}-group`);
+    await form.getByRole("button", { name: "Preview" }).click();
+    const bindings = page.getByRole("table", { name: "Bindings to change" });
+    await expect(bindings.locator("tbody tr")).toHaveCount(3);
+    await expect(bindings).toContainText(`${TOPIC}-group`);
+    await expect(page.getByRole("button", { name: "Apply: create 3 ACLs" })).toBeVisible();
+
+    const response = await request.post("/api/v1/acls?preview=1", { headers: { Authorization: basic("admin") }, data: { bindings: [GRANT] } });
+    expect(response.status()).toBe(200);
+    const preview = (await response.json()) as { changes: { operation: string; before: string; after: string }[] };
+    expect(preview.changes).toContainEqual(expect.objectContaining({ operation: "READ", before: "DENIED", after: "ALLOWED" }));
+    expect((await aclsOf(request, { principal: PRINCIPAL })).matching).toBe(0);
+  });
+
   test("alice may not describe or alter ACLs: readable refusal on the page, 403 from the API, audited as denied", async ({ page, request }) => {
     await signInAs(page, "alice");
     await page.goto("/acls");
