@@ -11,8 +11,8 @@ import {
   type RetrieveState,
   type SubmitState,
 } from "./actions";
-import { LIFETIME_UNITS } from "@/lib/schemas/tokens";
 import { FieldErrors, HmacOnce } from "@/components/tokens/hmac-once";
+import { TokenSpecFields } from "@/components/tokens/token-spec-fields";
 
 /** Ask for a token for an owner you cannot create for. */
 export function TokenRequestForm() {
@@ -22,31 +22,7 @@ export function TokenRequestForm() {
   const invalid = (f: string) => (errors[f] ? { "aria-invalid": true, "aria-describedby": `tr-${f}-error` } : {});
   return (
     <form action={formAction} className="card token-form" aria-label="Request a token" noValidate key={state?.ok ? state.data.id : "form"}>
-      <label className="field">
-        Owner
-        <input name="owner" defaultValue={v.owner ?? ""} placeholder="User:svc-orders" {...invalid("owner")} />
-        <FieldErrors id="tr-owner-error" messages={errors.owner} />
-      </label>
-      <label className="field">
-        Renewers
-        <input name="renewers" defaultValue={v.renewers ?? ""} placeholder="User:carol" {...invalid("renewers")} />
-        <FieldErrors id="tr-renewers-error" messages={errors.renewers} />
-      </label>
-      <label className="field">
-        Max lifetime
-        <input name="maxLifetime" inputMode="decimal" defaultValue={v.maxLifetime ?? ""} placeholder="broker default (7 d)" {...invalid("maxLifetime")} />
-        <FieldErrors id="tr-maxLifetime-error" messages={errors.maxLifetime} />
-      </label>
-      <label className="field">
-        Unit
-        <select name="maxLifetimeUnit" defaultValue={v.maxLifetimeUnit ?? "days"}>
-          {LIFETIME_UNITS.map((u) => (
-            <option key={u} value={u}>
-              {u}
-            </option>
-          ))}
-        </select>
-      </label>
+      <TokenSpecFields idPrefix="tr" values={v} errors={errors} ownerPlaceholder="User:svc-orders" renewersPlaceholder="User:carol" />
       <label className="field wide">
         Reason
         <textarea name="reason" rows={2} defaultValue={v.reason ?? ""} placeholder="What the token is for" {...invalid("reason")} />

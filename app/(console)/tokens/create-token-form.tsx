@@ -3,43 +3,18 @@
 import Link from "next/link";
 import { useActionState } from "react";
 import { createTokenAction, type TokenCreateState } from "./actions";
-import { LIFETIME_UNITS } from "@/lib/schemas/tokens";
-import { FieldErrors, HmacOnce } from "@/components/tokens/hmac-once";
+import { HmacOnce } from "@/components/tokens/hmac-once";
+import { TokenSpecFields } from "@/components/tokens/token-spec-fields";
 
 /** Create a token for yourself or (KIP-373) for another owner; the HMAC is shown once. */
 export function CreateTokenForm({ viewer }: { viewer: string }) {
   const [state, formAction, pending] = useActionState<TokenCreateState, FormData>(createTokenAction, null);
   const v = state?.values ?? {};
   const errors = state && !state.ok ? (state.fieldErrors ?? {}) : {};
-  const invalid = (f: string) => (errors[f] ? { "aria-invalid": true, "aria-describedby": `t-${f}-error` } : {});
   return (
     <>
       <form action={formAction} className="card token-form" aria-label="Create a token" noValidate>
-        <label className="field">
-          Owner
-          <input name="owner" defaultValue={v.owner ?? ""} placeholder={`${viewer} (yourself)`} {...invalid("owner")} />
-          <FieldErrors id="t-owner-error" messages={errors.owner} />
-        </label>
-        <label className="field">
-          Renewers
-          <input name="renewers" defaultValue={v.renewers ?? ""} placeholder="User:bob, User:carol" {...invalid("renewers")} />
-          <FieldErrors id="t-renewers-error" messages={errors.renewers} />
-        </label>
-        <label className="field">
-          Max lifetime
-          <input name="maxLifetime" inputMode="decimal" defaultValue={v.maxLifetime ?? ""} placeholder="broker default (7 d)" {...invalid("maxLifetime")} />
-          <FieldErrors id="t-maxLifetime-error" messages={errors.maxLifetime} />
-        </label>
-        <label className="field">
-          Unit
-          <select name="maxLifetimeUnit" defaultValue={v.maxLifetimeUnit ?? "days"}>
-            {LIFETIME_UNITS.map((u) => (
-              <option key={u} value={u}>
-                {u}
-              </option>
-            ))}
-          </select>
-        </label>
+        <TokenSpecFields idPrefix="t" values={v} errors={errors} ownerPlaceholder={`${viewer} (yourself)`} renewersPlaceholder="User:bob, User:carol" />
         <div className="actions">
           <button className="btn" type="submit" disabled={pending}>
             {pending ? "Creating…" : "Create token"}
