@@ -9,6 +9,7 @@ import { auditEventSchema, auditQuerySchema } from "@/lib/schemas/audit";
 import { accessCheckQueryFieldsSchema, accessCheckResultSchema } from "@/lib/schemas/access-check";
 import { appliedQuotaQueryFieldsSchema, appliedQuotaSchema, quotaAlterationSchema, quotaAlterResultSchema, quotasOverviewSchema } from "@/lib/schemas/quotas";
 import { aclApplyResultSchema, aclCreateBodySchema, aclDeleteBodySchema, aclListQuerySchema, aclListResultSchema, aclPreviewQuerySchema, aclPreviewSchema } from "@/lib/schemas/acls";
+import { resourceDetailQueryFieldsSchema, resourceDetailSchema } from "@/lib/schemas/resources";
 import { decidableRequestSchema, tokenCreatedSchema, tokenCreateSchema, tokenExpireSchema, tokenExpiryResultSchema, tokenListSchema, tokenRenewSchema, tokenRequestCreateSchema, tokenRequestDenySchema, tokenRequestListsSchema, tokenRequestViewSchema, tokenRetrievedSchema } from "@/lib/schemas/tokens";
 
 type JsonSchema = Record<string, unknown>;
@@ -187,6 +188,15 @@ export const API_ROUTES: OpenApiRoute[] = [
     summary: "The requester's single retrieval of an approved token's HMAC (erased from the console in the same step); 409 once retrieved or after its deadline",
     response: tokenRetrievedSchema,
     responses: { "409": errorResponse("Already retrieved, not approved, or past the retrieval deadline") },
+  },
+  {
+    method: "get",
+    path: "/api/v1/resources",
+    summary:
+      "One resource (type, name; CLUSTER is kafka-cluster): the ACLs that apply to it grouped by why (exact LITERAL name, PREFIXED patterns it starts with, " +
+      "LITERAL *), and the effective-permission matrix per principal and operation for clients whose host no ACL names (ACLs read as the caller: needs DESCRIBE on CLUSTER)",
+    query: resourceDetailQueryFieldsSchema,
+    response: resourceDetailSchema,
   },
 ];
 

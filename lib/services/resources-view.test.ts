@@ -1,0 +1,102 @@
+import { describe, expect, it } from "vitest";
+import { AclIndex, type AclBinding } from "@/lib/policy";
+import { resourceDetailSchema } from "@/lib/schemas/resources";
+import { accessCheckHref, appliesTo, buildResourceDetail, buildSection, groupApplicableAcls, resourceHref, userResourcesOf } from "./resources-view";
+
+function acl(a: Partial<AclBinding> & Pick<AclBinding, "resourceName" | "principal" | "operation">): AclBinding {
+  return { resourceType: "TOPIC", patternType: "LITERAL", host: "*", permissionType: "ALLOW", ...a };
+}
+
+// The demo ACLs that touch payments-eu, plus some that must not apply.
+const ACLS = [
+  acl({ resourceName: "payments-", patternType: "PREFIXED", principal: "User:bob", operation: "READ" }),
+  acl({ resourceName: "payments-eu", principal: "User:bob", operation: "READ", permissionType: "DENY" }),
+  acl({ resourceName: "payments-", patternType: "PREFIXED", principal: "User:svc-billing", operation: "READ" }),
+  acl({ resourceName: "pay", patternType: "PREFIXED", principal: "User:carol", operation: "WRITE" }),
+  acl({ resourceName: "*", principal: "User:carol", operation: "DESCRIBE" }),
+  acl({ resourceName: "payments-us", principal: "User:alice", operation: "READ" }),
+  acl({ resourceName: "payments-eu-x", patternType: "PREFIXED", principal: "User:alice", operation: "READ" }),
+  acl({ resourceType: "GROUP", resourceName: "payments-eu", principal: "User:alice", operation: "READ" }),
+  acl({ resourceType: "USER", resourceName: "User:svc-orders", principal: "User:bob", operation: "CREATE_TOKENS" }),
+  acl({ resourceType: "USER", resourceName: "User:svc-orders", principal: "User:bob", operation: "DESCRIBE_TOKENS" }),
+];
+
+const ASSUMPTIONS = { superUsers: ["User:admin"], allowEveryoneIfNoAclFound: false, source: "test", warnings: [] };
+
+describe("groupApplicableAcls", () => {
+  it("groups by reason: the literal name, prefixes longest first, then LITERAL *", () => {
+    const groups = groupApplicableAcls("TOPIC", "payments-eu", ACLS);
+    expect(groups.map((g) => [g.reason, g.pattern, g.acls.length])).toEqual([
+      ["literal", "payments-eu", 1],
+      ["prefixed", "payments-", 2],
+      ["prefixed", "pay", 1],
+      ["wildcard", "*", 1],
+    ]);
+    expect(groups[0]!.acls[0]).toMatchObject({ principal: "User:bob", permissionType: "DENY" });
+    expect(groups[1]!.acls.map((a) => a.principal)).toEqual(["User:bob", "User:svc-billing"]);
+  });
+
+  it("agrees with Kafka's MATCH (the policy index) on what applies", () => {
+    const index = AclIndex.build(ACLS);
+    for (const name of ["payments-eu", "payments-eu-x1", "pay", "orders", "*"]) {
+      const grouped = groupApplicableAcls("TOPIC", name, ACLS).flatMap((g) => g.acls);
+      expect(grouped.length).toBe(index.matching("TOPIC", name).length);
+      expect(grouped.every((a) => appliesTo(a, "TOPIC", name))).toBe(true);
+    }
+  });
+
+  it("puts DENY first within a group and returns nothing for an untouched name", () => {
+    const acls = [acl({ resourceName: "t", principal: "User:a", operation: "READ" }), acl({ resourceName: "t", principal: "User:z", operation: "READ", permissionType: "DENY" })];
+    expect(groupApplicableAcls("TOPIC", "t", acls)[0]!.acls.map((a) => a.permissionType)).toEqual(["DENY", "ALLOW"]);
+    expect(groupApplicableAcls("TOPIC", "other", acls)).toEqual([]);
+  });
+});
+
+describe("buildResourceDetail", () => {
+  const detail = buildResourceDetail("TOPIC", "payments-eu", AclIndex.build(ACLS), ASSUMPTIONS);
+  const cell = (principal: string, op: string) => detail.rows.find((r) => r.principal === principal)!.cells.find((c) => c.operation === op)!;
+
+  it("is valid against the API schema", () => {
+    expect(resourceDetailSchema.safeParse(detail).success).toBe(true);
+  });
+
+  it("decides like Kafka: bob's DENY wins, svc-billing reads through the prefix, User:* first", () => {
+    expect(detail.rows[0]!.principal).toBe("User:*");
+    expect(cell("User:bob", "READ")).toMatchObject({ decision: "DENIED", rule: { kind: "acl", acl: { permissionType: "DENY" } } });
+    expect(cell("User:bob", "READ").reason).toContain("A matching DENY wins");
+    expect(cell("User:svc-billing", "READ")).toMatchObject({ decision: "ALLOWED", rule: { kind: "acl", acl: { patternType: "PREFIXED" } } });
+    expect(cell("User:svc-billing", "DESCRIBE").decision).toBe("ALLOWED");
+    expect(cell("User:svc-billing", "WRITE")).toMatchObject({ decision: "DENIED", rule: { kind: "noAclMatched" } });
+    expect(detail.operations).toContain("READ");
+    expect(detail.operations).not.toContain("CREATE_TOKENS");
+  });
+
+  it("says when no ACL applies (the default)", () => {
+    const none = buildResourceDetail("GROUP", "nobody", AclIndex.build(ACLS), ASSUMPTIONS);
+    expect(none.groups).toEqual([]);
+    expect(none.rows.map((r) => r.principal)).toEqual(["User:*"]);
+    expect(none.rows[0]!.cells[0]).toMatchObject({ decision: "DENIED", rule: { kind: "default" } });
+    expect(none.rows[0]!.cells[0]!.reason).toContain("allow.everyone.if.no.acl.found=false");
+  });
+});
+
+describe("index helpers", () => {
+  it("filters names case-insensitively and counts the ACLs that apply (names themselves are case-sensitive)", () => {
+    const section = buildSection("TOPIC", ["orders", "payments-eu", "Payments-US", "payments-eu"], "PAY", AclIndex.build(ACLS));
+    expect(section.resources).toEqual([
+      { name: "Payments-US", acls: 1 },
+      { name: "payments-eu", acls: 5 },
+    ]);
+    expect(buildSection("TOPIC", ["orders"], "", null).resources).toEqual([{ name: "orders", acls: null }]);
+  });
+
+  it("names the USER resources of literal ACLs once", () => {
+    expect(userResourcesOf(ACLS)).toEqual(["User:svc-orders"]);
+  });
+
+  it("URL-encodes names in links", () => {
+    expect(resourceHref("TOPIC", "a b&c/d")).toBe("/resources?type=TOPIC&name=a+b%26c%2Fd");
+    expect(resourceHref("USER", "User:x")).toBe("/resources?type=USER&name=User%3Ax");
+    expect(accessCheckHref("User:*", "READ", "TOPIC", "t#1")).toBe("/access-check?principal=User%3A*&operation=READ&resourceType=TOPIC&resourceName=t%231&host=127.0.0.1");
+  });
+});

@@ -1,0 +1,117 @@
+/**
+ * The Resources area laid out for people: pure (no Kafka, no env), so the grouping and
+ * every sentence are unit-tested.
+ *
+ * - `groupApplicableAcls`: the ACLs that apply to one resource, grouped by why they
+ *   apply (the exact LITERAL name, each PREFIXED pattern the name starts with, longest
+ *   first, then LITERAL `*`);
+ * - `buildResourceDetail`: those groups and the effective-permission matrix of the
+ *   policy core (clients whose host no ACL names: only `*`-host ACLs count);
+ * - `buildSection`: one index section, filtered by name, with the ACL count per resource.
+ */
+import { WILDCARD_RESOURCE, effectiveForResource, SUPPORTED_OPERATIONS, type AclBinding, type AclIndex, type ResourceType } from "@/lib/policy";
+import type { AccessCheckAssumptions } from "@/lib/schemas/access-check";
+import type { ApplicableGroup, ResourceDetail, ResourceSection } from "@/lib/schemas/resources";
+import { describeRule } from "./access-check-explain";
+
+/** The host the Access check links assume (the matrix itself counts only `*`-host ACLs). */
+export const MATRIX_LINK_HOST = "127.0.0.1";
+
+/** Does `acl` apply to the resource (Kafka's MATCH)? */
+export function appliesTo(acl: AclBinding, resourceType: ResourceType, name: string): boolean {
+  if (acl.resourceType !== resourceType) return false;
+  if (acl.patternType === "LITERAL") return acl.resourceName === name || acl.resourceName === WILDCARD_RESOURCE;
+  if (acl.patternType === "PREFIXED") return name.startsWith(acl.resourceName);
+  return false;
+}
+
+const within = (a: AclBinding, b: AclBinding) =>
+  (a.permissionType === b.permissionType ? 0 : a.permissionType === "DENY" ? -1 : 1) ||
+  a.principal.localeCompare(b.principal) ||
+  a.operation.localeCompare(b.operation) ||
+  a.host.localeCompare(b.host);
+
+/** The applicable ACLs (of the given ones) grouped by why they apply; DENY first within a group. */
+export function groupApplicableAcls(resourceType: ResourceType, name: string, acls: readonly AclBinding[]): ApplicableGroup[] {
+  const literal: AclBinding[] = [];
+  const wildcard: AclBinding[] = [];
+  const prefixes = new Map<string, AclBinding[]>();
+  for (const acl of acls) {
+    if (!appliesTo(acl, resourceType, name)) continue;
+    if (acl.patternType === "PREFIXED") {
+      const list = prefixes.get(acl.resourceName) ?? [];
+      list.push(acl);
+      prefixes.set(acl.resourceName, list);
+    } else if (acl.resourceName === name) {
+      literal.push(acl);
+    } else {
+      wildcard.push(acl);
+    }
+  }
+  const groups: ApplicableGroup[] = [];
+  const copy = (list: AclBinding[]) => [...list].sort(within).map((a) => ({ ...a }));
+  if (literal.length > 0) {
+    groups.push({ reason: "literal", pattern: name, label: `LITERAL "${name}": ACLs on exactly this name`, acls: copy(literal) });
+  }
+  for (const prefix of [...prefixes.keys()].sort((a, b) => b.length - a.length || a.localeCompare(b))) {
+    groups.push({ reason: "prefixed", pattern: prefix, label: `PREFIXED "${prefix}": the name starts with "${prefix}"`, acls: copy(prefixes.get(prefix)!) });
+  }
+  if (wildcard.length > 0) {
+    groups.push({ reason: "wildcard", pattern: WILDCARD_RESOURCE, label: `LITERAL "${WILDCARD_RESOURCE}": ACLs on every ${resourceType}`, acls: copy(wildcard) });
+  }
+  return groups;
+}
+
+/** The detail: applicable ACLs by reason and the effective-permission matrix over them. */
+export function buildResourceDetail(resourceType: ResourceType, name: string, index: AclIndex, assumptions: AccessCheckAssumptions): ResourceDetail {
+  const applicable = index.matching(resourceType, name);
+  const config = { superUsers: new Set(assumptions.superUsers), allowEveryoneIfNoAclFound: assumptions.allowEveryoneIfNoAclFound };
+  const effective = effectiveForResource(index, resourceType, name, { config });
+  return {
+    resourceType,
+    resourceName: name,
+    groups: groupApplicableAcls(resourceType, name, applicable),
+    operations: [...SUPPORTED_OPERATIONS[resourceType]],
+    rows: effective.rows.map((row) => ({
+      principal: row.principal,
+      cells: row.operations.map((cell) => ({
+        operation: cell.operation,
+        decision: cell.decision,
+        rule: cell.rule.kind === "acl" ? { kind: "acl" as const, acl: { ...cell.rule.acl } } : { kind: cell.rule.kind },
+        reason: describeRule(
+          { decision: cell.decision, rule: cell.rule },
+          { principal: row.principal, host: "a host no ACL names", operation: cell.operation, resourceType, resourceName: name },
+          assumptions,
+        ),
+      })),
+      specificHosts: row.specificHosts,
+    })),
+    assumptions,
+  };
+}
+
+/** One index section: names matching the filter (case-insensitive fragment), with the count of ACLs that apply (null without an index). */
+export function buildSection(resourceType: ResourceType, names: readonly string[], filter: string, index: AclIndex | null): ResourceSection {
+  const fragment = filter.toLowerCase();
+  const shown = [...new Set(names)].filter((n) => fragment === "" || n.toLowerCase().includes(fragment)).sort();
+  return {
+    resourceType,
+    resources: shown.map((name) => ({ name, acls: index ? index.matching(resourceType, name).length : null })),
+    error: null,
+  };
+}
+
+/** The USER resources named by LITERAL ACLs (not `*`; a prefix names no one user). */
+export function userResourcesOf(acls: readonly AclBinding[]): string[] {
+  return [...new Set(acls.filter((a) => a.resourceType === "USER" && a.patternType === "LITERAL" && a.resourceName !== WILDCARD_RESOURCE).map((a) => a.resourceName))].sort();
+}
+
+/** The page's link to one resource's detail (names URL-encoded). */
+export function resourceHref(resourceType: ResourceType, name: string): string {
+  return `/resources?${new URLSearchParams({ type: resourceType, name })}`;
+}
+
+/** The Access check prefilled for one matrix cell. */
+export function accessCheckHref(principal: string, operation: string, resourceType: ResourceType, name: string): string {
+  return `/access-check?${new URLSearchParams({ principal, operation, resourceType, resourceName: name, host: MATRIX_LINK_HOST })}`;
+}
