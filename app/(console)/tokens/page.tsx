@@ -55,51 +55,53 @@ export default async function TokensPage() {
 
 function TokenTable({ tokens, now }: { tokens: TokenView[]; now: number }) {
   return (
-    <table className="data" aria-label="Delegation tokens">
-      <thead>
-        <tr>
-          <th>Token id</th>
-          <th>Owner</th>
-          <th>Requester</th>
-          <th>Renewers</th>
-          <th>Issued</th>
-          <th>Expiry</th>
-          <th>Max</th>
-          <th>Status</th>
-        </tr>
-      </thead>
-      {tokens.map((t) => (
-        <tbody key={t.tokenId} data-token-id={t.tokenId}>
+    <div className="table-scroll">
+      <table className="data" aria-label="Delegation tokens">
+        <thead>
           <tr>
-            <td className="mono">{t.tokenId}</td>
-            <td className="mono">{t.owner}</td>
-            <td className="mono">{t.requester}</td>
-            <td className="mono">{t.renewers.length ? t.renewers.join(", ") : <span className="muted">none</span>}</td>
-            <td>
-              <When at={t.issueTimestamp} now={now} />
-            </td>
-            <td>
-              <div>{expiryPhrase(t, now)}</div>
-              <div className="muted mono">{new Date(t.expiryTimestamp).toISOString().replace(".000Z", "Z")}</div>
-            </td>
-            <td>
-              <When at={t.maxTimestamp} now={now} />
-            </td>
-            <td>
-              <span className={`badge ${t.status === "expired" ? "failure" : "success"}`}>{t.status}</span>
-              {!t.mayRenew && <div className="muted">you may not renew</div>}
-            </td>
+            <th>Token id</th>
+            <th>Owner</th>
+            <th>Requester</th>
+            <th>Renewers</th>
+            <th>Issued</th>
+            <th>Expiry</th>
+            <th>Max</th>
+            <th>Status</th>
           </tr>
-          <tr>
-            <td colSpan={8}>
-              <details>
-                <summary>Renew or expire {t.tokenId}</summary>
-                <TokenExpiryForms tokenId={t.tokenId} />
-              </details>
-            </td>
-          </tr>
-        </tbody>
-      ))}
-    </table>
+        </thead>
+        {tokens.map((t) => (
+          <tbody key={t.tokenId} data-token-id={t.tokenId}>
+            <tr>
+              <td className="mono">{t.tokenId}</td>
+              <td className="mono">{t.owner}</td>
+              <td className="mono">{t.requester}</td>
+              <td className="mono">{t.renewers.length ? t.renewers.join(", ") : <span className="muted">none</span>}</td>
+              <td>
+                <When at={t.issueTimestamp} now={now} />
+              </td>
+              <td>
+                <div>{expiryPhrase(t, now)}</div>
+                <div className="muted mono">{new Date(t.expiryTimestamp).toISOString().replace(".000Z", "Z")}</div>
+              </td>
+              <td>
+                <When at={t.maxTimestamp} now={now} />
+              </td>
+              <td>
+                <span className={`badge ${t.status === "expired" ? "failure" : "success"}`}>{t.status}</span>
+                {!t.mayRenew && <div className="muted">you may not renew</div>}
+              </td>
+            </tr>
+            <tr>
+              <td colSpan={8}>
+                <details>
+                  <summary>Renew or expire {t.tokenId}</summary>
+                  <TokenExpiryForms tokenId={t.tokenId} />
+                </details>
+              </td>
+            </tr>
+          </tbody>
+        ))}
+      </table>
+    </div>
   );
 }
