@@ -7,11 +7,10 @@
  * cross-field checks: name required unless CLUSTER, operation valid for the type).
  */
 import { z } from "zod";
+import { aclBindingResponseSchema } from "./acl-binding";
 import {
   CLUSTER_RESOURCE_NAME,
   OPERATIONS,
-  PATTERN_TYPES,
-  PERMISSION_TYPES,
   RESOURCE_TYPES,
   SUPPORTED_OPERATIONS,
   canonicalIp,
@@ -98,15 +97,7 @@ export const accessCheckQuerySchema = accessCheckQueryFieldsSchema
   });
 export type AccessCheckInput = z.output<typeof accessCheckQuerySchema>;
 
-const aclBindingSchema = z.object({
-  resourceType: z.enum(RESOURCE_TYPES),
-  resourceName: z.string(),
-  patternType: z.enum(PATTERN_TYPES),
-  principal: z.string(),
-  host: z.string(),
-  operation: z.enum(OPERATIONS),
-  permissionType: z.enum(PERMISSION_TYPES),
-});
+const aclBindingSchema = aclBindingResponseSchema;
 
 /** How one applicable ACL relates to the request. */
 export const ACL_MATCHES = ["decides", "matches", "otherPrincipal", "otherHost", "otherOperation", "skipped"] as const;

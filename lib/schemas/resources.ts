@@ -7,7 +7,8 @@
  * whose only name is kafka-cluster.
  */
 import { z } from "zod";
-import { CLUSTER_RESOURCE_NAME, OPERATIONS, PATTERN_TYPES, PERMISSION_TYPES, RESOURCE_TYPES, type ResourceType } from "@/lib/policy";
+import { aclBindingResponseSchema } from "./acl-binding";
+import { CLUSTER_RESOURCE_NAME, OPERATIONS, RESOURCE_TYPES, type ResourceType } from "@/lib/policy";
 
 /** The index's sections, in the order the page shows them. */
 export const RESOURCE_SECTIONS = ["TOPIC", "GROUP", "TRANSACTIONAL_ID", "CLUSTER", "USER", "DELEGATION_TOKEN"] as const satisfies readonly ResourceType[];
@@ -43,15 +44,7 @@ export const resourceDetailQuerySchema = resourceDetailQueryFieldsSchema
   .transform((v) => ({ type: v.type as ResourceType, name: v.type === "CLUSTER" ? CLUSTER_RESOURCE_NAME : v.name }));
 export type ResourceDetailQuery = z.output<typeof resourceDetailQuerySchema>;
 
-const aclBindingSchema = z.object({
-  resourceType: z.enum(RESOURCE_TYPES),
-  resourceName: z.string(),
-  patternType: z.enum(PATTERN_TYPES),
-  principal: z.string(),
-  host: z.string(),
-  operation: z.enum(OPERATIONS),
-  permissionType: z.enum(PERMISSION_TYPES),
-});
+const aclBindingSchema = aclBindingResponseSchema;
 
 /** Why an ACL applies to a resource: its exact LITERAL name, LITERAL `*`, or a PREFIXED pattern the name starts with. */
 export const APPLY_REASONS = ["literal", "wildcard", "prefixed"] as const;
