@@ -49,13 +49,18 @@ function classpathSep(): string {
 }
 
 /** Compiles the harness into .kafka/harness/ unless the class file is newer than the source. */
-export function compileHarness(): { classes: string; lib: string } {
+/**
+ * Compiles one of the project's Java helpers against Kafka's jars into `classesDir`
+ * (again only when the source is newer than its class) and returns the classpath to
+ * run it with.
+ */
+export function compileJavaAgainstKafka(source: string, classesDir: string): { classes: string; lib: string; classpath: string } {
   const lib = ensureKafkaJars();
-  const classFile = path.join(CLASSES, `${MAIN_CLASS}.class`);
-  const fresh = existsSync(classFile) && statSync(classFile).mtimeMs >= statSync(SOURCE).mtimeMs;
+  const classFile = path.join(classesDir, `${path.basename(source, ".java")}.class`);
+  const fresh = existsSync(classFile) && statSync(classFile).mtimeMs >= statSync(source).mtimeMs;
   if (!fresh) {
-    mkdirSync(CLASSES, { recursive: true });
-    const r = spawnSync("javac", ["-encoding", "UTF-8", "--release", "17", "-cp", path.join(lib, "*"), "-d", CLASSES, SOURCE], {
+    mkdirSync(classesDir, { recursive: true });
+    const r = spawnSync("javac", ["-encoding", "UTF-8", "--release", "17", "-nowarn", "-cp", path.join(lib, "*"), "-d", classesDir, source], {
       cwd: ROOT,
       stdio: ["ignore", "pipe", "pipe"],
       encoding: "utf8",
@@ -63,7 +68,12 @@ export function compileHarness(): { classes: string; lib: string } {
     if (r.error) throw new Error(`javac could not be started (is a JDK 17+ on PATH?): ${r.error.message}`);
     if (r.status !== 0) throw new Error(`javac failed:\n${r.stdout}\n${r.stderr}`);
   }
-  return { classes: CLASSES, lib };
+  return { classes: classesDir, lib, classpath: [classesDir, path.join(lib, "*")].join(path.delimiter) };
+}
+
+export function compileHarness(): { classes: string; lib: string } {
+  const { classes, lib } = compileJavaAgainstKafka(SOURCE, CLASSES);
+  return { classes, lib };
 }
 
 // ---- protocol types -------------------------------------------------------------------

@@ -8,11 +8,10 @@
  * that differ. Needs Java 17+ (javac) and the jars (`bash scripts/kafka.sh jars`).
  */
 import { spawnSync } from "node:child_process";
-import { existsSync, mkdirSync, statSync } from "node:fs";
 import path from "node:path";
 import fc from "fast-check";
 import { beforeAll, describe, expect, it } from "vitest";
-import { ensureKafkaJars, ROOT } from "../java-harness";
+import { compileJavaAgainstKafka, ROOT } from "../java-harness";
 import { validateQuotaAlteration } from "../../lib/policy/quota/alter";
 import { describeClientQuotas } from "../../lib/policy/quota/filter";
 import { resolveClientQuota } from "../../lib/policy/quota/resolve";
@@ -26,14 +25,7 @@ const SEED = Number(process.env.QUOTA_PARITY_SEED ?? Date.now() % 2 ** 31);
 let classpath = "";
 
 beforeAll(() => {
-  const lib = ensureKafkaJars();
-  const classFile = path.join(CLASSES, "QuotaParity.class");
-  if (!existsSync(classFile) || statSync(classFile).mtimeMs < statSync(SOURCE).mtimeMs) {
-    mkdirSync(CLASSES, { recursive: true });
-    const r = spawnSync("javac", ["-encoding", "UTF-8", "--release", "17", "-nowarn", "-cp", path.join(lib, "*"), "-d", CLASSES, SOURCE], { encoding: "utf8" });
-    if (r.status !== 0) throw new Error(`javac failed: ${r.error?.message ?? ""}\n${r.stdout}\n${r.stderr}`);
-  }
-  classpath = [CLASSES, path.join(lib, "*")].join(path.delimiter);
+  classpath = compileJavaAgainstKafka(SOURCE, CLASSES).classpath;
 }, 180_000);
 
 /** Runs every case through Kafka in one JVM; one JSON answer per case. */

@@ -9,11 +9,10 @@
  * refused before the controller looks at the secret key — is applied to Kafka's answer below.
  */
 import { spawnSync } from "node:child_process";
-import { existsSync, mkdirSync, statSync } from "node:fs";
 import path from "node:path";
 import fc from "fast-check";
 import { beforeAll, describe, expect, it } from "vitest";
-import { ensureKafkaJars, ROOT } from "../java-harness";
+import { compileJavaAgainstKafka, ROOT } from "../java-harness";
 import { tokenHmac } from "../../lib/policy/crypto/sha512";
 import { createToken, describeTokens, expireToken, renewToken, type TokenContext } from "../../lib/policy/token/token";
 import type { DelegationToken } from "../../lib/policy/types";
@@ -27,14 +26,7 @@ const LONG_MAX = 2n ** 63n - 1n;
 let classpath = "";
 
 beforeAll(() => {
-  const lib = ensureKafkaJars();
-  const classFile = path.join(CLASSES, "TokenParity.class");
-  if (!existsSync(classFile) || statSync(classFile).mtimeMs < statSync(SOURCE).mtimeMs) {
-    mkdirSync(CLASSES, { recursive: true });
-    const r = spawnSync("javac", ["-encoding", "UTF-8", "--release", "17", "-nowarn", "-cp", path.join(lib, "*"), "-d", CLASSES, SOURCE], { encoding: "utf8" });
-    if (r.status !== 0) throw new Error(`javac failed: ${r.error?.message ?? ""}\n${r.stdout}\n${r.stderr}`);
-  }
-  classpath = [CLASSES, path.join(lib, "*")].join(path.delimiter);
+  classpath = compileJavaAgainstKafka(SOURCE, CLASSES).classpath;
 }, 180_000);
 
 /** Longs as exact decimal strings for Java; as the JS numbers the policy core sees. */
