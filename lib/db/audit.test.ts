@@ -94,6 +94,12 @@ function event(over: Partial<AuditEvent>): AuditEvent {
     outcome: "success",
     kafkaError: null,
     message: null,
+    category: "acl",
+    subjects: [],
+    completedAt: new Date("2026-11-30T06:00:00.000Z"),
+    repeatCount: 1,
+    lastAt: null,
+    planId: null,
     ...over,
   };
 }

@@ -18,8 +18,16 @@
 import { getPrisma } from "./client";
 import type { Prisma } from "../generated/prisma/client";
 
-export const AUDIT_OUTCOMES = ["success", "failure", "denied", "partial"] as const;
+/**
+ * "pending": the intent was recorded and the outcome not yet (a change whose outcome is
+ * unknown stays visible as such); "unknown": the call was made but its result could not
+ * be learned (a timeout, a dead broker mid-call).
+ */
+export const AUDIT_OUTCOMES = ["success", "failure", "denied", "partial", "pending", "unknown"] as const;
 export type AuditOutcome = (typeof AUDIT_OUTCOMES)[number];
+
+export const AUDIT_CATEGORIES = ["acl", "quota", "token", "token-request", "session", "other"] as const;
+export type AuditCategory = (typeof AUDIT_CATEGORIES)[number];
 
 export interface AuditInput {
   /** The principal the console acted as (the signed-in user), e.g. User:alice. */
@@ -32,6 +40,20 @@ export interface AuditInput {
   before?: unknown;
   after?: unknown;
   outcome: AuditOutcome;
+  kafkaError?: string | null;
+  message?: string | null;
+  /** Decides who may read the event (lib/services/audit-view.ts). Default "other". */
+  category?: AuditCategory;
+  /** Principals the event is about besides the actor (token owner, renewers, requester). */
+  subjects?: string[];
+  planId?: string | null;
+}
+
+/** What is known only once the change was attempted. */
+export interface AuditCompletion {
+  outcome: Exclude<AuditOutcome, "pending">;
+  before?: unknown;
+  after?: unknown;
   kafkaError?: string | null;
   message?: string | null;
 }
@@ -48,6 +70,12 @@ export interface AuditEvent {
   outcome: AuditOutcome;
   kafkaError: string | null;
   message: string | null;
+  category: AuditCategory;
+  subjects: string[];
+  completedAt: Date | null;
+  repeatCount: number;
+  lastAt: Date | null;
+  planId: string | null;
 }
 
 export interface AuditFilter {
@@ -157,6 +185,12 @@ type Row = {
   outcome: string;
   kafkaError: string | null;
   message: string | null;
+  category: string;
+  subjects: string[] | null;
+  completedAt: Date | null;
+  repeatCount: number;
+  lastAt: Date | null;
+  planId: string | null;
 };
 
 function fromRow(r: Row): AuditEvent {
@@ -172,6 +206,12 @@ function fromRow(r: Row): AuditEvent {
     outcome: r.outcome as AuditOutcome,
     kafkaError: r.kafkaError,
     message: r.message,
+    category: r.category as AuditCategory,
+    subjects: r.subjects ?? [],
+    completedAt: r.completedAt,
+    repeatCount: r.repeatCount,
+    lastAt: r.lastAt,
+    planId: r.planId,
   };
 }
 
@@ -191,6 +231,37 @@ export async function recordAudit(input: AuditInput): Promise<AuditEvent> {
       outcome: input.outcome,
       kafkaError: input.kafkaError ?? null,
       message: input.message ?? null,
+      category: input.category ?? "other",
+      subjects: input.subjects ?? [],
+      planId: input.planId ?? null,
+      completedAt: input.outcome === "pending" ? null : new Date(),
+    },
+  });
+  return fromRow(row);
+}
+
+/**
+ * Records the intent of a change before Kafka is asked (outcome "pending"). Throws when
+ * the database cannot take it: the caller must then not make the change.
+ */
+export async function recordIntent(input: Omit<AuditInput, "outcome" | "after">): Promise<AuditEvent> {
+  return recordAudit({ ...input, outcome: "pending" });
+}
+
+/** Records the outcome of a change whose intent was recorded. Throws if it cannot be written. */
+export async function completeAudit(id: string, completion: AuditCompletion): Promise<AuditEvent> {
+  if (!(AUDIT_OUTCOMES as readonly string[]).includes(completion.outcome) || completion.outcome === ("pending" as string)) {
+    throw new TypeError(`audit completion outcome must be a final outcome, got "${String(completion.outcome)}"`);
+  }
+  const row = await getPrisma().auditEvent.update({
+    where: { id: BigInt(id) },
+    data: {
+      outcome: completion.outcome,
+      before: toJson(completion.before),
+      after: toJson(completion.after),
+      kafkaError: completion.kafkaError ?? null,
+      message: completion.message ?? null,
+      completedAt: new Date(),
     },
   });
   return fromRow(row);

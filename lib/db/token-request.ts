@@ -19,7 +19,7 @@
 import { getPrisma } from "./client";
 import type { TokenRequest as Row } from "../generated/prisma/client";
 
-export const TOKEN_REQUEST_STATUSES = ["PENDING", "APPROVED", "DENIED", "RETRIEVED", "EXPIRED_UNRETRIEVED"] as const;
+export const TOKEN_REQUEST_STATUSES = ["PENDING", "APPROVING", "APPROVED", "DENIED", "RETRIEVED", "EXPIRED_UNRETRIEVED"] as const;
 export type TokenRequestStatus = (typeof TOKEN_REQUEST_STATUSES)[number];
 
 export interface TokenRequest {

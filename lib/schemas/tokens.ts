@@ -165,7 +165,7 @@ export const tokenRequestFormSchema = z
 
 export const tokenRequestDenySchema = z.object({ reason: z.string().trim().min(1, "Give the requester a reason").max(2000, "At most 2000 characters") });
 
-export const TOKEN_REQUEST_STATUSES = ["PENDING", "APPROVED", "DENIED", "RETRIEVED", "EXPIRED_UNRETRIEVED"] as const;
+export const TOKEN_REQUEST_STATUSES = ["PENDING", "APPROVING", "APPROVED", "DENIED", "RETRIEVED", "EXPIRED_UNRETRIEVED"] as const;
 
 export const ENTITLEMENTS = ["owner", "superUser", "acl", "createdBefore", "notEntitled", "unknown", "ownRequest"] as const;
 export type Entitlement = (typeof ENTITLEMENTS)[number];

@@ -11,7 +11,7 @@ import { bindingLine } from "./acl-preview";
 export type BindingResult = AclApplyResult["results"][number];
 
 /** success: all; partial: some; denied: none, every one refused for a missing permission; failure: none. */
-export function outcomeOf(results: readonly BindingResult[]): AuditOutcome {
+export function outcomeOf(results: readonly BindingResult[]): Exclude<AuditOutcome, "pending" | "unknown"> {
   const failed = results.filter((r) => !r.ok);
   if (failed.length === 0) return "success";
   if (failed.length < results.length) return "partial";

@@ -10,6 +10,7 @@ export const dynamic = "force-dynamic";
 
 const STATUS_BADGE: Record<TokenRequestView["status"], string> = {
   PENDING: "partial",
+  APPROVING: "partial",
   APPROVED: "success",
   RETRIEVED: "success",
   DENIED: "failure",

@@ -1,0 +1,93 @@
+/**
+ * The console's own settings, read from the environment once and checked with zod. A bad
+ * value stops the start with every problem listed (scripts/start.ts and instrumentation.ts
+ * call assertEnv()); nothing else in the console reads process.env for these settings.
+ *
+ * Kafka's connection settings are checked the same way in lib/kafka/config.ts, the
+ * authorizer assumptions in lib/services/authorizer-config.ts.
+ */
+import { z } from "zod";
+
+const booleanString = z
+  .enum(["true", "false", "1", "0", "yes", "no"], { error: "must be true or false" })
+  .transform((v) => v === "true" || v === "1" || v === "yes");
+
+const positiveNumber = (name: string) =>
+  z
+    .string()
+    .regex(/^\d+(\.\d+)?$/, `${name} must be a positive number`)
+    .transform(Number)
+    .refine((n) => n > 0 && Number.isFinite(n), `${name} must be a positive number`);
+
+const origin = z.string().refine((s) => {
+  try {
+    const u = new URL(s);
+    return (u.protocol === "http:" || u.protocol === "https:") && u.origin === s.replace(/\/$/, "");
+  } catch {
+    return false;
+  }
+}, "each entry must be an origin such as https://console.example.com (scheme, host and port only)");
+
+export const envSchema = z.object({
+  NODE_ENV: z.enum(["development", "production", "test"]).default("development"),
+  PORT: z.string().regex(/^\d{1,5}$/, "PORT must be a port number").default("3000"),
+  HOST: z.string().min(1).default("127.0.0.1"),
+  SESSION_TTL_HOURS: positiveNumber("SESSION_TTL_HOURS").default(8),
+  /** How often (minutes of use) a session's Kafka credential is proven again. */
+  CREDENTIAL_REVERIFY_MINUTES: positiveNumber("CREDENTIAL_REVERIFY_MINUTES").default(5),
+  COOKIE_SECURE: booleanString.default(false),
+  TRUST_PROXY: booleanString.default(false),
+  /**
+   * Origins (besides the console's own) whose cookie-authenticated requests may change
+   * state, comma-separated: the public origin behind a reverse proxy.
+   */
+  ALLOWED_ORIGINS: z
+    .string()
+    .transform((s) => s.split(",").map((x) => x.trim()).filter(Boolean))
+    .pipe(z.array(origin))
+    .default([]),
+  /** Largest JSON body an API route accepts, in bytes. */
+  MAX_BODY_BYTES: positiveNumber("MAX_BODY_BYTES").default(4 * 1024 * 1024),
+  PLAN_TTL_MINUTES: positiveNumber("PLAN_TTL_MINUTES").default(30),
+  DATABASE_URL: z.string().min(1).optional(),
+});
+
+export type ConsoleEnv = z.infer<typeof envSchema>;
+
+export class EnvError extends Error {
+  override name = "EnvError";
+  constructor(readonly problems: string[]) {
+    super(`Invalid console settings in the environment:\n${problems.map((p) => `  - ${p}`).join("\n")}`);
+  }
+}
+
+function emptyToUndefined(env: Readonly<Record<string, string | undefined>>): Record<string, string | undefined> {
+  const out: Record<string, string | undefined> = {};
+  for (const key of Object.keys(envSchema.shape)) {
+    const value = env[key];
+    out[key] = value === undefined || value.trim() === "" ? undefined : value;
+  }
+  return out;
+}
+
+/** Parses the settings; throws EnvError listing every bad variable. */
+export function parseEnv(env: Readonly<Record<string, string | undefined>> = process.env): ConsoleEnv {
+  const parsed = envSchema.safeParse(emptyToUndefined(env));
+  if (!parsed.success) {
+    throw new EnvError(parsed.error.issues.map((i) => `${i.path.join(".") || "environment"}: ${i.message}`));
+  }
+  return parsed.data;
+}
+
+let cached: ConsoleEnv | undefined;
+
+/** The process-wide settings, read once. */
+export function env(): ConsoleEnv {
+  cached ??= parseEnv();
+  return cached;
+}
+
+/** Tests change the environment between cases: forget the cached settings. */
+export function resetEnvForTests(): void {
+  cached = undefined;
+}

@@ -1,0 +1,103 @@
+/**
+ * The one way the console changes anything in Kafka: record the intent, make the call,
+ * record the outcome. So the trail never misses a change made through the console:
+ *
+ * - The intent row (outcome "pending") is written first. If the database cannot take it,
+ *   nothing is sent to Kafka and the caller gets a failure saying so.
+ * - The Kafka call runs. Whatever it returns (or throws) is turned into the outcome.
+ * - The outcome is written onto the same row. If that write fails, the row stays
+ *   "pending" (visible on the Audit page as "outcome unknown"), the error is logged, and
+ *   the caller still gets the result of the change: it happened, and the trail says an
+ *   attempt was made.
+ *
+ * Input must already be validated (lib/schemas rejects NUL characters and lone
+ * surrogates as field errors), so the intent write cannot fail on the content.
+ */
+import "server-only";
+import type { Viewer } from "@/lib/auth/sign-in";
+import type { ActionResult } from "@/lib/actions/result";
+import { toErrorResult } from "@/lib/actions/errors";
+import { completeAudit, recordIntent, type AuditCategory, type AuditCompletion } from "@/lib/db/audit";
+import { KafkaOperationError } from "@/lib/kafka/errors";
+
+type Failure = Extract<ActionResult<never>, { ok: false }>;
+
+export interface MutationSpec {
+  viewer: Pick<Viewer, "principal">;
+  /** Dotted verb, e.g. acl.create, quota.alter, token.create. */
+  action: string;
+  category: AuditCategory;
+  /** Human-readable object of the change. */
+  target: string;
+  /** What was asked (secrets are redacted by the audit writer). */
+  request?: unknown;
+  /** State before the change, when known up front. */
+  before?: unknown;
+  subjects?: string[];
+  planId?: string | null;
+}
+
+/** What a mutation returns: the caller's result plus what the audit row should say. */
+export interface MutationOutcome<T> {
+  result: ActionResult<T>;
+  audit: AuditCompletion;
+}
+
+export const AUDIT_UNAVAILABLE_MESSAGE =
+  "Nothing was changed: the console could not record the change in its audit trail (database unavailable). Try again when the database is back.";
+
+/**
+ * Runs `change` between an intent and an outcome record. `change` may throw: a
+ * KafkaOperationError becomes a denied/failure outcome, anything else "unknown" (the
+ * call may or may not have reached Kafka).
+ */
+export async function auditedMutation<T>(spec: MutationSpec, change: () => Promise<MutationOutcome<T>>): Promise<ActionResult<T>> {
+  let intentId: string;
+  try {
+    const intent = await recordIntent({
+      principal: spec.viewer.principal,
+      action: spec.action,
+      category: spec.category,
+      target: spec.target,
+      request: spec.request,
+      before: spec.before,
+      subjects: spec.subjects,
+      planId: spec.planId ?? null,
+    });
+    intentId = intent.id;
+  } catch (error) {
+    console.error(`[console] audit intent for ${spec.action} could not be written:`, error instanceof Error ? error.message : String(error));
+    return { ok: false, code: "INTERNAL", message: AUDIT_UNAVAILABLE_MESSAGE };
+  }
+
+  let outcome: MutationOutcome<T>;
+  try {
+    outcome = await change();
+  } catch (error) {
+    const failure: Failure = toErrorResult(error, spec.action);
+    const known = error instanceof KafkaOperationError;
+    outcome = {
+      result: failure,
+      audit: {
+        outcome: known ? (failure.code === "DENIED" ? "denied" : "failure") : "unknown",
+        kafkaError: known ? error.code : null,
+        message: failure.message,
+      },
+    };
+  }
+
+  try {
+    await completeAudit(intentId, outcome.audit);
+  } catch (error) {
+    console.error(
+      `[console] audit outcome of ${spec.action} (event ${intentId}) could not be written; the event stays "pending":`,
+      error instanceof Error ? error.message : String(error),
+    );
+  }
+  return outcome.result;
+}
+
+/** The audit outcome matching a failure result. */
+export function failureOutcome(failure: Failure, kafkaError: string | null = null): AuditCompletion {
+  return { outcome: failure.code === "DENIED" ? "denied" : "failure", kafkaError, message: failure.message };
+}
