@@ -6,7 +6,9 @@
  *
  * Environment: DATABASE_URL (default: the machine's PostgreSQL, database ksc_test),
  * KAFKA_BOOTSTRAP_SERVERS (default: the dev broker, started here if not running),
- * TEST_ONLY=typecheck,lint,unit,integration,e2e to run a subset.
+ * TEST_ONLY=typecheck,lint,unit,integration,e2e to run a subset. Arguments after `--`
+ * go to Playwright (e.g. `TEST_ONLY=e2e npm test -- e2e/security.spec.ts`); with
+ * NEXT_DIST_DIR, E2E_PORT and DATABASE_URL set, several such runs can coexist.
  */
 import { spawn } from "node:child_process";
 import { mkdirSync, readFileSync, rmSync } from "node:fs";
@@ -17,7 +19,7 @@ import { describeSecretKey } from "../lib/auth/crypto";
 
 const root = path.resolve(import.meta.dirname, "..");
 const bin = (name: string) => path.join(root, "node_modules", ".bin", name);
-const outDir = path.join(root, ".data", "test-results");
+const outDir = path.join(root, ".data", process.env.NEXT_DIST_DIR ? `test-results-${path.basename(process.env.NEXT_DIST_DIR)}` : "test-results");
 const only = process.env.TEST_ONLY?.split(",").map((s) => s.trim());
 const wants = (step: string) => !only || only.includes(step);
 
@@ -88,7 +90,7 @@ async function playwright(env: Record<string, string | undefined>) {
   banner("playwright: e2e");
   const outputFile = path.join(outDir, "playwright.json");
   rmSync(outputFile, { force: true });
-  const code = await run(bin("playwright"), ["test", "--reporter=list,json"], { ...env, PLAYWRIGHT_JSON_OUTPUT_NAME: outputFile });
+  const code = await run(bin("playwright"), ["test", "--reporter=list,json", ...process.argv.slice(2)], { ...env, PLAYWRIGHT_JSON_OUTPUT_NAME: outputFile });
   try {
     const report = JSON.parse(readFileSync(outputFile, "utf8")) as PlaywrightJson;
     passed += report.stats.expected + report.stats.flaky;
