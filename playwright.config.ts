@@ -10,6 +10,7 @@ const baseURL = `http://127.0.0.1:${port}`;
  */
 export default defineConfig({
   testDir: "e2e",
+  outputDir: process.env.NEXT_DIST_DIR ? `test-results/${process.env.NEXT_DIST_DIR.replace(/[^\w.-]/g, "_")}` : "test-results",
   fullyParallel: false,
   workers: 1,
   retries: 0,
