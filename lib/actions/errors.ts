@@ -4,20 +4,12 @@
  * logged once here and the user sees a generic message.
  */
 import { KafkaOperationError } from "@/lib/kafka/errors";
-import { GENERIC_ERROR_MESSAGE, type ActionResult, type ErrorCode } from "@/lib/actions/result";
+import { GENERIC_ERROR_MESSAGE, type ActionResult } from "@/lib/actions/result";
+import { kafkaErrorCode } from "@/lib/actions/kafka-status";
+
+export { kafkaErrorCode };
 
 type Failure = Extract<ActionResult<never>, { ok: false }>;
-
-export function kafkaErrorCode(code: string): ErrorCode {
-  if (code === "SASL_AUTHENTICATION_FAILED" || code === "ILLEGAL_SASL_STATE" || code === "UNSUPPORTED_SASL_MECHANISM") {
-    return "INVALID_CREDENTIALS";
-  }
-  if (code.endsWith("AUTHORIZATION_FAILED") || code === "DELEGATION_TOKEN_OWNER_MISMATCH") return "DENIED";
-  if (code === "BROKER_UNAVAILABLE" || code === "NETWORK_EXCEPTION" || code === "REQUEST_TIMED_OUT") return "BROKER_UNAVAILABLE";
-  if (code.endsWith("NOT_FOUND") || code.startsWith("UNKNOWN_")) return "NOT_FOUND";
-  if (code === "INVALID_REQUEST" || code.startsWith("INVALID_")) return "VALIDATION";
-  return "KAFKA_ERROR";
-}
 
 export function toErrorResult(error: unknown, doing: string): Failure {
   if (error instanceof KafkaOperationError) {

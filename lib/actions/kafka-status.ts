@@ -1,0 +1,180 @@
+/**
+ * Which console failure (and so which HTTP status) each Kafka error name becomes. One
+ * explicit row per name, so no prefix or suffix can send UNKNOWN_SERVER_ERROR to 404:
+ * every error @platformatic/kafka knows (Kafka's Errors.java, in its numeric order),
+ * then the console's own codes for failures before any API answered.
+ *
+ * How a row is chosen: by who has to act next.
+ *   DENIED (403)              a permission is missing: the ACLs must change
+ *   INVALID_CREDENTIALS (401) the sign-in itself failed
+ *   VALIDATION (400)          the request is wrong: change the input
+ *   NOT_FOUND (404)           the thing the request names does not exist
+ *   CONFLICT (409)            the request is fine, but the current state of the resource or
+ *                             of the cluster's setup refuses it: that state must change
+ *                             first (retrying the same request will not help)
+ *   THROTTLED (429)           Kafka's own quota: wait
+ *   BROKER_UNAVAILABLE (503)  the cluster cannot serve it right now (leadership moving,
+ *                             coordinator loading, timeouts): the same request later works
+ *   KAFKA_ERROR (502)         Kafka or the client library failed in a way nobody using the
+ *                             console can fix (server errors, protocol bookkeeping)
+ * A name not in the table (a newer Kafka) is KAFKA_ERROR.
+ */
+import type { ErrorCode } from "./result";
+
+export const KAFKA_ERROR_STATUS = {
+  UNKNOWN_SERVER_ERROR: "KAFKA_ERROR",
+  // A success code treated as a failure is the console's own bug.
+  NONE: "INTERNAL",
+  OFFSET_OUT_OF_RANGE: "VALIDATION",
+  CORRUPT_MESSAGE: "KAFKA_ERROR",
+  UNKNOWN_TOPIC_OR_PARTITION: "NOT_FOUND",
+  INVALID_FETCH_SIZE: "VALIDATION",
+  LEADER_NOT_AVAILABLE: "BROKER_UNAVAILABLE",
+  NOT_LEADER_OR_FOLLOWER: "BROKER_UNAVAILABLE",
+  REQUEST_TIMED_OUT: "BROKER_UNAVAILABLE",
+  BROKER_NOT_AVAILABLE: "BROKER_UNAVAILABLE",
+  REPLICA_NOT_AVAILABLE: "BROKER_UNAVAILABLE",
+  MESSAGE_TOO_LARGE: "VALIDATION",
+  STALE_CONTROLLER_EPOCH: "BROKER_UNAVAILABLE",
+  OFFSET_METADATA_TOO_LARGE: "VALIDATION",
+  NETWORK_EXCEPTION: "BROKER_UNAVAILABLE",
+  COORDINATOR_LOAD_IN_PROGRESS: "BROKER_UNAVAILABLE",
+  COORDINATOR_NOT_AVAILABLE: "BROKER_UNAVAILABLE",
+  NOT_COORDINATOR: "BROKER_UNAVAILABLE",
+  INVALID_TOPIC_EXCEPTION: "VALIDATION",
+  RECORD_LIST_TOO_LARGE: "VALIDATION",
+  NOT_ENOUGH_REPLICAS: "BROKER_UNAVAILABLE",
+  NOT_ENOUGH_REPLICAS_AFTER_APPEND: "BROKER_UNAVAILABLE",
+  INVALID_REQUIRED_ACKS: "VALIDATION",
+  ILLEGAL_GENERATION: "CONFLICT",
+  INCONSISTENT_GROUP_PROTOCOL: "CONFLICT",
+  INVALID_GROUP_ID: "VALIDATION",
+  UNKNOWN_MEMBER_ID: "NOT_FOUND",
+  INVALID_SESSION_TIMEOUT: "VALIDATION",
+  REBALANCE_IN_PROGRESS: "CONFLICT",
+  INVALID_COMMIT_OFFSET_SIZE: "VALIDATION",
+  TOPIC_AUTHORIZATION_FAILED: "DENIED",
+  GROUP_AUTHORIZATION_FAILED: "DENIED",
+  CLUSTER_AUTHORIZATION_FAILED: "DENIED",
+  INVALID_TIMESTAMP: "VALIDATION",
+  UNSUPPORTED_SASL_MECHANISM: "INVALID_CREDENTIALS",
+  ILLEGAL_SASL_STATE: "INVALID_CREDENTIALS",
+  UNSUPPORTED_VERSION: "KAFKA_ERROR",
+  TOPIC_ALREADY_EXISTS: "CONFLICT",
+  INVALID_PARTITIONS: "VALIDATION",
+  INVALID_REPLICATION_FACTOR: "VALIDATION",
+  INVALID_REPLICA_ASSIGNMENT: "VALIDATION",
+  INVALID_CONFIG: "VALIDATION",
+  NOT_CONTROLLER: "BROKER_UNAVAILABLE",
+  INVALID_REQUEST: "VALIDATION",
+  UNSUPPORTED_FOR_MESSAGE_FORMAT: "KAFKA_ERROR",
+  POLICY_VIOLATION: "VALIDATION",
+  OUT_OF_ORDER_SEQUENCE_NUMBER: "KAFKA_ERROR",
+  DUPLICATE_SEQUENCE_NUMBER: "KAFKA_ERROR",
+  // Named INVALID_ but about the producer's state (fenced, wrong transaction state), not its input.
+  INVALID_PRODUCER_EPOCH: "CONFLICT",
+  INVALID_TXN_STATE: "CONFLICT",
+  INVALID_PRODUCER_ID_MAPPING: "CONFLICT",
+  INVALID_TRANSACTION_TIMEOUT: "VALIDATION",
+  CONCURRENT_TRANSACTIONS: "CONFLICT",
+  TRANSACTION_COORDINATOR_FENCED: "BROKER_UNAVAILABLE",
+  TRANSACTIONAL_ID_AUTHORIZATION_FAILED: "DENIED",
+  // The cluster's setup refuses it (no authorizer configured): an operator must change the broker.
+  SECURITY_DISABLED: "CONFLICT",
+  // The broker skipped it because another item of the batch failed: that item carries the cause.
+  OPERATION_NOT_ATTEMPTED: "KAFKA_ERROR",
+  KAFKA_STORAGE_ERROR: "BROKER_UNAVAILABLE",
+  LOG_DIR_NOT_FOUND: "NOT_FOUND",
+  SASL_AUTHENTICATION_FAILED: "INVALID_CREDENTIALS",
+  UNKNOWN_PRODUCER_ID: "NOT_FOUND",
+  REASSIGNMENT_IN_PROGRESS: "CONFLICT",
+  DELEGATION_TOKEN_AUTH_DISABLED: "CONFLICT",
+  DELEGATION_TOKEN_NOT_FOUND: "NOT_FOUND",
+  // Only the owner and the renewers may renew or expire: a permission, not an input.
+  DELEGATION_TOKEN_OWNER_MISMATCH: "DENIED",
+  // PLAINTEXT, one-way SSL or a token-authenticated connection: the connection's setup refuses it.
+  DELEGATION_TOKEN_REQUEST_NOT_ALLOWED: "CONFLICT",
+  DELEGATION_TOKEN_AUTHORIZATION_FAILED: "DENIED",
+  // The request is well formed and was fine before the expiry; the token's state now refuses
+  // it. The client must act (create a new token), and retrying never helps: 409, not 502.
+  DELEGATION_TOKEN_EXPIRED: "CONFLICT",
+  INVALID_PRINCIPAL_TYPE: "VALIDATION",
+  NON_EMPTY_GROUP: "CONFLICT",
+  GROUP_ID_NOT_FOUND: "NOT_FOUND",
+  // Session bookkeeping of the client library: nothing the person named or can change.
+  FETCH_SESSION_ID_NOT_FOUND: "KAFKA_ERROR",
+  INVALID_FETCH_SESSION_EPOCH: "KAFKA_ERROR",
+  LISTENER_NOT_FOUND: "BROKER_UNAVAILABLE",
+  TOPIC_DELETION_DISABLED: "CONFLICT",
+  FENCED_LEADER_EPOCH: "BROKER_UNAVAILABLE",
+  UNKNOWN_LEADER_EPOCH: "BROKER_UNAVAILABLE",
+  UNSUPPORTED_COMPRESSION_TYPE: "KAFKA_ERROR",
+  STALE_BROKER_EPOCH: "KAFKA_ERROR",
+  OFFSET_NOT_AVAILABLE: "BROKER_UNAVAILABLE",
+  MEMBER_ID_REQUIRED: "KAFKA_ERROR",
+  PREFERRED_LEADER_NOT_AVAILABLE: "BROKER_UNAVAILABLE",
+  GROUP_MAX_SIZE_REACHED: "CONFLICT",
+  FENCED_INSTANCE_ID: "CONFLICT",
+  ELIGIBLE_LEADERS_NOT_AVAILABLE: "BROKER_UNAVAILABLE",
+  ELECTION_NOT_NEEDED: "CONFLICT",
+  NO_REASSIGNMENT_IN_PROGRESS: "CONFLICT",
+  GROUP_SUBSCRIBED_TO_TOPIC: "CONFLICT",
+  INVALID_RECORD: "VALIDATION",
+  UNSTABLE_OFFSET_COMMIT: "CONFLICT",
+  THROTTLING_QUOTA_EXCEEDED: "THROTTLED",
+  PRODUCER_FENCED: "CONFLICT",
+  RESOURCE_NOT_FOUND: "NOT_FOUND",
+  // The request names the same resource twice: the input must change.
+  DUPLICATE_RESOURCE: "VALIDATION",
+  // The SCRAM credential asked for (iterations, empty password...) is not acceptable: fix the input.
+  UNACCEPTABLE_CREDENTIAL: "VALIDATION",
+  INCONSISTENT_VOTER_SET: "KAFKA_ERROR",
+  INVALID_UPDATE_VERSION: "VALIDATION",
+  FEATURE_UPDATE_FAILED: "KAFKA_ERROR",
+  PRINCIPAL_DESERIALIZATION_FAILURE: "KAFKA_ERROR",
+  SNAPSHOT_NOT_FOUND: "NOT_FOUND",
+  POSITION_OUT_OF_RANGE: "VALIDATION",
+  UNKNOWN_TOPIC_ID: "NOT_FOUND",
+  DUPLICATE_BROKER_REGISTRATION: "KAFKA_ERROR",
+  BROKER_ID_NOT_REGISTERED: "NOT_FOUND",
+  INCONSISTENT_TOPIC_ID: "BROKER_UNAVAILABLE",
+  INCONSISTENT_CLUSTER_ID: "KAFKA_ERROR",
+  TRANSACTIONAL_ID_NOT_FOUND: "NOT_FOUND",
+  FETCH_SESSION_TOPIC_ID_ERROR: "KAFKA_ERROR",
+  INELIGIBLE_REPLICA: "KAFKA_ERROR",
+  NEW_LEADER_ELECTED: "KAFKA_ERROR",
+  OFFSET_MOVED_TO_TIERED_STORAGE: "KAFKA_ERROR",
+  FENCED_MEMBER_EPOCH: "CONFLICT",
+  UNRELEASED_INSTANCE_ID: "CONFLICT",
+  UNSUPPORTED_ASSIGNOR: "KAFKA_ERROR",
+  STALE_MEMBER_EPOCH: "CONFLICT",
+  MISMATCHED_ENDPOINT_TYPE: "KAFKA_ERROR",
+  UNSUPPORTED_ENDPOINT_TYPE: "KAFKA_ERROR",
+  UNKNOWN_CONTROLLER_ID: "NOT_FOUND",
+  UNKNOWN_SUBSCRIPTION_ID: "KAFKA_ERROR",
+  TELEMETRY_TOO_LARGE: "KAFKA_ERROR",
+  INVALID_REGISTRATION: "KAFKA_ERROR",
+  TRANSACTION_ABORTABLE: "CONFLICT",
+  INVALID_RECORD_STATE: "CONFLICT",
+  SHARE_SESSION_NOT_FOUND: "KAFKA_ERROR",
+  INVALID_SHARE_SESSION_EPOCH: "KAFKA_ERROR",
+  FENCED_STATE_EPOCH: "CONFLICT",
+  INVALID_VOTER_KEY: "VALIDATION",
+  DUPLICATE_VOTER: "CONFLICT",
+  VOTER_NOT_FOUND: "NOT_FOUND",
+
+  // The console's own codes (lib/kafka/errors.ts, lib/services/acls.ts).
+  /** No broker answered at the bootstrap servers. */
+  BROKER_UNAVAILABLE: "BROKER_UNAVAILABLE",
+  /** The Kafka client failed without a protocol error (toKafkaOperationError). */
+  UNKNOWN: "KAFKA_ERROR",
+  /** A DeleteAcls filter that matched no ACL (Kafka answers success with nothing deleted). */
+  NOT_FOUND: "NOT_FOUND",
+} as const satisfies Record<string, ErrorCode>;
+
+export type KafkaErrorName = keyof typeof KAFKA_ERROR_STATUS;
+
+/** The console failure code for a Kafka error name; KAFKA_ERROR for a name Kafka added later. */
+export function kafkaErrorCode(name: string): ErrorCode {
+  return Object.hasOwn(KAFKA_ERROR_STATUS, name) ? KAFKA_ERROR_STATUS[name as KafkaErrorName] : "KAFKA_ERROR";
+}
