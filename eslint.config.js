@@ -1,6 +1,7 @@
 import js from "@eslint/js";
 import tseslint from "typescript-eslint";
 import reactHooks from "eslint-plugin-react-hooks";
+import { builtinModules } from "node:module";
 
 export default tseslint.config(
   { ignores: ["node_modules/", ".next/", "lib/generated/", ".data/", ".kafka/", "target/", "test-results/", "playwright-report/", "next-env.d.ts"] },
@@ -19,10 +20,49 @@ export default tseslint.config(
     files: ["e2e/**/*.ts"],
     rules: { "react-hooks/rules-of-hooks": "off" },
   },
+  ...policyFence(),
   {
-    files: ["lib/policy/**/*.ts"],
+    // Pages and components reach the database and Kafka through lib/services (and the
+    // actions), which check who is asking, audit, and map errors; never directly.
+    files: ["app/**/*.{ts,tsx}", "components/**/*.{ts,tsx}"],
     rules: {
-      "no-restricted-imports": ["error", { patterns: ["next", "next/*", "react", "react-dom", "@prisma/*", "@platformatic/*", "node:*", "pg", "**/lib/kafka/**", "**/lib/db/**"] }],
+      "no-restricted-imports": [
+        "error",
+        {
+          patterns: [
+            { regex: "^@/lib/(db|kafka)(/|$)", message: "Go through lib/services (or lib/actions): pages and components never use the database or Kafka directly." },
+            { regex: "^(\\.\\./)+lib/(db|kafka)(/|$)", message: "Go through lib/services (or lib/actions): pages and components never use the database or Kafka directly." },
+          ],
+        },
+      ],
     },
   },
 );
+
+/**
+ * The fence around the policy core (DESIGN.md, "Layers"): pure TypeScript that runs in
+ * Node and in the browser. It imports only itself: no framework, database, Kafka client
+ * or Node module, and nothing else of the console, neither through the `@/` alias nor
+ * through a relative path that climbs out of lib/policy. Tests may climb out (the
+ * differential test drives the Java harness in scripts/) but not use the rest.
+ */
+function policyFence() {
+  const message = "lib/policy is the pure policy core: it may import only lib/policy (DESIGN.md, Layers).";
+  // Regexes, not gitignore globs: the glob `crypto` would also match lib/policy's own ./crypto.
+  const packages = ["next", "react", "react-dom", "server-only", "prisma", "@prisma", "pg", "@platformatic", ...builtinModules];
+  const base = [
+    { regex: `^(node:|(${packages.map((p) => p.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")).join("|")})(/|$))`, message },
+    // Any alias import but lib/policy itself: @/lib/kafka, @/lib/db/client, @/lib/auth/*, @/lib/services/*...
+    { regex: "^@/(?!lib/policy(/|$))", message },
+  ];
+  const tests = ["lib/policy/**/*.test.ts"];
+  const depths = [0, 1, 2, 3];
+  return [
+    ...depths.map((depth) => ({
+      files: [`lib/policy/${"*/".repeat(depth)}*.{ts,tsx}`],
+      ignores: tests,
+      rules: { "no-restricted-imports": ["error", { patterns: [...base, { regex: `^(\\.\\./){${depth + 1}}`, message }] }] },
+    })),
+    { files: tests, rules: { "no-restricted-imports": ["error", { patterns: base }] } },
+  ];
+}
