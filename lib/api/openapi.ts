@@ -1,241 +1,252 @@
 /**
- * GET /api/v1/openapi.json: the API described from the same zod schemas the route
- * handlers parse with, so the document cannot drift from what the server accepts.
+ * GET /api/v1/openapi.json: the API as an OpenAPI 3.1 document, built from the operation
+ * table (lib/api/operations.ts) and the same zod schemas the route handlers parse with.
+ *
+ * Which inputs are required is what the route refuses to do without, not what zod's
+ * JSON Schema export guesses. Its input mode calls every property required unless it is
+ * `.optional()` or `.default()`, so a `z.preprocess` that turns an absent value into ""
+ * or a default (every query parameter of the ACL browser), or a `.catch`, came out
+ * required although the route accepts the request without it. Here a property is
+ * required when its schema refuses `undefined`, or (for refinements across fields, such
+ * as the access check's principal) when the route refuses every documented example
+ * once the property is taken out of it.
  */
 import { z } from "zod";
-import { signInSchema, sessionResponseSchema, errorResponseSchema } from "@/lib/schemas/session";
-import { clusterSchema } from "@/lib/schemas/cluster";
-import { auditEventSchema, auditQuerySchema } from "@/lib/schemas/audit";
-import { accessCheckQueryFieldsSchema, accessCheckResultSchema } from "@/lib/schemas/access-check";
-import { appliedQuotaQueryFieldsSchema, appliedQuotaSchema, quotaAlterationSchema, quotaAlterResultSchema, quotasOverviewSchema } from "@/lib/schemas/quotas";
-import { aclApplyResultSchema, aclCreateBodySchema, aclDeleteBodySchema, aclListQuerySchema, aclListResultSchema, aclPreviewQuerySchema, aclPreviewSchema } from "@/lib/schemas/acls";
-import { resourceDetailQueryFieldsSchema, resourceDetailSchema } from "@/lib/schemas/resources";
-import { decidableRequestSchema, tokenCreatedSchema, tokenCreateSchema, tokenExpireSchema, tokenExpiryResultSchema, tokenListSchema, tokenRenewSchema, tokenRequestCreateSchema, tokenRequestDenySchema, tokenRequestListsSchema, tokenRequestViewSchema, tokenRetrievedSchema } from "@/lib/schemas/tokens";
+import { errorResponseSchema, MECHANISMS } from "@/lib/schemas/session";
+import { HTTP_STATUS } from "@/lib/actions/result";
+import { API_AREAS, API_OPERATIONS, type ApiOperation, type HttpMethod, type JsonSchema } from "./operations";
 
-type JsonSchema = Record<string, unknown>;
+export { API_OPERATIONS };
+export type { ApiOperation, HttpMethod, JsonSchema };
 
-function schemaOf(schema: z.ZodType, io: "input" | "output" = "output"): JsonSchema {
-  const { $schema: _ignored, ...rest } = z.toJSONSchema(schema, { io, unrepresentable: "any" }) as JsonSchema;
-  return rest;
+type Io = "input" | "output";
+
+/** What a client sends (input) or receives (output), as JSON Schema 2020-12 (OpenAPI 3.1's dialect). */
+export function jsonSchemaOf(schema: z.ZodType, io: Io): JsonSchema {
+  const json = z.toJSONSchema(schema, {
+    io,
+    unrepresentable: "any",
+    override: io === "input" ? requiredByAbsence : undefined,
+  }) as JsonSchema;
+  delete json.$schema;
+  return json;
 }
 
-function queryParameters(schema: z.ZodObject): JsonSchema[] {
-  const json = schemaOf(schema, "input") as { properties?: Record<string, JsonSchema>; required?: string[] };
-  return Object.entries(json.properties ?? {}).map(([name, s]) => ({
-    name,
-    in: "query",
-    required: json.required?.includes(name) ?? false,
-    schema: s,
-  }));
+/** A property is required exactly when its schema refuses to be absent. */
+function requiredByAbsence(ctx: { zodSchema: unknown; jsonSchema: JsonSchema }): void {
+  const def = (ctx.zodSchema as { _zod: { def: { type: string; shape?: Record<string, z.ZodType> } } })._zod.def;
+  if (def.type !== "object" || !def.shape) return;
+  const required = Object.keys(def.shape).filter((key) => refusesAbsence(def.shape![key]!));
+  if (required.length > 0) ctx.jsonSchema.required = required;
+  else delete ctx.jsonSchema.required;
 }
 
-const errorResponse = (description: string) => ({
-  description,
-  content: { "application/json": { schema: { $ref: "#/components/schemas/Error" } } },
-});
-
-export interface OpenApiRoute {
-  method: "get" | "post" | "put" | "patch" | "delete";
-  path: string;
-  summary: string;
-  body?: z.ZodType;
-  query?: z.ZodObject;
-  response?: z.ZodType;
-  responses?: Record<string, unknown>;
-  public?: boolean;
-}
-
-/** Every /api/v1 route. Areas add their routes here. */
-export const API_ROUTES: OpenApiRoute[] = [
-  {
-    method: "post",
-    path: "/api/v1/session",
-    summary: "Sign in with Kafka credentials (proven by a SASL handshake); sets the session cookie",
-    body: signInSchema,
-    response: sessionResponseSchema,
-    public: true,
-  },
-  { method: "delete", path: "/api/v1/session", summary: "Sign out: wipes the session and its stored credential" },
-  { method: "get", path: "/api/v1/cluster", summary: "Cluster id, controller, brokers and the caller's principal", response: clusterSchema },
-  {
-    method: "get",
-    path: "/api/v1/audit",
-    summary: "Audit events, newest first (format=csv for a CSV export)",
-    query: auditQuerySchema,
-    response: z.object({ events: z.array(auditEventSchema), nextCursor: z.string().nullable() }),
-  },
-  {
-    method: "get",
-    path: "/api/v1/access-check",
-    summary:
-      "May a principal do an operation on a resource from a host, and which rule decides (ACLs read from Kafka as the caller: needs DESCRIBE on CLUSTER; " +
-      "super.users and allow.everyone.if.no.acl.found assumed from the console's environment)",
-    query: accessCheckQueryFieldsSchema,
-    response: accessCheckResultSchema,
-  },
-  {
-    method: "get",
-    path: "/api/v1/quotas",
-    summary:
-      "Every configured client quota entity (DescribeClientQuotas as the caller: needs DESCRIBE_CONFIGS on CLUSTER), grouped, with the KIP-55 budget " +
-      "per user and its findings (a console rule; Kafka does not enforce it)",
-    response: quotasOverviewSchema,
-  },
-  {
-    method: "get",
-    path: "/api/v1/quotas/applied",
-    summary: "Which quota Kafka applies to (user, clientId) per key, the deciding level and entity and the bucket; or to an ip",
-    query: appliedQuotaQueryFieldsSchema,
-    response: appliedQuotaSchema,
-  },
-  {
-    method: "post",
-    path: "/api/v1/quotas",
-    summary:
-      "Set (value) or remove (null) one quota key on one entity as the caller (ALTER_CONFIGS on CLUSTER), after Kafka's validation and the console's " +
-      "KIP-55 rule (409 when only the console's rule rejects it); dryRun returns the preview",
-    body: quotaAlterationSchema,
-    response: quotaAlterResultSchema,
-    responses: { "409": errorResponse("Rejected by the console's KIP-55 sub-quota budget rule (Kafka itself would accept it)") },
-  },
-  {
-    method: "get",
-    path: "/api/v1/acls",
-    summary: "ACLs the caller may describe (needs DESCRIBE on CLUSTER), filtered and paged on the server",
-    query: aclListQuerySchema,
-    response: aclListResultSchema,
-  },
-  {
-    method: "post",
-    path: "/api/v1/acls",
-    summary:
-      "Create ACL bindings as the caller (needs ALTER on CLUSTER), audited; with ?preview=1 or dryRun only the preview (Kafka's validation, no-ops, decisions that change). " +
-      "Some bindings failing is a 200 with outcome partial and per-binding results",
-    query: aclPreviewQuerySchema,
-    body: aclCreateBodySchema,
-    response: z.union([aclApplyResultSchema, aclPreviewSchema]),
-  },
-  {
-    method: "delete",
-    path: "/api/v1/acls",
-    summary: "Delete exactly these ACL bindings as the caller (needs ALTER on CLUSTER), audited; with ?preview=1 or dryRun only the preview",
-    query: aclPreviewQuerySchema,
-    body: aclDeleteBodySchema,
-    response: z.union([aclApplyResultSchema, aclPreviewSchema]),
-  },
-  {
-    method: "get",
-    path: "/api/v1/tokens",
-    summary: "Delegation tokens the caller may see (own, requested, renewer, or DESCRIBE_TOKENS on USER:<owner>), without HMACs",
-    response: tokenListSchema,
-  },
-  {
-    method: "post",
-    path: "/api/v1/tokens",
-    summary:
-      "Create a delegation token as the caller, for the caller or (KIP-373) another owner (needs CREATE_TOKENS on USER:<owner>), audited; " +
-      "the answer carries the HMAC, the only time the console hands it out (it keeps none)",
-    body: tokenCreateSchema,
-    response: tokenCreatedSchema,
-  },
-  {
-    method: "post",
-    path: "/api/v1/tokens/renew",
-    summary: "Renew a token identified by its HMAC (only its owner and renewers may), audited without the HMAC",
-    body: tokenRenewSchema,
-    response: tokenExpiryResultSchema,
-  },
-  {
-    method: "post",
-    path: "/api/v1/tokens/expire",
-    summary: "Expire a token identified by its HMAC, now or in N hours (only its owner and renewers may), audited without the HMAC",
-    body: tokenExpireSchema,
-    response: tokenExpiryResultSchema,
-  },
-  {
-    method: "get",
-    path: "/api/v1/token-requests",
-    summary: "The caller's token requests, and every pending request marked by whether the caller appears entitled to approve it",
-    response: tokenRequestListsSchema,
-  },
-  {
-    method: "post",
-    path: "/api/v1/token-requests",
-    summary: "Ask for a token for an owner the caller cannot create for (PENDING until approved or denied), audited",
-    body: tokenRequestCreateSchema,
-    response: tokenRequestViewSchema,
-  },
-  {
-    method: "post",
-    path: "/api/v1/token-requests/{id}/approve",
-    summary:
-      "Approve: the console creates the token as the caller with the requested owner, renewers and lifetime (Kafka decides: 403 with its reason, " +
-      "the request stays PENDING); 409 when already decided (a token created by a losing approver is expired at once)",
-    response: decidableRequestSchema,
-    responses: { "409": errorResponse("The request is no longer PENDING") },
-  },
-  {
-    method: "post",
-    path: "/api/v1/token-requests/{id}/deny",
-    summary: "Deny a pending request with a reason the requester sees (the requester may withdraw; others must appear entitled to approve)",
-    body: tokenRequestDenySchema,
-    response: tokenRequestViewSchema,
-    responses: { "409": errorResponse("The request is no longer PENDING") },
-  },
-  {
-    method: "post",
-    path: "/api/v1/token-requests/{id}/retrieve",
-    summary: "The requester's single retrieval of an approved token's HMAC (erased from the console in the same step); 409 once retrieved or after its deadline",
-    response: tokenRetrievedSchema,
-    responses: { "409": errorResponse("Already retrieved, not approved, or past the retrieval deadline") },
-  },
-  {
-    method: "get",
-    path: "/api/v1/resources",
-    summary:
-      "One resource (type, name; CLUSTER is kafka-cluster): the ACLs that apply to it grouped by why (exact LITERAL name, PREFIXED patterns it starts with, " +
-      "LITERAL *), and the effective-permission matrix per principal and operation for clients whose host no ACL names (ACLs read as the caller: needs DESCRIBE on CLUSTER)",
-    query: resourceDetailQueryFieldsSchema,
-    response: resourceDetailSchema,
-  },
-];
-
-export function buildOpenApiDocument(): JsonSchema {
-  const paths: Record<string, Record<string, unknown>> = {};
-  for (const route of API_ROUTES) {
-    const operation: Record<string, unknown> = {
-      summary: route.summary,
-      responses: {
-        "200": route.response
-          ? { description: "OK", content: { "application/json": { schema: schemaOf(route.response) } } }
-          : { description: "OK" },
-        "400": errorResponse("Invalid input: `fieldErrors` names every bad field"),
-        "401": errorResponse("Not signed in, or Kafka rejected the credentials"),
-        "403": errorResponse("Kafka denied the operation; the message names the missing permission"),
-        ...route.responses,
-      },
-    };
-    if (route.public) operation.security = [];
-    if (route.query) operation.parameters = queryParameters(route.query);
-    if (route.body) {
-      operation.requestBody = { required: true, content: { "application/json": { schema: schemaOf(route.body, "input") } } };
-    }
-    (paths[route.path] ??= {})[route.method] = operation;
+function refusesAbsence(schema: z.ZodType): boolean {
+  try {
+    return !schema.safeParse(undefined).success;
+  } catch {
+    // An async refinement cannot run here; such a field has no safe default either.
+    return true;
   }
+}
+
+/** Whether the route refuses each example once `name` is taken out of it (with an error about `name`). */
+function refusedWithout(schema: z.ZodType, name: string, examples: Record<string, unknown>[]): boolean {
+  if (examples.length === 0) return false;
+  return examples.every((example) => {
+    const { [name]: _removed, ...rest } = example;
+    const parsed = schema.safeParse(rest);
+    return !parsed.success && parsed.error.issues.some((issue) => issue.path[0] === name);
+  });
+}
+
+/** Query values as the server sees them: strings. */
+export function queryStrings(values: Record<string, string | number>): Record<string, string> {
+  return Object.fromEntries(Object.entries(values).map(([k, v]) => [k, String(v)]));
+}
+
+function queryParameters(op: ApiOperation & { query: z.ZodType }): JsonSchema[] {
+  const json = jsonSchemaOf(op.query, "input") as { properties?: Record<string, JsonSchema>; required?: string[] };
+  const examples = Object.entries(op.queryExamples ?? {});
+  const sets = examples.map(([, e]) => queryStrings(e.value));
+  return Object.entries(json.properties ?? {}).map(([name, property]) => {
+    const { description, ...schema } = property;
+    const own = examples.filter(([, e]) => name in e.value).map(([key, e]) => [key, { summary: e.summary, value: e.value[name] }]);
+    return {
+      name,
+      in: "query",
+      ...(description ? { description } : {}),
+      required: (json.required?.includes(name) ?? false) || refusedWithout(op.query, name, sets),
+      schema,
+      ...(own.length > 0 ? { examples: Object.fromEntries(own) } : {}),
+    };
+  });
+}
+
+function requestBodySchema(op: ApiOperation & { body: z.ZodType }): JsonSchema {
+  const json = jsonSchemaOf(op.body, "input") as { properties?: Record<string, JsonSchema>; required?: string[] };
+  if (json.properties) {
+    const examples = Object.values(op.bodyExamples ?? {})
+      .map((e) => e.value)
+      .filter((v): v is Record<string, unknown> => typeof v === "object" && v !== null && !Array.isArray(v));
+    const required = Object.keys(json.properties).filter((name) => (json.required?.includes(name) ?? false) || refusedWithout(op.body, name, examples));
+    if (required.length > 0) json.required = required;
+    else delete json.required;
+  }
+  return json;
+}
+
+const pascal = (id: string) => id.charAt(0).toUpperCase() + id.slice(1);
+const ref = (kind: "schemas" | "responses" | "parameters", name: string) => ({ $ref: `#/components/${kind}/${name}` });
+const errorContent = { "application/json": { schema: ref("schemas", "Error") } };
+
+/** The failures every operation of a kind shares, as reusable responses. */
+const SHARED_RESPONSES = {
+  BadRequest: { status: 400, description: "Invalid input (query, path or body): `fieldErrors` names every bad field" },
+  Unauthenticated: { status: 401, description: "Not signed in, the session ended, or Kafka rejected the Basic credentials" },
+  KafkaDenied: { status: 403, description: "Kafka denied the operation: the message names the missing permission" },
+  Forbidden: {
+    status: 403,
+    description: "Kafka denied the operation (the message names the missing permission), or the change came from another site",
+  },
+  CrossSite: { status: 403, description: "A state-changing request from another site (the console accepts changes only from its own pages or from non-browser clients)" },
+  RequestTimeout: { status: 408, description: "The request body did not arrive in time" },
+  PayloadTooLarge: { status: 413, description: "The request body is larger than the console accepts (MAX_BODY_BYTES)" },
+  UnsupportedMediaType: { status: 415, description: "The request body must be sent with Content-Type: application/json" },
+  Throttled: { status: 429, description: "Too many failed sign-ins (Basic credentials count too), or Kafka throttled the request: try again later" },
+  Internal: { status: 500, description: "An unexpected failure on the console's side (logged there; the message is generic)" },
+  KafkaError: { status: 502, description: "Kafka failed in a way the caller cannot fix" },
+  Unavailable: { status: 503, description: "The Kafka cluster cannot be reached or cannot serve the request right now: try again later" },
+} as const;
+type SharedResponse = keyof typeof SHARED_RESPONSES;
+
+/** Which shared failures apply to an operation, by status. */
+function sharedFailures(op: ApiOperation): Map<number, SharedResponse> {
+  const out = new Map<number, SharedResponse>();
+  out.set(400, "BadRequest");
+  out.set(401, "Unauthenticated");
+  const changes = op.method !== "get";
+  if (changes || op.kafka) out.set(403, changes && op.kafka ? "Forbidden" : changes ? "CrossSite" : "KafkaDenied");
+  if (op.body) {
+    out.set(408, "RequestTimeout");
+    out.set(413, "PayloadTooLarge");
+    out.set(415, "UnsupportedMediaType");
+  }
+  out.set(429, "Throttled");
+  out.set(500, "Internal");
+  if (op.kafka) out.set(502, "KafkaError");
+  out.set(503, "Unavailable");
+  return out;
+}
+
+function responsesOf(op: ApiOperation): Record<string, unknown> {
+  const name = pascal(op.operationId);
+  const content: Record<string, unknown> = { "application/json": { schema: ref("schemas", `${name}Response`) } };
+  if (op.alternativeResponse) content[op.alternativeResponse.mediaType] = { schema: { type: "string", description: op.alternativeResponse.description } };
+  const shared = sharedFailures(op);
+  const byStatus = new Map<number, unknown>();
+  byStatus.set(200, { description: "OK", content, ...(op.links ? { links: op.links } : {}) });
+  for (const [status, name] of shared) byStatus.set(status, ref("responses", name));
+  const own: [number, string][] = Object.entries(op.statuses ?? {}).map(([status, description]) => [Number(status), description]);
+  if (op.public) own.push([401, "Kafka rejected the credentials"]);
+  for (const [status, description] of own) {
+    // An operation's own meaning of a status comes first; the shared one (e.g. a cross-site 403) still applies.
+    const also = shared.get(status);
+    const text = also && status !== 401 ? `${description}. Or: ${SHARED_RESPONSES[also].description}` : description;
+    byStatus.set(status, { description: text, content: errorContent });
+  }
+  return Object.fromEntries([...byStatus.entries()].sort(([a], [b]) => a - b).map(([status, response]) => [String(status), response]));
+}
+
+function operationObject(op: ApiOperation, schemas: Record<string, JsonSchema>): Record<string, unknown> {
+  const name = pascal(op.operationId);
+  schemas[`${name}Response`] = jsonSchemaOf(op.response, "output");
+  const parameters: unknown[] = [];
+  for (const [param, spec] of Object.entries(op.pathParams ?? {})) {
+    parameters.push({ name: param, in: "path", required: true, description: spec.description, schema: spec.schema, example: spec.example });
+  }
+  if (op.query) parameters.push(...queryParameters(op as ApiOperation & { query: z.ZodType }));
+  if (!op.public) parameters.push(ref("parameters", "KafkaMechanism"));
+  const operation: Record<string, unknown> = {
+    operationId: op.operationId,
+    tags: [op.area],
+    summary: op.summary,
+    ...(op.description ? { description: op.description } : {}),
+    ...(parameters.length > 0 ? { parameters } : {}),
+  };
+  if (op.body) {
+    schemas[`${name}Request`] = requestBodySchema(op as ApiOperation & { body: z.ZodType });
+    const examples = Object.fromEntries(Object.entries(op.bodyExamples ?? {}).map(([key, e]) => [key, { summary: e.summary, value: e.value }]));
+    operation.requestBody = {
+      required: true,
+      content: { "application/json": { schema: ref("schemas", `${name}Request`), ...(Object.keys(examples).length > 0 ? { examples } : {}) } },
+    };
+  }
+  operation.responses = responsesOf(op);
+  if (op.public) operation.security = [];
+  return operation;
+}
+
+function errorSchema(): JsonSchema {
+  const json = jsonSchemaOf(errorResponseSchema, "output") as { properties: Record<string, JsonSchema> };
+  json.properties.error = { ...json.properties.error, description: "What went wrong, written for a person" };
+  json.properties.code = {
+    ...json.properties.code,
+    description: `A name for the failure: ${Object.keys(HTTP_STATUS).join(", ")}, or for the HTTP exchange itself (e.g. PAYLOAD_TOO_LARGE)`,
+  };
+  json.properties.fieldErrors = { ...json.properties.fieldErrors, description: "Every invalid field (dotted path) with its messages" };
+  return json;
+}
+
+export function buildOpenApiDocument(operations: readonly ApiOperation[] = API_OPERATIONS): JsonSchema {
+  const schemas: Record<string, JsonSchema> = { Error: errorSchema() };
+  const paths: Record<string, Record<string, unknown>> = {};
+  for (const op of operations) (paths[op.path] ??= {})[op.method] = operationObject(op, schemas);
+  const usedAreas = new Set(operations.map((op) => op.area));
   return {
     openapi: "3.1.0",
     info: {
       title: "Kafka Security Console API",
       version: "1",
-      description:
-        "Every call acts as the signed-in Kafka principal. Authenticate with the session cookie from POST /api/v1/session, " +
-        "or send Kafka credentials with `Authorization: Basic` (mechanism SCRAM-SHA-512 unless `X-Kafka-Mechanism` says otherwise).",
+      description: [
+        "Every call acts as the signed-in Kafka principal: Kafka decides what it may do, and its refusals come back as 403 naming the missing permission.",
+        "Authenticate with the `ksc_session` cookie from POST /api/v1/session, or send Kafka credentials on each request with `Authorization: Basic` " +
+          "(mechanism SCRAM-SHA-512 unless the `X-Kafka-Mechanism` header says otherwise).",
+        "Request bodies are JSON and must be sent with `Content-Type: application/json` (415 otherwise; 413 above the body limit). " +
+          "A method a path does not list here is answered with 405. Failures are JSON `Error` documents.",
+      ].join("\n\n"),
     },
-    components: {
-      securitySchemes: { cookie: { type: "apiKey", in: "cookie", name: "ksc_session" }, basic: { type: "http", scheme: "basic" } },
-      schemas: { Error: schemaOf(errorResponseSchema) },
-    },
-    security: [{ cookie: [] }, { basic: [] }],
+    tags: API_AREAS.filter((area) => usedAreas.has(area.name)).map((area) => ({ name: area.name, description: area.description })),
+    servers: [{ url: "/", description: "This console" }],
+    security: [{ session: [] }, { basic: [] }],
     paths,
+    components: {
+      securitySchemes: {
+        session: {
+          type: "apiKey",
+          in: "cookie",
+          name: "ksc_session",
+          description: "The session cookie POST /api/v1/session sets (httpOnly): send it back as a browser does.",
+        },
+        basic: {
+          type: "http",
+          scheme: "basic",
+          description:
+            "Kafka user name and password on every request, proven by a SASL handshake each time (failures are throttled). " +
+            "The mechanism is SCRAM-SHA-512 unless the X-Kafka-Mechanism header names another.",
+        },
+      },
+      parameters: {
+        KafkaMechanism: {
+          name: "X-Kafka-Mechanism",
+          in: "header",
+          required: false,
+          description: "With Basic credentials: the SASL mechanism to prove them with (default SCRAM-SHA-512). Ignored with a session cookie.",
+          schema: { type: "string", enum: [...MECHANISMS] },
+        },
+      },
+      responses: Object.fromEntries(Object.entries(SHARED_RESPONSES).map(([name, r]) => [name, { description: r.description, content: errorContent }])),
+      schemas,
+    },
   };
 }

@@ -1,0 +1,552 @@
+/**
+ * Every /api/v1 operation, described once: the zod schemas its handler parses with
+ * (the same exports, so the document cannot drift from what the server accepts), what
+ * it answers, the statuses it can answer with, and examples a person or a test can send.
+ * lib/api/openapi.ts turns this table into the OpenAPI document; lib/api/openapi.test.ts
+ * checks that every `apiRoute` export under app/api/v1 has exactly one entry here (and
+ * parses the schema named here), and e2e/openapi.spec.ts sends every example to the
+ * running console.
+ *
+ * Adding a route: put its input and answer schemas in lib/schemas/<area>.ts, add one
+ * entry to the area's list below with `query`/`body` set to the very schemas the handler
+ * passes to `apiRoute`, at least one example per body (harmless on the dev broker: the
+ * examples are sent by the e2e test) and, for a query with refinements, example sets
+ * that show which parameters the route refuses to do without.
+ */
+import { z } from "zod";
+import { sessionResponseSchema, signInSchema } from "@/lib/schemas/session";
+import { clusterSchema } from "@/lib/schemas/cluster";
+import { auditEventSchema, auditQuerySchema } from "@/lib/schemas/audit";
+import { accessCheckQuerySchema, accessCheckResultSchema } from "@/lib/schemas/access-check";
+import { appliedQuotaQuerySchema, appliedQuotaSchema, quotaAlterationSchema, quotaAlterResultSchema, quotasOverviewSchema } from "@/lib/schemas/quotas";
+import { aclApplyResultSchema, aclCreateBodySchema, aclDeleteBodySchema, aclListQuerySchema, aclListResultSchema, aclPreviewQuerySchema, aclPreviewSchema } from "@/lib/schemas/acls";
+import { resourceDetailQuerySchema, resourceDetailSchema } from "@/lib/schemas/resources";
+import {
+  decidableRequestSchema,
+  tokenCreatedSchema,
+  tokenCreateSchema,
+  tokenExpireSchema,
+  tokenExpiryResultSchema,
+  tokenListSchema,
+  tokenRenewSchema,
+  tokenRequestCreateSchema,
+  tokenRequestDenySchema,
+  tokenRequestListsSchema,
+  tokenRequestViewSchema,
+  tokenRetrievedSchema,
+} from "@/lib/schemas/tokens";
+
+export type HttpMethod = "get" | "post" | "put" | "patch" | "delete";
+export type JsonSchema = Record<string, unknown>;
+
+/** The areas of the console, in the order the reference shows them (OpenAPI tags). */
+export const API_AREAS = [
+  { name: "Session", description: "Sign in with Kafka credentials and sign out. Everything else acts as the signed-in Kafka principal." },
+  { name: "Cluster", description: "The cluster the console is connected to, as the caller sees it." },
+  { name: "Resources", description: "One Kafka resource: the ACLs that apply to it and who may do what." },
+  { name: "ACLs", description: "Browse, preview, create and delete ACL bindings (Kafka's StandardAuthorizer decides what the caller may do)." },
+  { name: "Access check", description: "Explain whether a principal may do an operation on a resource, and which rule decides." },
+  { name: "Quotas", description: "Client quotas: what is configured, which quota Kafka applies, and changes checked against the KIP-55 budget." },
+  { name: "Tokens", description: "Delegation tokens (KIP-48, KIP-373): create, list, renew and expire." },
+  { name: "Token requests", description: "Self-service token requests: ask, approve or deny, and the requester's one-time retrieval." },
+  { name: "Plans", description: "Sealed ACL change plans: preview a change, keep it, apply exactly what was previewed." },
+  { name: "Audit", description: "Every change made through the console, who made it and what Kafka answered." },
+  { name: "API", description: "This description of the API." },
+] as const;
+export type ApiArea = (typeof API_AREAS)[number]["name"];
+
+/** Statuses an operation may answer with besides the ones every operation shares (see openapi.ts). */
+export type RouteStatus = 403 | 404 | 409;
+
+export interface NamedExample<T> {
+  summary: string;
+  value: T;
+}
+
+export interface PathParam {
+  description: string;
+  schema: JsonSchema;
+  /** A well-formed value that names nothing (the route answers 404). */
+  example: string;
+}
+
+/**
+ * An OpenAPI link: how an answer of this operation feeds another one. Strings of the form
+ * `{$response.body#/json/pointer}` are replaced by that part of the answer.
+ */
+export interface ApiLink {
+  operationId: string;
+  description: string;
+  parameters?: Record<string, string>;
+  requestBody?: unknown;
+}
+
+export interface ApiOperation {
+  operationId: string;
+  method: HttpMethod;
+  /** The OpenAPI path template: `[id]` folders of app/api are `{id}` here. */
+  path: string;
+  area: ApiArea;
+  summary: string;
+  description?: string;
+  /** Served without credentials (only the sign-in: proxy.ts lets nothing else through). */
+  public?: boolean;
+  /** The schema the handler passes to apiRoute as `query` (query-string values, parsed with zod). */
+  query?: z.ZodType;
+  /**
+   * Named sets of query values that the route accepts. They are the parameters' examples,
+   * prefill the reference page's Try-it form, are sent by the e2e test, and tell which
+   * parameters are required: one that every set needs (the route refuses each set without it).
+   */
+  queryExamples?: Record<string, NamedExample<Record<string, string | number>>>;
+  pathParams?: Record<string, PathParam>;
+  /** The schema the handler passes to apiRoute as `body` (a JSON document). */
+  body?: z.ZodType;
+  /** Named bodies, each valid and harmless on the dev broker, sent in this order by the e2e test. */
+  bodyExamples?: Record<string, NamedExample<unknown>>;
+  /** The JSON answer on success (200). */
+  response: z.ZodType;
+  /** Another media type the success answer can have, e.g. the audit CSV export. */
+  alternativeResponse?: { mediaType: string; description: string };
+  /** Calls Kafka as the caller: Kafka may refuse (403, naming the permission) or fail (502). */
+  kafka?: boolean;
+  /** Statuses specific to this operation, with what they mean here. */
+  statuses?: Partial<Record<RouteStatus, string>>;
+  links?: Record<string, ApiLink>;
+}
+
+// ---- Session ------------------------------------------------------------------------
+
+const SESSION: ApiOperation[] = [
+  {
+    operationId: "signIn",
+    method: "post",
+    path: "/api/v1/session",
+    area: "Session",
+    summary: "Sign in",
+    description:
+      "Sign in with Kafka credentials, proven by a SASL handshake with the broker; sets the `ksc_session` cookie (httpOnly). " +
+      "Failed sign-ins are throttled per user and address (429).",
+    public: true,
+    body: signInSchema,
+    bodyExamples: {
+      placeholder: {
+        summary: "Your Kafka user name and password (the mechanism defaults to SCRAM-SHA-512)",
+        value: { username: "alice", password: "your-kafka-password", mechanism: "SCRAM-SHA-512" },
+      },
+    },
+    response: sessionResponseSchema,
+  },
+  {
+    operationId: "signOut",
+    method: "delete",
+    path: "/api/v1/session",
+    area: "Session",
+    summary: "Sign out",
+    description: "Wipes the session and its stored credential and clears the cookie. With Basic credentials there is no session to end.",
+    response: z.object({ signedOut: z.literal(true) }),
+  },
+];
+
+// ---- Cluster, resources, access check -------------------------------------------------
+
+const CLUSTER: ApiOperation[] = [
+  {
+    operationId: "getCluster",
+    method: "get",
+    path: "/api/v1/cluster",
+    area: "Cluster",
+    summary: "Cluster id, controller, brokers and the caller's principal",
+    response: clusterSchema,
+    kafka: true,
+  },
+];
+
+const RESOURCES: ApiOperation[] = [
+  {
+    operationId: "getResource",
+    method: "get",
+    path: "/api/v1/resources",
+    area: "Resources",
+    summary: "The ACLs that apply to one resource, and the effective permissions",
+    description:
+      "One resource (type, name; CLUSTER is kafka-cluster): the ACLs that apply to it grouped by why (exact LITERAL name, PREFIXED patterns it starts with, " +
+      "LITERAL *), and the effective-permission matrix per principal and operation for clients whose host no ACL names. ACLs are read as the caller: needs DESCRIBE on CLUSTER.",
+    query: resourceDetailQuerySchema,
+    queryExamples: {
+      topic: { summary: "A topic", value: { type: "TOPIC", name: "orders" } },
+      cluster: { summary: "The cluster resource (its name is always kafka-cluster)", value: { type: "CLUSTER" } },
+    },
+    response: resourceDetailSchema,
+    kafka: true,
+  },
+];
+
+const ACCESS_CHECK: ApiOperation[] = [
+  {
+    operationId: "checkAccess",
+    method: "get",
+    path: "/api/v1/access-check",
+    area: "Access check",
+    summary: "May a principal do an operation on a resource, and which rule decides",
+    description:
+      "May a principal do an operation on a resource from a host, and which rule decides. ACLs are read from Kafka as the caller (needs DESCRIBE on CLUSTER); " +
+      "super.users and allow.everyone.if.no.acl.found are assumed from the console's environment. resourceName is required except for CLUSTER.",
+    query: accessCheckQuerySchema,
+    queryExamples: {
+      topic: { summary: "May alice read the topic orders?", value: { principal: "User:alice", operation: "READ", resourceType: "TOPIC", resourceName: "orders" } },
+      cluster: { summary: "May bob alter the cluster, from 10.0.0.7?", value: { principal: "User:bob", operation: "ALTER", resourceType: "CLUSTER", host: "10.0.0.7" } },
+    },
+    response: accessCheckResultSchema,
+    kafka: true,
+  },
+];
+
+// ---- ACLs -----------------------------------------------------------------------------
+
+/** A binding nobody uses: the e2e test creates it with the `create` example and deletes it with the `delete` one. */
+const EXAMPLE_BINDING = {
+  resourceType: "TOPIC",
+  resourceName: "ksc-api-example",
+  patternType: "LITERAL",
+  principal: "User:ksc-api-example",
+  host: "*",
+  operation: "READ",
+  permissionType: "ALLOW",
+} as const;
+
+const aclChangeResponse = z.union([aclApplyResultSchema, aclPreviewSchema]);
+
+const ACLS: ApiOperation[] = [
+  {
+    operationId: "listAcls",
+    method: "get",
+    path: "/api/v1/acls",
+    area: "ACLs",
+    summary: "ACLs the caller may describe, filtered and paged",
+    description: "ACLs the caller may describe (needs DESCRIBE on CLUSTER), filtered and paged on the server. Every filter is optional.",
+    query: aclListQuerySchema,
+    queryExamples: {
+      principal: { summary: "alice's ACLs, first page", value: { principal: "User:alice", page: 1 } },
+      topics: { summary: "PREFIXED topic ACLs", value: { resourceType: "TOPIC", patternType: "PREFIXED" } },
+    },
+    response: aclListResultSchema,
+    kafka: true,
+  },
+  {
+    operationId: "createAcls",
+    method: "post",
+    path: "/api/v1/acls",
+    area: "ACLs",
+    summary: "Create ACL bindings (or preview them)",
+    description:
+      "Create ACL bindings as the caller (needs ALTER on CLUSTER), audited. With ?preview=1 or dryRun only the preview: Kafka's validation, no-ops, " +
+      "and the decisions that change. Some bindings failing is a 200 with outcome partial and per-binding results.",
+    query: aclPreviewQuerySchema,
+    queryExamples: { preview: { summary: "Only the preview, whatever the body says", value: { preview: "1" } } },
+    body: aclCreateBodySchema,
+    bodyExamples: {
+      preview: { summary: "Preview: what would change if User:ksc-api-example could read topic ksc-api-example", value: { bindings: [EXAMPLE_BINDING], dryRun: true } },
+      create: { summary: "Create that binding", value: { bindings: [EXAMPLE_BINDING] } },
+    },
+    response: aclChangeResponse,
+    kafka: true,
+  },
+  {
+    operationId: "deleteAcls",
+    method: "delete",
+    path: "/api/v1/acls",
+    area: "ACLs",
+    summary: "Delete exactly these ACL bindings (or preview it)",
+    description: "Delete exactly these ACL bindings as the caller (needs ALTER on CLUSTER), audited; with ?preview=1 or dryRun only the preview.",
+    query: aclPreviewQuerySchema,
+    queryExamples: { preview: { summary: "Only the preview, whatever the body says", value: { preview: "1" } } },
+    body: aclDeleteBodySchema,
+    bodyExamples: {
+      preview: { summary: "Preview the deletion of the example binding", value: { bindings: [EXAMPLE_BINDING], dryRun: true } },
+      delete: { summary: "Delete it", value: { bindings: [EXAMPLE_BINDING] } },
+    },
+    response: aclChangeResponse,
+    kafka: true,
+  },
+];
+
+// ---- Quotas ---------------------------------------------------------------------------
+
+/** A user nobody signs in as: the `set` example gives it a quota, the `remove` example takes it away. */
+const EXAMPLE_QUOTA_ENTITY = { user: "ksc-api-example" };
+
+const QUOTAS: ApiOperation[] = [
+  {
+    operationId: "listQuotas",
+    method: "get",
+    path: "/api/v1/quotas",
+    area: "Quotas",
+    summary: "Every configured client quota, grouped, with the KIP-55 budget",
+    description:
+      "Every configured client quota entity (DescribeClientQuotas as the caller: needs DESCRIBE_CONFIGS on CLUSTER), grouped, with the KIP-55 budget " +
+      "per user and its findings (a console rule; Kafka does not enforce it).",
+    response: quotasOverviewSchema,
+    kafka: true,
+  },
+  {
+    operationId: "alterQuota",
+    method: "post",
+    path: "/api/v1/quotas",
+    area: "Quotas",
+    summary: "Set or remove one quota key on one entity (or preview it)",
+    description:
+      "Set (value) or remove (null) one quota key on one entity as the caller (ALTER_CONFIGS on CLUSTER), after Kafka's validation and the console's " +
+      "KIP-55 rule; dryRun returns the preview only. Audited.",
+    body: quotaAlterationSchema,
+    bodyExamples: {
+      preview: { summary: "Preview a 1 MiB/s produce quota for user ksc-api-example", value: { entity: EXAMPLE_QUOTA_ENTITY, key: "producer_byte_rate", value: 1048576, dryRun: true } },
+      set: { summary: "Set it", value: { entity: EXAMPLE_QUOTA_ENTITY, key: "producer_byte_rate", value: 1048576 } },
+      remove: { summary: "Remove it again (value null)", value: { entity: EXAMPLE_QUOTA_ENTITY, key: "producer_byte_rate", value: null } },
+    },
+    response: quotaAlterResultSchema,
+    kafka: true,
+    statuses: { 409: "Rejected by the console's KIP-55 sub-quota budget rule (Kafka itself would accept it)" },
+  },
+  {
+    operationId: "explainAppliedQuota",
+    method: "get",
+    path: "/api/v1/quotas/applied",
+    area: "Quotas",
+    summary: "Which quota Kafka applies to a client",
+    description:
+      "Which quota Kafka applies to (user, clientId) per key, the deciding level and entity and the bucket; or, with ip instead of user, the connection-creation rate.",
+    query: appliedQuotaQuerySchema,
+    queryExamples: {
+      client: { summary: "A client of alice with client.id reporting", value: { user: "alice", clientId: "reporting" } },
+      ip: { summary: "Connections from one address", value: { ip: "203.0.113.10" } },
+    },
+    response: appliedQuotaSchema,
+    kafka: true,
+  },
+];
+
+// ---- Tokens ---------------------------------------------------------------------------
+
+/** Well-formed, but the HMAC of no token: Kafka answers that it knows no such token. */
+const UNKNOWN_HMAC = "a3NjLWFwaS1leGFtcGxlLW5vdC1hLXJlYWwtaG1hYw==";
+
+const TOKENS: ApiOperation[] = [
+  {
+    operationId: "listTokens",
+    method: "get",
+    path: "/api/v1/tokens",
+    area: "Tokens",
+    summary: "Delegation tokens the caller may see, without HMACs",
+    description: "Delegation tokens the caller may see (own, requested, renewer, or DESCRIBE_TOKENS on USER:<owner>), without HMACs.",
+    response: tokenListSchema,
+    kafka: true,
+  },
+  {
+    operationId: "createToken",
+    method: "post",
+    path: "/api/v1/tokens",
+    area: "Tokens",
+    summary: "Create a delegation token (the answer carries its HMAC, once)",
+    description:
+      "Create a delegation token as the caller, for the caller or (KIP-373) another owner (needs CREATE_TOKENS on USER:<owner>), audited. " +
+      "The answer carries the HMAC, the only time the console hands it out (it keeps none); it is sent with Cache-Control: no-store.",
+    body: tokenCreateSchema,
+    bodyExamples: {
+      own: { summary: "A token for yourself that lives at most one hour", value: { maxLifetimeMs: 3600000 } },
+    },
+    response: tokenCreatedSchema,
+    kafka: true,
+    links: {
+      renew: {
+        operationId: "renewToken",
+        description: "Renew the new token with its HMAC",
+        requestBody: { tokenId: "{$response.body#/token/tokenId}", hmac: "{$response.body#/hmac}", periodHours: 1 },
+      },
+      expire: {
+        operationId: "expireToken",
+        description: "Expire the new token at once",
+        requestBody: { tokenId: "{$response.body#/token/tokenId}", hmac: "{$response.body#/hmac}", when: "now" },
+      },
+    },
+  },
+  {
+    operationId: "renewToken",
+    method: "post",
+    path: "/api/v1/tokens/renew",
+    area: "Tokens",
+    summary: "Renew a token identified by its HMAC",
+    description: "Renew a token identified by its HMAC (only its owner and renewers may), audited without the HMAC.",
+    body: tokenRenewSchema,
+    bodyExamples: {
+      unknown: { summary: "The shape of a renewal (this HMAC belongs to no token: Kafka answers 404)", value: { hmac: UNKNOWN_HMAC, periodHours: 24 } },
+    },
+    response: tokenExpiryResultSchema,
+    kafka: true,
+    statuses: { 404: "Kafka knows no token with this HMAC (expired or never created)" },
+  },
+  {
+    operationId: "expireToken",
+    method: "post",
+    path: "/api/v1/tokens/expire",
+    area: "Tokens",
+    summary: "Expire a token identified by its HMAC, now or in N hours",
+    description: "Expire a token identified by its HMAC, now or in N hours (only its owner and renewers may), audited without the HMAC.",
+    body: tokenExpireSchema,
+    bodyExamples: {
+      now: { summary: "Expire at once (this HMAC belongs to no token: Kafka answers 404)", value: { hmac: UNKNOWN_HMAC, when: "now" } },
+      later: { summary: "Expiry in 2 hours (this HMAC belongs to no token: Kafka answers 404)", value: { hmac: UNKNOWN_HMAC, when: "in", hours: 2 } },
+    },
+    response: tokenExpiryResultSchema,
+    kafka: true,
+    statuses: { 404: "Kafka knows no token with this HMAC (expired or never created)" },
+  },
+];
+
+// ---- Token requests -------------------------------------------------------------------
+
+const REQUEST_ID: Record<string, PathParam> = {
+  id: {
+    description: "The token request's id (from POST /api/v1/token-requests or the lists of GET /api/v1/token-requests)",
+    schema: { type: "string", format: "uuid" },
+    example: "00000000-0000-4000-8000-000000000000",
+  },
+};
+const NO_SUCH_REQUEST = "There is no token request with this id";
+
+const TOKEN_REQUESTS: ApiOperation[] = [
+  {
+    operationId: "listTokenRequests",
+    method: "get",
+    path: "/api/v1/token-requests",
+    area: "Token requests",
+    summary: "The caller's token requests, and the pending ones the caller may decide",
+    description: "The caller's token requests, and every pending request marked by whether the caller appears entitled to approve it.",
+    response: tokenRequestListsSchema,
+    kafka: true,
+  },
+  {
+    operationId: "submitTokenRequest",
+    method: "post",
+    path: "/api/v1/token-requests",
+    area: "Token requests",
+    summary: "Ask for a token for another owner",
+    description: "Ask for a token for an owner the caller cannot create for (PENDING until approved or denied), audited.",
+    body: tokenRequestCreateSchema,
+    bodyExamples: {
+      service: {
+        summary: "A one-day token for svc-orders",
+        value: { owner: "User:svc-orders", renewers: [], maxLifetimeMs: 86400000, reason: "Example request: the orders service's nightly export needs a token" },
+      },
+    },
+    response: tokenRequestViewSchema,
+    links: {
+      approve: { operationId: "approveTokenRequest", description: "Approve this request", parameters: { id: "$response.body#/id" } },
+      deny: { operationId: "denyTokenRequest", description: "Deny (or, as its requester, withdraw) this request", parameters: { id: "$response.body#/id" } },
+      retrieve: { operationId: "retrieveRequestedToken", description: "Retrieve the token once it is approved", parameters: { id: "$response.body#/id" } },
+    },
+  },
+  {
+    operationId: "approveTokenRequest",
+    method: "post",
+    path: "/api/v1/token-requests/{id}/approve",
+    area: "Token requests",
+    summary: "Approve a pending request: the console creates the token as the caller",
+    description:
+      "The console creates the token as the caller with the requested owner, renewers and lifetime (Kafka decides: 403 with its reason, " +
+      "the request stays PENDING); a requester cannot approve their own request. 409 when already decided (a token created by a losing approver is expired at once).",
+    pathParams: REQUEST_ID,
+    response: decidableRequestSchema,
+    kafka: true,
+    statuses: { 403: "Kafka refused to create the token as the caller, or the caller is the requester", 404: NO_SUCH_REQUEST, 409: "The request is no longer PENDING" },
+  },
+  {
+    operationId: "denyTokenRequest",
+    method: "post",
+    path: "/api/v1/token-requests/{id}/deny",
+    area: "Token requests",
+    summary: "Deny a pending request with a reason",
+    description: "Deny a pending request with a reason the requester sees (the requester may withdraw; others must appear entitled to approve).",
+    pathParams: REQUEST_ID,
+    body: tokenRequestDenySchema,
+    bodyExamples: { withdraw: { summary: "A reason the requester sees", value: { reason: "Not needed any more" } } },
+    response: tokenRequestViewSchema,
+    kafka: true,
+    statuses: { 403: "The caller does not appear entitled to approve this request", 404: NO_SUCH_REQUEST, 409: "The request is no longer PENDING" },
+  },
+  {
+    operationId: "retrieveRequestedToken",
+    method: "post",
+    path: "/api/v1/token-requests/{id}/retrieve",
+    area: "Token requests",
+    summary: "The requester's one retrieval of an approved token's HMAC",
+    description:
+      "The requester's single retrieval of an approved token's HMAC (erased from the console in the same step; sent with Cache-Control: no-store). " +
+      "409 once retrieved, before approval or after its deadline.",
+    pathParams: REQUEST_ID,
+    response: tokenRetrievedSchema,
+    statuses: { 403: "Only the requester may retrieve the token", 404: NO_SUCH_REQUEST, 409: "Not approved, already retrieved, or past the retrieval deadline" },
+  },
+];
+
+// ---- Plans ----------------------------------------------------------------------------
+
+/**
+ * Sealed ACL change plans go here when their routes exist, with their schemas in
+ * lib/schemas/plans.ts: POST /api/v1/plans (preview a change and keep it; body example
+ * on the throwaway binding above), GET /api/v1/plans/{id} (queryExamples for `page` and
+ * `pageSize` of the decision changes; pathParams like REQUEST_ID) and
+ * POST /api/v1/plans/{id}/apply (409 when the ACLs changed since the preview, or the plan
+ * expired). The drift test in lib/api/openapi.test.ts fails until each route file's
+ * exports are listed here.
+ */
+const PLANS: ApiOperation[] = [];
+
+// ---- Audit, API -----------------------------------------------------------------------
+
+const AUDIT: ApiOperation[] = [
+  {
+    operationId: "listAudit",
+    method: "get",
+    path: "/api/v1/audit",
+    area: "Audit",
+    summary: "Audit events, newest first (format=csv for a CSV export)",
+    description: "Audit events, newest first, filtered; page on with the answer's nextCursor. Every filter is optional. format=csv answers a CSV file instead.",
+    query: auditQuerySchema,
+    queryExamples: {
+      signIns: { summary: "Successful sign-ins", value: { action: "session.sign-in", outcome: "success", limit: 20 } },
+      day: { summary: "One principal's events on one day", value: { principal: "User:admin", from: "2026-12-01", to: "2026-12-01" } },
+    },
+    response: z.object({ events: z.array(auditEventSchema), nextCursor: z.string().nullable() }),
+    alternativeResponse: { mediaType: "text/csv", description: "With format=csv: the events as a CSV file (header row first)" },
+  },
+];
+
+const API: ApiOperation[] = [
+  {
+    operationId: "getOpenApiDocument",
+    method: "get",
+    path: "/api/v1/openapi.json",
+    area: "API",
+    summary: "This OpenAPI document",
+    description:
+      "This document (OpenAPI 3.1). It reveals nothing secret, but like every route except the sign-in it needs a session or Basic credentials: " +
+      "the console lets no anonymous request past its first gate.",
+    response: z.record(z.string(), z.unknown()).meta({ description: "An OpenAPI 3.1 document" }),
+  },
+];
+
+/** Every /api/v1 operation, by area. */
+export const API_OPERATIONS: readonly ApiOperation[] = [
+  ...SESSION,
+  ...CLUSTER,
+  ...RESOURCES,
+  ...ACLS,
+  ...ACCESS_CHECK,
+  ...QUOTAS,
+  ...TOKENS,
+  ...TOKEN_REQUESTS,
+  ...PLANS,
+  ...AUDIT,
+  ...API,
+];
