@@ -7,32 +7,31 @@ import { cookies, headers } from "next/headers";
 import { redirect } from "next/navigation";
 import { cache } from "react";
 import { signInSchema } from "@/lib/schemas/session";
-import { viewerFromBasic, viewerFromSessionId, SESSION_TTL_MS, type Viewer } from "@/lib/auth/sign-in";
+import { viewerFromBasic, viewerFromSessionId, type Viewer } from "@/lib/auth/sign-in";
+import { clientAddressFromHeaders } from "@/lib/auth/client-address";
+import { env } from "@/lib/env";
 import type { ActionResult } from "@/lib/actions/result";
 
 export const SESSION_COOKIE = "ksc_session";
 
-export function sessionCookieOptions(expiresAt: Date) {
+export function sessionCookieOptions(expiresAt: Date, now: number = Date.now()) {
   return {
     httpOnly: true,
     sameSite: "lax" as const,
-    secure: process.env.COOKIE_SECURE === "true",
+    secure: env().COOKIE_SECURE,
     path: "/",
     expires: expiresAt,
-    maxAge: Math.floor(SESSION_TTL_MS / 1000),
+    maxAge: Math.max(0, Math.floor((expiresAt.getTime() - now) / 1000)),
   };
 }
 
 /**
- * The address the request came from, for the sign-in throttle. Next fills
- * X-Forwarded-For with the socket address when the client sent none; behind a proxy
- * (TRUST_PROXY=true) its first entry is the original client.
+ * The address the request came from, for the sign-in throttle and the audit trail: the
+ * header the console's server sets (lib/auth/client-address.ts), never X-Forwarded-For,
+ * which the client can write. "unknown" where no such server runs (`next dev`).
  */
 export async function clientAddress(): Promise<string> {
-  const h = await headers();
-  const entries = (h.get("x-forwarded-for") ?? "").split(",").map((s) => s.trim()).filter(Boolean);
-  const address = process.env.TRUST_PROXY === "true" ? entries[0] : entries.at(-1);
-  return address || h.get("x-real-ip") || "unknown";
+  return clientAddressFromHeaders(await headers());
 }
 
 export const getViewer = cache(async (): Promise<Viewer | null> => {

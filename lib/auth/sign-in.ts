@@ -2,17 +2,33 @@
  * Sign-in with Kafka credentials. The broker is the judge: a credential is good when
  * a SASL handshake with it succeeds. The console then keeps the credential encrypted
  * (AES-256-GCM) in the session row and acts as that principal for every Kafka call.
+ *
+ * Guessing is slowed by the shared sign-in throttle (lib/db/sign-in-throttle.ts), keyed
+ * by client source and username, so a noisy client cannot lock a user out everywhere.
+ * Every attempt is counted before Kafka is asked.
+ *
+ * A credential can be revoked in Kafka while a session holds it. So a session proves its
+ * credential again with a fresh SASL handshake once CREDENTIAL_REVERIFY_MINUTES have
+ * passed since the last proof (and at once after a pooled call of that user failed
+ * authentication). When Kafka refuses it, the session is deleted, the user's pooled
+ * connections are closed and the viewer is signed out. When Kafka cannot be reached, the
+ * session is NOT ended (an outage must not sign everyone out): it continues, and the
+ * proof is tried again after UNREACHABLE_RETRY_MS. Basic-auth credentials are remembered
+ * for at most BASIC_CACHE_MS (never longer than the re-proof period); a credential Kafka
+ * refused is never remembered, so each retry goes through the throttle.
  */
 import { createHash } from "node:crypto";
 import { encryptSecret, decryptSecret } from "@/lib/auth/crypto";
-import { signInThrottle } from "@/lib/auth/rate-limit";
-import { createSession, deleteSession, getSession } from "@/lib/db/session";
-import { closeConnectionsFor, verifyCredentials, type KafkaCredential } from "@/lib/kafka";
+import { addressSource } from "@/lib/auth/client-address";
+import { recordAudit } from "@/lib/db/audit";
+import { createSession, deleteSession, getSession, hashSessionId, markSessionVerified, type Session } from "@/lib/db/session";
+import { recordSignInFailure } from "@/lib/db/sign-in-audit";
+import { beginSignInAttempt, finishSignInAttempt, type AttemptOutcome } from "@/lib/db/sign-in-throttle";
+import { env } from "@/lib/env";
+import { closeConnectionsFor, lastCredentialRejection, verifyCredentials, type KafkaCredential } from "@/lib/kafka";
 import type { SignInInput } from "@/lib/schemas/session";
 import { toErrorResult } from "@/lib/actions/errors";
 import type { ActionResult } from "@/lib/actions/result";
-
-export const SESSION_TTL_MS = Number(process.env.SESSION_TTL_HOURS ?? 8) * 3_600_000;
 
 export interface Viewer {
   sessionId: string | null;
@@ -20,31 +36,42 @@ export interface Viewer {
   credential: KafkaCredential;
 }
 
-/** Throttle key: the client address and the username, so one noisy client cannot lock others out. */
-function throttleKey(clientAddress: string, username: string): string {
-  return `${clientAddress}|${username.toLowerCase()}`;
+type Failure = Extract<ActionResult<never>, { ok: false }>;
+
+export function sessionTtlMs(): number {
+  return env().SESSION_TTL_HOURS * 3_600_000;
 }
 
-/** Proves the credential with the broker; applies the failed-attempt throttle. */
+export function reverifyMs(): number {
+  return env().CREDENTIAL_REVERIFY_MINUTES * 60_000;
+}
+
+/** Throttle key: the client's source and the username, so one noisy client cannot lock others out. */
+export function throttleKey(clientAddress: string, username: string): string {
+  return `${addressSource(clientAddress)}|${username.toLowerCase()}`;
+}
+
+/** Proves the credential with the broker, counting the attempt in the throttle first. */
 export async function proveCredential(
   input: SignInInput,
   clientAddress: string,
 ): Promise<ActionResult<{ principal: string; credential: KafkaCredential }>> {
   const key = throttleKey(clientAddress, input.username);
-  const waitMs = signInThrottle.retryAfterMs(key);
-  if (waitMs > 0) {
-    const seconds = Math.ceil(waitMs / 1000);
+  const decision = await beginSignInAttempt(key);
+  if (!decision.allowed) {
+    const seconds = Math.ceil(decision.retryAfterMs / 1000);
     return { ok: false, code: "THROTTLED", message: `Too many failed sign-ins. Try again in ${seconds} s.` };
   }
   const credential: KafkaCredential = { username: input.username, password: input.password, mechanism: input.mechanism };
+  let outcome: AttemptOutcome = "failure";
   try {
     const { principal } = await verifyCredentials(credential);
-    signInThrottle.recordSuccess(key);
+    outcome = "success";
     return { ok: true, data: { principal, credential } };
   } catch (error) {
     const result = toErrorResult(error, "sign in");
+    if (result.code === "BROKER_UNAVAILABLE") outcome = "not-asked";
     if (result.code === "INVALID_CREDENTIALS") {
-      signInThrottle.recordFailure(key);
       return {
         ok: false,
         code: "INVALID_CREDENTIALS",
@@ -52,7 +79,22 @@ export async function proveCredential(
       };
     }
     return result;
+  } finally {
+    await finishSignInAttempt(key, outcome);
   }
+}
+
+/** Puts a refused sign-in on the audit trail, folded per client and username (lib/db/sign-in-audit.ts). */
+export async function auditFailedSignIn(input: SignInInput, clientAddress: string, failure: Failure): Promise<void> {
+  if (failure.code !== "INVALID_CREDENTIALS" && failure.code !== "THROTTLED") return;
+  await recordSignInFailure({
+    clientAddress,
+    clientSource: addressSource(clientAddress),
+    username: input.username,
+    mechanism: input.mechanism,
+    code: failure.code,
+    message: failure.message,
+  });
 }
 
 export async function signIn(
@@ -68,53 +110,147 @@ export async function signIn(
     username: credential.username,
     mechanism: credential.mechanism,
     encryptedCredential,
-    ttlMs: SESSION_TTL_MS,
+    ttlMs: sessionTtlMs(),
   });
   return { ok: true, data: { sessionId: session.id, principal, expiresAt: session.expiresAt } };
 }
 
-/** The viewer behind a session cookie value, or null when absent, expired or unreadable. */
-export async function viewerFromSessionId(sessionId: string | undefined): Promise<Viewer | null> {
-  if (!sessionId) return null;
-  const session = await getSession(sessionId);
-  if (!session) return null;
+type Reproof = "verified" | "refused" | "unreachable";
+
+/** After Kafka could not be reached for a re-proof, how long the session is not asked again. */
+export const UNREACHABLE_RETRY_MS = 30_000;
+const MAX_TRACKED = 10_000;
+/** Re-proofs under way, per session id hash: concurrent requests of one session share one. */
+const reproofs = new Map<string, Promise<Reproof>>();
+/** Session id hash -> epoch ms before which an unreachable broker is not asked again. */
+const unreachableUntil = new Map<string, number>();
+
+function reproofDue(session: Session, now: Date): boolean {
+  const verifiedAt = session.verifiedAt.getTime();
+  if (now.getTime() - verifiedAt >= reverifyMs()) return true;
+  const rejected = lastCredentialRejection(session.username);
+  return rejected !== undefined && rejected > verifiedAt;
+}
+
+async function reprove(sessionId: string, session: Session, credential: KafkaCredential, now: Date): Promise<Reproof> {
+  const hash = hashSessionId(sessionId);
   try {
-    const { password } = JSON.parse(decryptSecret(session.encryptedCredential)) as { password: string };
-    return {
-      sessionId,
+    await verifyCredentials(credential);
+  } catch (error) {
+    const result = toErrorResult(error, "prove a session's credential again");
+    if (result.code === "INVALID_CREDENTIALS") {
+      await endRevokedSession(sessionId, session);
+      return "refused";
+    }
+    unreachableUntil.delete(hash);
+    unreachableUntil.set(hash, Date.now() + UNREACHABLE_RETRY_MS);
+    if (unreachableUntil.size > MAX_TRACKED) unreachableUntil.delete(unreachableUntil.keys().next().value!);
+    console.warn(
+      `[console] could not prove the Kafka credential of ${session.principal} again (${result.code}); ` +
+        `the session continues and the proof is retried in ${UNREACHABLE_RETRY_MS / 1000} s.`,
+    );
+    return "unreachable";
+  }
+  unreachableUntil.delete(hash);
+  await markSessionVerified(sessionId, now);
+  return "verified";
+}
+
+/** Kafka refused the session's credential: end the session everywhere it is used. */
+async function endRevokedSession(sessionId: string, session: Session): Promise<void> {
+  const ended = await deleteSession(sessionId);
+  forgetBasicCredentials(session.username);
+  await closeConnectionsFor(session.username);
+  if (ended) {
+    await recordAudit({
       principal: session.principal,
-      credential: { username: session.username, password, mechanism: session.mechanism as KafkaCredential["mechanism"] },
-    };
+      action: "session.revoked",
+      target: session.principal,
+      outcome: "denied",
+      category: "session",
+      message: "Kafka no longer accepts this session's credential (it was changed or deleted); the session was ended.",
+    });
+  }
+}
+
+/**
+ * The viewer behind a session cookie value, or null when absent, expired, unreadable, or
+ * when Kafka no longer accepts its credential (re-proved every CREDENTIAL_REVERIFY_MINUTES).
+ */
+export async function viewerFromSessionId(sessionId: string | undefined, now: Date = new Date()): Promise<Viewer | null> {
+  if (!sessionId) return null;
+  const session = await getSession(sessionId, now);
+  if (!session) return null;
+  let password: string;
+  try {
+    ({ password } = JSON.parse(decryptSecret(session.encryptedCredential)) as { password: string });
   } catch {
     // The key changed or the row was tampered with: the session is useless, drop it.
     await deleteSession(sessionId);
     return null;
   }
+  const credential: KafkaCredential = { username: session.username, password, mechanism: session.mechanism as KafkaCredential["mechanism"] };
+  const viewer: Viewer = { sessionId, principal: session.principal, credential };
+  if (!reproofDue(session, now)) return viewer;
+
+  const hash = hashSessionId(sessionId);
+  const retryAt = unreachableUntil.get(hash);
+  if (retryAt !== undefined && Date.now() < retryAt) return viewer;
+  let pending = reproofs.get(hash);
+  if (!pending) {
+    pending = reprove(sessionId, session, credential, now).finally(() => reproofs.delete(hash));
+    reproofs.set(hash, pending);
+  }
+  return (await pending) === "refused" ? null : viewer;
 }
 
 export async function signOut(sessionId: string): Promise<void> {
-  const viewer = await viewerFromSessionId(sessionId);
+  const session = await getSession(sessionId);
   await deleteSession(sessionId);
-  if (viewer) await closeConnectionsFor(viewer.credential.username);
+  if (session) await closeConnectionsFor(session.username);
 }
 
 /** Basic-auth callers are proven once and then remembered briefly, keyed by a hash of the credential. */
-const basicCache = new Map<string, { principal: string; at: number }>();
-const BASIC_CACHE_MS = 60_000;
+const basicCache = new Map<string, { principal: string; username: string; at: number }>();
+/** Proofs under way per credential hash: concurrent requests with one credential share one. */
+const basicProofs = new Map<string, Promise<ActionResult<{ principal: string }>>>();
+const BASIC_CACHE_MAX_MS = 60_000;
 
-export async function viewerFromBasic(
-  input: SignInInput,
-  clientAddress: string,
-): Promise<ActionResult<Viewer>> {
+/** How long a proven Basic credential is remembered: 60 s, never longer than the re-proof period. */
+export function basicCacheMs(): number {
+  return Math.min(BASIC_CACHE_MAX_MS, reverifyMs());
+}
+
+function forgetBasicCredentials(username: string): void {
+  for (const [key, entry] of basicCache) if (entry.username === username) basicCache.delete(key);
+}
+
+export async function viewerFromBasic(input: SignInInput, clientAddress: string): Promise<ActionResult<Viewer>> {
   const cacheKey = createHash("sha256").update(`${input.mechanism}\0${input.username}\0${input.password}`).digest("hex");
-  const cached = basicCache.get(cacheKey);
   const credential: KafkaCredential = { username: input.username, password: input.password, mechanism: input.mechanism };
-  if (cached && Date.now() - cached.at < BASIC_CACHE_MS) {
-    return { ok: true, data: { sessionId: null, principal: cached.principal, credential } };
+  const cached = basicCache.get(cacheKey);
+  if (cached) {
+    const rejected = lastCredentialRejection(input.username);
+    if (Date.now() - cached.at < basicCacheMs() && (rejected === undefined || rejected < cached.at)) {
+      return { ok: true, data: { sessionId: null, principal: cached.principal, credential } };
+    }
+    basicCache.delete(cacheKey);
   }
-  const proven = await proveCredential(input, clientAddress);
+  let pending = basicProofs.get(cacheKey);
+  if (!pending) {
+    pending = (async (): Promise<ActionResult<{ principal: string }>> => {
+      const proven = await proveCredential(input, clientAddress);
+      if (!proven.ok) {
+        await auditFailedSignIn(input, clientAddress, proven);
+        return proven;
+      }
+      if (basicCache.size > 1000) basicCache.clear();
+      basicCache.set(cacheKey, { principal: proven.data.principal, username: input.username, at: Date.now() });
+      return { ok: true, data: { principal: proven.data.principal } };
+    })().finally(() => basicProofs.delete(cacheKey));
+    basicProofs.set(cacheKey, pending);
+  }
+  const proven = await pending;
   if (!proven.ok) return proven;
-  if (basicCache.size > 1000) basicCache.clear();
-  basicCache.set(cacheKey, { principal: proven.data.principal, at: Date.now() });
   return { ok: true, data: { sessionId: null, principal: proven.data.principal, credential } };
 }

@@ -25,10 +25,10 @@ describe("database maintenance", () => {
     await approveTokenRequest(expiring.id, "User:admin", "tok-1", "enc-1", new Date(t0.getTime() + 3_600_000), t0);
     await approveTokenRequest(fresh.id, "User:admin", "tok-2", "enc-2", new Date(t0.getTime() + 24 * 3_600_000), t0);
 
-    expect(await runDbMaintenance(later)).toEqual({ expiredSessions: 1, purgedHmacs: 1 });
+    expect(await runDbMaintenance(later)).toEqual({ expiredSessions: 1, purgedHmacs: 1, staleSignInThrottles: 0 });
     expect(await getSession(live.id, later)).not.toBeNull();
     expect(await getTokenRequest(expiring.id)).toMatchObject({ status: "EXPIRED_UNRETRIEVED", hmacAvailable: false });
     expect(await getTokenRequest(fresh.id)).toMatchObject({ status: "APPROVED", hmacAvailable: true });
-    expect(await runDbMaintenance(later)).toEqual({ expiredSessions: 0, purgedHmacs: 0 });
+    expect(await runDbMaintenance(later)).toEqual({ expiredSessions: 0, purgedHmacs: 0, staleSignInThrottles: 0 });
   });
 });

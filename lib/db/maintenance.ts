@@ -1,17 +1,22 @@
 /**
- * Periodic clean-up of the console database: deletes expired sessions and erases
- * delegation-token HMACs whose retrieval deadline has passed. Both are also enforced
+ * Periodic clean-up of the console database: deletes expired sessions, erases
+ * delegation-token HMACs whose retrieval deadline has passed, and forgets sign-in
+ * throttle keys with no attempt for the throttle's window. All are also enforced
  * on read (getSession returns null after expiry; retrieveHmacOnce refuses after the
  * deadline); this removes the data at rest. Safe to run from several console
  * instances at once (each step is a single idempotent statement).
  */
 import { deleteExpiredSessions } from "./session";
 import { purgeExpiredHmacs } from "./token-request";
+import { deleteStaleSignInThrottles } from "./sign-in-throttle";
 
-export async function runDbMaintenance(now: Date = new Date()): Promise<{ expiredSessions: number; purgedHmacs: number }> {
+export async function runDbMaintenance(
+  now: Date = new Date(),
+): Promise<{ expiredSessions: number; purgedHmacs: number; staleSignInThrottles: number }> {
   const expiredSessions = await deleteExpiredSessions(now);
   const purgedHmacs = await purgeExpiredHmacs(now);
-  return { expiredSessions, purgedHmacs };
+  const staleSignInThrottles = await deleteStaleSignInThrottles(now);
+  return { expiredSessions, purgedHmacs, staleSignInThrottles };
 }
 
 /**

@@ -7,6 +7,9 @@
  * Expiry is absolute (set at creation). getSession returns null for an expired session
  * and deletes it; deleteExpiredSessions sweeps the rest. lastSeenAt is refreshed at most
  * once a minute per session, so page loads do not each cost a write.
+ *
+ * verifiedAt is when Kafka last accepted the stored credential (the sign-in, then each
+ * periodic re-proof, lib/auth/sign-in.ts).
  */
 import { createHash, randomBytes } from "node:crypto";
 import { getPrisma } from "./client";
@@ -23,6 +26,7 @@ export interface Session {
   createdAt: Date;
   lastSeenAt: Date;
   expiresAt: Date;
+  verifiedAt: Date;
 }
 
 export interface NewSession {
@@ -53,6 +57,7 @@ export async function createSession(input: NewSession, now: Date = new Date()): 
       createdAt: now,
       lastSeenAt: now,
       expiresAt,
+      verifiedAt: now,
     },
   });
   return { id, expiresAt };
@@ -87,7 +92,13 @@ export async function getSession(id: string, now: Date = new Date()): Promise<Se
     createdAt: row.createdAt,
     lastSeenAt,
     expiresAt: row.expiresAt,
+    verifiedAt: row.verifiedAt,
   };
+}
+
+/** Records that Kafka accepted the session's credential again at `at` (never moves it back). */
+export async function markSessionVerified(id: string, at: Date = new Date()): Promise<void> {
+  await getPrisma().session.updateMany({ where: { idHash: hashSessionId(id), verifiedAt: { lt: at } }, data: { verifiedAt: at } });
 }
 
 /** Deletes the session (sign-out). Returns whether one existed. */

@@ -5,10 +5,19 @@
  * connection, reused across requests, and closed after IDLE_MS without use, at sign-out
  * (closeConnectionsFor) or at shutdown (closeAllConnections).
  *
+ * Kafka authenticates a connection once, when it opens: a connection keeps working after
+ * the user's credential is deleted. So a pooled Admin lives at most maxAgeMs()
+ * (CREDENTIAL_REVERIFY_MINUTES, the same period after which a session proves its
+ * credential again) and is then replaced by a new one, which authenticates anew. A call
+ * that fails with a SASL authentication error drops its pool entry and is remembered
+ * (lastCredentialRejection), so sessions of that user prove their credential again at
+ * once instead of at their next period.
+ *
  * Server-only: never import lib/kafka from a client component.
  */
 import { createHash } from "node:crypto";
 import { Admin, type Connection } from "@platformatic/kafka";
+import { env } from "@/lib/env";
 import { kafkaConfig, type KafkaConfig } from "./config";
 import { KafkaOperationError, toKafkaOperationError, type ErrorContext } from "./errors";
 import type { KafkaCredential } from "./types";
@@ -19,18 +28,51 @@ const SWEEP_MS = 30_000;
 interface PoolEntry {
   admin: Admin;
   username: string;
+  createdAt: number;
   lastUsed: number;
   inflight: number;
+  /** Out of the pool; closed as soon as its last call returns. */
+  retired: boolean;
 }
 
 interface Pool {
   entries: Map<string, PoolEntry>;
   sweeper: NodeJS.Timeout | null;
+  /** username -> when a pooled call last failed SASL authentication. */
+  rejections?: Map<string, number>;
 }
 
 // Kept on globalThis so Next's dev-mode module reloads do not orphan open connections.
 const globalPool = globalThis as typeof globalThis & { __kafkaSecurityConsolePool?: Pool };
 const pool: Pool = (globalPool.__kafkaSecurityConsolePool ??= { entries: new Map(), sweeper: null });
+const rejections: Map<string, number> = (pool.rejections ??= new Map());
+const MAX_REJECTIONS_TRACKED = 10_000;
+
+/** How long a pooled Admin may be used before it is replaced (and so re-authenticates). */
+export function maxAgeMs(): number {
+  return env().CREDENTIAL_REVERIFY_MINUTES * 60_000;
+}
+
+/** When a pooled call of `username` last failed SASL authentication (epoch ms), if ever. */
+export function lastCredentialRejection(username: string): number | undefined {
+  return rejections.get(username);
+}
+
+function rememberRejection(username: string): void {
+  rejections.delete(username);
+  rejections.set(username, Date.now());
+  if (rejections.size > MAX_REJECTIONS_TRACKED) {
+    const oldest = rejections.keys().next().value;
+    if (oldest !== undefined) rejections.delete(oldest);
+  }
+}
+
+/** Takes `entry` out of the pool; closes it now if idle, else when its last call returns. */
+function retire(key: string, entry: PoolEntry): void {
+  if (pool.entries.get(key) === entry) pool.entries.delete(key);
+  entry.retired = true;
+  if (entry.inflight === 0) void entry.admin.close().catch(() => undefined);
+}
 
 export function principalOf(cred: Pick<KafkaCredential, "username">): string {
   return `User:${cred.username}`;
@@ -59,11 +101,9 @@ function ensureSweeper(): void {
   if (pool.sweeper) return;
   pool.sweeper = setInterval(() => {
     const now = Date.now();
+    const maxAge = maxAgeMs();
     for (const [key, entry] of pool.entries) {
-      if (entry.inflight === 0 && now - entry.lastUsed > IDLE_MS) {
-        pool.entries.delete(key);
-        void entry.admin.close().catch(() => undefined);
-      }
+      if (entry.inflight === 0 && (now - entry.lastUsed > IDLE_MS || now - entry.createdAt >= maxAge)) retire(key, entry);
     }
     if (pool.entries.size === 0 && pool.sweeper) {
       clearInterval(pool.sweeper);
@@ -85,9 +125,14 @@ export async function withAdmin<T>(
 ): Promise<T> {
   const ctx: ErrorContext = typeof api === "string" ? { api, principal: principalOf(cred) } : { ...api, principal: principalOf(cred) };
   const key = poolKey(cred);
+  const now = Date.now();
   let entry = pool.entries.get(key);
-  if (!entry || entry.admin.closed) {
-    entry = { admin: createAdmin(cred), username: cred.username, lastUsed: Date.now(), inflight: 0 };
+  if (entry && (entry.admin.closed || now - entry.createdAt >= maxAgeMs())) {
+    retire(key, entry);
+    entry = undefined;
+  }
+  if (!entry) {
+    entry = { admin: createAdmin(cred), username: cred.username, createdAt: now, lastUsed: now, inflight: 0, retired: false };
     pool.entries.set(key, entry);
     ensureSweeper();
   }
@@ -96,14 +141,13 @@ export async function withAdmin<T>(
     return await fn(entry.admin);
   } catch (error) {
     const converted = toKafkaOperationError(error, ctx);
-    if (converted.code === "SASL_AUTHENTICATION_FAILED" || converted.code === "BROKER_UNAVAILABLE") {
-      if (pool.entries.get(key) === entry) pool.entries.delete(key);
-      void entry.admin.close().catch(() => undefined);
-    }
+    if (converted.code === "SASL_AUTHENTICATION_FAILED") rememberRejection(cred.username);
+    if (converted.code === "SASL_AUTHENTICATION_FAILED" || converted.code === "BROKER_UNAVAILABLE") retire(key, entry);
     throw converted;
   } finally {
     entry.inflight -= 1;
     entry.lastUsed = Date.now();
+    if (entry.retired && entry.inflight === 0) void entry.admin.close().catch(() => undefined);
   }
 }
 
@@ -126,6 +170,7 @@ export async function closeConnectionsFor(username: string): Promise<void> {
   for (const [key, entry] of pool.entries) {
     if (entry.username === username) {
       pool.entries.delete(key);
+      entry.retired = true;
       closing.push(entry.admin.close().catch(() => undefined));
     }
   }

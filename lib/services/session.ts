@@ -1,9 +1,12 @@
 /**
  * Sign-in and sign-out as used by both the server actions and /api/v1/session, each
- * written to the audit trail (never with the password).
+ * written to the audit trail (category "session", never with the password). A successful
+ * sign-in or a sign-out is one row each; refused sign-ins (wrong credentials, throttled)
+ * are folded per client and username (lib/db/sign-in-audit.ts), so guessing cannot grow
+ * the table without bound.
  */
 import { recordAudit } from "@/lib/db/audit";
-import { signIn, signOut } from "@/lib/auth/sign-in";
+import { auditFailedSignIn, signIn, signOut } from "@/lib/auth/sign-in";
 import type { SignInInput } from "@/lib/schemas/session";
 import type { ActionResult } from "@/lib/actions/result";
 
@@ -12,20 +15,22 @@ export async function signInAudited(
   clientAddress: string,
 ): Promise<ActionResult<{ sessionId: string; principal: string; expiresAt: Date }>> {
   const result = await signIn(input, clientAddress);
-  if (result.ok || result.code === "INVALID_CREDENTIALS" || result.code === "THROTTLED") {
+  if (result.ok) {
     await recordAudit({
-      principal: result.ok ? result.data.principal : `User:${input.username}`,
+      principal: result.data.principal,
       action: "session.sign-in",
       target: `User:${input.username}`,
       request: { username: input.username, mechanism: input.mechanism, client: clientAddress },
-      outcome: result.ok ? "success" : "denied",
-      message: result.ok ? undefined : result.message,
+      outcome: "success",
+      category: "session",
     });
+  } else {
+    await auditFailedSignIn(input, clientAddress, result);
   }
   return result;
 }
 
 export async function signOutAudited(sessionId: string, principal: string): Promise<void> {
   await signOut(sessionId);
-  await recordAudit({ principal, action: "session.sign-out", target: principal, outcome: "success" });
+  await recordAudit({ principal, action: "session.sign-out", target: principal, outcome: "success", category: "session" });
 }
