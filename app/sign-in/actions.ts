@@ -3,6 +3,7 @@
 import { cookies } from "next/headers";
 import { redirect } from "next/navigation";
 import { clientAddress, getViewer, SESSION_COOKIE, sessionCookieOptions } from "@/lib/auth/current";
+import { safeNextPath } from "@/lib/auth/safe-next";
 import { signInSchema } from "@/lib/schemas/session";
 import { signInAudited, signOutAudited } from "@/lib/services/session";
 import { fieldErrorsOf, type ActionResult } from "@/lib/actions/result";
@@ -17,8 +18,7 @@ export async function signInAction(_prev: SignInState, formData: FormData): Prom
   const result = await signInAudited(parsed.data, await clientAddress());
   if (!result.ok) return result;
   (await cookies()).set(SESSION_COOKIE, result.data.sessionId, sessionCookieOptions(result.data.expiresAt));
-  const next = String(formData.get("next") ?? "/");
-  redirect(next.startsWith("/") && !next.startsWith("//") ? next : "/");
+  redirect(safeNextPath(formData.get("next")));
 }
 
 export async function signOutAction(): Promise<void> {

@@ -1,5 +1,6 @@
 import { redirect } from "next/navigation";
 import { getViewer } from "@/lib/auth/current";
+import { safeNextPath } from "@/lib/auth/safe-next";
 import { SignInForm } from "./sign-in-form";
 
 export const metadata = { title: "Sign in" };
@@ -13,7 +14,7 @@ export default async function SignInPage({ searchParams }: { searchParams: Promi
       <div className="card signin">
         <h1>Kafka Security Console</h1>
         <p className="lead">Sign in with your Kafka credentials. The console acts as you: it can never do more than your own ACLs allow.</p>
-        <SignInForm next={next ?? "/"} />
+        <SignInForm next={safeNextPath(next)} />
       </div>
     </div>
   );
