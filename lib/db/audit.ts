@@ -52,6 +52,8 @@ export interface AuditInput {
 /** What is known only once the change was attempted. */
 export interface AuditCompletion {
   outcome: Exclude<AuditOutcome, "pending">;
+  /** A more precise target, known only now (e.g. the id of the token that was created). */
+  target?: string;
   before?: unknown;
   after?: unknown;
   kafkaError?: string | null;
@@ -166,9 +168,33 @@ export function redactSecrets(value: unknown): unknown {
   return walk(value, 0) ?? null;
 }
 
+// eslint-disable-next-line no-control-regex -- matching NUL is the point
+const UNSTORABLE = /\u0000|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
+
+/**
+ * Text PostgreSQL can store: NUL (refused in text and jsonb) and lone surrogates (not
+ * UTF-8) become visible escapes such as `\u0000`. Input is refused before a change
+ * (lib/schemas/safe-text.ts); this keeps the write itself from failing on whatever else
+ * reaches the trail (a message from Kafka, an echoed name).
+ */
+export function storableText(text: string): string {
+  return text.replace(UNSTORABLE, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`);
+}
+
+function storableJson(value: unknown): unknown {
+  if (typeof value === "string") return storableText(value);
+  if (Array.isArray(value)) return value.map(storableJson);
+  if (value !== null && typeof value === "object") {
+    return Object.fromEntries(Object.entries(value as Record<string, unknown>).map(([k, v]) => [storableText(k), storableJson(v)]));
+  }
+  return value;
+}
+
+const storableOrNull = (text: string | null | undefined) => (text === null || text === undefined ? null : storableText(text));
+
 function toJson(value: unknown): Prisma.InputJsonValue | undefined {
   if (value === undefined) return undefined;
-  const r = redactSecrets(value);
+  const r = storableJson(redactSecrets(value));
   // null is stored as SQL NULL (the columns are nullable), not JSON null.
   return r === null ? undefined : (r as Prisma.InputJsonValue);
 }
@@ -222,17 +248,17 @@ export async function recordAudit(input: AuditInput): Promise<AuditEvent> {
   }
   const row = await getPrisma().auditEvent.create({
     data: {
-      principal: input.principal,
-      action: input.action,
-      target: input.target,
+      principal: storableText(input.principal),
+      action: storableText(input.action),
+      target: storableText(input.target),
       request: toJson(input.request),
       before: toJson(input.before),
       after: toJson(input.after),
       outcome: input.outcome,
-      kafkaError: input.kafkaError ?? null,
-      message: input.message ?? null,
+      kafkaError: storableOrNull(input.kafkaError),
+      message: storableOrNull(input.message),
       category: input.category ?? "other",
-      subjects: input.subjects ?? [],
+      subjects: (input.subjects ?? []).map(storableText),
       planId: input.planId ?? null,
       completedAt: input.outcome === "pending" ? null : new Date(),
     },
@@ -257,10 +283,11 @@ export async function completeAudit(id: string, completion: AuditCompletion): Pr
     where: { id: BigInt(id) },
     data: {
       outcome: completion.outcome,
+      target: completion.target === undefined ? undefined : storableText(completion.target),
       before: toJson(completion.before),
       after: toJson(completion.after),
-      kafkaError: completion.kafkaError ?? null,
-      message: completion.message ?? null,
+      kafkaError: storableOrNull(completion.kafkaError),
+      message: storableOrNull(completion.message),
       completedAt: new Date(),
     },
   });

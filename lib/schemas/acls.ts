@@ -23,6 +23,7 @@ import {
   type ResourceType,
 } from "@/lib/policy";
 import { isIpAddress, isPrincipal } from "./access-check";
+import { safeString } from "./safe-text";
 
 /** ACLs per page when browsing. */
 export const ACL_PAGE_SIZE = 200;
@@ -30,7 +31,8 @@ export const ACL_PAGE_SIZE = 200;
 const isResourceType = (v: string): v is ResourceType => (RESOURCE_TYPES as readonly string[]).includes(v);
 const isOperation = (v: string): v is AclOperation => (OPERATIONS as readonly string[]).includes(v);
 
-const trimmed = (max: number) => z.string().trim().max(max, `At most ${max} characters`);
+// Every text field refuses NUL, control characters and lone surrogates (safe-text.ts).
+const trimmed = (max: number) => safeString().trim().max(max, `At most ${max} characters`);
 const optional = (max: number) => z.preprocess((v) => v ?? "", trimmed(max));
 const anyOr = <T extends readonly string[]>(values: T, what: string) =>
   z.preprocess(
@@ -58,10 +60,10 @@ export type AclListQuery = z.output<typeof aclListQuerySchema>;
 /** One binding as JSON (API bodies, the hidden field of a previewed change): exact enum values. */
 export const aclBindingSchema = z.object({
   resourceType: z.enum(RESOURCE_TYPES),
-  resourceName: z.string().max(1000),
+  resourceName: safeString().max(1000),
   patternType: z.enum(PATTERN_TYPES),
-  principal: z.string().max(1000),
-  host: z.string().max(100).default(WILDCARD_HOST),
+  principal: safeString().max(1000),
+  host: safeString().max(100).default(WILDCARD_HOST),
   operation: z.enum(OPERATIONS),
   permissionType: z.enum(PERMISSION_TYPES),
 });

@@ -8,13 +8,15 @@
  */
 import { z } from "zod";
 import { CLIENT_QUOTA_KEYS, QUOTA_KEYS, canonicalIp } from "@/lib/policy";
+import { safeString } from "./safe-text";
 
-const trimmed = (max: number) => z.string().trim().max(max, `At most ${max} characters`);
+// Every text field refuses NUL, control characters and lone surrogates (safe-text.ts).
+const trimmed = (max: number) => safeString().trim().max(max, `At most ${max} characters`);
 
 /** The query parameters as given (for the OpenAPI document); parse with appliedQuotaQuerySchema. */
 export const appliedQuotaQueryFieldsSchema = z.object({
   user: trimmed(1000).default("").meta({ description: "The principal name the client authenticates as (alice, not User:alice)" }),
-  clientId: z.string().max(1000, "At most 1000 characters").default("").meta({ description: "The client.id the client sends (may be empty)" }),
+  clientId: safeString().max(1000, "At most 1000 characters").default("").meta({ description: "The client.id the client sends (may be empty)" }),
   ip: trimmed(100).default("").meta({ description: "Instead of user/clientId: a client IP address, for the connection-creation-rate quota" }),
 });
 
@@ -32,7 +34,7 @@ export const appliedQuotaQuerySchema = appliedQuotaQueryFieldsSchema
 export type AppliedQuotaQuery = z.output<typeof appliedQuotaQuerySchema>;
 
 /** One part of an entity: a name, or null for `<default>`; absent = not part of the entity. */
-const entityName = z.string().max(1000, "At most 1000 characters").nullable().optional();
+const entityName = safeString().max(1000, "At most 1000 characters").nullable().optional();
 
 export const quotaEntitySchema = z
   .object({
@@ -62,11 +64,11 @@ export type QuotaAlterationInput = z.output<typeof quotaAlterationSchema>;
 export const quotaAlterFormSchema = z
   .object({
     kind: z.enum(QUOTA_ENTITY_KINDS, { message: "Choose what the quota is for" }),
-    user: z.string().trim().max(1000).default(""),
+    user: safeString().trim().max(1000).default(""),
     userDefault: z.string().optional(),
-    clientId: z.string().max(1000).default(""),
+    clientId: safeString().max(1000).default(""),
     clientIdDefault: z.string().optional(),
-    ip: z.string().trim().max(100).default(""),
+    ip: safeString().trim().max(100).default(""),
     ipDefault: z.string().optional(),
     key: z.enum(QUOTA_KEYS, { message: "Choose a quota key" }),
     value: z.string().trim().default(""),

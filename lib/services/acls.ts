@@ -2,22 +2,22 @@
  * The ACLs area: browse, lint, preview, create and delete, always as the signed-in
  * viewer, so Kafka decides what they may see and change (DESCRIBE on CLUSTER to read,
  * ALTER on CLUSTER to change); its refusals come back as readable failures. Every
- * change writes one audit event for the batch, naming each binding's outcome. Used by
- * the ACLs page's server actions and by /api/v1/acls.
+ * change goes through auditedMutation: one audit event for the batch, its intent
+ * recorded before Kafka is called and each binding's outcome after. Used by the ACLs
+ * page's server actions and by /api/v1/acls.
  */
 import "server-only";
 import { createAcls, deleteAcls, describeAcls } from "@/lib/kafka";
 import type { Viewer } from "@/lib/auth/sign-in";
 import type { ActionResult } from "@/lib/actions/result";
 import { kafkaErrorCode, toErrorResult } from "@/lib/actions/errors";
-import { recordAudit } from "@/lib/db/audit";
-import { KafkaOperationError } from "@/lib/kafka/errors";
 import { ANY_ACL_FILTER, lintAcls, validateNewAcl, type AclBinding, type AclBindingFilter, type Finding } from "@/lib/policy";
 import type { AclApplyResult, AclListQuery, AclListResult, AclPreview } from "@/lib/schemas/acls";
 import { bindingLine, distinctBindings, previewAclChange } from "./acl-preview";
 import { outcomeOf, summary, type BindingResult } from "./acls-outcome";
 import { browseAcls } from "./acls-browse";
 import { readAuthorizerConfig } from "./authorizer-config";
+import { auditedMutation, type MutationOutcome } from "./audited-mutation";
 
 type Failure = Extract<ActionResult<never>, { ok: false }>;
 
@@ -84,57 +84,58 @@ function auditTarget(bindings: readonly AclBinding[]): string {
   return bindings.length > 3 ? `${first.join("; ")}; and ${bindings.length - 3} more` : first.join("; ");
 }
 
-/** One audit event for the batch; then the result: ok with per-binding outcomes, or a failure when nothing was changed. */
-async function finish(viewer: Viewer, kind: AclApplyResult["kind"], bindings: readonly AclBinding[], results: BindingResult[]): Promise<ActionResult<AclApplyResult>> {
+/** Options of an apply: the sealed plan it carries out, if any (recorded on the audit event). */
+export interface AclApplyOptions {
+  planId?: string | null;
+}
+
+/** The caller's result and the audit outcome of a batch: ok with per-binding outcomes, or a failure when nothing was changed. */
+function finish(kind: AclApplyResult["kind"], results: BindingResult[]): MutationOutcome<AclApplyResult> {
   const outcome = outcomeOf(results);
   const message = summary(kind, results);
   const firstError = results.find((r) => r.error)?.error ?? null;
-  await recordAudit({
-    principal: viewer.principal,
-    action: `acl.${kind}`,
-    target: auditTarget(bindings),
-    request: { bindings },
+  const audit = {
+    outcome,
     before: kind === "delete" ? { bindings: results.filter((r) => r.ok && (r.deleted ?? 0) > 0).map(({ ok: _ok, deleted: _d, error: _e, ...b }) => b) } : undefined,
     after: { results },
-    outcome,
     kafkaError: firstError?.code ?? null,
     message,
-  });
+  };
   if (outcome === "denied" || outcome === "failure") {
     const messages = [...new Set(results.map((r) => r.error?.message ?? ""))];
     const text = messages.length === 1 ? `${messages[0]} Nothing was ${kind === "create" ? "created" : "deleted"}.` : message;
-    return { ok: false, code: firstError ? kafkaErrorCode(firstError.code) : "KAFKA_ERROR", message: text };
+    return { result: { ok: false, code: firstError ? kafkaErrorCode(firstError.code) : "KAFKA_ERROR", message: text }, audit };
   }
-  return { ok: true, data: { kind, outcome, message, results } };
+  return { result: { ok: true, data: { kind, outcome, message, results } }, audit };
 }
 
-async function thrown(viewer: Viewer, kind: AclApplyResult["kind"], bindings: readonly AclBinding[], error: unknown): Promise<Failure> {
-  const failure = toErrorResult(error, `${kind} ACLs`);
-  await recordAudit({
-    principal: viewer.principal,
-    action: `acl.${kind}`,
-    target: auditTarget(bindings),
-    request: { bindings },
-    outcome: failure.code === "DENIED" ? "denied" : "failure",
-    kafkaError: error instanceof KafkaOperationError ? error.code : null,
-    message: failure.message,
-  });
-  return failure;
+/**
+ * One audited batch: the intent (every binding asked for) is recorded before Kafka is
+ * called, the per-binding outcome after. A refusal thrown by Kafka for the whole batch
+ * becomes a denied/failure outcome; anything else "unknown".
+ */
+function applyAudited(
+  viewer: Viewer,
+  kind: AclApplyResult["kind"],
+  bindings: readonly AclBinding[],
+  options: AclApplyOptions,
+  call: () => Promise<BindingResult[]>,
+): Promise<ActionResult<AclApplyResult>> {
+  return auditedMutation(
+    { viewer, action: `acl.${kind}`, category: "acl", target: auditTarget(bindings), request: { bindings }, planId: options.planId ?? null },
+    async () => finish(kind, await call()),
+  );
 }
 
-/** Creates the bindings as the viewer (after Kafka's validation, all or nothing), audited. */
-export async function createAclsAudited(viewer: Viewer, input: AclBinding[]): Promise<ActionResult<AclApplyResult>> {
+/** Creates exactly these bindings as the viewer (after Kafka's validation, all or nothing), audited. */
+export async function createAclsAudited(viewer: Viewer, input: AclBinding[], options: AclApplyOptions = {}): Promise<ActionResult<AclApplyResult>> {
   const bindings = distinctBindings(input);
   const invalid = validationFailure(bindings);
   if (invalid) return invalid;
-  let created;
-  try {
-    created = await createAcls(viewer.credential, bindings);
-  } catch (error) {
-    return thrown(viewer, "create", bindings, error);
-  }
-  const results = created.map(({ binding, error }) => ({ ...binding, ok: error === null, error: error ? { code: error.code, message: error.message } : null }));
-  return finish(viewer, "create", bindings, results);
+  return applyAudited(viewer, "create", bindings, options, async () => {
+    const created = await createAcls(viewer.credential, bindings);
+    return created.map(({ binding, error }) => ({ ...binding, ok: error === null, error: error ? { code: error.code, message: error.message } : null }));
+  });
 }
 
 /** The exact filter for one binding: its own pattern type, principal, host, operation and permission. */
@@ -142,20 +143,16 @@ export function exactFilter(b: AclBinding): AclBindingFilter {
   return { ...b };
 }
 
-/** Deletes exactly the bindings as the viewer, audited. */
-export async function deleteAclsAudited(viewer: Viewer, input: AclBinding[]): Promise<ActionResult<AclApplyResult>> {
+/** Deletes exactly these bindings as the viewer, audited. */
+export async function deleteAclsAudited(viewer: Viewer, input: AclBinding[], options: AclApplyOptions = {}): Promise<ActionResult<AclApplyResult>> {
   const bindings = distinctBindings(input);
-  let deleted;
-  try {
-    deleted = await deleteAcls(viewer.credential, bindings.map(exactFilter));
-  } catch (error) {
-    return thrown(viewer, "delete", bindings, error);
-  }
-  const results = deleted.map(({ deleted: removed, error }, i) => {
-    const binding = bindings[i]!;
-    if (error) return { ...binding, ok: false, deleted: 0, error: { code: error.code, message: error.message } };
-    if (removed.length === 0) return { ...binding, ok: false, deleted: 0, error: { code: "NOT_FOUND", message: "Kafka holds no such ACL (already deleted?)" } };
-    return { ...binding, ok: true, deleted: removed.length, error: null };
+  return applyAudited(viewer, "delete", bindings, options, async () => {
+    const deleted = await deleteAcls(viewer.credential, bindings.map(exactFilter));
+    return deleted.map(({ deleted: removed, error }, i) => {
+      const binding = bindings[i]!;
+      if (error) return { ...binding, ok: false, deleted: 0, error: { code: error.code, message: error.message } };
+      if (removed.length === 0) return { ...binding, ok: false, deleted: 0, error: { code: "NOT_FOUND", message: "Kafka holds no such ACL (already deleted?)" } };
+      return { ...binding, ok: true, deleted: removed.length, error: null };
+    });
   });
-  return finish(viewer, "delete", bindings, results);
 }

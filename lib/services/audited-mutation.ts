@@ -10,8 +10,11 @@
  *   the caller still gets the result of the change: it happened, and the trail says an
  *   attempt was made.
  *
- * Input must already be validated (lib/schemas rejects NUL characters and lone
- * surrogates as field errors), so the intent write cannot fail on the content.
+ * Input should already be validated (lib/schemas and the API wrapper refuse NUL, other
+ * control characters and lone surrogates as field errors). The wrapper checks again, on
+ * what it is about to record, whoever the caller is: such text is refused with field
+ * errors keyed like the request ("bindings.0.principal"), before the intent and before
+ * Kafka, since the database could not store it and the trail would miss the change.
  */
 import "server-only";
 import type { Viewer } from "@/lib/auth/sign-in";
@@ -19,6 +22,7 @@ import type { ActionResult } from "@/lib/actions/result";
 import { toErrorResult } from "@/lib/actions/errors";
 import { completeAudit, recordIntent, type AuditCategory, type AuditCompletion } from "@/lib/db/audit";
 import { KafkaOperationError } from "@/lib/kafka/errors";
+import { findUnsafeText, hasErrors, type FieldErrors } from "@/lib/schemas/safe-text";
 
 type Failure = Extract<ActionResult<never>, { ok: false }>;
 
@@ -43,6 +47,16 @@ export interface MutationOutcome<T> {
   audit: AuditCompletion;
 }
 
+export const UNSAFE_TEXT_MESSAGE = "Nothing was changed: some fields contain characters the console does not accept (NUL, control characters or invalid Unicode).";
+
+/** Field errors for unsafe text in what the intent would record (request paths; "_" for the rest). */
+export function unsafeSpecText(spec: Pick<MutationSpec, "request" | "before" | "target" | "subjects" | "action">): FieldErrors {
+  const errors = findUnsafeText(spec.request ?? null);
+  const rest = findUnsafeText([spec.action, spec.target, spec.subjects ?? [], spec.before ?? null]);
+  if (hasErrors(rest) && !hasErrors(errors)) errors._ = [...new Set(Object.values(rest).flat())];
+  return errors;
+}
+
 export const AUDIT_UNAVAILABLE_MESSAGE =
   "Nothing was changed: the console could not record the change in its audit trail (database unavailable). Try again when the database is back.";
 
@@ -52,6 +66,9 @@ export const AUDIT_UNAVAILABLE_MESSAGE =
  * call may or may not have reached Kafka).
  */
 export async function auditedMutation<T>(spec: MutationSpec, change: () => Promise<MutationOutcome<T>>): Promise<ActionResult<T>> {
+  const unsafe = unsafeSpecText(spec);
+  if (hasErrors(unsafe)) return { ok: false, code: "VALIDATION", message: UNSAFE_TEXT_MESSAGE, fieldErrors: unsafe };
+
   let intentId: string;
   try {
     const intent = await recordIntent({
@@ -61,7 +78,7 @@ export async function auditedMutation<T>(spec: MutationSpec, change: () => Promi
       target: spec.target,
       request: spec.request,
       before: spec.before,
-      subjects: spec.subjects,
+      subjects: spec.subjects ? [...new Set(spec.subjects)] : undefined,
       planId: spec.planId ?? null,
     });
     intentId = intent.id;
@@ -86,13 +103,22 @@ export async function auditedMutation<T>(spec: MutationSpec, change: () => Promi
     };
   }
 
-  try {
-    await completeAudit(intentId, outcome.audit);
-  } catch (error) {
-    console.error(
-      `[console] audit outcome of ${spec.action} (event ${intentId}) could not be written; the event stays "pending":`,
-      error instanceof Error ? error.message : String(error),
-    );
+  // One retry for a passing blip; after that the row stays "pending" (outcome unknown to the trail).
+  for (let attempt = 1; ; attempt++) {
+    try {
+      await completeAudit(intentId, outcome.audit);
+      break;
+    } catch (error) {
+      if (attempt < 2) {
+        await new Promise((resolve) => setTimeout(resolve, 200));
+        continue;
+      }
+      console.error(
+        `[console] audit outcome of ${spec.action} (event ${intentId}) could not be written; the event stays "pending":`,
+        error instanceof Error ? error.message : String(error),
+      );
+      break;
+    }
   }
   return outcome.result;
 }

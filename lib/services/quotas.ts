@@ -7,17 +7,21 @@
  * read as the viewer: Kafka needs DESCRIBE_CONFIGS on CLUSTER and its refusal comes back as a
  * readable failure. An alteration is checked twice before it is sent (Kafka's own validation,
  * then the console's KIP-55 rule), re-checked against a fresh read when applied, sent as the
- * viewer (ALTER_CONFIGS on CLUSTER), and every attempt is written to the audit trail.
+ * viewer (ALTER_CONFIGS on CLUSTER), and every attempt is written to the audit trail
+ * (auditedMutation: the intent before Kafka is asked, the outcome after). Alterations that
+ * touch a user's budget are serialised per user entity across console instances: see
+ * "serialising alterations" below.
  */
 import "server-only";
-import { alterClientQuotas, describeClientQuotas, type KafkaErrorInfo } from "@/lib/kafka";
+import { alterClientQuotas, describeCluster, describeClientQuotas, kafkaConfig, type KafkaErrorInfo } from "@/lib/kafka";
 import type { Viewer } from "@/lib/auth/sign-in";
 import type { ActionResult } from "@/lib/actions/result";
 import { kafkaErrorCode, toErrorResult } from "@/lib/actions/errors";
-import { recordAudit, type AuditOutcome } from "@/lib/db/audit";
+import { DEFAULT_LOCK_WAIT_MS, LockBusyError, LockUnavailableError, withAdvisoryLocks, withProcessLock, type LockGuard, type LockRequest } from "@/lib/db/locks";
 import { formatEntity, sameEntity, type ConfiguredQuota, type QuotaEntity, type QuotaKey } from "@/lib/policy";
 import type { AppliedQuotaQuery, AppliedQuotaView, QuotaAlterationInput, QuotaAlterResult, QuotaPreview, QuotasOverview } from "@/lib/schemas/quotas";
 import { appliedView, buildOverview, previewAlteration, toConfigured, type QuotaEntry } from "./quota-view";
+import { auditedMutation, failureOutcome, type MutationOutcome } from "./audited-mutation";
 
 type Failure = Extract<ActionResult<never>, { ok: false }>;
 
@@ -76,60 +80,176 @@ function valuesOf(configured: readonly ConfiguredQuota[], entity: QuotaEntity): 
 
 export type QuotaAlterOutcome = ActionResult<QuotaAlterResult> & { preview?: QuotaPreview };
 
+// ---- serialising alterations: the KIP-55 budget under concurrency -------------------------
+//
+// The budget check is a read-check-write: read every quota, check the user's sum against its
+// total, alter. Two alterations that each fit alone can together break it (total 1000, two
+// sub-quotas of 400 checked against the same 400 already used), and Kafka, which does not
+// know the rule, applies both. So every alteration that can change a budget runs, on every
+// console instance sharing the database, one at a time per user entity:
+//
+//   1. the intent is recorded (auditedMutation), outside the lock;
+//   2. the locks of quotaLockPlan are taken: PostgreSQL advisory locks (lib/db/locks.ts) on a
+//      dedicated session, behind an in-process queue, keyed on Kafka's cluster id (so
+//      instances configured with different bootstrap lists for one cluster still meet) and
+//      the user entity;
+//   3. inside them the quotas are read from Kafka again, Kafka's validation and the KIP-55
+//      budget are checked against that fresh read, and the alteration is sent; Kafka's
+//      answer comes once the controller committed it, and alterClientQuotas waits (up to
+//      SETTLE_TIMEOUT_MS) until a describe shows it, so the next holder reads it;
+//   4. the locks are released, then the outcome is recorded.
+//
+// Lock keys (for cluster C):
+//   - a change to {user:U} or {user:U, client-id:*}: shared ["quota-budget", C] and
+//     exclusive ["quota-budget", C, U]. Changes of different users run side by side across
+//     instances; the same user's wait for each other.
+//   - {user:<default>, client-id:*}: the same with U = <default> (its sub-quotas count
+//     against the <default> user's own total).
+//   - {user:<default>} (the default total): exclusive ["quota-budget", C]. It is the total
+//     of every user without one of its own, so it waits for every budget change in the
+//     cluster and they wait for it.
+//   - entities without a user ({client-id}, {ip}) are not part of any budget: no lock.
+// The shared lock is always taken before the user's, so two holders never wait crosswise.
+// Within one process all budget changes of a cluster queue on one in-process lock (on the
+// embedded database that queue is what excludes, lib/db/locks.ts). A lock not granted within
+// QUOTA_LOCK_WAIT_MS answers CONFLICT ("try again"); nothing was sent. If the lock's database
+// connection dies while held, the database has released the lock: the alteration is not
+// sent (LockGuard.assertHeld right before it).
+
+export const QUOTA_LOCK_WAIT_MS = DEFAULT_LOCK_WAIT_MS;
+
+const lockKey = (clusterId: string, user?: string | null) => JSON.stringify(user === undefined ? ["quota-budget", clusterId] : ["quota-budget", clusterId, user]);
+
+/** The advisory locks an alteration of `entity` takes, in the order it takes them (see above). */
+export function quotaLockPlan(clusterId: string, entity: QuotaEntity): LockRequest[] {
+  if (entity.ip !== undefined || entity.user === undefined) return [];
+  if (entity.user === null && entity["client-id"] === undefined) return [{ key: lockKey(clusterId), mode: "exclusive" }];
+  return [
+    { key: lockKey(clusterId), mode: "shared" },
+    { key: lockKey(clusterId, entity.user), mode: "exclusive" },
+  ];
+}
+
+const clusterIds = new Map<string, Promise<string>>();
+
+/** Kafka's cluster id, once per process and bootstrap list (a failed look-up is not kept). */
+function clusterIdFor(viewer: Viewer): Promise<string> {
+  const bootstrap = kafkaConfig().bootstrapServers.join(",");
+  let id = clusterIds.get(bootstrap);
+  if (!id) {
+    id = describeCluster(viewer.credential).then((c) => c.clusterId);
+    id.catch(() => clusterIds.delete(bootstrap));
+    clusterIds.set(bootstrap, id);
+  }
+  return id;
+}
+
+/** Runs `fn` holding the budget locks of `entity` (none needed: runs at once, with a no-op guard). */
+async function withQuotaBudgetLock<T>(viewer: Viewer, entity: QuotaEntity, fn: (guard: LockGuard) => Promise<T>): Promise<T> {
+  if (entity.ip !== undefined || entity.user === undefined) return fn({ assertHeld: async () => {} });
+  const clusterId = await clusterIdFor(viewer);
+  const started = Date.now();
+  return withProcessLock(lockKey(clusterId), QUOTA_LOCK_WAIT_MS, () =>
+    withAdvisoryLocks(quotaLockPlan(clusterId, entity), fn, { waitMs: Math.max(1, QUOTA_LOCK_WAIT_MS - (Date.now() - started)) }),
+  );
+}
+
+function lockFailure(error: LockBusyError | LockUnavailableError, target: string): Failure {
+  if (error instanceof LockBusyError) {
+    return {
+      ok: false,
+      code: "CONFLICT",
+      message: `Nothing was changed: other quota changes for ${target} were still in progress after ${QUOTA_LOCK_WAIT_MS / 1000} s. Try again.`,
+    };
+  }
+  console.error(`[console] quota lock for ${target}: ${error.message}`);
+  return {
+    ok: false,
+    code: "INTERNAL",
+    message: "Nothing was changed: the console could not take its quota lock in its database (database unavailable). Try again when the database is back.",
+  };
+}
+
+/** Options of an apply: the sealed plan it carries out, if any (recorded on the audit event). */
+export interface QuotaApplyOptions {
+  planId?: string | null;
+}
+
 /**
  * Apply one alteration as the viewer: re-read, re-check (Kafka's rules and KIP-55), alter,
- * audit. With `dryRun` only the preview is returned (nothing is written, nothing audited).
+ * audit. With `dryRun` only the preview is returned (nothing is written, nothing audited,
+ * no lock).
  */
-export async function alterQuota(viewer: Viewer, input: QuotaAlterationInput): Promise<QuotaAlterOutcome> {
+export async function alterQuota(viewer: Viewer, input: QuotaAlterationInput, options: QuotaApplyOptions = {}): Promise<QuotaAlterOutcome> {
+  if (input.dryRun) {
+    const entries = await readQuotas(viewer);
+    if (!entries.ok) return entries;
+    const checked = await previewWith(viewer, toConfigured(entries.data), input);
+    if (!checked.ok) return checked;
+    return { ok: true, data: { applied: false, preview: checked.data, message: checked.data.summary } };
+  }
+  return applyQuotaAlteration(viewer, { entity: input.entity, key: input.key, value: input.value }, options);
+}
+
+/**
+ * The apply path: exactly this entity, key and value (null removes the key), serialised per
+ * user entity (see above), checked inside the lock against a fresh read, audited through
+ * auditedMutation. A failure carries the preview it was refused on, when there was one.
+ */
+export async function applyQuotaAlteration(
+  viewer: Viewer,
+  input: Pick<QuotaAlterationInput, "entity" | "key" | "value">,
+  options: QuotaApplyOptions = {},
+): Promise<QuotaAlterOutcome> {
   const target = formatEntity(input.entity);
   const request = { entity: input.entity, key: input.key, value: input.value };
-  const audit = (outcome: AuditOutcome, extra: { before?: unknown; after?: unknown; kafkaError?: string | null; message: string }) =>
-    recordAudit({ principal: viewer.principal, action: "quota.alter", target, request, outcome, ...extra });
+  let preview: QuotaPreview | undefined;
 
-  const entries = await readQuotas(viewer);
-  if (!entries.ok) {
-    if (!input.dryRun) await audit(entries.code === "DENIED" ? "denied" : "failure", { message: entries.message });
-    return entries;
-  }
-  const configured = toConfigured(entries.data);
-  const checked = await previewWith(viewer, configured, input);
-  if (!checked.ok) {
-    if (!input.dryRun) await audit(checked.code === "DENIED" ? "denied" : "failure", { message: checked.message });
-    return checked;
-  }
-  const preview = checked.data;
-  if (input.dryRun) return { ok: true, data: { applied: false, preview, message: preview.summary } };
+  const result = await auditedMutation<QuotaAlterResult>(
+    { viewer, action: "quota.alter", category: "quota", target, request, planId: options.planId ?? null },
+    async () => {
+      let locked: MutationOutcome<QuotaAlterResult>;
+      try {
+        locked = await withQuotaBudgetLock(viewer, input.entity, async (guard) => {
+          const entries = await readQuotas(viewer);
+          if (!entries.ok) return { result: entries, audit: failureOutcome(entries) };
+          const configured = toConfigured(entries.data);
+          const checked = await previewWith(viewer, configured, { ...input, dryRun: false });
+          if (!checked.ok) return { result: checked, audit: failureOutcome(checked) };
+          preview = checked.data;
+          const before = valuesOf(configured, input.entity);
+          if (!preview.kafka.ok) {
+            return {
+              result: { ok: false, code: "VALIDATION", message: preview.summary },
+              audit: { outcome: "failure", before, kafkaError: "INVALID_REQUEST", message: preview.summary },
+            };
+          }
+          if (!preview.budget.ok) {
+            return { result: { ok: false, code: "CONFLICT", message: preview.summary }, audit: { outcome: "failure", before, message: preview.summary } };
+          }
 
-  const before = valuesOf(configured, input.entity);
-  if (!preview.kafka.ok) {
-    await audit("failure", { before, kafkaError: "INVALID_REQUEST", message: preview.summary });
-    return { ok: false, code: "VALIDATION", message: preview.summary, preview };
-  }
-  if (!preview.budget.ok) {
-    await audit("failure", { before, message: preview.summary });
-    return { ok: false, code: "CONFLICT", message: preview.summary, preview };
-  }
-
-  let results;
-  try {
-    results = await alterClientQuotas(viewer.credential, [{ entity: input.entity, ops: [{ key: input.key, value: input.value }] }]);
-  } catch (error) {
-    const failure = toErrorResult(error, "alter a client quota");
-    await audit(failure.code === "DENIED" ? "denied" : "failure", { before, message: failure.message });
-    return { ...failure, preview };
-  }
-  const error = results[0]?.error ?? null;
-  if (error !== null) {
-    const failure = kafkaFailure(error);
-    await audit(failure.code === "DENIED" ? "denied" : "failure", { before, kafkaError: error.code, message: error.message });
-    return { ...failure, preview };
-  }
-  const after: Partial<Record<QuotaKey, number>> = { ...before };
-  if (input.value === null) delete after[input.key];
-  else after[input.key] = input.value;
-  const message =
-    (input.value === null ? `Removed ${input.key} from ${target}.` : `Set ${input.key} of ${target} to ${input.value}.`) +
-    (preview.budget.repairs.length > 0 ? " Allowed as a KIP-55 repair: the user is still over budget, but less than before." : "");
-  await audit("success", { before, after, message });
-  return { ok: true, data: { applied: true, preview, message } };
+          await guard.assertHeld();
+          const results = await alterClientQuotas(viewer.credential, [{ entity: input.entity, ops: [{ key: input.key, value: input.value }] }]);
+          const error = results[0]?.error ?? null;
+          if (error !== null) {
+            const failure = kafkaFailure(error);
+            return { result: failure, audit: { ...failureOutcome(failure, error.code), before, message: error.message } };
+          }
+          const after: Partial<Record<QuotaKey, number>> = { ...before };
+          if (input.value === null) delete after[input.key];
+          else after[input.key] = input.value;
+          const message =
+            (input.value === null ? `Removed ${input.key} from ${target}.` : `Set ${input.key} of ${target} to ${input.value}.`) +
+            (preview.budget.repairs.length > 0 ? " Allowed as a KIP-55 repair: the user is still over budget, but less than before." : "");
+          return { result: { ok: true, data: { applied: true, preview, message } }, audit: { outcome: "success", before, after, message } };
+        });
+      } catch (error) {
+        if (!(error instanceof LockBusyError || error instanceof LockUnavailableError)) throw error;
+        const failure = lockFailure(error, target);
+        locked = { result: failure, audit: failureOutcome(failure) };
+      }
+      return locked;
+    },
+  );
+  return !result.ok && preview ? { ...result, preview } : result;
 }

@@ -9,23 +9,20 @@
  * The HMAC is the token's password. The console keeps none: a new token's HMAC is
  * returned once to the caller (never stored, logged or audited), and renew/expire take it
  * from the caller again, because Kafka identifies the token by its HMAC. Every create,
- * renew and expire attempt is audited with the token id, owner, renewers and outcome.
+ * renew and expire attempt goes through auditedMutation (intent before Kafka, outcome
+ * after), with category "token", the token id, and owner and renewers as subjects.
  */
 import "server-only";
 import { createDelegationToken, describeDelegationTokens, expireDelegationToken, isKafkaOperationError, renewDelegationToken } from "@/lib/kafka";
 import type { Viewer } from "@/lib/auth/sign-in";
 import type { ActionResult } from "@/lib/actions/result";
 import { toErrorResult } from "@/lib/actions/errors";
-import { recordAudit, type AuditOutcome } from "@/lib/db/audit";
 import type { DelegationToken } from "@/lib/policy";
 import type { TokenCreated, TokenCreateInput, TokenExpireInput, TokenExpiryResult, TokenList, TokenRenewInput } from "@/lib/schemas/tokens";
 import { formatRelative, toTokenView } from "./token-view";
-
-type Failure = Extract<ActionResult<never>, { ok: false }>;
+import { auditedMutation, failureOutcome } from "./audited-mutation";
 
 export const kafkaCodeOf = (error: unknown): string | null => (isKafkaOperationError(error) ? error.code : null);
-
-const outcomeOf = (f: Failure): AuditOutcome => (f.code === "DENIED" ? "denied" : "failure");
 
 /** Tokens the viewer may see (own, requested, renewer, or DESCRIBE_TOKENS on the owner), without HMACs. */
 export async function listTokens(viewer: Viewer, now = Date.now()): Promise<ActionResult<TokenList>> {
@@ -41,38 +38,33 @@ export async function listTokens(viewer: Viewer, now = Date.now()): Promise<Acti
 export async function createToken(viewer: Viewer, input: TokenCreateInput): Promise<ActionResult<TokenCreated>> {
   const owner = input.owner ?? viewer.principal;
   const request = { owner, renewers: input.renewers, maxLifetimeMs: input.maxLifetimeMs };
-  let token: DelegationToken;
-  try {
-    token = await createDelegationToken(viewer.credential, {
-      ...(input.owner !== null && input.owner !== viewer.principal ? { owner: input.owner } : {}),
-      renewers: input.renewers,
-      ...(input.maxLifetimeMs !== null ? { maxLifetimeMs: input.maxLifetimeMs } : {}),
-    });
-  } catch (error) {
-    const failure = toErrorResult(error, "create a delegation token");
-    await recordAudit({
-      principal: viewer.principal,
-      action: "token.create",
-      target: `token for ${owner}`,
-      request,
-      outcome: outcomeOf(failure),
-      kafkaError: kafkaCodeOf(error),
-      message: failure.message,
-    });
-    return failure;
-  }
-  const now = Date.now();
-  const view = toTokenView(token, viewer.principal, now);
-  await recordAudit({
-    principal: viewer.principal,
-    action: "token.create",
-    target: `token ${token.tokenId}`,
-    request,
-    after: { tokenId: token.tokenId, owner: token.owner, requester: token.requester, renewers: token.renewers, expiryTimestamp: token.expiryTimestamp, maxTimestamp: token.maxTimestamp },
-    outcome: "success",
-    message: `Created token ${token.tokenId} for ${token.owner}.`,
-  });
-  return { ok: true, data: { token: view, hmac: token.hmac } };
+  return auditedMutation(
+    { viewer, action: "token.create", category: "token", target: `token for ${owner}`, request, subjects: [owner, ...input.renewers] },
+    async () => {
+      const token = await createDelegationToken(viewer.credential, {
+        ...(input.owner !== null && input.owner !== viewer.principal ? { owner: input.owner } : {}),
+        renewers: input.renewers,
+        ...(input.maxLifetimeMs !== null ? { maxLifetimeMs: input.maxLifetimeMs } : {}),
+      });
+      const view = toTokenView(token, viewer.principal, Date.now());
+      return {
+        result: { ok: true, data: { token: view, hmac: token.hmac } },
+        audit: {
+          outcome: "success",
+          target: `token ${token.tokenId}`,
+          after: {
+            tokenId: token.tokenId,
+            owner: token.owner,
+            requester: token.requester,
+            renewers: token.renewers,
+            expiryTimestamp: token.expiryTimestamp,
+            maxTimestamp: token.maxTimestamp,
+          },
+          message: `Created token ${token.tokenId} for ${token.owner}.`,
+        },
+      };
+    },
+  );
 }
 
 /**
@@ -107,40 +99,33 @@ async function changeExpiry(
   const found = await identify(viewer, input.hmac, input.tokenId);
   const token = found.ok ? found.data : null;
   const tokenId = token?.tokenId ?? (input.tokenId || null);
-  const base = {
-    principal: viewer.principal,
+  const spec = {
+    viewer,
     action: `token.${verb}`,
+    category: "token" as const,
     target: tokenId ? `token ${tokenId}` : "token (unknown id)",
     request: { tokenId, periodMs: input.periodMs },
     before: token ? { owner: token.owner, renewers: token.renewers, expiryTimestamp: token.expiryTimestamp, maxTimestamp: token.maxTimestamp } : undefined,
+    // Unknown when the viewer cannot describe the token: the event is then the actor's alone.
+    subjects: token ? [token.owner, ...token.renewers] : [],
   };
-  if (!found.ok) {
-    await recordAudit({ ...base, outcome: "failure", message: found.message });
-    return found;
-  }
-  let expiry: number;
-  try {
-    expiry = await call();
-  } catch (error) {
-    const failure = toErrorResult(error, `${verb} a delegation token`);
-    await recordAudit({
-      ...base,
-      outcome: outcomeOf(failure),
-      kafkaError: kafkaCodeOf(error),
-      message: failure.message,
-    });
-    return failure;
-  }
-  const now = Date.now();
-  const removed = verb === "expire" && input.periodMs < 0;
-  const name = tokenId ? `Token ${tokenId}` : "The token";
-  const message = removed
-    ? `${name} was expired now and removed.`
-    : verb === "renew"
-      ? `${name} renewed: it now expires ${formatRelative(expiry, now)} (${new Date(expiry).toISOString()}).`
-      : `${name} now expires ${formatRelative(expiry, now)} (${new Date(expiry).toISOString()}).`;
-  await recordAudit({ ...base, after: removed ? { removed: true } : { expiryTimestamp: expiry }, outcome: "success", message });
-  return { ok: true, data: { tokenId, expiryTimestamp: removed ? null : expiry, message } };
+  return auditedMutation<TokenExpiryResult>(spec, async () => {
+    // A pasted HMAC of another token: refused before Kafka, recorded as an attempt.
+    if (!found.ok) return { result: found, audit: failureOutcome(found) };
+    const expiry = await call();
+    const now = Date.now();
+    const removed = verb === "expire" && input.periodMs < 0;
+    const name = tokenId ? `Token ${tokenId}` : "The token";
+    const message = removed
+      ? `${name} was expired now and removed.`
+      : verb === "renew"
+        ? `${name} renewed: it now expires ${formatRelative(expiry, now)} (${new Date(expiry).toISOString()}).`
+        : `${name} now expires ${formatRelative(expiry, now)} (${new Date(expiry).toISOString()}).`;
+    return {
+      result: { ok: true, data: { tokenId, expiryTimestamp: removed ? null : expiry, message } },
+      audit: { outcome: "success", after: removed ? { removed: true } : { expiryTimestamp: expiry }, message },
+    };
+  });
 }
 
 export function renewToken(viewer: Viewer, input: TokenRenewInput): Promise<ActionResult<TokenExpiryResult>> {

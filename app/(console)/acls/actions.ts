@@ -6,6 +6,7 @@ import { fieldErrorsOf, type ActionResult } from "@/lib/actions/result";
 import { aclBindingFormSchema, aclBindingsSchema, aclTemplateFormSchema, type AclApplyResult, type AclPreview } from "@/lib/schemas/acls";
 import { createAclsAudited, deleteAclsAudited, previewAcls } from "@/lib/services/acls";
 import { expandTemplate } from "@/lib/services/acls-templates";
+import { findUnsafeFormData, hasErrors } from "@/lib/schemas/safe-text";
 
 /** The last step's answer, and the form values to show again. */
 export type AclChangeState =
@@ -19,6 +20,12 @@ function formValues(formData: FormData): Record<string, string> {
   const out: Record<string, string> = {};
   for (const [k, v] of formData) if (typeof v === "string" && !k.startsWith("$") && k !== "bindings" && k !== "acl") out[k] = v;
   return out;
+}
+
+/** NUL, control characters or lone surrogates in any field: refused before anything else happens. */
+function unsafeFields(formData: FormData): ActionResult<never> | null {
+  const fieldErrors = findUnsafeFormData(formData.entries());
+  return hasErrors(fieldErrors) ? { ok: false, code: "VALIDATION", message: CHECK_FIELDS, fieldErrors } : null;
 }
 
 /** The bindings a previewed change carries in its hidden field. */
@@ -36,6 +43,8 @@ function previewedBindings(formData: FormData) {
 export async function createAclAction(_prev: AclChangeState, formData: FormData): Promise<AclChangeState> {
   const viewer = await requireViewer();
   const values = formValues(formData);
+  const unsafe = unsafeFields(formData);
+  if (unsafe) return { step: formData.get("intent") === "apply" ? "apply" : "preview", values, result: unsafe };
   if (formData.get("intent") === "apply") {
     const parsed = previewedBindings(formData);
     if (!parsed.success) return { step: "apply", values, result: { ok: false, code: "VALIDATION", message: "Preview the change again before applying it." } };
@@ -55,6 +64,8 @@ export async function createAclAction(_prev: AclChangeState, formData: FormData)
 /** Delete: "preview" shows what deleting the selected rows does; "delete" deletes the previewed bindings. */
 export async function deleteAclAction(_prev: AclChangeState, formData: FormData): Promise<AclChangeState> {
   const viewer = await requireViewer();
+  const unsafe = unsafeFields(formData);
+  if (unsafe) return { step: formData.get("intent") === "delete" ? "apply" : "preview", values: {}, result: unsafe };
   if (formData.get("intent") === "delete") {
     const parsed = previewedBindings(formData);
     if (!parsed.success) return { step: "apply", values: {}, result: { ok: false, code: "VALIDATION", message: "Preview the deletion again before deleting." } };
