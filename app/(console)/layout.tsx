@@ -1,4 +1,5 @@
 import type { ReactNode } from "react";
+import Link from "next/link";
 import { requireViewer } from "@/lib/auth/current";
 import { NavLinks } from "@/components/nav-links";
 import { signOutAction } from "../sign-in/actions";
@@ -12,6 +13,9 @@ export default async function ConsoleLayout({ children }: { children: ReactNode 
       <aside className="sidebar">
         <div className="brand">Kafka Security Console</div>
         <NavLinks />
+        <nav aria-label="Developers">
+          <Link href="/api-reference">API reference</Link>
+        </nav>
       </aside>
       <div className="main">
         <header className="topbar">

@@ -1,0 +1,166 @@
+import { SchemaView } from "./schema-view";
+import { TryIt } from "./try-it";
+import { CurlExample } from "./curl-example";
+import { constraintsOf, typeLabel, type AreaView, type OperationView } from "./model";
+import styles from "./api-reference.module.css";
+
+/**
+ * The console's API, readable: operations grouped by area, their parameters, body and
+ * answers, a Try-it form for every GET (sent with the session cookie) and a curl command
+ * for every change (changes are never sent from this page).
+ */
+export function ApiReference({ areas, version }: { areas: AreaView[]; version: string }) {
+  return (
+    <div className={styles.reference}>
+      <h1>API reference</h1>
+      <p className="lead">
+        The JSON API under <code>/api/v1</code>, OpenAPI {version}. Every call acts as the signed-in Kafka principal. Sign in with{" "}
+        <code>POST /api/v1/session</code> (a cookie) or send <code>Authorization: Basic</code> with Kafka credentials on each request. The machine-readable
+        document: <a href="/api/v1/openapi.json">/api/v1/openapi.json</a>.
+      </p>
+      <nav aria-label="API areas" className={`card ${styles.toc}`}>
+        {areas.map((area) => (
+          <div key={area.name}>
+            <a href={`#area-${slug(area.name)}`}>{area.name}</a>
+            <ul>
+              {area.operations.map((op) => (
+                <li key={op.id}>
+                  <a href={`#${op.id}`}>
+                    <span className={`${styles.method} ${styles[op.method]}`}>{op.method.toUpperCase()}</span> <code>{op.path}</code>
+                  </a>
+                </li>
+              ))}
+            </ul>
+          </div>
+        ))}
+      </nav>
+      {areas.map((area) => (
+        <section key={area.name} aria-labelledby={`area-${slug(area.name)}`} className={styles.area}>
+          <h2 id={`area-${slug(area.name)}`}>{area.name}</h2>
+          {area.description && <p className="muted">{area.description}</p>}
+          {area.operations.map((op) => (
+            <Operation key={op.id} op={op} />
+          ))}
+        </section>
+      ))}
+    </div>
+  );
+}
+
+const slug = (s: string) => s.toLowerCase().replace(/[^a-z0-9]+/g, "-");
+
+function Operation({ op }: { op: OperationView }) {
+  const title = `${op.method.toUpperCase()} ${op.path}`;
+  const parameters = op.parameters.filter((p) => p.in !== "header");
+  const headers = op.parameters.filter((p) => p.in === "header");
+  return (
+    <section id={op.id} className={`card ${styles.operation}`} aria-label={title}>
+      <h3>
+        <span className={`${styles.method} ${styles[op.method]}`}>{op.method.toUpperCase()}</span> <code>{op.path}</code>
+      </h3>
+      <p className={styles.summary}>{op.summary}</p>
+      {op.description && op.description !== op.summary && <p className={styles.description}>{op.description}</p>}
+      <p className={styles.meta}>
+        <span className="muted">Operation id</span> <code>{op.id}</code> ·{" "}
+        {op.public ? <span>no credentials needed</span> : <span className="muted">session cookie or Basic credentials</span>}
+        {headers.length > 0 && (
+          <>
+            {" "}
+            · <span className="muted">optional header</span> {headers.map((h) => <code key={h.name}>{h.name}</code>)}
+          </>
+        )}
+      </p>
+
+      {parameters.length > 0 && (
+        <>
+          <h4>Parameters</h4>
+          <div className="table-scroll">
+            <table className={`data ${styles.params}`} aria-label={`Parameters of ${title}`}>
+              <thead>
+                <tr>
+                  <th scope="col">Name</th>
+                  <th scope="col">In</th>
+                  <th scope="col">Type</th>
+                  <th scope="col">Meaning</th>
+                  <th scope="col">Examples</th>
+                </tr>
+              </thead>
+              <tbody>
+                {parameters.map((p) => (
+                  <tr key={`${p.in}-${p.name}`}>
+                    <td>
+                      <code>{p.name}</code>
+                      {p.required && <span className={styles.required}> required</span>}
+                    </td>
+                    <td>{p.in}</td>
+                    <td>
+                      <code className={styles.type}>{typeLabel(p.schema)}</code>
+                    </td>
+                    <td>
+                      {p.description}
+                      {constraintsOf(p.schema).length > 0 && <span className={styles.notes}> {constraintsOf(p.schema).join("; ")}</span>}
+                    </td>
+                    <td>
+                      {[...new Set(Object.values(p.examples))].map((v) => (
+                        <code key={v} className={styles.exampleValue}>
+                          {v}
+                        </code>
+                      ))}
+                    </td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
+        </>
+      )}
+
+      {op.body && (
+        <>
+          <h4>Request body (application/json)</h4>
+          <SchemaView schema={op.body.schema} label={`Request body of ${title}`} />
+        </>
+      )}
+
+      <h4>Answers</h4>
+      <ul className={styles.responses}>
+        {op.responses.map((r) => (
+          <li key={r.status}>
+            <span className={`badge ${r.status.startsWith("2") ? "success" : "failure"}`}>{r.status}</span> {r.description}
+            {r.mediaTypes.filter((m) => m !== "application/json").map((m) => (
+              <span key={m} className="muted">
+                {" "}
+                (or <code>{m}</code>)
+              </span>
+            ))}
+          </li>
+        ))}
+      </ul>
+      {op.responses
+        .filter((r) => r.status.startsWith("2") && r.schema)
+        .map((r) => (
+          <details key={r.status} className={styles.answerSchema}>
+            <summary>Shape of the {r.status} answer</summary>
+            <SchemaView schema={r.schema!} label={`${r.status} answer of ${title}`} />
+          </details>
+        ))}
+
+      {op.method === "get" ? (
+        <>
+          <h4>Try it</h4>
+          <TryIt title={title} path={op.path} parameters={parameters} exampleSets={op.exampleSets} />
+        </>
+      ) : (
+        <>
+          <h4>Example{op.body && op.body.examples.length > 1 ? "s" : ""}</h4>
+          <p className="muted">Changes are not sent from this page. Run the command with your Kafka credentials in KAFKA_USER and KAFKA_PASSWORD.</p>
+          {op.body && op.body.examples.length > 0 ? (
+            op.body.examples.map((e) => <CurlExample key={e.name} method={op.method} path={op.path} body={e.value} public={op.public} title={e.summary || e.name} />)
+          ) : (
+            <CurlExample method={op.method} path={op.path} public={op.public} title={op.summary} />
+          )}
+        </>
+      )}
+    </section>
+  );
+}
