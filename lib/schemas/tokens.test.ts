@@ -67,3 +67,57 @@ describe("token request schemas", () => {
     expect(fieldsOf(tokenRequestFormSchema.safeParse({ owner: "User:x", renewers: "carol", reason: "r" }))).toHaveProperty("renewers");
   });
 });
+
+describe("lifetime fields: a clear field error, never an internal error", () => {
+  const form = (maxLifetime: string, maxLifetimeUnit: "hours" | "days" = "days") => tokenCreateFormSchema.safeParse({ maxLifetime, maxLifetimeUnit });
+
+  it.each([
+    ["1e308", "days", /^Too long: at most 104,249,991 days/],
+    ["1e308", "hours", /^Too long: at most 2,501,999,792 hours/],
+    ["1e400", "days", /positive number/],
+    ["Infinity", "days", /positive number/],
+    ["NaN", "days", /positive number/],
+    ["0x10", "days", /positive number/],
+    ["0", "days", /positive number/],
+    ["-2", "hours", /positive number/],
+    ["1e-12", "hours", /^Too short/],
+  ] as const)("the create form refuses %s %s on maxLifetime", (value, unit, message) => {
+    const r = form(value, unit);
+    expect(r.success).toBe(false);
+    expect(fieldsOf(r)).toEqual({ maxLifetime: expect.stringMatching(message) });
+  });
+
+  it("accepts the longest lifetime that fits, in whole milliseconds", () => {
+    expect(form("104249991", "days").data?.maxLifetimeMs).toBe(104_249_991 * 86_400_000);
+    expect(Number.isSafeInteger(form("104249991", "days").data?.maxLifetimeMs)).toBe(true);
+    expect(fieldsOf(form("104249992", "days"))).toEqual({ maxLifetime: expect.stringMatching(/^Too long/) });
+    expect(form(" 1e2 ", "hours").data?.maxLifetimeMs).toBe(100 * 3_600_000);
+  });
+
+  it("the request form puts the error on its maxLifetime field too", () => {
+    const r = tokenRequestFormSchema.safeParse({ owner: "User:svc-orders", maxLifetime: "1e308", maxLifetimeUnit: "days", reason: "x" });
+    expect(r.success).toBe(false);
+    expect(fieldsOf(r)).toEqual({ maxLifetime: expect.stringMatching(/^Too long/) });
+  });
+
+  it.each([
+    [1e308, /^Too long: at most 9007199254740991 ms/],
+    [2 ** 63, /^Too long/],
+    [0, /positive number of milliseconds/],
+    [-1, /positive number of milliseconds/],
+    [1.5, /Whole milliseconds/],
+    ["1e308", /A number of milliseconds/],
+  ])("the API refuses maxLifetimeMs %s with one message naming the field", (maxLifetimeMs, message) => {
+    for (const schema of [tokenCreateSchema, tokenRequestCreateSchema]) {
+      const r = schema.safeParse({ owner: "User:svc-orders", reason: "x", maxLifetimeMs });
+      expect(r.success).toBe(false);
+      expect(r.error?.issues.map((i) => [i.path.join("."), i.message])).toEqual([["maxLifetimeMs", expect.stringMatching(message)]]);
+    }
+  });
+
+  it("renew and expire refuse periods beyond their bound, and non-finite ones", () => {
+    expect(fieldsOf(tokenRenewSchema.safeParse({ hmac: HMAC, periodHours: 1e308 }))).toEqual({ periodHours: "Too long" });
+    expect(fieldsOf(tokenRenewSchema.safeParse({ hmac: HMAC, periodHours: "Infinity" }))).toEqual({ periodHours: "Enter a number of hours" });
+    expect(fieldsOf(tokenExpireSchema.safeParse({ hmac: HMAC, when: "in", hours: "1e308" }))).toEqual({ hours: expect.any(String) });
+  });
+});

@@ -34,12 +34,36 @@ export type LifetimeUnit = (typeof LIFETIME_UNITS)[number];
 const HOUR_MS = 3_600_000;
 export const UNIT_MS: Record<LifetimeUnit, number> = { hours: HOUR_MS, days: 24 * HOUR_MS };
 
+/**
+ * The longest lifetime the console passes on: Kafka takes it as a Java long of
+ * milliseconds (and caps it at delegation.token.max.lifetime.ms); the largest whole
+ * number of milliseconds JavaScript holds exactly (about 285,000 years) is well inside that.
+ */
+export const MAX_LIFETIME_MS = Number.MAX_SAFE_INTEGER;
+const MAX_LIFETIME_TEXT = `at most ${MAX_LIFETIME_MS} ms (about 285,000 years); Kafka caps it at delegation.token.max.lifetime.ms anyway`;
+
+/**
+ * A form lifetime (number + unit) -> whole milliseconds, or the field error: the number must
+ * be finite and positive, and the milliseconds at least 1 and within MAX_LIFETIME_MS.
+ */
+export function lifetimeMsFromForm(text: string, unit: LifetimeUnit): { ok: true; ms: number } | { ok: false; message: string } {
+  const n = /^\s*[+]?(\d+(\.\d*)?|\.\d+)([eE][+-]?\d+)?\s*$/.test(text) ? Number(text) : Number.NaN;
+  if (!Number.isFinite(n) || n <= 0) return { ok: false, message: "Enter a positive number, or leave it empty for the broker's default" };
+  const ms = Math.round(n * UNIT_MS[unit]);
+  if (!Number.isFinite(ms) || ms > MAX_LIFETIME_MS) {
+    const most = Math.floor(MAX_LIFETIME_MS / UNIT_MS[unit]).toLocaleString("en-US");
+    return { ok: false, message: `Too long: at most ${most} ${unit} (Kafka caps the lifetime at delegation.token.max.lifetime.ms anyway)` };
+  }
+  if (ms < 1) return { ok: false, message: `Too short: at least 1 millisecond` };
+  return { ok: true, ms };
+}
+
 const renewersSchema = z.array(principal).max(100, "At most 100 renewers").default([]).meta({ description: "Principals (User:name) who may renew or expire the token besides its owner" });
 const maxLifetimeMsSchema = z
-  .number()
-  .int("Whole milliseconds")
-  .positive("A positive lifetime, or leave it out for the broker's delegation.token.max.lifetime.ms")
-  .max(Number.MAX_SAFE_INTEGER)
+  .number({ error: "A number of milliseconds, or null for the broker's delegation.token.max.lifetime.ms" })
+  .min(1, "A positive number of milliseconds, or null for the broker's delegation.token.max.lifetime.ms")
+  .max(MAX_LIFETIME_MS, `Too long: ${MAX_LIFETIME_TEXT}`)
+  .refine(Number.isInteger, "Whole milliseconds")
   .nullable()
   .default(null)
   .meta({ description: "Requested max lifetime in ms (capped by delegation.token.max.lifetime.ms); null = the broker's default" });
@@ -70,9 +94,9 @@ export const tokenCreateFormSchema = z
     if (v.owner !== "" && !PRINCIPAL.test(v.owner)) ctx.addIssue({ code: "custom", path: ["owner"], message: "Write the owner as Type:name, e.g. User:svc-orders" });
     let maxLifetimeMs: number | null = null;
     if (v.maxLifetime !== "") {
-      const n = Number(v.maxLifetime);
-      if (!Number.isFinite(n) || n <= 0) ctx.addIssue({ code: "custom", path: ["maxLifetime"], message: "Enter a positive number, or leave it empty for the broker's default" });
-      else maxLifetimeMs = Math.round(n * UNIT_MS[v.maxLifetimeUnit]);
+      const lifetime = lifetimeMsFromForm(v.maxLifetime, v.maxLifetimeUnit);
+      if (lifetime.ok) maxLifetimeMs = lifetime.ms;
+      else ctx.addIssue({ code: "custom", path: ["maxLifetime"], message: lifetime.message });
     }
     return { owner: v.owner === "" ? null : v.owner, renewers, maxLifetimeMs };
   });
