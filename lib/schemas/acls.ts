@@ -17,12 +17,13 @@ import {
   RESOURCE_TYPES,
   SUPPORTED_OPERATIONS,
   WILDCARD_HOST,
+  checkAclHost,
   type AclBinding,
   type AclOperation,
   type PatternType,
   type ResourceType,
 } from "@/lib/policy";
-import { isIpAddress, isPrincipal } from "./access-check";
+import { isPrincipal } from "./access-check";
 import { safeString } from "./safe-text";
 
 /** ACLs per page when browsing. */
@@ -71,8 +72,24 @@ export const aclBindingSchema = z.object({
 /** A change of up to 500 bindings (create or delete). */
 export const aclBindingsSchema = z.array(aclBindingSchema).min(1, "Give at least one ACL binding").max(500, "At most 500 bindings at once");
 
+/**
+ * A binding to create: its host must be `*` or one IP address, rewritten the way Kafka
+ * compares it (the policy core's checkAclHost, the same rule as the forms). Deletions keep
+ * aclBindingSchema: they must name an existing ACL's host exactly as Kafka stores it,
+ * whatever it is.
+ */
+export const newAclBindingSchema = aclBindingSchema.extend({
+  host: aclBindingSchema.shape.host
+    .superRefine((host, ctx) => {
+      const check = checkAclHost(host);
+      if (!check.ok) ctx.addIssue({ code: "custom", message: check.message });
+    })
+    .transform(canonicalHost),
+});
+export const newAclBindingsSchema = z.array(newAclBindingSchema).min(1, "Give at least one ACL binding").max(500, "At most 500 bindings at once");
+
 export const aclCreateBodySchema = z.object({
-  bindings: aclBindingsSchema,
+  bindings: newAclBindingsSchema,
   dryRun: z.boolean().default(false).meta({ description: "Only preview the change (same as ?preview=1)" }),
 });
 export const aclDeleteBodySchema = z.object({
@@ -83,10 +100,10 @@ export const aclPreviewQuerySchema = z.object({
   preview: z.enum(["1", "true", "0", "false"]).optional().meta({ description: "1: return the preview, change nothing" }),
 });
 
-/** The host field of a binding: `*` (any host) or one exact IP address. */
-export function hostProblem(host: string): string | null {
-  if (host === WILDCARD_HOST || isIpAddress(host)) return null;
-  return "Enter * (any host) or one IP address: Kafka matches hosts as exact IP strings, not names or ranges";
+/** A host that passed checkAclHost, as Kafka compares it (`::1` -> `0:0:0:0:0:0:0:1`). */
+function canonicalHost(host: string): string {
+  const check = checkAclHost(host);
+  return check.ok ? check.host : host;
 }
 
 /** The raw-binding form: every field error at once. */
@@ -110,8 +127,8 @@ export const aclBindingFormSchema = z
     } else if (v.resourceName === "") issue("resourceName", "Enter the resource name (* for every resource of the type)");
     if (v.principal === "") issue("principal", "Enter a principal, e.g. User:alice (User:* for everyone)");
     else if (!isPrincipal(v.principal)) issue("principal", `Write the principal as Type:name, e.g. User:${v.principal}: Kafka cannot parse a principal without a colon`);
-    const hostError = hostProblem(v.host);
-    if (hostError) issue("host", hostError);
+    const host = checkAclHost(v.host);
+    if (!host.ok) issue("host", host.message);
     if (!isOperation(v.operation)) issue("operation", `Choose an operation: ${OPERATIONS.join(", ")}`);
     else if (type !== null && v.operation !== "ALL" && !SUPPORTED_OPERATIONS[type].includes(v.operation)) {
       issue("operation", `${v.operation} does not apply to ${type} resources; ${type} has ALL, ${SUPPORTED_OPERATIONS[type].join(", ")}`);
@@ -123,7 +140,7 @@ export const aclBindingFormSchema = z
     resourceName: v.resourceType === "CLUSTER" ? CLUSTER_RESOURCE_NAME : v.resourceName,
     patternType: v.patternType as PatternType,
     principal: v.principal,
-    host: v.host,
+    host: canonicalHost(v.host),
     operation: v.operation as AclOperation,
     permissionType: v.permissionType as AclBinding["permissionType"],
   }));
@@ -162,15 +179,16 @@ export const aclTemplateFormSchema = z
     if (!(TEMPLATE_KINDS as readonly string[]).includes(v.template)) issue("template", `Choose a template: ${TEMPLATE_KINDS.join(", ")}`);
     if (v.principal === "") issue("principal", "Enter the client's principal, e.g. User:svc-orders");
     else if (!isPrincipal(v.principal)) issue("principal", `Write the principal as Type:name, e.g. User:${v.principal}: Kafka cannot parse a principal without a colon`);
-    const hostError = hostProblem(v.host);
-    if (hostError) issue("host", hostError);
+    const host = checkAclHost(v.host);
+    if (!host.ok) issue("host", host.message);
     if (v.template === "streams") {
       if (v.applicationId === "") issue("applicationId", "Enter the application.id");
       if (splitNames(v.inputTopics).length + splitNames(v.outputTopics).length === 0) issue("inputTopics", "Enter at least one input or output topic");
     } else if (splitNames(v.topics).length === 0) issue("topics", "Enter at least one topic");
     if (v.template === "consumer" && v.group === "") issue("group", "Enter the consumer group id");
     if (v.template === "transactional" && v.transactionalId === "") issue("transactionalId", "Enter the transactional.id");
-  });
+  })
+  .transform((v) => ({ ...v, host: canonicalHost(v.host) }));
 export type AclTemplateForm = z.output<typeof aclTemplateFormSchema>;
 
 /** How one binding of a change fared (or would fare). */

@@ -7,6 +7,7 @@ export { AclIndex, bindingKey, type AclGroup, type IndexedAcl } from "./acl-inde
 export { authorize, authorizeByResourceType, authorizeInScanOrder, scanOrder, isSuperUser, HARDCODE_RESOURCE_NAME } from "./authorize";
 export * from "./filter";
 export * from "./validate";
+export * from "./host";
 export * from "./parse";
 export * from "./effective";
 export * from "./roles";
