@@ -39,9 +39,14 @@ export const getViewer = cache(async (): Promise<Viewer | null> => {
   return viewerFromSessionId(jar.get(SESSION_COOKIE)?.value);
 });
 
+/**
+ * The viewer, or a redirect to sign-in. A request that still carries a session cookie
+ * whose session is gone (expired, or ended because Kafka refused its credential) is told
+ * so on the sign-in page.
+ */
 export async function requireViewer(): Promise<Viewer> {
   const viewer = await getViewer();
-  if (!viewer) redirect("/sign-in");
+  if (!viewer) redirect((await cookies()).has(SESSION_COOKIE) ? "/sign-in?ended=1" : "/sign-in");
   return viewer;
 }
 
