@@ -4,6 +4,17 @@ export * from "./errors";
 export * from "./operations";
 export * from "./principal";
 export { AclIndex, bindingKey, type AclGroup, type IndexedAcl } from "./acl-index";
+export {
+  ACL_STORE_SORTS,
+  AclStore,
+  AclStoreBuilder,
+  DEFAULT_STORE_PAGE_SIZE,
+  fromKafkaFilter,
+  type AclStorePage,
+  type AclStorePageRequest,
+  type AclStoreQuery,
+  type AclStoreSort,
+} from "./acl-store";
 export { authorize, authorizeByResourceType, authorizeInScanOrder, scanOrder, isSuperUser, HARDCODE_RESOURCE_NAME } from "./authorize";
 export * from "./filter";
 export * from "./validate";
@@ -12,3 +23,4 @@ export * from "./parse";
 export * from "./effective";
 export * from "./roles";
 export * from "./lint";
+export * from "./plan";
