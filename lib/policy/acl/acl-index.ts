@@ -306,6 +306,13 @@ export class AclIndex {
     return found.map((e) => e.binding);
   }
 
+  /** How many ACLs apply to the resource (the length of `matching`, without listing them). */
+  countMatching(resourceType: ResourceType, name: string): number {
+    let n = 0;
+    for (const g of this.applicableGroups(resourceType, name)) n += g.entries.length;
+    return n;
+  }
+
   /**
    * Groups of PREFIXED patterns that are prefixes of `prefix` (including itself) and the
    * LITERAL `*` group: the patterns that cover every name starting with `prefix`.
