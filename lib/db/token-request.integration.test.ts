@@ -2,13 +2,19 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import pg from "pg";
 import {
   approveTokenRequest,
+  claimTokenRequest,
   createTokenRequest,
   denyTokenRequest,
   getTokenRequest,
   listMyTokenRequests,
   listPendingTokenRequests,
+  openRequestOwners,
   purgeExpiredHmacs,
+  recordClaimedApproval,
+  releaseClaim,
   retrieveHmacOnce,
+  tokenIdsRecordedElsewhere,
+  type DecisionResult,
 } from "./token-request";
 import { useMigratedTestDatabase } from "./testing";
 
@@ -64,9 +70,10 @@ describe("token requests", () => {
       const r = await ask();
       const approvers = ["User:admin", "User:lead", "User:sre", "User:ops"];
       const results = await Promise.all(approvers.map((a, i) => approveTokenRequest(r.id, a, `tok-${round}-${i}`, `enc-${round}-${i}`, inOneHour, now)));
-      const winners = results.filter((x) => x.ok);
+      const winners = results.filter((x: DecisionResult) => x.ok);
       expect(winners).toHaveLength(1);
-      for (const x of results.filter((y) => !y.ok)) expect(x).toEqual({ ok: false, error: "NOT_PENDING", status: "APPROVED" });
+      // A loser reads the status after the winner's claim: APPROVING, or APPROVED once recorded.
+      for (const x of results.filter((y: DecisionResult) => !y.ok)) expect(x).toEqual({ ok: false, error: "NOT_PENDING", status: expect.stringMatching(/^APPROV(ING|ED)$/) });
       const w = winners[0];
       if (!w?.ok) throw new Error("no winner");
       const stored = await getTokenRequest(r.id);
@@ -75,6 +82,62 @@ describe("token requests", () => {
       expect(w.request.tokenId).toBe(`tok-${round}-${i}`);
       expect((await rawRow(r.id))!.encrypted_hmac).toBe(`enc-${round}-${i}`);
     }
+  });
+
+  it("claims a request for exactly one of ten approvers before Kafka is asked, and refuses deny while it is held", async () => {
+    const r = await ask();
+    const approvers = Array.from({ length: 10 }, (_, i) => `User:approver-${i}`);
+    const results = await Promise.all(approvers.map((a) => claimTokenRequest(r.id, a, now)));
+    const winners = results.filter((x) => x.ok);
+    expect(winners).toHaveLength(1);
+    for (const x of results.filter((y) => !y.ok)) expect(x).toEqual({ ok: false, error: "NOT_PENDING", status: "APPROVING" });
+    const w = winners[0];
+    if (!w?.ok) throw new Error("no winner");
+    expect(w.request).toMatchObject({ status: "APPROVING", claimedBy: expect.stringMatching(/^User:approver-\d$/), claimedAt: now, approver: null, tokenId: null });
+
+    expect(await denyTokenRequest(r.id, "User:admin", "no", now)).toEqual({ ok: false, error: "NOT_PENDING", status: "APPROVING" });
+    expect((await getTokenRequest(r.id))!.status).toBe("APPROVING");
+    // Still listed as open (being approved), for its owner's deciders.
+    expect((await listPendingTokenRequests({ owners: ["User:svc-orders"] })).map((x) => x.id)).toContain(r.id);
+  });
+
+  it("completes or releases only the exact claim it names", async () => {
+    const r = await ask();
+    const claimed = await claimTokenRequest(r.id, "User:lead", now);
+    if (!claimed.ok) throw new Error("not claimed");
+    const claim = { by: "User:lead", at: now };
+    const approval = { approver: "User:lead", tokenId: "tok-c", encryptedHmac: "enc-c", deadline: inOneHour };
+    // Another approver, or the same one with another claim time, cannot complete it.
+    expect(await recordClaimedApproval(r.id, { by: "User:sre", at: now }, approval, now)).toEqual({ ok: false, error: "CLAIM_LOST", status: "APPROVING" });
+    expect(await releaseClaim(r.id, { by: "User:lead", at: new Date(now.getTime() + 1) })).toEqual({ ok: false, error: "CLAIM_LOST", status: "APPROVING" });
+
+    // Released: PENDING again, claim cleared, claimable again; the old claim is dead.
+    const released = await releaseClaim(r.id, claim);
+    expect(released.ok && released.request).toMatchObject({ status: "PENDING", claimedBy: null, claimedAt: null });
+    expect(await recordClaimedApproval(r.id, claim, approval, now)).toEqual({ ok: false, error: "CLAIM_LOST", status: "PENDING" });
+    const later = new Date(now.getTime() + 5_000);
+    expect((await claimTokenRequest(r.id, "User:sre", later)).ok).toBe(true);
+    const done = await recordClaimedApproval(r.id, { by: "User:sre", at: later }, { ...approval, approver: "User:sre" }, later);
+    expect(done.ok && done.request).toMatchObject({ status: "APPROVED", approver: "User:sre", tokenId: "tok-c", hmacAvailable: true });
+    expect((await rawRow(r.id))!.encrypted_hmac).toBe("enc-c");
+    expect(await releaseClaim(r.id, { by: "User:sre", at: later })).toEqual({ ok: false, error: "CLAIM_LOST", status: "APPROVED" });
+    expect(await recordClaimedApproval("00000000-0000-0000-0000-000000000000", claim, approval, now)).toEqual({ ok: false, error: "NOT_FOUND" });
+
+    expect(await tokenIdsRecordedElsewhere(["tok-c", "tok-unknown"], "other-id")).toEqual(new Set(["tok-c"]));
+    expect(await tokenIdsRecordedElsewhere(["tok-c"], r.id)).toEqual(new Set());
+  });
+
+  it("lists open requests only for the owners and requester asked for", async () => {
+    const forBilling = await ask({ owner: "User:svc-billing-list", requester: "User:carol-list" });
+    const forOrders = await ask({ owner: "User:svc-orders-list", requester: "User:dave-list" });
+    const ids = async (o: Parameters<typeof listPendingTokenRequests>[0]) => (await listPendingTokenRequests(o)).map((x) => x.id);
+    expect(await ids({ owners: ["User:svc-billing-list"] })).toEqual([forBilling.id]);
+    expect(await ids({ owners: [], requester: "User:dave-list" })).toEqual([forOrders.id]);
+    expect(await ids({ owners: [] })).toEqual([]);
+    expect((await ids({ owners: ["User:svc-billing-list"], requester: "User:dave-list" })).sort()).toEqual([forBilling.id, forOrders.id].sort());
+    expect(await openRequestOwners()).toEqual(expect.arrayContaining(["User:svc-billing-list", "User:svc-orders-list"]));
+    await denyTokenRequest(forBilling.id, "User:admin", "done", now);
+    expect(await openRequestOwners()).not.toContain("User:svc-billing-list");
   });
 
   it("denies only pending requests, with the reason recorded", async () => {

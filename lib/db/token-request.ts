@@ -2,14 +2,18 @@
  * Self-service delegation token requests (DESIGN.md, "Token flows").
  *
  * Life cycle (status):
- *   PENDING --approve--> APPROVED --retrieveHmacOnce--> RETRIEVED
- *                                 --purgeExpiredHmacs (deadline passed)--> EXPIRED_UNRETRIEVED
- *   PENDING --deny--> DENIED
+ *   PENDING --claimTokenRequest--> APPROVING --recordClaimedApproval--> APPROVED
+ *                                  APPROVING --releaseClaim--> PENDING
+ *   APPROVED --retrieveHmacOnce--> RETRIEVED
+ *            --purgeExpiredHmacs (deadline passed)--> EXPIRED_UNRETRIEVED
+ *   PENDING --deny--> DENIED            (never while APPROVING)
  *
- * Every transition is one conditional UPDATE, so concurrent callers cannot both win:
- * of two approvers racing, exactly one gets { ok: true }; the other gets NOT_PENDING and
- * must expire the Kafka token it created (the console creates the token before recording
- * the approval, because only then does it have a token id and HMAC).
+ * Every transition is one conditional UPDATE, so concurrent callers cannot both win.
+ * Approval claims the request in the database BEFORE Kafka is asked: of ten approvers
+ * racing, exactly one moves it PENDING -> APPROVING and only that one creates a token.
+ * The claim (claimedBy, claimedAt) is the fence: completing or releasing it names the
+ * exact claim, so an approver whose claim was resolved by someone else (it looked dead)
+ * cannot overwrite that resolution.
  *
  * The HMAC is stored only encrypted (the caller passes encryptSecret(hmac)), handed out
  * once by retrieveHmacOnce (an UPDATE ... RETURNING that erases it in the same statement),
@@ -41,11 +45,16 @@ export interface TokenRequest {
   /** Until when the requester can retrieve the HMAC (set at approval). */
   hmacDeadline: Date | null;
   retrievedAt: Date | null;
+  /** The approver holding the request while Kafka is asked (status APPROVING), and since when. */
+  claimedBy: string | null;
+  claimedAt: Date | null;
   /** True while an encrypted HMAC is stored (approved, not yet retrieved, not purged). */
   hmacAvailable: boolean;
 }
 
 export interface NewTokenRequest {
+  /** A UUID chosen by the caller (so the audit intent can name it); generated when absent. */
+  id?: string;
   requester: string;
   owner: string;
   renewers?: readonly string[];
@@ -55,6 +64,15 @@ export interface NewTokenRequest {
 
 export type DecisionFailure = { ok: false; error: "NOT_FOUND" } | { ok: false; error: "NOT_PENDING"; status: TokenRequestStatus };
 export type DecisionResult = { ok: true; request: TokenRequest } | DecisionFailure;
+
+/** One approver's hold on a request: exactly these two values fence its completion. */
+export interface Claim {
+  by: string;
+  at: Date;
+}
+
+export type ClaimFailure = DecisionFailure | { ok: false; error: "CLAIM_LOST"; status: TokenRequestStatus };
+export type ClaimResult = { ok: true; request: TokenRequest } | ClaimFailure;
 
 export type RetrieveResult =
   | { ok: true; tokenId: string; encryptedHmac: string }
@@ -76,6 +94,8 @@ function toRecord(r: Row): TokenRequest {
     tokenId: r.tokenId,
     hmacDeadline: r.hmacDeadline,
     retrievedAt: r.retrievedAt,
+    claimedBy: r.claimedBy,
+    claimedAt: r.claimedAt,
     hmacAvailable: r.encryptedHmac !== null,
   };
 }
@@ -87,6 +107,7 @@ export async function createTokenRequest(input: NewTokenRequest, now: Date = new
   }
   const row = await getPrisma().tokenRequest.create({
     data: {
+      ...(input.id ? { id: input.id } : {}),
       requester: input.requester,
       owner: input.owner,
       renewers,
@@ -115,16 +136,43 @@ export async function listMyTokenRequests(requester: string, limit = 200): Promi
 }
 
 /**
- * Pending requests, oldest first (the approval queue). Who may approve which one is
- * decided by the caller (CREATE_TOKENS on USER:<owner>); `owners` narrows the list.
+ * Open requests (PENDING, and APPROVING while an approval is under way), oldest first: the
+ * approval queue. Who may see which one is decided by the caller (lib/services/token-requests.ts):
+ * `owners` lists the owners whose requests the viewer may decide, `requester` adds the
+ * viewer's own requests. Without either option every open request is listed.
  */
-export async function listPendingTokenRequests(options: { owners?: readonly string[]; limit?: number } = {}): Promise<TokenRequest[]> {
+export async function listPendingTokenRequests(options: { owners?: readonly string[]; requester?: string; limit?: number } = {}): Promise<TokenRequest[]> {
+  const visible =
+    options.owners === undefined && options.requester === undefined
+      ? {}
+      : { OR: [{ owner: { in: [...(options.owners ?? [])] } }, ...(options.requester !== undefined ? [{ requester: options.requester }] : [])] };
   const rows = await getPrisma().tokenRequest.findMany({
-    where: { status: "PENDING", ...(options.owners ? { owner: { in: [...options.owners] } } : {}) },
+    where: { status: { in: ["PENDING", "APPROVING"] }, ...visible },
     orderBy: [{ createdAt: "asc" }, { id: "asc" }],
     take: Math.min(Math.max(options.limit ?? 200, 1), 1000),
   });
   return rows.map(toRecord);
+}
+
+/** The owners of the open (PENDING or APPROVING) requests, each once. */
+export async function openRequestOwners(): Promise<string[]> {
+  const rows = await getPrisma().tokenRequest.findMany({
+    where: { status: { in: ["PENDING", "APPROVING"] } },
+    distinct: ["owner"],
+    select: { owner: true },
+    orderBy: { owner: "asc" },
+  });
+  return rows.map((r) => r.owner);
+}
+
+/** Which of `tokenIds` are already recorded on a request other than `exceptId`. */
+export async function tokenIdsRecordedElsewhere(tokenIds: readonly string[], exceptId: string): Promise<Set<string>> {
+  if (tokenIds.length === 0) return new Set();
+  const rows = await getPrisma().tokenRequest.findMany({
+    where: { tokenId: { in: [...tokenIds] }, id: { not: exceptId } },
+    select: { tokenId: true },
+  });
+  return new Set(rows.map((r) => r.tokenId).filter((t): t is string => t !== null));
 }
 
 async function failure(id: string): Promise<DecisionFailure> {
@@ -133,8 +181,62 @@ async function failure(id: string): Promise<DecisionFailure> {
 }
 
 /**
- * Records the approval and the created token, only if the request is still PENDING
- * (atomic). `encryptedHmac` must already be encrypted; `deadline` bounds its retrieval.
+ * Takes the request for one approver before Kafka is asked: PENDING -> APPROVING with
+ * claimedBy/claimedAt, only if it is still PENDING (atomic). Of any number of approvers
+ * racing, exactly one gets { ok: true }; the others get NOT_PENDING with the status.
+ */
+export async function claimTokenRequest(id: string, approver: string, now: Date = new Date()): Promise<DecisionResult> {
+  const prisma = getPrisma();
+  const { count } = await prisma.tokenRequest.updateMany({
+    where: { id, status: "PENDING" },
+    data: { status: "APPROVING", claimedBy: approver, claimedAt: now },
+  });
+  if (count === 0) return failure(id);
+  const row = await prisma.tokenRequest.findUniqueOrThrow({ where: { id } });
+  return { ok: true, request: toRecord(row) };
+}
+
+/** The claim a record holds, when it is APPROVING. */
+export function claimOf(request: Pick<TokenRequest, "status" | "claimedBy" | "claimedAt">): Claim | null {
+  return request.status === "APPROVING" && request.claimedBy !== null && request.claimedAt !== null ? { by: request.claimedBy, at: request.claimedAt } : null;
+}
+
+async function claimFailure(id: string): Promise<ClaimFailure> {
+  const f = await failure(id);
+  return f.error === "NOT_FOUND" ? f : { ok: false, error: "CLAIM_LOST", status: f.status };
+}
+
+/**
+ * Completes a claim with the token Kafka created: APPROVING (this exact claim) ->
+ * APPROVED with the token id and the encrypted HMAC (null when it could not be learned).
+ * CLAIM_LOST when the claim was resolved or replaced meanwhile.
+ */
+export async function recordClaimedApproval(
+  id: string,
+  claim: Claim,
+  approval: { approver: string; tokenId: string; encryptedHmac: string | null; deadline: Date },
+  now: Date = new Date(),
+): Promise<ClaimResult> {
+  const prisma = getPrisma();
+  const { count } = await prisma.tokenRequest.updateMany({
+    where: { id, status: "APPROVING", claimedBy: claim.by, claimedAt: claim.at },
+    data: {
+      status: "APPROVED",
+      approver: approval.approver,
+      decidedAt: now,
+      tokenId: approval.tokenId,
+      encryptedHmac: approval.encryptedHmac,
+      hmacDeadline: approval.deadline,
+    },
+  });
+  if (count === 0) return claimFailure(id);
+  const row = await prisma.tokenRequest.findUniqueOrThrow({ where: { id } });
+  return { ok: true, request: toRecord(row) };
+}
+
+/**
+ * Claims and records in one go, for a token that already exists (tests, data imports):
+ * PENDING -> APPROVED through the same claim, so it races like an approval does.
  */
 export async function approveTokenRequest(
   id: string,
@@ -144,17 +246,26 @@ export async function approveTokenRequest(
   deadline: Date,
   now: Date = new Date(),
 ): Promise<DecisionResult> {
+  const claimed = await claimTokenRequest(id, approver, now);
+  if (!claimed.ok) return claimed;
+  const recorded = await recordClaimedApproval(id, { by: approver, at: now }, { approver, tokenId, encryptedHmac, deadline }, now);
+  if (recorded.ok) return recorded;
+  return recorded.error === "NOT_FOUND" ? recorded : { ok: false, error: "NOT_PENDING", status: recorded.status };
+}
+
+/** Gives a claim up (Kafka refused, or no token was created): APPROVING (this exact claim) -> PENDING. */
+export async function releaseClaim(id: string, claim: Claim): Promise<ClaimResult> {
   const prisma = getPrisma();
   const { count } = await prisma.tokenRequest.updateMany({
-    where: { id, status: "PENDING" },
-    data: { status: "APPROVED", approver, decidedAt: now, tokenId, encryptedHmac, hmacDeadline: deadline },
+    where: { id, status: "APPROVING", claimedBy: claim.by, claimedAt: claim.at },
+    data: { status: "PENDING", claimedBy: null, claimedAt: null },
   });
-  if (count === 0) return failure(id);
+  if (count === 0) return claimFailure(id);
   const row = await prisma.tokenRequest.findUniqueOrThrow({ where: { id } });
   return { ok: true, request: toRecord(row) };
 }
 
-/** Denies a PENDING request with a reason (atomic). */
+/** Denies a PENDING request with a reason (atomic); an APPROVING one is refused (NOT_PENDING). */
 export async function denyTokenRequest(id: string, approver: string, reason: string, now: Date = new Date()): Promise<DecisionResult> {
   const prisma = getPrisma();
   const { count } = await prisma.tokenRequest.updateMany({

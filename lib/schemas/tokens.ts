@@ -209,6 +209,8 @@ export const tokenRequestViewSchema = z.object({
   tokenId: z.string().nullable(),
   hmacDeadline: z.string().nullable(),
   retrievable: z.boolean(),
+  claimedBy: z.string().nullable().meta({ description: "While APPROVING: the approver whose approval is under way" }),
+  claimedAt: z.string().nullable(),
 });
 export type TokenRequestView = z.output<typeof tokenRequestViewSchema>;
 

@@ -84,6 +84,8 @@ export function toTokenRequestView(r: TokenRequest, now: number): TokenRequestVi
     tokenId: r.tokenId,
     hmacDeadline: r.hmacDeadline?.toISOString() ?? null,
     retrievable: r.status === "APPROVED" && r.hmacAvailable && r.hmacDeadline !== null && r.hmacDeadline.getTime() > now,
+    claimedBy: r.status === "APPROVING" ? r.claimedBy : null,
+    claimedAt: r.status === "APPROVING" ? (r.claimedAt?.toISOString() ?? null) : null,
   };
 }
 

@@ -45,11 +45,12 @@ export default async function TokenRequestsPage() {
           {lists.data.mine.length === 0 ? <div className="empty">You have not requested a token.</div> : <MyRequests requests={lists.data.mine} now={now} />}
 
           <h2>Requests I can decide</h2>
-          <p className="muted">
-            Every pending request is listed; those you appear entitled to approve are marked.{" "}
+          <p className="muted" data-testid="decide-scope">
+            Open requests for owners you appear entitled to create tokens for (you are the owner, a super user, you have CREATE_TOKENS on
+            USER:&lt;owner&gt;, or Kafka shows tokens you created for that owner), and your own. Nobody else sees a request or its reason.{" "}
             {lists.data.aclsReadable
-              ? "Judged from the ACLs Kafka shows you."
-              : "The console cannot read the ACLs as you (that needs DESCRIBE on CLUSTER), so this is judged from what it can see; Kafka decides when you approve."}
+              ? "Judged from the ACLs Kafka shows you; Kafka decides when you approve."
+              : "The console cannot read the ACLs as you (that needs DESCRIBE on CLUSTER), so requests for owners it cannot tell you may create tokens for are not listed; Kafka decides when you approve."}
           </p>
           {lists.data.pending.length === 0 ? (
             <div className="empty">No pending request.</div>
@@ -88,6 +89,7 @@ function MyRequests({ requests, now }: { requests: TokenRequestView[]; now: numb
                 {r.status}
               </span>
               <div className="muted">asked {formatRelative(Date.parse(r.createdAt), now)}</div>
+              <Held request={r} now={now} />
             </td>
             <td>
               {r.approver && (
@@ -149,6 +151,7 @@ function PendingRequests({ requests, now }: { requests: DecidableRequest[]; now:
                 <div className="muted">{r.entitlementNote}</div>
               </td>
               <td>
+                <Held request={r} now={now} />
                 <DecideForms id={r.id} canDeny={entitled || r.entitlement === "ownRequest"} />
               </td>
             </tr>
@@ -156,5 +159,16 @@ function PendingRequests({ requests, now }: { requests: DecidableRequest[]; now:
         })}
       </tbody>
     </table>
+  );
+}
+
+/** An approval under way (APPROVING): by whom and since when. */
+function Held({ request, now }: { request: TokenRequestView; now: number }) {
+  if (request.status !== "APPROVING" || !request.claimedBy) return null;
+  return (
+    <div className="muted" data-testid="request-held">
+      being approved by <span className="mono">{request.claimedBy}</span>
+      {request.claimedAt && <> since {formatRelative(Date.parse(request.claimedAt), now)}</>}
+    </div>
   );
 }
