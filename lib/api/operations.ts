@@ -516,6 +516,7 @@ const AUDIT: ApiOperation[] = [
     queryExamples: {
       signIns: { summary: "Successful sign-ins", value: { action: "session.sign-in", outcome: "success", limit: 20 } },
       day: { summary: "One principal's events on one day", value: { principal: "User:admin", from: "2026-12-01", to: "2026-12-01" } },
+      csv: { summary: "The sign-ins as a CSV file", value: { action: "session.sign-in", format: "csv" } },
     },
     response: z.object({ events: z.array(auditEventSchema), nextCursor: z.string().nullable() }),
     alternativeResponse: { mediaType: "text/csv", description: "With format=csv: the events as a CSV file (header row first)" },
