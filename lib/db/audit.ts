@@ -16,7 +16,7 @@
  * leading apostrophe.
  */
 import { getPrisma } from "./client";
-import type { Prisma } from "../generated/prisma/client";
+import { Prisma } from "../generated/prisma/client";
 
 /**
  * "pending": the intent was recorded and the outcome not yet (a change whose outcome is
@@ -84,6 +84,7 @@ export interface AuditFilter {
   principal?: string;
   action?: string;
   outcome?: AuditOutcome;
+  category?: AuditCategory;
   from?: Date;
   to?: Date;
   /** 1..1000, default 100. */
@@ -309,27 +310,95 @@ function decodeCursor(cursor: string): { at: Date; id: bigint } {
   return { at: new Date(m[1]!), id: BigInt(m[2]!) };
 }
 
-/** Events matching the filters, newest first; nextCursor is null on the last page. */
+/**
+ * Events matching the filters, newest first; nextCursor is null on the last page.
+ * Every row, whoever asks: a viewer's page goes through listVisibleAudit (lib/services/audit-view.ts).
+ */
 export async function listAudit(filter: AuditFilter = {}): Promise<{ events: AuditEvent[]; nextCursor: string | null }> {
+  return listVisibleAudit(EVERY_ROW, filter);
+}
+
+/**
+ * Which rows one viewer may read, as lib/services/audit-view.ts decided it from Kafka;
+ * listVisibleAudit turns it into SQL, so paging and cost follow the page.
+ *
+ * A row is visible when `all`, or, unless it is a sign-in failure (action session.sign-in*
+ * or category session, outcome not success) and `signInFailures` is false, when any of:
+ * the viewer is its principal; its category is in `categories`; its category is in
+ * `asSubject` and the viewer is among its subjects; it is a token row (subjects [owner,
+ * ...renewers]) whose owner is in `tokenOwners`; it is a token-request row (subjects
+ * [requester, owner, ...renewers]) whose owner is in `tokenRequestOwners`.
+ */
+export interface AuditVisibility {
+  all: boolean;
+  principal: string;
+  categories: readonly AuditCategory[];
+  signInFailures: boolean;
+  asSubject: readonly AuditCategory[];
+  tokenOwners: readonly string[];
+  tokenRequestOwners: readonly string[];
+}
+
+const EVERY_ROW: AuditVisibility = { all: true, principal: "", categories: [], signInFailures: true, asSubject: [], tokenOwners: [], tokenRequestOwners: [] };
+
+const SIGN_IN_FAILURE = Prisma.sql`((category = 'session' OR action LIKE 'session.sign-in%') AND outcome <> 'success')`;
+
+function visibilitySql(v: AuditVisibility): Prisma.Sql {
+  if (v.all) return Prisma.sql`TRUE`;
+  const text = (xs: readonly string[]) => Prisma.sql`${[...xs]}::text[]`;
+  const grants = Prisma.sql`(
+    principal = ${v.principal}
+    OR category = ANY(${text(v.categories)})
+    OR (category = ANY(${text(v.asSubject)}) AND ${v.principal} = ANY(subjects))
+    OR (category = 'token' AND subjects[1] = ANY(${text(v.tokenOwners)}))
+    OR (category = 'token-request' AND subjects[2] = ANY(${text(v.tokenRequestOwners)}))
+  )`;
+  return v.signInFailures ? grants : Prisma.sql`(NOT ${SIGN_IN_FAILURE} AND ${grants})`;
+}
+
+/** The rows of `filter` that `visibility` lets the viewer read, newest first, paged by cursor. */
+export async function listVisibleAudit(visibility: AuditVisibility, filter: AuditFilter = {}): Promise<{ events: AuditEvent[]; nextCursor: string | null }> {
   const limit = Math.min(Math.max(Math.trunc(filter.limit ?? 100), 1), 1000);
-  const and: Prisma.AuditEventWhereInput[] = [];
-  if (filter.principal) and.push({ principal: filter.principal });
-  if (filter.action) and.push({ action: filter.action });
-  if (filter.outcome) and.push({ outcome: filter.outcome });
-  if (filter.from) and.push({ at: { gte: filter.from } });
-  if (filter.to) and.push({ at: { lte: filter.to } });
+  const where: Prisma.Sql[] = [visibilitySql(visibility)];
+  if (filter.principal) where.push(Prisma.sql`principal = ${filter.principal}`);
+  if (filter.action) where.push(Prisma.sql`action = ${filter.action}`);
+  if (filter.outcome) where.push(Prisma.sql`outcome = ${filter.outcome}`);
+  if (filter.category) where.push(Prisma.sql`category = ${filter.category}`);
+  if (filter.from) where.push(Prisma.sql`at >= ${filter.from}::timestamptz`);
+  if (filter.to) where.push(Prisma.sql`at <= ${filter.to}::timestamptz`);
   if (filter.cursor) {
     const c = decodeCursor(filter.cursor);
-    and.push({ OR: [{ at: { lt: c.at } }, { at: c.at, id: { lt: c.id } }] });
+    where.push(Prisma.sql`(at < ${c.at}::timestamptz OR (at = ${c.at}::timestamptz AND id < ${c.id}))`);
   }
-  const rows = await getPrisma().auditEvent.findMany({
-    where: and.length ? { AND: and } : {},
-    orderBy: [{ at: "desc" }, { id: "desc" }],
-    take: limit + 1,
-  });
+  const rows = await getPrisma().$queryRaw<Row[]>`
+    SELECT id, at, principal, action, target, request, before, after, outcome,
+           kafka_error AS "kafkaError", message, category, subjects,
+           completed_at AS "completedAt", repeat_count AS "repeatCount", last_at AS "lastAt", plan_id AS "planId"
+      FROM audit_event
+     WHERE ${Prisma.join(where, " AND ")}
+     ORDER BY at DESC, id DESC
+     LIMIT ${limit + 1}`;
   const events = rows.slice(0, limit).map(fromRow);
   const last = events[events.length - 1];
   return { events, nextCursor: rows.length > limit && last ? encodeCursor(last) : null };
+}
+
+/**
+ * The owners named by token rows (subjects[1]) and token-request rows (subjects[2]), each
+ * once: the candidates audit-view checks DESCRIBE_TOKENS / CREATE_TOKENS on.
+ */
+export async function auditedTokenOwners(): Promise<{ token: string[]; tokenRequest: string[] }> {
+  const rows = await getPrisma().$queryRaw<{ category: string; owner: string }[]>`
+    SELECT DISTINCT category, owner FROM (
+      SELECT category, subjects[1] AS owner FROM audit_event WHERE category = 'token'
+      UNION ALL
+      SELECT category, subjects[2] AS owner FROM audit_event WHERE category = 'token-request'
+    ) AS o
+    WHERE owner IS NOT NULL`;
+  return {
+    token: rows.filter((r) => r.category === "token").map((r) => r.owner),
+    tokenRequest: rows.filter((r) => r.category === "token-request").map((r) => r.owner),
+  };
 }
 
 export const AUDIT_CSV_COLUMNS = ["id", "at", "principal", "action", "target", "outcome", "kafkaError", "message", "request", "before", "after"] as const;

@@ -1,6 +1,10 @@
 import { z } from "zod";
 
-export const AUDIT_OUTCOMES = ["success", "failure", "denied", "partial"] as const;
+/** As in lib/db/audit.ts: "pending" = the outcome was never recorded, "unknown" = Kafka's answer was lost. */
+export const AUDIT_OUTCOMES = ["success", "failure", "denied", "partial", "pending", "unknown"] as const;
+
+/** As in lib/db/audit.ts; decides who may read an event (lib/services/audit-view.ts). */
+export const AUDIT_CATEGORIES = ["acl", "quota", "token", "token-request", "session", "other"] as const;
 
 const optionalText = z
   .string()
@@ -33,6 +37,10 @@ export const auditQuerySchema = z.object({
     .enum(AUDIT_OUTCOMES, { message: `One of ${AUDIT_OUTCOMES.join(", ")}` })
     .optional()
     .or(z.literal("").transform(() => undefined)),
+  category: z
+    .enum(AUDIT_CATEGORIES, { message: `One of ${AUDIT_CATEGORIES.join(", ")}` })
+    .optional()
+    .or(z.literal("").transform(() => undefined)),
   from: optionalDate(false),
   to: optionalDate(true),
   limit: z.coerce.number().int().min(1).max(1000).default(100),
@@ -53,4 +61,14 @@ export const auditEventSchema = z.object({
   outcome: z.enum(AUDIT_OUTCOMES),
   kafkaError: z.string().nullable().optional(),
   message: z.string().nullable().optional(),
+  category: z.enum(AUDIT_CATEGORIES).optional(),
+  subjects: z.array(z.string()).optional().meta({ description: "Principals the event is about besides the actor (token owner and renewers, requester)" }),
+});
+
+/** GET /api/v1/audit (JSON): one page of the events the caller may read. */
+export const auditPageSchema = z.object({
+  events: z.array(auditEventSchema),
+  nextCursor: z.string().nullable(),
+  visibility: z.array(z.string()).meta({ description: "What the caller can see and why (decided from what Kafka lets the caller describe)" }),
+  problems: z.array(z.string()).meta({ description: "Rights Kafka could not be asked about; counted as not granted" }),
 });

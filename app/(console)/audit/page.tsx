@@ -1,10 +1,11 @@
 import Link from "next/link";
 import { requireViewer } from "@/lib/auth/current";
-import { AUDIT_OUTCOMES, auditQuerySchema } from "@/lib/schemas/audit";
-import { InvalidCursorError, listAudit } from "@/lib/db/audit";
+import { AUDIT_CATEGORIES, AUDIT_OUTCOMES, auditQuerySchema } from "@/lib/schemas/audit";
+import { listAuditFor } from "@/lib/services/audit-view";
 import { fieldErrorsOf } from "@/lib/actions/result";
 
 export const metadata = { title: "Audit" };
+export const dynamic = "force-dynamic";
 
 type Search = Record<string, string | string[] | undefined>;
 
@@ -18,32 +19,48 @@ function pretty(value: unknown): string {
 }
 
 export default async function AuditPage({ searchParams }: { searchParams: Promise<Search> }) {
-  await requireViewer();
+  const viewer = await requireViewer();
   const raw = Object.fromEntries(Object.entries(await searchParams).map(([k, v]) => [k, first(v)]));
   const parsed = auditQuerySchema.safeParse(raw);
   const errors = parsed.success ? {} : fieldErrorsOf(parsed.error.issues);
   const filters = parsed.success ? parsed.data : auditQuerySchema.parse({});
   const { format: _format, ...listFilters } = filters;
-  const page = await listAudit(listFilters).catch((error: unknown) => {
-    // A stale or hand-edited cursor: show the first page rather than an error page.
-    if (error instanceof InvalidCursorError) return listAudit({ ...listFilters, cursor: undefined });
-    throw error;
-  });
+  let result = await listAuditFor(viewer, listFilters);
+  // A stale or hand-edited cursor: show the first page rather than an error.
+  if (!result.ok && result.fieldErrors?.cursor) result = await listAuditFor(viewer, { ...listFilters, cursor: undefined });
 
   const exportParams = new URLSearchParams();
-  for (const key of ["principal", "action", "outcome", "from", "to"] as const) {
+  for (const key of ["principal", "action", "outcome", "category", "from", "to"] as const) {
     const v = raw[key];
     if (v) exportParams.set(key, v);
   }
   const nextParams = new URLSearchParams(exportParams);
-  if (page.nextCursor) nextParams.set("cursor", page.nextCursor);
+  if (result.ok && result.data.nextCursor) nextParams.set("cursor", result.data.nextCursor);
   exportParams.set("format", "csv");
   exportParams.set("limit", "1000");
 
   return (
     <>
       <h1>Audit</h1>
-      <p className="lead">Every change made through the console: who, as which principal, what, and what Kafka answered.</p>
+      <p className="lead">
+        Every change made through the console: who, as which principal, what, and what Kafka answered. You see the events Kafka would let you
+        see: your own, and those about what you may describe.
+      </p>
+      {result.ok && (
+        <details className="card" data-testid="audit-visibility">
+          <summary>What you can see here</summary>
+          <ul>
+            {result.data.visibility.map((line) => (
+              <li key={line}>{line}</li>
+            ))}
+          </ul>
+        </details>
+      )}
+      {result.ok && result.data.problems.length > 0 && (
+        <div role="alert" className="alert error" data-testid="audit-problems">
+          Kafka could not be asked what you may see, so only what is certain is shown: {result.data.problems.join(" ")}
+        </div>
+      )}
       <form className="inline card" method="get" aria-label="Audit filters">
         <label className="field">
           Principal
@@ -65,6 +82,17 @@ export default async function AuditPage({ searchParams }: { searchParams: Promis
           </select>
         </label>
         <label className="field">
+          Category
+          <select name="category" defaultValue={raw.category ?? ""}>
+            <option value="">any</option>
+            {AUDIT_CATEGORIES.map((c) => (
+              <option key={c} value={c}>
+                {c}
+              </option>
+            ))}
+          </select>
+        </label>
+        <label className="field">
           From
           <input name="from" type="date" defaultValue={raw.from ?? ""} />
           {errors.from?.map((m) => <span key={m} className="field-error">{m}</span>)}
@@ -81,7 +109,11 @@ export default async function AuditPage({ searchParams }: { searchParams: Promis
           Export CSV
         </a>
       </form>
-      {page.events.length === 0 ? (
+      {!result.ok ? (
+        <div role="alert" className="alert error" data-testid="audit-error">
+          {result.message}
+        </div>
+      ) : result.data.events.length === 0 ? (
         <div className="empty">No audit events match these filters.</div>
       ) : (
         <table className="data" aria-label="Audit events">
@@ -96,7 +128,7 @@ export default async function AuditPage({ searchParams }: { searchParams: Promis
             </tr>
           </thead>
           <tbody>
-            {page.events.map((e) => (
+            {result.data.events.map((e) => (
               <tr key={String(e.id)}>
                 <td className="mono nowrap">{new Date(e.at).toISOString().replace("T", " ").slice(0, 19)}</td>
                 <td className="mono">{e.principal}</td>
@@ -115,7 +147,7 @@ export default async function AuditPage({ searchParams }: { searchParams: Promis
           </tbody>
         </table>
       )}
-      {page.nextCursor && (
+      {result.ok && result.data.nextCursor && (
         <p>
           <Link href={`/audit?${nextParams}`}>Older events →</Link>
         </p>
