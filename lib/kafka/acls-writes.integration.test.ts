@@ -1,0 +1,95 @@
+/**
+ * Writes at scale: creating or deleting N bindings costs one CreateAcls / DeleteAcls
+ * plus a bounded number of DescribeAcls to confirm (one per confirmation pass), whatever
+ * N and however many ACLs the broker holds. Requests are counted on the Kafka client's
+ * own diagnostics channel (every request any connection of this process sends).
+ */
+import { tracingChannel } from "node:diagnostics_channel";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { AclBinding, AclBindingFilter } from "@/lib/policy/types";
+import { ANY_ACL_FILTER } from "@/lib/policy/acl/filter";
+import { coveringFilter, createAcls, deleteAcls, describeAclStore, describeAcls } from "./acls";
+import { closeAllConnections } from "./client";
+import { ADMIN, runId } from "./test-fixtures";
+
+const API_KEYS = { CreateAcls: 30, DeleteAcls: 31, DescribeAcls: 29 } as const;
+
+/** Counts Kafka requests by API key while `work` runs. */
+async function countRequests<T>(work: () => Promise<T>): Promise<{ result: T; counts: Record<keyof typeof API_KEYS, number> }> {
+  const counts = { CreateAcls: 0, DeleteAcls: 0, DescribeAcls: 0 };
+  const channel = tracingChannel<unknown, { apiKey?: number }>("plt:kafka:connections:api");
+  const onStart = (message: { apiKey?: number }) => {
+    for (const [name, key] of Object.entries(API_KEYS)) if (message.apiKey === key) counts[name as keyof typeof counts]++;
+  };
+  const handlers = { start: onStart, end: () => undefined, asyncStart: () => undefined, asyncEnd: () => undefined, error: () => undefined };
+  channel.subscribe(handlers);
+  try {
+    return { result: await work(), counts };
+  } finally {
+    channel.unsubscribe(handlers);
+  }
+}
+
+const id = runId();
+const principal = `User:it-writes-${id}`;
+const mine: AclBindingFilter = { ...ANY_ACL_FILTER, principal };
+
+function batch(n: number): AclBinding[] {
+  return Array.from({ length: n }, (_, i) => ({
+    resourceType: i % 3 === 0 ? "GROUP" : "TOPIC",
+    resourceName: `it-writes-${id}-${i}`,
+    patternType: i % 5 === 0 ? "PREFIXED" : "LITERAL",
+    principal,
+    host: "*",
+    operation: i % 2 === 0 ? "READ" : "DESCRIBE",
+    permissionType: "ALLOW",
+  }));
+}
+
+beforeAll(async () => {
+  await deleteAcls(ADMIN, [mine]);
+});
+
+afterAll(async () => {
+  await deleteAcls(ADMIN, [mine]);
+  await closeAllConnections();
+});
+
+describe("ACL writes confirm with one describe, whatever the batch size", () => {
+  it("creates 200 bindings with one CreateAcls and at most two DescribeAcls, and they are all there", async () => {
+    const bindings = batch(200);
+    const { result, counts } = await countRequests(() => createAcls(ADMIN, bindings));
+    expect(result.every((r) => r.error === null)).toBe(true);
+    expect(counts.CreateAcls).toBe(1);
+    expect(counts.DescribeAcls).toBeGreaterThanOrEqual(1);
+    expect(counts.DescribeAcls).toBeLessThanOrEqual(2);
+    // Read-your-writes: the very next describe sees every binding.
+    const store = await describeAclStore(ADMIN, mine);
+    expect(store.size).toBe(200);
+    for (const b of bindings) expect(store.has(b)).toBe(true);
+  });
+
+  it("deletes 200 bindings (200 exact filters) with one DeleteAcls and at most two DescribeAcls, and none is left", async () => {
+    const bindings = batch(200);
+    const { result, counts } = await countRequests(() => deleteAcls(ADMIN, bindings.map((b) => ({ ...b }))));
+    expect(result.map((r) => r.deleted.length)).toEqual(bindings.map(() => 1));
+    expect(counts.DeleteAcls).toBe(1);
+    expect(counts.DescribeAcls).toBeGreaterThanOrEqual(1);
+    expect(counts.DescribeAcls).toBeLessThanOrEqual(2);
+    expect(await describeAcls(ADMIN, mine)).toEqual([]);
+  });
+
+  it("confirms with the narrowest filter covering the batch", () => {
+    expect(coveringFilter(batch(3))).toEqual({
+      resourceType: "ANY",
+      resourceName: null,
+      patternType: "ANY",
+      principal,
+      host: "*",
+      operation: "ANY",
+      permissionType: "ALLOW",
+    });
+    const one = batch(1)[0]!;
+    expect(coveringFilter([one, { ...one, operation: "WRITE" }])).toEqual({ ...one, operation: "ANY" });
+  });
+});
