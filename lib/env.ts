@@ -1,7 +1,9 @@
 /**
  * The console's own settings, read from the environment once and checked with zod. A bad
- * value stops the start with every problem listed (scripts/start.ts and instrumentation.ts
- * call assertEnv()); nothing else in the console reads process.env for these settings.
+ * value stops the start with every problem listed (instrumentation.ts, and the launcher,
+ * call lib/settings-check.ts, which asks this module, the Kafka settings and the
+ * authorizer assumptions together); nothing else in the console reads process.env for
+ * these settings.
  *
  * Kafka's connection settings are checked the same way in lib/kafka/config.ts, the
  * authorizer assumptions in lib/services/authorizer-config.ts.
@@ -50,6 +52,13 @@ export const envSchema = z.object({
   MAX_BODY_BYTES: positiveNumber("MAX_BODY_BYTES").default(4 * 1024 * 1024),
   PLAN_TTL_MINUTES: positiveNumber("PLAN_TTL_MINUTES").default(30),
   DATABASE_URL: z.string().min(1).optional(),
+  /** Connections in the console database pool of each console instance (lib/db/client.ts). */
+  DATABASE_POOL_MAX: z
+    .string()
+    .regex(/^\d+$/, "DATABASE_POOL_MAX must be a positive whole number")
+    .transform(Number)
+    .refine((n) => n >= 1, "DATABASE_POOL_MAX must be a positive whole number")
+    .default(10),
 });
 
 export type ConsoleEnv = z.infer<typeof envSchema>;

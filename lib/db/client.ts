@@ -5,24 +5,20 @@
  * one) before Next starts, so it is always set in the server.
  *
  * One client per process, cached on globalThis so Next dev's hot reload does not open
- * a new pool on every edit. Pool size: DATABASE_POOL_MAX (default 10).
+ * a new pool on every edit. Pool size: DATABASE_POOL_MAX (default 10, checked with the
+ * other settings in lib/env.ts). DATABASE_URL is read at each call, not through the cached
+ * settings: the launcher sets it when it serves the embedded database, and the integration
+ * tests point it at a fresh database per file.
  */
 import { PrismaPg } from "@prisma/adapter-pg";
 import { PrismaClient } from "../generated/prisma/client";
+import { env } from "../env";
 
 type Cached = { client: PrismaClient; url: string };
 const globalForPrisma = globalThis as typeof globalThis & { __kscPrisma?: Cached };
 
 export class DatabaseConfigError extends Error {
   override name = "DatabaseConfigError";
-}
-
-function poolMax(): number {
-  const v = process.env.DATABASE_POOL_MAX;
-  if (v === undefined || v === "") return 10;
-  const n = Number(v);
-  if (!Number.isInteger(n) || n < 1) throw new DatabaseConfigError(`DATABASE_POOL_MAX must be a positive integer, got "${v}"`);
-  return n;
 }
 
 /** The process-wide Prisma client for DATABASE_URL. Throws a DatabaseConfigError when DATABASE_URL is unset. */
@@ -38,7 +34,7 @@ export function getPrisma(): PrismaClient {
   if (cached && cached.url === url) return cached.client;
   if (cached) void cached.client.$disconnect().catch(() => {});
   const adapter = new PrismaPg(
-    { connectionString: url, max: poolMax() },
+    { connectionString: url, max: env().DATABASE_POOL_MAX },
     { onPoolError: (e) => console.error(`console database pool error: ${e.message}`) },
   );
   const client = new PrismaClient({ adapter });

@@ -8,8 +8,10 @@
  *                                          Default: `User:admin` for the local dev broker
  *                                          (KAFKA_BOOTSTRAP_SERVERS unset), else none.
  *   KAFKA_ALLOW_EVERYONE_IF_NO_ACL_FOUND   true | false (default false, Kafka's default).
+ *
+ * Pure (the environment in, data out) and free of Next, so the launcher can check the
+ * settings before anything starts (lib/settings-check.ts).
  */
-import "server-only";
 import type { AuthorizerConfig } from "@/lib/policy";
 import type { AccessCheckAssumptions } from "@/lib/schemas/access-check";
 
@@ -51,6 +53,21 @@ export function readAuthorizerConfig(env: Env = process.env): AccessCheckAssumpt
     warnings.push(`KAFKA_ALLOW_EVERYONE_IF_NO_ACL_FOUND="${flag}" is not true or false; Kafka reads it as false.`);
   }
   return { superUsers, allowEveryoneIfNoAclFound, source, warnings };
+}
+
+/**
+ * What stops the console from starting: super users a broker could not start with.
+ * StandardAuthorizer.getConfiguredSuperUsers parses each entry as a KafkaPrincipal, which
+ * needs a colon, so such a `super.users` stops the broker, and a console assuming it
+ * describes no cluster that can exist. (The flag is not refused: Kafka reads anything
+ * but "true" as false, and so does the console, with a warning beside every answer.)
+ */
+export function authorizerConfigProblems(env: Env = process.env): string[] {
+  if (!present(env.KAFKA_SUPER_USERS)) return [];
+  return env.KAFKA_SUPER_USERS.split(";")
+    .map((s) => s.trim())
+    .filter((entry) => entry.length > 0 && !entry.includes(":"))
+    .map((entry) => `KAFKA_SUPER_USERS: "${entry}" is not a principal Type:name (e.g. User:${entry}); Kafka would refuse to start with it`);
 }
 
 /** The assumptions as the policy core's AuthorizerConfig. */

@@ -1,0 +1,48 @@
+/**
+ * Every problem with the console's settings at once, from the three modules that read
+ * them: the console's own (lib/env.ts), where Kafka is and how to reach it
+ * (lib/kafka/config.ts) and the authorizer assumptions (lib/services/authorizer-config.ts).
+ * instrumentation.ts calls it when the server starts, the launcher before it starts
+ * anything, so `SESSION_TTL_HOURS=abc` stops the start with its reason instead of becoming
+ * NaN hours later. Free of Next and of I/O beyond reading the TLS files Kafka is told to
+ * use, so a plain script can call it.
+ */
+import { EnvError, parseEnv } from "./env";
+import { KafkaConfigError, loadKafkaConfig } from "./kafka/config";
+import { authorizerConfigProblems } from "./services/authorizer-config";
+
+type Env = Readonly<Record<string, string | undefined>>;
+
+/** Each problem as one line naming the variable; empty when the settings are fine. */
+export function checkSettings(env: Env = process.env): string[] {
+  const problems: string[] = [];
+  try {
+    parseEnv(env);
+  } catch (error) {
+    if (!(error instanceof EnvError)) throw error;
+    problems.push(...error.problems);
+  }
+  try {
+    loadKafkaConfig(env);
+  } catch (error) {
+    if (!(error instanceof KafkaConfigError)) throw error;
+    problems.push(error.message);
+  }
+  problems.push(...authorizerConfigProblems(env));
+  return problems;
+}
+
+export class SettingsError extends Error {
+  override name = "SettingsError";
+  constructor(readonly problems: string[]) {
+    super(`The console cannot start: fix these settings in its environment:\n${problems.map((p) => `  - ${p}`).join("\n")}`);
+    // For the person starting the console the list is the whole story; a stack trace is noise.
+    this.stack = `${this.name}: ${this.message}`;
+  }
+}
+
+/** Throws a SettingsError listing every problem; returns when the settings are fine. */
+export function assertSettings(env: Env = process.env): void {
+  const problems = checkSettings(env);
+  if (problems.length > 0) throw new SettingsError(problems);
+}
