@@ -50,6 +50,11 @@ export const envSchema = z.object({
     .default([]),
   /** Largest JSON body an API route accepts, in bytes. */
   MAX_BODY_BYTES: positiveNumber("MAX_BODY_BYTES").default(4 * 1024 * 1024),
+  /**
+   * How long a client may take to send a whole request (headers and body), in seconds;
+   * a slower one gets 408 and is disconnected (scripts/server.ts, lib/api/route.ts).
+   */
+  REQUEST_TIMEOUT_SECONDS: positiveNumber("REQUEST_TIMEOUT_SECONDS").default(30),
   PLAN_TTL_MINUTES: positiveNumber("PLAN_TTL_MINUTES").default(30),
   DATABASE_URL: z.string().min(1).optional(),
   /** Connections in the console database pool of each console instance (lib/db/client.ts). */
