@@ -3,7 +3,7 @@ import type { AclBinding } from "@/lib/policy";
 
 vi.mock("server-only", () => ({}));
 
-const kafka = vi.hoisted(() => ({ describeAcls: vi.fn(), describeClientQuotas: vi.fn() }));
+const kafka = vi.hoisted(() => ({ describeAcls: vi.fn(), describeClientQuotas: vi.fn(), describeDelegationTokens: vi.fn() }));
 vi.mock("@/lib/kafka", async () => {
   const errors = await import("@/lib/kafka/errors");
   return { ...kafka, isKafkaOperationError: errors.isKafkaOperationError };
@@ -45,6 +45,7 @@ beforeEach(() => {
   vi.stubEnv("KAFKA_SUPER_USERS", "User:admin");
   kafka.describeAcls.mockRejectedValue(refused());
   kafka.describeClientQuotas.mockRejectedValue(refused());
+  kafka.describeDelegationTokens.mockResolvedValue([]);
 });
 afterEach(() => vi.unstubAllEnvs());
 
@@ -58,7 +59,7 @@ describe("probeAuditRights", () => {
 
   it("Kafka's refusals mean no ACL, quota or token-owner visibility, and no problem to report", async () => {
     const rights = await probeAuditRights("User:alice", cred("alice"), config);
-    expect(rights).toEqual({ principal: "User:alice", superUser: false, acls: false, quotas: false, clusterAdmin: false, userAcls: null, problems: [] });
+    expect(rights).toEqual({ principal: "User:alice", superUser: false, acls: false, quotas: false, clusterAdmin: false, userAcls: null, createdFor: [], problems: [] });
     const v = visibilityFor(rights, OWNERS, config);
     expect(v).toEqual({ all: false, principal: "User:alice", categories: [], signInFailures: false, asSubject: ["token", "token-request"], tokenOwners: [], tokenRequestOwners: [] });
     // The probes are narrow: the cluster's own ACLs, the USER ACLs, one quota entity.
@@ -107,6 +108,16 @@ describe("visibilityFor: token owners", () => {
     expect(v.tokenOwners).toEqual(["User:svc-orders"]);
     expect(v.tokenRequestOwners).toEqual(["User:svc-orders", "User:svc-billing"]);
     expect(describeVisibility(rights, v).join("\n")).toContain("Token events of owners you have DESCRIBE_TOKENS on: User:svc-orders.");
+  });
+});
+
+describe("visibilityFor: without readable ACLs", () => {
+  it("token-request rows of owners Kafka shows the viewer created tokens for (as the Token requests page judges deciders); token rows only as a subject", async () => {
+    const token = (owner: string, requester: string) => ({ tokenId: owner, hmac: "x", owner, requester, renewers: [], issueTimestamp: 0, expiryTimestamp: 1, maxTimestamp: 1 });
+    kafka.describeDelegationTokens.mockResolvedValue([token("User:svc-orders", "User:bob"), token("User:bob", "User:bob"), token("User:svc-billing", "User:admin")]);
+    const rights = await probeAuditRights("User:bob", cred("bob"), config);
+    expect(rights.createdFor).toEqual(["User:svc-orders"]);
+    expect(visibilityFor(rights, OWNERS, config)).toMatchObject({ tokenOwners: [], tokenRequestOwners: ["User:svc-orders"] });
   });
 });
 

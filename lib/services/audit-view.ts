@@ -12,7 +12,8 @@
  *   - token (subjects [owner, ...renewers]): the owner and renewers, and whoever has
  *     DESCRIBE_TOKENS on USER:<owner>;
  *   - token-request (subjects [requester, owner, ...renewers]): those, and whoever has
- *     DESCRIBE_TOKENS or CREATE_TOKENS (may decide it) on USER:<owner>;
+ *     DESCRIBE_TOKENS or CREATE_TOKENS (may decide it) on USER:<owner>, or holds a token
+ *     Kafka let it create for that owner (as the Token requests page judges deciders);
  *   - session, other (rows written before categories existed): cluster admins, and the
  *     actor; sign-in failures (with client addresses) only cluster admins;
  *   - super users (the configured super.users): everything.
@@ -25,7 +26,7 @@
  * not granted, is not cached, and the page says so.
  */
 import "server-only";
-import { describeAcls, describeClientQuotas, isKafkaOperationError, type KafkaCredential } from "@/lib/kafka";
+import { describeAcls, describeClientQuotas, describeDelegationTokens, isKafkaOperationError, type KafkaCredential } from "@/lib/kafka";
 import type { Viewer } from "@/lib/auth/sign-in";
 import type { ActionResult } from "@/lib/actions/result";
 import { toErrorResult } from "@/lib/actions/errors";
@@ -53,6 +54,8 @@ export interface AuditRights {
   clusterAdmin: boolean;
   /** The USER-resource ACLs, when readable: DESCRIBE_TOKENS / CREATE_TOKENS per owner are judged from them. */
   userAcls: readonly AclBinding[] | null;
+  /** Owners of live tokens Kafka shows the viewer created for them (Kafka let it create for them). */
+  createdFor: readonly string[];
   /** Rights Kafka could not be asked about (counted as not granted). */
   problems: string[];
 }
@@ -80,17 +83,18 @@ function userName(principal: string): string {
 /** Asks Kafka, as the viewer, what it may describe. */
 export async function probeAuditRights(principal: string, cred: KafkaCredential, config: AuthorizerConfig): Promise<AuditRights> {
   if (isSuperUser(principal, config)) {
-    return { principal, superUser: true, acls: true, quotas: true, clusterAdmin: true, userAcls: null, problems: [] };
+    return { principal, superUser: true, acls: true, quotas: true, clusterAdmin: true, userAcls: null, createdFor: [], problems: [] };
   }
-  const [clusterAcls, userAcls, quotas] = await Promise.all([
+  const [clusterAcls, userAcls, quotas, tokens] = await Promise.all([
     probe(() => describeAcls(cred, CLUSTER_ACLS), "describe ACLs to decide audit visibility"),
     probe(() => describeAcls(cred, USER_ACLS), "describe ACLs to decide audit visibility"),
     probe(
       () => describeClientQuotas(cred, { components: [{ entityType: "user", matchType: "EXACT", match: userName(principal) }], strict: true }),
       "describe client quotas to decide audit visibility",
     ),
+    probe(() => describeDelegationTokens(cred, null), "describe delegation tokens to decide audit visibility"),
   ]);
-  const problems = [clusterAcls, userAcls, quotas].flatMap((p) => (!p.ok && !p.refused ? [p.message] : []));
+  const problems = [clusterAcls, userAcls, quotas, tokens].flatMap((p) => (!p.ok && !p.refused ? [p.message] : []));
   const clusterAdmin = clusterAcls.ok && aclIsAllowed(clusterAcls.value, config, CONSOLE_HOST)(principal, "ALTER", "CLUSTER", CLUSTER);
   return {
     principal,
@@ -99,6 +103,7 @@ export async function probeAuditRights(principal: string, cred: KafkaCredential,
     quotas: quotas.ok,
     clusterAdmin,
     userAcls: userAcls.ok ? userAcls.value : null,
+    createdFor: tokens.ok ? [...new Set(tokens.value.filter((t) => t.requester === principal && t.owner !== principal).map((t) => t.owner))] : [],
     problems: [...new Set(problems)],
   };
 }
@@ -137,7 +142,7 @@ export function visibilityFor(rights: AuditRights, owners: { token: readonly str
   if (rights.quotas) categories.push("quota");
   if (rights.clusterAdmin) categories.push("session", "other");
   let tokenOwners: string[] = [];
-  let tokenRequestOwners: string[] = [];
+  let tokenRequestOwners = owners.tokenRequest.filter((owner) => rights.createdFor.includes(owner));
   if (rights.userAcls !== null) {
     const allowed = aclIsAllowed(rights.userAcls, config, CONSOLE_HOST);
     const describes = (owner: string) => allowed(rights.principal, "DESCRIBE_TOKENS", "USER", owner);
@@ -160,6 +165,7 @@ export function describeVisibility(rights: AuditRights, visibility: AuditVisibil
   lines.push("Token and token-request events that name you as owner, renewer or requester.");
   if (visibility.tokenOwners.length > 0) lines.push(`Token events of owners you have DESCRIBE_TOKENS on: ${visibility.tokenOwners.join(", ")}.`);
   if (visibility.tokenRequestOwners.length > 0) lines.push(`Token-request events of owners you may describe or create tokens for: ${visibility.tokenRequestOwners.join(", ")}.`);
+  else if (rights.createdFor.length > 0) lines.push(`Token-request events of owners Kafka let you create tokens for: ${rights.createdFor.join(", ")}.`);
   if (rights.userAcls === null) lines.push("Token events of other owners are not shown: Kafka does not let you read the ACLs that would show your DESCRIBE_TOKENS.");
   lines.push(
     rights.clusterAdmin
@@ -186,7 +192,7 @@ export async function listAuditFor(viewer: Viewer, filter: AuditFilter): Promise
   try {
     const config = toAuthorizerConfig(readAuthorizerConfig());
     const rights = await auditRightsFor(viewer);
-    const owners = rights.superUser || rights.userAcls === null ? { token: [], tokenRequest: [] } : await auditedTokenOwners();
+    const owners = rights.superUser || (rights.userAcls === null && rights.createdFor.length === 0) ? { token: [], tokenRequest: [] } : await auditedTokenOwners();
     const visibility = visibilityFor(rights, owners, config);
     const page = await listVisibleAudit(visibility, filter);
     return { ok: true, data: { ...page, visibility: describeVisibility(rights, visibility), problems: rights.problems } };
