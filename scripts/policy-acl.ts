@@ -1,8 +1,10 @@
 /**
  * The ACL commands of the policy CLI. scripts/policy.ts dispatches to them:
  * - `aclJsonCommands`: one JSON document in, one out, exactly the shapes of the stable
- *   contract in DESIGN.md (authorize, authorize-by-type, filter, validate-acl). Bad input
- *   throws PolicyInputError; the dispatcher turns it into exit 2 and `{ "error": ... }`.
+ *   contract in DESIGN.md (authorize, authorize-by-type, filter, validate-acl, plan). Bad
+ *   input throws PolicyInputError; the dispatcher turns it into exit 2 and
+ *   `{ "error": ... }`. An answer that must also fail the pipeline (a plan deleting more
+ *   than maxDeletes) comes back as a JsonAnswer with its exit code.
  * - `aclHumanCommand`: `explain` and `lint`, for people, printing text.
  */
 import { bindingKey } from "../lib/policy/acl/acl-index";
@@ -17,9 +19,14 @@ import {
   filterAcls,
   lintAcls,
   operationBit,
+  planWithBlastRadius,
   validateNewAcl,
   type AuthorizeRequest,
   type AuthorizerConfig,
+  type PlanMode,
+  type PlanResource,
+  type PlanScope,
+  type PlanUniverse,
 } from "../lib/policy/acl/index";
 import {
   parseAclBinding,
@@ -32,7 +39,8 @@ import {
   parseRequestPrincipal,
   parseSuperUsers,
 } from "../lib/policy/acl/parse";
-import { CLUSTER_RESOURCE_NAME, type AclBinding, type ResourceType } from "../lib/policy/types";
+import { canonicalIp } from "../lib/policy/quota/ip";
+import { CLUSTER_RESOURCE_NAME, RESOURCE_TYPES, type AclBinding, type ResourceType } from "../lib/policy/types";
 
 export { PolicyInputError };
 
@@ -48,7 +56,74 @@ function asArray(value: unknown, where: string): unknown[] {
   return value;
 }
 
-export const aclJsonCommands: Record<"authorize" | "authorize-by-type" | "filter" | "validate-acl", (input: unknown) => unknown> = {
+/** A JSON answer printed as usual, with a non-zero exit code and a line for stderr. */
+export class JsonAnswer {
+  constructor(
+    readonly output: unknown,
+    readonly exitCode: number,
+    readonly message: string,
+  ) {}
+}
+
+function onlyKeys(doc: Record<string, unknown>, allowed: readonly string[], where: string): void {
+  for (const key of Object.keys(doc)) {
+    if (!allowed.includes(key)) throw new PolicyInputError(`${where}: unknown field ${JSON.stringify(key)} (expected ${allowed.join(", ")})`);
+  }
+}
+
+/** null counts as absent for the optional fields of plan. */
+function optional(value: unknown): unknown {
+  return value === null ? undefined : value;
+}
+
+function stringList(value: unknown, where: string): string[] {
+  return asArray(value, where).map((v, i) => {
+    if (typeof v !== "string") throw new PolicyInputError(`${where}[${i}] must be a string, got ${JSON.stringify(v)}`);
+    return v;
+  });
+}
+
+function parseUniverse(value: unknown): PlanUniverse {
+  if (typeof value !== "object" || value === null || Array.isArray(value)) {
+    throw new PolicyInputError("universe must be an object { principals, hosts, resources }");
+  }
+  const u = value as Record<string, unknown>;
+  onlyKeys(u, ["principals", "hosts", "resources"], "universe");
+  const principals = asArray(u.principals, "universe.principals").map((p, i) => parseRequestPrincipal(p, `universe.principals[${i}]`));
+  // Client addresses the way the broker sees them, as in `authorize` requests.
+  const hosts = stringList(u.hosts, "universe.hosts").map((h) => canonicalIp(h) ?? h);
+  const resources = asArray(u.resources, "universe.resources").map((r, i): PlanResource => {
+    const where = `universe.resources[${i}]`;
+    if (typeof r !== "object" || r === null || Array.isArray(r)) throw new PolicyInputError(`${where} must be an object { resourceType, resourceName }`);
+    const { resourceType, resourceName } = r as Record<string, unknown>;
+    if (typeof resourceType !== "string" || !(RESOURCE_TYPES as readonly string[]).includes(resourceType)) {
+      throw new PolicyInputError(`${where}.resourceType must be one of ${RESOURCE_TYPES.join(", ")}, got ${JSON.stringify(resourceType)}`);
+    }
+    if (typeof resourceName !== "string") throw new PolicyInputError(`${where}.resourceName must be a string, got ${JSON.stringify(resourceName)}`);
+    return { resourceType: resourceType as ResourceType, resourceName };
+  });
+  return { principals, hosts, resources };
+}
+
+function parseScope(value: unknown): PlanScope | undefined {
+  if (value === undefined) return undefined;
+  if (typeof value !== "object" || value === null || Array.isArray(value)) throw new PolicyInputError("scope must be an object { principals?, resourcePrefix? }");
+  const s = value as Record<string, unknown>;
+  onlyKeys(s, ["principals", "resourcePrefix"], "scope");
+  const scope: PlanScope = {};
+  const principals = optional(s.principals);
+  const prefix = optional(s.resourcePrefix);
+  if (principals !== undefined) scope.principals = stringList(principals, "scope.principals");
+  if (prefix !== undefined) {
+    if (typeof prefix !== "string") throw new PolicyInputError(`scope.resourcePrefix must be a string, got ${JSON.stringify(prefix)}`);
+    scope.resourcePrefix = prefix;
+  }
+  return scope;
+}
+
+const PLAN_FIELDS = ["current", "create", "delete", "desired", "mode", "scope", "superUsers", "allowEveryoneIfNoAclFound", "universe", "maxDeletes"] as const;
+
+export const aclJsonCommands: Record<"authorize" | "authorize-by-type" | "filter" | "validate-acl" | "plan", (input: unknown) => unknown> = {
   authorize(input) {
     const doc = asObject(input, "authorize");
     const acls = parseAclList(doc.acls, "acls");
@@ -85,6 +160,51 @@ export const aclJsonCommands: Record<"authorize" | "authorize-by-type" | "filter
   "validate-acl"(input) {
     const doc = asObject(input, "validate-acl");
     return { results: asArray(doc.bindings, "bindings").map((b) => validateNewAcl(b)) };
+  },
+
+  plan(input) {
+    const doc = asObject(input, "plan");
+    // A misspelt field (`maxDelete`, `desire`) must not silently turn a guard off.
+    onlyKeys(doc, PLAN_FIELDS, "the input");
+    const current = parseAclList(doc.current, "current");
+    const createList = optional(doc.create);
+    const deleteList = optional(doc.delete);
+    const desiredList = optional(doc.desired);
+    // Bindings to create are validated, not parsed: the invalid ones are part of the answer.
+    const create = createList === undefined ? undefined : asArray(createList, "create");
+    const del = deleteList === undefined ? undefined : parseAclList(deleteList, "delete");
+    const desired = desiredList === undefined ? undefined : asArray(desiredList, "desired");
+    const modeValue = optional(doc.mode);
+    if (modeValue !== undefined && modeValue !== "add-only" && modeValue !== "sync") {
+      throw new PolicyInputError(`mode must be "add-only" or "sync", got ${JSON.stringify(modeValue)}`);
+    }
+    const maxDeletesValue = optional(doc.maxDeletes);
+    if (maxDeletesValue !== undefined && !(typeof maxDeletesValue === "number" && Number.isInteger(maxDeletesValue) && maxDeletesValue >= 0)) {
+      throw new PolicyInputError(`maxDeletes must be a non-negative integer, got ${JSON.stringify(maxDeletesValue)}`);
+    }
+    const { plan, blast } = planWithBlastRadius({
+      current,
+      create,
+      delete: del,
+      desired,
+      mode: modeValue as PlanMode | undefined,
+      scope: parseScope(optional(doc.scope)),
+      maxDeletes: maxDeletesValue as number | undefined,
+      universe: parseUniverse(doc.universe),
+      config: parseAuthorizerConfig(doc),
+    });
+    const output = {
+      create: plan.create,
+      delete: plan.delete,
+      invalid: plan.invalid.map(({ binding, message }) => ({ binding, message })),
+      decisionChanges: blast.all(),
+      ...(plan.refused === undefined ? {} : { refused: plan.refused }),
+    };
+    if (plan.exceedsMaxDeletes) {
+      const n = plan.delete.length;
+      return new JsonAnswer(output, 1, `the plan deletes ${n} binding${n === 1 ? "" : "s"}, more than maxDeletes (${String(maxDeletesValue)})`);
+    }
+    return output;
   },
 };
 

@@ -1201,6 +1201,74 @@ describe.concurrent("token (KRaft delegation tokens)", () => {
   );
 });
 
+// ---- plan: the blast radius of an ACL change -------------------------------------------------
+//
+// Not a Kafka test: the three previews the console got wrong (issue #7, "Changes you can
+// trust"), where only the bindings' own principals on one representative name were decided.
+// The expected rows are what StandardAuthorizer decides for each request before and after
+// (a DENY beats every ALLOW; DESCRIBE is implied by WRITE only through an ALLOW).
+
+describe.concurrent("plan (the previews issue #7 found wrong)", () => {
+  const svcOrdersWrite = acl("TOPIC", "orders", "LITERAL", "User:svc-orders", "*", "WRITE", "ALLOW");
+  const svcOrdersDlq = acl("TOPIC", "orders-dlq", "LITERAL", "User:svc-orders", "*", "WRITE", "ALLOW");
+  const aliceRead = acl("TOPIC", "orders", "LITERAL", "User:alice", "*", "READ", "ALLOW");
+  const current = [svcOrdersWrite, svcOrdersDlq, aliceRead];
+  const universe = {
+    principals: ["User:svc-orders", "User:alice", "User:bob", "User:admin"],
+    hosts: ["10.0.0.1"],
+    resources: ["orders", "orders-dlq", "payments"].map((resourceName) => ({ resourceType: "TOPIC", resourceName })),
+  };
+  const change = (principal: string, resourceName: string, operation: string, before: string, after: string) => ({
+    principal,
+    host: "10.0.0.1",
+    resourceType: "TOPIC",
+    resourceName,
+    operation,
+    before,
+    after,
+  });
+
+  it(
+    "DENY User:* WRITE TOPIC LITERAL orders: User:svc-orders can no longer WRITE orders (the old preview: 'No decision changes')",
+    async () => {
+      const deny = acl("TOPIC", "orders", "LITERAL", "User:*", "*", "WRITE", "DENY");
+      const out = await cli("plan", { current, create: [deny], universe, superUsers: ["User:admin"] });
+      expect(out).toEqual({
+        create: [deny],
+        delete: [],
+        invalid: [],
+        decisionChanges: [change("User:svc-orders", "orders", "WRITE", "ALLOWED", "DENIED")],
+      });
+    },
+    T,
+  );
+
+  it(
+    "DENY User:svc-orders WRITE TOPIC PREFIXED orders breaks WRITE on orders and orders-dlq",
+    async () => {
+      const deny = acl("TOPIC", "orders", "PREFIXED", "User:svc-orders", "*", "WRITE", "DENY");
+      const out = await cli("plan", { current, create: [deny], universe });
+      expect(out.decisionChanges).toEqual([change("User:svc-orders", "orders", "WRITE", "ALLOWED", "DENIED"), change("User:svc-orders", "orders-dlq", "WRITE", "ALLOWED", "DENIED")]);
+    },
+    T,
+  );
+
+  it(
+    "deleting the wildcard DENY gives WRITE back wherever an ALLOW was waiting (DESCRIBE never went: a DENY implies nothing)",
+    async () => {
+      const deny = acl("TOPIC", "*", "LITERAL", "User:*", "*", "WRITE", "DENY");
+      const out = await cli("plan", { current: [...current, deny], delete: [deny], universe });
+      expect(out).toEqual({
+        create: [],
+        delete: [deny],
+        invalid: [],
+        decisionChanges: [change("User:svc-orders", "orders", "WRITE", "DENIED", "ALLOWED"), change("User:svc-orders", "orders-dlq", "WRITE", "DENIED", "ALLOWED")],
+      });
+    },
+    T,
+  );
+});
+
 // ---- robustness and speed -------------------------------------------------------------------
 
 describe.concurrent("input robustness and speed", () => {

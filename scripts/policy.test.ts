@@ -189,6 +189,8 @@ describe("policy CLI — ACL commands are dispatched to the ACL core", () => {
   );
 });
 
+const EMPTY_UNIVERSE = { principals: [], hosts: [], resources: [] };
+
 describe.concurrent("policy CLI — bad input exits 2 with { error } on stdout and a message on stderr", () => {
   it.each([
     ["quota", "{not json"],
@@ -200,6 +202,11 @@ describe.concurrent("policy CLI — bad input exits 2 with { error } on stdout a
     ["token", JSON.stringify({ operation: "mint", config: {}, connection: {}, now: 0 })],
     ["token", JSON.stringify({ operation: "create", config: { secretKey: "k" }, connection: { principal: "alice", securityProtocol: "SASL_SSL" }, now: 0 })],
     ["token", JSON.stringify({ operation: "create", config: { secretKey: "k", maxLifetimeMs: 0 }, connection: { principal: "User:a", securityProtocol: "SASL_SSL" }, now: 0 })],
+    ["plan", JSON.stringify({ current: [] })],
+    ["plan", JSON.stringify({ current: [], universe: { principals: ["alice"], hosts: [], resources: [] } })],
+    ["plan", JSON.stringify({ current: [], universe: EMPTY_UNIVERSE, maxDelete: 1 })],
+    ["plan", JSON.stringify({ current: [], universe: EMPTY_UNIVERSE, desired: [], mode: "mirror" })],
+    ["plan", JSON.stringify({ current: [], universe: EMPTY_UNIVERSE, create: [], desired: [] })],
   ])(
     "%s %s",
     async (command, stdin) => {
@@ -275,9 +282,123 @@ describe.concurrent("policy CLI — commands for people", () => {
       expect(h.stdout).toContain("quota-budget");
       expect(h.stdout).toContain("budget FILE");
       expect(h.stdout).toContain("explain --acls FILE");
+      expect(h.stdout).toMatch(/plan {16}\{ current, create\?, delete\? \| desired\?/);
       const u = await run(["frobnicate"], null);
       expect(u.code).toBe(2);
       expect(u.stderr).toContain("unknown command");
+    },
+    T,
+  );
+});
+
+describe.concurrent("policy CLI — plan", () => {
+  const b = (resourceType: string, resourceName: string, patternType: string, principal: string, host: string, operation: string, permissionType: string) => ({
+    resourceType,
+    resourceName,
+    patternType,
+    principal,
+    host,
+    operation,
+    permissionType,
+  });
+  const current = [
+    b("TOPIC", "orders", "LITERAL", "User:svc-orders", "*", "WRITE", "ALLOW"),
+    b("TOPIC", "orders-dlq", "LITERAL", "User:svc-orders", "*", "WRITE", "ALLOW"),
+    b("GROUP", "orders-app", "LITERAL", "User:svc-orders", "*", "READ", "ALLOW"),
+  ];
+  const universe = {
+    principals: ["User:svc-orders", "User:alice"],
+    hosts: ["10.0.0.1"],
+    resources: [
+      { resourceType: "TOPIC", resourceName: "orders" },
+      { resourceType: "TOPIC", resourceName: "orders-dlq" },
+      { resourceType: "GROUP", resourceName: "orders-app" },
+    ],
+  };
+
+  it(
+    "a sync deleting more than maxDeletes exits 1, the whole plan still on stdout and the reason on stderr",
+    async () => {
+      const desired = [current[0]];
+      const r = await run(["plan"], JSON.stringify({ current, desired, mode: "sync", scope: { principals: ["User:svc-orders"] }, universe, maxDeletes: 1 }));
+      expect(r.code).toBe(1);
+      expect(r.stderr).toBe("policy plan: the plan deletes 2 bindings, more than maxDeletes (1)\n");
+      const out = JSON.parse(r.stdout) as Record<string, unknown>;
+      expect(out).toEqual({
+        create: [],
+        delete: [current[1], current[2]],
+        invalid: [],
+        decisionChanges: [
+          { principal: "User:svc-orders", host: "10.0.0.1", resourceType: "TOPIC", resourceName: "orders-dlq", operation: "WRITE", before: "ALLOWED", after: "DENIED" },
+          { principal: "User:svc-orders", host: "10.0.0.1", resourceType: "TOPIC", resourceName: "orders-dlq", operation: "DESCRIBE", before: "ALLOWED", after: "DENIED" },
+          { principal: "User:svc-orders", host: "10.0.0.1", resourceType: "GROUP", resourceName: "orders-app", operation: "READ", before: "ALLOWED", after: "DENIED" },
+          { principal: "User:svc-orders", host: "10.0.0.1", resourceType: "GROUP", resourceName: "orders-app", operation: "DESCRIBE", before: "ALLOWED", after: "DENIED" },
+        ],
+      });
+    },
+    T,
+  );
+
+  it(
+    "sync without a scope deletes nothing and says why; the desired creates and the invalid bindings are still listed",
+    async () => {
+      const aliceRead = b("TOPIC", "orders", "LITERAL", "User:alice", "*", "READ", "ALLOW");
+      const noColon = b("TOPIC", "orders", "LITERAL", "alice", "*", "READ", "ALLOW");
+      const out = await json("plan", { current, desired: [aliceRead, aliceRead, noColon], mode: "sync", universe, maxDeletes: 0 });
+      expect(out).toEqual({
+        create: [aliceRead],
+        delete: [],
+        invalid: [{ binding: noColon, message: "Could not parse principal from `alice` (no colon is present separating the principal type from the principal name)" }],
+        decisionChanges: [
+          { principal: "User:alice", host: "10.0.0.1", resourceType: "TOPIC", resourceName: "orders", operation: "READ", before: "DENIED", after: "ALLOWED" },
+          { principal: "User:alice", host: "10.0.0.1", resourceType: "TOPIC", resourceName: "orders", operation: "DESCRIBE", before: "DENIED", after: "ALLOWED" },
+        ],
+        refused: { code: "SYNC_WITHOUT_SCOPE", message: "sync deletes only inside a scope (principals and/or resourcePrefix); without one it deletes nothing." },
+      });
+    },
+    T,
+  );
+
+  it(
+    "black box: decisionChanges equal deciding every request of the universe through the authorize command before and after",
+    async () => {
+      // A seeded mix of LITERAL, PREFIXED, `*`, `User:*`, host-pinned and DENY ACLs.
+      let seed = 11;
+      const rand = (n: number) => (seed = (Math.imul(seed, 1103515245) + 12345) & 0x7fffffff) % n;
+      const names = ["orders", "orders-dlq", "or", "payments", "*"];
+      const principals = ["User:svc-orders", "User:alice", "User:*", "User:bob"];
+      const ops = ["READ", "WRITE", "DESCRIBE", "ALL", "CREATE"];
+      const random = () => b("TOPIC", names[rand(5)]!, rand(3) === 0 ? "PREFIXED" : "LITERAL", principals[rand(4)]!, rand(4) === 0 ? "10.0.0.2" : "*", ops[rand(5)]!, rand(4) === 0 ? "DENY" : "ALLOW");
+      const acls = Array.from({ length: 40 }, random);
+      const create = Array.from({ length: 3 }, random);
+      const del = [acls[3]!, acls[17]!, acls[29]!];
+      const u = {
+        principals: ["User:svc-orders", "User:alice", "User:bob", "User:carol"],
+        hosts: ["10.0.0.1", "10.0.0.2"],
+        resources: ["orders", "orders-dlq", "orx", "payments", "audit"].map((resourceName) => ({ resourceType: "TOPIC", resourceName })),
+      };
+      const topicOps = ["READ", "WRITE", "CREATE", "DESCRIBE", "DELETE", "ALTER", "DESCRIBE_CONFIGS", "ALTER_CONFIGS"];
+      const requests = u.resources.flatMap((r) => u.principals.flatMap((principal) => u.hosts.flatMap((host) => topicOps.map((operation) => ({ principal, host, operation, ...r })))));
+      const planned = (await json("plan", { current: acls, create, delete: del, universe: u, allowEveryoneIfNoAclFound: true })) as {
+        create: unknown[];
+        delete: unknown[];
+        decisionChanges: Record<string, string>[];
+      };
+      const k = (x: unknown) => JSON.stringify(x);
+      const gone = new Set(planned.delete.map(k));
+      const after = [...acls.filter((a) => !gone.has(k(a))), ...planned.create];
+      const [was, is] = (await Promise.all([
+        json("authorize", { acls, requests, allowEveryoneIfNoAclFound: true }),
+        json("authorize", { acls: after, requests, allowEveryoneIfNoAclFound: true }),
+      ])) as { results: { decision: string }[] }[];
+      const expected = requests.flatMap((r, i) => {
+        const before = was!.results[i]!.decision;
+        const afterDecision = is!.results[i]!.decision;
+        return before === afterDecision ? [] : [{ principal: r.principal, host: r.host, resourceType: r.resourceType, resourceName: r.resourceName, operation: r.operation, before, after: afterDecision }];
+      });
+      expect(expected.length).toBeGreaterThan(0);
+      const sorted = (rows: Record<string, string>[]) => rows.map(k).sort();
+      expect(sorted(planned.decisionChanges)).toEqual(sorted(expected));
     },
     T,
   );

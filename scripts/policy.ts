@@ -4,7 +4,8 @@
  * JSON mode (the stable contract of DESIGN.md, for scripts, CI and parity tests): a JSON
  * command with no further arguments reads one JSON document on stdin and writes one JSON
  * document on stdout, exit 0. Bad input (unparseable JSON, missing or invalid fields) exits 2
- * with `{ "error": "..." }` on stdout and the message on stderr.
+ * with `{ "error": "..." }` on stdout and the message on stderr. `plan` exits 1 when the
+ * plan deletes more than `maxDeletes`, its JSON still on stdout and the reason on stderr.
  *
  * Human mode: any other command line (or a JSON command with arguments) is a command for
  * people, printing text: the ACL engineer's `aclHumanCommand`, or `quota` / `budget` here.
@@ -13,7 +14,7 @@
  */
 import { readFile } from "node:fs/promises";
 
-const ACL_JSON_COMMANDS = ["authorize", "authorize-by-type", "filter", "validate-acl"] as const;
+const ACL_JSON_COMMANDS = ["authorize", "authorize-by-type", "filter", "validate-acl", "plan"] as const;
 const QUOTA_TOKEN_JSON_COMMANDS = ["quota", "quota-filter", "quota-alter", "quota-budget", "token"] as const;
 type JsonCommand = (typeof ACL_JSON_COMMANDS)[number] | (typeof QUOTA_TOKEN_JSON_COMMANDS)[number];
 
@@ -26,6 +27,10 @@ JSON commands: one JSON document on stdin, one on stdout; exit 0, or 2 on bad in
   authorize-by-type   same, requests without resourceName
   filter              { acls, filter }
   validate-acl        { bindings }
+  plan                { current, create?, delete? | desired?, mode?: add-only|sync, scope?: { principals?, resourcePrefix? },
+                        superUsers?, allowEveryoneIfNoAclFound?, universe: { principals, hosts, resources }, maxDeletes? }
+                      the creates, deletes, invalid bindings and every decision of the universe that changes;
+                      sync deletes only inside the scope (principals AND prefix); exit 1 when deletes > maxDeletes
   quota               { configured: [{ entity, key, value }], requests: [{ user, clientId, key } | { ip, key }] }
   quota-filter        { configured, filter: { components: [{ entityType, matchType, match }], strict } }
   quota-alter         { entity, ops: [{ key, value|null }] }
@@ -72,7 +77,14 @@ async function runJson(command: JsonCommand): Promise<number> {
   }
   const handler = await jsonHandler(command);
   try {
-    await write(process.stdout, JSON.stringify(handler(input)) + "\n");
+    const answer = handler(input);
+    const { JsonAnswer } = await import("./policy-acl");
+    if (answer instanceof JsonAnswer) {
+      await write(process.stdout, JSON.stringify(answer.output) + "\n");
+      await write(process.stderr, `policy ${command}: ${answer.message}\n`);
+      return answer.exitCode;
+    }
+    await write(process.stdout, JSON.stringify(answer) + "\n");
     return 0;
   } catch (e) {
     if (await isInputError(e)) return fail((e as Error).message);

@@ -211,9 +211,9 @@ function sortRequested(list: readonly unknown[], from: PlanInvalid["from"]): { v
 /** What the change request means against the current ACLs (see the module comment). */
 export function computePlan(input: PlanInput): AclPlan {
   const hasLists = input.create !== undefined || input.delete !== undefined;
-  if (hasLists && input.desired !== undefined) throw new PolicyInputError("plan: give either create/delete lists or desired, not both");
-  if (input.desired === undefined && input.mode !== undefined) throw new PolicyInputError("plan: mode applies to desired, which is missing");
-  if (input.desired === undefined && input.scope !== undefined) throw new PolicyInputError("plan: scope applies to desired with mode sync, and desired is missing");
+  if (hasLists && input.desired !== undefined) throw new PolicyInputError("give either create/delete lists or desired, not both");
+  if (input.desired === undefined && input.mode !== undefined) throw new PolicyInputError("mode applies to desired, which is missing");
+  if (input.desired === undefined && input.scope !== undefined) throw new PolicyInputError("scope applies to desired with mode sync, and desired is missing");
   const current = new CurrentSet(input.current);
   const create: AclBinding[] = [];
   const del: AclBinding[] = [];
