@@ -61,6 +61,17 @@ export const AUDIT_UNAVAILABLE_MESSAGE =
   "Nothing was changed: the console could not record the change in its audit trail (database unavailable). Try again when the database is back.";
 
 /**
+ * One line for the log about a failed audit write. Prisma's messages quote the calling
+ * source and can echo arguments; the last line is its reason ("Can't reach database server").
+ */
+function writeFailure(error: unknown): string {
+  if (!(error instanceof Error)) return String(error);
+  const lines = error.message.split("\n").map((l) => l.trim()).filter(Boolean);
+  const code = (error as { code?: unknown }).code;
+  return `${typeof code === "string" ? `${code} ` : ""}${lines[lines.length - 1] ?? error.name}`;
+}
+
+/**
  * Runs `change` between an intent and an outcome record. `change` may throw: a
  * KafkaOperationError becomes a denied/failure outcome, anything else "unknown" (the
  * call may or may not have reached Kafka).
@@ -83,7 +94,7 @@ export async function auditedMutation<T>(spec: MutationSpec, change: () => Promi
     });
     intentId = intent.id;
   } catch (error) {
-    console.error(`[console] audit intent for ${spec.action} could not be written:`, error instanceof Error ? error.message : String(error));
+    console.error(`[console] audit intent for ${spec.action} could not be written, nothing was changed: ${writeFailure(error)}`);
     return { ok: false, code: "INTERNAL", message: AUDIT_UNAVAILABLE_MESSAGE };
   }
 
@@ -113,10 +124,7 @@ export async function auditedMutation<T>(spec: MutationSpec, change: () => Promi
         await new Promise((resolve) => setTimeout(resolve, 200));
         continue;
       }
-      console.error(
-        `[console] audit outcome of ${spec.action} (event ${intentId}) could not be written; the event stays "pending":`,
-        error instanceof Error ? error.message : String(error),
-      );
+      console.error(`[console] audit outcome of ${spec.action} (event ${intentId}) could not be written; the event stays "pending": ${writeFailure(error)}`);
       break;
     }
   }

@@ -6,7 +6,7 @@ import { fieldErrorsOf, type ActionResult } from "@/lib/actions/result";
 import { aclBindingFormSchema, aclBindingsSchema, aclTemplateFormSchema, type AclApplyResult, type AclPreview } from "@/lib/schemas/acls";
 import { createAclsAudited, deleteAclsAudited, previewAcls } from "@/lib/services/acls";
 import { expandTemplate } from "@/lib/services/acls-templates";
-import { findUnsafeFormData, hasErrors } from "@/lib/schemas/safe-text";
+import { findUnsafeFormData, findUnsafeText, hasErrors } from "@/lib/schemas/safe-text";
 
 /** The last step's answer, and the form values to show again. */
 export type AclChangeState =
@@ -28,7 +28,10 @@ function unsafeFields(formData: FormData): ActionResult<never> | null {
   return hasErrors(fieldErrors) ? { ok: false, code: "VALIDATION", message: CHECK_FIELDS, fieldErrors } : null;
 }
 
-/** The bindings a previewed change carries in its hidden field. */
+/**
+ * The bindings a previewed change carries in its hidden field. JSON escapes can spell what
+ * the form field itself cannot carry (a lone surrogate): checked again once parsed.
+ */
 function previewedBindings(formData: FormData) {
   let raw: unknown;
   try {
@@ -36,7 +39,10 @@ function previewedBindings(formData: FormData) {
   } catch {
     raw = null;
   }
-  return aclBindingsSchema.safeParse(raw);
+  const unsafe = findUnsafeText(raw);
+  if (hasErrors(unsafe)) return { success: false as const, fieldErrors: { bindings: [...new Set(Object.values(unsafe).flat())] } };
+  const parsed = aclBindingsSchema.safeParse(raw);
+  return parsed.success ? parsed : { success: false as const, fieldErrors: undefined };
 }
 
 /** Create: "preview" expands the raw binding or the template and previews it; "apply" creates the previewed bindings. */
@@ -47,7 +53,10 @@ export async function createAclAction(_prev: AclChangeState, formData: FormData)
   if (unsafe) return { step: formData.get("intent") === "apply" ? "apply" : "preview", values, result: unsafe };
   if (formData.get("intent") === "apply") {
     const parsed = previewedBindings(formData);
-    if (!parsed.success) return { step: "apply", values, result: { ok: false, code: "VALIDATION", message: "Preview the change again before applying it." } };
+    if (!parsed.success) {
+      const message = parsed.fieldErrors ? CHECK_FIELDS : "Preview the change again before applying it.";
+      return { step: "apply", values, result: { ok: false, code: "VALIDATION", message, ...(parsed.fieldErrors ? { fieldErrors: parsed.fieldErrors } : {}) } };
+    }
     const result = await createAclsAudited(viewer, parsed.data);
     revalidatePath("/acls");
     return { step: "apply", values, result };
@@ -68,7 +77,10 @@ export async function deleteAclAction(_prev: AclChangeState, formData: FormData)
   if (unsafe) return { step: formData.get("intent") === "delete" ? "apply" : "preview", values: {}, result: unsafe };
   if (formData.get("intent") === "delete") {
     const parsed = previewedBindings(formData);
-    if (!parsed.success) return { step: "apply", values: {}, result: { ok: false, code: "VALIDATION", message: "Preview the deletion again before deleting." } };
+    if (!parsed.success) {
+      const message = parsed.fieldErrors ? CHECK_FIELDS : "Preview the deletion again before deleting.";
+      return { step: "apply", values: {}, result: { ok: false, code: "VALIDATION", message, ...(parsed.fieldErrors ? { fieldErrors: parsed.fieldErrors } : {}) } };
+    }
     const result = await deleteAclsAudited(viewer, parsed.data);
     revalidatePath("/acls");
     return { step: "apply", values: {}, result };
