@@ -56,6 +56,18 @@ export const envSchema = z.object({
    */
   REQUEST_TIMEOUT_SECONDS: positiveNumber("REQUEST_TIMEOUT_SECONDS").default(30),
   PLAN_TTL_MINUTES: positiveNumber("PLAN_TTL_MINUTES").default(30),
+  /**
+   * How old (ms) the shared ACL snapshot may be when a page or API answer uses it; older
+   * ones are fetched again (lib/services/acl-snapshot.ts).
+   */
+  ACL_SNAPSHOT_MAX_AGE_MS: positiveNumber("ACL_SNAPSHOT_MAX_AGE_MS").default(5_000),
+  /**
+   * How long (ms, at most 30,000) a viewer's proven right to describe ACLs (DESCRIBE on
+   * CLUSTER, asked of Kafka) is trusted before Kafka is asked again.
+   */
+  ACL_VIEWER_PROOF_MAX_AGE_MS: positiveNumber("ACL_VIEWER_PROOF_MAX_AGE_MS")
+    .refine((n) => n <= 30_000, "ACL_VIEWER_PROOF_MAX_AGE_MS must be at most 30000 (30 s)")
+    .default(30_000),
   DATABASE_URL: z.string().min(1).optional(),
   /** Connections in the console database pool of each console instance (lib/db/client.ts). */
   DATABASE_POOL_MAX: z
