@@ -4,6 +4,10 @@
  *   npm run bench -- policy            full run (about 3 minutes), writes bench/report.json
  *   npm run bench -- policy --quick    shorter timings, 5,000-resource rows only (smoke test)
  *   npm run bench -- policy --no-java  skip the JVM side (javaNsPerOp and ratio are null)
+ *   npm run bench -- plan              only the blast radius of an ACL change (part 4)
+ *   npm run bench                      both suites
+ *
+ * bench/report.json keeps the sections of the suites that did not run.
  *
  * What is measured:
  *  1. Kafka's jmh-benchmarks AuthorizerBenchmark.testAuthorizer workload (resourceCount
@@ -26,6 +30,16 @@
  * Part 2 runs first, in this process with Node's default heap settings; the authorizer
  * rows run in a child process with an 8 GB heap limit (the 200,000-resource rows hold over
  * 2 million ACLs), so the two peak-RSS figures are separate.
+ *
+ *  4. (suite `plan`) The blast radius of one ACL change over the same 100,000 ACLs, a
+ *     universe of 10,000 topics and 5,000 principals (plus the hosts the ACLs name and one
+ *     they do not, the groups and transactional ids of the ACLs, the cluster): a DENY
+ *     `User:*` WRITE on a PREFIXED topic name (`team7.`, 200 of the topics) and on a
+ *     LITERAL one. Timed from the ACL list: index build, computePlan, blastRadius, and a
+ *     walk over every decision change (each row built once, none kept), plus the summary.
+ *     In its own child process with Node's default heap settings, so its peak RSS is its
+ *     own (budget 300 MB). Reported: the slower case's time, the decisions the two cases
+ *     compared (each class of equivalent requests counted in full), the child's peak RSS.
  */
 import { spawnSync } from "node:child_process";
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
@@ -34,7 +48,7 @@ import path from "node:path";
 import v8 from "node:v8";
 import vm from "node:vm";
 
-import { AclIndex, authorize, effectiveForResource, type AuthorizeRequest } from "../lib/policy/index";
+import { ANY_OTHER_HOST, AclIndex, authorize, blastRadius, computePlan, effectiveForResource, type AuthorizeRequest, type PlanResource, type PlanUniverse } from "../lib/policy/index";
 import type { AclBinding, AclOperation, ResourceType } from "../lib/policy/types";
 import { KafkaAuthorizerHarness, ROOT, type HarnessBenchAnswer } from "./java-harness";
 
@@ -47,13 +61,16 @@ const HEAP_MB = 8192;
 // ACLs at 200,000 resources, run in a child with a big heap and report back via a file.
 
 const ROWS_CHILD = process.env.BENCH_ROWS_OUT !== undefined;
+const PLAN_CHILD = process.env.BENCH_PLAN_OUT !== undefined;
 
 const args = process.argv.slice(2);
-const suite = args.find((a) => !a.startsWith("--")) ?? "policy";
-if (suite !== "policy") {
-  console.error(`unknown benchmark "${suite}"; usage: npm run bench -- policy [--quick] [--no-java]`);
+const suiteArg = args.find((a) => !a.startsWith("--"));
+if (suiteArg !== undefined && suiteArg !== "policy" && suiteArg !== "plan") {
+  console.error(`unknown benchmark "${suiteArg}"; usage: npm run bench -- [policy|plan] [--quick] [--no-java]`);
   process.exit(2);
 }
+const RUN_POLICY = suiteArg === undefined || suiteArg === "policy";
+const RUN_PLAN = suiteArg === undefined || suiteArg === "plan";
 const QUICK = args.includes("--quick");
 const WITH_JAVA = !args.includes("--no-java");
 
@@ -282,6 +299,100 @@ function realisticAcls(total: number, seed: number): AclBinding[] {
   return out;
 }
 
+// ---- 4. the blast radius of one ACL change ------------------------------------------------------
+
+interface PlanCase {
+  name: string;
+  bestMs: number;
+  medianMs: number;
+  blastOnlyMs: number;
+  decisionsChecked: number;
+  decisionChanges: number;
+  universeRequests: number;
+}
+
+interface PlanResult {
+  cases: PlanCase[];
+  peakRssMb: number;
+}
+
+/** 10,000 topics (team0..49 x svc0..19 x topic0..9), 5,000 principals, the ACLs' hosts plus one they do not name. */
+function benchUniverse(acls: readonly AclBinding[]): PlanUniverse {
+  const resources: PlanResource[] = [];
+  for (let t = 0; t < 50; t++) for (let s = 0; s < 20; s++) for (let k = 0; k < 10; k++) resources.push({ resourceType: "TOPIC", resourceName: `team${t}.svc${s}.topic${k}` });
+  const others = new Map<string, PlanResource>();
+  const hosts = new Set<string>();
+  for (const b of acls) {
+    if (b.host !== "*") hosts.add(b.host);
+    if (b.resourceType !== "TOPIC" && b.patternType === "LITERAL" && b.resourceName !== "*") others.set(`${b.resourceType}|${b.resourceName}`, { resourceType: b.resourceType, resourceName: b.resourceName });
+  }
+  hosts.add(ANY_OTHER_HOST);
+  const principals = [...Array.from({ length: 4950 }, (_, i) => `User:app-${i}`), ...Array.from({ length: 50 }, (_, i) => `Group:team${i}`)];
+  return { principals, hosts: [...hosts], resources: [...resources, ...others.values()] };
+}
+
+function planBench(): PlanResult {
+  const acls = realisticAcls(100_000, SEED);
+  const universe = benchUniverse(acls);
+  const topics = universe.resources.filter((r) => r.resourceType === "TOPIC").length;
+  console.log(`blast radius of one ACL change: ${acls.length} ACLs, ${topics} topics (${universe.resources.length} resources), ${universe.principals.length} principals, ${universe.hosts.length} hosts`);
+  const deny = (patternType: "LITERAL" | "PREFIXED", resourceName: string): AclBinding => ({
+    resourceType: "TOPIC",
+    resourceName,
+    patternType,
+    principal: "User:*",
+    host: "*",
+    operation: "WRITE",
+    permissionType: "DENY",
+  });
+  const changes = [
+    { name: "DENY User:* WRITE TOPIC PREFIXED team7.", binding: deny("PREFIXED", "team7.") },
+    { name: "DENY User:* WRITE TOPIC LITERAL team7.svc3.topic4", binding: deny("LITERAL", "team7.svc3.topic4") },
+  ];
+  const cases: PlanCase[] = [];
+  for (const { name, binding } of changes) {
+    let checked = 0;
+    let rows = 0;
+    let universeRequests = 0;
+    // From the ACL list: index, plan, blast radius, every row walked once, the summary.
+    const run = (index: AclIndex | null) => {
+      const current = index ?? AclIndex.build(acls);
+      const plan = computePlan({ current, create: [binding] });
+      const blast = blastRadius({ before: current, change: { create: plan.create, delete: plan.delete }, universe });
+      let walked = 0;
+      blast.forEach(() => {
+        walked++;
+      });
+      blast.summary();
+      if (walked !== blast.total) throw new Error(`walked ${walked} rows of ${blast.total}`);
+      checked = blast.checked;
+      rows = blast.total;
+      universeRequests = blast.universeRequests;
+    };
+    const full = bestOf(QUICK ? 3 : 7, () => run(null), true);
+    const index = AclIndex.build(acls);
+    const blastOnly = bestOf(QUICK ? 3 : 7, () => run(index));
+    cases.push({ name, bestMs: full.bestMs, medianMs: full.medianMs, blastOnlyMs: blastOnly.bestMs, decisionsChecked: checked, decisionChanges: rows, universeRequests });
+    console.log(
+      `  ${name}: ${rows} decision changes, ${checked} decisions compared (of ${universeRequests} in the universe)\n` +
+        `    from the ACL list ${fmt(full.bestMs)} ms (median ${fmt(full.medianMs)}, CPU ${fmt(full.cpuMedianMs)}); with the index built ${fmt(blastOnly.bestMs)} ms   target < 1000 ms`,
+    );
+  }
+  const peak = peakRssMb();
+  console.log(`  peak RSS of this process   ${fmt(peak)} MB   target < 300 MB`);
+  return { cases, peakRssMb: peak };
+}
+
+/** Part 4 in a child with Node's default heap settings, so the peak RSS is its own. */
+function planChild(): PlanResult {
+  const out = path.join(os.tmpdir(), `policy-bench-plan-${process.pid}.json`);
+  const child = spawnSync(process.execPath, [...process.execArgv, ...process.argv.slice(1)], { stdio: "inherit", env: { ...process.env, BENCH_PLAN_OUT: out } });
+  if (child.status !== 0) throw new Error(`the plan child failed (exit ${child.status})`);
+  const result = JSON.parse(readFileSync(out, "utf8")) as PlanResult;
+  rmSync(out, { force: true });
+  return result;
+}
+
 // ---- run ---------------------------------------------------------------------------------------
 
 interface RowsResult {
@@ -386,6 +497,43 @@ async function main(): Promise<void> {
     writeFileSync(process.env.BENCH_ROWS_OUT!, JSON.stringify(result));
     return;
   }
+  if (PLAN_CHILD) {
+    writeFileSync(process.env.BENCH_PLAN_OUT!, JSON.stringify(planBench()));
+    return;
+  }
+  const out = path.join(ROOT, "bench", "report.json");
+  let report: Record<string, unknown> = {};
+  try {
+    report = JSON.parse(readFileSync(out, "utf8")) as Record<string, unknown>;
+  } catch {
+    // no earlier report
+  }
+  if (RUN_POLICY) report.policy = await policySuite();
+  if (RUN_PLAN) {
+    console.log("");
+    const plan = planChild();
+    report.plan = {
+      blastRadiusMs: round(Math.max(...plan.cases.map((c) => c.bestMs))),
+      decisionsChecked: plan.cases.reduce((n, c) => n + c.decisionsChecked, 0),
+      peakRssMb: round(plan.peakRssMb),
+      cases: plan.cases.map((c) => ({
+        change: c.name,
+        ms: round(c.bestMs),
+        medianMs: round(c.medianMs),
+        withIndexMs: round(c.blastOnlyMs),
+        decisionsChecked: c.decisionsChecked,
+        decisionChanges: c.decisionChanges,
+        universeRequests: c.universeRequests,
+      })),
+    };
+  }
+  mkdirSync(path.dirname(out), { recursive: true });
+  writeFileSync(out, `${JSON.stringify(report, null, 2)}\n`);
+  console.log(`\nwrote ${path.relative(ROOT, out)}`);
+}
+
+/** Parts 1-3. */
+async function policySuite(): Promise<unknown> {
   console.log(`policy bench${QUICK ? " (quick)" : ""}: node ${process.version}, seed ${SEED}`);
   const part2 = hundredThousand();
 
@@ -429,26 +577,20 @@ async function main(): Promise<void> {
       (javaPeakRssMb ? `; Kafka JVM ${fmt(javaPeakRssMb)} MB` : ""),
   );
 
-  const report = {
-    policy: {
-      authorizer: rows.map((r) => ({
-        resourceCount: r.resourceCount,
-        aclCount: r.aclCount,
-        denyPercentage: r.denyPercentage,
-        tsNsPerOp: round(r.tsNsPerOp),
-        javaNsPerOp: r.javaNsPerOp === null ? null : round(r.javaNsPerOp),
-        ratio: r.ratio === null ? null : Number(r.ratio.toFixed(6)),
-      })),
-      indexBuildMs: round(part2.indexBuildMs),
-      matchLookupUs: round(part2.matchLookupUs),
-      topicMatrixMs: round(part2.topicMatrixMs),
-      peakRssMb: round(part2.peakRssMb),
-    },
+  return {
+    authorizer: rows.map((r) => ({
+      resourceCount: r.resourceCount,
+      aclCount: r.aclCount,
+      denyPercentage: r.denyPercentage,
+      tsNsPerOp: round(r.tsNsPerOp),
+      javaNsPerOp: r.javaNsPerOp === null ? null : round(r.javaNsPerOp),
+      ratio: r.ratio === null ? null : Number(r.ratio.toFixed(6)),
+    })),
+    indexBuildMs: round(part2.indexBuildMs),
+    matchLookupUs: round(part2.matchLookupUs),
+    topicMatrixMs: round(part2.topicMatrixMs),
+    peakRssMb: round(part2.peakRssMb),
   };
-  const out = path.join(ROOT, "bench", "report.json");
-  mkdirSync(path.dirname(out), { recursive: true });
-  writeFileSync(out, `${JSON.stringify(report, null, 2)}\n`);
-  console.log(`\nwrote ${path.relative(ROOT, out)}`);
 }
 
 function round(n: number): number {

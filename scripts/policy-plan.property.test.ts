@@ -99,7 +99,7 @@ describe("policy plan — agrees with brute force through authorize", () => {
           (aclJsonCommands.authorize({ acls, requests, superUsers, allowEveryoneIfNoAclFound }) as { results: { decision: string }[] }).results.map((r) => r.decision);
         const was = decide(current);
         const is = decide(after);
-        const expected = requests.flatMap((r, i) => (was[i] === is[i] ? [] : [{ principal: r.principal, host: r.host, resourceType: r.resourceType, resourceName: r.resourceName, operation: r.operation, before: was[i], after: is[i] }]));
+        const expected = requests.flatMap((r, i) => (was[i] === is[i] ? [] : [{ principal: r.principal, host: r.host, resourceType: r.resourceType, resourceName: r.resourceName, operation: r.operation, before: was[i]!, after: is[i]! }]));
         const order = (c: Change) => JSON.stringify([c.resourceType, c.resourceName, c.principal, c.host, c.operation]);
         expect(out.decisionChanges.map(order).sort()).toEqual(expected.map(order).sort());
         expect(new Set(out.decisionChanges.map((c) => JSON.stringify(c)))).toEqual(new Set(expected.map((c) => JSON.stringify(c))));

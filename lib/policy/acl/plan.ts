@@ -33,10 +33,12 @@
  *   or the last one gone — which flips "default" (allow.everyone.if.no.acl.found) to
  *   "no ACL matched"; that only changes a decision when allow.everyone.if.no.acl.found
  *   is true, and then for every principal, host and operation on that resource.
- * - Principals no ACL on the resource names (before or after) are decided alike (ACLs
- *   compare principals as whole strings; only `User:*` matches them), so one of them
- *   stands for all; the same for hosts. Super users never change. So per resource the
- *   work is (named principals + 1) x (named hosts + 1) x operations, each decided with
+ * - For the operations in question, principals that no ACL on the resource about those
+ *   operations names (before or after) are decided alike: ACLs compare principals as
+ *   whole strings, so only `User:*` ACLs match them, and an ACL whose operation mask
+ *   misses an operation plays no part in its decision. One of them stands for all; the
+ *   same for hosts. Super users never change. So per resource the work is (named
+ *   principals + 1) x (named hosts + 1) x operations, each decided with
  *   `authorizeInScanOrder` over the resource's ACL groups before and after.
  * - The "after" ACLs are indexed only for the resources the change touches: the ACLs
  *   that apply to those resources before, minus the deleted, plus the created.
@@ -577,17 +579,20 @@ export function blastRadius(input: BlastRadiusInput): BlastRadius {
   for (const b of added) afterAcls.push(b);
   const after = AclIndex.build(afterAcls);
 
-  const namesOfGroup = new Map<AclGroup, { principals: string[]; hosts: string[] }>();
+  // Per group: the principals and hosts its ACLs name, each with the operations those ACLs
+  // can decide (allow or deny mask), so that a resource only tells apart the principals and
+  // hosts named by ACLs about the operations in question.
+  const namesOfGroup = new Map<AclGroup, { principals: Map<string, number>; hosts: Map<string, number> }>();
   const groupNames = (g: AclGroup) => {
     let n = namesOfGroup.get(g);
     if (n === undefined) {
-      const ps = new Set<string>();
-      const hs = new Set<string>();
+      n = { principals: new Map(), hosts: new Map() };
       for (const e of g.entries) {
-        if (e.binding.principal !== WILDCARD_PRINCIPAL) ps.add(e.binding.principal);
-        if (e.binding.host !== WILDCARD_HOST) hs.add(e.binding.host);
+        const m = e.allowMask | e.denyMask;
+        const { principal, host } = e.binding;
+        if (principal !== WILDCARD_PRINCIPAL) n.principals.set(principal, (n.principals.get(principal) ?? 0) | m);
+        if (host !== WILDCARD_HOST) n.hosts.set(host, (n.hosts.get(host) ?? 0) | m);
       }
-      n = { principals: [...ps], hosts: [...hs] };
       namesOfGroup.set(g, n);
     }
     return n;
@@ -614,18 +619,22 @@ export function blastRadius(input: BlastRadiusInput): BlastRadius {
     }
     const ops = SUPPORTED_OPERATIONS[item.type].filter((op) => (mask & operationBit(op)) !== 0);
     if (ops.length === 0) continue;
+    let opsMask = 0;
+    for (const op of ops) opsMask |= operationBit(op);
 
-    // Principals and hosts the resource's ACLs name (before or after), within the universe.
+    // Principals and hosts named (before or after) by the resource's ACLs about these
+    // operations, within the universe; the others are decided alike.
     const namedRankSet = new Set<number>();
     const namedHosts = new Set<string>();
     for (const groups of [gb, ga]) {
       for (const g of groups) {
         const n = groupNames(g);
-        for (const p of n.principals) {
+        for (const [p, m] of n.principals) {
+          if ((m & opsMask) === 0) continue;
           const r = rankOf.get(p);
           if (r !== undefined) namedRankSet.add(r);
         }
-        for (const h of n.hosts) if (hostSet.has(h)) namedHosts.add(h);
+        for (const [h, m] of n.hosts) if ((m & opsMask) !== 0 && hostSet.has(h)) namedHosts.add(h);
       }
     }
     const namedRanks = Int32Array.from(namedRankSet).sort();
