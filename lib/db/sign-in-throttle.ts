@@ -16,6 +16,10 @@
  *
  * in_flight counts attempts let through whose answer is not back yet. An instance that
  * dies mid-attempt leaves it raised; after IN_FLIGHT_STALE_MS it is ignored.
+ *
+ * There is deliberately no cap per username across all clients: anyone could then slow
+ * a user's own sign-in from everywhere by guessing wrong from a few addresses. Per
+ * client, one IPv6 /64 counts as one client (lib/auth/client-address.ts addressSource).
  */
 import { getPrisma } from "./client";
 import type { PrismaClient } from "../generated/prisma/client";
