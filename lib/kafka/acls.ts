@@ -84,6 +84,43 @@ export async function describeAclStore(cred: KafkaCredential, filter: AclBinding
   });
 }
 
+/** What a write changed, as Kafka confirmed it; `unknown` when the answer was lost. */
+export type AclChange = { created: AclBinding[]; deleted: AclBinding[] } | { unknown: true };
+type AclChangeListener = (change: AclChange) => void;
+
+const globalListeners = globalThis as typeof globalThis & { __kafkaSecurityConsoleAclListeners?: Set<AclChangeListener> };
+const listeners: Set<AclChangeListener> = (globalListeners.__kafkaSecurityConsoleAclListeners ??= new Set());
+
+/**
+ * Be told of every ACL change this process makes through createAcls / deleteAcls (the
+ * console's ACL snapshot stays current this way). Returns the unsubscribe function.
+ */
+export function onAclChange(listener: AclChangeListener): () => void {
+  listeners.add(listener);
+  return () => listeners.delete(listener);
+}
+
+function notify(change: AclChange): void {
+  if ("created" in change && change.created.length === 0 && change.deleted.length === 0) return;
+  for (const listener of listeners) {
+    try {
+      listener(change);
+    } catch (error) {
+      console.error("[console] an ACL change listener failed:", error instanceof Error ? (error.stack ?? error.message) : String(error));
+    }
+  }
+}
+
+/** Runs a write; when it fails without an answer from Kafka, its effect is unknown. */
+async function reporting<T>(write: () => Promise<T>): Promise<T> {
+  try {
+    return await write();
+  } catch (error) {
+    notify({ unknown: true });
+    throw error;
+  }
+}
+
 type CreateAclsResponse = Awaited<ReturnType<typeof createAclsV3.api.async>>;
 type DeleteAclsResponse = Awaited<ReturnType<typeof deleteAclsV3.api.async>>;
 
@@ -156,7 +193,7 @@ export async function createAcls(cred: KafkaCredential, bindings: AclBinding[]):
   const ctx = { api: "CreateAcls", principal: principalOf(cred) };
   return withAdmin(cred, ctx.api, async (admin) => {
     const connection: Connection = await anyBrokerConnection(admin);
-    const response = await sendOrPartial<CreateAclsResponse>(() => createAclsV3.api.async(connection, bindings.map(bindingToWire)));
+    const response = await reporting(() => sendOrPartial<CreateAclsResponse>(() => createAclsV3.api.async(connection, bindings.map(bindingToWire))));
     const results = bindings.map((binding, i) => {
       const result = response.results[i];
       if (!result) throw new Error(`Kafka answered CreateAcls with ${response.results.length} results for ${bindings.length} bindings.`);
@@ -167,6 +204,7 @@ export async function createAcls(cred: KafkaCredential, bindings: AclBinding[]):
     });
     const created = distinct(results.filter((r) => r.error === null).map((r) => r.binding));
     await settle(() => bindingsVisible(admin, created, true));
+    notify({ created, deleted: [] });
     return results;
   });
 }
@@ -177,7 +215,7 @@ export async function deleteAcls(cred: KafkaCredential, filters: AclBindingFilte
   const ctx = { api: "DeleteAcls", principal: principalOf(cred) };
   return withAdmin(cred, ctx.api, async (admin) => {
     const connection = await anyBrokerConnection(admin);
-    const response = await sendOrPartial<DeleteAclsResponse>(() => deleteAclsV3.api.async(connection, filters.map(filterToWire)));
+    const response = await reporting(() => sendOrPartial<DeleteAclsResponse>(() => deleteAclsV3.api.async(connection, filters.map(filterToWire))));
     const results = filters.map((filter, i) => {
       const result = response.filterResults[i];
       if (!result) throw new Error(`Kafka answered DeleteAcls with ${response.filterResults.length} results for ${filters.length} filters.`);
@@ -193,6 +231,7 @@ export async function deleteAcls(cred: KafkaCredential, filters: AclBindingFilte
     });
     const deleted = distinct(results.flatMap((r) => r.deleted));
     await settle(() => bindingsVisible(admin, deleted, false));
+    notify({ created: [], deleted });
     return results;
   });
 }

@@ -4,6 +4,7 @@
  *   kafka-acls.sh would) shows up once the snapshot is older than its bound;
  * - a viewer who loses DESCRIBE on CLUSTER stops seeing ACLs once their proof is older
  *   than its bound (30 s in production; shortened here so the test runs fast);
+ * - a change made through the console's Kafka adapter shows at once, without a fetch;
  * - twenty concurrent readers cause one DescribeAcls fetch (single flight), counted on
  *   the injected source and on the Kafka client's own request channel.
  */
@@ -13,7 +14,7 @@ import type { AclBinding } from "@/lib/policy";
 import { ANY_ACL_FILTER } from "@/lib/policy";
 
 vi.mock("server-only", () => ({}));
-const { AclSnapshotCache, kafkaAclSnapshotSource } = await import("./acl-snapshot");
+const { AclSnapshotCache, aclSnapshotCache, getAclSnapshot, kafkaAclSnapshotSource } = await import("./acl-snapshot");
 const { createAcls, deleteAcls } = await import("@/lib/kafka/acls");
 const { closeAllConnections } = await import("@/lib/kafka/client");
 const { ADMIN, createScramUser, dropScramUser, runId } = await import("@/lib/kafka/test-fixtures");
@@ -101,6 +102,20 @@ describe("the ACL snapshot on the real broker", () => {
     expect(await cache.get(userViewer)).toMatchObject({ ok: false, code: "DENIED" });
     // The snapshot itself is still there for those who may see it.
     expect((await cache.get(adminViewer)).ok).toBe(true);
+  });
+
+  it("shows a change made through the console at once, without fetching again", async () => {
+    const before = await getAclSnapshot(adminViewer, { maxAgeMs: 60_000 });
+    if (!before.ok) throw new Error(before.message);
+    const fetches = aclSnapshotCache().stats.fetches;
+    await createAcls(ADMIN, [marker("console")]);
+    const after = await getAclSnapshot(adminViewer, { maxAgeMs: 60_000 });
+    expect(after.ok && after.snapshot.has(marker("console"))).toBe(true);
+    expect(after.ok && after.snapshot.takenAt).toBe(before.snapshot.takenAt);
+    await deleteAcls(ADMIN, [{ ...marker("console") }]);
+    const gone = await getAclSnapshot(adminViewer, { maxAgeMs: 60_000 });
+    expect(gone.ok && gone.snapshot.has(marker("console"))).toBe(false);
+    expect(aclSnapshotCache().stats.fetches).toBe(fetches);
   });
 
   it("fetches once for twenty concurrent readers (single flight)", async () => {

@@ -15,9 +15,10 @@
  * 3. while traffic continues, the next fetch starts in the background before the
  *    snapshot expires, so readers rarely wait; without traffic nothing is fetched, and
  *    after IDLE_RELEASE_MS without a reader the snapshot is dropped (memory back);
- * 4. a change made through the console is applied to the snapshot at once
- *    (applyAclChange), also to a fetch already under way that may predate it; a change
- *    whose content is unknown calls invalidateAclSnapshot (the next reader fetches);
+ * 4. a change made through the console is applied to the snapshot at once, also to a
+ *    fetch already under way that may predate it: lib/kafka's createAcls/deleteAcls
+ *    report every write they make (onAclChange), other writers call applyAclChange; a
+ *    change whose outcome is unknown invalidates the snapshot (the next reader fetches);
  * 5. a fetch whose ACLs equal the current ones keeps the current store (and its built
  *    indexes and cached queries) and only moves the snapshot's time.
  *
@@ -32,7 +33,7 @@ import { toErrorResult } from "@/lib/actions/errors";
 import type { ActionResult } from "@/lib/actions/result";
 import { env } from "@/lib/env";
 import { describeAcls, kafkaConfig, type KafkaCredential } from "@/lib/kafka";
-import { describeAclStore } from "@/lib/kafka/acls";
+import { describeAclStore, onAclChange, type AclChange } from "@/lib/kafka/acls";
 import {
   ANY_ACL_FILTER,
   type AclStore,
@@ -248,7 +249,11 @@ export class AclSnapshotCache {
    */
   applyChange(created: readonly AclBinding[], deleted: readonly AclBinding[]): void {
     if (created.length === 0 && deleted.length === 0) return;
-    if (this.current !== null) this.current = new AclSnapshot(this.current.store.withChange(created, deleted), this.current.takenAt);
+    const current = this.current;
+    // Told twice (the Kafka adapter reports every write, a write path may too): once is enough.
+    if (current !== null && (created.some((b) => !current.store.has(b)) || deleted.some((b) => current.store.has(b)))) {
+      this.current = new AclSnapshot(current.store.withChange(created, deleted), current.takenAt);
+    }
     if (this.inflight !== null) this.journal.push({ created: [...created], deleted: [...deleted] });
     // A CLUSTER ACL may give or take someone's DESCRIBE on CLUSTER: prove everyone again.
     if ([...created, ...deleted].some((b) => b.resourceType === "CLUSTER")) this.proofs.clear();
@@ -419,6 +424,27 @@ function clusterKey(): string {
   return kafkaConfig().bootstrapServers.join(",");
 }
 
+/**
+ * Every ACL write this process makes through the Kafka adapter (createAcls, deleteAcls)
+ * reaches the snapshot of the cluster it was made on, as Kafka confirmed it; a write
+ * whose answer was lost invalidates it. Subscribed once per process (module reloads in
+ * development replace the subscription).
+ */
+function onWrite(change: AclChange): void {
+  let cache: AclSnapshotCache | undefined;
+  try {
+    cache = caches.get(clusterKey());
+  } catch {
+    return;
+  }
+  if (cache === undefined) return;
+  if ("unknown" in change) cache.invalidate();
+  else cache.applyChange(change.created, change.deleted);
+}
+const subscription = globalThis as typeof globalThis & { __kafkaSecurityConsoleAclSnapshotWrites?: () => void };
+subscription.__kafkaSecurityConsoleAclSnapshotWrites?.();
+subscription.__kafkaSecurityConsoleAclSnapshotWrites = onAclChange(onWrite);
+
 /** The cache of the cluster the console is configured for. */
 export function aclSnapshotCache(): AclSnapshotCache {
   const key = clusterKey();
@@ -435,7 +461,10 @@ export function getAclSnapshot(viewer: Viewer, options: AclSnapshotReadOptions =
   return aclSnapshotCache().get(viewer, options);
 }
 
-/** The write paths call this with what Kafka created and deleted, after the change. */
+/**
+ * What Kafka created and deleted, after the change. Writes through lib/kafka's createAcls
+ * and deleteAcls report themselves; call this for ACL changes made any other way.
+ */
 export function applyAclChange(created: readonly AclBinding[], deleted: readonly AclBinding[]): void {
   aclSnapshotCache().applyChange(created, deleted);
 }
