@@ -1,8 +1,9 @@
 /**
  * The Access check answer laid out for people: pure (no Kafka, no env), so every
  * sentence the page and the API show is unit-tested. The decision itself is the policy
- * core's `authorize` over the ACLs Kafka says apply to the resource (a MATCH filter);
- * this module only puts it in words:
+ * core's `authorize` over the ACLs that apply to the resource (Kafka's MATCH), with the
+ * ACL snapshot's authorizer index when the caller has one; this module only puts it in
+ * words:
  *
  * - `describeRule`: the rule that decided, as one sentence (super user, the deciding
  *   ACL, "no ACL matched", or the allow.everyone.if.no.acl.found default);
@@ -21,9 +22,10 @@ import {
   AclIndex,
   allowedOperationsMask,
   authorize,
+  bindingKey,
   deniedOperationsMask,
-  effectiveForResource,
   operationBit,
+  scanOrder,
   type AclBinding,
   type AclBindingFilter,
   type AclOperation,
@@ -265,16 +267,24 @@ export function applicableAclsFilter(resource: Pick<AuthorizeRequest, "resourceT
 
 /**
  * The whole answer: decide with the policy core over the ACLs that apply to the
- * resource (what Kafka returned for a MATCH filter), then explain.
+ * resource (Kafka's MATCH), then explain. `index` is an authorizer index holding them
+ * (the ACL snapshot's, over every ACL: the same decision and rule, since only the ACLs
+ * that apply to a resource take part in deciding it); without one, they are indexed here.
  */
-export function explainAccessDecision(request: AuthorizeRequest, applicable: readonly AclBinding[], assumptions: AccessCheckAssumptions): AccessCheckResult {
+export function explainAccessDecision(
+  request: AuthorizeRequest,
+  applicable: readonly AclBinding[],
+  assumptions: AccessCheckAssumptions,
+  index: AclIndex = AclIndex.build(applicable),
+): AccessCheckResult {
   const config = { superUsers: new Set(assumptions.superUsers), allowEveryoneIfNoAclFound: assumptions.allowEveryoneIfNoAclFound };
-  const index = AclIndex.build(applicable);
   const result = authorize(index, request, config);
-  const considered = effectiveForResource(index, request.resourceType, request.resourceName).acls;
+  // What StandardAuthorizer looks at for this name (it skips LITERAL `*` for names starting with `*`).
+  const considered = new Set<string>();
+  for (const group of scanOrder(index, request.resourceType, request.resourceName)) for (const e of group.entries) considered.add(bindingKey(e.binding));
   const acls = [...applicable].sort(tableOrder).map((acl) => ({
     ...acl,
-    ...classifyAcl(acl, request, result, considered.some((c) => same(c, acl))),
+    ...classifyAcl(acl, request, result, considered.has(bindingKey(acl))),
   }));
   return {
     request: { ...request },

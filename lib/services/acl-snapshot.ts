@@ -139,6 +139,12 @@ export class AclSnapshot {
 
 export type AclSnapshotResult = { ok: true; snapshot: AclSnapshot } | Failure;
 
+/**
+ * A service answer built from the snapshot: the ActionResult (API routes send `data`)
+ * plus the snapshot's time and size for the page to show beside a refresh.
+ */
+export type AclSnapshotRead<T> = { ok: true; data: T; aclSnapshot: AclSnapshotInfo | null } | Failure;
+
 export interface AclSnapshotReadOptions {
   /** Use a snapshot at most this old (default ACL_SNAPSHOT_MAX_AGE_MS). */
   maxAgeMs?: number;

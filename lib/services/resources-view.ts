@@ -7,7 +7,8 @@
  *   first, then LITERAL `*`);
  * - `buildResourceDetail`: those groups and the effective-permission matrix of the
  *   policy core (clients whose host no ACL names: only `*`-host ACLs count);
- * - `buildSection`: one index section, filtered by name, with the ACL count per resource.
+ * - `buildSection`: one index section, filtered by name, with the ACL count per resource
+ *   (one lookup in the authorizer index per resource; nothing is listed or sorted).
  */
 import { WILDCARD_RESOURCE, effectiveForResource, SUPPORTED_OPERATIONS, type AclBinding, type AclIndex, type ResourceType } from "@/lib/policy";
 import type { AccessCheckAssumptions } from "@/lib/schemas/access-check";
@@ -96,7 +97,7 @@ export function buildSection(resourceType: ResourceType, names: readonly string[
   const shown = [...new Set(names)].filter((n) => fragment === "" || n.toLowerCase().includes(fragment)).sort();
   return {
     resourceType,
-    resources: shown.map((name) => ({ name, acls: index ? index.matching(resourceType, name).length : null })),
+    resources: shown.map((name) => ({ name, acls: index ? index.countMatching(resourceType, name) : null })),
     error: null,
   };
 }
@@ -104,6 +105,11 @@ export function buildSection(resourceType: ResourceType, names: readonly string[
 /** The USER resources named by LITERAL ACLs (not `*`; a prefix names no one user). */
 export function userResourcesOf(acls: readonly AclBinding[]): string[] {
   return [...new Set(acls.filter((a) => a.resourceType === "USER" && a.patternType === "LITERAL" && a.resourceName !== WILDCARD_RESOURCE).map((a) => a.resourceName))].sort();
+}
+
+/** The same from a snapshot's store: its sorted distinct names, without looking at other ACLs. */
+export function userResourcesOfSnapshot(snapshot: { resourceNames(type: "USER", patternType: "LITERAL"): string[] }): string[] {
+  return snapshot.resourceNames("USER", "LITERAL").filter((name) => name !== WILDCARD_RESOURCE);
 }
 
 /** The page's link to one resource's detail (names URL-encoded). */

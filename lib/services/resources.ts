@@ -1,32 +1,25 @@
 /**
  * The Resources area: the resources of each type the signed-in viewer may see, with
- * the ACLs that apply to each, and one resource's detail. Everything is read as the
- * viewer: Kafka filters the listings (DESCRIBE on each topic, group, transactional id,
- * token) and reading ACLs needs DESCRIBE on CLUSTER; without it the index still lists
- * the resources, with Kafka's readable reason instead of counts. The ACLs are fetched
- * once per request (describeAcls ANY) and indexed once. Used by the Resources page and
- * GET /api/v1/resources.
+ * the ACLs that apply to each, and one resource's detail. Kafka filters the listings as
+ * the viewer (DESCRIBE on each topic, group, transactional id, token). The ACLs come
+ * from the shared ACL snapshot (acl-snapshot.ts), which the viewer may use only after
+ * Kafka let them describe ACLs (DESCRIBE on CLUSTER); without it the index still lists
+ * the resources, with Kafka's readable reason instead of counts. Counts and the detail
+ * are answered by the snapshot's authorizer index, built once per ACL set, not per
+ * request. Used by the Resources page and GET /api/v1/resources.
  */
 import "server-only";
-import { describeAcls, describeDelegationTokens, listConsumerGroups, listTopics, listTransactionalIds } from "@/lib/kafka";
+import { describeDelegationTokens, listConsumerGroups, listTopics, listTransactionalIds } from "@/lib/kafka";
 import type { Viewer } from "@/lib/auth/sign-in";
 import type { ActionResult } from "@/lib/actions/result";
 import { toErrorResult } from "@/lib/actions/errors";
-import { ANY_ACL_FILTER, AclIndex, CLUSTER_RESOURCE_NAME, type AclBinding, type AclBindingFilter, type ResourceType } from "@/lib/policy";
+import { CLUSTER_RESOURCE_NAME, type ResourceType } from "@/lib/policy";
 import { RESOURCE_SECTIONS, type ResourceDetail, type ResourceDetailQuery, type ResourceIndex, type ResourceIndexQuery, type ResourceSection } from "@/lib/schemas/resources";
-import { applicableAclsFilter } from "./access-check-explain";
+import { getAclSnapshot, type AclSnapshot, type AclSnapshotRead, type AclSnapshotReadOptions } from "./acl-snapshot";
 import { readAuthorizerConfig } from "./authorizer-config";
-import { buildResourceDetail, buildSection, userResourcesOf } from "./resources-view";
+import { buildResourceDetail, buildSection, userResourcesOfSnapshot } from "./resources-view";
 
-async function readAcls(viewer: Viewer, filter: AclBindingFilter = ANY_ACL_FILTER): Promise<ActionResult<AclBinding[]>> {
-  try {
-    return { ok: true, data: await describeAcls(viewer.credential, filter) };
-  } catch (error) {
-    return toErrorResult(error, "describe ACLs for the resources");
-  }
-}
-
-async function names(viewer: Viewer, type: ResourceType, acls: readonly AclBinding[] | null): Promise<ActionResult<string[]>> {
+async function names(viewer: Viewer, type: ResourceType, snapshot: AclSnapshot | null): Promise<ActionResult<string[]>> {
   try {
     switch (type) {
       case "TOPIC":
@@ -38,7 +31,7 @@ async function names(viewer: Viewer, type: ResourceType, acls: readonly AclBindi
       case "CLUSTER":
         return { ok: true, data: [CLUSTER_RESOURCE_NAME] };
       case "USER":
-        return { ok: true, data: acls ? userResourcesOf(acls) : [] };
+        return { ok: true, data: snapshot ? userResourcesOfSnapshot(snapshot) : [] };
       case "DELEGATION_TOKEN":
         return { ok: true, data: (await describeDelegationTokens(viewer.credential, null)).map((t) => t.tokenId) };
     }
@@ -48,26 +41,27 @@ async function names(viewer: Viewer, type: ResourceType, acls: readonly AclBindi
 }
 
 /** Every section: each type's resources (filtered by name), with ACL counts when the viewer may describe ACLs. */
-export async function resourceIndex(viewer: Viewer, query: ResourceIndexQuery): Promise<ActionResult<ResourceIndex>> {
-  const acls = await readAcls(viewer);
-  const index = acls.ok ? AclIndex.build(acls.data) : null;
+export async function resourceIndex(viewer: Viewer, query: ResourceIndexQuery, options: AclSnapshotReadOptions = {}): Promise<AclSnapshotRead<ResourceIndex>> {
+  const acls = await getAclSnapshot(viewer, options);
+  const snapshot = acls.ok ? acls.snapshot : null;
+  const index = snapshot?.index() ?? null;
   const sections = await Promise.all(
     RESOURCE_SECTIONS.map(async (type): Promise<ResourceSection> => {
-      if (type === "USER" && !acls.ok) {
+      if (type === "USER" && snapshot === null) {
         return { resourceType: type, resources: [], error: "The users listed here are the USER resources named in ACLs, which could not be read." };
       }
-      const listed = await names(viewer, type, acls.ok ? acls.data : null);
+      const listed = await names(viewer, type, snapshot);
       if (!listed.ok) return { resourceType: type, resources: [], error: listed.message };
       return buildSection(type, listed.data, query.q, index);
     }),
   );
-  return { ok: true, data: { sections, aclsUnavailable: acls.ok ? null : acls.message } };
+  return { ok: true, data: { sections, aclsUnavailable: acls.ok ? null : acls.message }, aclSnapshot: snapshot?.info() ?? null };
 }
 
 /** One resource: the ACLs that apply, by reason, and the effective-permission matrix (needs DESCRIBE on CLUSTER). */
-export async function resourceDetail(viewer: Viewer, query: ResourceDetailQuery): Promise<ActionResult<ResourceDetail>> {
-  // Kafka's MATCH filter returns exactly the ACLs that apply to this one name.
-  const acls = await readAcls(viewer, applicableAclsFilter({ resourceType: query.type, resourceName: query.name }));
+export async function resourceDetail(viewer: Viewer, query: ResourceDetailQuery, options: AclSnapshotReadOptions = {}): Promise<AclSnapshotRead<ResourceDetail>> {
+  const acls = await getAclSnapshot(viewer, options);
   if (!acls.ok) return acls;
-  return { ok: true, data: buildResourceDetail(query.type, query.name, AclIndex.build(acls.data), readAuthorizerConfig()) };
+  const { snapshot } = acls;
+  return { ok: true, data: buildResourceDetail(query.type, query.name, snapshot.index(), readAuthorizerConfig()), aclSnapshot: snapshot.info() };
 }
