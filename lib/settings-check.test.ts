@@ -60,21 +60,31 @@ describe("assertSettings", () => {
 describe("instrumentation.ts register() (runs when the Next server starts)", () => {
   afterEach(() => {
     vi.unstubAllEnvs();
+    vi.restoreAllMocks();
   });
 
-  it("refuses to start with every bad setting listed", async () => {
+  it("refuses to start: every bad setting printed, exit code 1", async () => {
     vi.stubEnv("NEXT_RUNTIME", "nodejs");
     vi.stubEnv("DATABASE_URL", "");
     for (const [name, value] of Object.entries(BAD)) vi.stubEnv(name, value);
+    const printed: string[] = [];
+    vi.spyOn(console, "error").mockImplementation((line: unknown) => void printed.push(String(line)));
+    const exit = vi.spyOn(process, "exit").mockImplementation((code) => {
+      throw new Error(`exit ${code}`);
+    });
     const { register } = await import("../instrumentation");
-    await expect(register()).rejects.toThrow(/SESSION_TTL_HOURS[\s\S]*TRUST_PROXY[\s\S]*ALLOWED_ORIGINS/);
+    await expect(register()).rejects.toThrow("exit 1");
+    expect(exit).toHaveBeenCalledWith(1);
+    expect(printed.join("\n")).toMatch(/cannot start[\s\S]*- SESSION_TTL_HOURS[\s\S]*- TRUST_PROXY[\s\S]*- ALLOWED_ORIGINS/);
   });
 
   it("starts with good settings", async () => {
     vi.stubEnv("NEXT_RUNTIME", "nodejs");
     vi.stubEnv("DATABASE_URL", "");
+    const exit = vi.spyOn(process, "exit");
     const { register } = await import("../instrumentation");
     await expect(register()).resolves.toBeUndefined();
+    expect(exit).not.toHaveBeenCalled();
   });
 });
 

@@ -41,6 +41,17 @@ export class SettingsError extends Error {
   }
 }
 
+/**
+ * For the server start: prints every problem and ends the process with exit code 1.
+ * (`next start` only logs a failing instrumentation hook and goes on serving errors.)
+ */
+export function exitOnBadSettings(env: Env = process.env): void {
+  const problems = checkSettings(env);
+  if (problems.length === 0) return;
+  console.error(new SettingsError(problems).message);
+  process.exit(1);
+}
+
 /** Throws a SettingsError listing every problem; returns when the settings are fine. */
 export function assertSettings(env: Env = process.env): void {
   const problems = checkSettings(env);
