@@ -35,8 +35,10 @@
  *     universe of 10,000 topics and 5,000 principals (plus the hosts the ACLs name and one
  *     they do not, the groups and transactional ids of the ACLs, the cluster): a DENY
  *     `User:*` WRITE on a PREFIXED topic name (`team7.`, 200 of the topics) and on a
- *     LITERAL one. Timed from the ACL list: index build, computePlan, blastRadius, and a
- *     walk over every decision change (each row built once, none kept), plus the summary.
+ *     LITERAL one. Timed from the ACL list as Kafka returns it: computePlan, blastRadius
+ *     (which indexes only the ACLs that can apply to the resources the change touches), a
+ *     walk over every decision change (each row built once, none kept) and the summary;
+ *     beside it the same from an AclIndex of the whole set built beforehand.
  *     In its own child process with Node's default heap settings, so its peak RSS is its
  *     own (budget 300 MB). Reported: the slower case's time, the decisions the two cases
  *     compared (each class of equivalent requests counted in full), the child's peak RSS.
@@ -305,7 +307,8 @@ interface PlanCase {
   name: string;
   bestMs: number;
   medianMs: number;
-  blastOnlyMs: number;
+  cpuMedianMs: number;
+  fromIndexMs: number;
   decisionsChecked: number;
   decisionChanges: number;
   universeRequests: number;
@@ -354,9 +357,9 @@ function planBench(): PlanResult {
     let checked = 0;
     let rows = 0;
     let universeRequests = 0;
-    // From the ACL list: index, plan, blast radius, every row walked once, the summary.
+    // From the ACL list (or a prebuilt index): plan, blast radius, every row walked once, the summary.
     const run = (index: AclIndex | null) => {
-      const current = index ?? AclIndex.build(acls);
+      const current = index ?? acls;
       const plan = computePlan({ current, create: [binding] });
       const blast = blastRadius({ before: current, change: { create: plan.create, delete: plan.delete }, universe });
       let walked = 0;
@@ -369,13 +372,13 @@ function planBench(): PlanResult {
       rows = blast.total;
       universeRequests = blast.universeRequests;
     };
-    const full = bestOf(QUICK ? 3 : 7, () => run(null), true);
+    const full = bestOf(QUICK ? 3 : 11, () => run(null));
     const index = AclIndex.build(acls);
-    const blastOnly = bestOf(QUICK ? 3 : 7, () => run(index));
-    cases.push({ name, bestMs: full.bestMs, medianMs: full.medianMs, blastOnlyMs: blastOnly.bestMs, decisionsChecked: checked, decisionChanges: rows, universeRequests });
+    const blastOnly = bestOf(QUICK ? 3 : 11, () => run(index));
+    cases.push({ name, bestMs: full.bestMs, medianMs: full.medianMs, cpuMedianMs: full.cpuMedianMs, fromIndexMs: blastOnly.bestMs, decisionsChecked: checked, decisionChanges: rows, universeRequests });
     console.log(
       `  ${name}: ${rows} decision changes, ${checked} decisions compared (of ${universeRequests} in the universe)\n` +
-        `    from the ACL list ${fmt(full.bestMs)} ms (median ${fmt(full.medianMs)}, CPU ${fmt(full.cpuMedianMs)}); with the index built ${fmt(blastOnly.bestMs)} ms   target < 1000 ms`,
+        `    from the ACL list ${fmt(full.bestMs)} ms (median ${fmt(full.medianMs)}, CPU ${fmt(full.cpuMedianMs)}); from a prebuilt index ${fmt(blastOnly.bestMs)} ms   target < 1000 ms`,
     );
   }
   const peak = peakRssMb();
@@ -520,7 +523,8 @@ async function main(): Promise<void> {
         change: c.name,
         ms: round(c.bestMs),
         medianMs: round(c.medianMs),
-        withIndexMs: round(c.blastOnlyMs),
+        fromIndexMs: round(c.fromIndexMs),
+        cpuMedianMs: round(c.cpuMedianMs),
         decisionsChecked: c.decisionsChecked,
         decisionChanges: c.decisionChanges,
         universeRequests: c.universeRequests,

@@ -105,20 +105,40 @@ export interface AclPlan {
 
 /** Membership in the current ACL set, by the binding's seven fields. */
 class CurrentSet {
-  private keys: Set<string> | null = null;
+  private byName: Map<string, AclBinding[]> | null = null;
 
   constructor(readonly source: AclIndex | readonly AclBinding[]) {}
 
   has(b: AclBinding): boolean {
     if (this.source instanceof AclIndex) return findAclEntry(this.source, b) !== null;
-    this.keys ??= new Set(this.source.map(bindingKey));
-    return this.keys.has(bindingKey(b));
+    // Grouped by name once (no key string per ACL): a lookup compares a handful of ACLs.
+    if (this.byName === null) {
+      this.byName = new Map();
+      for (const a of this.source) {
+        const list = this.byName.get(a.resourceName);
+        if (list === undefined) this.byName.set(a.resourceName, [a]);
+        else list.push(a);
+      }
+    }
+    return this.byName.get(b.resourceName)?.some((a) => sameBinding(a, b)) ?? false;
   }
 
   /** The distinct current bindings, first occurrence order. */
   distinct(): readonly AclBinding[] {
     return this.source instanceof AclIndex ? this.source.acls : distinctBindings(this.source);
   }
+}
+
+function sameBinding(a: AclBinding, b: AclBinding): boolean {
+  return (
+    a.resourceName === b.resourceName &&
+    a.principal === b.principal &&
+    a.operation === b.operation &&
+    a.permissionType === b.permissionType &&
+    a.host === b.host &&
+    a.patternType === b.patternType &&
+    a.resourceType === b.resourceType
+  );
 }
 
 /** The stored entry equal to `b` (all seven fields), or null. */
@@ -471,38 +491,57 @@ function ruleText(b: AclBinding): { kind: BlastRuleKind; text: string }[] {
   return out;
 }
 
+/**
+ * The ACLs of `acls` whose pattern can apply to one of the touched resource names (LITERAL
+ * equal or `*`, PREFIXED a prefix): every ACL any of those resources' decisions depend on.
+ */
+function aclsTouching(acls: readonly AclBinding[], touched: ReadonlyMap<ResourceType, ReadonlyMap<string, unknown>>): AclBinding[] {
+  const sorted = new Map<ResourceType, string[]>();
+  for (const [type, names] of touched) sorted.set(type, [...names.keys()].sort(compareStrings));
+  const out: AclBinding[] = [];
+  for (const a of acls) {
+    const names = touched.get(a.resourceType);
+    if (names === undefined) continue;
+    if (a.patternType === "LITERAL") {
+      if (a.resourceName === WILDCARD_RESOURCE || names.has(a.resourceName)) out.push(a);
+    } else {
+      const list = sorted.get(a.resourceType)!;
+      const i = lowerBound(list, a.resourceName);
+      if (i < list.length && list[i]!.startsWith(a.resourceName)) out.push(a);
+    }
+  }
+  return out;
+}
+
 /** Every decision of the universe the change flips (see the module comment). */
 export function blastRadius(input: BlastRadiusInput): BlastRadius {
   if ((input.change === undefined) === (input.after === undefined)) throw new Error("blastRadius: give exactly one of change and after");
-  const before = input.before instanceof AclIndex ? input.before : AclIndex.build(input.before);
   const superUsers = new Set<string>(input.config?.superUsers ?? []);
   const config: AuthorizerConfig = { superUsers, allowEveryoneIfNoAclFound: input.config?.allowEveryoneIfNoAclFound === true };
   const allowEveryone = config.allowEveryoneIfNoAclFound === true;
 
-  // The ACLs the change really adds and removes.
-  const added: AclBinding[] = [];
-  const removed = new Set<IndexedAcl>();
+  // The bindings the change really adds and removes.
+  let added: AclBinding[];
+  let removedBindings: AclBinding[];
   if (input.change !== undefined) {
-    const createKeys = new Set<string>();
-    for (const b of distinctBindings(input.change.create ?? [])) {
-      createKeys.add(bindingKey(b));
-      if (findAclEntry(before, b) === null) added.push(b);
-    }
-    for (const b of input.change.delete ?? []) {
-      const e = findAclEntry(before, b);
-      if (e !== null && !createKeys.has(bindingKey(b))) removed.add(e);
-    }
+    const creates = distinctBindings(input.change.create ?? []);
+    const deletes = distinctBindings(input.change.delete ?? []);
+    const current = new CurrentSet(input.before);
+    const createKeys = new Set(creates.map(bindingKey));
+    added = creates.filter((b) => !current.has(b));
+    removedBindings = deletes.filter((b) => current.has(b) && !createKeys.has(bindingKey(b)));
   } else {
-    const afterKeys = new Set<string>();
-    for (const b of distinctBindings(input.after!)) {
-      afterKeys.add(bindingKey(b));
-      if (findAclEntry(before, b) === null) added.push(b);
-    }
-    for (const e of before.entries) if (!afterKeys.has(bindingKey(e.binding))) removed.add(e);
+    const beforeList = input.before instanceof AclIndex ? input.before.acls : distinctBindings(input.before);
+    const afterList = distinctBindings(input.after!);
+    const beforeKeys = new Set(beforeList.map(bindingKey));
+    const afterKeys = new Set(afterList.map(bindingKey));
+    added = afterList.filter((b) => !beforeKeys.has(bindingKey(b)));
+    removedBindings = beforeList.filter((b) => !afterKeys.has(bindingKey(b)));
   }
+  const maskOf = (b: AclBinding) => (b.permissionType === "ALLOW" ? allowedOperationsMask(b.operation) : deniedOperationsMask(b.operation));
   const deltas: Delta[] = [
-    ...added.map((binding): Delta => ({ binding, change: "create", mask: binding.permissionType === "ALLOW" ? allowedOperationsMask(binding.operation) : deniedOperationsMask(binding.operation) })),
-    ...[...removed].map(({ binding, allowMask, denyMask }): Delta => ({ binding, change: "delete", mask: allowMask | denyMask })),
+    ...added.map((binding): Delta => ({ binding, change: "create", mask: maskOf(binding) })),
+    ...removedBindings.map((binding): Delta => ({ binding, change: "delete", mask: maskOf(binding) })),
   ];
 
   // The universe, de-duplicated and sorted.
@@ -554,6 +593,15 @@ export function blastRadius(input: BlastRadiusInput): BlastRadius {
     } else if (lowerBound(names, resourceName) < names.length && names[lowerBound(names, resourceName)] === resourceName) {
       touch(resourceName);
     }
+  }
+
+  // The current ACLs: the caller's index, or (from a list) an index of only the ACLs that
+  // can apply to a touched resource — one pass, no index of the whole set.
+  const before = input.before instanceof AclIndex ? input.before : AclIndex.build(aclsTouching(input.before, work));
+  const removed = new Set<IndexedAcl>();
+  for (const b of removedBindings) {
+    const e = findAclEntry(before, b);
+    if (e !== null) removed.add(e);
   }
 
   // Scan the touched resources before; index the ACLs that apply to them after.
@@ -906,8 +954,7 @@ function upperBoundF64(a: Float64Array, x: number): number {
 
 /** computePlan, then the blast radius of its creates and deletes. */
 export function planWithBlastRadius(input: PlanInput & { universe: PlanUniverse; config?: AuthorizerConfig }): { plan: AclPlan; blast: BlastRadius } {
-  const current = input.current instanceof AclIndex ? input.current : AclIndex.build(input.current);
-  const plan = computePlan({ ...input, current });
-  const blast = blastRadius({ before: current, change: { create: plan.create, delete: plan.delete }, universe: input.universe, config: input.config });
+  const plan = computePlan(input);
+  const blast = blastRadius({ before: input.current, change: { create: plan.create, delete: plan.delete }, universe: input.universe, config: input.config });
   return { plan, blast };
 }
