@@ -102,9 +102,13 @@ describe("sign-in throttle (parallel guesses)", () => {
     const reachedKafka = results.filter((r) => !r.ok && r.code === "INVALID_CREDENTIALS").length;
     expect(reachedKafka).toBeLessThanOrEqual(FREE_FAILURES + 1);
     expect(results.filter((r) => !r.ok && r.code === "THROTTLED")).toHaveLength(50 - reachedKafka);
-    // The same wrong password again is counted again, not answered from a cache.
+    // Refused Basic credentials are on the audit trail, folded like the form's.
+    const audited = () => getPrisma().auditEvent.findFirstOrThrow({ where: { action: "session.sign-in", target: `User:${victim.username}` } });
+    expect((await audited()).repeatCount).toBe(50);
+    // The same wrong password again is counted again (throttle and audit), not answered from a cache.
     const again = await viewerFromBasic({ username: victim.username, password: "guess-0", mechanism: "SCRAM-SHA-512" }, client);
-    expect(again).toMatchObject({ ok: false, code: "THROTTLED" });
+    expect(again).toMatchObject({ ok: false });
+    expect((await audited()).repeatCount).toBe(51);
   });
 });
 
@@ -154,6 +158,20 @@ describe("revoked credentials", () => {
     await sleep(3_200);
     expect(await viewerFromSessionId(sessionId)).toBeNull();
     expect(await getSession(sessionId)).toBeNull();
+  });
+
+  it("once Kafka refused one session's credential, the user's other sessions prove theirs at their next request", async () => {
+    const cred = await throwawayUser("twosessions");
+    const first = await signInAudited(cred, "203.0.113.64");
+    const second = await signInAudited(cred, "203.0.113.65");
+    if (!first.ok || !second.ok) throw new Error("sign-in failed");
+    await deleteScramCredential(ADMIN, cred.username, "SCRAM-SHA-512");
+    // Within the (default, 5 min) period the second session is taken on trust...
+    expect(await viewerFromSessionId(second.data.sessionId)).not.toBeNull();
+    // ...until the first one, due for its re-proof, is refused by Kafka.
+    expect(await viewerFromSessionId(first.data.sessionId, new Date(Date.now() + 6 * 60_000))).toBeNull();
+    expect(await viewerFromSessionId(second.data.sessionId)).toBeNull();
+    expect(await getSession(second.data.sessionId)).toBeNull();
   });
 
   it("keeps a session whose credential Kafka still accepts, moving verifiedAt forward", async () => {

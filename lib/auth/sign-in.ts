@@ -25,7 +25,7 @@ import { createSession, deleteSession, getSession, hashSessionId, markSessionVer
 import { recordSignInFailure } from "@/lib/db/sign-in-audit";
 import { beginSignInAttempt, finishSignInAttempt, type AttemptOutcome } from "@/lib/db/sign-in-throttle";
 import { env } from "@/lib/env";
-import { closeConnectionsFor, lastCredentialRejection, verifyCredentials, type KafkaCredential } from "@/lib/kafka";
+import { closeConnectionsFor, lastCredentialRejection, rememberRejection, verifyCredentials, type KafkaCredential } from "@/lib/kafka";
 import type { SignInInput } from "@/lib/schemas/session";
 import { toErrorResult } from "@/lib/actions/errors";
 import type { ActionResult } from "@/lib/actions/result";
@@ -159,6 +159,7 @@ async function reprove(sessionId: string, session: Session, credential: KafkaCre
 /** Kafka refused the session's credential: end the session everywhere it is used. */
 async function endRevokedSession(sessionId: string, session: Session): Promise<void> {
   const ended = await deleteSession(sessionId);
+  rememberRejection(session.username); // the user's other sessions prove theirs at their next request
   forgetBasicCredentials(session.username);
   await closeConnectionsFor(session.username);
   if (ended) {

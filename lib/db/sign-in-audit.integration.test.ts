@@ -1,13 +1,19 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { PrismaPg } from "@prisma/adapter-pg";
+import { PrismaClient } from "../generated/prisma/client";
 import { AGGREGATE_MS, MAX_USERNAMES_PER_SOURCE, recordSignInFailure, type SignInFailure } from "./sign-in-audit";
 import { getPrisma } from "./client";
 import { useMigratedTestDatabase } from "./testing";
 
 let db: Awaited<ReturnType<typeof useMigratedTestDatabase>>;
+/** A second console instance: its own Prisma client and connection pool on the same database. */
+let other: PrismaClient;
 beforeAll(async () => {
   db = await useMigratedTestDatabase("sign_in_audit");
+  other = new PrismaClient({ adapter: new PrismaPg({ connectionString: db.url, max: 10 }) });
 });
 afterAll(async () => {
+  await other.$disconnect();
   await db.teardown();
 });
 
@@ -45,6 +51,18 @@ describe("failed sign-ins on the audit trail", () => {
       request: { username: "alice", mechanism: "SCRAM-SHA-512", client: "192.0.2.1", code: "INVALID_CREDENTIALS" },
     });
     expect(rows[0]!.lastAt!.getTime()).toBeGreaterThan(t0.getTime());
+  });
+
+  it("folds failures arriving at several console instances at once into the same row", async () => {
+    const client = "192.0.2.9";
+    await Promise.all(
+      Array.from({ length: 40 }, (_, i) =>
+        i % 2 ? recordSignInFailure(failure(client, "carol"), new Date(t0.getTime() + i)) : recordSignInFailure(failure(client, "carol"), new Date(t0.getTime() + i), other),
+      ),
+    );
+    const rows = await rowsFrom(client);
+    expect(rows).toHaveLength(1);
+    expect(rows[0]!.repeatCount).toBe(40);
   });
 
   it("bounds the rows of a client trying many usernames: one per username up to a limit, then one for the rest", async () => {

@@ -11,15 +11,19 @@
  * MAX_USERNAMES_PER_SOURCE + 1 rows per AGGREGATE_MS, however fast it guesses.
  *
  * Each fold runs in one short transaction holding an advisory lock on the client, so
- * concurrent failures on several console instances still find the same row.
+ * concurrent failures on several console instances still find the same row. Within one
+ * instance the folds of a client are queued, so a burst from one client holds one
+ * database connection at a time instead of exhausting the pool.
  */
 import { getPrisma } from "./client";
 import { redactSecrets } from "./audit";
-import type { Prisma } from "../generated/prisma/client";
+import type { Prisma, PrismaClient } from "../generated/prisma/client";
 
 export const AGGREGATE_MS = 60 * 60_000;
 export const MAX_USERNAMES_PER_SOURCE = 10;
 export const SIGN_IN_ACTION = "session.sign-in";
+/** Waiting for a pooled connection under load may take longer than Prisma's default 2 s. */
+const TRANSACTION_OPTIONS = { maxWait: 15_000, timeout: 15_000 };
 
 export interface SignInFailure {
   /** The client address as resolved (shown in the row). */
@@ -37,13 +41,35 @@ function sourcePrefix(clientSource: string): string {
   return `sign-in-failure|${clientSource}|`;
 }
 
+/** The last queued fold per client source, per database client (one per console instance). */
+const queuesByClient = new WeakMap<PrismaClient, Map<string, Promise<unknown>>>();
+
 /** Records one failed sign-in; returns the id of the row it went into and its count. */
-export async function recordSignInFailure(failure: SignInFailure, now: Date = new Date()): Promise<{ id: string; repeatCount: number }> {
+export function recordSignInFailure(
+  failure: SignInFailure,
+  now: Date = new Date(),
+  prisma: PrismaClient = getPrisma(),
+): Promise<{ id: string; repeatCount: number }> {
+  const prefix = sourcePrefix(failure.clientSource);
+  let queues = queuesByClient.get(prisma);
+  if (!queues) queuesByClient.set(prisma, (queues = new Map()));
+  const previous = queues.get(prefix) ?? Promise.resolve();
+  const next = previous.catch(() => undefined).then(() => fold(failure, now, prisma));
+  queues.set(prefix, next);
+  void next
+    .catch(() => undefined)
+    .finally(() => {
+      if (queues.get(prefix) === next) queues.delete(prefix);
+    });
+  return next;
+}
+
+async function fold(failure: SignInFailure, now: Date, prisma: PrismaClient): Promise<{ id: string; repeatCount: number }> {
   const prefix = sourcePrefix(failure.clientSource);
   const userKey = `${prefix}${failure.username.toLowerCase()}`;
   const overflowKey = `${prefix}*`;
   const openSince = new Date(now.getTime() - AGGREGATE_MS);
-  return getPrisma().$transaction(async (tx) => {
+  return prisma.$transaction(async (tx) => {
     await tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtextextended(${prefix}, 0))`;
     const bump = async (sourceKey: string) => {
       const rows = await tx.$queryRaw<{ id: bigint; repeat_count: number }[]>`
@@ -101,7 +127,7 @@ export async function recordSignInFailure(failure: SignInFailure, now: Date = ne
       mechanism: failure.mechanism,
       code: failure.code,
     });
-  });
+  }, TRANSACTION_OPTIONS);
 }
 
 function escapeLike(s: string): string {

@@ -58,7 +58,11 @@ export function lastCredentialRejection(username: string): number | undefined {
   return rejections.get(username);
 }
 
-function rememberRejection(username: string): void {
+/**
+ * Records that Kafka refused a credential of `username` (a pooled call, or a session's
+ * re-proof), so every session of that user proves its credential again at once.
+ */
+export function rememberRejection(username: string): void {
   rejections.delete(username);
   rejections.set(username, Date.now());
   if (rejections.size > MAX_REJECTIONS_TRACKED) {
