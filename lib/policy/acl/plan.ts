@@ -103,24 +103,28 @@ export interface AclPlan {
   exceedsMaxDeletes: boolean;
 }
 
-/** Membership in the current ACL set, by the binding's seven fields. */
+/**
+ * Membership in the current ACL set, by the binding's seven fields. From a list, one pass
+ * keeps only the ACLs named like one of the bindings that will be looked up (no key
+ * string, no copy of the whole set).
+ */
 class CurrentSet {
   private byName: Map<string, AclBinding[]> | null = null;
 
-  constructor(readonly source: AclIndex | readonly AclBinding[]) {}
+  constructor(
+    readonly source: AclIndex | readonly AclBinding[],
+    private readonly wanted: readonly AclBinding[],
+  ) {}
 
   has(b: AclBinding): boolean {
     if (this.source instanceof AclIndex) return findAclEntry(this.source, b) !== null;
-    // Grouped by name once (no key string per ACL): a lookup compares a handful of ACLs.
     if (this.byName === null) {
-      this.byName = new Map();
-      for (const a of this.source) {
-        const list = this.byName.get(a.resourceName);
-        if (list === undefined) this.byName.set(a.resourceName, [a]);
-        else list.push(a);
-      }
+      this.byName = new Map(this.wanted.map((w) => [w.resourceName, []]));
+      for (const a of this.source) this.byName.get(a.resourceName)?.push(a);
     }
-    return this.byName.get(b.resourceName)?.some((a) => sameBinding(a, b)) ?? false;
+    const same = this.byName.get(b.resourceName);
+    if (same === undefined) throw new Error("CurrentSet: looked up a binding it was not told about");
+    return same.some((a) => sameBinding(a, b));
   }
 
   /** The distinct current bindings, first occurrence order. */
@@ -236,7 +240,6 @@ export function computePlan(input: PlanInput): AclPlan {
   if (hasLists && input.desired !== undefined) throw new PolicyInputError("give either create/delete lists or desired, not both");
   if (input.desired === undefined && input.mode !== undefined) throw new PolicyInputError("mode applies to desired, which is missing");
   if (input.desired === undefined && input.scope !== undefined) throw new PolicyInputError("scope applies to desired with mode sync, and desired is missing");
-  const current = new CurrentSet(input.current);
   const create: AclBinding[] = [];
   const del: AclBinding[] = [];
   const noOps: AclBinding[] = [];
@@ -248,6 +251,7 @@ export function computePlan(input: PlanInput): AclPlan {
     invalid = requested.invalid;
     const deletes = distinctBindings(input.delete ?? []);
     const deleteKeys = new Set(deletes.map(bindingKey));
+    const current = new CurrentSet(input.current, [...requested.valid.map((v) => v.binding), ...deletes]);
     for (const { binding: b, index } of requested.valid) {
       if (deleteKeys.has(bindingKey(b))) {
         invalid.push({ binding: input.create![index], message: "The binding is both in create and in delete: give it in one list only.", from: "create", index });
@@ -263,6 +267,10 @@ export function computePlan(input: PlanInput): AclPlan {
   } else {
     const requested = sortRequested(input.desired, "desired");
     invalid = requested.invalid;
+    const current = new CurrentSet(
+      input.current,
+      requested.valid.map((v) => v.binding),
+    );
     for (const { binding: b } of requested.valid) (current.has(b) ? noOps : create).push(b);
     if ((input.mode ?? "add-only") === "sync") {
       if (!scopeNarrows(input.scope)) {
@@ -526,7 +534,7 @@ export function blastRadius(input: BlastRadiusInput): BlastRadius {
   if (input.change !== undefined) {
     const creates = distinctBindings(input.change.create ?? []);
     const deletes = distinctBindings(input.change.delete ?? []);
-    const current = new CurrentSet(input.before);
+    const current = new CurrentSet(input.before, [...creates, ...deletes]);
     const createKeys = new Set(creates.map(bindingKey));
     added = creates.filter((b) => !current.has(b));
     removedBindings = deletes.filter((b) => current.has(b) && !createKeys.has(bindingKey(b)));
