@@ -63,6 +63,10 @@ export const auditEventSchema = z.object({
   message: z.string().nullable().optional(),
   category: z.enum(AUDIT_CATEGORIES).optional(),
   subjects: z.array(z.string()).optional().meta({ description: "Principals the event is about besides the actor (token owner and renewers, requester)" }),
+  completedAt: z.string().nullable().optional().meta({ description: "When the outcome was recorded; null while it is pending" }),
+  repeatCount: z.number().int().optional().meta({ description: "How many attempts this row stands for (repeated failed sign-ins from one source are folded)" }),
+  lastAt: z.string().nullable().optional().meta({ description: "The last of the folded attempts" }),
+  planId: z.string().nullable().optional().meta({ description: "The sealed change plan this change applied, if any" }),
 });
 
 /** GET /api/v1/audit (JSON): one page of the events the caller may read. */
