@@ -64,7 +64,7 @@ describe("ACL writes confirm with one describe, whatever the batch size", () => 
     expect(counts.DescribeAcls).toBeGreaterThanOrEqual(1);
     expect(counts.DescribeAcls).toBeLessThanOrEqual(2);
     // Read-your-writes: the very next describe sees every binding.
-    const store = await describeAclStore(ADMIN, mine);
+    const { store } = await describeAclStore(ADMIN, mine);
     expect(store.size).toBe(200);
     for (const b of bindings) expect(store.has(b)).toBe(true);
   });

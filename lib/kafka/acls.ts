@@ -7,7 +7,7 @@
  * pass, whatever the number of bindings: the pass describes the narrowest single filter
  * that covers every binding (see coveringFilter) and checks the answer as a set.
  */
-import { createAclsV3, deleteAclsV3, type Admin, type Connection } from "@platformatic/kafka";
+import { createAPI, createAclsV3, deleteAclsV3, describeAclsV3, ResponseError, type Admin, type AclFilter, type Connection } from "@platformatic/kafka";
 import { AclStoreBuilder, bindingKey, type AclStore } from "@/lib/policy/acl";
 import {
   OPERATIONS,
@@ -67,20 +67,103 @@ const operationOf = fromCode<AclOperation>(OPERATIONS, operationToWire, "ACL ope
 const permissionOf = fromCode<AclPermissionType>(PERMISSION_TYPES, permissionToWire, "permission type");
 
 /**
- * Every ACL `filter` matches, straight into an AclStore (interned, deduplicated, sorted)
- * without an intermediate binding object per ACL: what the console's ACL snapshot is
- * built from.
+ * DescribeAcls v3 with its answer kept as bytes (one contiguous copy of the body): an
+ * unchanged answer is recognised by comparing bytes, a changed one is decoded straight
+ * into an AclStore — no object per ACL, no slicing per string.
  */
-export async function describeAclStore(cred: KafkaCredential, filter: AclBindingFilter): Promise<AclStore> {
-  return withAdmin(cred, "DescribeAcls", async (admin) => {
-    const resources = await describeRaw(admin, filter);
-    const builder = new AclStoreBuilder();
-    for (const r of resources) {
-      const type = resourceTypeOf(r.resourceType);
-      const pattern = patternTypeOf(r.resourcePatternType);
-      for (const acl of r.acls) builder.add(type, r.resourceName, pattern, acl.principal, acl.host, operationOf(acl.operation), permissionOf(acl.permissionType));
+const describeAclsBytes = createAPI<[AclFilter], Buffer>(describeAclsV3.api.key, describeAclsV3.api.version, describeAclsV3.createRequest, (_id, apiKey, apiVersion, reader) => {
+  const bytes = Buffer.from(reader.buffer.slice(reader.position, reader.length));
+  const errorCode = bytes.readInt16BE(4);
+  if (errorCode !== 0) {
+    const r = new WireReader(bytes, 6);
+    const errorMessage = r.nullableString();
+    throw new ResponseError(apiKey, apiVersion, { "/": [errorCode, errorMessage] }, { errorCode, errorMessage });
+  }
+  return bytes;
+});
+
+/** The little of Kafka's compact encoding a DescribeAcls v3 answer needs. */
+class WireReader {
+  constructor(
+    private readonly bytes: Buffer,
+    public p: number,
+  ) {}
+  int8(): number {
+    return this.bytes.readInt8(this.p++);
+  }
+  uvarint(): number {
+    let value = 0;
+    let shift = 0;
+    for (;;) {
+      const b = this.bytes[this.p++]!;
+      value += (b & 0x7f) * 2 ** shift;
+      if ((b & 0x80) === 0) return value;
+      shift += 7;
     }
-    return builder.build();
+  }
+  nullableString(): string | null {
+    const n = this.uvarint() - 1;
+    if (n < 0) return null;
+    const s = this.bytes.toString("utf8", this.p, this.p + n);
+    this.p += n;
+    return s;
+  }
+  string(): string {
+    const s = this.nullableString();
+    if (s === null) throw new Error("Kafka answered DescribeAcls with a null string where one is required.");
+    return s;
+  }
+  skipTaggedFields(): void {
+    for (let n = this.uvarint(); n > 0; n--) {
+      this.uvarint();
+      this.p += this.uvarint();
+    }
+  }
+}
+
+/** Decodes a DescribeAcls v3 body (throttle_time_ms onwards) into `builder`. */
+export function decodeDescribeAclsInto(bytes: Buffer, builder: AclStoreBuilder): void {
+  const r = new WireReader(bytes, 6);
+  r.nullableString();
+  for (let resources = r.uvarint() - 1; resources > 0; resources--) {
+    const type = resourceTypeOf(r.int8());
+    const name = r.string();
+    const pattern = patternTypeOf(r.int8());
+    for (let acls = r.uvarint() - 1; acls > 0; acls--) {
+      const principal = r.string();
+      const host = r.string();
+      const operation = operationOf(r.int8());
+      const permission = permissionOf(r.int8());
+      r.skipTaggedFields();
+      builder.add(type, name, pattern, principal, host, operation, permission);
+    }
+    r.skipTaggedFields();
+  }
+}
+
+/** An answer and the store decoded from it, to recognise the next identical answer. */
+export interface DescribedAclStore {
+  store: AclStore;
+  /** The answer's body from the error code on (throttle_time_ms excluded: it varies). */
+  bytes: Buffer;
+  /** True when the answer equalled `previous` and its store was reused. */
+  reused: boolean;
+}
+
+/**
+ * Every ACL `filter` matches, as an AclStore (interned, deduplicated, sorted): what the
+ * console's ACL snapshot is built from. When Kafka's answer is byte for byte the one
+ * `previous` came from (Kafka answers the same ACLs in the same order), its store is
+ * returned without decoding anything.
+ */
+export async function describeAclStore(cred: KafkaCredential, filter: AclBindingFilter, previous: Omit<DescribedAclStore, "reused"> | null = null): Promise<DescribedAclStore> {
+  return withAdmin(cred, "DescribeAcls", async (admin) => {
+    const answer = await describeAclsBytes.async(await anyBrokerConnection(admin), filterToWire(filter));
+    const bytes = answer.subarray(4);
+    if (previous !== null && previous.bytes.equals(bytes)) return { store: previous.store, bytes: previous.bytes, reused: true };
+    const builder = new AclStoreBuilder();
+    decodeDescribeAclsInto(answer, builder);
+    return { store: builder.build(), bytes, reused: false };
   });
 }
 

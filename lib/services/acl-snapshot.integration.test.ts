@@ -14,8 +14,9 @@ import type { AclBinding } from "@/lib/policy";
 import { ANY_ACL_FILTER } from "@/lib/policy";
 
 vi.mock("server-only", () => ({}));
-const { AclSnapshotCache, aclSnapshotCache, getAclSnapshot, kafkaAclSnapshotSource } = await import("./acl-snapshot");
-const { createAcls, deleteAcls } = await import("@/lib/kafka/acls");
+const { AclSnapshotCache, aclSnapshotCache, createKafkaAclSnapshotSource, getAclSnapshot, kafkaAclSnapshotSource } = await import("./acl-snapshot");
+const { createAcls, deleteAcls, describeAcls } = await import("@/lib/kafka/acls");
+const { AclStore } = await import("@/lib/policy");
 const { closeAllConnections } = await import("@/lib/kafka/client");
 const { ADMIN, createScramUser, dropScramUser, runId } = await import("@/lib/kafka/test-fixtures");
 
@@ -116,6 +117,24 @@ describe("the ACL snapshot on the real broker", () => {
     const gone = await getAclSnapshot(adminViewer, { maxAgeMs: 60_000 });
     expect(gone.ok && gone.snapshot.has(marker("console"))).toBe(false);
     expect(aclSnapshotCache().stats.fetches).toBe(fetches);
+  });
+
+  it("decodes Kafka's answer into the same ACLs as the client's own decoder, and reuses the store for an identical answer", async () => {
+    const source = createKafkaAclSnapshotSource();
+    // Other suites change ACLs on the shared broker meanwhile: look for two quiet moments.
+    let agreed = false;
+    let reused = false;
+    for (let attempt = 0; attempt < 10 && !(agreed && reused); attempt++) {
+      const a = await source.fetch(ADMIN);
+      const reference = AclStore.build(await describeAcls(ADMIN, ANY_ACL_FILTER));
+      const b = await source.fetch(ADMIN);
+      if (a.sameAs(reference) && b.sameAs(reference)) {
+        agreed = true;
+        expect(b).toBe(a);
+        reused = true;
+      }
+    }
+    expect(agreed && reused).toBe(true);
   });
 
   it("fetches once for twenty concurrent readers (single flight)", async () => {

@@ -51,10 +51,12 @@ type Failure = Extract<ActionResult<never>, { ok: false }>;
 
 /** Where the ACLs come from: Kafka, as the given credential (tests inject their own). */
 export interface AclSnapshotSource {
-  /** Every ACL (DescribeAcls ANY). */
+  /** Every ACL (DescribeAcls ANY). May return the very store it returned last time when nothing changed. */
   fetch(credential: KafkaCredential): Promise<AclStore>;
   /** Resolves when Kafka lets `credential` describe ACLs; throws Kafka's refusal otherwise. */
   prove(credential: KafkaCredential): Promise<void>;
+  /** Forget anything kept between fetches (the snapshot was dropped). */
+  release?(): void;
 }
 
 /**
@@ -72,12 +74,32 @@ export const RIGHT_PROOF_FILTER: AclBindingFilter = Object.freeze({
   permissionType: "ANY",
 });
 
-export const kafkaAclSnapshotSource: AclSnapshotSource = {
-  fetch: (credential) => describeAclStore(credential, ANY_ACL_FILTER),
-  prove: async (credential) => {
-    await describeAcls(credential, RIGHT_PROOF_FILTER);
-  },
-};
+/**
+ * Kafka as the source. It keeps the bytes of its last answer (about 30 bytes per ACL)
+ * and, weakly, the store decoded from them: an identical answer — the usual case, since
+ * ACLs change rarely and Kafka answers the same set in the same order — returns that
+ * store again without decoding or sorting anything.
+ */
+export function createKafkaAclSnapshotSource(): AclSnapshotSource {
+  let last: { bytes: Buffer; store: WeakRef<AclStore> } | null = null;
+  return {
+    async fetch(credential) {
+      const store = last?.store.deref();
+      const previous = last !== null && store !== undefined ? { bytes: last.bytes, store } : null;
+      const answer = await describeAclStore(credential, ANY_ACL_FILTER, previous);
+      last = { bytes: answer.bytes, store: new WeakRef(answer.store) };
+      return answer.store;
+    },
+    async prove(credential) {
+      await describeAcls(credential, RIGHT_PROOF_FILTER);
+    },
+    release() {
+      last = null;
+    },
+  };
+}
+
+export const kafkaAclSnapshotSource: AclSnapshotSource = createKafkaAclSnapshotSource();
 
 /** What a page or API answer says about the ACLs it used. */
 export interface AclSnapshotInfo {
@@ -284,6 +306,7 @@ export class AclSnapshotCache {
   /** Drop everything held (tests; shutdown). */
   clear(): void {
     this.current = null;
+    this.source.release?.();
     this.journal = [];
     this.proofs.clear();
     if (this.idleTimer !== null) clearInterval(this.idleTimer);
@@ -413,6 +436,7 @@ export class AclSnapshotCache {
       if (this.now() - this.lastRead < idleMs) return;
       // Nobody read for a while: give the memory back; the next reader fetches.
       this.current = null;
+      this.source.release?.();
       if (this.idleTimer !== null) clearInterval(this.idleTimer);
       this.idleTimer = null;
     }, Math.max(1_000, Math.min(idleMs, 60_000)));
@@ -456,7 +480,7 @@ export function aclSnapshotCache(): AclSnapshotCache {
   const key = clusterKey();
   let cache = caches.get(key);
   if (cache === undefined) {
-    cache = new AclSnapshotCache(kafkaAclSnapshotSource);
+    cache = new AclSnapshotCache(createKafkaAclSnapshotSource());
     caches.set(key, cache);
   }
   return cache;
