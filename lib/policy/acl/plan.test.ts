@@ -103,6 +103,38 @@ describe("blastRadius — defaults, hosts, super users", () => {
     ]);
   });
 
+  it("equal changes on resources whose ACLs name different hosts are counted per resource", () => {
+    const before = [acl("TOPIC", "t2", "LITERAL", "User:*", "10.0.0.1", "READ", "ALLOW")];
+    const readAll = acl("TOPIC", "t", "PREFIXED", "User:*", "*", "READ", "ALLOW");
+    const u: PlanUniverse = {
+      principals: ["User:alice"],
+      hosts: ["10.0.0.1", "10.0.0.2", "10.0.0.3"],
+      resources: [
+        { resourceType: "TOPIC", resourceName: "t1" },
+        { resourceType: "TOPIC", resourceName: "t2" },
+      ],
+    };
+    const blast = blastRadius({ before, change: { create: [readAll] }, universe: u });
+    // t1: READ and DESCRIBE from 3 hosts; t2: only from the 2 hosts its ACL does not already allow.
+    expect(blast.total).toBe(10);
+    expect(blast.all().map((r) => `${r.resourceName} ${r.host} ${r.operation}`)).toEqual([
+      "t1 10.0.0.1 READ",
+      "t1 10.0.0.1 DESCRIBE",
+      "t1 10.0.0.2 READ",
+      "t1 10.0.0.2 DESCRIBE",
+      "t1 10.0.0.3 READ",
+      "t1 10.0.0.3 DESCRIBE",
+      "t2 10.0.0.2 READ",
+      "t2 10.0.0.2 DESCRIBE",
+      "t2 10.0.0.3 READ",
+      "t2 10.0.0.3 DESCRIBE",
+    ]);
+    expect(blast.summary().byResource).toEqual([
+      { resourceType: "TOPIC", resourceName: "t1", gained: 6, lost: 0 },
+      { resourceType: "TOPIC", resourceName: "t2", gained: 4, lost: 0 },
+    ]);
+  });
+
   it("paging counts in rows, not principals: a page can start inside one principal's rows", () => {
     const deny = acl("TOPIC", "t", "LITERAL", "User:*", "*", "ALL", "DENY");
     const before = [acl("TOPIC", "t", "LITERAL", "User:*", "*", "ALL", "ALLOW")];

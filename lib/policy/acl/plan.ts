@@ -147,6 +147,11 @@ function sameBinding(a: AclBinding, b: AclBinding): boolean {
 
 /** The stored entry equal to `b` (all seven fields), or null. */
 export function findAclEntry(index: AclIndex, b: AclBinding): IndexedAcl | null {
+  return findAclGroupEntry(index, b)?.entry ?? null;
+}
+
+/** The stored entry equal to `b` and the group (name, pattern type) holding it, or null. */
+function findAclGroupEntry(index: AclIndex, b: AclBinding): { group: AclGroup; entry: IndexedAcl } | null {
   const section = index.section(b.resourceType);
   const at = section.positionByName.get(b.resourceName);
   if (at === undefined) return null;
@@ -154,9 +159,9 @@ export function findAclEntry(index: AclIndex, b: AclBinding): IndexedAcl | null 
   const group = b.patternType === "LITERAL" ? node.literal : node.prefixed;
   if (group === null) return null;
   const list = group.byPrincipal === null ? group.entries : (group.byPrincipal.get(b.principal)?.get(b.host) ?? []);
-  for (const e of list) {
-    const x = e.binding;
-    if (x.operation === b.operation && x.permissionType === b.permissionType && x.principal === b.principal && x.host === b.host) return e;
+  for (const entry of list) {
+    const x = entry.binding;
+    if (x.operation === b.operation && x.permissionType === b.permissionType && x.principal === b.principal && x.host === b.host) return { group, entry };
   }
   return null;
 }
@@ -606,34 +611,23 @@ export function blastRadius(input: BlastRadiusInput): BlastRadius {
   // The current ACLs: the caller's index, or (from a list) an index of only the ACLs that
   // can apply to a touched resource — one pass, no index of the whole set.
   const before = input.before instanceof AclIndex ? input.before : AclIndex.build(aclsTouching(input.before, work));
-  const removed = new Set<IndexedAcl>();
-  for (const b of removedBindings) {
-    const e = findAclEntry(before, b);
-    if (e !== null) removed.add(e);
-  }
 
-  // Scan the touched resources before; index the ACLs that apply to them after.
-  interface Item {
-    type: ResourceType;
-    name: string;
-    deltas: Delta[];
-    groupsBefore: AclGroup[];
+  // After the change, a resource's ACL groups are its groups before, less those holding a
+  // deleted ACL, plus the groups of a small "patch" index: those groups without the deleted
+  // ACLs, and the created ACLs. (Where a created ACL joins a pattern that already has ACLs,
+  // the pattern is visited as two groups: the same decision, as a decision only asks for a
+  // matching DENY, a matching ALLOW, and whether any ACL applies.)
+  const removed = new Set<IndexedAcl>();
+  const affected = new Set<AclGroup>();
+  for (const b of removedBindings) {
+    const found = findAclGroupEntry(before, b);
+    if (found === null) continue;
+    removed.add(found.entry);
+    affected.add(found.group);
   }
-  const items: Item[] = [];
-  const unionGroups = new Set<AclGroup>();
-  for (const type of RESOURCE_TYPES) {
-    const touched = work.get(type);
-    if (touched === undefined) continue;
-    for (const name of [...touched.keys()].sort(compareStrings)) {
-      const groupsBefore = scanOrder(before, type, name);
-      for (const g of groupsBefore) unionGroups.add(g);
-      items.push({ type, name, deltas: touched.get(name)!, groupsBefore });
-    }
-  }
-  const afterAcls: AclBinding[] = [];
-  for (const g of unionGroups) for (const e of g.entries) if (!removed.has(e)) afterAcls.push(e.binding);
-  for (const b of added) afterAcls.push(b);
-  const after = AclIndex.build(afterAcls);
+  const patchAcls: AclBinding[] = [...added];
+  for (const g of affected) for (const e of g.entries) if (!removed.has(e)) patchAcls.push(e.binding);
+  const patch = AclIndex.build(patchAcls);
 
   // Per group: the principals and hosts its ACLs name, each with the operations those ACLs
   // can decide (allow or deny mask), so that a resource only tells apart the principals and
@@ -654,27 +648,50 @@ export function blastRadius(input: BlastRadiusInput): BlastRadius {
     return n;
   };
 
+  // A wide change (a LITERAL `*`) flips millions of decisions in a handful of patterns:
+  // equal cells, cell lists and per-principal changes are stored once.
+  const interned = new Map<string, OpCell | OpCell[] | PrincipalChanges>();
+  const intern = <T extends OpCell | OpCell[] | PrincipalChanges>(key: string, make: () => T): T => {
+    let v = interned.get(key) as T | undefined;
+    if (v === undefined) {
+      v = make();
+      interned.set(key, v);
+    }
+    return v;
+  };
+  const request = { principal: "", host: "", operation: "READ" as AclOperation };
+
   const blocks: Block[] = [];
   let checked = 0;
   let evaluated = 0;
-  for (const item of items) {
-    const gb = item.groupsBefore;
-    const ga = scanOrder(after, item.type, item.name);
+  for (const type of RESOURCE_TYPES) {
+    const touched = work.get(type);
+    if (touched === undefined) continue;
+    for (const name of [...touched.keys()].sort(compareStrings)) {
+      const block = decideResource(type, name, touched.get(name)!);
+      if (block !== null) blocks.push(block);
+    }
+  }
+
+  function decideResource(type: ResourceType, name: string, resourceDeltas: readonly Delta[]): Block | null {
+    const gb = scanOrder(before, type, name);
+    const ga = affected.size === 0 ? [...gb] : gb.filter((g) => !affected.has(g));
+    for (const g of scanOrder(patch, type, name)) ga.push(g);
     const flip = allowEveryone && gb.length > 0 !== ga.length > 0;
     let mask = flip ? ALL_OPS_MASK : 0;
     let everyPrincipal = flip;
     let everyHost = flip;
     const deltaPrincipals = new Set<string>();
     const deltaHosts = new Set<string>();
-    for (const d of item.deltas) {
+    for (const d of resourceDeltas) {
       mask |= d.mask;
       if (d.binding.principal === WILDCARD_PRINCIPAL) everyPrincipal = true;
       else deltaPrincipals.add(d.binding.principal);
       if (d.binding.host === WILDCARD_HOST) everyHost = true;
       else deltaHosts.add(d.binding.host);
     }
-    const ops = SUPPORTED_OPERATIONS[item.type].filter((op) => (mask & operationBit(op)) !== 0);
-    if (ops.length === 0) continue;
+    const ops = SUPPORTED_OPERATIONS[type].filter((op) => (mask & operationBit(op)) !== 0);
+    if (ops.length === 0) return null;
     let opsMask = 0;
     for (const op of ops) opsMask |= operationBit(op);
 
@@ -697,78 +714,93 @@ export function blastRadius(input: BlastRadiusInput): BlastRadius {
     const othersCount = principals.length - namedRanks.length;
     const otherHostCount = hosts.length - namedHosts.size;
 
-    // Principal classes: [principal, rank] (rank -1: the one standing for every other principal).
-    const principalClasses: [string, number][] = [];
+    // Principal classes (rank -1: the one standing for every other principal).
+    const classPrincipals: string[] = [];
+    const classRanks: number[] = [];
     if (everyPrincipal) {
-      for (const r of namedRanks) principalClasses.push([principals[r]!, r]);
+      for (const r of namedRanks) {
+        classPrincipals.push(principals[r]!);
+        classRanks.push(r);
+      }
       if (othersCount > 0) {
         let r = 0;
         while (namedRankSet.has(r)) r++;
-        principalClasses.push([principals[r]!, -1]);
+        classPrincipals.push(principals[r]!);
+        classRanks.push(-1);
       }
     } else {
       for (const p of deltaPrincipals) {
         const r = rankOf.get(p);
-        if (r !== undefined) principalClasses.push([p, r]);
+        if (r === undefined) continue;
+        classPrincipals.push(p);
+        classRanks.push(r);
       }
     }
-    // Host classes: [host, named?].
-    const hostClasses: [string, boolean][] = [];
-    if (everyHost) {
-      for (const h of [...namedHosts].sort(compareStrings)) hostClasses.push([h, true]);
-      if (otherHostCount > 0) hostClasses.push([hosts.find((h) => !namedHosts.has(h))!, false]);
-    } else {
-      for (const h of [...deltaHosts].filter((x) => hostSet.has(x)).sort(compareStrings)) hostClasses.push([h, true]);
-    }
-    if (principalClasses.length === 0 || hostClasses.length === 0) continue;
+    // Host classes: the named ones (ascending), then the one standing for every other host.
+    const namedHostList = everyHost ? [...namedHosts].sort(compareStrings) : [...deltaHosts].filter((x) => hostSet.has(x)).sort(compareStrings);
+    const otherHost = everyHost && otherHostCount > 0 ? hosts.find((h) => !namedHosts.has(h))! : null;
+    if (classPrincipals.length === 0 || (namedHostList.length === 0 && otherHost === null)) return null;
 
-    const block: Block = {
-      resourceType: item.type,
-      resourceName: item.name,
-      namedHosts,
-      namedRanks,
-      named: new Map(),
-      others: null,
-      othersCount,
-      rows: 0,
-      gained: 0,
-      lost: 0,
-    };
-    for (const [principal, rank] of principalClasses) {
-      const changes: PrincipalChanges = { hostCells: [], otherHostCells: [], rows: 0, gained: 0, lost: 0 };
-      const principalCount = rank < 0 ? othersCount : 1;
-      for (const [host, named] of hostClasses) {
-        const hostCount = named ? 1 : otherHostCount;
-        const cells: OpCell[] = [];
-        for (const operation of ops) {
-          const request = { principal, host, operation };
-          const was = authorizeInScanOrder(gb, request, config).decision;
-          const is = authorizeInScanOrder(ga, request, config).decision;
-          if (was !== is) {
-            cells.push({ operation, before: was, after: is });
-            if (is === "ALLOWED") changes.gained += hostCount;
-            else changes.lost += hostCount;
-          }
-        }
-        evaluated += ops.length;
-        checked += principalCount * hostCount * ops.length;
-        if (cells.length === 0) continue;
-        changes.rows += cells.length * hostCount;
-        if (named) changes.hostCells.push({ host, cells });
-        else changes.otherHostCells = cells;
+    const block: Block = { resourceType: type, resourceName: name, namedHosts, namedRanks, named: new Map(), others: null, othersCount, rows: 0, gained: 0, lost: 0 };
+    const decide = (principal: string, host: string, count: number): { key: string; cells: OpCell[] } => {
+      const cells: OpCell[] = [];
+      let key = "";
+      request.principal = principal;
+      request.host = host;
+      for (const operation of ops) {
+        request.operation = operation;
+        const was = authorizeInScanOrder(gb, request, config).decision;
+        const is = authorizeInScanOrder(ga, request, config).decision;
+        if (was === is) continue;
+        const k = `${operation}>${is}`;
+        cells.push(intern(k, (): OpCell => ({ operation, before: was, after: is })));
+        key += k + ",";
       }
-      if (changes.rows === 0) continue;
+      evaluated += ops.length;
+      checked += count * ops.length;
+      return { key, cells };
+    };
+    for (let c = 0; c < classPrincipals.length; c++) {
+      const principal = classPrincipals[c]!;
+      const rank = classRanks[c]!;
+      const principalCount = rank < 0 ? othersCount : 1;
+      const hostCells: PrincipalChanges["hostCells"] = [];
+      let signature = "";
+      for (const host of namedHostList) {
+        const { key, cells } = decide(principal, host, principalCount);
+        if (cells.length === 0) continue;
+        hostCells.push({ host, cells: intern(`[${key}`, () => cells) });
+        signature += `${host}\u0000${key};`;
+      }
+      let otherHostCells: OpCell[] = [];
+      if (otherHost !== null) {
+        const { key, cells } = decide(principal, otherHost, principalCount * otherHostCount);
+        otherHostCells = intern(`[${key}`, () => cells);
+        signature += `*${otherHostCount}\u0000${key}`;
+      }
+      if (hostCells.length === 0 && otherHostCells.length === 0) continue;
+      const changes = intern(`{${signature}`, (): PrincipalChanges => {
+        const pc: PrincipalChanges = { hostCells, otherHostCells, rows: 0, gained: 0, lost: 0 };
+        const add = (cells: readonly OpCell[], n: number) => {
+          pc.rows += cells.length * n;
+          for (const cell of cells) if (cell.after === "ALLOWED") pc.gained += n;
+          else pc.lost += n;
+        };
+        for (const hc of hostCells) add(hc.cells, 1);
+        add(otherHostCells, otherHostCount);
+        return pc;
+      });
       if (rank < 0) block.others = changes;
       else block.named.set(rank, changes);
       block.rows += changes.rows * principalCount;
       block.gained += changes.gained * principalCount;
       block.lost += changes.lost * principalCount;
     }
-    if (block.rows === 0) continue;
+    if (block.rows === 0) return null;
     // A changed ACL the authorizer skips (LITERAL `*` on a name starting with `*`) names no
     // principal of the resource, but its principal was decided: keep every decided one in order.
     if ([...block.named.keys()].some((r) => !namedRankSet.has(r))) block.namedRanks = Int32Array.from(new Set([...namedRanks, ...block.named.keys()])).sort();
-    blocks.push(block);
+    return block;
   }
 
   const rules: BlastRule[] = [];
