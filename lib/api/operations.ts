@@ -16,7 +16,7 @@
 import { z } from "zod";
 import { sessionResponseSchema, signInSchema } from "@/lib/schemas/session";
 import { clusterSchema } from "@/lib/schemas/cluster";
-import { auditEventSchema, auditQuerySchema } from "@/lib/schemas/audit";
+import { auditPageSchema, auditQuerySchema } from "@/lib/schemas/audit";
 import { accessCheckQuerySchema, accessCheckResultSchema } from "@/lib/schemas/access-check";
 import { appliedQuotaQuerySchema, appliedQuotaSchema, quotaAlterationSchema, quotaAlterResultSchema, quotasOverviewSchema } from "@/lib/schemas/quotas";
 import { aclApplyResultSchema, aclCreateBodySchema, aclDeleteBodySchema, aclListQuerySchema, aclListResultSchema, aclPreviewQuerySchema, aclPreviewSchema } from "@/lib/schemas/acls";
@@ -511,14 +511,17 @@ const AUDIT: ApiOperation[] = [
     path: "/api/v1/audit",
     area: "Audit",
     summary: "Audit events, newest first (format=csv for a CSV export)",
-    description: "Audit events, newest first, filtered; page on with the answer's nextCursor. Every filter is optional. format=csv answers a CSV file instead.",
+    description:
+      "The audit events the caller may read (decided by what Kafka lets the caller describe), newest first, filtered; page on with the answer's nextCursor. " +
+      "Every filter is optional. format=csv answers a CSV file instead.",
     query: auditQuerySchema,
     queryExamples: {
       signIns: { summary: "Successful sign-ins", value: { action: "session.sign-in", outcome: "success", limit: 20 } },
       day: { summary: "One principal's events on one day", value: { principal: "User:admin", from: "2026-12-01", to: "2026-12-01" } },
       csv: { summary: "The sign-ins as a CSV file", value: { action: "session.sign-in", format: "csv" } },
     },
-    response: z.object({ events: z.array(auditEventSchema), nextCursor: z.string().nullable() }),
+    response: auditPageSchema,
+    kafka: true,
     alternativeResponse: { mediaType: "text/csv", description: "With format=csv: the events as a CSV file (header row first)" },
   },
 ];
