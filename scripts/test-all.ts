@@ -90,7 +90,7 @@ async function playwright(env: Record<string, string | undefined>) {
   banner("playwright: e2e");
   const outputFile = path.join(outDir, "playwright.json");
   rmSync(outputFile, { force: true });
-  const code = await run(bin("playwright"), ["test", "--reporter=list,json", ...process.argv.slice(2)], { ...env, PLAYWRIGHT_JSON_OUTPUT_NAME: outputFile });
+  const code = await run(bin("playwright"), ["test", "--reporter=list,json", ...process.argv.slice(2).filter((a, i) => !(i === 0 && a === "--"))], { ...env, PLAYWRIGHT_JSON_OUTPUT_NAME: outputFile });
   try {
     const report = JSON.parse(readFileSync(outputFile, "utf8")) as PlaywrightJson;
     passed += report.stats.expected + report.stats.flaky;
