@@ -7,3 +7,4 @@ export * from "./acl";
 export * from "./quota";
 export * from "./token";
 export * from "./crypto";
+export * from "./identity";
