@@ -2,7 +2,7 @@ import { readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import SwaggerParser from "@apidevtools/swagger-parser";
 // The JSON Schema 2020-12 validator the OpenAPI validator itself uses (its dependency).
-import Ajv2020 from "ajv/dist/2020";
+import Ajv2020 from "ajv/dist/2020.js";
 import { describe, expect, it } from "vitest";
 import type { z } from "zod";
 import { API_OPERATIONS, buildOpenApiDocument, queryStrings, type ApiOperation } from "./openapi";
