@@ -147,7 +147,7 @@ test("every documented operation answers its documented examples with a document
   operations.sort((a, b) => Number(a.op.operationId === "signOut") - Number(b.op.operationId === "signOut"));
 
   const linked = new Map<string, Call[]>();
-  const outcomes: { id: string; label: string; status: number }[] = [];
+  const outcomes: { id: string; label: string; status: number; answer?: unknown }[] = [];
   const createdHmacs: string[] = [];
   const submittedRequests: string[] = [];
 
@@ -167,6 +167,7 @@ test("every documented operation answers its documented examples with a document
         if (mediaType !== "application/json") continue;
 
         const answer = await response.json();
+        outcomes.at(-1)!.answer = answer;
         const validate = validatorOf(documented!.content![mediaType]!.schema!);
         expect(validate(answer), `${where}: the ${status} answer does not have the documented shape: ${violations(validate)}`).toBe(true);
 
@@ -208,6 +209,20 @@ test("every documented operation answers its documented examples with a document
   expect(statusOf("retrieveRequestedToken", "link retrieve")).toBe(409);
   expect(statusOf("signOut", "as documented")).toBe(200);
   expect((await request.get("/api/v1/cluster")).status()).toBe(401);
+
+  const answerOf = (id: string, label: string) => outcomes.find((o) => o.id === id && o.label.startsWith(label))?.answer;
+  expect(answerOf("createAcls", "body example create")).toMatchObject({ kind: "create", outcome: "success" });
+  expect(answerOf("deleteAcls", "body example delete")).toMatchObject({ kind: "delete", outcome: "success", results: [{ deleted: 1 }] });
+  expect(answerOf("alterQuota", "body example set")).toMatchObject({ applied: true });
+  expect(answerOf("alterQuota", "body example remove")).toMatchObject({ applied: true });
+  expect(answerOf("expireToken", "link expire")).toMatchObject({ expiryTimestamp: null });
+
+  // Nothing of the examples is left on the broker.
+  const auth = { authorization: BASIC };
+  const acls = await (await request.get("/api/v1/acls?principal=User%3Aksc-api-example", { headers: auth })).json();
+  expect(acls.matching).toBe(0);
+  const quotas = JSON.stringify(await (await request.get("/api/v1/quotas", { headers: auth })).json());
+  expect(quotas).not.toContain("ksc-api-example");
 });
 
 /** Removes what the examples create, in case the test stopped before the examples that remove it. */
