@@ -44,7 +44,12 @@ export function TokenSpecFields({
       </label>
       <label className="field">
         Unit
-        <select name="maxLifetimeUnit" defaultValue={values.maxLifetimeUnit ?? "days"}>
+        {/*
+          Keyed on the value it shows: React sets a select's default option only when it
+          mounts, and resets the form to its defaults after every action, so without the
+          key an error answer would put the unit back to the one of the first render.
+        */}
+        <select key={values.maxLifetimeUnit ?? "days"} name="maxLifetimeUnit" defaultValue={values.maxLifetimeUnit ?? "days"}>
           {LIFETIME_UNITS.map((u) => (
             <option key={u} value={u}>
               {u}
