@@ -4,14 +4,20 @@
 # super.users=User:admin, delegation tokens enabled.
 #
 #   bash scripts/kafka.sh start    fetch jars if needed, format once, start, wait until it answers
-#   bash scripts/kafka.sh stop     stop the broker started from this tree, wait until it is gone
+#   bash scripts/kafka.sh stop     stop the broker started from this tree: SIGTERM (a clean shutdown), wait until
+#                                  the process is gone, SIGKILL after KAFKA_STOP_TIMEOUT; says which and how long
 #   bash scripts/kafka.sh status   say whether it runs (exit 0) or not (exit 3)
 #   bash scripts/kafka.sh jars     fetch the jars into .kafka/lib (Maven, once)
 #   bash scripts/kafka.sh reset    stop and delete the broker's data (a fresh cluster on next start)
 #
 # Environment: KAFKA_PORT (client listener, 9092), KAFKA_CONTROLLER_PORT (9093),
-# KAFKA_STATE_DIR (data, logs, pid; default .kafka), KAFKA_START_TIMEOUT (seconds, 90),
-# KAFKA_HEAP (default -Xmx512m -Xms128m).
+# KAFKA_STATE_DIR (data, logs, pid; default .kafka), KAFKA_START_TIMEOUT (seconds, 180),
+# KAFKA_STOP_TIMEOUT (seconds, 60), KAFKA_HEAP (JVM heap flags, default -Xmx1536m -Xms256m).
+#
+# The heap: at 300,000 ACLs the broker keeps about 500 MB live (the authorizer's ACL cache,
+# the controller's ACL table and the metadata image each hold every ACL), which the old
+# 512 MB default ran out of; 1.5 GB leaves room for snapshots and full DescribeAcls answers.
+# A start at that size replays the metadata for a minute or more, hence the start timeout.
 #
 # Users: admin (super user) has SCRAM-SHA-512/256 credentials from format time and a
 # PLAIN password; alice, bob, carol, svc-orders, svc-billing have PLAIN passwords from
@@ -35,8 +41,9 @@ CDS_STAMP="$LIB_DIR/kafka-cds.java"
 CDS_DUMP="$STATE_DIR/kafka-cds.jsa.dump"
 PORT="${KAFKA_PORT:-9092}"
 CONTROLLER_PORT="${KAFKA_CONTROLLER_PORT:-9093}"
-TIMEOUT="${KAFKA_START_TIMEOUT:-90}"
-HEAP="${KAFKA_HEAP:--Xmx512m -Xms128m}"
+TIMEOUT="${KAFKA_START_TIMEOUT:-180}"
+STOP_TIMEOUT="${KAFKA_STOP_TIMEOUT:-60}"
+HEAP="${KAFKA_HEAP:--Xmx1536m -Xms256m}"
 PLAIN_USERS=(admin alice bob carol svc-orders svc-billing)
 
 say() { printf 'kafka: %s\n' "$*"; }
@@ -70,15 +77,34 @@ fetch_jars() {
   say "jars ready: $(find "$LIB_DIR" -name '*.jar' | wc -l) files"
 }
 
+# Whether pid $1 is the broker JVM of THIS state dir (guards against a recycled pid and
+# against another tree's broker): its command line runs kafka.Kafka with our properties.
+is_our_broker() {
+  local args
+  args="$({ tr '\0' '\n' <"/proc/$1/cmdline"; } 2>/dev/null)" || return 1
+  grep -qxF "$PROPS" <<<"$args" && grep -qxF "kafka.Kafka" <<<"$args"
+}
+
 running_pid() {
-  [[ -f "$PID_FILE" ]] || return 1
   local pid
-  pid="$(cat "$PID_FILE" 2>/dev/null || true)"
-  [[ "$pid" =~ ^[0-9]+$ ]] || return 1
-  kill -0 "$pid" 2>/dev/null || return 1
-  # Guard against a recycled pid: it must be our JVM.
-  tr '\0' ' ' <"/proc/$pid/cmdline" 2>/dev/null | grep -q "kafka.Kafka" || return 1
-  echo "$pid"
+  if [[ -f "$PID_FILE" ]]; then
+    pid="$(cat "$PID_FILE" 2>/dev/null || true)"
+    if [[ "$pid" =~ ^[0-9]+$ ]] && kill -0 "$pid" 2>/dev/null && is_our_broker "$pid"; then
+      echo "$pid"
+      return 0
+    fi
+  fi
+  # The pid file is gone or stale but our broker may still run (a start interrupted
+  # before it wrote the file, a file deleted by hand): find it by its properties file.
+  local dir
+  for dir in /proc/[0-9]*; do
+    pid="${dir#/proc/}"
+    if is_our_broker "$pid"; then
+      echo "$pid"
+      return 0
+    fi
+  done
+  return 1
 }
 
 port_open() { (exec 3<>"/dev/tcp/127.0.0.1/$1") 2>/dev/null; }
@@ -259,29 +285,42 @@ cmd_start() {
   die "the broker did not answer within ${TIMEOUT}s (log above); stopped it."
 }
 
+# Waits up to $2 seconds for pid $1 to exit; true when it did.
+wait_gone() {
+  local pid="$1" deadline=$((SECONDS + $2))
+  while kill -0 "$pid" 2>/dev/null; do
+    ((SECONDS < deadline)) || return 1
+    sleep 0.2
+  done
+}
+
 cmd_stop() {
-  local pid
+  local pid t0 ms
   [[ "${1:-}" == "--locked" ]] || take_lock
   if ! pid="$(running_pid)"; then
     rm -f "$PID_FILE"
     say "not running"
     return 0
   fi
-  say "stopping (pid $pid)"
+  t0=$(date +%s%N)
+  say "stopping (pid $pid): clean shutdown, up to ${STOP_TIMEOUT}s ..."
   kill -TERM "$pid" 2>/dev/null || true
-  local deadline=$((SECONDS + 45))
-  while kill -0 "$pid" 2>/dev/null; do
-    if ((SECONDS >= deadline)); then
-      say "no clean shutdown after 45s; killing"
-      kill -KILL "$pid" 2>/dev/null || true
-      rm -f "$CDS_DUMP"
-      break
-    fi
-    sleep 0.2
-  done
+  if wait_gone "$pid" "$STOP_TIMEOUT"; then
+    ms=$((($(date +%s%N) - t0) / 1000000))
+    rm -f "$PID_FILE"
+    adopt_cds_dump
+    say "stopped cleanly in ${ms} ms"
+    return 0
+  fi
+  say "no clean shutdown within ${STOP_TIMEOUT}s; killing (SIGKILL)"
+  kill -KILL "$pid" 2>/dev/null || true
+  rm -f "$CDS_DUMP"
+  if ! wait_gone "$pid" 10; then
+    die "pid $pid is still there 10s after SIGKILL; the pid file stays at $PID_FILE."
+  fi
+  ms=$((($(date +%s%N) - t0) / 1000000))
   rm -f "$PID_FILE"
-  adopt_cds_dump
-  say "stopped"
+  say "killed after ${ms} ms (the next start recovers the log; see $LOG_DIR/server.log)"
 }
 
 cmd_status() {
