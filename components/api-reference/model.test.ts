@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { buildOpenApiDocument } from "@/lib/api/openapi";
-import { curlCommand, referenceModel, requestUrl, shellQuote, typeLabel } from "./model";
+import { constraintsOf, curlCommand, referenceModel, requestUrl, shellQuote, typeLabel } from "./model";
 
 describe("referenceModel", () => {
   const doc = buildOpenApiDocument();
@@ -41,6 +41,13 @@ describe("typeLabel", () => {
     [{}, "any"],
   ])("%j -> %s", (schema, label) => {
     expect(typeLabel(schema)).toBe(label);
+  });
+});
+
+describe("constraintsOf", () => {
+  it("names defaults and limits in words, one or many", () => {
+    expect(constraintsOf({ type: "string", minLength: 1, maxLength: 255, default: "x" })).toEqual(['default "x"', "at least 1 character", "at most 255 characters"]);
+    expect(constraintsOf({ type: "integer", minimum: 1, maximum: Number.MAX_SAFE_INTEGER })).toEqual(["≥ 1"]);
   });
 });
 

@@ -169,10 +169,11 @@ export function constraintsOf(schema: Schema): string[] {
   if (safe(schema.minimum)) out.push(`≥ ${schema.minimum}`);
   if (safe(schema.exclusiveMinimum)) out.push(`> ${schema.exclusiveMinimum}`);
   if (safe(schema.maximum)) out.push(`≤ ${schema.maximum}`);
-  if (typeof schema.minLength === "number" && schema.minLength > 0) out.push(`at least ${schema.minLength} characters`);
-  if (typeof schema.maxLength === "number") out.push(`at most ${schema.maxLength} characters`);
-  if (typeof schema.minItems === "number" && schema.minItems > 0) out.push(`at least ${schema.minItems} items`);
-  if (typeof schema.maxItems === "number") out.push(`at most ${schema.maxItems} items`);
+  const count = (n: number, what: string) => `${n} ${what}${n === 1 ? "" : "s"}`;
+  if (typeof schema.minLength === "number" && schema.minLength > 0) out.push(`at least ${count(schema.minLength, "character")}`);
+  if (typeof schema.maxLength === "number") out.push(`at most ${count(schema.maxLength, "character")}`);
+  if (typeof schema.minItems === "number" && schema.minItems > 0) out.push(`at least ${count(schema.minItems, "item")}`);
+  if (typeof schema.maxItems === "number") out.push(`at most ${count(schema.maxItems, "item")}`);
   if (typeof schema.pattern === "string") out.push(`pattern ${schema.pattern}`);
   if (typeof schema.format === "string") out.push(`format ${schema.format}`);
   return out;
