@@ -8,7 +8,7 @@
  */
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { aclJsonCommands } from "./policy-acl";
+import { JsonAnswer, PolicyInputError, aclJsonCommands } from "./policy-acl";
 
 interface Binding {
   resourceType: string;
@@ -106,5 +106,40 @@ describe("policy plan — agrees with brute force through authorize", () => {
       }),
       { numRuns: 400 },
     );
+  });
+});
+
+describe("policy plan — input the CLI refuses (exit 2) and the maxDeletes answer (exit 1)", () => {
+  const universe = { principals: ["User:alice"], hosts: ["::1"], resources: [{ resourceType: "TOPIC", resourceName: "t" }] };
+  const readT = { resourceType: "TOPIC", resourceName: "t", patternType: "LITERAL", principal: "User:alice", host: "*", operation: "READ", permissionType: "ALLOW" };
+
+  it.each([
+    [{ current: [], universe: { ...universe, principals: ["alice"] } }, 'universe.principals[0] must be a principal in the form Type:name (for example User:alice), got "alice"'],
+    [{ current: [], universe: { ...universe, resources: [{ resourceType: "ANY", resourceName: "t" }] } }, "universe.resources[0].resourceType must be one of"],
+    [{ current: [], universe: { ...universe, extra: [] } }, 'universe: unknown field "extra"'],
+    [{ current: [], universe, desired: [], mode: "mirror" }, 'mode must be "add-only" or "sync", got "mirror"'],
+    [{ current: [], universe, mode: "sync" }, "mode applies to desired, which is missing"],
+    [{ current: [], universe, desired: [], scope: { prefix: "t" } }, 'scope: unknown field "prefix"'],
+    [{ current: [], universe, delete: [{ resourceType: "TOPIC" }] }, "delete[0].resourceName must be a string"],
+    [{ current: [], universe, maxDeletes: 1.5 }, "maxDeletes must be a non-negative integer, got 1.5"],
+    [{ current: [], universe, maxDelete: 1 }, 'the input: unknown field "maxDelete"'],
+  ])("%j", (doc, message) => {
+    expect(() => aclJsonCommands.plan(doc)).toThrow(PolicyInputError);
+    expect(() => aclJsonCommands.plan(doc)).toThrow(message);
+  });
+
+  it("null counts as absent; client addresses are read the way the broker prints them", () => {
+    const out = aclJsonCommands.plan({ current: [], create: [readT], delete: null, desired: null, mode: null, scope: null, maxDeletes: null, universe }) as { decisionChanges: { host: string }[] };
+    expect(out.decisionChanges.map((c) => c.host)).toEqual(["0:0:0:0:0:0:0:1", "0:0:0:0:0:0:0:1"]);
+  });
+
+  it("more deletes than maxDeletes: the whole answer, exit code 1 and the reason", () => {
+    const answer = aclJsonCommands.plan({ current: [readT], delete: [readT], universe, maxDeletes: 0 });
+    expect(answer).toBeInstanceOf(JsonAnswer);
+    const { output, exitCode, message } = answer as JsonAnswer;
+    expect(exitCode).toBe(1);
+    expect(message).toBe("the plan deletes 1 binding, more than maxDeletes (0)");
+    expect(output).toMatchObject({ delete: [readT], decisionChanges: [{ operation: "READ", before: "ALLOWED", after: "DENIED" }, { operation: "DESCRIBE" }] });
+    expect(aclJsonCommands.plan({ current: [readT], delete: [readT], universe, maxDeletes: 1 })).not.toBeInstanceOf(JsonAnswer);
   });
 });

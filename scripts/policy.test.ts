@@ -203,9 +203,7 @@ describe.concurrent("policy CLI — bad input exits 2 with { error } on stdout a
     ["token", JSON.stringify({ operation: "create", config: { secretKey: "k" }, connection: { principal: "alice", securityProtocol: "SASL_SSL" }, now: 0 })],
     ["token", JSON.stringify({ operation: "create", config: { secretKey: "k", maxLifetimeMs: 0 }, connection: { principal: "User:a", securityProtocol: "SASL_SSL" }, now: 0 })],
     ["plan", JSON.stringify({ current: [] })],
-    ["plan", JSON.stringify({ current: [], universe: { principals: ["alice"], hosts: [], resources: [] } })],
     ["plan", JSON.stringify({ current: [], universe: EMPTY_UNIVERSE, maxDelete: 1 })],
-    ["plan", JSON.stringify({ current: [], universe: EMPTY_UNIVERSE, desired: [], mode: "mirror" })],
     ["plan", JSON.stringify({ current: [], universe: EMPTY_UNIVERSE, create: [], desired: [] })],
   ])(
     "%s %s",

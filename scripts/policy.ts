@@ -16,7 +16,8 @@ import { readFile } from "node:fs/promises";
 
 const ACL_JSON_COMMANDS = ["authorize", "authorize-by-type", "filter", "validate-acl", "plan"] as const;
 const QUOTA_TOKEN_JSON_COMMANDS = ["quota", "quota-filter", "quota-alter", "quota-budget", "token"] as const;
-type JsonCommand = (typeof ACL_JSON_COMMANDS)[number] | (typeof QUOTA_TOKEN_JSON_COMMANDS)[number];
+const IDENTITY_JSON_COMMANDS = ["principal-map"] as const;
+type JsonCommand = (typeof ACL_JSON_COMMANDS)[number] | (typeof QUOTA_TOKEN_JSON_COMMANDS)[number] | (typeof IDENTITY_JSON_COMMANDS)[number];
 
 const isOneOf = <T extends string>(list: readonly T[], value: string | undefined): value is T => value !== undefined && (list as readonly string[]).includes(value);
 
@@ -36,6 +37,10 @@ JSON commands: one JSON document on stdin, one on stdout; exit 0, or 2 on bad in
   quota-alter         { entity, ops: [{ key, value|null }] }
   quota-budget        { configured, change: [{ entity, key, value|null }] }
   token               { operation: create|renew|expire|describe, config, connection, superUsers, acls, tokens, now, request }
+  principal-map       { ssl: { rules } | null, kerberos: { rules, defaultRealm } | null,
+                        requests: [{ type: "ssl", distinguishedName|null } | { type: "kerberos", principal }] }
+                      the principal Kafka 4.1 makes of each client (User:<name>), or Kafka's exception;
+                      rules exactly as in server.properties (null: unset); refused rules answer every request
 
   e.g.  echo '{"entity":{"user":"alice"},"ops":[{"key":"producer_byte_rate","value":0}]}' | npm run --silent policy -- quota-alter
 
@@ -59,6 +64,7 @@ async function isInputError(e: unknown): Promise<boolean> {
 
 async function jsonHandler(command: JsonCommand): Promise<(input: unknown) => unknown> {
   if (isOneOf(QUOTA_TOKEN_JSON_COMMANDS, command)) return (await import("./policy-quota-token")).quotaTokenJsonCommands[command];
+  if (isOneOf(IDENTITY_JSON_COMMANDS, command)) return (await import("./policy-identity")).identityJsonCommands[command];
   return (await import("./policy-acl")).aclJsonCommands[command];
 }
 
@@ -78,8 +84,9 @@ async function runJson(command: JsonCommand): Promise<number> {
   const handler = await jsonHandler(command);
   try {
     const answer = handler(input);
-    const { JsonAnswer } = await import("./policy-acl");
-    if (answer instanceof JsonAnswer) {
+    // Only ACL commands answer with an exit code (the module is loaded already for them).
+    const JsonAnswer = isOneOf(ACL_JSON_COMMANDS, command) ? (await import("./policy-acl")).JsonAnswer : null;
+    if (JsonAnswer !== null && answer instanceof JsonAnswer) {
       await write(process.stdout, JSON.stringify(answer.output) + "\n");
       await write(process.stderr, `policy ${command}: ${answer.message}\n`);
       return answer.exitCode;
@@ -142,7 +149,8 @@ async function main(argv: string[]): Promise<number> {
     await write(command === undefined ? process.stderr : process.stdout, await help());
     return command === undefined ? 2 : 0;
   }
-  if ((isOneOf(ACL_JSON_COMMANDS, command) || isOneOf(QUOTA_TOKEN_JSON_COMMANDS, command)) && argv.length === 1) return runJson(command);
+  const isJsonCommand = isOneOf(ACL_JSON_COMMANDS, command) || isOneOf(QUOTA_TOKEN_JSON_COMMANDS, command) || isOneOf(IDENTITY_JSON_COMMANDS, command);
+  if (isJsonCommand && argv.length === 1) return runJson(command);
   return runHuman(argv);
 }
 
