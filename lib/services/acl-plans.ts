@@ -1,0 +1,527 @@
+/**
+ * ACL changes as sealed plans (the kinds acl.create, acl.delete, acl.change; acl.import
+ * plugs in through defineAclPlanKind).
+ *
+ * prepare: the shared ACL snapshot (the viewer's right proven by Kafka) -> computePlan
+ * (exact creates and deletes, invalid bindings, no-ops) -> the blast radius over the
+ * console's universe (lib/policy/acl/plan.ts: every principal the console knows, every
+ * host named in an ACL plus "any other host", every existing resource, every operation
+ * kafka-acls.sh allows) -> counts, rules in words, groups, the first rows and the
+ * kafka-acls.sh commands.
+ *
+ * The basis: a hash of the ACLs that can apply to any resource the change can touch
+ * (those whose pattern and the change's patterns match a common name), plus the
+ * authorizer assumptions. Those ACLs are exactly what the change's effect depends on:
+ * an ACL on an unrelated resource changes no decision the plan shows, so a busy cluster
+ * does not make every plan stale, while any change to the ACLs deciding the touched
+ * resources (or to the bindings themselves) does. Apply reads them again from Kafka.
+ *
+ * execute: deletes first, then creates, in batches of ACL_APPLY_BATCH, each batch one
+ * audited request carrying the plan id; after a batch that did not fully succeed nothing
+ * more is sent. The Kafka adapter updates the shared snapshot with what Kafka confirmed.
+ *
+ * Rows: the blast radius is kept in memory per plan (a few plans per process) for paging;
+ * elsewhere it is computed again from the current snapshot when the basis is unchanged
+ * (same ACLs deciding the same resources, over the universe stored with the plan).
+ */
+import "server-only";
+import { createHash } from "node:crypto";
+import type { Viewer } from "@/lib/auth/sign-in";
+import type { ActionResult } from "@/lib/actions/result";
+import { toErrorResult } from "@/lib/actions/errors";
+import { getPrisma } from "@/lib/db/client";
+import { describeScramUsers, kafkaConfig, listConsumerGroups, listTopics, listTransactionalIds } from "@/lib/kafka";
+import {
+  PolicyInputError,
+  WILDCARD_RESOURCE,
+  blastRadius,
+  computePlan,
+  consoleUniverse,
+  type AclBinding,
+  type AclPlan,
+  type BlastRadius,
+  type PlanInput,
+  type PlanUniverse,
+  type ResourceType,
+} from "@/lib/policy";
+import { aclTemplateFormSchema } from "@/lib/schemas/acls";
+import type { AclDecisionRow, AclPlanApplyResult, AclPlanPreview, AclTemplateBody } from "@/lib/schemas/plans";
+import { fieldErrorsOf } from "@/lib/actions/result";
+import { bindingLine } from "./acl-preview";
+import { getAclSnapshot, type AclSnapshot } from "./acl-snapshot";
+import { createAclsAudited, deleteAclsAudited } from "./acls";
+import { expandTemplate } from "./acls-templates";
+import { readAuthorizerConfig, toAuthorizerConfig } from "./authorizer-config";
+import { AUDIT_UNAVAILABLE_MESSAGE } from "./audited-mutation";
+import { aclPlanCommands } from "./cli-equivalent";
+import type { PlanContext, PlanKind, PlanRowsPage, PreparedPlan } from "./plan-kind";
+
+type Failure = Extract<ActionResult<never>, { ok: false }>;
+
+/** Bindings per audited Kafka request when a plan is applied. */
+export const ACL_APPLY_BATCH = 200;
+/** Rows and groups the preview carries; the rest is paged through GET /api/v1/plans/{id}. */
+export const FIRST_ROWS = 50;
+export const FIRST_GROUPS = 50;
+
+/** What an ACL plan executes: exactly these, deletes first. */
+export interface AclPlanPayload {
+  create: AclBinding[];
+  delete: AclBinding[];
+}
+
+interface AclPlanDetail {
+  universe: PlanUniverse;
+}
+
+type Assumptions = AclPlanPreview["assumptions"];
+
+// ---- the basis ----------------------------------------------------------------------------
+
+/** Does any element of `set` (whose lengths are `lengths`) prefix `s`? */
+function hasPrefixOf(s: string, set: ReadonlySet<string>, lengths: readonly number[]): boolean {
+  for (const l of lengths) if (l <= s.length && set.has(s.slice(0, l))) return true;
+  return false;
+}
+
+function lowerBound(sorted: readonly string[], target: string): number {
+  let lo = 0;
+  let hi = sorted.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (sorted[mid]! < target) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
+
+/** Does any element of `sorted` start with `prefix`? */
+function anyStartsWith(sorted: readonly string[], prefix: string): boolean {
+  const i = lowerBound(sorted, prefix);
+  return i < sorted.length && sorted[i]!.startsWith(prefix);
+}
+
+interface TypeSelector {
+  wildcard: boolean;
+  literals: Set<string>;
+  literalsSorted: string[];
+  prefixes: Set<string>;
+  prefixesSorted: string[];
+  prefixLengths: number[];
+}
+
+/**
+ * Whether an ACL can apply to a resource one of the changed bindings can apply to: their
+ * patterns match a common name (LITERAL `*` matches every name of its type).
+ */
+export function relevanceTest(change: readonly AclBinding[]): (acl: AclBinding) => boolean {
+  const byType = new Map<ResourceType, TypeSelector>();
+  for (const b of change) {
+    let t = byType.get(b.resourceType);
+    if (t === undefined) {
+      t = { wildcard: false, literals: new Set(), literalsSorted: [], prefixes: new Set(), prefixesSorted: [], prefixLengths: [] };
+      byType.set(b.resourceType, t);
+    }
+    if (b.patternType === "PREFIXED") t.prefixes.add(b.resourceName);
+    else if (b.resourceName === WILDCARD_RESOURCE) t.wildcard = true;
+    else t.literals.add(b.resourceName);
+  }
+  for (const t of byType.values()) {
+    t.literalsSorted = [...t.literals].sort();
+    t.prefixesSorted = [...t.prefixes].sort();
+    t.prefixLengths = [...new Set(t.prefixesSorted.map((p) => p.length))].sort((a, b) => a - b);
+  }
+  return (a) => {
+    const t = byType.get(a.resourceType);
+    if (t === undefined) return false;
+    if (t.wildcard) return true;
+    if (a.patternType === "PREFIXED") {
+      return anyStartsWith(t.literalsSorted, a.resourceName) || anyStartsWith(t.prefixesSorted, a.resourceName) || hasPrefixOf(a.resourceName, t.prefixes, t.prefixLengths);
+    }
+    if (a.resourceName === WILDCARD_RESOURCE) return true;
+    return t.literals.has(a.resourceName) || hasPrefixOf(a.resourceName, t.prefixes, t.prefixLengths);
+  };
+}
+
+const BASIS_VERSION = "acl1";
+
+function sha(text: string): string {
+  return createHash("sha256").update(text, "utf8").digest("hex").slice(0, 32);
+}
+
+/**
+ * The basis of an ACL plan: `acl1:<count>:<hash of those ACLs>:<hash of the assumptions>`
+ * over the ACLs that can apply to a resource the change can touch, in the snapshot's
+ * (canonical, sorted) order, so equal sets give equal bases on every console instance.
+ */
+export function aclPlanBasis(acls: readonly AclBinding[], change: AclPlanPayload, assumptions: Assumptions): string {
+  const relevant = relevanceTest([...change.create, ...change.delete]);
+  const hash = createHash("sha256");
+  let count = 0;
+  let chunk = "";
+  for (const a of acls) {
+    if (!relevant(a)) continue;
+    count++;
+    chunk += `${a.resourceType}\u0000${a.resourceName}\u0000${a.patternType}\u0000${a.principal}\u0000${a.host}\u0000${a.operation}\u0000${a.permissionType}\n`;
+    if (chunk.length > 65_536) {
+      hash.update(chunk, "utf8");
+      chunk = "";
+    }
+  }
+  hash.update(chunk, "utf8");
+  const config = sha(JSON.stringify([[...assumptions.superUsers].sort(), assumptions.allowEveryoneIfNoAclFound]));
+  return `${BASIS_VERSION}:${count}:${hash.digest("hex").slice(0, 32)}:${config}`;
+}
+
+/** The 409 message: what changed between the preview and now. */
+export function aclStaleMessage(then: string, now: string): string {
+  const [, thenCount, thenAcls, thenConfig] = then.split(":");
+  const [, nowCount, nowAcls, nowConfig] = now.split(":");
+  let what: string;
+  if (thenConfig !== nowConfig) what = "the console's super.users or allow.everyone.if.no.acl.found settings changed";
+  else if (thenCount !== nowCount) what = `the ACLs that apply to the resources this plan touches: ${thenCount} then, ${nowCount} now`;
+  else if (thenAcls !== nowAcls) what = "an ACL that applies to the resources this plan touches was replaced";
+  else what = "the plan was computed differently";
+  return `The ACLs changed since this preview (${what}); nothing was changed. Preview again.`;
+}
+
+// ---- the universe ------------------------------------------------------------------------------
+
+/** Principals of console sessions that have not expired. */
+async function sessionPrincipals(now = new Date()): Promise<string[]> {
+  const rows = await getPrisma().session.findMany({ where: { expiresAt: { gt: now } }, distinct: ["principal"], select: { principal: true } });
+  return rows.map((r) => r.principal);
+}
+
+interface UniverseSources {
+  topics?: string[];
+  groups?: string[];
+  transactionalIds?: string[];
+  scramUsers?: string[];
+  sessionPrincipals?: string[];
+  notes: string[];
+}
+
+/** Everything the console can list as the viewer; what it cannot is left out with a note. */
+async function universeSources(viewer: Viewer): Promise<UniverseSources> {
+  const notes: string[] = [];
+  const attempt = async <T>(what: string, read: () => Promise<T>): Promise<T | undefined> => {
+    try {
+      return await read();
+    } catch (error) {
+      notes.push(`${what} could not be listed (${toErrorResult(error, `list ${what.toLowerCase()}`).message.replace(/\.$/, "")}); they are covered only where an ACL names them.`);
+      return undefined;
+    }
+  };
+  const [topics, groups, transactionalIds, scramUsers, sessions] = await Promise.all([
+    attempt("Topics", () => listTopics(viewer.credential)),
+    attempt("Consumer groups", async () => (await listConsumerGroups(viewer.credential)).map((g) => g.groupId)),
+    attempt("Transactional ids", async () => (await listTransactionalIds(viewer.credential)).map((t) => t.transactionalId)),
+    attempt("SCRAM users", async () => (await describeScramUsers(viewer.credential, null)).filter((u) => u.error === null).map((u) => u.user)),
+    attempt("Console sessions", () => sessionPrincipals()),
+  ]);
+  return { topics, groups, transactionalIds, scramUsers, sessionPrincipals: sessions, notes };
+}
+
+// ---- the preview -------------------------------------------------------------------------------
+
+const plural = (n: number, one: string, many = `${one}s`) => `${n.toLocaleString("en")} ${n === 1 ? one : many}`;
+
+function summaryLine(plan: AclPlan, blast: BlastRadius): string {
+  const what: string[] = [];
+  if (plan.delete.length > 0) what.push(`delete ${plural(plan.delete.length, "ACL")}`);
+  if (plan.create.length > 0) what.push(`create ${plural(plan.create.length, "ACL")}`);
+  const head = what.length === 0 ? "Nothing to change" : what.join(", then ").replace(/^./, (c) => c.toUpperCase());
+  const s = blast.summary();
+  const effect =
+    s.changes === 0
+      ? `no decision changes (${plural(blast.checked, "decision")} compared)`
+      : `${plural(s.changes, "decision")} change (${s.gained.toLocaleString("en")} gained, ${s.lost.toLocaleString("en")} lost) for ${plural(s.principals, "principal")} on ${plural(s.resources, "resource")}`;
+  const rules = blast.rules.length > 0 ? `, and ${plural(blast.rules.length, "rule")} for principals or resources not yet seen` : "";
+  return `${head}: ${effect}${rules}.`;
+}
+
+function notApplicableReason(plan: AclPlan): string | null {
+  if (plan.invalid.length > 0) {
+    const lines = plan.invalid.map((i) => i.message.replace(/\.$/, ""));
+    return `Kafka would refuse ${plan.invalid.length === 1 ? "one binding" : `${plan.invalid.length} bindings`} (${[...new Set(lines)].join("; ")}); fix ${plan.invalid.length === 1 ? "it" : "them"} and preview again.`;
+  }
+  if (plan.refused) return plan.refused.message;
+  if (plan.create.length + plan.delete.length === 0) {
+    return plan.noOps.length > 0 ? "Nothing to change: Kafka already holds every binding to create and none of those to delete." : "Nothing to change.";
+  }
+  return null;
+}
+
+function bootstrap(): string {
+  return kafkaConfig().bootstrapServers.join(",");
+}
+
+function firstGroups<T extends { gained: number; lost: number }>(groups: readonly T[], key: (g: T) => string): T[] {
+  return [...groups]
+    .sort((a, b) => b.gained + b.lost - (a.gained + a.lost) || (key(a) < key(b) ? -1 : key(a) > key(b) ? 1 : 0))
+    .slice(0, FIRST_GROUPS);
+}
+
+// Blast radii of recent plans, for paging (insertion order = least recently used first).
+const BLAST_CACHE_SIZE = 16;
+const blastCache = new Map<string, BlastRadius>();
+
+function remember(id: string, blast: BlastRadius): void {
+  blastCache.delete(id);
+  blastCache.set(id, blast);
+  while (blastCache.size > BLAST_CACHE_SIZE) blastCache.delete(blastCache.keys().next().value!);
+}
+
+function cached(id: string): BlastRadius | null {
+  const blast = blastCache.get(id);
+  if (blast === undefined) return null;
+  remember(id, blast);
+  return blast;
+}
+
+/** The whole preview of a change request against the snapshot. */
+export async function prepareAclPlan(
+  viewer: Viewer,
+  request: Omit<PlanInput, "current">,
+  options: { notApplicable?: (plan: AclPlan) => string | null } = {},
+): Promise<ActionResult<PreparedPlan<AclPlanPayload, AclPlanPreview>>> {
+  const read = await getAclSnapshot(viewer);
+  if (!read.ok) return read;
+  const snapshot = read.snapshot;
+  const index = snapshot.index();
+  let plan: AclPlan;
+  try {
+    plan = computePlan({ ...request, current: index });
+  } catch (error) {
+    if (error instanceof PolicyInputError) return { ok: false, code: "VALIDATION", message: error.message };
+    throw error;
+  }
+  const assumptions = readAuthorizerConfig();
+  const config = toAuthorizerConfig(assumptions);
+  const sources = await universeSources(viewer);
+  const { universe, otherHost } = consoleUniverse({
+    acls: [snapshot.store.bindings(), plan.create],
+    superUsers: assumptions.superUsers,
+    scramUsers: sources.scramUsers,
+    sessionPrincipals: sources.sessionPrincipals,
+    topics: sources.topics,
+    groups: sources.groups,
+    transactionalIds: sources.transactionalIds,
+  });
+  const blast = blastRadius({ before: index, change: { create: plan.create, delete: plan.delete }, universe, config });
+  const s = blast.summary();
+  const payload: AclPlanPayload = { create: plan.create, delete: plan.delete };
+  const shownAssumptions = { superUsers: assumptions.superUsers, allowEveryoneIfNoAclFound: assumptions.allowEveryoneIfNoAclFound };
+  const preview: AclPlanPreview = {
+    summary: summaryLine(plan, blast),
+    create: plan.create,
+    delete: plan.delete,
+    invalid: plan.invalid.map((i) => ({ binding: i.binding, message: i.message, from: i.from, index: i.index })),
+    noOps: plan.noOps,
+    refused: plan.refused ?? null,
+    counts: {
+      changes: s.changes,
+      gained: s.gained,
+      lost: s.lost,
+      principals: s.principals,
+      resources: s.resources,
+      checked: blast.checked,
+      universe: { principals: universe.principals.length, hosts: universe.hosts.length, resources: universe.resources.length, requests: blast.universeRequests },
+    },
+    rules: blast.rules.map((r) => ({ kind: r.kind, change: r.change, binding: r.binding, text: r.text })),
+    byPrincipal: firstGroups(s.byPrincipal, (g) => g.principal),
+    byResource: firstGroups(s.byResource, (g) => `${g.resourceType}\u0000${g.resourceName}`),
+    firstChanges: blast.page(0, FIRST_ROWS),
+    cli: aclPlanCommands(payload, bootstrap()),
+    assumptions: shownAssumptions,
+    universeNotes: sources.notes,
+    otherHost,
+    aclSnapshot: { takenAt: new Date(snapshot.takenAt).toISOString(), size: snapshot.size },
+  };
+  return {
+    ok: true,
+    data: {
+      payload,
+      preview,
+      basis: aclPlanBasis(snapshot.store.bindings(), payload, shownAssumptions),
+      notApplicable: (options.notApplicable ?? notApplicableReason)(plan),
+      detail: { universe } satisfies AclPlanDetail,
+      onSaved: (id) => remember(id, blast),
+    },
+  };
+}
+
+// ---- apply -------------------------------------------------------------------------------------
+
+type Outcome = AclPlanApplyResult["results"][number];
+type ApplyData = Omit<AclPlanApplyResult, "plan">;
+
+/** Whether a failed batch may have changed something in Kafka (its outcome unknown). */
+function mayHaveChanged(failure: Failure): boolean {
+  if (failure.code === "VALIDATION" || failure.code === "DENIED") return false;
+  if (failure.message === AUDIT_UNAVAILABLE_MESSAGE) return false;
+  return failure.code === "INTERNAL";
+}
+
+/** Carry out exactly the payload: deletes, then creates, in audited batches; stop after a batch that did not fully succeed. */
+export async function executeAclPlan(viewer: Viewer, id: string, payload: AclPlanPayload): Promise<{ result: ActionResult<ApplyData>; changed: boolean }> {
+  const results: Outcome[] = [];
+  const notSent: ApplyData["notSent"] = [];
+  let batches = 0;
+  let changed = false;
+  let stopped = false;
+  let firstFailure: Failure | null = null;
+  const steps = [
+    ["delete", payload.delete, deleteAclsAudited],
+    ["create", payload.create, createAclsAudited],
+  ] as const;
+  for (const [action, list, apply] of steps) {
+    for (let i = 0; i < list.length; i += ACL_APPLY_BATCH) {
+      const batch = list.slice(i, i + ACL_APPLY_BATCH);
+      if (stopped) {
+        notSent.push(...batch.map((b) => ({ ...b, action })));
+        continue;
+      }
+      batches++;
+      const r = await apply(viewer, batch, { planId: id });
+      if (!r.ok) {
+        firstFailure ??= r;
+        if (mayHaveChanged(r)) changed = true;
+        results.push(...batch.map((b): Outcome => ({ ...b, action, ok: false, error: { code: r.code, message: r.message } })));
+        stopped = true;
+        continue;
+      }
+      for (const x of r.data.results) results.push({ ...x, action });
+      if (r.data.results.some((x) => x.ok)) changed = true;
+      if (r.data.outcome !== "success") stopped = true;
+    }
+  }
+  const ok = results.filter((r) => r.ok);
+  if (ok.length === 0 && firstFailure !== null && notSent.length + results.length > 0) {
+    const suffix = notSent.length > 0 ? ` ${plural(notSent.length, "more binding")} ${notSent.length === 1 ? "was" : "were"} not sent.` : "";
+    return { result: { ...firstFailure, message: `${firstFailure.message}${suffix}` }, changed };
+  }
+  const outcome: ApplyData["outcome"] =
+    ok.length === results.length && notSent.length === 0 ? "success" : ok.length > 0 ? "partial" : results.every((r) => r.error?.code === "DENIED") ? "denied" : "failure";
+  const deleted = results.filter((r) => r.action === "delete");
+  const created = results.filter((r) => r.action === "create");
+  const parts: string[] = [];
+  if (deleted.length > 0) parts.push(`Deleted ${deleted.filter((r) => r.ok).length} of ${deleted.length}`);
+  if (created.length > 0) parts.push(`created ${created.filter((r) => r.ok).length} of ${created.length}`);
+  const failed = results.filter((r) => !r.ok);
+  let message = `${parts.join(", ").replace(/^./, (c) => c.toUpperCase())} ACL${results.length === 1 ? "" : "s"} of the plan.`;
+  if (failed.length > 0) message += ` Failed: ${failed.map((r) => `${bindingLine(r)}: ${(r.error?.message ?? "failed").replace(/\.$/, "")}`).join("; ")}.`;
+  if (notSent.length > 0) message += ` Not sent after that failure: ${plural(notSent.length, "binding")}.`;
+  return { result: { ok: true, data: { outcome, message, batches, results, notSent } }, changed };
+}
+
+// ---- rows ------------------------------------------------------------------------------------
+
+async function aclPlanRows(viewer: Viewer, plan: PlanContext<AclPlanPayload, AclPlanPreview>, at: { page: number; pageSize: number }): Promise<ActionResult<PlanRowsPage<AclDecisionRow>>> {
+  const total = plan.view.counts.changes;
+  const pages = Math.max(1, Math.ceil(total / at.pageSize));
+  let blast = cached(plan.id);
+  if (blast === null) {
+    const read = await getAclSnapshot(viewer);
+    if (!read.ok) return read;
+    blast = recompute(read.snapshot, plan);
+    if (blast !== null) remember(plan.id, blast);
+  }
+  if (blast === null) {
+    return {
+      ok: true,
+      data: {
+        page: at.page,
+        pageSize: at.pageSize,
+        total,
+        pages,
+        rows: at.page === 1 ? plan.view.firstChanges.slice(0, at.pageSize) : [],
+        complete: false,
+        note: "The ACLs this plan depends on changed since the preview, so only its first rows are still known. Preview again for the full list.",
+      },
+    };
+  }
+  return { ok: true, data: { page: at.page, pageSize: at.pageSize, total: blast.total, pages: Math.max(1, Math.ceil(blast.total / at.pageSize)), rows: blast.page((at.page - 1) * at.pageSize, at.pageSize), complete: true } };
+}
+
+/** The plan's blast radius again, when the ACLs it depends on are still the same. */
+function recompute(snapshot: AclSnapshot, plan: PlanContext<AclPlanPayload, AclPlanPreview>): BlastRadius | null {
+  const detail = plan.detail as AclPlanDetail | null;
+  if (detail?.universe === undefined) return null;
+  if (aclPlanBasis(snapshot.store.bindings(), plan.payload, plan.view.assumptions) !== plan.basis) return null;
+  return blastRadius({
+    before: snapshot.index(),
+    change: plan.payload,
+    universe: detail.universe,
+    config: toAuthorizerConfig({ ...plan.view.assumptions, source: "", warnings: [] }),
+  });
+}
+
+// ---- the kinds --------------------------------------------------------------------------------
+
+/**
+ * An ACL plan kind from a conversion of its input into computePlan's request (create /
+ * delete lists, or desired + mode + scope). acl.import uses this too.
+ */
+export function defineAclPlanKind<I>(
+  kind: string,
+  toRequest: (input: I) => ActionResult<Omit<PlanInput, "current">>,
+  options: { notApplicable?: (plan: AclPlan) => string | null } = {},
+): PlanKind<I, AclPlanPayload, AclPlanPreview, ApplyData, AclDecisionRow> {
+  return {
+    kind,
+    area: "acl",
+    async prepare(viewer, input) {
+      const request = toRequest(input);
+      if (!request.ok) return request;
+      return prepareAclPlan(viewer, request.data, options);
+    },
+    async currentBasis(viewer, payload) {
+      const read = await getAclSnapshot(viewer, { forceRefresh: true });
+      if (!read.ok) return read;
+      const a = readAuthorizerConfig();
+      return { ok: true, data: aclPlanBasis(read.snapshot.store.bindings(), payload, { superUsers: a.superUsers, allowEveryoneIfNoAclFound: a.allowEveryoneIfNoAclFound }) };
+    },
+    staleMessage: aclStaleMessage,
+    execute: (viewer, plan) => executeAclPlan(viewer, plan.id, plan.payload),
+    rows: aclPlanRows,
+  };
+}
+
+/** The template's JSON body as the template form's fields, validated by the same rules as the page. */
+export function expandTemplateBody(body: AclTemplateBody): ActionResult<AclBinding[]> {
+  const parsed = aclTemplateFormSchema.safeParse({
+    ...body,
+    topics: body.topics.join(", "),
+    inputTopics: body.inputTopics.join(", "),
+    outputTopics: body.outputTopics.join(", "),
+  });
+  if (!parsed.success) {
+    const fieldErrors = Object.fromEntries(Object.entries(fieldErrorsOf(parsed.error.issues)).map(([k, v]) => [`template.${k}`, v]));
+    return { ok: false, code: "VALIDATION", message: "The template has invalid fields.", fieldErrors };
+  }
+  return { ok: true, data: expandTemplate(parsed.data) };
+}
+
+export interface AclCreatePlanInput {
+  bindings?: AclBinding[];
+  template?: AclTemplateBody;
+}
+
+export const aclCreatePlanKind = defineAclPlanKind<AclCreatePlanInput>("acl.create", (input) => {
+  if (input.template !== undefined) {
+    const expanded = expandTemplateBody(input.template);
+    return expanded.ok ? { ok: true, data: { create: expanded.data } } : expanded;
+  }
+  return { ok: true, data: { create: input.bindings ?? [] } };
+});
+
+export const aclDeletePlanKind = defineAclPlanKind<{ bindings: AclBinding[] }>("acl.delete", (input) => ({ ok: true, data: { delete: input.bindings } }));
+
+export const aclChangePlanKind = defineAclPlanKind<{ create?: AclBinding[]; delete?: AclBinding[] }>("acl.change", (input) => ({
+  ok: true,
+  data: { create: input.create ?? [], delete: input.delete ?? [] },
+}));
+
+export const ACL_PLAN_KINDS = [aclCreatePlanKind, aclDeletePlanKind, aclChangePlanKind] as const;
