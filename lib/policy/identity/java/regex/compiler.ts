@@ -94,6 +94,8 @@ export interface CompiledPattern {
   /** Capturing groups, group 0 excluded (Matcher.groupCount()). */
   readonly groupCount: number;
   readonly localCount: number;
+  /** Loops that memoise failed positions (Loop.posIndex). */
+  readonly memoCount: number;
   readonly namedGroups: ReadonlyMap<string, number>;
 }
 
@@ -142,6 +144,9 @@ class Compiler {
   private localCount = 0;
   private readonly namedGroups = new Map<string, number>();
   private hasSupplementary = false;
+  private hasGroupRef = false;
+  /** Unbounded greedy loops not nested in another quantifier or a look-behind (Java's topClosureNodes). */
+  private topClosureNodes: Loop[] = [];
   /** Java's "double return": the tail of the node chain the last parse step produced. */
   private root: Node | null = null;
   /** Java's `predicate` field: what escape() built for \d, \w, ... inside a class. */
@@ -175,6 +180,8 @@ class Compiler {
       matchRoot.study(info);
       root = new Start(matchRoot, info.minLength, this.hasSupplementary);
     }
+    let memoCount = 0;
+    if (!this.hasGroupRef) for (const loop of this.topClosureNodes) loop.posIndex = memoCount++;
     return {
       source: this.pattern,
       root,
@@ -182,6 +189,7 @@ class Compiler {
       lastAccept: this.lastAccept,
       groupCount: this.capturingGroupCount - 1,
       localCount: this.localCount,
+      memoCount,
       namedGroups: this.namedGroups,
     };
   }
@@ -556,6 +564,7 @@ class Compiler {
       refNum = newRefNum;
       this.read();
     }
+    this.hasGroupRef = true;
     return new BackRef(refNum * 2, this.caseMode());
   }
 
@@ -656,7 +665,10 @@ class Compiler {
         const name = this.groupname(this.read());
         const group = this.namedGroups.get(name);
         if (group === undefined) throw this.error(`named capturing group <${name}> does not exist`);
-        if (create) this.root = new BackRef(group * 2, this.caseMode());
+        if (create) {
+          this.hasGroupRef = true;
+          this.root = new BackRef(group * 2, this.caseMode());
+        }
         return -1;
       }
       case "n":
@@ -932,6 +944,7 @@ class Compiler {
     let head: Node;
     let tail: Node;
     const save = this.flags0;
+    const saveTCNCount = this.topClosureNodes.length;
     this.root = null;
     let ch = this.next();
     if (ch === 0x3f) {
@@ -975,6 +988,7 @@ class Compiler {
           if (!info.maxValid) throw this.error("Look-behind group does not have an obvious maximum length");
           const supplementary = this.temp.slice(start, this.patternLength).some(isSupplementary);
           head = tail = new Behind(h, info.maxLength, info.minLength, supplementary, ch === 0x21);
+          this.topClosureNodes.length = saveTCNCount;
           break;
         }
         case 0x24:
@@ -1009,6 +1023,7 @@ class Compiler {
       this.root = node;
       return node;
     }
+    this.topClosureNodes.length = saveTCNCount;
     if (node instanceof Ques) {
       if (node.type === "POSSESSIVE") {
         this.root = node;
@@ -1034,6 +1049,7 @@ class Compiler {
       }
       const begin = (head as GroupHead).localIndex;
       const loop = node.type === "GREEDY" ? new Loop(this.localCount, begin) : new LazyLoop(this.localCount, begin);
+      if (node.type === "GREEDY" && node.cmax === MAX_REPS) this.topClosureNodes.push(loop);
       const prolog = new Prolog(loop);
       this.localCount += 1;
       loop.cmin = node.cmin;

@@ -30,16 +30,27 @@ export class MatchState {
   endAnchor = false;
   groups: number[];
   locals: number[];
+  /** Per memoising greedy loop: positions from which another iteration already failed. */
+  localsPos: (Set<number> | null)[];
   steps = 0;
 
   constructor(
     readonly text: string,
     groupCount: number,
     localCount: number,
+    memoCount: number,
   ) {
     this.to = text.length;
     this.groups = new Array<number>((groupCount + 1) * 2).fill(-1);
     this.locals = new Array<number>(localCount).fill(-1);
+    this.localsPos = new Array<Set<number> | null>(memoCount).fill(null);
+  }
+
+  /** What every search and match starts with (Matcher.search / Matcher.match). */
+  begin(): void {
+    this.groups.fill(-1);
+    for (const set of this.localsPos) set?.clear();
+    this.steps = 0;
   }
 
   tick(): void {
@@ -867,6 +878,12 @@ export class Loop extends Node {
   body: Node | null = null;
   cmin = 0;
   cmax = 0;
+  /**
+   * Java's backtracking stopper for an unbounded greedy loop outside any other quantifier,
+   * in a pattern without back references: a position from which one more iteration already
+   * failed is not tried again in the same search. It changes no answer, only the time.
+   */
+  posIndex = -1;
 
   constructor(
     readonly countIndex: number,
@@ -886,9 +903,12 @@ export class Loop extends Node {
         return b;
       }
       if (count < this.cmax) {
+        const memo = this.posIndex !== -1 ? m.localsPos[this.posIndex] : null;
+        if (memo?.has(i)) return this.then(m, i);
         m.locals[this.countIndex] = count + 1;
         if ((this.body as Node).match(m, i)) return true;
         m.locals[this.countIndex] = count;
+        memo?.add(i);
       }
     }
     return this.then(m, i);
@@ -896,6 +916,7 @@ export class Loop extends Node {
 
   matchInit(m: MatchState, i: number): boolean {
     const save = m.locals[this.countIndex]!;
+    if (this.posIndex !== -1 && m.localsPos[this.posIndex] === null) m.localsPos[this.posIndex] = new Set();
     let ret: boolean;
     if (0 < this.cmin) {
       m.locals[this.countIndex] = 1;

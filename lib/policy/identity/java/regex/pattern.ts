@@ -95,7 +95,7 @@ export class JavaMatcher {
     private readonly compiled: CompiledPattern,
     private readonly text: string,
   ) {
-    this.state = new MatchState(text, compiled.groupCount, compiled.localCount);
+    this.state = new MatchState(text, compiled.groupCount, compiled.localCount, compiled.memoCount);
   }
 
   private run(fn: () => boolean): boolean {
@@ -123,9 +123,8 @@ export class JavaMatcher {
     const m = this.state;
     m.first = 0;
     m.oldLast = m.oldLast < 0 ? 0 : m.oldLast;
-    m.groups.fill(-1);
+    m.begin();
     m.endAnchor = endAnchor;
-    m.steps = 0;
     const result = this.run(() => this.compiled.matchRoot.match(m, 0));
     if (!result) m.first = -1;
     m.oldLast = m.last;
@@ -146,9 +145,8 @@ export class JavaMatcher {
     const m = this.state;
     m.first = from;
     m.oldLast = m.oldLast < 0 ? from : m.oldLast;
-    m.groups.fill(-1);
+    m.begin();
     m.endAnchor = false;
-    m.steps = 0;
     const result = this.run(() => this.compiled.root.match(m, from));
     if (!result) m.first = -1;
     m.oldLast = m.last;
