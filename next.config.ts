@@ -1,4 +1,5 @@
 import type { NextConfig } from "next";
+import { env } from "./lib/env";
 
 const nextConfig: NextConfig = {
   // A separate build directory lets several builds (e.g. parallel test runs) coexist.
@@ -6,6 +7,15 @@ const nextConfig: NextConfig = {
   serverExternalPackages: ["@platformatic/kafka", "@electric-sql/pglite", "@electric-sql/pglite-socket", "pg"],
   poweredByHeader: false,
   typedRoutes: false,
+  experimental: {
+    serverActions: {
+      // Next runs a server action only when the Origin's host is the Host (or
+      // X-Forwarded-Host) the request was sent to; behind a reverse proxy under another
+      // name, the public origins in ALLOWED_ORIGINS are the console's own too. (proxy.ts
+      // refuses other cross-site posts before Next sees them.) Read when the server starts.
+      allowedOrigins: env().ALLOWED_ORIGINS.map((origin) => new URL(origin).host),
+    },
+  },
 };
 
 export default nextConfig;

@@ -2,6 +2,9 @@ import { defineConfig, devices } from "@playwright/test";
 
 const port = Number(process.env.E2E_PORT ?? 3100);
 const baseURL = `http://127.0.0.1:${port}`;
+// Short, so e2e/security.spec.ts can show a half-sent request being dropped; the specs
+// read it from here (workers load this file too).
+process.env.E2E_REQUEST_TIMEOUT_SECONDS ??= "5";
 
 /**
  * E2E against the real stack: the dev broker (scripts/kafka.sh), the machine's
@@ -38,7 +41,9 @@ export default defineConfig({
   },
   projects: [{ name: "chromium", use: { ...devices["Desktop Chrome"], channel: undefined } }],
   webServer: {
-    command: `npx next start -H 127.0.0.1 -p ${port}`,
+    // The console's own server (scripts/server.ts) over the build in NEXT_DIST_DIR, as `npm start` runs it.
+    command: `"${process.execPath}" --import tsx scripts/server.ts`,
+    env: { PORT: String(port), HOST: "127.0.0.1", REQUEST_TIMEOUT_SECONDS: process.env.E2E_REQUEST_TIMEOUT_SECONDS },
     url: `${baseURL}/sign-in`,
     reuseExistingServer: false,
     timeout: 120_000,

@@ -5,15 +5,22 @@
  *   2. Database: embedded PGlite served on 127.0.0.1 unless DATABASE_URL is set; the
  *      migrations are applied either way (loudly failing if they cannot be).
  *   3. Demo data on the dev broker (skipped when already there, or with SEED=0).
- *   4. A production build when the sources are newer than the last one, then
- *      `next start` on PORT (3000) and HOST (127.0.0.1).
+ *   4. A production build when the sources are newer than the last one (in NEXT_DIST_DIR,
+ *      default .next; `--no-build` serves the existing build as it is), then the
+ *      console's server (scripts/server.ts) on PORT (3000) and HOST (127.0.0.1).
  * Ctrl-C stops the console and the embedded database; the broker keeps running
  * (`npm run kafka:stop` stops it).
+ *
+ * The server never outlives this launcher, however it ends (even `kill -9`): it reads
+ * its stdin from a pipe held by this process and exits at end-of-file, and watches its
+ * parent process id (scripts/server.ts --exit-with-parent). This launcher likewise stops
+ * when the process that started it (e.g. tsx's wrapper) is gone.
  */
 import { spawn, type ChildProcess } from "node:child_process";
 import { existsSync, readdirSync, statSync } from "node:fs";
 import path from "node:path";
 import { describeSecretKey, defaultDevKeyPath } from "../lib/auth/crypto";
+import { assertSettings } from "../lib/settings-check";
 import { startEmbeddedDatabase } from "../lib/db/embedded";
 import { migrate, redactUrl } from "../lib/db/migrate";
 import { seedDemoData } from "./seed";
@@ -22,6 +29,7 @@ const root = path.resolve(import.meta.dirname, "..");
 const bin = (name: string) => path.join(root, "node_modules", ".bin", name);
 const port = Number(process.env.PORT ?? 3000);
 const host = process.env.HOST ?? "127.0.0.1";
+const distDir = process.env.NEXT_DIST_DIR || ".next";
 const log = (line: string) => console.log(`[start] ${line}`);
 
 function run(command: string, args: string[], env: Record<string, string | undefined> = process.env): Promise<number> {
@@ -46,14 +54,27 @@ function newestMtime(entry: string): number {
 }
 
 function buildIsStale(): boolean {
-  const buildId = path.join(root, ".next", "BUILD_ID");
+  const buildId = path.join(root, distDir, "BUILD_ID");
   if (!existsSync(buildId)) return true;
   const built = statSync(buildId).mtimeMs;
-  const sources = ["app", "components", "lib", "public", "proxy.ts", "next.config.ts", "package-lock.json", "tsconfig.json"];
+  const sources = ["app", "components", "lib", "public", "proxy.ts", "instrumentation.ts", "next.config.ts", "package-lock.json", "tsconfig.json"];
   return sources.some((s) => newestMtime(s) > built);
 }
 
+/** What to do when this launcher must stop; replaced once the server runs. */
+let stopAll: (code: number) => Promise<void> = async (code) => process.exit(code);
+
 async function main() {
+  // If whoever started this launcher dies without signalling it (tsx's wrapper, killed
+  // with -9), this process is handed to another parent: stop rather than serve for nobody.
+  const parent = process.ppid;
+  setInterval(() => {
+    if (process.ppid !== parent) {
+      log("the process that started the console is gone");
+      void stopAll(0);
+    }
+  }, 1_000).unref();
+  assertSettings();
   const env: Record<string, string | undefined> = { ...process.env, NEXT_TELEMETRY_DISABLED: "1" };
   const localBroker = !process.env.KAFKA_BOOTSTRAP_SERVERS;
   if (localBroker) {
@@ -75,7 +96,7 @@ async function main() {
   const applied = await migrate(env.DATABASE_URL!, (line) => log(line));
   log(applied.applied.length ? `applied migrations: ${applied.applied.join(", ")}` : "database schema is up to date");
 
-  // `next start` runs with NODE_ENV=production, where no key is ever generated: make
+  // The console's server runs with NODE_ENV=production, where no key is ever generated: make
   // sure the dev key exists now and hand its file to the server.
   if (!env.CONSOLE_SECRET_KEY && !env.CONSOLE_SECRET_KEY_FILE) {
     const key = describeSecretKey();
@@ -88,15 +109,25 @@ async function main() {
     log(seeded ? "demo data seeded" : "demo data already present");
   }
 
-  if (buildIsStale()) {
+  if (process.argv.includes("--no-build")) {
+    if (!existsSync(path.join(root, distDir, "BUILD_ID"))) throw new Error(`--no-build: there is no build in ${distDir}; run npm run build first`);
+  } else if (buildIsStale()) {
     log("building the console (first start or changed sources; about a minute)...");
     if ((await run(bin("next"), ["build"], env)) !== 0) throw new Error("next build failed; see the output above");
   }
 
-  const next: ChildProcess = spawn(bin("next"), ["start", "-H", host, "-p", String(port)], { cwd: root, env: env as NodeJS.ProcessEnv, stdio: ["ignore", "pipe", "inherit"] });
-  next.stdout?.on("data", (chunk: Buffer) => {
+  env.PORT = String(port);
+  env.HOST = host;
+  // stdin is a pipe only this process holds: when it ends, however, the server sees EOF.
+  const server: ChildProcess = spawn(process.execPath, ["--import", "tsx", "scripts/server.ts", "--exit-with-parent"], {
+    cwd: root,
+    env: env as NodeJS.ProcessEnv,
+    stdio: ["pipe", "pipe", "inherit"],
+  });
+  log(`console server started (process ${server.pid})`);
+  server.stdout?.on("data", (chunk: Buffer) => {
     process.stdout.write(chunk);
-    if (chunk.toString().includes("Ready")) {
+    if (chunk.toString().includes("Ready on")) {
       const url = `http://${host === "0.0.0.0" ? "127.0.0.1" : host}:${port}`;
       console.log(
         [
@@ -111,14 +142,33 @@ async function main() {
       );
     }
   });
+
+  let stopping = false;
   const shutdown = async (code: number) => {
-    next.kill("SIGTERM");
+    if (stopping) return;
+    stopping = true;
+    if (server.exitCode === null && server.signalCode === null) {
+      server.kill("SIGTERM");
+      await new Promise<void>((resolve) => {
+        const force = setTimeout(() => {
+          server.kill("SIGKILL");
+          resolve();
+        }, 10_000);
+        server.once("exit", () => {
+          clearTimeout(force);
+          resolve();
+        });
+      });
+    }
     await stopDatabase?.();
     process.exit(code);
   };
   process.on("SIGINT", () => void shutdown(0));
   process.on("SIGTERM", () => void shutdown(0));
-  next.on("exit", (code) => void shutdown(code ?? 0));
+  process.on("SIGHUP", () => void shutdown(0));
+  server.on("exit", (code) => void shutdown(code ?? 1));
+
+  stopAll = shutdown;
 }
 
 main().catch((error: Error) => {

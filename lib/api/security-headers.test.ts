@@ -1,0 +1,35 @@
+import { describe, expect, it } from "vitest";
+import { baseSecurityHeaders, FALLBACK_CONTENT_SECURITY_POLICY, newNonce, pageContentSecurityPolicy } from "./security-headers";
+
+describe("security headers", () => {
+  it("always nosniff, same-origin referrer and no framing; HSTS only over HTTPS (COOKIE_SECURE)", () => {
+    const plain = baseSecurityHeaders({ cookieSecure: false });
+    expect(plain).toMatchObject({ "X-Content-Type-Options": "nosniff", "Referrer-Policy": "same-origin", "X-Frame-Options": "DENY" });
+    expect(plain["Strict-Transport-Security"]).toBeUndefined();
+    expect(baseSecurityHeaders({ cookieSecure: true })["Strict-Transport-Security"]).toMatch(/^max-age=\d{7,}/);
+  });
+
+  it("pages: scripts only with the nonce, never inline or eval in production, no framing", () => {
+    const csp = pageContentSecurityPolicy("abc123==", { cookieSecure: false });
+    const script = csp.split("; ").find((d) => d.startsWith("script-src "))!;
+    expect(script).toContain("'nonce-abc123=='");
+    expect(script).not.toContain("'unsafe-inline'");
+    expect(script).not.toContain("'unsafe-eval'");
+    expect(csp).toContain("frame-ancestors 'none'");
+    expect(csp).toContain("object-src 'none'");
+    expect(csp).not.toContain("upgrade-insecure-requests");
+    expect(pageContentSecurityPolicy("n", { cookieSecure: true })).toContain("upgrade-insecure-requests");
+    expect(pageContentSecurityPolicy("n", { cookieSecure: false, dev: true })).toContain("'unsafe-eval'");
+  });
+
+  it("everything else: nothing may run or frame it", () => {
+    expect(FALLBACK_CONTENT_SECURITY_POLICY).toContain("default-src 'none'");
+    expect(FALLBACK_CONTENT_SECURITY_POLICY).toContain("frame-ancestors 'none'");
+  });
+
+  it("nonces are fresh base64 of 128 bits", () => {
+    const nonces = new Set(Array.from({ length: 100 }, () => newNonce()));
+    expect(nonces.size).toBe(100);
+    for (const n of nonces) expect(Buffer.from(n, "base64")).toHaveLength(16);
+  });
+});
