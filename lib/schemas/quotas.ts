@@ -194,3 +194,65 @@ export type QuotaPreview = z.infer<typeof quotaPreviewSchema>;
 
 export const quotaAlterResultSchema = z.object({ applied: z.boolean(), preview: quotaPreviewSchema, message: z.string() });
 export type QuotaAlterResult = z.infer<typeof quotaAlterResultSchema>;
+
+// ---- quota plans (lib/services/quota-plans.ts, kind quota.alter) ---------------------
+
+const appliedLevel = z.object({
+  value: z.number().nullable().meta({ description: "The limit Kafka applies; null = unlimited" }),
+  display: z.string(),
+  level: z.number().nullable().meta({ description: "1-8, the level that decided (client quotas); null when unlimited or for IPs" }),
+  levelLabel: z.string().nullable(),
+  entityLabel: z.string().nullable().meta({ description: "The configured entity that decided, e.g. user=svc-orders" }),
+});
+export type QuotaAppliedLevelView = z.infer<typeof appliedLevel>;
+
+const pairBudget = z.object({
+  user: z.string().nullable().meta({ description: "The user entity whose KIP-55 budget this is; null = <default>" }),
+  total: z.number().nullable(),
+  totalDisplay: z.string(),
+  sum: z.number(),
+  sumDisplay: z.string(),
+  remaining: z.number().nullable(),
+  remainingDisplay: z.string(),
+  overBudget: z.boolean(),
+});
+export type QuotaPairBudgetView = z.infer<typeof pairBudget>;
+
+const pairImpact = z.object({
+  user: z.string().nullable().meta({ description: "The user; null = any user no quota entity names" }),
+  userLabel: z.string(),
+  clientId: z.string().nullable().meta({ description: "The client id; null = any client id no quota entity names" }),
+  clientLabel: z.string(),
+  changed: z.boolean().meta({ description: "The quota Kafka applies to this pair changes (value, level or entity)" }),
+  budgetChanged: z.boolean().meta({ description: "The KIP-55 budget of the pair's user changes" }),
+  before: appliedLevel,
+  after: appliedLevel,
+  budgetBefore: pairBudget,
+  budgetAfter: pairBudget,
+});
+export type QuotaPairImpact = z.infer<typeof pairImpact>;
+
+export const quotaImpactSchema = z.object({
+  key: z.enum(QUOTA_KEYS),
+  pairs: z.array(pairImpact).meta({ description: "Every (user, client-id) pair the console knows that the change reaches: changed first" }),
+  ips: z.array(
+    z.object({ ip: z.string().nullable(), label: z.string(), changed: z.boolean(), before: appliedLevel, after: appliedLevel }),
+  ).meta({ description: "For connection_creation_rate: each IP the console knows that the change reaches (null = any other IP)" }),
+  truncated: z.boolean().meta({ description: "Too many named users x client ids: only configured sub-quota pairs and the stand-ins are listed" }),
+  counts: z.object({ affected: z.number(), changed: z.number(), budgetChanged: z.number() }),
+});
+export type QuotaImpactView = z.infer<typeof quotaImpactSchema>;
+
+export const quotaPlanPreviewSchema = quotaPreviewSchema.extend({
+  impact: quotaImpactSchema,
+  cli: z.array(z.object({ command: z.string(), warning: z.string().optional() })).meta({ description: "The kafka-configs.sh command making the same change" }),
+});
+export type QuotaPlanPreview = z.infer<typeof quotaPlanPreviewSchema>;
+
+/** POST /api/v1/plans with kind quota.alter: exactly one key of one entity (the plan's payload). */
+export const quotaAlterPlanBodySchema = z.object({
+  kind: z.literal("quota.alter"),
+  entity: quotaEntitySchema,
+  key: quotaAlterationSchema.shape.key,
+  value: quotaAlterationSchema.shape.value,
+});

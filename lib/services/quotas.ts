@@ -22,6 +22,7 @@ import { formatEntity, sameEntity, type ConfiguredQuota, type QuotaEntity, type 
 import type { AppliedQuotaQuery, AppliedQuotaView, QuotaAlterationInput, QuotaAlterResult, QuotaPreview, QuotasOverview } from "@/lib/schemas/quotas";
 import { appliedView, buildOverview, previewAlteration, toConfigured, type QuotaEntry } from "./quota-view";
 import { auditedMutation, failureOutcome, type MutationOutcome } from "./audited-mutation";
+import { quotaBasis } from "./quota-impact";
 
 type Failure = Extract<ActionResult<never>, { ok: false }>;
 
@@ -71,6 +72,29 @@ export async function previewQuotaAlteration(viewer: Viewer, input: QuotaAlterat
   if (!entries.ok) return entries;
   return previewWith(viewer, toConfigured(entries.data), input);
 }
+
+/** Every configured quota, read from Kafka now as the viewer (a quota plan's basis is computed from it). */
+export async function readConfiguredQuotas(viewer: Viewer): Promise<ActionResult<ConfiguredQuota[]>> {
+  const entries = await readQuotas(viewer);
+  return entries.ok ? { ok: true, data: toConfigured(entries.data) } : entries;
+}
+
+/**
+ * A quota plan's preview (lib/services/quota-plans.ts): the checks of previewQuotaAlteration
+ * and the quotas they were made against, from one read.
+ */
+export async function previewForPlan(
+  viewer: Viewer,
+  input: Pick<QuotaAlterationInput, "entity" | "key" | "value">,
+): Promise<ActionResult<{ preview: QuotaPreview; configured: ConfiguredQuota[] }>> {
+  const configured = await readConfiguredQuotas(viewer);
+  if (!configured.ok) return configured;
+  const preview = await previewWith(viewer, configured.data, { ...input, dryRun: true });
+  return preview.ok ? { ok: true, data: { preview: preview.data, configured: configured.data } } : preview;
+}
+
+/** Apply's answer when a quota plan's basis changed between its preview and its apply. */
+export const QUOTA_PLAN_STALE_MESSAGE = "The quotas changed since this preview; preview again.";
 
 function valuesOf(configured: readonly ConfiguredQuota[], entity: QuotaEntity): Partial<Record<QuotaKey, number>> {
   const out: Partial<Record<QuotaKey, number>> = {};
@@ -173,6 +197,12 @@ function lockFailure(error: LockBusyError | LockUnavailableError, target: string
 /** Options of an apply: the sealed plan it carries out, if any (recorded on the audit event). */
 export interface QuotaApplyOptions {
   planId?: string | null;
+  /**
+   * The plan's basis (quotaBasis of the quotas it was previewed on). Checked inside the
+   * lock against the fresh read, right before the alteration is sent: when it differs,
+   * nothing is sent and the answer is CONFLICT (QUOTA_PLAN_STALE_MESSAGE).
+   */
+  expectedBasis?: string | null;
 }
 
 /**
@@ -214,6 +244,10 @@ export async function applyQuotaAlteration(
           const entries = await readQuotas(viewer);
           if (!entries.ok) return { result: entries, audit: failureOutcome(entries) };
           const configured = toConfigured(entries.data);
+          if (options.expectedBasis != null && quotaBasis(configured, request) !== options.expectedBasis) {
+            const failure: Failure = { ok: false, code: "CONFLICT", message: QUOTA_PLAN_STALE_MESSAGE };
+            return { result: failure, audit: { ...failureOutcome(failure), before: valuesOf(configured, input.entity) } };
+          }
           const checked = await previewWith(viewer, configured, { ...input, dryRun: false });
           if (!checked.ok) return { result: checked, audit: failureOutcome(checked) };
           preview = checked.data;
