@@ -19,7 +19,8 @@ import { clusterSchema } from "@/lib/schemas/cluster";
 import { auditPageSchema, auditQuerySchema } from "@/lib/schemas/audit";
 import { accessCheckQuerySchema, accessCheckResultSchema } from "@/lib/schemas/access-check";
 import { appliedQuotaQuerySchema, appliedQuotaSchema, quotaAlterationSchema, quotaAlterResultSchema, quotasOverviewSchema } from "@/lib/schemas/quotas";
-import { aclApplyResultSchema, aclCreateBodySchema, aclDeleteBodySchema, aclListQuerySchema, aclListResultSchema, aclPreviewQuerySchema, aclPreviewSchema } from "@/lib/schemas/acls";
+import { aclApplyResultSchema, aclCreateBodySchema, aclDeleteBodySchema, aclListQuerySchema, aclListResultSchema, aclPreviewQuerySchema } from "@/lib/schemas/acls";
+import { planApplyResultSchema, planCreateBodySchema, planPageQuerySchema, planPageViewSchema, planViewSchema } from "@/lib/schemas/plans";
 import { resourceDetailQuerySchema, resourceDetailSchema } from "@/lib/schemas/resources";
 import {
   decidableRequestSchema,
@@ -215,7 +216,7 @@ const EXAMPLE_BINDING = {
   permissionType: "ALLOW",
 } as const;
 
-const aclChangeResponse = z.union([aclApplyResultSchema, aclPreviewSchema]);
+const aclChangeResponse = z.union([aclApplyResultSchema, planViewSchema]);
 
 const ACLS: ApiOperation[] = [
   {
@@ -238,10 +239,11 @@ const ACLS: ApiOperation[] = [
     method: "post",
     path: "/api/v1/acls",
     area: "ACLs",
-    summary: "Create ACL bindings (or preview them)",
+    summary: "Create ACL bindings at once (or make a sealed plan of them)",
     description:
-      "Create ACL bindings as the caller (needs ALTER on CLUSTER), audited. With ?preview=1 or dryRun only the preview: Kafka's validation, no-ops, " +
-      "and the decisions that change. Some bindings failing is a 200 with outcome partial and per-binding results.",
+      "For scripts: create ACL bindings as the caller at once (needs ALTER on CLUSTER), audited like a plan's apply. Some bindings failing is a 200 with " +
+      "outcome partial and per-binding results. With ?preview=1 or dryRun nothing changes: the answer is a sealed plan, as from POST /api/v1/plans " +
+      "(Kafka's validation, no-ops, every decision that changes, the kafka-acls.sh commands); apply it with POST /api/v1/plans/{id}/apply.",
     query: aclPreviewQuerySchema,
     queryExamples: { preview: { summary: "Only the preview, whatever the body says", value: { preview: "1" } } },
     body: aclCreateBodySchema,
@@ -257,8 +259,10 @@ const ACLS: ApiOperation[] = [
     method: "delete",
     path: "/api/v1/acls",
     area: "ACLs",
-    summary: "Delete exactly these ACL bindings (or preview it)",
-    description: "Delete exactly these ACL bindings as the caller (needs ALTER on CLUSTER), audited; with ?preview=1 or dryRun only the preview.",
+    summary: "Delete exactly these ACL bindings at once (or make a sealed plan of it)",
+    description:
+      "For scripts: delete exactly these ACL bindings as the caller at once (needs ALTER on CLUSTER), audited. With ?preview=1 or dryRun nothing changes: " +
+      "the answer is a sealed plan, as from POST /api/v1/plans.",
     query: aclPreviewQuerySchema,
     queryExamples: { preview: { summary: "Only the preview, whatever the body says", value: { preview: "1" } } },
     body: aclDeleteBodySchema,
@@ -491,16 +495,83 @@ const TOKEN_REQUESTS: ApiOperation[] = [
 
 // ---- Plans ----------------------------------------------------------------------------
 
-/**
- * Sealed ACL change plans go here when their routes exist, with their schemas in
- * lib/schemas/plans.ts: POST /api/v1/plans (preview a change and keep it; body example
- * on the throwaway binding above), GET /api/v1/plans/{id} (queryExamples for `page` and
- * `pageSize` of the decision changes; pathParams like REQUEST_ID) and
- * POST /api/v1/plans/{id}/apply (409 when the ACLs changed since the preview, or the plan
- * expired). The drift test in lib/api/openapi.test.ts fails until each route file's
- * exports are listed here.
- */
-const PLANS: ApiOperation[] = [];
+const PLAN_ID: Record<string, PathParam> = {
+  id: {
+    description: "The plan's id (from POST /api/v1/plans)",
+    schema: { type: "string", format: "uuid" },
+    example: "00000000-0000-4000-8000-000000000000",
+  },
+};
+const NO_SUCH_PLAN = "There is no plan with this id (it may have expired and been removed)";
+const NOT_YOUR_PLAN = "The plan was made by another principal: only they may see and apply it";
+
+const PLANS: ApiOperation[] = [
+  {
+    operationId: "createPlan",
+    method: "post",
+    path: "/api/v1/plans",
+    area: "Plans",
+    summary: "Preview a change and keep it as a sealed plan",
+    description:
+      "Reads the ACLs Kafka holds now (needs DESCRIBE on CLUSTER) and answers the plan: exactly what Apply will create and delete, the bindings Kafka " +
+      "would refuse, no-ops, the blast radius (every decision of the universe the console knows that changes: counts, rules for principals and " +
+      "resources not yet seen, groups by principal and by resource, the first rows) and the equivalent kafka-acls.sh commands. Nothing changes in " +
+      "Kafka. The plan is kept until expiresAt (PLAN_TTL_MINUTES); only its principal may see or apply it.",
+    body: planCreateBodySchema,
+    bodyExamples: {
+      create: { summary: "Plan: User:ksc-api-example may read topic ksc-api-example", value: { kind: "acl.create", bindings: [EXAMPLE_BINDING] } },
+      template: {
+        summary: "Plan: the consumer template for User:ksc-api-example",
+        value: { kind: "acl.create", template: { template: "consumer", principal: "User:ksc-api-example", topics: ["ksc-api-example"], group: "ksc-api-example" } },
+      },
+      delete: { summary: "Plan: delete the example binding (nothing to delete unless it exists)", value: { kind: "acl.delete", bindings: [EXAMPLE_BINDING] } },
+      change: { summary: "Plan: delete one binding and create another", value: { kind: "acl.change", delete: [EXAMPLE_BINDING], create: [{ ...EXAMPLE_BINDING, operation: "DESCRIBE" }] } },
+    },
+    response: planViewSchema,
+    kafka: true,
+    links: {
+      rows: { operationId: "getPlan", description: "Every decision change of this plan, paged", parameters: { id: "$response.body#/id" } },
+      apply: { operationId: "applyPlan", description: "Apply exactly this plan", parameters: { id: "$response.body#/id" } },
+    },
+  },
+  {
+    operationId: "getPlan",
+    method: "get",
+    path: "/api/v1/plans/{id}",
+    area: "Plans",
+    summary: "A plan as previewed, with one page of every decision change",
+    description:
+      "The plan as POST /api/v1/plans answered it (status now: OPEN, APPLYING, APPLIED, FAILED or EXPIRED), with `changes`: one page of every decision " +
+      "that changes, in order (resource, principal, host, operation). When the ACLs the plan depends on changed since the preview, only its first rows " +
+      "are still known (`complete: false`).",
+    pathParams: PLAN_ID,
+    query: planPageQuerySchema,
+    queryExamples: { second: { summary: "Decision changes 51 to 100", value: { page: 2, pageSize: 50 } } },
+    response: planPageViewSchema,
+    kafka: true,
+    statuses: { 403: `${NOT_YOUR_PLAN}. Or: Kafka refused to describe ACLs`, 404: NO_SUCH_PLAN },
+  },
+  {
+    operationId: "applyPlan",
+    method: "post",
+    path: "/api/v1/plans/{id}/apply",
+    area: "Plans",
+    summary: "Apply exactly a previewed plan",
+    description:
+      "Claims the plan (once: a second apply, or one racing it, answers 409), reads the ACLs again from Kafka and refuses with 409 if those the plan " +
+      "depends on changed since the preview (nothing is sent; preview again). Otherwise deletes, then creates, exactly the plan's bindings as the " +
+      "caller, in batches, each batch audited with the plan id. A 200 may report outcome partial with per-binding results. 400 when the plan " +
+      "cannot be applied at all (nothing to change, or bindings Kafka would refuse: see notApplicable).",
+    pathParams: PLAN_ID,
+    response: planApplyResultSchema,
+    kafka: true,
+    statuses: {
+      403: `${NOT_YOUR_PLAN}. Or: Kafka refused the change`,
+      404: NO_SUCH_PLAN,
+      409: "Expired, already applied (or being applied), failed before, or the ACLs it depends on changed since the preview: preview again",
+    },
+  },
+];
 
 // ---- Audit, API -----------------------------------------------------------------------
 

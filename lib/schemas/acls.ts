@@ -1,7 +1,8 @@
 /**
  * The ACLs area (page forms, server actions, /api/v1/acls): the browse filters, an ACL
  * binding someone wants to create or delete, the template inputs that expand into
- * bindings, and the preview / apply results.
+ * bindings, and the apply results (the preview of a change is a sealed plan:
+ * lib/schemas/plans.ts).
  *
  * Form fields are parsed as strings and checked with refinements rather than enums, so
  * one bad field never hides the errors of the others. The binding rules are Kafka's
@@ -90,14 +91,14 @@ export const newAclBindingsSchema = z.array(newAclBindingSchema).min(1, "Give at
 
 export const aclCreateBodySchema = z.object({
   bindings: newAclBindingsSchema,
-  dryRun: z.boolean().default(false).meta({ description: "Only preview the change (same as ?preview=1)" }),
+  dryRun: z.boolean().default(false).meta({ description: "Only preview the change as a sealed plan (same as ?preview=1)" }),
 });
 export const aclDeleteBodySchema = z.object({
   bindings: aclBindingsSchema.meta({ description: "The exact bindings to delete (each becomes an exact filter)" }),
-  dryRun: z.boolean().default(false).meta({ description: "Only preview the deletion (same as ?preview=1)" }),
+  dryRun: z.boolean().default(false).meta({ description: "Only preview the deletion as a sealed plan (same as ?preview=1)" }),
 });
 export const aclPreviewQuerySchema = z.object({
-  preview: z.enum(["1", "true", "0", "false"]).optional().meta({ description: "1: return the preview, change nothing" }),
+  preview: z.enum(["1", "true", "0", "false"]).optional().meta({ description: "1: make a sealed plan (the preview) and change nothing; apply it with POST /api/v1/plans/{id}/apply" }),
 });
 
 /** A host that passed checkAclHost, as Kafka compares it (`::1` -> `0:0:0:0:0:0:0:1`). */
@@ -193,34 +194,6 @@ export type AclTemplateForm = z.output<typeof aclTemplateFormSchema>;
 
 /** How one binding of a change fared (or would fare). */
 const bindingResultSchema = aclBindingSchema.extend({ host: z.string() });
-
-export const decisionChangeSchema = z.object({
-  principal: z.string(),
-  host: z.string(),
-  resourceType: z.enum(RESOURCE_TYPES),
-  resourceName: z.string(),
-  /** How the resource was chosen from the pattern (e.g. "any name starting with payments-"). */
-  resourceLabel: z.string(),
-  operation: z.enum(OPERATIONS),
-  before: z.enum(["ALLOWED", "DENIED"]),
-  after: z.enum(["ALLOWED", "DENIED"]),
-});
-export type DecisionChange = z.infer<typeof decisionChangeSchema>;
-
-export const aclPreviewSchema = z.object({
-  kind: z.enum(["create", "delete"]),
-  bindings: z.array(bindingResultSchema),
-  /** Kafka's validation messages, one per invalid binding (create only). */
-  problems: z.array(z.object({ index: z.number(), binding: bindingResultSchema, message: z.string() })),
-  /** Bindings that change nothing: already present (create) or not present (delete). */
-  noOps: z.array(bindingResultSchema),
-  /** Decisions that differ after the change, for the bindings' principals on their resources. */
-  changes: z.array(decisionChangeSchema),
-  /** How many (principal, resource, operation) decisions were compared. */
-  checked: z.number(),
-  assumptions: z.object({ superUsers: z.array(z.string()), allowEveryoneIfNoAclFound: z.boolean() }),
-});
-export type AclPreview = z.infer<typeof aclPreviewSchema>;
 
 export const aclApplyResultSchema = z.object({
   kind: z.enum(["create", "delete"]),

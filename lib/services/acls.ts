@@ -1,10 +1,11 @@
 /**
- * The ACLs area: browse, lint, preview, create and delete, always as the signed-in
- * viewer, so Kafka decides what they may see and change (DESCRIBE on CLUSTER to read,
- * ALTER on CLUSTER to change); its refusals come back as readable failures. Every
- * change goes through auditedMutation: one audit event for the batch, its intent
- * recorded before Kafka is called and each binding's outcome after. Used by the ACLs
- * page's server actions and by /api/v1/acls.
+ * The ACLs area: browse, lint, create and delete, always as the signed-in viewer, so
+ * Kafka decides what they may see and change (DESCRIBE on CLUSTER to read, ALTER on
+ * CLUSTER to change); its refusals come back as readable failures. Every change goes
+ * through auditedMutation: one audit event for the batch, its intent recorded before
+ * Kafka is called and each binding's outcome after. The page and /api/v1/plans reach
+ * createAclsAudited / deleteAclsAudited only through a sealed plan (acl-plans.ts,
+ * which passes the plan id); POST / DELETE /api/v1/acls call them directly for scripts.
  */
 import "server-only";
 import { createAcls, deleteAcls, describeAcls } from "@/lib/kafka";
@@ -12,11 +13,10 @@ import type { Viewer } from "@/lib/auth/sign-in";
 import type { ActionResult } from "@/lib/actions/result";
 import { kafkaErrorCode, toErrorResult } from "@/lib/actions/errors";
 import { ANY_ACL_FILTER, lintAcls, validateNewAcl, type AclBinding, type AclBindingFilter, type Finding } from "@/lib/policy";
-import type { AclApplyResult, AclListQuery, AclListResult, AclPreview } from "@/lib/schemas/acls";
-import { bindingLine, distinctBindings, previewAclChange } from "./acl-preview";
+import type { AclApplyResult, AclListQuery, AclListResult } from "@/lib/schemas/acls";
+import { bindingLine, distinctBindings } from "./acl-preview";
 import { outcomeOf, summary, type BindingResult } from "./acls-outcome";
 import { browseAcls } from "./acls-browse";
-import { readAuthorizerConfig } from "./authorizer-config";
 import { auditedMutation, type MutationOutcome } from "./audited-mutation";
 
 type Failure = Extract<ActionResult<never>, { ok: false }>;
@@ -51,18 +51,6 @@ export async function aclOverview(
   if (!all.ok) return all;
   const lint = options.lint === true || all.data.length <= LINT_ON_LOAD_LIMIT;
   return { ok: true, data: { list: browseAcls(all.data, query), findings: lint ? lintAcls(all.data) : null } };
-}
-
-function assumptions() {
-  const { superUsers, allowEveryoneIfNoAclFound } = readAuthorizerConfig();
-  return { superUsers, allowEveryoneIfNoAclFound };
-}
-
-/** What creating or deleting the bindings would do, against the ACLs Kafka holds now. */
-export async function previewAcls(viewer: Viewer, kind: AclPreview["kind"], bindings: AclBinding[]): Promise<ActionResult<AclPreview>> {
-  const all = await readAllAcls(viewer);
-  if (!all.ok) return all;
-  return { ok: true, data: previewAclChange(kind, all.data, bindings, assumptions()) };
 }
 
 /** Kafka's messages for the bindings it would refuse, all at once (nothing is sent while any remain). */

@@ -2,41 +2,57 @@
 
 import { useActionState } from "react";
 import type { AclBinding } from "@/lib/policy";
+import { AclPlanPreview } from "@/components/plans/acl-plan-view";
+import { AclPlanResult } from "@/components/plans/acl-plan-result";
 import { deleteAclAction, type AclChangeState } from "./actions";
-import { ApplyResultView, BindingCells, BindingHeaders, PreviewView } from "./change-views";
+import { BindingCells, BindingHeaders } from "./change-views";
 
-/** The page of ACLs with a checkbox per row; selected rows go to "Preview deletion", then "Delete". */
+const FORM_ID = "acl-selection";
+
+/**
+ * The page of ACLs with a checkbox per row: "Preview deletion" makes a sealed plan
+ * deleting the selected rows, "Delete" applies that plan by its id. The selection is
+ * kept through the preview and its errors.
+ */
 export function AclTable({ acls }: { acls: AclBinding[] }) {
   const [state, formAction, pending] = useActionState<AclChangeState, FormData>(deleteAclAction, null);
-  const preview = state?.step === "preview" && state.result.ok ? state.result.data : null;
-  const deletable = preview !== null && preview.bindings.length > preview.noOps.length;
+  const plan = state?.step === "preview" && state.result.ok ? state.result.data : null;
+  const selected = new Set(state?.selected ?? []);
   return (
     <>
       {acls.length === 0 && <div className="empty">No ACL matches these filters.</div>}
-      <form action={formAction} aria-label="ACL selection" hidden={acls.length === 0}>
-        <table className="data" aria-label="ACLs">
-          <thead>
-            <tr>
-              <th>
-                <span className="sr-only">Select</span>
-              </th>
-              <BindingHeaders />
-            </tr>
-          </thead>
-          <tbody>
-            {acls.map((a) => {
-              const value = JSON.stringify(a);
-              return (
-                <tr key={value}>
-                  <td>
-                    <input type="checkbox" name="acl" value={value} aria-label={`Select ${a.permissionType} ${a.principal} ${a.operation} on ${a.resourceType} ${a.resourceName} (${a.patternType}) from ${a.host}`} />
-                  </td>
-                  <BindingCells acl={a} />
-                </tr>
-              );
-            })}
-          </tbody>
-        </table>
+      <form key={state?.seq ?? 0} id={FORM_ID} action={formAction} aria-label="ACL selection" hidden={acls.length === 0}>
+        <div className="table-scroll">
+          <table className="data" aria-label="ACLs">
+            <thead>
+              <tr>
+                <th>
+                  <span className="sr-only">Select</span>
+                </th>
+                <BindingHeaders />
+              </tr>
+            </thead>
+            <tbody>
+              {acls.map((a) => {
+                const value = JSON.stringify(a);
+                return (
+                  <tr key={value}>
+                    <td>
+                      <input
+                        type="checkbox"
+                        name="acl"
+                        value={value}
+                        defaultChecked={selected.has(value)}
+                        aria-label={`Select ${a.permissionType} ${a.principal} ${a.operation} on ${a.resourceType} ${a.resourceName} (${a.patternType}) from ${a.host}`}
+                      />
+                    </td>
+                    <BindingCells acl={a} />
+                  </tr>
+                );
+              })}
+            </tbody>
+          </table>
+        </div>
         <div className="row table-actions">
           <button className="btn secondary" type="submit" name="intent" value="preview" disabled={pending || acls.length === 0}>
             Preview deletion
@@ -48,16 +64,17 @@ export function AclTable({ acls }: { acls: AclBinding[] }) {
           {state.result.message}
         </div>
       )}
-      {preview && <PreviewView preview={preview} />}
-      {preview && deletable && (
-        <form action={formAction}>
-          <input type="hidden" name="bindings" value={JSON.stringify(preview.bindings)} />
-          <button className="btn danger" type="submit" name="intent" value="delete" disabled={pending}>
-            Delete {preview.bindings.length} ACL{preview.bindings.length === 1 ? "" : "s"}
+      {plan && <AclPlanPreview plan={plan} />}
+      {plan && plan.applicable && (
+        <div className="row table-actions">
+          <input type="hidden" form={FORM_ID} name="planId" value={plan.id} />
+          <button className="btn danger" type="submit" form={FORM_ID} name="intent" value="delete" disabled={pending}>
+            Delete {plan.delete.length} ACL{plan.delete.length === 1 ? "" : "s"}
           </button>
-        </form>
+          <span className="hint">Deletes exactly the previewed ACLs, whatever is selected now.</span>
+        </div>
       )}
-      {state?.step === "apply" && state.result.ok && <ApplyResultView result={state.result.data} />}
+      {state?.step === "apply" && state.result.ok && <AclPlanResult result={state.result.data} />}
     </>
   );
 }

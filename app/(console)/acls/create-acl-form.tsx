@@ -3,9 +3,11 @@
 import { useActionState, useState } from "react";
 import { OPERATIONS, PATTERN_TYPES, PERMISSION_TYPES, RESOURCE_TYPES } from "@/lib/policy";
 import { TEMPLATE_KINDS } from "@/lib/schemas/acls";
+import { AclPlanPreview } from "@/components/plans/acl-plan-view";
+import { AclPlanResult } from "@/components/plans/acl-plan-result";
 import { createAclAction, type AclChangeState } from "./actions";
-import { ApplyResultView, PreviewView } from "./change-views";
 
+const FORM_ID = "create-acl-form";
 const MODES = ["raw", ...TEMPLATE_KINDS] as const;
 const MODE_LABEL: Record<(typeof MODES)[number], string> = {
   raw: "One ACL binding",
@@ -23,6 +25,12 @@ function Errors({ messages }: { messages: string[] | undefined }) {
   ));
 }
 
+/**
+ * Preview makes a sealed plan on the server and shows it; Apply (a button of the same
+ * form) sends the plan's id, and the server applies that plan, never the fields as they
+ * stand. Every answer carries the submitted values and a new `seq`: the form is mounted
+ * again with them as defaults, so nothing falls back to its default value.
+ */
 export function CreateAclForm() {
   const [state, formAction, pending] = useActionState<AclChangeState, FormData>(createAclAction, null);
   const values = state?.values ?? {};
@@ -54,13 +62,13 @@ export function CreateAclForm() {
       <input type="checkbox" name={name} defaultChecked={v(name) === "on"} /> {label}
     </label>
   );
-  const preview = state?.step === "preview" && state.result.ok ? state.result.data : null;
-  const canApply = preview !== null && preview.problems.length === 0 && preview.bindings.length > preview.noOps.length;
+  const plan = state?.step === "preview" && state.result.ok ? state.result.data : null;
+  const changes = plan ? plan.create.length + plan.delete.length : 0;
 
   return (
     <section className="card" aria-label="Create ACLs">
       <h2>Create</h2>
-      <form action={formAction} className="acl-form" aria-label="New ACLs" noValidate>
+      <form key={state?.seq ?? 0} id={FORM_ID} action={formAction} className="acl-form" aria-label="New ACLs" noValidate>
         <label className="field">
           What to create
           <select name="mode" value={mode} onChange={(e) => setMode(e.target.value)}>
@@ -103,7 +111,7 @@ export function CreateAclForm() {
           <button className="btn secondary" type="submit" name="intent" value="preview" disabled={pending}>
             {pending ? "Working…" : "Preview"}
           </button>
-          <p className="hint">Nothing changes until you apply the previewed ACLs.</p>
+          <p className="hint">Nothing changes until you apply the previewed plan.</p>
         </div>
       </form>
 
@@ -112,16 +120,17 @@ export function CreateAclForm() {
           {state.result.message}
         </div>
       )}
-      {preview && <PreviewView preview={preview} />}
-      {preview && canApply && (
-        <form action={formAction}>
-          <input type="hidden" name="bindings" value={JSON.stringify(preview.bindings)} />
-          <button className="btn" type="submit" name="intent" value="apply" disabled={pending}>
-            Apply: create {preview.bindings.length} ACL{preview.bindings.length === 1 ? "" : "s"}
+      {plan && <AclPlanPreview plan={plan} />}
+      {plan && plan.applicable && (
+        <div className="row">
+          <input type="hidden" form={FORM_ID} name="planId" value={plan.id} />
+          <button className="btn" type="submit" form={FORM_ID} name="intent" value="apply" disabled={pending}>
+            Apply: {plan.delete.length > 0 ? `change ${changes} ACL${changes === 1 ? "" : "s"}` : `create ${plan.create.length} ACL${plan.create.length === 1 ? "" : "s"}`}
           </button>
-        </form>
+          <span className="hint">Applies exactly this plan, whatever the fields above say now.</span>
+        </div>
       )}
-      {state?.step === "apply" && state.result.ok && <ApplyResultView result={state.result.data} />}
+      {state?.step === "apply" && state.result.ok && <AclPlanResult result={state.result.data} />}
     </section>
   );
 }

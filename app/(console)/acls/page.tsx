@@ -28,8 +28,8 @@ export default async function AclsPage({ searchParams }: { searchParams: Promise
     <>
       <h1>ACLs</h1>
       <p className="lead">
-        Every ACL Kafka lets you ({viewer.principal}) describe, with lint findings; create and delete ACLs with a preview of the decisions they change. Changes are
-        made as you and recorded in the audit trail.
+        Every ACL Kafka lets you ({viewer.principal}) describe, with lint findings; create and delete ACLs through sealed plans: the preview shows every decision
+        the change flips across the cluster, and Apply carries out exactly that plan. Changes are made as you and recorded in the audit trail.
       </p>
 
       <FilterForm query={query} raw={raw} errors={errors} />

@@ -1,0 +1,27 @@
+"use client";
+
+import { useActionState } from "react";
+import { AclPlanResult } from "@/components/plans/acl-plan-result";
+import { applyPlanAction, type ApplyPlanState } from "../actions";
+
+export function ApplyPlanForm({ planId, label }: { planId: string; label: string }) {
+  const [state, formAction, pending] = useActionState<ApplyPlanState, FormData>(applyPlanAction, null);
+  return (
+    <>
+      {!state?.result.ok && (
+        <form action={formAction} className="row">
+          <input type="hidden" name="planId" value={planId} />
+          <button className="btn" type="submit" disabled={pending}>
+            {pending ? "Working…" : label}
+          </button>
+        </form>
+      )}
+      {state && !state.result.ok && (
+        <div role="alert" className="alert error" data-testid="apply-error">
+          {state.result.message}
+        </div>
+      )}
+      {state?.result.ok && <AclPlanResult result={state.result.data} />}
+    </>
+  );
+}

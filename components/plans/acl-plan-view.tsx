@@ -1,0 +1,238 @@
+import Link from "next/link";
+import type { AclDecisionRow, AclPlanView } from "@/lib/schemas/plans";
+import { BindingsTable } from "./bindings";
+import styles from "./plans.module.css";
+
+const n = (v: number) => v.toLocaleString("en");
+
+function hostLabel(host: string, otherHost: string): string {
+  return host === otherHost ? "any other host" : host;
+}
+
+/** Decision changes as a table: who, from where, on what, which operation, before and after. */
+export function DecisionRowsTable({ rows, otherHost, label = "Decisions that change" }: { rows: readonly AclDecisionRow[]; otherHost: string; label?: string }) {
+  return (
+    <div className="table-scroll">
+      <table className="data" aria-label={label}>
+        <thead>
+          <tr>
+            <th>Principal</th>
+            <th>Host</th>
+            <th>Resource</th>
+            <th>Operation</th>
+            <th>Before</th>
+            <th>After</th>
+          </tr>
+        </thead>
+        <tbody>
+          {rows.map((c) => (
+            <tr key={`${c.principal}|${c.host}|${c.resourceType}|${c.resourceName}|${c.operation}`}>
+              <td className="mono">{c.principal}</td>
+              <td className="mono">{hostLabel(c.host, otherHost)}</td>
+              <td className="mono">
+                {c.resourceType} {c.resourceName}
+              </td>
+              <td className="mono">{c.operation}</td>
+              <td>
+                <span className={`badge ${c.before}`}>{c.before}</span>
+              </td>
+              <td>
+                <span className={`badge ${c.after}`}>{c.after}</span>
+              </td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </div>
+  );
+}
+
+function expiry(iso: string): string {
+  return new Date(iso).toISOString().replace("T", " ").replace(/:\d\d\.\d+Z$/, " UTC");
+}
+
+/**
+ * A sealed ACL plan as previewed: exactly what Apply will create and delete, Kafka's
+ * refusals, the blast radius (counts, rules for what is not yet seen, groups, the first
+ * rows with a link to all of them) and the equivalent kafka-acls.sh commands.
+ */
+export function AclPlanPreview({ plan, showFirstRows = true }: { plan: AclPlanView; showFirstRows?: boolean }) {
+  const c = plan.counts;
+  const shownRows = plan.firstChanges.length;
+  return (
+    <section className="acl-preview" aria-label="Preview" data-testid="acl-preview" data-plan-id={plan.id}>
+      <h3>Plan: {plan.summary}</h3>
+      <p className="muted" data-testid="plan-meta">
+        Kept on the server until {expiry(plan.expiresAt)}; Apply carries out exactly this plan (<Link href={`/plans/${plan.id}`}>plan {plan.id.slice(0, 8)}</Link>), and
+        refuses it if the ACLs it depends on change first.
+      </p>
+      {plan.delete.length > 0 && (
+        <>
+          <h4>Delete ({plan.delete.length})</h4>
+          <BindingsTable label="Bindings to delete" bindings={plan.delete} />
+        </>
+      )}
+      {plan.create.length > 0 && (
+        <>
+          <h4>Create ({plan.create.length})</h4>
+          <BindingsTable label="Bindings to create" bindings={plan.create} />
+        </>
+      )}
+      {plan.invalid.length > 0 && (
+        <div role="alert" className="alert error" data-testid="acl-problems">
+          Kafka would refuse {plan.invalid.length === 1 ? "this ACL" : `${plan.invalid.length} ACLs`}; nothing will be applied until {plan.invalid.length === 1 ? "it is" : "they are"} fixed:
+          <ul>
+            {plan.invalid.map((p) => {
+              const b = p.binding as Partial<Record<string, string>> | null;
+              return (
+                <li key={`${p.from}-${p.index}`}>
+                  <span className="mono">{b ? `${b.principal ?? "?"} ${b.operation ?? "?"} on ${b.resourceType ?? "?"} ${b.resourceName ?? "?"}` : `binding ${p.index + 1}`}</span>: {p.message}
+                </li>
+              );
+            })}
+          </ul>
+        </div>
+      )}
+      {plan.noOps.length > 0 && (
+        <div className="alert info" data-testid="acl-noops">
+          Nothing to do for {plan.noOps.length === 1 ? "this binding" : "these bindings"} (a create Kafka already holds, or a delete it does not):{" "}
+          {plan.noOps.map((b) => `${b.permissionType} ${b.principal} ${b.operation} on ${b.resourceType} ${b.resourceName} (${b.patternType})`).join("; ")}
+        </div>
+      )}
+      {plan.refused && (
+        <div role="alert" className="alert error" data-testid="plan-refused">
+          {plan.refused.message}
+        </div>
+      )}
+
+      <h4>Blast radius</h4>
+      <div className={styles.counts} data-testid="plan-counts">
+        <span>
+          <strong>{n(c.changes)}</strong> decisions change
+        </span>
+        <span>
+          <strong>{n(c.gained)}</strong> gained
+        </span>
+        <span>
+          <strong>{n(c.lost)}</strong> lost
+        </span>
+        <span>
+          <strong>{n(c.principals)}</strong> principals
+        </span>
+        <span>
+          <strong>{n(c.resources)}</strong> resources
+        </span>
+      </div>
+      <p className="muted assumptions">
+        Compared {n(c.checked)} of the {n(c.universe.requests)} requests of the universe ({n(c.universe.principals)} principals the console knows, {n(c.universe.hosts)} hosts
+        including any other host, {n(c.universe.resources)} resources, every operation kafka-acls.sh allows on each); the others cannot change. Assuming{" "}
+        <code>super.users = {plan.assumptions.superUsers.join(";") || "(none)"}</code> and{" "}
+        <code>allow.everyone.if.no.acl.found = {String(plan.assumptions.allowEveryoneIfNoAclFound)}</code>.
+      </p>
+      {plan.rules.length > 0 && (
+        <ul className={styles.rules} data-testid="plan-rules" aria-label="Rules for what is not yet seen">
+          {plan.rules.map((r, i) => (
+            <li key={i}>
+              {r.change === "create" ? "Created" : "Deleted"}: {r.binding.permissionType} {r.binding.principal} {r.binding.operation} on {r.binding.resourceType} {r.binding.resourceName} (
+              {r.binding.patternType}) — {r.text}
+            </li>
+          ))}
+        </ul>
+      )}
+      {plan.universeNotes.length > 0 && (
+        <div className="alert info" data-testid="plan-universe-notes">
+          {plan.universeNotes.map((note) => (
+            <div key={note}>{note}</div>
+          ))}
+        </div>
+      )}
+
+      {c.changes === 0 ? (
+        <p className="muted" data-testid="acl-no-change">
+          No decision of the universe changes ({n(c.checked)} compared).
+        </p>
+      ) : (
+        <>
+          <div className={styles.groups}>
+            <div>
+              <h4>By principal</h4>
+              <table className="data" aria-label="Changes by principal">
+                <thead>
+                  <tr>
+                    <th>Principal</th>
+                    <th>Gained</th>
+                    <th>Lost</th>
+                  </tr>
+                </thead>
+                <tbody>
+                  {plan.byPrincipal.map((g) => (
+                    <tr key={g.principal}>
+                      <td className="mono">{g.principal}</td>
+                      <td>{n(g.gained)}</td>
+                      <td>{n(g.lost)}</td>
+                    </tr>
+                  ))}
+                </tbody>
+              </table>
+              {c.principals > plan.byPrincipal.length && <p className="muted">The {plan.byPrincipal.length} principals with the most changes of {n(c.principals)}.</p>}
+            </div>
+            <div>
+              <h4>By resource</h4>
+              <table className="data" aria-label="Changes by resource">
+                <thead>
+                  <tr>
+                    <th>Resource</th>
+                    <th>Gained</th>
+                    <th>Lost</th>
+                  </tr>
+                </thead>
+                <tbody>
+                  {plan.byResource.map((g) => (
+                    <tr key={`${g.resourceType}|${g.resourceName}`}>
+                      <td className="mono">
+                        {g.resourceType} {g.resourceName}
+                      </td>
+                      <td>{n(g.gained)}</td>
+                      <td>{n(g.lost)}</td>
+                    </tr>
+                  ))}
+                </tbody>
+              </table>
+              {c.resources > plan.byResource.length && <p className="muted">The {plan.byResource.length} resources with the most changes of {n(c.resources)}.</p>}
+            </div>
+          </div>
+          {showFirstRows && (
+            <>
+              <h4>Decisions that change{c.changes > shownRows ? ` (the first ${shownRows} of ${n(c.changes)})` : ""}</h4>
+              <DecisionRowsTable rows={plan.firstChanges} otherHost={plan.otherHost} />
+              <p>
+                <Link href={`/plans/${plan.id}`} data-testid="plan-all-rows">
+                  All {n(c.changes)} decision changes
+                </Link>
+              </p>
+            </>
+          )}
+        </>
+      )}
+
+      <details open={plan.cli.length <= 10} data-testid="plan-cli">
+        <summary>The same change with kafka-acls.sh ({plan.cli.length} command{plan.cli.length === 1 ? "" : "s"}, deletes first)</summary>
+        {plan.cli.length === 0 ? (
+          <p className="muted">Nothing to run.</p>
+        ) : (
+          <pre className={styles.cli} aria-label="Equivalent kafka-acls.sh commands">
+            {plan.cli.map((cmd) => (cmd.warning ? `# ${cmd.warning}\n${cmd.command}` : cmd.command)).join("\n")}
+          </pre>
+        )}
+        <p className="muted">
+          Put the admin client&apos;s settings (security.protocol, sasl.mechanism, sasl.jaas.config) in the file given as <code>--command-config</code>.
+        </p>
+      </details>
+      {plan.notApplicable && (
+        <div role="alert" className="alert warn" data-testid="plan-not-applicable">
+          This plan cannot be applied: {plan.notApplicable}
+        </div>
+      )}
+    </section>
+  );
+}
