@@ -1,13 +1,13 @@
 /**
  * ACLs as code: the export's query (GET /api/v1/acls/export), the import's body
- * (POST /api/v1/acls/import) and form (the /acls/import page), the import plan as shown
- * and its apply progress (GET /api/v1/acls/import/{id}/progress).
+ * (POST /api/v1/plans with kind acl.import) and form (the /acls/import page), where an
+ * import plan came from, and its apply progress (GET /api/v1/acls/import/{id}/progress).
+ * The import plan as shown is an ACL plan plus `import` (lib/schemas/plans.ts).
  *
  * The file itself is parsed by lib/services/acl-io.ts (its line-numbered messages become
  * a field error on `content`).
  */
 import { z } from "zod";
-import { aclPlanPreviewSchema, planHeaderSchema } from "./plans";
 import { safeString } from "./safe-text";
 
 export const ACL_EXPORT_FORMATS = ["json", "csv", "yaml"] as const;
@@ -28,7 +28,7 @@ export const aclImportScopeSchema = z
   })
   .meta({ description: "With mode sync: the part of the ACL set the file describes. Both given: both must hold." });
 
-/** POST /api/v1/acls/import: a desired-state file, previewed as a plan of kind acl.import. */
+/** A desired-state file, previewed as a plan of kind acl.import. */
 export const aclImportBodySchema = z.object({
   content: safeString().meta({ description: "The file's text: JSON, CSV or YAML as the export writes them" }),
   format: z.enum(ACL_IMPORT_FORMATS).default("auto").meta({ description: "auto (default: by fileName, else by content), json, csv or yaml" }),
@@ -82,17 +82,10 @@ export const aclImportSourceSchema = z.object({
 });
 export type AclImportSource = z.infer<typeof aclImportSourceSchema>;
 
-export const aclImportPreviewSchema = aclPlanPreviewSchema.extend({ import: aclImportSourceSchema });
-export type AclImportPreview = z.infer<typeof aclImportPreviewSchema>;
-
-/** POST /api/v1/acls/import answers the plan as shown (apply it with POST /api/v1/plans/{id}/apply). */
-export const aclImportPlanViewSchema = planHeaderSchema.extend(aclImportPreviewSchema.shape);
-export type AclImportPlanView = z.infer<typeof aclImportPlanViewSchema>;
-
 /** GET /api/v1/acls/import/{id}/progress: how far Apply has come, from the audit trail (one event per batch). */
 export const aclImportProgressSchema = z.object({
   planId: z.string(),
-  status: planHeaderSchema.shape.status,
+  status: z.enum(["OPEN", "APPLYING", "APPLIED", "FAILED", "EXPIRED"]).meta({ description: "The plan's status: APPLYING while batches are sent" }),
   total: z.number().meta({ description: "Bindings the plan creates and deletes" }),
   batches: z.object({
     total: z.number().meta({ description: "Kafka requests Apply makes at most (deletes first, then creates)" }),

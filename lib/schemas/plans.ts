@@ -9,6 +9,8 @@
 import { z } from "zod";
 import { OPERATIONS, RESOURCE_TYPES } from "@/lib/policy";
 import { TEMPLATE_KINDS, aclApplyResultSchema, aclBindingSchema, newAclBindingSchema } from "./acls";
+import { aclImportBodySchema, aclImportSourceSchema } from "./acl-io";
+import { quotaAlterPlanBodySchema, quotaAlterResultSchema, quotaPlanPreviewSchema } from "./quotas";
 import { safeString } from "./safe-text";
 
 export const PLAN_VIEW_STATUSES = ["OPEN", "APPLYING", "APPLIED", "FAILED", "EXPIRED"] as const;
@@ -70,7 +72,15 @@ export const aclChangePlanBodySchema = z
   });
 
 /** POST /api/v1/plans: the change to preview, by kind. */
-export const planCreateBodySchema = z.discriminatedUnion("kind", [aclCreatePlanBodySchema, aclDeletePlanBodySchema, aclChangePlanBodySchema]);
+export const aclImportPlanBodySchema = aclImportBodySchema.extend({ kind: z.literal("acl.import") });
+
+export const planCreateBodySchema = z.discriminatedUnion("kind", [
+  aclCreatePlanBodySchema,
+  aclDeletePlanBodySchema,
+  aclChangePlanBodySchema,
+  aclImportPlanBodySchema,
+  quotaAlterPlanBodySchema,
+]);
 export type PlanCreateBody = z.output<typeof planCreateBodySchema>;
 
 const pageNumber = (fallback: number, max: number, what: string) =>
@@ -163,8 +173,16 @@ export type AclPlanPreview = z.infer<typeof aclPlanPreviewSchema>;
 export const aclPlanViewSchema = planHeaderSchema.extend(aclPlanPreviewSchema.shape);
 export type AclPlanView = z.infer<typeof aclPlanViewSchema>;
 
+/** An acl.import plan: an ACL plan, and where it came from (file format, mode, scope). */
+export const aclImportPlanViewSchema = aclPlanViewSchema.extend({ import: aclImportSourceSchema });
+export type AclImportPlanView = z.infer<typeof aclImportPlanViewSchema>;
+
+/** A quota.alter plan: Kafka's validation, the KIP-55 check, every affected pair before and after, the kafka-configs.sh command. */
+export const quotaPlanViewSchema = planHeaderSchema.extend(quotaPlanPreviewSchema.shape);
+export type QuotaPlanView = z.infer<typeof quotaPlanViewSchema>;
+
 /** POST /api/v1/plans answers the plan as shown. */
-export const planViewSchema = aclPlanViewSchema;
+export const planViewSchema = z.union([aclPlanViewSchema, aclImportPlanViewSchema, quotaPlanViewSchema]);
 
 export const aclDecisionRowsPageSchema = z.object({
   page: z.number(),
@@ -182,7 +200,11 @@ export const aclPlanPageViewSchema = aclPlanViewSchema.extend({
 export type AclPlanPageView = z.infer<typeof aclPlanPageViewSchema>;
 
 /** GET /api/v1/plans/{id}. */
-export const planPageViewSchema = aclPlanPageViewSchema;
+export const planPageViewSchema = z.union([
+  aclPlanPageViewSchema,
+  aclImportPlanViewSchema.extend({ changes: aclPlanPageViewSchema.shape.changes }),
+  quotaPlanViewSchema.extend({ changes: z.null().meta({ description: "Quota plans have no decision rows" }) }),
+]);
 
 const aclBindingOutcome = aclApplyResultSchema.shape.results.element;
 
@@ -196,5 +218,8 @@ export const aclPlanApplyResultSchema = z.object({
 });
 export type AclPlanApplyResult = z.infer<typeof aclPlanApplyResultSchema>;
 
+/** What applying a quota.alter plan answers: the plan's header, and the alteration as applied. */
+export const quotaPlanApplyResultSchema = quotaAlterResultSchema.extend({ plan: planHeaderSchema });
+
 /** POST /api/v1/plans/{id}/apply. */
-export const planApplyResultSchema = aclPlanApplyResultSchema;
+export const planApplyResultSchema = z.union([aclPlanApplyResultSchema, quotaPlanApplyResultSchema]);

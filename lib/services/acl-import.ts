@@ -32,16 +32,17 @@ import type { ActionResult } from "@/lib/actions/result";
 import { getPlan } from "@/lib/db/change-plan";
 import { getPrisma } from "@/lib/db/client";
 import { inPlanScope, type AclBinding, type PlanInput, type PlanScope } from "@/lib/policy";
-import type { AclImportBody, AclImportPreview, AclImportProgress, AclImportSource } from "@/lib/schemas/acl-io";
-import type { AclPlanApplyResult, AclPlanPreview } from "@/lib/schemas/plans";
+import type { AclImportBody, AclImportProgress, AclImportSource } from "@/lib/schemas/acl-io";
+import type { AclImportPlanView, AclPlanApplyResult, AclPlanPreview } from "@/lib/schemas/plans";
 import { parseAclFile, serializeAcls, exportFileName, ACL_FILE_CONTENT_TYPES, type AclFileFormat } from "./acl-io";
 import { getAclSnapshot, type AclSnapshot } from "./acl-snapshot";
 import { ACL_APPLY_BATCH, defineAclPlanKind } from "./acl-plans";
 import { aclPlanBasis, aclStaleMessage, type AclPlanPayload } from "./acl-plan-basis";
 import { readAuthorizerConfig } from "./authorizer-config";
-import type { PlanKind } from "./plan-kind";
+import type { PlanHeader, PlanKind } from "./plan-kind";
 
 type Failure = Extract<ActionResult<never>, { ok: false }>;
+type AclImportPreview = Omit<AclImportPlanView, keyof PlanHeader>;
 
 export const ACL_IMPORT_KIND = "acl.import";
 
@@ -149,11 +150,14 @@ function importStaleMessage(then: string, now: string): string {
 
 const base = defineAclPlanKind<AclImportInput>(ACL_IMPORT_KIND, importRequest);
 
-export const aclImportPlanKind: PlanKind<AclImportInput, ImportPayload, AclImportPreview, Omit<AclPlanApplyResult, "plan">, unknown> = {
+export const aclImportPlanKind: PlanKind<AclImportBody, ImportPayload, AclImportPreview, Omit<AclPlanApplyResult, "plan">, unknown> = {
   kind: ACL_IMPORT_KIND,
   area: "acl",
 
-  async prepare(viewer, input) {
+  async prepare(viewer, body) {
+    const parsed = importInputFromBody(body);
+    if (!parsed.ok) return parsed;
+    const input = parsed.data;
     const scope = scopeOf(input);
     // The scope's fingerprint must come from the snapshot the plan was computed on: retried once if the ACLs moved in between.
     for (let attempt = 1; ; attempt++) {
