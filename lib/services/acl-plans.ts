@@ -156,6 +156,11 @@ function remember(id: string, blast: BlastRadius): void {
   while (blastCache.size > BLAST_CACHE_SIZE) blastCache.delete(blastCache.keys().next().value!);
 }
 
+/** Forget every kept blast radius (tests: paging then recomputes from the snapshot). */
+export function forgetKeptBlastRadii(): void {
+  blastCache.clear();
+}
+
 function cached(id: string): BlastRadius | null {
   const blast = blastCache.get(id);
   if (blast === undefined) return null;
