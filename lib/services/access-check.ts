@@ -2,10 +2,12 @@
  * Access check: may principal P do operation O on resource R from host H, and why.
  * The ACLs come from the shared ACL snapshot (acl-snapshot.ts), which the viewer may
  * use only after Kafka let them describe ACLs (DESCRIBE on CLUSTER); Kafka's refusal
- * comes back as a readable failure. The decision is the policy core's, over the
- * snapshot's authorizer index (no index built per request); the broker settings it
- * depends on are assumptions from the environment (authorizer-config.ts). Used by the
- * Access check page and GET /api/v1/access-check.
+ * comes back as a readable failure. The ACLs that apply to the resource (Kafka's MATCH)
+ * are found with the snapshot's indexes, and the policy core decides over just those
+ * (the same decision and rule as over every ACL), so an answer costs in proportion to
+ * the ACLs on the resource. The broker settings it depends on are assumptions from the
+ * environment (authorizer-config.ts). Used by the Access check page and GET
+ * /api/v1/access-check.
  */
 import "server-only";
 import type { Viewer } from "@/lib/auth/sign-in";
@@ -17,7 +19,6 @@ import { readAuthorizerConfig } from "./authorizer-config";
 export async function explainAccess(viewer: Viewer, input: AccessCheckInput, options: AclSnapshotReadOptions = {}): Promise<AclSnapshotRead<AccessCheckResult>> {
   const acls = await getAclSnapshot(viewer, options);
   if (!acls.ok) return acls;
-  const index = acls.snapshot.index();
-  const applicable = index.matching(input.resourceType, input.resourceName);
-  return { ok: true, data: explainAccessDecision(input, applicable, readAuthorizerConfig(), index), aclSnapshot: acls.snapshot.info() };
+  const applicable = acls.snapshot.matching(input.resourceType, input.resourceName);
+  return { ok: true, data: explainAccessDecision(input, applicable, readAuthorizerConfig()), aclSnapshot: acls.snapshot.info() };
 }

@@ -207,6 +207,26 @@ describe("AclSnapshotCache", () => {
     expect(names(await cache.get(viewer("alice")))).toEqual(["new", "newer", "orders"]);
   });
 
+  it("applies many changes at once on the next read, the last word on each binding winning", async () => {
+    const kafka = fakeKafka([binding("orders")]);
+    const cache = new AclSnapshotCache(kafka.source, { maxAgeMs: 60_000 });
+    const first = await cache.get(viewer("alice"));
+    cache.applyChange([binding("a"), binding("b")], []);
+    cache.applyChange([], [binding("a"), binding("orders")]);
+    cache.applyChange([binding("a")], [binding("b")]);
+    cache.applyChange([binding("c")], []);
+    cache.applyChange([binding("c")], []);
+    const after = await cache.get(viewer("alice"));
+    expect(names(after)).toEqual(["a", "c"]);
+    // The snapshot taken before the changes is left as it was (readers may still hold it).
+    expect(names(first)).toEqual(["orders"]);
+    expect(after.ok && after.snapshot.takenAt).toBe(first.ok && first.snapshot.takenAt);
+    // Told again about a change already applied: the same snapshot.
+    cache.applyChange([binding("c")], [binding("b")]);
+    expect((await cache.get(viewer("alice"))).ok && cache.peek()).toBe(after.ok && after.snapshot);
+    expect(kafka.calls.fetch).toHaveLength(1);
+  });
+
   it("invalidate: the next reader does not join a fetch sent before it", async () => {
     const kafka = fakeKafka([binding("orders")]);
     const cache = new AclSnapshotCache(kafka.source, { maxAgeMs: 60_000 });

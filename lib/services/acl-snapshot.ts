@@ -36,6 +36,7 @@ import { describeAcls, kafkaConfig, type KafkaCredential } from "@/lib/kafka";
 import { describeAclStore, onAclChange, type AclChange } from "@/lib/kafka/acls";
 import {
   ANY_ACL_FILTER,
+  bindingKey,
   type AclStore,
   type AclBinding,
   type AclBindingFilter,
@@ -145,7 +146,22 @@ export class AclSnapshot {
     return this.store.has(binding);
   }
 
-  /** The authorizer's index over the snapshot (built once per distinct ACL set). */
+  /** Every ACL that applies to the resource (Kafka's MATCH): a few index lookups, in proportion to the answer. */
+  matching(resourceType: ResourceType, resourceName: string): AclBinding[] {
+    return this.store.matching(resourceType, resourceName);
+  }
+
+  /** How many ACLs apply to the resource (Kafka's MATCH), without listing them. */
+  countMatching(resourceType: ResourceType, resourceName: string): number {
+    return this.store.countMatching(resourceType, resourceName);
+  }
+
+  /**
+   * The authorizer's index over the whole snapshot, built on first use and kept (about
+   * 0.3 KB and 2 µs of build per ACL): for questions about every resource at once
+   * (effective permissions of a principal, lint). Questions about one resource are
+   * cheaper over `matching` (an index of just the ACLs that apply).
+   */
   index(): AclIndex {
     return this.store.index();
   }
@@ -214,6 +230,20 @@ export interface AclSnapshotStats {
   reusedStore: number;
 }
 
+/** `store` after the changes in order, as one merge: the last word on each binding wins. */
+function withChanges(store: AclStore, changes: readonly JournalEntry[]): AclStore {
+  if (changes.length === 0) return store;
+  const last = new Map<string, { binding: AclBinding; present: boolean }>();
+  for (const change of changes) {
+    for (const b of change.deleted) last.set(bindingKey(b), { binding: b, present: false });
+    for (const b of change.created) last.set(bindingKey(b), { binding: b, present: true });
+  }
+  const created: AclBinding[] = [];
+  const deleted: AclBinding[] = [];
+  for (const { binding, present } of last.values()) (present ? created : deleted).push(binding);
+  return store.withChange(created, deleted);
+}
+
 function credentialKey(credential: KafkaCredential): string {
   return "credential:" + createHash("sha256").update(`${credential.mechanism}\u0000${credential.username}\u0000${credential.password}`).digest("hex");
 }
@@ -231,6 +261,8 @@ export class AclSnapshotCache {
   private inflight: Inflight | null = null;
   /** Changes made through the console while a fetch is under way (applied to its result). */
   private journal: JournalEntry[] = [];
+  /** Changes made through the console not yet applied to the current snapshot. */
+  private pending: JournalEntry[] = [];
   private readonly proofs = new Map<string, Proof>();
   private readonly proving = new Map<string, Promise<Failure | null>>();
   /** How long the last fetch took: the background refresh starts that much (x1.5) early. */
@@ -263,7 +295,7 @@ export class AclSnapshotCache {
     const now = this.now();
     this.touch(now);
     const maxAgeMs = options.maxAgeMs ?? this.maxAgeMs;
-    const current = this.current;
+    const current = this.settled();
     if (options.forceRefresh !== true && current !== null && this.currentEpoch === this.epoch && now - current.takenAt < maxAgeMs) {
       this.refreshAhead(viewer, current, now, maxAgeMs);
       return { ok: true, snapshot: current };
@@ -277,12 +309,10 @@ export class AclSnapshotCache {
    */
   applyChange(created: readonly AclBinding[], deleted: readonly AclBinding[]): void {
     if (created.length === 0 && deleted.length === 0) return;
-    const current = this.current;
-    // Told twice (the Kafka adapter reports every write, a write path may too): once is enough.
-    if (current !== null && (created.some((b) => !current.store.has(b)) || deleted.some((b) => current.store.has(b)))) {
-      this.current = new AclSnapshot(current.store.withChange(created, deleted), current.takenAt);
-    }
-    if (this.inflight !== null) this.journal.push({ created: [...created], deleted: [...deleted] });
+    const change = { created: [...created], deleted: [...deleted] };
+    // Applied when next read, all pending changes at once (an import writes many batches).
+    if (this.current !== null) this.pending.push(change);
+    if (this.inflight !== null) this.journal.push(change);
     // A CLUSTER ACL may give or take someone's DESCRIBE on CLUSTER: prove everyone again.
     if ([...created, ...deleted].some((b) => b.resourceType === "CLUSTER")) this.proofs.clear();
   }
@@ -300,12 +330,23 @@ export class AclSnapshotCache {
 
   /** The current snapshot's time and size, without proving anything (null: none held). */
   peek(): AclSnapshot | null {
+    return this.settled();
+  }
+
+  /** The current snapshot with the pending console changes applied (one merge for all of them). */
+  private settled(): AclSnapshot | null {
+    const current = this.current;
+    if (current === null || this.pending.length === 0) return current;
+    const store = withChanges(current.store, this.pending);
+    this.pending = [];
+    if (store !== current.store) this.current = new AclSnapshot(store, current.takenAt);
     return this.current;
   }
 
   /** Drop everything held (tests; shutdown). */
   clear(): void {
     this.current = null;
+    this.pending = [];
     this.source.release?.();
     this.journal = [];
     this.proofs.clear();
@@ -377,6 +418,7 @@ export class AclSnapshotCache {
   }
 
   private startFetch(viewer: Viewer): Inflight {
+    this.settled();
     const startedAt = this.now();
     const epoch = this.epoch;
     this.journal = [];
@@ -398,17 +440,16 @@ export class AclSnapshotCache {
   }
 
   private install(fetched: AclStore, startedAt: number, epoch: number): AclSnapshot {
-    let store = fetched;
-    for (const change of this.journal) store = store.withChange(change.created, change.deleted);
+    // The changes made while the fetch was under way; the earlier ones are in Kafka's answer.
+    let store = withChanges(fetched, this.journal);
     this.journal = [];
+    this.pending = [];
     const previous = this.current;
     if (previous !== null && previous.store.sameAs(store)) {
       store = previous.store;
       this.stats.reusedStore++;
     } else if (previous !== null) {
       this.stats.replaced++;
-      // Readers used the authorizer index: have the next one ready before they ask.
-      if (previous.store.hasIndex) setImmediate(() => store.index());
     }
     const snapshot = new AclSnapshot(store, startedAt);
     // A snapshot from before an invalidate() is still handed to the readers that asked
@@ -436,6 +477,7 @@ export class AclSnapshotCache {
       if (this.now() - this.lastRead < idleMs) return;
       // Nobody read for a while: give the memory back; the next reader fetches.
       this.current = null;
+      this.pending = [];
       this.source.release?.();
       if (this.idleTimer !== null) clearInterval(this.idleTimer);
       this.idleTimer = null;

@@ -91,8 +91,13 @@ export function buildResourceDetail(resourceType: ResourceType, name: string, in
   };
 }
 
-/** One index section: names matching the filter (case-insensitive fragment), with the count of ACLs that apply (null without an index). */
-export function buildSection(resourceType: ResourceType, names: readonly string[], filter: string, index: AclIndex | null): ResourceSection {
+/** One index section: names matching the filter (case-insensitive fragment), with the count of ACLs that apply (null without ACLs to count). */
+export function buildSection(
+  resourceType: ResourceType,
+  names: readonly string[],
+  filter: string,
+  index: Pick<AclIndex, "countMatching"> | null,
+): ResourceSection {
   const fragment = filter.toLowerCase();
   const shown = [...new Set(names)].filter((n) => fragment === "" || n.toLowerCase().includes(fragment)).sort();
   return {

@@ -4,16 +4,17 @@
  * the viewer (DESCRIBE on each topic, group, transactional id, token). The ACLs come
  * from the shared ACL snapshot (acl-snapshot.ts), which the viewer may use only after
  * Kafka let them describe ACLs (DESCRIBE on CLUSTER); without it the index still lists
- * the resources, with Kafka's readable reason instead of counts. Counts and the detail
- * are answered by the snapshot's authorizer index, built once per ACL set, not per
- * request. Used by the Resources page and GET /api/v1/resources.
+ * the resources, with Kafka's readable reason instead of counts. Counts and the ACLs
+ * that apply to one resource come from the snapshot's indexes (a few lookups per
+ * resource; nothing is built per request but the detail's index of the ACLs on that one
+ * resource). Used by the Resources page and GET /api/v1/resources.
  */
 import "server-only";
 import { describeDelegationTokens, listConsumerGroups, listTopics, listTransactionalIds } from "@/lib/kafka";
 import type { Viewer } from "@/lib/auth/sign-in";
 import type { ActionResult } from "@/lib/actions/result";
 import { toErrorResult } from "@/lib/actions/errors";
-import { CLUSTER_RESOURCE_NAME, type ResourceType } from "@/lib/policy";
+import { AclIndex, CLUSTER_RESOURCE_NAME, type ResourceType } from "@/lib/policy";
 import { RESOURCE_SECTIONS, type ResourceDetail, type ResourceDetailQuery, type ResourceIndex, type ResourceIndexQuery, type ResourceSection } from "@/lib/schemas/resources";
 import { getAclSnapshot, type AclSnapshot, type AclSnapshotRead, type AclSnapshotReadOptions } from "./acl-snapshot";
 import { readAuthorizerConfig } from "./authorizer-config";
@@ -44,7 +45,6 @@ async function names(viewer: Viewer, type: ResourceType, snapshot: AclSnapshot |
 export async function resourceIndex(viewer: Viewer, query: ResourceIndexQuery, options: AclSnapshotReadOptions = {}): Promise<AclSnapshotRead<ResourceIndex>> {
   const acls = await getAclSnapshot(viewer, options);
   const snapshot = acls.ok ? acls.snapshot : null;
-  const index = snapshot?.index() ?? null;
   const sections = await Promise.all(
     RESOURCE_SECTIONS.map(async (type): Promise<ResourceSection> => {
       if (type === "USER" && snapshot === null) {
@@ -52,7 +52,7 @@ export async function resourceIndex(viewer: Viewer, query: ResourceIndexQuery, o
       }
       const listed = await names(viewer, type, snapshot);
       if (!listed.ok) return { resourceType: type, resources: [], error: listed.message };
-      return buildSection(type, listed.data, query.q, index);
+      return buildSection(type, listed.data, query.q, snapshot);
     }),
   );
   return { ok: true, data: { sections, aclsUnavailable: acls.ok ? null : acls.message }, aclSnapshot: snapshot?.info() ?? null };
@@ -63,5 +63,6 @@ export async function resourceDetail(viewer: Viewer, query: ResourceDetailQuery,
   const acls = await getAclSnapshot(viewer, options);
   if (!acls.ok) return acls;
   const { snapshot } = acls;
-  return { ok: true, data: buildResourceDetail(query.type, query.name, snapshot.index(), readAuthorizerConfig()), aclSnapshot: snapshot.info() };
+  const applicable = AclIndex.build(snapshot.matching(query.type, query.name));
+  return { ok: true, data: buildResourceDetail(query.type, query.name, applicable, readAuthorizerConfig()), aclSnapshot: snapshot.info() };
 }
