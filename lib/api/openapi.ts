@@ -143,6 +143,7 @@ function responsesOf(op: ApiOperation): Record<string, unknown> {
   const name = pascal(op.operationId);
   const content: Record<string, unknown> = { "application/json": { schema: ref("schemas", `${name}Response`) } };
   if (op.alternativeResponse) content[op.alternativeResponse.mediaType] = { schema: { type: "string", description: op.alternativeResponse.description } };
+  for (const alt of op.alternativeResponses ?? []) content[alt.mediaType] = { schema: { type: "string", description: alt.description } };
   const shared = sharedFailures(op);
   const byStatus = new Map<number, unknown>();
   byStatus.set(200, { description: "OK", content, ...(op.links ? { links: op.links } : {}) });

@@ -20,8 +20,10 @@ import { auditPageSchema, auditQuerySchema } from "@/lib/schemas/audit";
 import { accessCheckQuerySchema, accessCheckResultSchema } from "@/lib/schemas/access-check";
 import { appliedQuotaQuerySchema, appliedQuotaSchema, quotaAlterationSchema, quotaAlterResultSchema, quotasOverviewSchema } from "@/lib/schemas/quotas";
 import { aclApplyResultSchema, aclCreateBodySchema, aclDeleteBodySchema, aclListQuerySchema, aclListResultSchema, aclPreviewQuerySchema } from "@/lib/schemas/acls";
-import { planApplyResultSchema, planCreateBodySchema, planPageQuerySchema, planPageViewSchema, planViewSchema } from "@/lib/schemas/plans";
+import { planApplyResultSchema, planCreateBodySchema, planPageQuerySchema, planPageViewSchema, planViewSchema, quotaPlanViewSchema } from "@/lib/schemas/plans";
 import { resourceDetailQuerySchema, resourceDetailSchema } from "@/lib/schemas/resources";
+import { aclExportQuerySchema, aclImportProgressSchema } from "@/lib/schemas/acl-io";
+import { aclBindingResponseSchema } from "@/lib/schemas/acl-binding";
 import {
   decidableRequestSchema,
   tokenCreatedSchema,
@@ -50,7 +52,7 @@ export const API_AREAS = [
   { name: "Quotas", description: "Client quotas: what is configured, which quota Kafka applies, and changes checked against the KIP-55 budget." },
   { name: "Tokens", description: "Delegation tokens (KIP-48, KIP-373): create, list, renew and expire." },
   { name: "Token requests", description: "Self-service token requests: ask, approve or deny, and the requester's one-time retrieval." },
-  { name: "Plans", description: "Sealed ACL change plans: preview a change, keep it, apply exactly what was previewed." },
+  { name: "Plans", description: "Sealed change plans (ACLs, ACL imports, quotas): preview a change, keep it, apply exactly what was previewed." },
   { name: "Audit", description: "Every change made through the console, who made it and what Kafka answered." },
   { name: "API", description: "This description of the API." },
 ] as const;
@@ -109,6 +111,8 @@ export interface ApiOperation {
   response: z.ZodType;
   /** Another media type the success answer can have, e.g. the audit CSV export. */
   alternativeResponse?: { mediaType: string; description: string };
+  /** More media types the success answer can have (e.g. the ACL export's CSV and YAML). */
+  alternativeResponses?: { mediaType: string; description: string }[];
   /** Calls Kafka as the caller: Kafka may refuse (403, naming the permission) or fail (502). */
   kafka?: boolean;
   /** Statuses specific to this operation, with what they mean here. */
@@ -275,6 +279,72 @@ const ACLS: ApiOperation[] = [
   },
 ];
 
+// ---- ACLs as code ----------------------------------------------------------------------
+
+/** The JSON export (the CSV and YAML exports hold the same bindings). */
+const aclExportJsonSchema = z.object({
+  format: z.literal("kafka-security-console/acls"),
+  version: z.literal(1),
+  exportedAt: z.string().meta({ description: "When the ACLs were read from Kafka (ISO 8601)" }),
+  acls: z.array(aclBindingResponseSchema).meta({ description: "Every ACL, once each, sorted by principal, resource type, name, pattern type, operation, permission, host" }),
+});
+
+/** The example binding as an exported YAML file: importing it add-only plans to create it (nothing else). */
+const EXAMPLE_IMPORT_YAML = [
+  "principals:",
+  `  - principal: "${EXAMPLE_BINDING.principal}"`,
+  "    acls:",
+  `      - resourceType: ${EXAMPLE_BINDING.resourceType}`,
+  `        resourceName: "${EXAMPLE_BINDING.resourceName}"`,
+  `        patternType: ${EXAMPLE_BINDING.patternType}`,
+  `        operation: ${EXAMPLE_BINDING.operation}`,
+  `        permissionType: ${EXAMPLE_BINDING.permissionType}`,
+  `        host: "${EXAMPLE_BINDING.host}"`,
+  "",
+].join("\n");
+
+const ACLS_AS_CODE: ApiOperation[] = [
+  {
+    operationId: "exportAcls",
+    method: "get",
+    path: "/api/v1/acls/export",
+    area: "ACLs",
+    summary: "Every ACL the caller may describe, as a file (JSON, CSV or YAML)",
+    description:
+      "Every ACL the caller may describe (needs DESCRIBE on CLUSTER), as a download: JSON (the policy CLI's { acls } shape), CSV (RFC 4180, the policy " +
+      "CLI's header; a cell a spreadsheet would run as a formula gets one more leading apostrophe, which the import takes off again), or YAML grouped " +
+      "by principal. Import an edited file with POST /api/v1/plans, kind acl.import.",
+    query: aclExportQuerySchema,
+    queryExamples: {
+      json: { summary: "As JSON", value: { format: "json" } },
+      csv: { summary: "As CSV", value: { format: "csv" } },
+      yaml: { summary: "As YAML, grouped by principal", value: { format: "yaml" } },
+    },
+    response: aclExportJsonSchema,
+    alternativeResponses: [
+      { mediaType: "text/csv", description: "With format=csv: one binding per line after the header Principal,ResourceType,PatternType,ResourceName,Operation,PermissionType,Host" },
+      { mediaType: "application/yaml", description: "With format=yaml: the bindings grouped by principal (the import reads exactly this layout)" },
+    ],
+    kafka: true,
+  },
+  {
+    operationId: "getImportProgress",
+    method: "get",
+    path: "/api/v1/acls/import/{id}/progress",
+    area: "ACLs",
+    summary: "How far applying an import plan has come",
+    description:
+      "While POST /api/v1/plans/{id}/apply runs an acl.import plan (deletes, then creates, in batches, each batch one audit event with the plan id), " +
+      "how many batches are done or in flight and how many bindings Kafka confirmed or refused, read from the audit trail (true on every console " +
+      "instance sharing the database). Only for the plan's principal.",
+    pathParams: {
+      id: { description: "The import plan's id (from POST /api/v1/plans with kind acl.import)", schema: { type: "string", format: "uuid" }, example: "00000000-0000-4000-8000-000000000000" },
+    },
+    response: aclImportProgressSchema,
+    statuses: { 403: "The plan was made by another principal: only they may follow it", 404: "There is no import plan with this id" },
+  },
+];
+
 // ---- Quotas ---------------------------------------------------------------------------
 
 /** A user nobody signs in as: the `set` example gives it a quota, the `remove` example takes it away. */
@@ -298,19 +368,22 @@ const QUOTAS: ApiOperation[] = [
     method: "post",
     path: "/api/v1/quotas",
     area: "Quotas",
-    summary: "Set or remove one quota key on one entity (or preview it)",
+    summary: "Set or remove one quota key on one entity (or preview it as a sealed plan)",
     description:
       "Set (value) or remove (null) one quota key on one entity as the caller (ALTER_CONFIGS on CLUSTER), after Kafka's validation and the console's " +
-      "KIP-55 rule; dryRun returns the preview only. Audited.",
+      "KIP-55 rule, checked inside a per-user lock against a fresh read; audited. With dryRun nothing changes: the answer is a sealed plan of kind " +
+      "quota.alter, as from POST /api/v1/plans (Kafka's validation, the KIP-55 check, every affected (user, client-id) pair with the quota Kafka " +
+      "applies and the user's KIP-55 budget before and after, the kafka-configs.sh command); apply exactly it with POST /api/v1/plans/{id}/apply, " +
+      "which answers 409 \"The quotas changed since this preview; preview again.\" when a quota it depends on changed in between.",
     body: quotaAlterationSchema,
     bodyExamples: {
       preview: { summary: "Preview a 1 MiB/s produce quota for user ksc-api-example", value: { entity: EXAMPLE_QUOTA_ENTITY, key: "producer_byte_rate", value: 1048576, dryRun: true } },
       set: { summary: "Set it", value: { entity: EXAMPLE_QUOTA_ENTITY, key: "producer_byte_rate", value: 1048576 } },
       remove: { summary: "Remove it again (value null)", value: { entity: EXAMPLE_QUOTA_ENTITY, key: "producer_byte_rate", value: null } },
     },
-    response: quotaAlterResultSchema,
+    response: z.union([quotaAlterResultSchema, quotaPlanViewSchema]),
     kafka: true,
-    statuses: { 409: "Rejected by the console's KIP-55 sub-quota budget rule (Kafka itself would accept it)" },
+    statuses: { 409: "Rejected by the console's KIP-55 sub-quota budget rule (Kafka itself would accept it), or other changes of the user's quotas were still in progress" },
   },
   {
     operationId: "explainAppliedQuota",
@@ -516,7 +589,11 @@ const PLANS: ApiOperation[] = [
       "Reads the ACLs Kafka holds now (needs DESCRIBE on CLUSTER) and answers the plan: exactly what Apply will create and delete, the bindings Kafka " +
       "would refuse, no-ops, the blast radius (every decision of the universe the console knows that changes: counts, rules for principals and " +
       "resources not yet seen, groups by principal and by resource, the first rows) and the equivalent kafka-acls.sh commands. Nothing changes in " +
-      "Kafka. The plan is kept until expiresAt (PLAN_TTL_MINUTES); only its principal may see or apply it.",
+      "Kafka. The plan is kept until expiresAt (PLAN_TTL_MINUTES); only its principal may see or apply it. Kinds: acl.create, acl.delete, acl.change; " +
+      "acl.import (a desired-state file as the export writes it: add-only creates what Kafka lacks; sync also deletes what the file lacks inside a " +
+      "scope of principals and/or a resource-name prefix; an empty file, sync without a scope, or a file with nothing inside the scope is a 400 and " +
+      "deletes nothing); quota.alter (one key of one entity: every affected (user, client-id) pair with the quota Kafka applies and the KIP-55 " +
+      "budget before and after, the kafka-configs.sh command; it reads the quotas, not the ACLs).",
     body: planCreateBodySchema,
     bodyExamples: {
       create: { summary: "Plan: User:ksc-api-example may read topic ksc-api-example", value: { kind: "acl.create", bindings: [EXAMPLE_BINDING] } },
@@ -526,12 +603,21 @@ const PLANS: ApiOperation[] = [
       },
       delete: { summary: "Plan: delete the example binding (nothing to delete unless it exists)", value: { kind: "acl.delete", bindings: [EXAMPLE_BINDING] } },
       change: { summary: "Plan: delete one binding and create another", value: { kind: "acl.change", delete: [EXAMPLE_BINDING], create: [{ ...EXAMPLE_BINDING, operation: "DESCRIBE" }] } },
+      import: {
+        summary: "Plan: import a YAML file add-only (sync would also delete, inside scope, what the file lacks)",
+        value: { kind: "acl.import", content: EXAMPLE_IMPORT_YAML, format: "yaml", mode: "add-only" },
+      },
+      quota: {
+        summary: "Plan: a 1 MiB/s produce quota for user ksc-api-example",
+        value: { kind: "quota.alter", entity: EXAMPLE_QUOTA_ENTITY, key: "producer_byte_rate", value: 1048576 },
+      },
     },
     response: planViewSchema,
     kafka: true,
     links: {
       rows: { operationId: "getPlan", description: "Every decision change of this plan, paged", parameters: { id: "$response.body#/id" } },
       apply: { operationId: "applyPlan", description: "Apply exactly this plan", parameters: { id: "$response.body#/id" } },
+      progress: { operationId: "getImportProgress", description: "An acl.import plan: how far its apply has come", parameters: { id: "$response.body#/id" } },
     },
   },
   {
@@ -568,7 +654,7 @@ const PLANS: ApiOperation[] = [
     statuses: {
       403: `${NOT_YOUR_PLAN}. Or: Kafka refused the change`,
       404: NO_SUCH_PLAN,
-      409: "Expired, already applied (or being applied), failed before, or the ACLs it depends on changed since the preview: preview again",
+      409: "Expired, already applied (or being applied), failed before, or the ACLs (for quota.alter: the quotas) it depends on changed since the preview: preview again",
     },
   },
 ];
@@ -617,6 +703,7 @@ export const API_OPERATIONS: readonly ApiOperation[] = [
   ...CLUSTER,
   ...RESOURCES,
   ...ACLS,
+  ...ACLS_AS_CODE,
   ...ACCESS_CHECK,
   ...QUOTAS,
   ...TOKENS,
