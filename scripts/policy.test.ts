@@ -289,7 +289,8 @@ describe.concurrent("policy CLI — commands for people", () => {
   );
 });
 
-describe.concurrent("policy CLI — plan", () => {
+// Not concurrent: these spawn several CLIs each; they run after the suites above.
+describe("policy CLI — plan", () => {
   const b = (resourceType: string, resourceName: string, patternType: string, principal: string, host: string, operation: string, permissionType: string) => ({
     resourceType,
     resourceName,
