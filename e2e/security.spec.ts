@@ -331,6 +331,24 @@ test.describe("malformed requests", () => {
   });
 });
 
+test.describe("the client address", () => {
+  test("is the socket's: a client-sent x-ksc-client-address or X-Forwarded-For is not believed", async ({ request }) => {
+    const username = `e2e-forged-${Date.now()}`;
+    const response = await request.post("/api/v1/session", {
+      data: { username, password: "wrong" },
+      headers: { "x-ksc-client-address": "203.0.113.77", "x-forwarded-for": "198.51.100.77" },
+    });
+    expect(response.status()).toBe(401);
+    const audit = await request.get(`/api/v1/audit?${new URLSearchParams({ action: "session.sign-in", principal: `User:${username}` })}`, { headers: basic("admin") });
+    const events = ((await audit.json()) as { events: { principal: string }[] }).events.filter((e) => e.principal === `User:${username}`);
+    expect(events).toHaveLength(1);
+    const recorded = JSON.stringify(events[0]);
+    expect(recorded).toContain("127.0.0.1");
+    expect(recorded).not.toContain("203.0.113.77");
+    expect(recorded).not.toContain("198.51.100.77");
+  });
+});
+
 test.describe("npm start's launcher", () => {
   test("killed with SIGKILL, it takes the console server down with it", async ({ page }) => {
     test.setTimeout(180_000);
