@@ -32,7 +32,9 @@ async function countRequests<T>(work: () => Promise<T>): Promise<{ result: T; co
 
 const id = runId();
 const principal = `User:it-writes-${id}`;
+const other = `User:it-writes-other-${id}`;
 const mine: AclBindingFilter = { ...ANY_ACL_FILTER, principal };
+const others: AclBindingFilter = { ...ANY_ACL_FILTER, principal: other };
 
 function batch(n: number): AclBinding[] {
   return Array.from({ length: n }, (_, i) => ({
@@ -47,11 +49,11 @@ function batch(n: number): AclBinding[] {
 }
 
 beforeAll(async () => {
-  await deleteAcls(ADMIN, [mine]);
+  await deleteAcls(ADMIN, [mine, others]);
 });
 
 afterAll(async () => {
-  await deleteAcls(ADMIN, [mine]);
+  await deleteAcls(ADMIN, [mine, others]);
   await closeAllConnections();
 });
 
@@ -77,6 +79,18 @@ describe("ACL writes confirm with one describe, whatever the batch size", () => 
     expect(counts.DescribeAcls).toBeGreaterThanOrEqual(1);
     expect(counts.DescribeAcls).toBeLessThanOrEqual(2);
     expect(await describeAcls(ADMIN, mine)).toEqual([]);
+  });
+
+  it("confirms a batch with nothing in common (a cluster-wide describe) the same way: one describe per pass", async () => {
+    const mixed = batch(60).map((b, i) => ({ ...b, principal: i % 2 ? principal : other, permissionType: i % 3 ? "ALLOW" : "DENY" }) as AclBinding);
+    expect(coveringFilter(mixed)).toMatchObject({ resourceType: "ANY", resourceName: null, principal: null, operation: "ANY", permissionType: "ANY" });
+    const created = await countRequests(() => createAcls(ADMIN, mixed));
+    expect(created.counts.DescribeAcls).toBeLessThanOrEqual(2);
+    const seen = [...(await describeAcls(ADMIN, mine)), ...(await describeAcls(ADMIN, others))];
+    expect(seen).toHaveLength(60);
+    const deleted = await countRequests(() => deleteAcls(ADMIN, mixed.map((b) => ({ ...b }))));
+    expect(deleted.result.every((r) => r.deleted.length === 1)).toBe(true);
+    expect(deleted.counts.DescribeAcls).toBeLessThanOrEqual(2);
   });
 
   it("confirms with the narrowest filter covering the batch", () => {

@@ -113,6 +113,9 @@ class WireReader {
     if (s === null) throw new Error("Kafka answered DescribeAcls with a null string where one is required.");
     return s;
   }
+  skipString(): void {
+    this.p += Math.max(0, this.uvarint() - 1);
+  }
   skipTaggedFields(): void {
     for (let n = this.uvarint(); n > 0; n--) {
       this.uvarint();
@@ -239,33 +242,42 @@ export function coveringFilter(bindings: readonly AclBinding[]): AclBindingFilte
 
 /**
  * One confirmation pass: a single DescribeAcls with the covering filter, checked as a
- * set — every binding present (after a create) or none of them (after a delete). Only
- * the resources some binding names are looked at, so a wide answer costs little.
+ * set — every binding present (after a create) or none of them (after a delete). The
+ * answer is skimmed as bytes: only the resources some binding names are decoded, so
+ * even a cluster-wide answer (bindings with nothing in common) costs little here.
  */
 export async function bindingsVisible(admin: Admin, bindings: readonly AclBinding[], present: boolean): Promise<boolean> {
   if (bindings.length === 0) return true;
   const wanted = new Set(bindings.map(bindingKey));
   const resourceKey = (type: ResourceType, name: string, pattern: PatternType) => `${type}\u0000${pattern}\u0000${name}`;
   const wantedResources = new Set(bindings.map((b) => resourceKey(b.resourceType, b.resourceName, b.patternType)));
+  const bytes = await describeAclsBytes.async(await anyBrokerConnection(admin), filterToWire(coveringFilter(bindings)));
+  const r = new WireReader(bytes, 6);
+  r.nullableString();
   let found = 0;
-  for (const r of await describeRaw(admin, coveringFilter(bindings))) {
-    const type = resourceTypeOf(r.resourceType);
-    const pattern = patternTypeOf(r.resourcePatternType);
-    if (!wantedResources.has(resourceKey(type, r.resourceName, pattern))) continue;
-    for (const acl of r.acls) {
-      const key = bindingKey({
-        resourceType: type,
-        resourceName: r.resourceName,
-        patternType: pattern,
-        principal: acl.principal,
-        host: acl.host,
-        operation: operationOf(acl.operation),
-        permissionType: permissionOf(acl.permissionType),
-      });
-      if (!wanted.has(key)) continue;
+  for (let resources = r.uvarint() - 1; resources > 0; resources--) {
+    const type = resourceTypeOf(r.int8());
+    const name = r.string();
+    const pattern = patternTypeOf(r.int8());
+    const relevant = wantedResources.has(resourceKey(type, name, pattern));
+    for (let acls = r.uvarint() - 1; acls > 0; acls--) {
+      if (!relevant) {
+        r.skipString();
+        r.skipString();
+        r.p += 2;
+        r.skipTaggedFields();
+        continue;
+      }
+      const principal = r.string();
+      const host = r.string();
+      const operation = operationOf(r.int8());
+      const permissionType = permissionOf(r.int8());
+      r.skipTaggedFields();
+      if (!wanted.has(bindingKey({ resourceType: type, resourceName: name, patternType: pattern, principal, host, operation, permissionType }))) continue;
       if (!present) return false;
       found++;
     }
+    r.skipTaggedFields();
   }
   return present ? found >= wanted.size : true;
 }
