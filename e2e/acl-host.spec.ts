@@ -37,6 +37,6 @@ test("a markup host is refused by the form and by the API, with the same field e
 test("an IPv6 host is previewed the way Kafka will compare it", async ({ request }) => {
   const response = await request.post("/api/v1/acls?preview=1", { headers: { Authorization: basic("admin") }, data: { bindings: [{ ...GRANT, host: "::1" }] } });
   expect(response.status(), await response.text()).toBe(200);
-  const preview = (await response.json()) as { bindings: { host: string }[] };
-  expect(preview.bindings.map((b) => b.host)).toEqual(["0:0:0:0:0:0:0:1"]);
+  const plan = (await response.json()) as { create: { host: string }[] };
+  expect(plan.create.map((b) => b.host)).toEqual(["0:0:0:0:0:0:0:1"]);
 });

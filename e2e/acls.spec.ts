@@ -83,7 +83,7 @@ test.describe("ACLs page", () => {
     expect((await aclsOf(request, { principal: PRINCIPAL })).matching).toBe(0);
   });
 
-  test("create: preview shows the decision change, apply creates it, listed and audited", async ({ adminPage: page, request }) => {
+  test("create: the plan shows the decision change and the CLI, apply creates it, listed and audited", async ({ adminPage: page, request }) => {
     await page.goto(`/acls?principal=${encodeURIComponent(PRINCIPAL)}`);
     await expect(page.getByText("No ACL matches these filters.")).toBeVisible();
     const form = page.getByRole("form", { name: "New ACLs" });
@@ -92,10 +92,11 @@ test.describe("ACLs page", () => {
     await form.getByLabel("Operation").selectOption("READ");
     await form.getByRole("button", { name: "Preview" }).click();
 
-    const read = changes(page).getByRole("row").filter({ has: page.getByRole("cell", { name: "READ", exact: true }) });
+    const read = changes(page).getByRole("row").filter({ has: page.getByRole("cell", { name: "READ", exact: true }) }).first();
     await expect(read).toContainText("DENIED");
     await expect(read).toContainText("ALLOWED");
     await expect(changes(page)).toContainText(`TOPIC ${TOPIC}`);
+    await expect(page.getByTestId("plan-cli")).toContainText(`--add --allow-principal ${PRINCIPAL} --allow-host '*' --operation Read --topic ${TOPIC}`);
     await page.getByRole("button", { name: "Apply: create 1 ACL" }).click();
     await expect(page.getByTestId("acl-result")).toContainText("success");
     await expect(page.getByTestId("acl-result")).toContainText(`Created 1 of 1`);
@@ -112,9 +113,10 @@ test.describe("ACLs page", () => {
     await page.goto(`/acls?principal=${encodeURIComponent(PRINCIPAL)}`);
     await aclTable(page).getByRole("checkbox").first().check();
     await page.getByRole("button", { name: "Preview deletion" }).click();
-    const read = changes(page).getByRole("row").filter({ has: page.getByRole("cell", { name: "READ", exact: true }) });
+    const read = changes(page).getByRole("row").filter({ has: page.getByRole("cell", { name: "READ", exact: true }) }).first();
     await expect(read).toContainText("ALLOWED");
     await expect(read).toContainText("DENIED");
+    await expect(page.getByTestId("plan-cli")).toContainText(`--remove --force --allow-principal ${PRINCIPAL}`);
     await page.getByRole("button", { name: "Delete 1 ACL" }).click();
     await expect(page.getByTestId("acl-result")).toContainText("Deleted 1 of 1");
     await expect(page.getByText("No ACL matches these filters.")).toBeVisible();
@@ -124,7 +126,7 @@ test.describe("ACLs page", () => {
     expect(events.find((e) => e.target.includes(TOPIC))?.outcome).toBe("success");
   });
 
-  test("the consumer template expands into its bindings; the preview (page and ?preview=1) changes nothing", async ({ adminPage: page, request }) => {
+  test("the consumer template expands into its bindings; the plan (page and ?preview=1) changes nothing", async ({ adminPage: page, request }) => {
     await page.goto(`/acls?principal=${encodeURIComponent(PRINCIPAL)}`);
     const form = page.getByRole("form", { name: "New ACLs" });
     await form.getByLabel("What to create").selectOption("consumer");
@@ -132,15 +134,16 @@ test.describe("ACLs page", () => {
     await form.getByLabel("Topics").fill(TOPIC);
     await form.getByLabel("Consumer group").fill(`${TOPIC}-group`);
     await form.getByRole("button", { name: "Preview" }).click();
-    const bindings = page.getByRole("table", { name: "Bindings to change" });
+    const bindings = page.getByRole("table", { name: "Bindings to create" });
     await expect(bindings.locator("tbody tr")).toHaveCount(3);
     await expect(bindings).toContainText(`${TOPIC}-group`);
     await expect(page.getByRole("button", { name: "Apply: create 3 ACLs" })).toBeVisible();
 
     const response = await request.post("/api/v1/acls?preview=1", { headers: { Authorization: basic("admin") }, data: { bindings: [GRANT] } });
     expect(response.status()).toBe(200);
-    const preview = (await response.json()) as { changes: { operation: string; before: string; after: string }[] };
-    expect(preview.changes).toContainEqual(expect.objectContaining({ operation: "READ", before: "DENIED", after: "ALLOWED" }));
+    const plan = (await response.json()) as { id: string; status: string; firstChanges: { principal: string; operation: string; before: string; after: string }[] };
+    expect(plan.status).toBe("OPEN");
+    expect(plan.firstChanges).toContainEqual(expect.objectContaining({ principal: PRINCIPAL, operation: "READ", before: "DENIED", after: "ALLOWED" }));
     expect((await aclsOf(request, { principal: PRINCIPAL })).matching).toBe(0);
   });
 

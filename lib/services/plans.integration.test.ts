@@ -127,7 +127,7 @@ describe("apply", () => {
     expect(results.find((r) => !r.ok)).toMatchObject({ ok: false, code: "CONFLICT" });
     const done = results.find((r) => r.ok)!;
     expect(done).toMatchObject({ ok: true, data: { outcome: "success", batches: 2, plan: { status: "APPLIED" } } });
-    expect((done as { data: AclPlanApplyResult }).data.results.map((r) => [r.action, r.ok])).toEqual([
+    expect((done as unknown as { data: AclPlanApplyResult }).data.results.map((r) => [r.action, r.ok])).toEqual([
       ["delete", true],
       ["create", true],
     ]);
