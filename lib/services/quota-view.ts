@@ -271,12 +271,18 @@ function appliedFor(configured: readonly ConfiguredQuota[], entity: QuotaEntity,
 export const EDIT_PARAM_PREFIX = "edit_";
 
 export function editLinkParams(entity: QuotaEntity, key: QuotaKey, value: number): URLSearchParams {
+  return new URLSearchParams(Object.entries(editFormValues(entity, key, value)).map(([k, v]) => [EDIT_PARAM_PREFIX + k, v]));
+}
+
+/** The edit form's fields (as FormData gives them) that mean exactly this alteration; `null` ticks "remove". */
+export function editFormValues(entity: QuotaEntity, key: QuotaKey, value: number | null): Record<string, string> {
   const kind = entity.ip !== undefined ? "ip" : entity.user !== undefined && entity["client-id"] !== undefined ? "user+client-id" : entity.user !== undefined ? "user" : "client-id";
-  const fields: Record<string, string> = { kind, key, value: String(value) };
+  const fields: Record<string, string> = { kind, key, value: value === null ? "" : String(value) };
+  if (value === null) fields.remove = "on";
   if (entity.user !== undefined) fields[entity.user === null ? "userDefault" : "user"] = entity.user ?? "on";
   if (entity["client-id"] !== undefined) fields[entity["client-id"] === null ? "clientIdDefault" : "clientId"] = entity["client-id"] ?? "on";
   if (entity.ip !== undefined) fields[entity.ip === null ? "ipDefault" : "ip"] = entity.ip ?? "on";
-  return new URLSearchParams(Object.entries(fields).map(([k, v]) => [EDIT_PARAM_PREFIX + k, v]));
+  return fields;
 }
 
 /** The edit form's initial fields from the page's query parameters. */

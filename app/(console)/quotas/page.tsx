@@ -85,8 +85,9 @@ export default async function QuotasPage({ searchParams }: { searchParams: Promi
 
       <h2 id="edit">Change a quota</h2>
       <p className="muted">
-        Preview first: Kafka&apos;s own validation, the console&apos;s KIP-55 budget rule, and the quota applied before and after. Apply sends it to
-        Kafka as you and writes it to the audit trail.
+        Preview first: Kafka&apos;s own validation, the console&apos;s KIP-55 budget rule, and for every client the console knows the quota Kafka
+        applies and the user&apos;s budget before and after. The preview is kept as a plan; Apply sends exactly it to Kafka as you (refused if the
+        quotas it depends on change first) and writes it to the audit trail.
       </p>
       <QuotaEditForm key={JSON.stringify(initial)} rule={KIP55_RULE_LABEL} initial={initial} />
     </>

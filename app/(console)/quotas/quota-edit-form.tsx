@@ -1,10 +1,10 @@
 "use client";
 
-import { useActionState } from "react";
+import { useActionState, useState } from "react";
 import { quotaAlterAction, type QuotaEditState } from "./actions";
 import { QUOTA_ENTITY_KINDS } from "@/lib/schemas/quotas";
 import { QUOTA_KEYS } from "@/lib/policy/types";
-import { QuotaPreviewView } from "@/components/quotas/quota-preview";
+import { QuotaPlanPreview } from "@/components/quotas/quota-plan-view";
 
 const KIND_LABEL: Record<(typeof QUOTA_ENTITY_KINDS)[number], string> = {
   user: "user",
@@ -22,20 +22,38 @@ function Errors({ messages, id }: { messages: string[] | undefined; id: string }
   );
 }
 
-/** Set or remove one key on one entity: Preview (Kafka's rules + KIP-55 + before/after), then Apply. */
+/**
+ * Set or remove one key on one entity. Preview makes a sealed plan (Kafka's rules, KIP-55,
+ * every affected client before and after, the CLI); Apply sends only the plan's id, so what
+ * is applied is exactly what was previewed. Every field keeps its value through previews,
+ * errors and applies: the selects are keyed on their value because React sets a select's
+ * default option only when it mounts, and resets a form to its defaults after each action.
+ */
 export function QuotaEditForm({ rule, initial = {} }: { rule: string; initial?: Record<string, string> }) {
   const [state, formAction, pending] = useActionState<QuotaEditState, FormData>(quotaAlterAction, null);
+  // The answer after which a field was edited: Apply would no longer match the form, so it is hidden.
+  const [editedAfter, setEditedAfter] = useState<number | null>(null);
   const v = state?.values ?? initial;
-  const errors = state && !state.ok ? (state.fieldErrors ?? {}) : {};
-  const preview = state?.ok ? state.data.preview : state?.preview;
-  const applied = state?.ok && state.data.applied;
-  const canApply = state?.ok && !state.data.applied && state.data.preview.allowed;
+  const errors = state?.error?.fieldErrors ?? {};
+  const plan = state?.plan ?? null;
+  const edited = state !== null && editedAfter === state.seq;
+  const canApply = plan !== null && plan.applicable && state?.applied === null && !edited;
   const invalid = (f: string) => (errors[f] ? { "aria-invalid": true, "aria-describedby": `q-${f}-error` } : {});
+  const kind = v.kind ?? "user+client-id";
+  const key = v.key ?? "producer_byte_rate";
   return (
-    <form action={formAction} className="card quota-edit" aria-label="Change a quota" noValidate>
+    <form
+      action={formAction}
+      className="card quota-edit"
+      aria-label="Change a quota"
+      noValidate
+      onChange={() => {
+        if (state !== null) setEditedAfter(state.seq);
+      }}
+    >
       <label className="field">
         Entity
-        <select name="kind" defaultValue={v.kind ?? "user+client-id"} {...invalid("kind")}>
+        <select key={`kind-${kind}`} name="kind" defaultValue={kind} {...invalid("kind")}>
           {QUOTA_ENTITY_KINDS.map((k) => (
             <option key={k} value={k}>
               {KIND_LABEL[k]}
@@ -70,7 +88,7 @@ export function QuotaEditForm({ rule, initial = {} }: { rule: string; initial?: 
       </label>
       <label className="field">
         Key
-        <select name="key" defaultValue={v.key ?? "producer_byte_rate"} {...invalid("key")}>
+        <select key={`key-${key}`} name="key" defaultValue={key} {...invalid("key")}>
           {QUOTA_KEYS.map((k) => (
             <option key={k} value={k}>
               {k}
@@ -92,24 +110,32 @@ export function QuotaEditForm({ rule, initial = {} }: { rule: string; initial?: 
           Preview
         </button>
         {canApply && (
-          <button className="btn" type="submit" name="intent" value="apply" disabled={pending}>
-            Apply
-          </button>
+          <>
+            <input type="hidden" name="planId" value={plan.id} />
+            <button className="btn" type="submit" name="intent" value="apply" disabled={pending}>
+              Apply
+            </button>
+          </>
+        )}
+        {plan !== null && plan.applicable && state?.applied === null && edited && (
+          <p className="hint" data-testid="quota-edited">
+            You changed the form since this preview: Preview again to apply the new values.
+          </p>
         )}
         <p className="hint">Byte rates in bytes/s (1048576 = 1 MiB/s). The entity fields used are those of the chosen kind.</p>
       </div>
       <div className="result">
-        {state && !state.ok && (
+        {state?.error && (
           <div role="alert" className="alert error" data-testid="quota-error">
-            {state.message}
+            {state.error.message}
           </div>
         )}
-        {applied && (
+        {state?.applied && (
           <div role="status" className="alert info" data-testid="quota-applied">
-            {state.data.message}
+            {state.applied.message}
           </div>
         )}
-        {preview && <QuotaPreviewView preview={preview} rule={rule} />}
+        {plan && <QuotaPlanPreview plan={plan} rule={rule} />}
       </div>
     </form>
   );
