@@ -18,7 +18,8 @@ test.describe("sign-in hardening", () => {
   for (const c of escapes) {
     test(`after sign-in, next with ${c.name} stays on the console`, async ({ page, baseURL }) => {
       let leftTheConsole = false;
-      await page.route(/evil\.example/, async (route) => {
+      // Only requests to the attacker's host (the console's own URL names it in ?next=).
+      await page.route((url) => url.hostname === "evil.example", async (route) => {
         leftTheConsole = true;
         await route.fulfill({ status: 200, contentType: "text/html", body: "<h1>evil</h1>" });
       });
