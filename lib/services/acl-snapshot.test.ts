@@ -126,6 +126,15 @@ describe("AclSnapshotCache", () => {
     expect(kafka.calls.fetch).toHaveLength(2);
   });
 
+  it("a viewer whose own fetch Kafka refuses gets the refusal, remembered like a proof", async () => {
+    const kafka = fakeKafka();
+    const cache = new AclSnapshotCache(kafka.source, { maxAgeMs: 5_000 });
+    expect(await cache.get(viewer("mallory"))).toMatchObject({ ok: false, code: "DENIED" });
+    expect(await cache.get(viewer("mallory"))).toMatchObject({ ok: false, code: "DENIED" });
+    expect(kafka.calls).toEqual({ fetch: ["mallory"], prove: [] });
+    expect(cache.peek()).toBeNull();
+  });
+
   it("refuses a viewer Kafka refuses, with Kafka's reason, without showing the snapshot", async () => {
     const kafka = fakeKafka();
     const cache = new AclSnapshotCache(kafka.source, { maxAgeMs: 5_000 });
@@ -144,7 +153,9 @@ describe("AclSnapshotCache", () => {
     expect((await cache.get(viewer("bob"))).ok).toBe(true);
     t.advance(1_000);
     expect(await cache.get(viewer("bob"))).toMatchObject({ ok: false, code: "DENIED" });
-    expect(kafka.calls.prove.filter((u) => u === "bob")).toHaveLength(2);
+    // Proven first by his own fetch (Kafka answered it), then asked again.
+    expect(kafka.calls.fetch).toEqual(["bob"]);
+    expect(kafka.calls.prove).toEqual(["bob"]);
     // Others are not affected.
     expect((await cache.get(viewer("alice"))).ok).toBe(true);
   });
@@ -269,10 +280,11 @@ describe("AclSnapshotCache", () => {
   it("does not remember a broker that did not answer as a refusal", async () => {
     const kafka = fakeKafka();
     const down = new KafkaOperationError({ code: "BROKER_UNAVAILABLE", api: "DescribeAcls", message: "Kafka is not reachable.", kafkaMessage: null, missing: [] });
-    const prove = vi.spyOn(kafka.source, "prove").mockRejectedValueOnce(down);
     const cache = new AclSnapshotCache(kafka.source, { maxAgeMs: 5_000 });
-    expect(await cache.get(viewer("alice"))).toMatchObject({ ok: false, code: "BROKER_UNAVAILABLE" });
     expect((await cache.get(viewer("alice"))).ok).toBe(true);
+    const prove = vi.spyOn(kafka.source, "prove").mockRejectedValueOnce(down);
+    expect(await cache.get(viewer("bob"))).toMatchObject({ ok: false, code: "BROKER_UNAVAILABLE" });
+    expect((await cache.get(viewer("bob"))).ok).toBe(true);
     expect(prove).toHaveBeenCalledTimes(2);
   });
 
@@ -284,9 +296,11 @@ describe("AclSnapshotCache", () => {
     cache.forget(viewerKey(viewer("alice")));
     await cache.get(viewer("alice"));
     await cache.get(viewer("bob"));
-    expect(kafka.calls.prove).toEqual(["alice", "bob", "alice"]);
+    // alice was proven by her own fetch, bob by a proof, alice again after being forgotten.
+    expect(kafka.calls.fetch).toEqual(["alice"]);
+    expect(kafka.calls.prove).toEqual(["bob", "alice"]);
     cache.applyChange([], [{ ...binding("kafka-cluster", "User:bob"), resourceType: "CLUSTER", operation: "DESCRIBE" }]);
     await cache.get(viewer("bob"));
-    expect(kafka.calls.prove).toEqual(["alice", "bob", "alice", "bob"]);
+    expect(kafka.calls.prove).toEqual(["bob", "alice", "bob"]);
   });
 });

@@ -290,13 +290,21 @@ export class AclSnapshotCache {
 
   /** The snapshot for `viewer`, or Kafka's refusal of the viewer's own right to describe ACLs. */
   async get(viewer: Viewer, options: AclSnapshotReadOptions = {}): Promise<AclSnapshotResult> {
-    const refused = await this.proveRight(viewer);
-    if (refused !== null) return refused;
+    const maxAgeMs = options.maxAgeMs ?? this.maxAgeMs;
+    const usable = (s: AclSnapshot | null, now: number): s is AclSnapshot =>
+      options.forceRefresh !== true && s !== null && this.currentEpoch === this.epoch && now - s.takenAt < maxAgeMs;
+    const known = this.knownProof(viewerKey(viewer), this.now());
+    if (known !== undefined && known.failure !== null) return known.failure;
+    // Unproven viewers prove their right first — unless this very request is about to
+    // fetch every ACL as them: Kafka's answer to that proves it (or refuses it) as well.
+    if (known === undefined && (usable(this.settled(), this.now()) || this.inflight !== null)) {
+      const refused = await this.proveRight(viewer);
+      if (refused !== null) return refused;
+    }
     const now = this.now();
     this.touch(now);
-    const maxAgeMs = options.maxAgeMs ?? this.maxAgeMs;
     const current = this.settled();
-    if (options.forceRefresh !== true && current !== null && this.currentEpoch === this.epoch && now - current.takenAt < maxAgeMs) {
+    if (usable(current, now)) {
       this.refreshAhead(viewer, current, now, maxAgeMs);
       return { ok: true, snapshot: current };
     }
@@ -356,11 +364,16 @@ export class AclSnapshotCache {
 
   // ---- the viewer's own right -------------------------------------------------------------
 
+  private knownProof(key: string, now: number): Proof | undefined {
+    const known = this.proofs.get(key);
+    return known !== undefined && now - known.at < this.proofMaxAgeMs ? known : undefined;
+  }
+
   private async proveRight(viewer: Viewer): Promise<Failure | null> {
     const key = viewerKey(viewer);
     const now = this.now();
-    const known = this.proofs.get(key);
-    if (known !== undefined && now - known.at < this.proofMaxAgeMs) return known.failure;
+    const known = this.knownProof(key, now);
+    if (known !== undefined) return known.failure;
     let pending = this.proving.get(key);
     if (pending === undefined) {
       this.stats.proofs++;
@@ -424,16 +437,24 @@ export class AclSnapshotCache {
     this.journal = [];
     this.stats.fetches++;
     let entry: Inflight | null = null;
+    const key = viewerKey(viewer);
     const promise = (async () => {
       try {
-        return this.install(await this.source.fetch(viewer.credential), startedAt, epoch);
+        const fetched = await this.source.fetch(viewer.credential);
+        // Kafka answered DescribeAcls as this viewer: their right is proven as of the request.
+        this.remember(key, { at: startedAt, failure: null });
+        return this.install(fetched, startedAt, epoch);
+      } catch (error) {
+        const failure = toErrorResult(error, "describe ACLs");
+        if (failure.code === "DENIED") this.remember(key, { at: startedAt, failure });
+        throw error;
       } finally {
         // Cleared as the fetch settles, before anyone awaiting it resumes.
         if (this.inflight === entry) this.inflight = null;
         this.lastFetchMs = Math.max(0, this.now() - startedAt);
       }
     })();
-    entry = { startedAt, viewerKey: viewerKey(viewer), epoch, promise };
+    entry = { startedAt, viewerKey: key, epoch, promise };
     this.inflight = entry;
     promise.catch(() => undefined);
     return entry;
