@@ -40,11 +40,19 @@
  *   same for hosts. Super users never change. So per resource the work is (named
  *   principals + 1) x (named hosts + 1) x operations, each decided with
  *   `authorizeInScanOrder` over the resource's ACL groups before and after.
- * - The "after" ACLs are indexed only for the resources the change touches: the ACLs
- *   that apply to those resources before, minus the deleted, plus the created.
- * The result is held per resource and principal class, so counting, summarising and
- * paging never materialise rows that are not asked for (a DENY `User:*` over a busy
- * prefix can flip millions of decisions).
+ * - Nothing is indexed twice: from a list, only the ACLs that can apply to a touched
+ *   resource are indexed (a caller's AclIndex of the whole set is used as it is); after
+ *   the change, a resource's groups are its groups before, less those holding a deleted
+ *   ACL, plus the groups of a small index of the created ACLs and those groups' remains.
+ * The result is held per resource and principal class (equal changes stored once), so
+ * counting, summarising and paging never materialise rows that are not asked for: a
+ * DENY `User:*` READ on LITERAL `*` over 10,000 topics and 5,000 principals flips 34
+ * million decisions.
+ *
+ * For the console: `consoleUniverse` gathers the universe (with one host no ACL names,
+ * standing for any other host); `BlastRadius.page` pages through the rows, `summary`
+ * counts them per principal and per resource, `rules` states what the change also does
+ * to principals and resources not yet seen.
  *
  * Rows are ordered by resource type (RESOURCE_TYPES order), resource name, principal,
  * host (names in UTF-16 code unit order) and operation (SUPPORTED_OPERATIONS order).
