@@ -29,19 +29,48 @@ export interface JavaRegexResult {
 
 export type JavaRegexAnswer = { compile: { error: string; message: string | null } } | { groupCount: number; results: JavaRegexResult[] };
 
+export class HarnessTimeoutError extends Error {
+  constructor(ms: number) {
+    super(`the JVM did not answer within ${ms} ms (it was killed and restarts with the next question)`);
+    this.name = "HarnessTimeoutError";
+  }
+}
+
+interface Pending {
+  resolve: (v: unknown) => void;
+  reject: (e: Error) => void;
+  timer: NodeJS.Timeout;
+}
+
 export class PrincipalMapHarness {
-  private readonly pending: { resolve: (v: unknown) => void; reject: (e: Error) => void }[] = [];
+  private proc: ChildProcessWithoutNullStreams | undefined;
+  private pending: Pending[] = [];
   private nextId = 1;
   private stderrTail = "";
 
-  private constructor(private readonly proc: ChildProcessWithoutNullStreams) {
+  private constructor(private readonly classpath: string) {}
+
+  /** Compiles if needed, starts the JVM and waits for its first answer. */
+  static async start(): Promise<PrincipalMapHarness> {
+    const { classpath } = compileJavaAgainstKafka(SOURCE, CLASSES);
+    const h = new PrincipalMapHarness(classpath);
+    await h.ping();
+    return h;
+  }
+
+  private spawn(): ChildProcessWithoutNullStreams {
+    const proc = spawn("java", ["-Xmx256m", "-Xss4m", "-Dlog4j2.level=WARN", "-cp", this.classpath, "PrincipalMapHarness"], { cwd: ROOT, stdio: ["pipe", "pipe", "pipe"] });
+    this.proc = proc;
+    this.stderrTail = "";
     proc.stderr.setEncoding("utf8");
     proc.stderr.on("data", (d: string) => {
       this.stderrTail = (this.stderrTail + d).slice(-4000);
     });
     createInterface({ input: proc.stdout }).on("line", (line) => {
+      if (this.proc !== proc) return;
       const p = this.pending.shift();
       if (!p) return;
+      clearTimeout(p.timer);
       try {
         const answer = JSON.parse(line) as { harnessError?: string };
         if (answer.harnessError) p.reject(new Error(`harness: ${answer.harnessError}`));
@@ -51,30 +80,42 @@ export class PrincipalMapHarness {
       }
     });
     proc.on("exit", (code, signal) => {
+      if (this.proc !== proc) return;
+      this.proc = undefined;
       const err = new Error(`the harness JVM exited (code ${code}, signal ${signal}); stderr:\n${this.stderrTail}`);
-      for (const p of this.pending.splice(0)) p.reject(err);
+      for (const p of this.pending.splice(0)) {
+        clearTimeout(p.timer);
+        p.reject(err);
+      }
     });
+    return proc;
   }
 
-  /** Compiles if needed, starts the JVM and waits for its first answer. */
-  static async start(): Promise<PrincipalMapHarness> {
-    const { classpath } = compileJavaAgainstKafka(SOURCE, CLASSES);
-    const proc = spawn("java", ["-Xmx256m", "-Xss4m", "-Dlog4j2.level=WARN", "-cp", classpath, "PrincipalMapHarness"], { cwd: ROOT, stdio: ["pipe", "pipe", "pipe"] });
-    const h = new PrincipalMapHarness(proc);
-    await h.ping();
-    return h;
-  }
-
-  private send<T>(cmd: Record<string, unknown>): Promise<T> {
+  /** One question; a JVM that does not answer in time (a pattern Java backtracks on for ever) is killed. */
+  private send<T>(cmd: Record<string, unknown>, timeoutMs = 20_000): Promise<T> {
+    const proc = this.proc ?? this.spawn();
     const id = this.nextId++;
     return new Promise<T>((resolve, reject) => {
-      this.pending.push({ resolve: resolve as (v: unknown) => void, reject });
-      this.proc.stdin.write(`${JSON.stringify({ id, ...cmd })}\n`);
+      const entry: Pending = {
+        resolve: resolve as (v: unknown) => void,
+        reject,
+        timer: setTimeout(() => {
+          const lost = this.pending.splice(0);
+          this.proc = undefined;
+          proc.kill("SIGKILL");
+          for (const p of lost) {
+            clearTimeout(p.timer);
+            p.reject(p === entry ? new HarnessTimeoutError(timeoutMs) : new Error("harness restarted after a timeout"));
+          }
+        }, timeoutMs),
+      };
+      this.pending.push(entry);
+      proc.stdin.write(`${JSON.stringify({ id, ...cmd })}\n`);
     });
   }
 
   ping(): Promise<{ kafkaVersion: string; javaVersion: string }> {
-    return this.send({ cmd: "ping" });
+    return this.send({ cmd: "ping" }, 60_000);
   }
 
   async principalMap(input: Record<string, unknown>): Promise<JavaResult[]> {
@@ -90,17 +131,19 @@ export class PrincipalMapHarness {
   }
 
   async close(): Promise<void> {
-    if (this.proc.exitCode !== null) return;
+    const proc = this.proc;
+    this.proc = undefined;
+    if (!proc || proc.exitCode !== null) return;
     await new Promise<void>((resolve) => {
       const t = setTimeout(() => {
-        this.proc.kill("SIGKILL");
+        proc.kill("SIGKILL");
         resolve();
       }, 2_000);
-      this.proc.once("exit", () => {
+      proc.once("exit", () => {
         clearTimeout(t);
         resolve();
       });
-      this.proc.stdin.end();
+      proc.stdin.end();
     });
   }
 }

@@ -8,9 +8,11 @@
  *
  * Java 17 knows Unicode 13; the JavaScript engine knows a newer version. Case mappings
  * are pinned to Java 17 with the table below (characters that gained a case mapping
- * after Unicode 13 keep none, as in Java). General categories and properties come from
- * the JavaScript engine: characters assigned after Unicode 13 are categorised there
- * but are unassigned (Cn) in Java 17 — the only known difference.
+ * after Unicode 13 keep none, as in Java), and the final sigma follows Java's own word
+ * break rules. General categories and properties come from the JavaScript engine:
+ * characters assigned after Unicode 13 are categorised there but are unassigned (Cn) in
+ * Java 17 — the one known difference (the differential test checks every code point's
+ * case mapping against the JVM).
  */
 
 // ---- UTF-16 -------------------------------------------------------------------------
@@ -195,22 +197,115 @@ function isCasedForSigma(cp: number): boolean {
   );
 }
 
-/**
- * Whether Java keeps walking inside the same word when it looks for cased letters around
- * a capital sigma. Java uses its legacy word BreakIterator there; letters, marks, digits
- * and format characters stay inside a word, anything else ends it. (An approximation of
- * that iterator's rules: mid-word punctuation such as an apostrophe between two letters
- * is treated as a boundary.)
- */
-function staysInWord(cp: number): boolean {
-  const gc = generalCategory(cp);
-  return gc[0] === "L" || gc[0] === "M" || gc[0] === "N" || gc === "Cf";
+// Java's legacy word BreakIterator (sun.text.resources.BreakIteratorRules, "WordBreakRules"),
+// which ConditionalSpecialCasing consults for the final sigma: character classes and the
+// longest token starting at a position.
+const isKanji = (c: number) => c === 0x3005 || (c >= 0x4e00 && c <= 0x9fa5) || (c >= 0xf900 && c <= 0xfa2d);
+const isKata = (c: number) => (c >= 0x30a1 && c <= 0x30fa) || c === 0x30fd || c === 0x30fe;
+const isHira = (c: number) => (c >= 0x3041 && c <= 0x3094) || c === 0x309d || c === 0x309e;
+const isCjkDiacrit = (c: number) => (c >= 0x3099 && c <= 0x309c) || c === 0x30fb || c === 0x30fc;
+const isEnclosing = (c: number) => ["Mn", "Me"].includes(generalCategory(c));
+const isIgnored = (c: number) => generalCategory(c) === "Cf";
+const isLetterBase = (c: number) => (generalCategory(c)[0] === "L" || generalCategory(c) === "Mc") && !isKanji(c) && !isKata(c) && !isHira(c) && !isCjkDiacrit(c);
+const isDigitBase = (c: number) => generalCategory(c)[0] === "N";
+const isMidWord = (c: number) => ["Pd", "Pc"].includes(generalCategory(c)) || c === 0xad || c === 0x2027 || c === 0x22 || c === 0x27 || c === 0x2e;
+const isMidNum = (c: number) => c === 0x22 || c === 0x27 || c === 0x2c || c === 0x66b || c === 0x2e;
+const isPreNum = (c: number) => (generalCategory(c) === "Sc" && c !== 0xa2) || c === 0x23 || c === 0x2e;
+const isPostNum = (c: number) => c === 0x25 || c === 0x26 || c === 0xa2 || c === 0x66a || c === 0x2030 || c === 0x2031;
+const isLineSep = (c: number) => c === 0x0a || c === 0x0c || c === 0x2028 || c === 0x2029;
+const isWsBase = (c: number) => generalCategory(c) === "Zs" || c === 0x09;
+
+/** Word-break tokens of a string (indices into its code points where tokens start). */
+function wordBoundaries(cps: readonly number[]): Set<number> {
+  const n = cps.length;
+  const at = (i: number) => (i < n ? cps[i]! : -1);
+  // One character of a class (letters, digits and spaces with their enclosing marks), then ignored characters.
+  const one = (i: number, is: (c: number) => boolean, withMarks = false): number => {
+    if (i >= n || !is(cps[i]!)) return -1;
+    i++;
+    while (i < n && ((withMarks && isEnclosing(cps[i]!)) || isIgnored(cps[i]!))) i++;
+    return i;
+  };
+  const many = (i: number, is: (c: number) => boolean, withMarks = false): number => {
+    let j = one(i, is, withMarks);
+    if (j < 0) return -1;
+    for (let k = one(j, is, withMarks); k >= 0; k = one(j, is, withMarks)) j = k;
+    return j;
+  };
+  const word = (i: number): number => {
+    let j = many(i, isLetterBase, true);
+    if (j < 0) return -1;
+    for (;;) {
+      const mid = one(j, isMidWord);
+      const next = mid < 0 ? -1 : many(mid, isLetterBase, true);
+      if (next < 0) break;
+      j = next;
+    }
+    const danda = one(j, (c) => c === 0x964 || c === 0x965);
+    return danda < 0 ? j : danda;
+  };
+  const numberAt = (i: number): number => {
+    let j = many(i, isDigitBase, true);
+    if (j < 0) return -1;
+    for (;;) {
+      const mid = one(j, isMidNum);
+      const next = mid < 0 ? -1 : many(mid, isDigitBase, true);
+      if (next < 0) break;
+      j = next;
+    }
+    return j;
+  };
+  // (number word)* {number {post-num}}
+  const wordsAndNumbers = (j: number): number => {
+    for (;;) {
+      const num = numberAt(j);
+      const w = num < 0 ? -1 : word(num);
+      if (w < 0) break;
+      j = w;
+    }
+    const num = numberAt(j);
+    if (num >= 0) {
+      j = num;
+      const post = one(j, isPostNum);
+      if (post >= 0) j = post;
+    }
+    return j;
+  };
+  const tokenEnd = (i: number): number => {
+    const candidates: number[] = [i + 1];
+    const w = word(i);
+    candidates.push(wordsAndNumbers(w < 0 ? i : w));
+    const pre = one(i, isPreNum);
+    if (pre >= 0) candidates.push(wordsAndNumbers(pre));
+    let ws = i;
+    for (let k = one(ws, isWsBase, true); k >= 0; k = one(ws, isWsBase, true)) ws = k;
+    if (at(ws) === 0x0d) ws++;
+    if (isLineSep(at(ws))) ws++;
+    candidates.push(ws);
+    for (const run of [(c: number) => isKata(c) || isCjkDiacrit(c), (c: number) => isHira(c) || isCjkDiacrit(c), isKanji]) {
+      const r = many(i, run);
+      if (r >= 0) candidates.push(r);
+    }
+    const base = one(i, (c) => !isEnclosing(c) && !["Cc", "Cf", "Zl", "Zp"].includes(generalCategory(c)));
+    const marks = base < 0 ? -1 : many(base, isEnclosing);
+    if (marks >= 0) candidates.push(marks);
+    let end = Math.max(...candidates);
+    while (end < n && isIgnored(cps[end]!)) end++;
+    return end;
+  };
+  const starts = new Set<number>([0, n]);
+  for (let i = 0; i < n; ) {
+    starts.add(i);
+    i = tokenEnd(i);
+  }
+  return starts;
 }
 
-function isFinalSigma(cps: readonly number[], index: number): boolean {
-  for (let i = index - 1; i >= 0 && staysInWord(cps[i]!); i--) {
-    if (isCasedForSigma(cps[i]!)) {
-      for (let j = index + 1; j < cps.length && staysInWord(cps[j]!); j++) if (isCasedForSigma(cps[j]!)) return false;
+/** ConditionalSpecialCasing.isFinalCased: a cased letter before the sigma and none after it, within one word. */
+function isFinalSigma(cps: readonly number[], index: number, boundaries: Set<number>): boolean {
+  for (let i = index; i >= 0 && !boundaries.has(i); i--) {
+    if (isCasedForSigma(cps[i - 1]!)) {
+      for (let j = index + 1; j < cps.length && !boundaries.has(j); j++) if (isCasedForSigma(cps[j]!)) return false;
       return true;
     }
   }
@@ -220,10 +315,11 @@ function isFinalSigma(cps: readonly number[], index: number): boolean {
 /** String.toLowerCase(Locale.ENGLISH) (the same for Locale.ROOT) as Java 17 computes it. */
 export function javaToLowerCase(s: string): string {
   const cps = codePoints(s);
+  let boundaries: Set<number> | null = null;
   let out = "";
   for (let i = 0; i < cps.length; i++) {
     const cp = cps[i]!;
-    if (cp === 0x3a3) out += isFinalSigma(cps, i) ? "\u03c2" : "\u03c3";
+    if (cp === 0x3a3) out += isFinalSigma(cps, i, (boundaries ??= wordBoundaries(cps))) ? "\u03c2" : "\u03c3";
     else if (cp === 0x130) out += "i\u0307";
     else out += String.fromCodePoint(toLowerCaseCp(cp));
   }

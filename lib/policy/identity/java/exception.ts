@@ -4,8 +4,9 @@
  * `PatternSyntaxException`) and its getMessage() text, character for character.
  *
  * `UnsupportedJavaRegex` is the one name that is ours, not Kafka's: a rule uses a Java
- * regex construct the policy core does not reproduce (see ./regex/README section in
- * pattern.ts), so it cannot say what Kafka would answer and says so instead of guessing.
+ * regex construct the policy core does not reproduce (listed in ./regex/compiler.ts), or
+ * needs more backtracking than the mirror allows, so the policy core cannot say what Kafka
+ * would answer and says so instead of guessing.
  */
 export class JavaException extends Error {
   override readonly name = "JavaException";

@@ -41,7 +41,8 @@ export class MatchState {
     memoCount: number,
   ) {
     this.to = text.length;
-    this.groups = new Array<number>((groupCount + 1) * 2).fill(-1);
+    // Java sizes the array for at least 10 groups: \2 without a second group fails to match instead of failing.
+    this.groups = new Array<number>(Math.max(groupCount + 1, 10) * 2).fill(-1);
     this.locals = new Array<number>(localCount).fill(-1);
     this.localsPos = new Array<Set<number> | null>(memoCount).fill(null);
   }
