@@ -177,10 +177,14 @@ export async function prepareAclPlan(
   const read = await getAclSnapshot(viewer);
   if (!read.ok) return read;
   const snapshot = read.snapshot;
-  const index = snapshot.index();
+  // The ACL list, not snapshot.index(): the snapshot is shared by every route bundle of the
+  // process (globalThis), and the policy core tells an AclIndex by `instanceof`, which fails
+  // for an index built by another bundle's copy of the class. From a list, computePlan and
+  // blastRadius index only the ACLs of the names and resources the change touches.
+  const current = snapshot.store.bindings();
   let plan: AclPlan;
   try {
-    plan = computePlan({ ...request, current: index });
+    plan = computePlan({ ...request, current });
   } catch (error) {
     if (error instanceof PolicyInputError) return { ok: false, code: "VALIDATION", message: error.message };
     throw error;
@@ -189,7 +193,7 @@ export async function prepareAclPlan(
   const config = toAuthorizerConfig(assumptions);
   const sources = await universeSources(viewer);
   const { universe, otherHost } = consoleUniverse({
-    acls: [snapshot.store.bindings(), plan.create],
+    acls: [current, plan.create],
     superUsers: assumptions.superUsers,
     scramUsers: sources.scramUsers,
     sessionPrincipals: sources.sessionPrincipals,
@@ -197,7 +201,7 @@ export async function prepareAclPlan(
     groups: sources.groups,
     transactionalIds: sources.transactionalIds,
   });
-  const blast = blastRadius({ before: index, change: { create: plan.create, delete: plan.delete }, universe, config });
+  const blast = blastRadius({ before: current, change: { create: plan.create, delete: plan.delete }, universe, config });
   const s = blast.summary();
   const payload: AclPlanPayload = { create: plan.create, delete: plan.delete };
   const shownAssumptions = { superUsers: assumptions.superUsers, allowEveryoneIfNoAclFound: assumptions.allowEveryoneIfNoAclFound };
@@ -232,7 +236,7 @@ export async function prepareAclPlan(
     data: {
       payload,
       preview,
-      basis: aclPlanBasis(snapshot.store.bindings(), payload, shownAssumptions),
+      basis: aclPlanBasis(current, payload, shownAssumptions),
       notApplicable: (options.notApplicable ?? notApplicableReason)(plan),
       detail: { universe } satisfies AclPlanDetail,
       onSaved: (id) => remember(id, blast),
@@ -339,7 +343,7 @@ function recompute(snapshot: AclSnapshot, plan: PlanContext<AclPlanPayload, AclP
   if (detail?.universe === undefined) return null;
   if (aclPlanBasis(snapshot.store.bindings(), plan.payload, plan.view.assumptions) !== plan.basis) return null;
   return blastRadius({
-    before: snapshot.index(),
+    before: snapshot.store.bindings(),
     change: plan.payload,
     universe: detail.universe,
     config: toAuthorizerConfig({ ...plan.view.assumptions, source: "", warnings: [] }),
