@@ -205,6 +205,14 @@ describe.concurrent("policy CLI — bad input exits 2 with { error } on stdout a
     ["plan", JSON.stringify({ current: [] })],
     ["plan", JSON.stringify({ current: [], universe: EMPTY_UNIVERSE, maxDelete: 1 })],
     ["plan", JSON.stringify({ current: [], universe: EMPTY_UNIVERSE, create: [], desired: [] })],
+    ["principal-map", JSON.stringify([])],
+    ["principal-map", JSON.stringify({ ssl: null, kerberos: null, requests: 5 })],
+    ["principal-map", JSON.stringify({ ssl: "DEFAULT", kerberos: null, requests: [] })],
+    ["principal-map", JSON.stringify({ ssl: { rules: 5 }, kerberos: null, requests: [] })],
+    ["principal-map", JSON.stringify({ ssl: null, kerberos: { rules: null, defaultRealm: 1 }, requests: [] })],
+    ["principal-map", JSON.stringify({ ssl: null, kerberos: null, requests: [{ type: "tls", distinguishedName: "CN=a" }] })],
+    ["principal-map", JSON.stringify({ ssl: null, kerberos: null, requests: [{ type: "ssl" }] })],
+    ["principal-map", JSON.stringify({ ssl: null, kerberos: null, requests: [{ type: "kerberos", principal: null }] })],
   ])(
     "%s %s",
     async (command, stdin) => {
@@ -398,6 +406,64 @@ describe("policy CLI — plan", () => {
       expect(expected.length).toBeGreaterThan(0);
       const sorted = (rows: Record<string, string>[]) => rows.map(k).sort();
       expect(sorted(planned.decisionChanges)).toEqual(sorted(expected));
+    },
+    T,
+  );
+});
+
+describe.concurrent("policy CLI — principal-map", () => {
+  it(
+    "maps SSL DNs, clients without a certificate and Kerberos principals to User:<name>, or Kafka's exception per request",
+    async () => {
+      const out = await json("principal-map", {
+        ssl: { rules: "RULE:^CN=(.*?),OU=ServiceUsers.*$/$1/L, DEFAULT" },
+        kerberos: { rules: "RULE:[1:$1@$0](.*@MYDOMAIN.COM)s/@.*//, DEFAULT", defaultRealm: "EXAMPLE.COM" },
+        requests: [
+          { type: "ssl", distinguishedName: "CN=Orders,OU=ServiceUsers,O=Acme" },
+          { type: "ssl", distinguishedName: "CN=alice,O=Acme" },
+          { type: "ssl", distinguishedName: null },
+          { type: "kerberos", principal: "alice@MYDOMAIN.COM" },
+          { type: "kerberos", principal: "kafka/broker1@EXAMPLE.COM" },
+          { type: "kerberos", principal: "bob@OTHER.COM" },
+        ],
+      });
+      expect(out).toEqual({
+        results: [
+          { name: "orders", principal: "User:orders" },
+          { name: "CN=alice,O=Acme", principal: "User:CN=alice,O=Acme" },
+          { name: "ANONYMOUS", principal: "User:ANONYMOUS" },
+          { name: "alice", principal: "User:alice" },
+          { name: "kafka", principal: "User:kafka" },
+          { error: "NoMatchingRule", message: "No rules apply to bob@OTHER.COM, rules [RULE:[1:$1@$0](.*@MYDOMAIN.COM)s/@.*//, DEFAULT]" },
+        ],
+      });
+    },
+    T,
+  );
+
+  it(
+    "rules the broker would refuse to start with answer every request with that exception, and still exit 0",
+    async () => {
+      const out = await json("principal-map", {
+        ssl: { rules: "RULE:^CN=(.*?),OU=ServiceUsers.*$/$1/L/U" },
+        kerberos: null,
+        requests: [
+          { type: "ssl", distinguishedName: "CN=a,OU=ServiceUsers" },
+          { type: "kerberos", principal: "alice" },
+        ],
+      });
+      const refused = { error: "IllegalArgumentException", message: "Invalid rule: `RULE:^CN=(.*?),OU=ServiceUsers.*$/$1/L/U`, unmatched substring: `/U`" };
+      expect(out).toEqual({ results: [refused, refused] });
+    },
+    T,
+  );
+
+  it(
+    "--help lists principal-map with its input",
+    async () => {
+      const r = await run(["--help"], null);
+      expect(r.code).toBe(0);
+      expect(r.stdout).toContain("principal-map       { ssl: { rules } | null, kerberos: { rules, defaultRealm } | null,");
     },
     T,
   );
