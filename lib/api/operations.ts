@@ -327,22 +327,6 @@ const ACLS_AS_CODE: ApiOperation[] = [
     ],
     kafka: true,
   },
-  {
-    operationId: "getImportProgress",
-    method: "get",
-    path: "/api/v1/acls/import/{id}/progress",
-    area: "ACLs",
-    summary: "How far applying an import plan has come",
-    description:
-      "While POST /api/v1/plans/{id}/apply runs an acl.import plan (deletes, then creates, in batches, each batch one audit event with the plan id), " +
-      "how many batches are done or in flight and how many bindings Kafka confirmed or refused, read from the audit trail (true on every console " +
-      "instance sharing the database). Only for the plan's principal.",
-    pathParams: {
-      id: { description: "The import plan's id (from POST /api/v1/plans with kind acl.import)", schema: { type: "string", format: "uuid" }, example: "00000000-0000-4000-8000-000000000000" },
-    },
-    response: aclImportProgressSchema,
-    statuses: { 403: "The plan was made by another principal: only they may follow it", 404: "There is no import plan with this id" },
-  },
 ];
 
 // ---- Quotas ---------------------------------------------------------------------------
@@ -659,6 +643,26 @@ const PLANS: ApiOperation[] = [
   },
 ];
 
+/** After PLANS: its example id names nothing, and the import plan it follows comes from POST /api/v1/plans (a link). */
+const ACL_IMPORT_PROGRESS: ApiOperation[] = [
+  {
+    operationId: "getImportProgress",
+    method: "get",
+    path: "/api/v1/acls/import/{id}/progress",
+    area: "ACLs",
+    summary: "How far applying an import plan has come",
+    description:
+      "While POST /api/v1/plans/{id}/apply runs an acl.import plan (deletes, then creates, in batches, each batch one audit event with the plan id), " +
+      "how many batches are done or in flight and how many bindings Kafka confirmed or refused, read from the audit trail (true on every console " +
+      "instance sharing the database). Only for the plan's principal.",
+    pathParams: {
+      id: { description: "The import plan's id (from POST /api/v1/plans with kind acl.import)", schema: { type: "string", format: "uuid" }, example: "00000000-0000-4000-8000-000000000000" },
+    },
+    response: aclImportProgressSchema,
+    statuses: { 403: "The plan was made by another principal: only they may follow it", 404: "There is no import plan with this id" },
+  },
+];
+
 // ---- Audit, API -----------------------------------------------------------------------
 
 const AUDIT: ApiOperation[] = [
@@ -709,6 +713,7 @@ export const API_OPERATIONS: readonly ApiOperation[] = [
   ...TOKENS,
   ...TOKEN_REQUESTS,
   ...PLANS,
+  ...ACL_IMPORT_PROGRESS,
   ...AUDIT,
   ...API,
 ];
