@@ -45,11 +45,14 @@ afterAll(async () => {
 
 // ---- generators: Java regular expressions ------------------------------------------------
 
-const LITERALS = ["a", "b", "c", "A", "B", "C", "N", "O", "U", "=", ",", ".", "-", " ", "@", "é", "É", "ß", "İ", "Σ", "σ", "😀", "\u212a", "k", "_", "1"];
-const ESCAPES = [String.raw`\,`, String.raw`\.`, String.raw`\w`, String.raw`\d`, String.raw`\s`, String.raw`\W`, String.raw`\S`, String.raw`\b`, String.raw`\B`, String.raw`\\`, String.raw`\@`, String.raw`\x41`, String.raw`\u00e9`, String.raw`\t`, String.raw`\Q.*\E`, String.raw`\Qa`, String.raw`\R`, String.raw`\h`, String.raw`\z`, String.raw`\Z`, String.raw`\A`, String.raw`\G`, String.raw`\1`, String.raw`\2`, String.raw`\k<n>`, "(?<=a|bc)", "(?<!b)", "(?<=\\w{1,2})"];
+const LITERALS = ["a", "b", "c", "A", "B", "C", "N", "O", "U", "=", ",", ".", "-", " ", "@", "é", "É", "ß", "İ", "Σ", "σ", "😀", "\u212a", "k", "_", "1", "\ud800", "\n", "#", "\t"];
+const ESCAPES = [String.raw`\,`, String.raw`\.`, String.raw`\w`, String.raw`\d`, String.raw`\s`, String.raw`\W`, String.raw`\S`, String.raw`\b`, String.raw`\B`, String.raw`\\`, String.raw`\@`, String.raw`\x41`, String.raw`\u00e9`, String.raw`\t`, String.raw`\Q.*\E`, String.raw`\Qa`, String.raw`\R`, String.raw`\h`, String.raw`\z`, String.raw`\Z`, String.raw`\A`, String.raw`\G`, String.raw`\1`, String.raw`\2`, String.raw`\k<n>`, "(?<=a|bc)", "(?<!b)", "(?<=\\w{1,2})",
+  String.raw`\0101`, String.raw`\07`, String.raw`\x{1F600}`, String.raw`\ud83d\ude00`, String.raw`\ud83d`, String.raw`\cA`, String.raw`\e`, String.raw`\a`, String.raw`\f`, String.raw`\H`, String.raw`\v`, String.raw`\V`];
 const CLASSES = [
   "[a-z]", "[A-Z]", "[^,]", "[Cc]", "[Nn]", "[a-zA-Z0-9.]", "[^=,]", String.raw`[\w&&[^\d]]`, String.raw`\p{Lu}`, String.raw`\p{L}`, String.raw`\P{Ll}`,
   "[é-ü]", "[^a]", String.raw`\p{IsLatin}`, String.raw`\p{Alpha}`, String.raw`\p{IsAlphabetic}`, String.raw`\p{javaLowerCase}`, "[a-c[x-z]]", "[^]a]", "[]a]", "[a-]",
+  "[😀-😂]", String.raw`[\d-z]`, String.raw`[a-\d]`, "[&&a]", "[a&&]", "[^&&b]", String.raw`[\Q]\E]`, String.raw`[\x41-\x{5A}]`, String.raw`[\v-\x0d]`, "[a&b]", String.raw`\pL`, String.raw`\p{gc=Lu}`, String.raw`\p{sc=Greek}`, String.raw`\p{IsLu}`, String.raw`[\p{L}&&[^a-z]]`,
+  "[k-m]", "[A-Z&&[^K]]", String.raw`\p{Lower}`, String.raw`\p{IsLowercase}`, "[ä-ö]", "[\u00e0-\u00ff]",
 ];
 const BROKEN = ["(", ")", "[", "*", "+a", "{", "a{2,1}", "\\", String.raw`\k<x>`, String.raw`\p{Nope}`, "(?<n>a)(?<n>b)", "[b-a]", String.raw`\y`, "(?", "(?<=a*b+c)"];
 const QUANTIFIERS = ["", "", "", "", "*", "+", "?", "*?", "+?", "??", "{1,2}", "{2}", "{0,}", "*+", "++", "?+"];
