@@ -138,7 +138,8 @@ test.describe("Quotas", () => {
       data: { entity: { user: USER, "client-id": "c3" }, key: "producer_byte_rate", value: 1024, dryRun: true },
     });
     expect(dry.status()).toBe(200);
-    expect(await dry.json()).toMatchObject({ applied: false, preview: { allowed: true, kafka: { ok: true } } });
+    // A sealed plan (the same answer as POST /api/v1/plans): nothing applied until POST /api/v1/plans/{id}/apply.
+    expect(await dry.json()).toMatchObject({ kind: "quota.alter", status: "OPEN", applicable: true, allowed: true, kafka: { ok: true }, value: 1024 });
 
     // Clean up through the form: remove the key.
     await fillEdit(page, { kind: "user+client-id", user: USER, clientId: "c1", key: "producer_byte_rate", remove: true });
@@ -156,6 +157,107 @@ test.describe("Quotas", () => {
     await form.getByRole("button", { name: "Preview" }).click();
     await expect(page.getByTestId("quota-preview")).toContainText("user=svc-orders, client-id=orders-api: producer_byte_rate 524288 → 524288");
     await expect(page.getByTestId("budget-check")).toContainText("within budget");
+  });
+
+  test("issue #7: Change svc-orders/orders-batch, Key consumer_byte_rate, Value 100000: the preview keeps every field, Apply sends exactly it", async ({
+    adminPage: page,
+  }) => {
+    const entity = { user: "svc-orders", "client-id": "orders-batch" };
+    const appliedKey = async (key: string) => {
+      const r = await page.request.get("/api/v1/quotas/applied?user=svc-orders&clientId=orders-batch");
+      return ((await r.json()) as { keys: { key: string; value: number | null; level: number | null }[] }).keys.find((k) => k.key === key);
+    };
+    expect(await appliedKey("consumer_byte_rate")).toMatchObject({ value: 2_097_152, level: 3 });
+    try {
+      await page.goto("/quotas");
+      await page.getByRole("link", { name: "Change producer_byte_rate of user=svc-orders, client-id=orders-batch" }).click();
+      const form = editForm(page);
+      await form.locator("select[name=key]").selectOption("consumer_byte_rate");
+      await form.getByLabel("Value").fill("100000");
+      await form.getByRole("button", { name: "Preview" }).click();
+      await expect(page.getByTestId("quota-preview")).toContainText("user=svc-orders, client-id=orders-batch: consumer_byte_rate (not set) → 100000");
+
+      // Every field, the selects included, shows what was previewed.
+      await expect(form.locator("select[name=kind]")).toHaveValue("user+client-id");
+      await expect(form.locator("select[name=key]")).toHaveValue("consumer_byte_rate");
+      await expect(form.locator("input[name=user]")).toHaveValue("svc-orders");
+      await expect(form.locator("input[name=clientId]")).toHaveValue("orders-batch");
+      await expect(form.locator("input[name=value]")).toHaveValue("100000");
+
+      // The plan: the pair before and after, the user's budget, the CLI.
+      const row = page.getByTestId("quota-impact").locator('tr[data-pair="svc-orders/orders-batch"]');
+      await expect(row).toContainText("2 MiB/s");
+      await expect(row).toContainText("level 3");
+      await expect(row).toContainText("97.66 KiB/s");
+      await expect(row).toContainText("level 1");
+      await expect(row).toContainText("0 B/s of 2 MiB/s");
+      await expect(row).toContainText("97.66 KiB/s of 2 MiB/s");
+      await expect(page.getByTestId("quota-impact").locator('tr[data-pair="svc-orders/another client id"]')).toContainText("unchanged");
+      await expect(page.getByTestId("quota-cli")).toContainText(
+        "--command-config <admin.properties> --alter --entity-type users --entity-name svc-orders --entity-type clients --entity-name orders-batch --add-config consumer_byte_rate=100000",
+      );
+
+      await form.getByRole("button", { name: "Apply" }).click();
+      await expect(page.getByTestId("quota-applied")).toContainText("Set consumer_byte_rate of user=svc-orders, client-id=orders-batch to 100000.");
+      await expect(form.locator("select[name=key]")).toHaveValue("consumer_byte_rate");
+      expect(await appliedKey("consumer_byte_rate")).toMatchObject({ value: 100_000, level: 1 });
+      expect(await appliedKey("producer_byte_rate")).toMatchObject({ value: 262_144, level: 1 });
+      await expect(form.getByRole("button", { name: "Apply" })).toHaveCount(0);
+    } finally {
+      await page.request.post("/api/v1/quotas", { headers: admin, data: { entity, key: "consumer_byte_rate", value: null } });
+    }
+    expect(await appliedKey("consumer_byte_rate")).toMatchObject({ value: 2_097_152, level: 3 });
+  });
+
+  test("Apply takes only the plan: fields edited after the preview hide Apply, and a quota changed elsewhere since the preview is a 409", async ({
+    adminPage: page,
+  }) => {
+    await page.goto("/quotas");
+    await fillEdit(page, { kind: "user+client-id", user: USER, clientId: "c3", key: "producer_byte_rate", value: "4096" });
+    const form = editForm(page);
+    await expect(form.getByRole("button", { name: "Apply" })).toBeVisible();
+    await form.getByLabel("Value").fill("8192");
+    await expect(form.getByRole("button", { name: "Apply" })).toHaveCount(0);
+    await expect(page.getByTestId("quota-edited")).toContainText("Preview again");
+    await form.getByLabel("Value").fill("4096");
+    await form.getByRole("button", { name: "Preview" }).click();
+    await expect(form.getByRole("button", { name: "Apply" })).toBeVisible();
+
+    // Someone changes this user's total outside the page (here: the API, as kafka-configs.sh would).
+    const outside = await page.request.post("/api/v1/quotas", { headers: admin, data: { entity: { user: USER }, key: "producer_byte_rate", value: 1_048_576 } });
+    expect(outside.status()).toBe(200);
+    try {
+      await form.getByRole("button", { name: "Apply" }).click();
+      await expect(page.getByTestId("quota-error")).toHaveText("The quotas changed since this preview; preview again.");
+      await expect(form.locator("input[name=value]")).toHaveValue("4096");
+      await expect(form.getByRole("button", { name: "Apply" })).toHaveCount(0);
+      const notApplied = await page.request.get(`/api/v1/quotas/applied?user=${USER}&clientId=c3`);
+      expect(((await notApplied.json()) as { keys: { key: string; level: number }[] }).keys.find((k) => k.key === "producer_byte_rate")?.level).toBe(3);
+    } finally {
+      await page.request.post("/api/v1/quotas", { headers: admin, data: { entity: { user: USER }, key: "producer_byte_rate", value: null } });
+    }
+  });
+
+  test("without JavaScript the preview keeps every field too (server-rendered)", async ({ browser, baseURL }) => {
+    const context = await browser.newContext({ javaScriptEnabled: false, baseURL });
+    try {
+      const page = await context.newPage();
+      await signInAs(page, "admin");
+      await page.goto("/quotas");
+      const form = editForm(page);
+      await form.locator("select[name=kind]").selectOption("user");
+      await form.getByLabel("User", { exact: true }).fill(USER);
+      await form.locator("select[name=key]").selectOption("request_percentage");
+      await form.getByLabel("Value").fill("25");
+      await form.getByRole("button", { name: "Preview" }).click();
+      await expect(page.getByTestId("quota-preview")).toContainText(`user=${USER}: request_percentage (not set) → 25`);
+      await expect(form.locator("select[name=kind]")).toHaveValue("user");
+      await expect(form.locator("select[name=key]")).toHaveValue("request_percentage");
+      await expect(form.locator("input[name=user]")).toHaveValue(USER);
+      await expect(form.locator("input[name=value]")).toHaveValue("25");
+    } finally {
+      await context.close();
+    }
   });
 
   test("alice may not describe quotas: Kafka's readable refusal, on the page and in the API", async ({ page, request }) => {
