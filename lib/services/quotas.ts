@@ -10,7 +10,9 @@
  * viewer (ALTER_CONFIGS on CLUSTER), and every attempt is written to the audit trail
  * (auditedMutation: the intent before Kafka is asked, the outcome after). Alterations that
  * touch a user's budget are serialised per user entity across console instances: see
- * "serialising alterations" below.
+ * "serialising alterations" below. The page and the API's dryRun preview a sealed plan
+ * (quota-plans.ts); its apply passes the plan's basis as `expectedBasis`, compared with the
+ * fresh read inside the lock (QUOTA_PLAN_STALE_MESSAGE when it differs, nothing sent).
  */
 import "server-only";
 import { alterClientQuotas, describeCluster, describeClientQuotas, kafkaConfig, type KafkaErrorInfo } from "@/lib/kafka";
