@@ -167,9 +167,21 @@ export function bindingKey(b: AclBinding): string {
   return `${b.resourceType}\u0000${b.patternType}\u0000${b.resourceName}\u0000${b.principal}\u0000${b.host}\u0000${b.operation}\u0000${b.permissionType}`;
 }
 
+const ACL_INDEX_BRAND = "kafka-security-console/AclIndex@1";
+
 const EMPTY_SECTION: TypeSection = { names: [], positionByName: new Map(), wildcardStart: 0, prefixedLengths: [] };
 
 export class AclIndex {
+  /**
+   * `instanceof AclIndex` must hold across bundles: Next gives each route bundle its own
+   * copy of this module, while a shared ACL snapshot (kept on globalThis) hands one
+   * bundle's index to another's policy functions. The check looks at a brand, not at
+   * which copy of the class built the object.
+   */
+  static [Symbol.hasInstance](value: unknown): boolean {
+    return typeof value === "object" && value !== null && (value as { kscAclIndexBrand?: unknown }).kscAclIndexBrand === ACL_INDEX_BRAND;
+  }
+  readonly kscAclIndexBrand = ACL_INDEX_BRAND;
   /** Distinct ACLs, first occurrence order. */
   readonly acls: readonly AclBinding[];
   readonly entries: readonly IndexedAcl[];
