@@ -8,8 +8,8 @@ import { tracingChannel } from "node:diagnostics_channel";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { AclBinding, AclBindingFilter } from "@/lib/policy/types";
 import { ANY_ACL_FILTER } from "@/lib/policy/acl/filter";
-import { coveringFilter, createAcls, deleteAcls, describeAclStore, describeAcls } from "./acls";
-import { closeAllConnections } from "./client";
+import { bindingsVisible, coveringFilter, createAcls, deleteAcls, describeAclStore, describeAcls } from "./acls";
+import { closeAllConnections, withAdmin } from "./client";
 import { ADMIN, runId } from "./test-fixtures";
 
 const API_KEYS = { CreateAcls: 30, DeleteAcls: 31, DescribeAcls: 29 } as const;
@@ -88,9 +88,15 @@ describe("ACL writes confirm with one describe, whatever the batch size", () => 
     expect(created.counts.DescribeAcls).toBeLessThanOrEqual(2);
     const seen = [...(await describeAcls(ADMIN, mine)), ...(await describeAcls(ADMIN, others))];
     expect(seen).toHaveLength(60);
+    // The confirmation itself reads the cluster-wide answer right: all there, and one missing is noticed.
+    const missing = { ...mixed[0]!, resourceName: `it-writes-${id}-never` };
+    expect(await withAdmin(ADMIN, "DescribeAcls", (admin) => bindingsVisible(admin, mixed, true))).toBe(true);
+    expect(await withAdmin(ADMIN, "DescribeAcls", (admin) => bindingsVisible(admin, [...mixed, missing], true))).toBe(false);
+    expect(await withAdmin(ADMIN, "DescribeAcls", (admin) => bindingsVisible(admin, mixed, false))).toBe(false);
     const deleted = await countRequests(() => deleteAcls(ADMIN, mixed.map((b) => ({ ...b }))));
     expect(deleted.result.every((r) => r.deleted.length === 1)).toBe(true);
     expect(deleted.counts.DescribeAcls).toBeLessThanOrEqual(2);
+    expect(await withAdmin(ADMIN, "DescribeAcls", (admin) => bindingsVisible(admin, mixed, false))).toBe(true);
   });
 
   it("confirms with the narrowest filter covering the batch", () => {

@@ -114,12 +114,14 @@ class WireReader {
     return s;
   }
   skipString(): void {
-    this.p += Math.max(0, this.uvarint() - 1);
+    const n = this.uvarint() - 1;
+    this.p += Math.max(0, n);
   }
   skipTaggedFields(): void {
     for (let n = this.uvarint(); n > 0; n--) {
       this.uvarint();
-      this.p += this.uvarint();
+      const size = this.uvarint();
+      this.p += size;
     }
   }
 }
