@@ -14,6 +14,9 @@ const nextConfig: NextConfig = {
       // name, the public origins in ALLOWED_ORIGINS are the console's own too. (proxy.ts
       // refuses other cross-site posts before Next sees them.) Read when the server starts.
       allowedOrigins: env().ALLOWED_ORIGINS.map((origin) => new URL(origin).host),
+      // Forms (e.g. an ACL import pasted or uploaded on /acls/import) may be as large as
+      // an API body.
+      bodySizeLimit: env().MAX_BODY_BYTES,
     },
   },
 };

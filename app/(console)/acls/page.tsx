@@ -7,6 +7,7 @@ import { LINT_ON_LOAD_LIMIT, aclOverview } from "@/lib/services/acls";
 import { AclTable } from "./acl-table";
 import { BindingCells, BindingHeaders } from "./change-views";
 import { CreateAclForm } from "./create-acl-form";
+import { AclExportLinks } from "@/components/acls/acl-export-links";
 
 export const metadata = { title: "ACLs" };
 
@@ -31,6 +32,7 @@ export default async function AclsPage({ searchParams }: { searchParams: Promise
         Every ACL Kafka lets you ({viewer.principal}) describe, with lint findings; create and delete ACLs through sealed plans: the preview shows every decision
         the change flips across the cluster, and Apply carries out exactly that plan. Changes are made as you and recorded in the audit trail.
       </p>
+      <AclExportLinks />
 
       <FilterForm query={query} raw={raw} errors={errors} />
 
