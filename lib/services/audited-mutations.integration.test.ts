@@ -301,13 +301,16 @@ describe("NUL and lone surrogates are a 400 field error; nothing reaches Kafka o
     });
 
     const quotaUser = freshQuotaUser();
-    const quota = await quotaActions.quotaAlterAction(null, form({ kind: "user", user: `${quotaUser}${NUL}`, key: "producer_byte_rate", value: "1024", intent: "apply" }));
-    expect(quota).toMatchObject({ ok: false, code: "VALIDATION", fieldErrors: { user: [expect.stringContaining("NUL")] } });
+    // The quota form previews a sealed plan from its fields (Apply reads only the plan id).
+    const quota = await quotaActions.quotaAlterAction(null, form({ kind: "user", user: `${quotaUser}${NUL}`, key: "producer_byte_rate", value: "1024" }));
+    expect(quota).toMatchObject({ plan: null, error: { code: "VALIDATION", fieldErrors: { user: [expect.stringContaining("NUL")] } } });
     const client = await quotaActions.quotaAlterAction(
       null,
-      form({ kind: "user+client-id", user: quotaUser, clientId: `api${ESC}`, key: "producer_byte_rate", value: "1024", intent: "apply" }),
+      form({ kind: "user+client-id", user: quotaUser, clientId: `api${ESC}`, key: "producer_byte_rate", value: "1024" }),
     );
-    expect(client).toMatchObject({ ok: false, code: "VALIDATION", fieldErrors: { clientId: [expect.stringContaining("control characters")] } });
+    expect(client).toMatchObject({ plan: null, error: { code: "VALIDATION", fieldErrors: { clientId: [expect.stringContaining("control characters")] } } });
+    const quotaApply = await quotaActions.quotaAlterAction(null, form({ intent: "apply", planId: `00000000-0000-4000-8000-00000000000${NUL}` }));
+    expect(quotaApply).toMatchObject({ applied: null, error: { code: "NOT_FOUND" } });
 
     session.viewer = owner();
     const token = await tokenActions.createTokenAction(null, form({ owner: "", renewers: `User:bob, User:carol${NUL}`, maxLifetime: "1", maxLifetimeUnit: "hours" }));
