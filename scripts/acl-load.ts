@@ -7,7 +7,7 @@
  *   KAFKA_PORT=19092 npx tsx scripts/acl-load.ts load 300000
  *   KAFKA_PORT=19092 npx tsx scripts/acl-load.ts fetch          # time DescribeAcls into a store
  *   KAFKA_PORT=19092 npx node --conditions=react-server --import tsx scripts/acl-load.ts snapshot
- *   KAFKA_PORT=19092 npx tsx scripts/acl-load.ts write          # 500 new ACLs through createAcls/deleteAcls
+ *   KAFKA_PORT=19092 npx tsx scripts/acl-load.ts write 500 --deletes=10   # through createAcls/deleteAcls
  *   KAFKA_PORT=19092 npx tsx scripts/acl-load.ts delete 300000
  *
  * Prints one JSON line per step. Runs as the dev super user admin/admin-secret.
@@ -86,16 +86,21 @@ async function fetchTimes(): Promise<void> {
   }
 }
 
-/** 500 bindings with nothing in common (so the confirmation describes every ACL), created and deleted through the adapter. */
-async function writeTimes(): Promise<void> {
-  const batch = realisticAcls(500, 7).map((b, i) => ({ ...b, principal: `User:load-write-${i % 37}` }));
-  for (const [what, run] of [
-    ["create", () => createAcls(ADMIN, batch)],
-    ["delete", () => deleteAcls(ADMIN, batch.map((b) => ({ ...b })))],
-  ] as const) {
+/**
+ * `count` bindings with nothing in common (so the confirmation describes every ACL),
+ * created through the adapter, then the first `deletes` of them deleted (one exact filter
+ * each). Beware: Kafka's controller scans every ACL once per DeleteAcls filter
+ * (AclControlManager.deleteAclsForFilter), so deleting 500 at 300,000 ACLs keeps it busy
+ * for minutes; keep `deletes` small on a big set.
+ */
+async function writeTimes(deletes: number): Promise<void> {
+  const batch = realisticAcls(count, 7).map((b, i) => ({ ...b, principal: `User:load-write-${i % 37}` }));
+  const steps: [string, () => Promise<{ error: unknown }[]>][] = [[`create ${batch.length}`, () => createAcls(ADMIN, batch)]];
+  if (deletes > 0) steps.push([`delete ${deletes}`, () => deleteAcls(ADMIN, batch.slice(0, deletes).map((b) => ({ ...b })))]);
+  for (const [what, run] of steps) {
     const t0 = performance.now();
-    const results: { error: unknown }[] = await run();
-    console.log(JSON.stringify({ step: `${what} 500`, ms: Math.round(performance.now() - t0), failed: results.filter((r) => r.error !== null).length }));
+    const results = await run();
+    console.log(JSON.stringify({ step: what, ms: Math.round(performance.now() - t0), failed: results.filter((r) => r.error !== null).length }));
   }
 }
 
@@ -197,7 +202,7 @@ async function measureWith(cache: AclSnapshotCache, heap: () => number, heapBefo
 
 try {
   if (command === "snapshot") await snapshotTimes();
-  else if (command === "write") await writeTimes();
+  else if (command === "write") await writeTimes(Number(flags.find((f) => f.startsWith("--deletes="))?.slice(10) ?? 0));
   else if (command === "load") await inBatches("create");
   else if (command === "delete") await inBatches("delete");
   else if (command === "fetch") await fetchTimes();
