@@ -174,7 +174,10 @@ export async function prepareAclPlan(
   request: Omit<PlanInput, "current">,
   options: { notApplicable?: (plan: AclPlan) => string | null } = {},
 ): Promise<ActionResult<PreparedPlan<AclPlanPayload, AclPlanPreview>>> {
-  const read = await getAclSnapshot(viewer);
+  // A fresh read, as Apply's basis check makes one: a plan computed on a snapshot up to
+  // ACL_SNAPSHOT_MAX_AGE_MS old would otherwise be refused as stale for a change Kafka had
+  // already made before the preview (e.g. by the CLI a moment earlier).
+  const read = await getAclSnapshot(viewer, { forceRefresh: true });
   if (!read.ok) return read;
   const snapshot = read.snapshot;
   // The ACL list, not snapshot.index(): the snapshot is shared by every route bundle of the
