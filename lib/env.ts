@@ -87,9 +87,10 @@ export class EnvError extends Error {
   }
 }
 
-function emptyToUndefined(env: Readonly<Record<string, string | undefined>>): Record<string, string | undefined> {
+/** The variables `keys` of `env`, a blank value read as unset (as a shell `VAR=` means). */
+export function pickSettings(env: Readonly<Record<string, string | undefined>>, keys: readonly string[]): Record<string, string | undefined> {
   const out: Record<string, string | undefined> = {};
-  for (const key of Object.keys(envSchema.shape)) {
+  for (const key of keys) {
     const value = env[key];
     out[key] = value === undefined || value.trim() === "" ? undefined : value;
   }
@@ -98,7 +99,7 @@ function emptyToUndefined(env: Readonly<Record<string, string | undefined>>): Re
 
 /** Parses the settings; throws EnvError listing every bad variable. */
 export function parseEnv(env: Readonly<Record<string, string | undefined>> = process.env): ConsoleEnv {
-  const parsed = envSchema.safeParse(emptyToUndefined(env));
+  const parsed = envSchema.safeParse(pickSettings(env, Object.keys(envSchema.shape)));
   if (!parsed.success) {
     throw new EnvError(parsed.error.issues.map((i) => `${i.path.join(".") || "environment"}: ${i.message}`));
   }

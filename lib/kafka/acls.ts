@@ -9,23 +9,12 @@
  */
 import { createAPI, createAclsV3, deleteAclsV3, describeAclsV3, ResponseError, type Admin, type AclFilter, type Connection } from "@platformatic/kafka";
 import { AclStoreBuilder, bindingKey, type AclStore } from "@/lib/policy/acl";
-import {
-  OPERATIONS,
-  PATTERN_TYPES,
-  PERMISSION_TYPES,
-  RESOURCE_TYPES,
-  type AclBinding,
-  type AclBindingFilter,
-  type AclOperation,
-  type AclPermissionType,
-  type PatternType,
-  type ResourceType,
-} from "@/lib/policy/types";
+import type { AclBinding, AclBindingFilter, PatternType, ResourceType } from "@/lib/policy/types";
 import { anyBrokerConnection, principalOf, withAdmin } from "./client";
 import { errorInfoFor, kafkaErrorName, partialResponse } from "./errors";
 import type { CreateAclResult, DeleteAclsResult, KafkaCredential } from "./types";
 import { settle } from "./settle";
-import { bindingFromWire, bindingToWire, filterToWire, operationToWire, patternTypeToWire, permissionToWire, resourceTypeToWire } from "./wire";
+import { bindingFromWire, bindingToWire, filterToWire, operationFromWire, patternTypeFromWire, permissionFromWire, resourceTypeFromWire } from "./wire";
 
 type DescribedResources = Awaited<ReturnType<Admin["describeAcls"]>>;
 
@@ -53,18 +42,6 @@ export async function describeAcls(cred: KafkaCredential, filter: AclBindingFilt
   });
 }
 
-function fromCode<T extends string>(names: readonly T[], toWire: (name: T) => number, what: string): (code: number) => T {
-  const table = new Map<number, T>(names.map((n) => [toWire(n), n]));
-  return (code) => {
-    const name = table.get(code);
-    if (name === undefined) throw new Error(`Kafka returned an unexpected ${what} code ${code}.`);
-    return name;
-  };
-}
-const resourceTypeOf = fromCode<ResourceType>(RESOURCE_TYPES, resourceTypeToWire, "resource type");
-const patternTypeOf = fromCode<PatternType>(PATTERN_TYPES, patternTypeToWire, "pattern type");
-const operationOf = fromCode<AclOperation>(OPERATIONS, operationToWire, "ACL operation");
-const permissionOf = fromCode<AclPermissionType>(PERMISSION_TYPES, permissionToWire, "permission type");
 
 /**
  * DescribeAcls v3 with its answer kept as bytes (one contiguous copy of the body): an
@@ -131,14 +108,14 @@ export function decodeDescribeAclsInto(bytes: Buffer, builder: AclStoreBuilder):
   const r = new WireReader(bytes, 6);
   r.nullableString();
   for (let resources = r.uvarint() - 1; resources > 0; resources--) {
-    const type = resourceTypeOf(r.int8());
+    const type = resourceTypeFromWire(r.int8());
     const name = r.string();
-    const pattern = patternTypeOf(r.int8());
+    const pattern = patternTypeFromWire(r.int8());
     for (let acls = r.uvarint() - 1; acls > 0; acls--) {
       const principal = r.string();
       const host = r.string();
-      const operation = operationOf(r.int8());
-      const permission = permissionOf(r.int8());
+      const operation = operationFromWire(r.int8());
+      const permission = permissionFromWire(r.int8());
       r.skipTaggedFields();
       builder.add(type, name, pattern, principal, host, operation, permission);
     }
@@ -258,9 +235,9 @@ export async function bindingsVisible(admin: Admin, bindings: readonly AclBindin
   r.nullableString();
   let found = 0;
   for (let resources = r.uvarint() - 1; resources > 0; resources--) {
-    const type = resourceTypeOf(r.int8());
+    const type = resourceTypeFromWire(r.int8());
     const name = r.string();
-    const pattern = patternTypeOf(r.int8());
+    const pattern = patternTypeFromWire(r.int8());
     const relevant = wantedResources.has(resourceKey(type, name, pattern));
     for (let acls = r.uvarint() - 1; acls > 0; acls--) {
       if (!relevant) {
@@ -272,8 +249,8 @@ export async function bindingsVisible(admin: Admin, bindings: readonly AclBindin
       }
       const principal = r.string();
       const host = r.string();
-      const operation = operationOf(r.int8());
-      const permissionType = permissionOf(r.int8());
+      const operation = operationFromWire(r.int8());
+      const permissionType = permissionFromWire(r.int8());
       r.skipTaggedFields();
       if (!wanted.has(bindingKey({ resourceType: type, resourceName: name, patternType: pattern, principal, host, operation, permissionType }))) continue;
       if (!present) return false;

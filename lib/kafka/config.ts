@@ -12,6 +12,7 @@
 import { readFileSync } from "node:fs";
 import type { ConnectionOptions as TlsConnectionOptions } from "node:tls";
 import { z } from "zod";
+import { pickSettings } from "../env";
 
 const hostPort = /^(\[[0-9a-fA-F:.]+\]|[^\s:,]+):(\d{1,5})$/;
 
@@ -45,18 +46,9 @@ export class KafkaConfigError extends Error {
   override name = "KafkaConfigError";
 }
 
-function emptyToUndefined(env: Readonly<Record<string, string | undefined>>): Record<string, string | undefined> {
-  const out: Record<string, string | undefined> = {};
-  for (const key of Object.keys(envSchema.shape)) {
-    const value = env[key];
-    out[key] = value === undefined || value.trim() === "" ? undefined : value;
-  }
-  return out;
-}
-
 /** Parses and checks the Kafka settings; throws KafkaConfigError naming every bad variable. */
 export function loadKafkaConfig(env: Readonly<Record<string, string | undefined>> = process.env): KafkaConfig {
-  const parsed = envSchema.safeParse(emptyToUndefined(env));
+  const parsed = envSchema.safeParse(pickSettings(env, Object.keys(envSchema.shape)));
   if (!parsed.success) {
     const problems = parsed.error.issues.map((i) => `${i.path.join(".")}: ${i.message}`).join("; ");
     throw new KafkaConfigError(`Invalid Kafka settings in the environment: ${problems}`);

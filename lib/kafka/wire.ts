@@ -28,27 +28,25 @@ import {
   type ResourceType,
 } from "@/lib/policy/types";
 
-function invert<K extends string, V extends number>(table: Record<K, V>): Map<number, K> {
-  return new Map(Object.entries(table).map(([k, v]) => [v as number, k as K]));
-}
-
-const resourceTypeNames = invert(ResourceTypes);
-const patternTypeNames = invert(ResourcePatternTypes);
-const operationNames = invert(AclOperations);
-const permissionNames = invert(AclPermissionTypes);
-
-function fromWire<T extends string>(names: Map<number, string>, allowed: readonly string[], value: number, what: string): T {
-  const name = names.get(value);
-  if (name === undefined || !allowed.includes(name)) throw new Error(`Kafka returned an unexpected ${what} code ${value}.`);
-  return name as T;
-}
-
-const PERMISSIONS = PERMISSION_TYPES;
-
 export const resourceTypeToWire = (t: ResourceType | "ANY"): ResourceTypeValue => ResourceTypes[t];
 export const patternTypeToWire = (t: PatternType | "ANY" | "MATCH"): ResourcePatternTypeValue => ResourcePatternTypes[t];
 export const operationToWire = (o: AclOperation | "ANY"): AclOperationValue => AclOperations[o];
 export const permissionToWire = (p: AclPermissionType | "ANY"): AclPermissionTypeValue => AclPermissionTypes[p];
+
+/** Kafka's code -> the policy core's name, for the values the policy core knows (anything else is an error). */
+function fromCode<T extends string>(names: readonly T[], toWire: (name: T) => number, what: string): (code: number) => T {
+  const table = new Map<number, T>(names.map((n) => [toWire(n), n]));
+  return (code) => {
+    const name = table.get(code);
+    if (name === undefined) throw new Error(`Kafka returned an unexpected ${what} code ${code}.`);
+    return name;
+  };
+}
+
+export const resourceTypeFromWire = fromCode<ResourceType>(RESOURCE_TYPES, resourceTypeToWire, "resource type");
+export const patternTypeFromWire = fromCode<PatternType>(PATTERN_TYPES, patternTypeToWire, "pattern type");
+export const operationFromWire = fromCode<AclOperation>(OPERATIONS, operationToWire, "ACL operation");
+export const permissionFromWire = fromCode<AclPermissionType>(PERMISSION_TYPES, permissionToWire, "permission type");
 
 export function bindingToWire(b: AclBinding): Acl {
   return {
@@ -76,13 +74,13 @@ export function filterToWire(f: AclBindingFilter): AclFilter {
 
 export function bindingFromWire(acl: Acl): AclBinding {
   return {
-    resourceType: fromWire<ResourceType>(resourceTypeNames, RESOURCE_TYPES, acl.resourceType, "resource type"),
+    resourceType: resourceTypeFromWire(acl.resourceType),
     resourceName: acl.resourceName,
-    patternType: fromWire<PatternType>(patternTypeNames, PATTERN_TYPES, acl.resourcePatternType, "pattern type"),
+    patternType: patternTypeFromWire(acl.resourcePatternType),
     principal: acl.principal,
     host: acl.host,
-    operation: fromWire<AclOperation>(operationNames, OPERATIONS, acl.operation, "ACL operation"),
-    permissionType: fromWire<AclPermissionType>(permissionNames, PERMISSIONS, acl.permissionType, "permission type"),
+    operation: operationFromWire(acl.operation),
+    permissionType: permissionFromWire(acl.permissionType),
   };
 }
 
