@@ -47,11 +47,19 @@ function naiveMatches(all: readonly AclBinding[], q: AclStoreQuery): AclBinding[
     if (!matchesFilter(a, filter)) return false;
     if (q.resourceNamePrefix != null && !a.resourceName.startsWith(q.resourceNamePrefix)) return false;
     if (q.principalContains && !a.principal.toLowerCase().includes(q.principalContains.toLowerCase())) return false;
+    if (q.resourceNameMatch != null && !appliesTo(a, q.resourceNameMatch)) return false;
     return true;
   });
-  out.sort((x, y) => (q.sort === "principal" ? cmp(x.principal, y.principal) || browseOrder(x, y) : browseOrder(x, y)));
+  const sort = q.sort ?? "resource";
+  const first = (x: AclBinding, y: AclBinding) => (sort === "resource" ? 0 : cmp(x[sort], y[sort]));
+  out.sort((x, y) => first(x, y) || browseOrder(x, y));
   if (q.descending === true) out.reverse();
   return out;
+}
+
+/** Kafka's ResourcePatternFilter MATCH for a resource named `name`, written out. */
+function appliesTo(a: AclBinding, name: string): boolean {
+  return a.patternType === "LITERAL" ? a.resourceName === name || a.resourceName === "*" : name.startsWith(a.resourceName);
 }
 
 function naivePage(all: readonly AclBinding[], q: AclStorePageRequest) {
@@ -86,6 +94,7 @@ const queryArb: fc.Arbitrary<AclStorePageRequest> = fc.record(
     resourceName: fc.option(fc.constantFrom(...NAMES, "foo.bar.baz", "nope"), { nil: null }),
     patternType: fc.constantFrom("ANY" as const, "MATCH" as const, "LITERAL" as const, "PREFIXED" as const),
     resourceNamePrefix: fc.option(fc.constantFrom("", "f", "foo", "foo.", "*", "q"), { nil: null }),
+    resourceNameMatch: fc.option(fc.constantFrom(...NAMES, "foo.bar.baz", "nope"), { nil: null }),
     principal: fc.option(fc.constantFrom(...PRINCIPALS, "User:nobody"), { nil: null }),
     principalContains: fc.option(fc.constantFrom("", "ali", "ALI", "user:", "ops", "zzz"), { nil: null }),
     host: fc.option(fc.constantFrom(...HOSTS, "10.9.9.9"), { nil: null }),

@@ -67,8 +67,14 @@ function codeOf(table: ReadonlyMap<string, number>, value: string, what: string)
 
 // ---- queries ---------------------------------------------------------------------------------
 
-/** Orders a page can be a slice of: the browse order, or by principal first (then the browse order). */
-export const ACL_STORE_SORTS = ["resource", "principal"] as const;
+/**
+ * Orders a page can be a slice of: the browse order ("resource", the same as
+ * "resourceType"), or one column first and then the browse order. Each column's order is
+ * a permutation counted out once per store (O(n), no comparison sort); a filtered query
+ * orders just its matches (a small answer is sorted, a large one picked out of the
+ * permutation). `descending` reverses the whole order.
+ */
+export const ACL_STORE_SORTS = ["resource", "resourceType", "resourceName", "patternType", "principal", "host", "operation", "permissionType"] as const;
 export type AclStoreSort = (typeof ACL_STORE_SORTS)[number];
 
 export interface AclStoreQuery {
@@ -78,6 +84,13 @@ export interface AclStoreQuery {
   patternType?: PatternTypeFilter;
   /** Only patterns whose name starts with this (the pattern's own name, not MATCH). */
   resourceNamePrefix?: string | null;
+  /**
+   * Only patterns that apply to a resource of this name (Kafka's MATCH, what
+   * `kafka-acls.sh --list --resource-pattern-type match` answers): LITERAL this name,
+   * LITERAL `*`, and PREFIXED patterns the name starts with. Combines with every other
+   * field (e.g. patternType PREFIXED: just the prefixes that apply).
+   */
+  resourceNameMatch?: string | null;
   /** Exact principal (`User:alice` does not return `User:*`). */
   principal?: string | null;
   /** Case-insensitive fragment of the principal. */
@@ -446,6 +459,8 @@ export class AclStore {
   private principalPostings: Postings | null = null;
   private operationPostings: Postings | null = null;
   private hostPostings: Postings | null = null;
+  /** Column sorts other than by principal, operation and host (whose postings are their orders). */
+  private readonly orders = new Map<AclStoreSort, Uint32Array>();
   private principalsLower: string[] | null = null;
   private materialized: AclBinding[] | null = null;
   private authorizerIndex: AclIndex | null = null;
@@ -579,6 +594,46 @@ export class AclStore {
    * prefix), ascending and disjoint, and the pattern code still to check per ACL (-1: none).
    */
   private resourceRanges(q: AclStoreQuery): { ranges: [number, number][]; checkPattern: number } | null {
+    const base = this.baseRanges(q);
+    const match = q.resourceNameMatch ?? null;
+    if (base === null || match === null) return base;
+    const typeFilter = q.resourceType ?? "ANY";
+    const types = typeFilter === "ANY" ? TYPE_NAMES.map((_, t) => t) : [TYPE_CODE.get(typeFilter)!];
+    const only = base.checkPattern >= 0 ? base.checkPattern : q.patternType === "LITERAL" ? LITERAL : q.patternType === "PREFIXED" ? PREFIXED : -1;
+    return { ranges: intersectRanges(base.ranges, this.matchRanges(types, match, only, () => true)), checkPattern: base.checkPattern };
+  }
+
+  /**
+   * Kafka's MATCH for one name: LITERAL name, LITERAL `*`, and PREFIXED p for every
+   * prefix p of the name (ResourcePatternFilter.matches), as ascending disjoint ranges;
+   * `only` keeps one pattern type (-1: both).
+   */
+  private matchRanges(types: readonly number[], name: string, only: number, keep: (nameId: number) => boolean): [number, number][] {
+    const pieces: [number, number][] = [];
+    const literalIds = new Set<number>();
+    if (only !== PREFIXED) {
+      for (const candidate of [name, WILDCARD_RESOURCE]) {
+        const id = indexOfString(this.names, candidate);
+        if (id >= 0 && keep(id)) literalIds.add(id);
+      }
+    }
+    const prefixedIds: number[] = [];
+    if (only !== LITERAL) {
+      for (const len of this.prefixedLengths) {
+        if (len > name.length) break;
+        const id = indexOfString(this.names, name.slice(0, len));
+        if (id >= 0 && keep(id)) prefixedIds.push(id);
+      }
+    }
+    for (const t of types) {
+      for (const id of literalIds) pieces.push(this.patternRange(t, id, LITERAL));
+      for (const id of prefixedIds) pieces.push(this.patternRange(t, id, PREFIXED));
+    }
+    return pieces.sort((a, b) => a[0] - b[0]).filter((r) => r[1] > r[0]);
+  }
+
+  /** The ranges of the type, name, pattern and prefix fields (resourceRanges without resourceNameMatch). */
+  private baseRanges(q: AclStoreQuery): { ranges: [number, number][]; checkPattern: number } | null {
     const typeFilter = q.resourceType ?? "ANY";
     const patternFilter = q.patternType ?? "ANY";
     const name = q.resourceName ?? null;
@@ -589,27 +644,7 @@ export class AclStore {
     const startsWithPrefix = (id: number) => prefix === null || this.names[id]!.startsWith(prefix);
     const ranges: [number, number][] = [];
     let checkPattern = -1;
-    if (name !== null && patternFilter === "MATCH") {
-      // LITERAL name, LITERAL `*`, and PREFIXED p for every prefix p of the name.
-      const pieces: [number, number][] = [];
-      const literalIds = new Set<number>();
-      for (const candidate of [name, WILDCARD_RESOURCE]) {
-        const id = indexOfString(this.names, candidate);
-        if (id >= 0 && startsWithPrefix(id)) literalIds.add(id);
-      }
-      const prefixedIds: number[] = [];
-      for (const len of this.prefixedLengths) {
-        if (len > name.length) break;
-        const id = indexOfString(this.names, name.slice(0, len));
-        if (id >= 0 && startsWithPrefix(id)) prefixedIds.push(id);
-      }
-      for (const t of types as number[]) {
-        for (const id of literalIds) pieces.push(this.patternRange(t, id, LITERAL));
-        for (const id of prefixedIds) pieces.push(this.patternRange(t, id, PREFIXED));
-      }
-      for (const r of pieces.sort((a, b) => a[0] - b[0])) if (r[1] > r[0]) ranges.push(r);
-      return { ranges, checkPattern };
-    }
+    if (name !== null && patternFilter === "MATCH") return { ranges: this.matchRanges(types as number[], name, -1, startsWithPrefix), checkPattern };
     if (name !== null) {
       const id = indexOfString(this.names, name);
       if (id < 0 || !startsWithPrefix(id)) return { ranges, checkPattern };
@@ -740,18 +775,63 @@ export class AclStore {
     return new ArraySelection(m === out.length ? out : out.slice(0, m));
   }
 
-  /** `selection` in principal order (principal, then the browse order). */
-  private byPrincipal(selection: Selection): Selection {
-    if (selection.length === this.size) return new ArraySelection(this.principalIndex().positions);
+  /** The whole store in one column's order (that column, then the browse order), counted out once. */
+  private order(sort: Exclude<AclStoreSort, "resource" | "resourceType">): Uint32Array {
+    if (sort === "principal") return this.principalIndex().positions;
+    if (sort === "operation") return this.operationIndex().positions;
+    if (sort === "host") return this.hostIndex().positions;
+    let order = this.orders.get(sort);
+    if (order === undefined) {
+      order =
+        sort === "resourceName"
+          ? buildPostings(this.nameCol, this.names.length).positions
+          : sort === "patternType"
+            ? buildPostings(this.patternCol, PATTERN_NAMES.length).positions
+            : buildPostings(this.permissionCol, PERMISSION_NAMES.length).positions;
+      this.orders.set(sort, order);
+    }
+    return order;
+  }
+
+  private column(sort: Exclude<AclStoreSort, "resource" | "resourceType">): Uint8Array | Uint32Array {
+    const columns = {
+      resourceName: this.nameCol,
+      patternType: this.patternCol,
+      principal: this.principalCol,
+      host: this.hostCol,
+      operation: this.operationCol,
+      permissionType: this.permissionCol,
+    } as const;
+    return columns[sort];
+  }
+
+  /**
+   * `selection` (ascending positions) in a column's order. All of it: the precomputed
+   * permutation itself. A small part: its own sort (m log m). A large part: picked out of
+   * the permutation in one pass (n), whichever is cheaper.
+   */
+  private sortedBy(selection: Selection, sort: AclStoreSort): Selection {
+    if (sort === "resource" || sort === "resourceType" || selection.length < 2) return selection;
     const n = this.size;
-    const keys = new Float64Array(selection.length);
-    for (let k = 0; k < keys.length; k++) {
+    const m = selection.length;
+    if (m === n) return new ArraySelection(this.order(sort));
+    const out = new Uint32Array(m);
+    if (m * Math.log2(m) > n) {
+      const order = this.order(sort);
+      const chosen = new Uint8Array(n);
+      for (let k = 0; k < m; k++) chosen[selection.at(k)] = 1;
+      let j = 0;
+      for (let k = 0; k < n && j < m; k++) if (chosen[order[k]!] === 1) out[j++] = order[k]!;
+      return new ArraySelection(out);
+    }
+    const col = this.column(sort);
+    const keys = new Float64Array(m);
+    for (let k = 0; k < m; k++) {
       const i = selection.at(k);
-      keys[k] = this.principalCol[i]! * n + i;
+      keys[k] = col[i]! * n + i;
     }
     keys.sort();
-    const out = new Uint32Array(keys.length);
-    for (let k = 0; k < keys.length; k++) out[k] = keys[k]! % n;
+    for (let k = 0; k < m; k++) out[k] = keys[k]! % n;
     return new ArraySelection(out);
   }
 
@@ -761,6 +841,7 @@ export class AclStore {
       q.resourceName ?? null,
       q.patternType ?? "ANY",
       q.resourceNamePrefix ?? null,
+      q.resourceNameMatch ?? null,
       q.principal ?? null,
       q.principalContains || null,
       q.host ?? null,
@@ -776,7 +857,7 @@ export class AclStore {
       return hit;
     }
     let s = this.select(q);
-    if ((q.sort ?? "resource") === "principal" && s.length > 1) s = this.byPrincipal(s);
+    s = this.sortedBy(s, q.sort ?? "resource");
     if (q.descending === true && s.length > 1) s = new ReversedSelection(s);
     this.cache.set(key, s);
     if (this.cache.size > QUERY_CACHE_SIZE) this.cache.delete(this.cache.keys().next().value!);
@@ -1032,6 +1113,21 @@ export class AclStore {
     for (const table of [this.names, this.principals, this.hosts]) for (const s of table) bytes += 16 + s.length * 2;
     return bytes;
   }
+}
+
+/** The positions in both lists of ascending disjoint ranges, as ascending disjoint ranges. */
+function intersectRanges(a: readonly [number, number][], b: readonly [number, number][]): [number, number][] {
+  const out: [number, number][] = [];
+  let i = 0;
+  let j = 0;
+  while (i < a.length && j < b.length) {
+    const from = Math.max(a[i]![0], b[j]![0]);
+    const to = Math.min(a[i]![1], b[j]![1]);
+    if (to > from) out.push([from, to]);
+    if (a[i]![1] < b[j]![1]) i++;
+    else j++;
+  }
+  return out;
 }
 
 /**
