@@ -1,5 +1,6 @@
 import { NextResponse, type NextRequest } from "next/server";
 import { env } from "@/lib/env";
+import { PAGE_PATH_HEADER } from "@/lib/auth/page-path";
 import { crossSiteRefusal } from "@/lib/api/same-origin";
 import { baseSecurityHeaders, FALLBACK_CONTENT_SECURITY_POLICY, newNonce, pageContentSecurityPolicy } from "@/lib/api/security-headers";
 import { decodeStrictUtf8, findUnsafeFormData, findUnsafeText, findUnsafeUrl, hasErrors, INVALID_UTF8_MESSAGE, type FieldErrors } from "@/lib/schemas/safe-text";
@@ -70,6 +71,8 @@ export async function proxy(request: NextRequest) {
   const csp = pageContentSecurityPolicy(newNonce(), headerSettings);
   const requestHeaders = new Headers(request.headers);
   requestHeaders.set("Content-Security-Policy", csp);
+  // The page's own address, for the sign-in `next` when a session ends mid-visit (lib/auth/current.ts).
+  requestHeaders.set(PAGE_PATH_HEADER, pathname + search);
   return secured(NextResponse.next({ request: { headers: requestHeaders } }), csp);
 }
 
@@ -118,5 +121,6 @@ function parseJson(text: string): unknown {
 }
 
 export const config = {
-  matcher: ["/((?!_next/static|_next/image|favicon.ico|robots.txt).*)"],
+  // Static files anyone may fetch (the sign-in page shows the icons before a session exists).
+  matcher: ["/((?!_next/static|_next/image|favicon.ico|icons/|robots.txt).*)"],
 };

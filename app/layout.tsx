@@ -1,8 +1,21 @@
 import type { ReactNode } from "react";
+import type { Metadata, Viewport } from "next";
 import { connection } from "next/server";
 import "./globals.css";
 
-export const metadata = { title: { default: "Kafka Security Console", template: "%s · Kafka Security Console" } };
+export const metadata: Metadata = {
+  title: { default: "Kafka Security Console", template: "%s · Kafka Security Console" },
+  // Files in public/ (served without a session: proxy.ts leaves them alone).
+  icons: {
+    icon: [
+      { url: "/favicon.ico", sizes: "48x48" },
+      { url: "/icons/icon.svg", type: "image/svg+xml" },
+    ],
+    apple: { url: "/icons/apple-icon.png", sizes: "180x180" },
+  },
+};
+
+export const viewport: Viewport = { width: "device-width", initialScale: 1, themeColor: "#17202c" };
 
 /**
  * Every page renders per request: the Content-Security-Policy that proxy.ts sets carries

@@ -1,8 +1,14 @@
 "use client";
 
-import Link from "next/link";
+import Link, { useLinkStatus } from "next/link";
 import { usePathname } from "next/navigation";
+import { useEffect, useRef } from "react";
 
+/**
+ * The console's areas, in the sidebar's order. Only pages that exist are listed
+ * (components/nav-links.test.ts checks each has a page). To add an area, add one line
+ * here, e.g. `{ href: "/identities", label: "Identities" }`, where it belongs.
+ */
 export const AREAS = [
   { href: "/", label: "Cluster" },
   { href: "/resources", label: "Resources" },
@@ -14,18 +20,52 @@ export const AREAS = [
   { href: "/audit", label: "Audit" },
 ] as const;
 
+/** Whether `href` is the area `pathname` is in ("/" only for itself; "/acls" for "/acls/new"). */
+export function isCurrentArea(href: string, pathname: string): boolean {
+  return href === "/" ? pathname === "/" : pathname === href || pathname.startsWith(`${href}/`);
+}
+
+/** A small spinner beside the link being opened, until its page has rendered. */
+function Pending() {
+  const { pending } = useLinkStatus();
+  return <span aria-hidden="true" className={pending ? "nav-pending is-pending" : "nav-pending"} />;
+}
+
+const WIDE = "(min-width: 761px)";
+
 export function NavLinks() {
   const pathname = usePathname();
+  const navRef = useRef<HTMLElement>(null);
+
+  // The menu is a <details> (it works without JavaScript). On wide screens CSS shows it
+  // open; here it is also opened for real, so browsers without ::details-content show it
+  // and assistive technology reads it as expanded.
+  useEffect(() => {
+    const details = navRef.current?.closest("details");
+    if (!details) return;
+    const wide = window.matchMedia(WIDE);
+    const sync = () => {
+      if (wide.matches) details.open = true;
+    };
+    sync();
+    wide.addEventListener("change", sync);
+    return () => wide.removeEventListener("change", sync);
+  }, []);
+
+  // On a narrow screen, close the menu once a link has taken the user to another page.
+  useEffect(() => {
+    const details = navRef.current?.closest("details");
+    if (details && !window.matchMedia(WIDE).matches) details.open = false;
+  }, [pathname]);
+
   return (
-    <nav aria-label="Areas">
-      {AREAS.map((area) => {
-        const current = area.href === "/" ? pathname === "/" : pathname.startsWith(area.href);
-        return (
-          <Link key={area.href} href={area.href} aria-current={current ? "page" : undefined}>
-            {area.label}
-          </Link>
-        );
-      })}
+    <nav aria-label="Areas" ref={navRef}>
+      {AREAS.map((area) => (
+        <Link key={area.href} href={area.href} aria-current={isCurrentArea(area.href, pathname) ? "page" : undefined}>
+          {area.label}
+          <Pending />
+        </Link>
+      ))}
     </nav>
   );
 }

@@ -2,34 +2,52 @@ import type { ReactNode } from "react";
 import Link from "next/link";
 import { requireViewer } from "@/lib/auth/current";
 import { NavLinks } from "@/components/nav-links";
+import { QueryProvider } from "@/components/ui/query";
 import { signOutAction } from "../sign-in/actions";
 
 export const dynamic = "force-dynamic";
 
+/**
+ * The console's frame: a skip link, the sidebar (at narrow widths a "Menu" disclosure, a
+ * `<details>` that opens and closes without JavaScript), the top bar with who is signed
+ * in, and the page in `<main id="content">`.
+ */
 export default async function ConsoleLayout({ children }: { children: ReactNode }) {
   const viewer = await requireViewer();
   return (
-    <div className="shell">
-      <aside className="sidebar">
-        <div className="brand">Kafka Security Console</div>
-        <NavLinks />
-        <nav aria-label="Developers">
-          <Link href="/api-reference">API reference</Link>
-        </nav>
-      </aside>
-      <div className="main">
-        <header className="topbar">
-          <span className="who">
-            Signed in as <strong data-testid="principal">{viewer.principal}</strong> ({viewer.credential.mechanism})
-          </span>
-          <form action={signOutAction}>
-            <button className="btn secondary small" type="submit">
-              Sign out
-            </button>
-          </form>
-        </header>
-        <main className="content">{children}</main>
+    <>
+      <a className="skip-link" href="#content">
+        Skip to content
+      </a>
+      <div className="shell">
+        <aside className="sidebar">
+          <div className="brand">
+            <Link href="/">Kafka Security Console</Link>
+          </div>
+          <details className="nav-menu">
+            <summary>Menu</summary>
+            <NavLinks />
+            <nav aria-label="Developers">
+              <Link href="/api-reference">API reference</Link>
+            </nav>
+          </details>
+        </aside>
+        <div className="main">
+          <header className="topbar">
+            <span className="who">
+              Signed in as <strong data-testid="principal">{viewer.principal}</strong> ({viewer.credential.mechanism})
+            </span>
+            <form action={signOutAction}>
+              <button className="btn secondary small" type="submit">
+                Sign out
+              </button>
+            </form>
+          </header>
+          <main className="content" id="content" tabIndex={-1}>
+            <QueryProvider>{children}</QueryProvider>
+          </main>
+        </div>
       </div>
-    </div>
+    </>
   );
 }

@@ -9,6 +9,7 @@ import { cache } from "react";
 import { signInSchema } from "@/lib/schemas/session";
 import { viewerFromBasic, viewerFromSessionId, type Viewer } from "@/lib/auth/sign-in";
 import { clientAddressFromHeaders } from "@/lib/auth/client-address";
+import { PAGE_PATH_HEADER, signInAgainPath } from "@/lib/auth/page-path";
 import { env } from "@/lib/env";
 import type { ActionResult } from "@/lib/actions/result";
 
@@ -42,11 +43,12 @@ export const getViewer = cache(async (): Promise<Viewer | null> => {
 /**
  * The viewer, or a redirect to sign-in. A request that still carries a session cookie
  * whose session is gone (expired, or ended because Kafka refused its credential) is told
- * so on the sign-in page.
+ * so on the sign-in page; either way the sign-in returns to the page they were on (for a
+ * server action, the page it was posted from), with its query.
  */
 export async function requireViewer(): Promise<Viewer> {
   const viewer = await getViewer();
-  if (!viewer) redirect((await cookies()).has(SESSION_COOKIE) ? "/sign-in?ended=1" : "/sign-in");
+  if (!viewer) redirect(signInAgainPath((await headers()).get(PAGE_PATH_HEADER), (await cookies()).has(SESSION_COOKIE)));
   return viewer;
 }
 
