@@ -16,5 +16,15 @@ export {
   splitKerberosRules,
 } from "./kerberos";
 export type { KerberosMapping, KerberosName, KerberosRule } from "./kerberos";
+export {
+  certificateIssuerRfc2253,
+  certificateSubjectRfc2253,
+  DerError,
+  escapeRfc2253Value,
+  normalizeDistinguishedName,
+  parseDistinguishedName,
+  RFC2253_KEYWORDS,
+} from "./x500-name";
+export type { DnAttribute } from "./x500-name";
 export { JavaException, UNSUPPORTED_JAVA_REGEX } from "./java/exception";
 export { JavaPattern } from "./java/regex/pattern";
