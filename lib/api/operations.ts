@@ -16,6 +16,7 @@
 import { z } from "zod";
 import { sessionResponseSchema, signInSchema } from "@/lib/schemas/session";
 import { clusterSchema } from "@/lib/schemas/cluster";
+import { dashboardQuerySchema, dashboardSchema } from "@/lib/schemas/dashboard";
 import { auditPageSchema, auditQuerySchema } from "@/lib/schemas/audit";
 import { accessCheckQuerySchema, accessCheckResultSchema } from "@/lib/schemas/access-check";
 import { appliedQuotaQuerySchema, appliedQuotaSchema, quotaAlterationSchema, quotaAlterResultSchema, quotasOverviewSchema } from "@/lib/schemas/quotas";
@@ -165,6 +166,24 @@ const CLUSTER: ApiOperation[] = [
     response: clusterSchema,
     kafka: true,
   },
+  {
+    operationId: "getDashboard",
+    method: "get",
+    path: "/api/v1/dashboard",
+    area: "Cluster",
+    summary: "The caller's dashboard: ACL posture, KIP-55 findings, tokens, pending decisions, recent changes",
+    description:
+      "Every card is read as the caller and answers on its own: a card Kafka refuses is { ok: false, code, message } (e.g. the ACL posture for a caller " +
+      "without DESCRIBE on CLUSTER) while the others still answer. ACL numbers come from the shared ACL snapshot and are computed once per snapshot; " +
+      "above 20,000 ACLs lint runs only with lint=1.",
+    query: dashboardQuerySchema,
+    queryExamples: {
+      plain: { summary: "Every card", value: {} },
+      lint: { summary: "With lint over every ACL, whatever their number", value: { lint: "1" } },
+    },
+    response: dashboardSchema,
+    kafka: true,
+  },
 ];
 
 const RESOURCES: ApiOperation[] = [
@@ -228,12 +247,15 @@ const ACLS: ApiOperation[] = [
     method: "get",
     path: "/api/v1/acls",
     area: "ACLs",
-    summary: "ACLs the caller may describe, filtered and paged",
-    description: "ACLs the caller may describe (needs DESCRIBE on CLUSTER), filtered and paged on the server. Every filter is optional.",
+    summary: "ACLs the caller may describe, filtered, sorted and paged",
+    description:
+      "ACLs the caller may describe (needs DESCRIBE on CLUSTER), filtered, sorted and paged on the server from the console's shared ACL snapshot " +
+      "(at most ACL_SNAPSHOT_MAX_AGE_MS old; `snapshot` says when it was read; refresh=true reads Kafka again). Every filter is optional.",
     query: aclListQuerySchema,
     queryExamples: {
       principal: { summary: "alice's ACLs, first page", value: { principal: "User:alice", page: 1 } },
-      topics: { summary: "PREFIXED topic ACLs", value: { resourceType: "TOPIC", patternType: "PREFIXED" } },
+      topics: { summary: "PREFIXED topic ACLs, by principal", value: { resourceType: "TOPIC", patternType: "PREFIXED", sort: "principal" } },
+      match: { summary: "Every ACL that applies to topic orders (Kafka's MATCH), read fresh", value: { resourceType: "TOPIC", resourceName: "orders", nameMatch: "match", refresh: "true" } },
     },
     response: aclListResultSchema,
     kafka: true,

@@ -46,20 +46,25 @@ describe("aclListQuerySchema", () => {
       principalMatch: "exact",
       resourceType: "ANY",
       resourceName: "",
+      nameMatch: "exact",
       patternType: "ANY",
+      host: "",
       operation: "ANY",
       permissionType: "ANY",
+      sort: "resourceType",
+      order: "asc",
       page: 1,
+      pageSize: 200,
+      refresh: false,
     });
   });
 
   it("refuses unknown values and bad pages", () => {
-    expect(Object.keys(errorsOf(aclListQuerySchema, { resourceType: "TOPICS", patternType: "MATCH", page: "0", principalMatch: "regex" })).sort()).toEqual([
-      "page",
-      "patternType",
-      "principalMatch",
-      "resourceType",
-    ]);
+    expect(
+      Object.keys(
+        errorsOf(aclListQuerySchema, { resourceType: "TOPICS", patternType: "MATCH", page: "0", principalMatch: "regex", nameMatch: "regex", sort: "size", order: "up", pageSize: "1001" }),
+      ).sort(),
+    ).toEqual(["nameMatch", "order", "page", "pageSize", "patternType", "principalMatch", "resourceType", "sort"]);
   });
 });
 

@@ -42,20 +42,52 @@ const anyOr = <T extends readonly string[]>(values: T, what: string) =>
     z.enum(["ANY", ...values] as [string, ...string[]], { error: `Choose a ${what}: ANY, ${values.join(", ")}` }),
   );
 
+/** Columns the ACL list sorts by (each then by the browse order: type, name, pattern, principal, operation, permission, host). */
+export const ACL_SORT_COLUMNS = ["resourceType", "resourceName", "patternType", "principal", "host", "operation", "permissionType"] as const;
+export type AclSortColumn = (typeof ACL_SORT_COLUMNS)[number];
+
+/** How the resource name filter compares: the pattern's name exactly, names starting with it, or Kafka's MATCH. */
+export const ACL_NAME_MATCHES = ["exact", "prefix", "match"] as const;
+
+/** The largest page the list answers. */
+export const ACL_MAX_PAGE_SIZE = 1000;
+
+const choice = <T extends readonly [string, ...string[]]>(values: T, fallback: T[number], error: string) =>
+  z.preprocess((v) => (v === undefined || v === "" ? fallback : v), z.enum(values, { error }));
+
 /** Browse filters (query string). Empty fields filter nothing. */
 export const aclListQuerySchema = z.object({
-  principal: optional(1000).meta({ description: "Principal, exact (User:alice) or, with principalMatch=contains, a fragment" }),
-  principalMatch: z
-    .preprocess((v) => (v === undefined || v === "" ? "exact" : v), z.enum(["exact", "contains"], { error: "Choose exact or contains" }))
-    .meta({ description: "How principal is compared (default exact)" }),
+  principal: optional(1000).meta({ description: "Principal, exact (alice is read as User:alice) or, with principalMatch=contains, a case-insensitive fragment" }),
+  principalMatch: choice(["exact", "contains"], "exact", "Choose exact or contains").meta({ description: "How principal is compared (default exact)" }),
   resourceType: anyOr(RESOURCE_TYPES, "resource type").meta({ description: "Resource type (default ANY)" }),
-  resourceName: optional(1000).meta({ description: "Resource name, exact" }),
+  resourceName: optional(1000).meta({ description: "Resource name, compared as nameMatch says" }),
+  nameMatch: choice(ACL_NAME_MATCHES, "exact", "Choose exact, prefix or match").meta({
+    description:
+      "exact: patterns with exactly this name (default); prefix: patterns whose name starts with it; match: the patterns that apply to a resource of " +
+      "this name, as kafka-acls.sh --list --resource-pattern-type match answers (LITERAL name, LITERAL *, PREFIXED patterns the name starts with)",
+  }),
   patternType: anyOr(PATTERN_TYPES, "pattern type").meta({ description: "Pattern type (default ANY)" }),
+  host: optional(100).meta({ description: "Host, exact as Kafka stores it (* or an IP address)" }),
   operation: anyOr(OPERATIONS, "operation").meta({ description: "Operation (default ANY)" }),
   permissionType: anyOr(PERMISSION_TYPES, "permission").meta({ description: "Permission (default ANY)" }),
+  sort: choice(ACL_SORT_COLUMNS, "resourceType", `Sort by one of ${ACL_SORT_COLUMNS.join(", ")}`).meta({
+    description: "Column to sort by, then the resource order (default resourceType: type, name, pattern, principal, operation, permission, host)",
+  }),
+  order: choice(["asc", "desc"], "asc", "Choose asc or desc").meta({ description: "Sort direction (default asc)" }),
   page: z
     .preprocess((v) => (v === undefined || v === "" ? 1 : v), z.coerce.number({ error: "page is a number" }).int("page is a whole number").min(1, "page starts at 1"))
-    .meta({ description: `Page number, ${ACL_PAGE_SIZE} ACLs per page (default 1)` }),
+    .meta({ description: "Page number (default 1; past the last page answers the last)" }),
+  pageSize: z
+    .preprocess(
+      (v) => (v === undefined || v === "" ? ACL_PAGE_SIZE : v),
+      z.coerce.number({ error: "pageSize is a number" }).int("pageSize is a whole number").min(1, "pageSize is at least 1").max(ACL_MAX_PAGE_SIZE, `pageSize is at most ${ACL_MAX_PAGE_SIZE}`),
+    )
+    .meta({ description: `ACLs per page (default ${ACL_PAGE_SIZE}, at most ${ACL_MAX_PAGE_SIZE})` }),
+  refresh: z
+    .enum(["true", "false", "1", "0"], { error: "Choose true or false" })
+    .optional()
+    .transform((v) => v === "true" || v === "1")
+    .meta({ description: "true: read the ACLs from Kafka now instead of the shared snapshot (at most ACL_SNAPSHOT_MAX_AGE_MS old)" }),
 });
 export type AclListQuery = z.output<typeof aclListQuerySchema>;
 
@@ -219,5 +251,10 @@ export const aclListResultSchema = z.object({
   page: z.number(),
   pageSize: z.number(),
   pages: z.number(),
+  /** The shared ACL snapshot the answer was read from. */
+  snapshot: z.object({
+    takenAt: z.string().meta({ description: "When the DescribeAcls behind the answer was sent (ISO 8601); the console's own changes since are included" }),
+    ageMs: z.number().meta({ description: "How old that read was when answering; ask with refresh=true for a new one" }),
+  }),
 });
 export type AclListResult = z.infer<typeof aclListResultSchema>;

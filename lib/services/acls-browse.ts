@@ -1,52 +1,40 @@
 /**
- * Browsing ACLs: the filters of the ACLs page applied in memory to every ACL Kafka
- * returned (pure, so 100,000 ACLs are filtered, sorted and paged on the server without
- * a round trip per filter). The exact filters are Kafka's own AclBindingFilter
- * semantics (filterAcls: pattern ANY means "this exact name, any pattern type"); the
- * principal may also be matched as a case-insensitive fragment.
+ * Browsing ACLs: the ACL list's query (page, API) as a query of the shared snapshot's
+ * store (lib/policy/acl/acl-store.ts), which answers it from its indexes and pre-sorted
+ * orders: a page costs in proportion to the ACLs it matches, not to all of them.
+ *
+ * - principal: exact, where a bare name means a user (`alice` is `User:alice`, as
+ *   kafka-acls.sh users write `--allow-principal User:alice`); or a case-insensitive
+ *   fragment (principalMatch=contains);
+ * - resource name: the pattern's own name exactly (Kafka's filter with pattern ANY), names
+ *   starting with it, or Kafka's MATCH: the patterns that apply to a resource of that name;
+ * - sort: any column, then the browse order; desc reverses it.
  */
-import { filterAcls, type AclBinding, type AclBindingFilter } from "@/lib/policy";
-import { ACL_PAGE_SIZE, type AclListQuery, type AclListResult } from "@/lib/schemas/acls";
+import type { AclListQuery } from "@/lib/schemas/acls";
+import type { AclBindingFilter, AclStorePageRequest } from "@/lib/policy";
 
-export function toAclFilter(q: AclListQuery): AclBindingFilter {
+/** `alice` -> `User:alice`; a principal with a type (`Group:ops`, `User:*`) as it is. */
+export function principalOf(input: string): string {
+  return input === "" || input.includes(":") ? input : `User:${input}`;
+}
+
+export function toStoreQuery(q: AclListQuery): AclStorePageRequest {
+  const name = q.resourceName === "" ? null : q.resourceName;
+  const principal = q.principal === "" ? null : q.principal;
   return {
     resourceType: q.resourceType as AclBindingFilter["resourceType"],
-    resourceName: q.resourceName === "" ? null : q.resourceName,
     patternType: q.patternType as AclBindingFilter["patternType"],
-    principal: q.principal === "" || q.principalMatch === "contains" ? null : q.principal,
-    host: null,
+    resourceName: q.nameMatch === "exact" ? name : null,
+    resourceNamePrefix: q.nameMatch === "prefix" ? name : null,
+    resourceNameMatch: q.nameMatch === "match" ? name : null,
+    principal: principal !== null && q.principalMatch === "exact" ? principalOf(principal) : null,
+    principalContains: q.principalMatch === "contains" ? principal : null,
+    host: q.host === "" ? null : q.host,
     operation: q.operation as AclBindingFilter["operation"],
     permissionType: q.permissionType as AclBindingFilter["permissionType"],
-  };
-}
-
-/** The sort key: resource type, name, pattern, then principal, operation, permission, host (NUL sorts before every name character). */
-function sortKey(a: AclBinding): string {
-  return `${a.resourceType}\u0000${a.resourceName}\u0000${a.patternType}\u0000${a.principal}\u0000${a.operation}\u0000${a.permissionType}\u0000${a.host}`;
-}
-
-/** Sorted by sortKey; the keys are built once (a comparator building them would cost seconds at 100,000 ACLs). */
-export function sortAcls(acls: readonly AclBinding[]): AclBinding[] {
-  const keyed = acls.map((acl) => ({ key: sortKey(acl), acl }));
-  keyed.sort((x, y) => (x.key < y.key ? -1 : x.key > y.key ? 1 : 0));
-  return keyed.map((k) => k.acl);
-}
-
-export function browseAcls(all: readonly AclBinding[], q: AclListQuery, pageSize = ACL_PAGE_SIZE): AclListResult {
-  let matching = filterAcls(all, toAclFilter(q));
-  if (q.principalMatch === "contains" && q.principal !== "") {
-    const fragment = q.principal.toLowerCase();
-    matching = matching.filter((a) => a.principal.toLowerCase().includes(fragment));
-  }
-  matching = sortAcls(matching);
-  const pages = Math.max(1, Math.ceil(matching.length / pageSize));
-  const page = Math.min(q.page, pages);
-  return {
-    acls: matching.slice((page - 1) * pageSize, page * pageSize),
-    total: all.length,
-    matching: matching.length,
-    page,
-    pageSize,
-    pages,
+    sort: q.sort,
+    descending: q.order === "desc",
+    page: q.page,
+    pageSize: q.pageSize,
   };
 }

@@ -1,56 +1,74 @@
 /**
  * The ACLs area: browse, lint, create and delete, always as the signed-in viewer, so
  * Kafka decides what they may see and change (DESCRIBE on CLUSTER to read, ALTER on
- * CLUSTER to change); its refusals come back as readable failures. Every change goes
+ * CLUSTER to change); its refusals come back as readable failures. Reads come from the
+ * shared ACL snapshot (acl-snapshot.ts), which proves the viewer's own right first. Every change goes
  * through auditedMutation: one audit event for the batch, its intent recorded before
  * Kafka is called and each binding's outcome after. The page and /api/v1/plans reach
  * createAclsAudited / deleteAclsAudited only through a sealed plan (acl-plans.ts,
  * which passes the plan id); POST / DELETE /api/v1/acls call them directly for scripts.
  */
 import "server-only";
-import { createAcls, deleteAcls, describeAcls } from "@/lib/kafka";
+import { createAcls, deleteAcls } from "@/lib/kafka";
 import type { Viewer } from "@/lib/auth/sign-in";
 import type { ActionResult } from "@/lib/actions/result";
-import { kafkaErrorCode, toErrorResult } from "@/lib/actions/errors";
-import { ANY_ACL_FILTER, lintAcls, validateNewAcl, type AclBinding, type AclBindingFilter, type Finding } from "@/lib/policy";
+import { kafkaErrorCode } from "@/lib/actions/errors";
+import { lintAcls, validateNewAcl, type AclBinding, type AclBindingFilter, type AclStore, type Finding } from "@/lib/policy";
 import type { AclApplyResult, AclListQuery, AclListResult } from "@/lib/schemas/acls";
 import { bindingLine, distinctBindings } from "./acl-preview";
 import { outcomeOf, summary, type BindingResult } from "./acls-outcome";
-import { browseAcls } from "./acls-browse";
+import { toStoreQuery } from "./acls-browse";
+import { getAclSnapshot, type AclSnapshot, type AclSnapshotReadOptions } from "./acl-snapshot";
 import { auditedMutation, type MutationOutcome } from "./audited-mutation";
 
 type Failure = Extract<ActionResult<never>, { ok: false }>;
 
-/** Every ACL the viewer may describe (Kafka answers all or nothing). */
-export async function readAllAcls(viewer: Viewer): Promise<ActionResult<AclBinding[]>> {
-  try {
-    return { ok: true, data: await describeAcls(viewer.credential, ANY_ACL_FILTER) };
-  } catch (error) {
-    return toErrorResult(error, "describe ACLs");
-  }
+/** Every ACL the viewer may describe (Kafka answers all or nothing), from the shared snapshot, in the browse order. */
+export async function readAllAcls(viewer: Viewer, options: AclSnapshotReadOptions = {}): Promise<ActionResult<AclBinding[]>> {
+  const read = await getAclSnapshot(viewer, options);
+  return read.ok ? { ok: true, data: read.snapshot.all() } : read;
 }
 
+/** One page of the list: a slice of the snapshot's order for the query, with the snapshot's time. */
+function listOf(snapshot: AclSnapshot, query: AclListQuery): AclListResult {
+  const { takenAt, ageMs } = snapshot.info();
+  return { ...snapshot.query(toStoreQuery(query)), snapshot: { takenAt, ageMs } };
+}
+
+/** The list as GET /api/v1/acls answers it (refresh: a DescribeAcls sent for this request). */
 export async function listAcls(viewer: Viewer, query: AclListQuery): Promise<ActionResult<AclListResult>> {
-  const all = await readAllAcls(viewer);
-  return all.ok ? { ok: true, data: browseAcls(all.data, query) } : all;
+  const read = await getAclSnapshot(viewer, { forceRefresh: query.refresh });
+  return read.ok ? { ok: true, data: listOf(read.snapshot, query) } : read;
 }
 
-/** Above this many ACLs the page lints only on request (lint over 100,000 ACLs takes about a second). */
+/** Above this many ACLs the page lints only on request (lint over 100,000 ACLs takes about a second); once run, a snapshot's findings are kept. */
 export const LINT_ON_LOAD_LIMIT = 20_000;
 
+/** Lint findings per store: a snapshot whose ACLs did not change keeps its store, so lint runs once per change of the ACLs. */
+const lintCache = new WeakMap<AclStore, Finding[]>();
+
+function lintOf(store: AclStore, run: boolean): Finding[] | null {
+  let findings = lintCache.get(store) ?? null;
+  if (findings === null && (run || store.size <= LINT_ON_LOAD_LIMIT)) {
+    findings = lintAcls(store.bindings());
+    lintCache.set(store, findings);
+  }
+  return findings;
+}
+
 /**
- * The page's data: one describe, then the filtered page and the lint findings over all
- * ACLs (null when there are more than LINT_ON_LOAD_LIMIT and lint was not asked for).
+ * The page's data, from the shared snapshot: the page of the list and the lint findings
+ * over all ACLs (null when there are more than LINT_ON_LOAD_LIMIT, lint was not asked for
+ * and has not run on these ACLs yet).
  */
 export async function aclOverview(
   viewer: Viewer,
   query: AclListQuery,
   options: { lint?: boolean } = {},
 ): Promise<ActionResult<{ list: AclListResult; findings: Finding[] | null }>> {
-  const all = await readAllAcls(viewer);
-  if (!all.ok) return all;
-  const lint = options.lint === true || all.data.length <= LINT_ON_LOAD_LIMIT;
-  return { ok: true, data: { list: browseAcls(all.data, query), findings: lint ? lintAcls(all.data) : null } };
+  const read = await getAclSnapshot(viewer, { forceRefresh: query.refresh });
+  if (!read.ok) return read;
+  return { ok: true, data: { list: listOf(read.snapshot, query), findings: lintOf(read.snapshot.store, options.lint === true) } };
 }
 
 /** Kafka's messages for the bindings it would refuse, all at once (nothing is sent while any remain). */
