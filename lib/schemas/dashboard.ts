@@ -1,0 +1,130 @@
+/**
+ * The dashboard (home page, GET /api/v1/dashboard): one answer per viewer, each card
+ * computed from what Kafka lets that viewer see. A card Kafka refuses (or cannot answer)
+ * is `{ ok: false, code, message }` with a message for a person; the other cards still
+ * answer.
+ */
+import { z } from "zod";
+import { CLIENT_QUOTA_KEYS, RESOURCE_TYPES } from "@/lib/policy";
+import { clusterSchema } from "./cluster";
+import { AUDIT_CATEGORIES, AUDIT_OUTCOMES } from "./audit";
+
+const unavailable = z.object({
+  ok: z.literal(false),
+  code: z.string().meta({ description: "DENIED when Kafka refused the caller, BROKER_UNAVAILABLE, ..." }),
+  message: z.string(),
+});
+
+/** One card: its data, or why the caller cannot see it. */
+const card = <T extends z.ZodType>(data: T) => z.discriminatedUnion("ok", [z.object({ ok: z.literal(true), data }), unavailable]);
+
+export const LINT_SEVERITIES = ["error", "warning", "info"] as const;
+
+const lintSummary = z.discriminatedUnion("state", [
+  z.object({
+    state: z.literal("done"),
+    errors: z.number().int(),
+    warnings: z.number().int(),
+    info: z.number().int(),
+    byCode: z.array(z.object({ code: z.string().meta({ description: "The lint code, e.g. dead-allow" }), severity: z.enum(LINT_SEVERITIES), count: z.number().int() })),
+  }),
+  z.object({
+    state: z.literal("onRequest").meta({ description: "Above `limit` ACLs lint runs only when asked (lint=1)" }),
+    limit: z.number().int(),
+  }),
+]);
+
+export const aclPostureSchema = z.object({
+  total: z.number().int(),
+  byPermission: z.object({ ALLOW: z.number().int(), DENY: z.number().int() }),
+  byType: z.array(z.object({ resourceType: z.enum(RESOURCE_TYPES), allow: z.number().int(), deny: z.number().int() })),
+  wildcardPrincipal: z.object({ allow: z.number().int(), deny: z.number().int() }).meta({ description: "ACLs for User:* (every principal)" }),
+  wildcardResource: z.number().int().meta({ description: "LITERAL `*` ACLs (every resource of their type)" }),
+  prefixed: z.number().int().meta({ description: "PREFIXED ACLs" }),
+  lint: lintSummary,
+  snapshot: z.object({ takenAt: z.string(), ageMs: z.number(), size: z.number().int() }),
+});
+export type AclPosture = z.infer<typeof aclPostureSchema>;
+export type LintSummary = z.infer<typeof lintSummary>;
+
+export const budgetBarSchema = z.object({
+  user: z.string().nullable().meta({ description: "The quota user (principal name); null is <default>" }),
+  label: z.string(),
+  key: z.enum(CLIENT_QUOTA_KEYS),
+  sum: z.number(),
+  total: z.number().nullable(),
+  sumDisplay: z.string(),
+  totalDisplay: z.string(),
+  usedPercent: z.number().nullable(),
+  overBudget: z.boolean(),
+});
+export type BudgetBar = z.infer<typeof budgetBarSchema>;
+
+export const quotaPostureSchema = z.object({
+  violations: z.array(z.object({ user: z.string().nullable(), key: z.enum(CLIENT_QUOTA_KEYS), message: z.string() })),
+  budgets: z.array(budgetBarSchema),
+  rule: z.string(),
+});
+export type QuotaPosture = z.infer<typeof quotaPostureSchema>;
+
+export const TOKEN_ROLES = ["owner", "renewer"] as const;
+
+export const tokenPostureSchema = z.object({
+  now: z.number(),
+  owned: z.number().int().meta({ description: "Live tokens the caller owns" }),
+  renewable: z.number().int().meta({ description: "Live tokens of others the caller may renew (a renewer)" }),
+  expiring24h: z.number().int().meta({ description: "Of those, expiring within 24 hours" }),
+  expiring7d: z.number().int().meta({ description: "Of those, expiring within 7 days (including the 24 h ones)" }),
+  expired: z.number().int().meta({ description: "Owned or renewable tokens already past their expiry (Kafka removes them at its next sweep)" }),
+  tokens: z.array(
+    z.object({
+      tokenId: z.string(),
+      owner: z.string(),
+      role: z.enum(TOKEN_ROLES),
+      expiresAt: z.number().meta({ description: "The earlier of the expiry and the max timestamp" }),
+      renewableUntil: z.number().meta({ description: "The max timestamp" }),
+    }),
+  ).meta({ description: "The caller's and renewable tokens, soonest expiry first (at most 50)" }),
+});
+export type TokenPosture = z.infer<typeof tokenPostureSchema>;
+
+export const decisionPostureSchema = z.object({
+  pending: z.number().int().meta({ description: "Open token requests of others the caller appears entitled to approve" }),
+  requests: z.array(z.object({ id: z.string(), owner: z.string(), requester: z.string(), createdAt: z.string() })),
+  myOpen: z.number().int().meta({ description: "The caller's own requests still waiting for someone" }),
+});
+export type DecisionPosture = z.infer<typeof decisionPostureSchema>;
+
+export const recentChangeSchema = z.object({
+  id: z.string(),
+  at: z.string(),
+  principal: z.string(),
+  action: z.string(),
+  target: z.string(),
+  outcome: z.enum(AUDIT_OUTCOMES),
+  category: z.enum(AUDIT_CATEGORIES),
+  planId: z.string().nullable(),
+});
+export type RecentChange = z.infer<typeof recentChangeSchema>;
+
+export const dashboardSchema = z.object({
+  principal: z.string(),
+  generatedAt: z.string(),
+  superUsers: z.object({
+    principals: z.array(z.string()),
+    source: z.string().meta({ description: "Where the console takes super.users from (a client cannot read it from Kafka)" }),
+    you: z.boolean(),
+  }),
+  cluster: card(clusterSchema),
+  acls: card(aclPostureSchema),
+  quotas: card(quotaPostureSchema),
+  tokens: card(tokenPostureSchema),
+  decisions: card(decisionPostureSchema),
+  recent: card(z.object({ events: z.array(recentChangeSchema) })),
+});
+export type Dashboard = z.infer<typeof dashboardSchema>;
+export type DashboardCard<T> = { ok: true; data: T } | { ok: false; code: string; message: string };
+
+export const dashboardQuerySchema = z.object({
+  lint: z.enum(["1", "0"]).optional().meta({ description: "1: lint the ACLs even above the automatic limit (cached per ACL snapshot)" }),
+});

@@ -1,0 +1,280 @@
+/**
+ * The dashboard's numbers on hand-made data: what a person reads on the cards must be
+ * exactly what the list behind each number shows.
+ */
+import { describe, expect, it, vi } from "vitest";
+import { AclStore, type AclBinding } from "@/lib/policy";
+import type { AuditEvent } from "@/lib/db/audit";
+import type { QuotasOverview } from "@/lib/schemas/quotas";
+import type { DecidableRequest, TokenRequestView, TokenView } from "@/lib/schemas/tokens";
+
+vi.mock("server-only", () => ({}));
+const { countAcls, decisionPosture, quotaPosture, recentChanges, storePosture, summariseLint, tokenPosture } = await import("./dashboard");
+
+const acl = (over: Partial<AclBinding>): AclBinding => ({
+  resourceType: "TOPIC",
+  resourceName: "orders",
+  patternType: "LITERAL",
+  principal: "User:alice",
+  host: "*",
+  operation: "READ",
+  permissionType: "ALLOW",
+  ...over,
+});
+
+const ACLS: AclBinding[] = [
+  acl({}),
+  acl({ resourceName: "payments-", patternType: "PREFIXED", principal: "User:bob" }),
+  acl({ resourceName: "payments-eu", principal: "User:bob", permissionType: "DENY" }),
+  acl({ resourceName: "*", principal: "User:carol", operation: "DESCRIBE" }),
+  acl({ resourceName: "inventory", principal: "User:*" }),
+  acl({ resourceName: "audit-log", principal: "User:*", operation: "DELETE", permissionType: "DENY" }),
+  acl({ resourceType: "GROUP", resourceName: "alice-", patternType: "PREFIXED" }),
+  acl({ resourceType: "CLUSTER", resourceName: "kafka-cluster", principal: "User:svc-orders", operation: "IDEMPOTENT_WRITE" }),
+  acl({ resourceType: "USER", resourceName: "User:svc-orders", principal: "User:bob", operation: "CREATE_TOKENS" }),
+  // PREFIXED "*" is not the wildcard: it counts as PREFIXED, not as a grant on every resource.
+  acl({ resourceType: "GROUP", resourceName: "*", patternType: "PREFIXED", principal: "User:dave" }),
+];
+
+describe("countAcls", () => {
+  it("counts by resource type and permission, every type listed even when empty", () => {
+    const c = countAcls(ACLS);
+    expect(c.total).toBe(10);
+    expect(c.byPermission).toEqual({ ALLOW: 8, DENY: 2 });
+    expect(c.byType).toEqual([
+      { resourceType: "TOPIC", allow: 4, deny: 2 },
+      { resourceType: "GROUP", allow: 2, deny: 0 },
+      { resourceType: "CLUSTER", allow: 1, deny: 0 },
+      { resourceType: "TRANSACTIONAL_ID", allow: 0, deny: 0 },
+      { resourceType: "DELEGATION_TOKEN", allow: 0, deny: 0 },
+      { resourceType: "USER", allow: 1, deny: 0 },
+    ]);
+  });
+
+  it("counts grants to User:* (by permission), LITERAL * resources and PREFIXED patterns as the ACL list filters them", () => {
+    const c = countAcls(ACLS);
+    expect(c.wildcardPrincipal).toEqual({ allow: 1, deny: 1 });
+    expect(c.wildcardResource).toBe(1);
+    expect(c.prefixed).toBe(3);
+    // What /acls?principal=User:* and ?resourceName=*&patternType=LITERAL and ?patternType=PREFIXED list:
+    const store = AclStore.build(ACLS);
+    expect(store.count({ principal: "User:*" })).toBe(c.wildcardPrincipal.allow + c.wildcardPrincipal.deny);
+    expect(store.count({ resourceName: "*", patternType: "LITERAL" })).toBe(c.wildcardResource);
+    expect(store.count({ patternType: "PREFIXED" })).toBe(c.prefixed);
+    expect(store.count({ permissionType: "DENY" })).toBe(c.byPermission.DENY);
+    expect(store.count({ resourceType: "TOPIC", permissionType: "ALLOW" })).toBe(4);
+  });
+
+  it("a User:alice principal is not the wildcard, nor is Group:*", () => {
+    expect(countAcls([acl({ principal: "Group:*" }), acl({ principal: "User:alice" })]).wildcardPrincipal).toEqual({ allow: 0, deny: 0 });
+  });
+});
+
+describe("summariseLint", () => {
+  it("counts by severity and by code, most severe then most frequent first", () => {
+    const f = (severity: "error" | "warning" | "info", code: string) => ({ severity, code, message: "", acls: [] }) as never;
+    const s = summariseLint([f("info", "redundant-allow"), f("warning", "dead-allow"), f("warning", "duplicate"), f("warning", "dead-allow"), f("error", "empty-resource-name")]);
+    expect(s).toEqual({
+      state: "done",
+      errors: 1,
+      warnings: 3,
+      info: 1,
+      byCode: [
+        { code: "empty-resource-name", severity: "error", count: 1 },
+        { code: "dead-allow", severity: "warning", count: 2 },
+        { code: "duplicate", severity: "warning", count: 1 },
+        { code: "redundant-allow", severity: "info", count: 1 },
+      ],
+    });
+  });
+});
+
+describe("storePosture", () => {
+  it("lints the real set: the User:* DENY makes carol's ALLOW dead, the PREFIXED * is reported", () => {
+    const store = AclStore.build([
+      ...ACLS,
+      acl({ resourceName: "secret", principal: "User:carol", operation: "DESCRIBE" }),
+      acl({ resourceName: "secret", principal: "User:*", operation: "DESCRIBE", permissionType: "DENY" }),
+    ]);
+    const { lint } = storePosture(store);
+    expect(lint.state).toBe("done");
+    if (lint.state !== "done") return;
+    expect(lint.byCode.map((c) => c.code)).toEqual(expect.arrayContaining(["dead-allow", "prefixed-wildcard"]));
+  });
+
+  it("computes once per snapshot version: the same store gives the same objects, a changed store new counts", () => {
+    const store = AclStore.build(ACLS);
+    const first = storePosture(store);
+    const again = storePosture(store);
+    expect(again.counts).toBe(first.counts);
+    expect(again.lint).toBe(first.lint);
+    const changed = store.withChange([acl({ resourceName: "new", permissionType: "DENY" })], []);
+    const next = storePosture(changed);
+    expect(next.counts).not.toBe(first.counts);
+    expect(next.counts.byPermission.DENY).toBe(3);
+  });
+
+  it("above the limit lint waits to be asked, then is kept for the store", () => {
+    const store = AclStore.build(ACLS);
+    expect(storePosture(store, { lintLimit: 5 }).lint).toEqual({ state: "onRequest", limit: 5 });
+    const asked = storePosture(store, { lint: true, lintLimit: 5 }).lint;
+    expect(asked.state).toBe("done");
+    expect(storePosture(store, { lintLimit: 5 }).lint).toBe(asked);
+  });
+});
+
+const HOUR = 3_600_000;
+const NOW = Date.UTC(2026, 11, 1, 12);
+const token = (over: Partial<TokenView>): TokenView => ({
+  tokenId: "t",
+  owner: "User:alice",
+  requester: "User:alice",
+  renewers: [],
+  issueTimestamp: NOW - HOUR,
+  expiryTimestamp: NOW + 10 * HOUR,
+  maxTimestamp: NOW + 100 * HOUR,
+  status: "active",
+  mayRenew: true,
+  ...over,
+});
+
+describe("tokenPosture", () => {
+  const tokens = [
+    token({ tokenId: "mine-10h" }),
+    token({ tokenId: "mine-3d", expiryTimestamp: NOW + 72 * HOUR }),
+    // The max timestamp comes first: it expires then, whatever the expiry says.
+    token({ tokenId: "mine-max-20h", expiryTimestamp: NOW + 90 * HOUR, maxTimestamp: NOW + 20 * HOUR }),
+    token({ tokenId: "mine-30d", expiryTimestamp: NOW + 720 * HOUR, maxTimestamp: NOW + 800 * HOUR }),
+    token({ tokenId: "bob-renewed-by-alice-2d", owner: "User:bob", requester: "User:bob", renewers: ["User:alice"], expiryTimestamp: NOW + 48 * HOUR }),
+    token({ tokenId: "gone", expiryTimestamp: NOW - HOUR, status: "expired" }),
+    // Seen through DESCRIBE_TOKENS only: not alice's to renew, not on her dashboard.
+    token({ tokenId: "carol", owner: "User:carol", requester: "User:carol", mayRenew: false }),
+  ];
+
+  it("counts owned and renewable live tokens and what expires within 24 h and 7 days", () => {
+    const p = tokenPosture(tokens, "User:alice", NOW);
+    expect(p).toMatchObject({ owned: 4, renewable: 1, expiring24h: 2, expiring7d: 4, expired: 1 });
+  });
+
+  it("lists them soonest first with the earlier of expiry and max timestamp", () => {
+    const p = tokenPosture(tokens, "User:alice", NOW);
+    expect(p.tokens.map((t) => t.tokenId)).toEqual(["gone", "mine-10h", "mine-max-20h", "bob-renewed-by-alice-2d", "mine-3d", "mine-30d"]);
+    expect(p.tokens.find((t) => t.tokenId === "mine-max-20h")?.expiresAt).toBe(NOW + 20 * HOUR);
+    expect(p.tokens.find((t) => t.tokenId === "bob-renewed-by-alice-2d")?.role).toBe("renewer");
+  });
+
+  it("another viewer sees other numbers from the same tokens", () => {
+    expect(tokenPosture(tokens, "User:bob", NOW)).toMatchObject({ owned: 1, renewable: 0, expiring24h: 0, expiring7d: 1 });
+    expect(tokenPosture(tokens, "User:admin", NOW)).toMatchObject({ owned: 0, renewable: 0, expiring7d: 0, tokens: [] });
+  });
+});
+
+describe("decisionPosture", () => {
+  const view = (over: Partial<TokenRequestView>): TokenRequestView => ({
+    id: "r",
+    createdAt: "2026-12-01T10:00:00.000Z",
+    requester: "User:carol",
+    owner: "User:svc-orders",
+    renewers: [],
+    maxLifetimeMs: null,
+    reason: "",
+    status: "PENDING",
+    approver: null,
+    decidedAt: null,
+    decisionReason: null,
+    tokenId: null,
+    hmacDeadline: null,
+    retrievable: false,
+    claimedBy: null,
+    claimedAt: null,
+    ...over,
+  });
+  const decidable = (over: Partial<DecidableRequest>): DecidableRequest => ({ ...view(over), entitlement: "acl", entitlementNote: "", ...over });
+
+  it("counts the open requests of others the viewer appears entitled to approve, oldest first", () => {
+    const p = decisionPosture(
+      {
+        mine: [view({ id: "mine-open", requester: "User:bob" }), view({ id: "mine-done", requester: "User:bob", status: "APPROVED" })],
+        pending: [
+          decidable({ id: "later", createdAt: "2026-12-01T11:00:00.000Z" }),
+          decidable({ id: "earlier", createdAt: "2026-12-01T09:00:00.000Z", entitlement: "superUser" }),
+          decidable({ id: "own", requester: "User:bob", entitlement: "ownRequest" }),
+          decidable({ id: "not-entitled", entitlement: "notEntitled" }),
+          decidable({ id: "unknown", entitlement: "unknown" }),
+          decidable({ id: "being-approved", status: "APPROVING" }),
+        ],
+        aclsReadable: true,
+        now: NOW,
+      },
+      "User:bob",
+    );
+    expect(p.pending).toBe(2);
+    expect(p.requests.map((r) => r.id)).toEqual(["earlier", "later"]);
+    expect(p.myOpen).toBe(1);
+  });
+});
+
+describe("quotaPosture", () => {
+  it("one bar per user and key with sub-quotas; the violations as findings", () => {
+    const line = (key: "producer_byte_rate" | "consumer_byte_rate", sum: number, total: number | null, clients: number) => ({
+      key,
+      total,
+      totalSource: "user" as const,
+      totalDisplay: String(total),
+      sum,
+      sumDisplay: String(sum),
+      remaining: total === null ? null : total - sum,
+      remainingDisplay: "",
+      usedPercent: total === null ? null : (sum / total) * 100,
+      clients: Array.from({ length: clients }, (_, i) => ({ clientId: `c${i}`, value: 1, display: "1" })),
+      defaultClientQuota: null,
+      overBudget: total !== null && sum > total,
+    });
+    const overview: QuotasOverview = {
+      groups: [],
+      budgets: [
+        { user: "svc-billing", label: "svc-billing", lines: [line("producer_byte_rate", 200, 100, 1), line("consumer_byte_rate", 0, 50, 0)] },
+        { user: null, label: "<default>", lines: [line("producer_byte_rate", 10, null, 1)] },
+      ],
+      findings: {
+        violations: [{ user: "svc-billing", key: "producer_byte_rate", total: 100, sum: 200, clients: ["c0"], message: "over" }],
+        warnings: [],
+        rule: "console rule",
+      },
+    };
+    const p = quotaPosture(overview);
+    expect(p.violations).toEqual([{ user: "svc-billing", key: "producer_byte_rate", message: "over" }]);
+    expect(p.budgets.map((b) => [b.label, b.key, b.usedPercent, b.overBudget])).toEqual([
+      ["svc-billing", "producer_byte_rate", 200, true],
+      ["<default>", "producer_byte_rate", null, false],
+    ]);
+  });
+});
+
+describe("recentChanges", () => {
+  const event = (id: string, action: string, category: AuditEvent["category"]): AuditEvent => ({
+    id,
+    at: new Date(NOW - Number(id) * 1000),
+    principal: "User:admin",
+    action,
+    target: "x",
+    request: null,
+    before: null,
+    after: null,
+    outcome: "success",
+    kafkaError: null,
+    message: null,
+    category,
+    subjects: [],
+    completedAt: null,
+    repeatCount: 1,
+    lastAt: null,
+    planId: id === "1" ? "plan-1" : null,
+  });
+
+  it("leaves out sign-ins and sign-outs, keeps the order and the plan", () => {
+    const r = recentChanges([event("1", "acl.create", "acl"), event("2", "session.sign-in", "session"), event("3", "session.sign-out", "session"), event("4", "quota.alter", "quota"), event("5", "token.create", "token")], 2);
+    expect(r.map((e) => e.action)).toEqual(["acl.create", "quota.alter"]);
+    expect(r[0]).toMatchObject({ planId: "plan-1", at: new Date(NOW - 1000).toISOString() });
+  });
+});

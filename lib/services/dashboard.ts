@@ -1,0 +1,257 @@
+/**
+ * The dashboard: per viewer, what Kafka lets that viewer see, in numbers that each lead to
+ * the list behind them (components/dashboard/links.ts).
+ *
+ * Every card is read as the viewer and answers on its own: a card Kafka refuses says so
+ * (alice, who may not describe ACLs, gets "Kafka does not let you describe ACLs", not an
+ * error page), the others still answer.
+ *
+ *   - ACL posture: from the shared ACL snapshot (acl-snapshot.ts), which Kafka answers all
+ *     or nothing (DESCRIBE on CLUSTER), so everyone allowed sees the same numbers. They are
+ *     computed once per snapshot version — the AclStore object, which a fetch that brings
+ *     nothing new keeps — and kept beside it (a WeakMap), so at 300,000 ACLs a request
+ *     costs a lookup, not a scan. Lint is the expensive part (about 1.5 s per 100,000
+ *     ACLs): above LINT_ON_LOAD_LIMIT it runs only when asked, as on the ACLs page.
+ *   - KIP-55: the configured quotas as the viewer reads them (DESCRIBE_CONFIGS on CLUSTER).
+ *   - Tokens: those the viewer owns or renews (Kafka's describe, as the viewer).
+ *   - Decisions: open token requests of others the viewer appears entitled to approve.
+ *   - Recent changes: the audit trail through audit-view.ts (Kafka-decided visibility),
+ *     sign-ins and sign-outs left out.
+ *   - Super users: as configured (KAFKA_SUPER_USERS); a client cannot read super.users.
+ */
+import "server-only";
+import type { Viewer } from "@/lib/auth/sign-in";
+import type { ActionResult } from "@/lib/actions/result";
+import { toErrorResult } from "@/lib/actions/errors";
+import { lintAcls, RESOURCE_TYPES, type AclBinding, type AclStore, type Finding, type ResourceType } from "@/lib/policy";
+import type { AuditEvent } from "@/lib/db/audit";
+import type { QuotasOverview } from "@/lib/schemas/quotas";
+import type { TokenRequestLists, TokenView } from "@/lib/schemas/tokens";
+import type {
+  AclPosture,
+  Dashboard,
+  DashboardCard,
+  DecisionPosture,
+  LintSummary,
+  QuotaPosture,
+  RecentChange,
+  TokenPosture,
+} from "@/lib/schemas/dashboard";
+import { getAclSnapshot } from "./acl-snapshot";
+import { LINT_ON_LOAD_LIMIT } from "./acls";
+import { listAuditFor } from "./audit-view";
+import { readAuthorizerConfig } from "./authorizer-config";
+import { getClusterView } from "./cluster";
+import { listQuotas } from "./quotas";
+import { listTokenRequests } from "./token-requests";
+import { listTokens } from "./tokens";
+import { APPEARS_ENTITLED } from "./token-view";
+
+const HOUR = 3_600_000;
+const DAY = 24 * HOUR;
+
+/** The viewer-independent part of the ACL posture: counts over one ACL set. */
+export type AclCounts = Omit<AclPosture, "lint" | "snapshot">;
+
+/** One pass over the ACLs: by type and permission, `User:*`, LITERAL `*`, PREFIXED. */
+export function countAcls(acls: readonly AclBinding[]): AclCounts {
+  const byType = new Map<ResourceType, { allow: number; deny: number }>(RESOURCE_TYPES.map((t) => [t, { allow: 0, deny: 0 }]));
+  const byPermission = { ALLOW: 0, DENY: 0 };
+  const wildcardPrincipal = { allow: 0, deny: 0 };
+  let wildcardResource = 0;
+  let prefixed = 0;
+  for (const b of acls) {
+    const deny = b.permissionType === "DENY";
+    const slot = byType.get(b.resourceType);
+    if (slot) slot[deny ? "deny" : "allow"]++;
+    byPermission[deny ? "DENY" : "ALLOW"]++;
+    if (b.principal === "User:*") wildcardPrincipal[deny ? "deny" : "allow"]++;
+    if (b.patternType === "LITERAL" && b.resourceName === "*") wildcardResource++;
+    else if (b.patternType === "PREFIXED") prefixed++;
+  }
+  return {
+    total: acls.length,
+    byPermission,
+    byType: RESOURCE_TYPES.map((resourceType) => ({ resourceType, ...byType.get(resourceType)! })),
+    wildcardPrincipal,
+    wildcardResource,
+    prefixed,
+  };
+}
+
+const SEVERITY_RANK = { error: 0, warning: 1, info: 2 } as const;
+
+/** Findings counted by severity and by code (most severe, then most frequent, first). */
+export function summariseLint(findings: readonly Finding[]): Extract<LintSummary, { state: "done" }> {
+  const byCode = new Map<string, { code: string; severity: Finding["severity"]; count: number }>();
+  const bySeverity = { error: 0, warning: 0, info: 0 };
+  for (const f of findings) {
+    bySeverity[f.severity]++;
+    const slot = byCode.get(f.code);
+    if (slot) slot.count++;
+    else byCode.set(f.code, { code: f.code, severity: f.severity, count: 1 });
+  }
+  const codes = [...byCode.values()].sort((a, b) => SEVERITY_RANK[a.severity] - SEVERITY_RANK[b.severity] || b.count - a.count || (a.code < b.code ? -1 : 1));
+  return { state: "done", errors: bySeverity.error, warnings: bySeverity.warning, info: bySeverity.info, byCode: codes };
+}
+
+interface StorePosture {
+  counts: AclCounts;
+  lint: Extract<LintSummary, { state: "done" }> | null;
+}
+
+/** Per snapshot version (the store object): computed once, dropped with the store. */
+const postures = new WeakMap<AclStore, StorePosture>();
+
+/**
+ * The counts and (when small enough, or asked for) the lint summary of one ACL store,
+ * computed on first use and kept for as long as the store lives.
+ */
+export function storePosture(store: AclStore, options: { lint?: boolean; lintLimit?: number } = {}): { counts: AclCounts; lint: LintSummary } {
+  let entry = postures.get(store);
+  if (entry === undefined) {
+    entry = { counts: countAcls(store.bindings()), lint: null };
+    postures.set(store, entry);
+  }
+  const limit = options.lintLimit ?? LINT_ON_LOAD_LIMIT;
+  if (entry.lint === null && (options.lint === true || store.size <= limit)) entry.lint = summariseLint(lintAcls(store.bindings()));
+  return { counts: entry.counts, lint: entry.lint ?? { state: "onRequest", limit } };
+}
+
+/** The KIP-55 findings and one bar per (user, key) that has a total or sub-quotas. */
+export function quotaPosture(overview: QuotasOverview): QuotaPosture {
+  return {
+    violations: overview.findings.violations.map((v) => ({ user: v.user, key: v.key, message: v.message })),
+    budgets: overview.budgets.flatMap((b) =>
+      b.lines
+        .filter((l) => l.clients.length > 0)
+        .map((l) => ({
+          user: b.user,
+          label: b.label,
+          key: l.key,
+          sum: l.sum,
+          total: l.total,
+          sumDisplay: l.sumDisplay,
+          totalDisplay: l.totalDisplay,
+          usedPercent: l.usedPercent,
+          overBudget: l.overBudget,
+        })),
+    ),
+    rule: overview.findings.rule,
+  };
+}
+
+export const SHOWN_TOKENS = 50;
+
+/** The viewer's own tokens and those it renews, with what expires within 24 h and 7 days. */
+export function tokenPosture(tokens: readonly TokenView[], principal: string, now: number): TokenPosture {
+  const relevant = tokens
+    .filter((t) => t.owner === principal || t.renewers.includes(principal))
+    .map((t) => ({
+      tokenId: t.tokenId,
+      owner: t.owner,
+      role: t.owner === principal ? ("owner" as const) : ("renewer" as const),
+      expiresAt: Math.min(t.expiryTimestamp, t.maxTimestamp),
+      renewableUntil: t.maxTimestamp,
+      expired: t.status === "expired",
+    }));
+  const live = relevant.filter((t) => !t.expired);
+  const within = (ms: number) => live.filter((t) => t.expiresAt - now <= ms).length;
+  return {
+    now,
+    owned: live.filter((t) => t.role === "owner").length,
+    renewable: live.filter((t) => t.role === "renewer").length,
+    expiring24h: within(DAY),
+    expiring7d: within(7 * DAY),
+    expired: relevant.length - live.length,
+    tokens: relevant
+      .sort((a, b) => a.expiresAt - b.expiresAt || (a.tokenId < b.tokenId ? -1 : 1))
+      .slice(0, SHOWN_TOKENS)
+      .map(({ expired: _expired, ...t }) => t),
+  };
+}
+
+export const SHOWN_DECISIONS = 5;
+
+/** Open requests of others the viewer appears entitled to approve; the viewer's own open ones. */
+export function decisionPosture(lists: TokenRequestLists, principal: string): DecisionPosture {
+  const decidable = lists.pending
+    .filter((r) => r.status === "PENDING" && r.requester !== principal && APPEARS_ENTITLED.has(r.entitlement))
+    .sort((a, b) => (a.createdAt < b.createdAt ? -1 : a.createdAt > b.createdAt ? 1 : 0));
+  return {
+    pending: decidable.length,
+    requests: decidable.slice(0, SHOWN_DECISIONS).map((r) => ({ id: r.id, owner: r.owner, requester: r.requester, createdAt: r.createdAt })),
+    myOpen: lists.mine.filter((r) => r.status === "PENDING" || r.status === "APPROVING").length,
+  };
+}
+
+export const SHOWN_CHANGES = 8;
+/** Audit rows read to find SHOWN_CHANGES changes among sign-ins (failed sign-ins are folded per client and hour). */
+const RECENT_SCAN = 200;
+
+/** The newest changes: every category but sign-ins and sign-outs. */
+export function recentChanges(events: readonly AuditEvent[], limit = SHOWN_CHANGES): RecentChange[] {
+  return events
+    .filter((e) => e.category !== "session" && !e.action.startsWith("session."))
+    .slice(0, limit)
+    .map((e) => ({
+      id: e.id,
+      at: e.at.toISOString(),
+      principal: e.principal,
+      action: e.action,
+      target: e.target,
+      outcome: e.outcome,
+      category: e.category,
+      planId: e.planId,
+    }));
+}
+
+type Failure = Extract<ActionResult<never>, { ok: false }>;
+const unavailable = (f: Failure): DashboardCard<never> => ({ ok: false, code: f.code, message: f.message });
+
+function cardOf<T, U>(result: ActionResult<T>, map: (data: T) => U): DashboardCard<U> {
+  return result.ok ? { ok: true, data: map(result.data) } : unavailable(result);
+}
+
+async function aclCard(viewer: Viewer, lint: boolean): Promise<DashboardCard<AclPosture>> {
+  const read = await getAclSnapshot(viewer);
+  if (!read.ok) {
+    if (read.code !== "DENIED") return unavailable(read);
+    return { ok: false, code: "DENIED", message: "Kafka does not let you describe ACLs (DESCRIBE on CLUSTER kafka-cluster), so the console shows you no ACL numbers." };
+  }
+  const { counts, lint: lintSummary } = storePosture(read.snapshot.store, { lint });
+  return { ok: true, data: { ...counts, lint: lintSummary, snapshot: read.snapshot.info() } };
+}
+
+async function clusterCard(viewer: Viewer): Promise<Dashboard["cluster"]> {
+  try {
+    return { ok: true, data: await getClusterView(viewer) };
+  } catch (error) {
+    return unavailable(toErrorResult(error, "describe the cluster"));
+  }
+}
+
+/** Every card for this viewer, read in parallel as the viewer. */
+export async function getDashboard(viewer: Viewer, options: { lint?: boolean; now?: number } = {}): Promise<Dashboard> {
+  const now = options.now ?? Date.now();
+  const config = readAuthorizerConfig();
+  const [cluster, acls, quotas, tokens, requests, audit] = await Promise.all([
+    clusterCard(viewer),
+    aclCard(viewer, options.lint === true),
+    listQuotas(viewer),
+    listTokens(viewer, now),
+    listTokenRequests(viewer, now),
+    listAuditFor(viewer, { limit: RECENT_SCAN }),
+  ]);
+  return {
+    principal: viewer.principal,
+    generatedAt: new Date(now).toISOString(),
+    superUsers: { principals: config.superUsers, source: config.source, you: config.superUsers.includes(viewer.principal) },
+    cluster,
+    acls,
+    quotas: cardOf(quotas, quotaPosture),
+    tokens: cardOf(tokens, (t) => tokenPosture(t.tokens, viewer.principal, now)),
+    decisions: cardOf(requests, (r) => decisionPosture(r, viewer.principal)),
+    recent: cardOf(audit, (page) => ({ events: recentChanges(page.events) })),
+  };
+}
