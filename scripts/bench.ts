@@ -67,6 +67,9 @@ const HEAP_MB = 8192;
 const ROWS_CHILD = process.env.BENCH_ROWS_OUT !== undefined;
 const PLAN_CHILD = process.env.BENCH_PLAN_OUT !== undefined;
 
+// `npm run bench -- console`: the console against kafka-acls.sh (scripts/bench-console.ts).
+if (process.argv[2] === "console") process.exit(await import("./bench-console").then((m) => m.main(process.argv.slice(3))).then(() => 0, (e: Error) => (console.error(e.stack ?? String(e)), 1)));
+
 const args = process.argv.slice(2);
 const suiteArg = args.find((a) => !a.startsWith("--"));
 if (suiteArg !== undefined && suiteArg !== "policy" && suiteArg !== "plan") {
