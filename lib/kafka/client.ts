@@ -20,6 +20,7 @@ import { Admin, type Connection } from "@platformatic/kafka";
 import { env } from "@/lib/env";
 import { kafkaConfig, type KafkaConfig } from "./config";
 import { KafkaOperationError, toKafkaOperationError, type ErrorContext } from "./errors";
+import { recordKafkaCall } from "@/lib/observability/hooks";
 import type { KafkaCredential } from "./types";
 
 export const IDLE_MS = 5 * 60_000;
@@ -141,10 +142,14 @@ export async function withAdmin<T>(
     ensureSweeper();
   }
   entry.inflight += 1;
+  const startedAt = performance.now();
   try {
-    return await fn(entry.admin);
+    const result = await fn(entry.admin);
+    recordKafkaCall(ctx.api, "ok", startedAt);
+    return result;
   } catch (error) {
     const converted = toKafkaOperationError(error, ctx);
+    recordKafkaCall(ctx.api, converted.code, startedAt);
     if (converted.code === "SASL_AUTHENTICATION_FAILED") rememberRejection(cred.username);
     if (converted.code === "SASL_AUTHENTICATION_FAILED" || converted.code === "BROKER_UNAVAILABLE") retire(key, entry);
     throw converted;
@@ -215,11 +220,15 @@ export async function verifyCredentials(cred: KafkaCredential, config: KafkaConf
     });
   }
   const admin = createAdmin(cred, config, { retries: 0 });
+  const startedAt = performance.now();
   try {
     await admin.metadata({ topics: [], forceUpdate: true });
+    recordKafkaCall(ctx.api, "ok", startedAt);
     return { principal: principalOf(cred) };
   } catch (error) {
-    throw toKafkaOperationError(error, ctx);
+    const converted = toKafkaOperationError(error, ctx);
+    recordKafkaCall(ctx.api, converted.code, startedAt);
+    throw converted;
   } finally {
     await admin.close().catch(() => undefined);
   }

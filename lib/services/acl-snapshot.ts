@@ -342,6 +342,11 @@ export class AclSnapshotCache {
   }
 
   /** The current snapshot with the pending console changes applied (one merge for all of them). */
+  /** The snapshot held now (its time and size), without fetching or applying anything: for metrics. */
+  heldSnapshotInfo(now = this.now()): AclSnapshotInfo | null {
+    return this.current?.info(now) ?? null;
+  }
+
   private settled(): AclSnapshot | null {
     const current = this.current;
     if (current === null || this.pending.length === 0) return current;
