@@ -1,70 +1,36 @@
 import { requireViewer } from "@/lib/auth/current";
-import { getClusterView } from "@/lib/services/cluster";
-import { toErrorResult } from "@/lib/actions/errors";
+import { getDashboard } from "@/lib/services/dashboard";
+import { PageHeader } from "@/components/ui/page-header";
+import { DashboardLive } from "@/components/dashboard/dashboard-live";
 
-export const metadata = { title: "Cluster" };
+export const metadata = { title: "Dashboard" };
+export const dynamic = "force-dynamic";
 
-export default async function ClusterPage() {
+type Search = Record<string, string | string[] | undefined>;
+
+/**
+ * The home page: what the signed-in principal may see of the cluster's security, each
+ * number a link to the list behind it. Rendered on the server (complete without
+ * JavaScript), then refreshed in the browser from GET /api/v1/dashboard.
+ */
+export default async function DashboardPage({ searchParams }: { searchParams: Promise<Search> }) {
   const viewer = await requireViewer();
-  let cluster;
-  try {
-    cluster = await getClusterView(viewer);
-  } catch (error) {
-    const failure = toErrorResult(error, "describe the cluster");
-    return (
-      <>
-        <h1>Cluster</h1>
-        <div role="alert" className="alert error">
-          {failure.message}
-        </div>
-      </>
-    );
-  }
+  const lint = (await searchParams).lint === "1";
+  const data = await getDashboard(viewer, { lint });
   return (
     <>
-      <h1>Cluster</h1>
-      <p className="lead">What your own Kafka connection sees.</p>
-      <dl className="facts">
-        <div className="fact">
-          <dt>Cluster id</dt>
-          <dd data-testid="cluster-id">{cluster.clusterId ?? "unknown"}</dd>
-        </div>
-        <div className="fact">
-          <dt>Controller</dt>
-          <dd data-testid="controller-id">{cluster.controllerId ?? "unknown"}</dd>
-        </div>
-        <div className="fact">
-          <dt>Brokers</dt>
-          <dd>{cluster.brokers.length}</dd>
-        </div>
-        <div className="fact">
-          <dt>Your principal</dt>
-          <dd>{cluster.principal}</dd>
-        </div>
-      </dl>
-      <h2>Brokers</h2>
-      <table className="data" aria-label="Brokers">
-        <thead>
-          <tr>
-            <th>Id</th>
-            <th>Host</th>
-            <th>Port</th>
-            <th>Rack</th>
-            <th>Role</th>
-          </tr>
-        </thead>
-        <tbody>
-          {cluster.brokers.map((b) => (
-            <tr key={b.id}>
-              <td>{b.id}</td>
-              <td className="mono">{b.host}</td>
-              <td>{b.port}</td>
-              <td>{b.rack ?? "—"}</td>
-              <td>{b.id === cluster.controllerId ? "controller" : "broker"}</td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
+      <PageHeader
+        title="Dashboard"
+        lead={`What Kafka lets you (${viewer.principal}) see: ACL posture, decisions and tokens of yours, budgets, recent changes.`}
+        details={
+          <p>
+            Every card is read as you, so two people see different numbers: a card Kafka does not let you read says so. Every number links to the
+            list behind it. The ACL numbers come from the console&apos;s shared ACL snapshot and are computed once per change of the ACLs; the
+            cards refresh every 30 seconds while the page is open.
+          </p>
+        }
+      />
+      <DashboardLive initial={data} lint={lint} />
     </>
   );
 }

@@ -1,0 +1,36 @@
+/**
+ * Where each number of the dashboard (and each name on the audit page) leads: the list
+ * behind it, filtered to exactly what was counted. The ACL list's query parameters are
+ * lib/schemas/acls.ts aclListQuerySchema.
+ */
+
+/** The ACL list with these filters, e.g. { permissionType: "DENY" }. */
+export function aclsHref(filters: Record<string, string> = {}): string {
+  const query = new URLSearchParams(filters).toString();
+  return query === "" ? "/acls" : `/acls?${query}`;
+}
+
+/** Everything a principal can do (the principal view). */
+export function principalHref(principal: string): string {
+  return `/principals/${encodeURIComponent(principal)}`;
+}
+
+/** The quota page, asking which quota applies to this user (with its KIP-55 budget); `<default>` has no name to ask with. */
+export function quotaUserHref(user: string | null): string {
+  return user === null ? "/quotas" : `/quotas?${new URLSearchParams({ user })}#applied`;
+}
+
+/** One resource: the ACLs that apply to it and who may do what. */
+export function resourceHref(resourceType: string, resourceName: string): string {
+  return `/resources?${new URLSearchParams({ type: resourceType, name: resourceName })}`;
+}
+
+export function planHref(planId: string): string {
+  return `/plans/${encodeURIComponent(planId)}`;
+}
+
+/** The audit page with these filters. */
+export function auditHref(filters: Record<string, string> = {}): string {
+  const query = new URLSearchParams(filters).toString();
+  return query === "" ? "/audit" : `/audit?${query}`;
+}
