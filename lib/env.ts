@@ -68,6 +68,16 @@ export const envSchema = z.object({
   ACL_VIEWER_PROOF_MAX_AGE_MS: positiveNumber("ACL_VIEWER_PROOF_MAX_AGE_MS")
     .refine((n) => n <= 30_000, "ACL_VIEWER_PROOF_MAX_AGE_MS must be at most 30000 (30 s)")
     .default(30_000),
+  /**
+   * The brokers' principal mapping settings, exactly as written in server.properties (unset:
+   * the property is unset, i.e. DEFAULT). The console cannot read them from Kafka; the
+   * Identities page, the access check and the ACL lint map certificates and Kerberos
+   * principals with them (lib/services/identities.ts).
+   */
+  KAFKA_SSL_PRINCIPAL_MAPPING_RULES: z.string().optional(),
+  KAFKA_SASL_KERBEROS_PRINCIPAL_TO_LOCAL_RULES: z.string().optional(),
+  /** The brokers' Kerberos default realm (krb5.conf), which the DEFAULT Kerberos rule compares realms with. Unset: "". */
+  KAFKA_KERBEROS_DEFAULT_REALM: z.string().optional(),
   DATABASE_URL: z.string().min(1).optional(),
   /** Connections in the console database pool of each console instance (lib/db/client.ts). */
   DATABASE_POOL_MAX: z

@@ -19,6 +19,7 @@ import { clusterSchema } from "@/lib/schemas/cluster";
 import { dashboardQuerySchema, dashboardSchema } from "@/lib/schemas/dashboard";
 import { auditPageSchema, auditQuerySchema } from "@/lib/schemas/audit";
 import { accessCheckQuerySchema, accessCheckResultSchema } from "@/lib/schemas/access-check";
+import { identityMapBodySchema, identityMapResultSchema } from "@/lib/schemas/identities";
 import { appliedQuotaQuerySchema, appliedQuotaSchema, quotaAlterationSchema, quotaAlterResultSchema, quotasOverviewSchema } from "@/lib/schemas/quotas";
 import { aclApplyResultSchema, aclCreateBodySchema, aclDeleteBodySchema, aclListQuerySchema, aclListResultSchema, aclPreviewQuerySchema } from "@/lib/schemas/acls";
 import { planApplyResultSchema, planCreateBodySchema, planPageQuerySchema, planPageViewSchema, planViewSchema, quotaPlanViewSchema } from "@/lib/schemas/plans";
@@ -50,6 +51,8 @@ export const API_AREAS = [
   { name: "Resources", description: "One Kafka resource: the ACLs that apply to it and who may do what." },
   { name: "ACLs", description: "Browse, preview, create and delete ACL bindings (Kafka's StandardAuthorizer decides what the caller may do)." },
   { name: "Access check", description: "Explain whether a principal may do an operation on a resource, and which rule decides." },
+  { name: "Identities", description: "Who a client is to Kafka: certificate DNs and Kerberos principals through the brokers' principal mapping rules." },
+  { name: "SCRAM users", description: "SCRAM credentials (KIP-554): list, create, rotate and delete, as the caller (Kafka decides: DESCRIBE / ALTER on CLUSTER)." },
   { name: "Quotas", description: "Client quotas: what is configured, which quota Kafka applies, and changes checked against the KIP-55 budget." },
   { name: "Tokens", description: "Delegation tokens (KIP-48, KIP-373): create, list, renew and expire." },
   { name: "Token requests", description: "Self-service token requests: ask, approve or deny, and the requester's one-time retrieval." },
@@ -222,6 +225,39 @@ const ACCESS_CHECK: ApiOperation[] = [
       cluster: { summary: "May bob alter the cluster, from 10.0.0.7?", value: { principal: "User:bob", operation: "ALTER", resourceType: "CLUSTER", host: "10.0.0.7" } },
     },
     response: accessCheckResultSchema,
+    kafka: true,
+  },
+];
+
+const IDENTITIES: ApiOperation[] = [
+  {
+    operationId: "mapIdentities",
+    method: "post",
+    path: "/api/v1/identities/map",
+    area: "Identities",
+    summary: "Which principal Kafka makes of certificate DNs, PEM certificates and Kerberos principals",
+    description:
+      "Maps each input as Kafka 4.1's DefaultKafkaPrincipalBuilder does: a certificate's subject (printed as Java's X500Principal#getName()) or a DN " +
+      "through ssl.principal.mapping.rules, a Kerberos principal through sasl.kerberos.principal.to.local.rules. Per input: the rule that matched and " +
+      "the principal, or Kafka's exception (class and message). Rules omitted are the console's settings. Changes nothing; what each principal may do " +
+      "comes from the ACLs Kafka lets the caller describe (none shown without DESCRIBE on CLUSTER).",
+    body: identityMapBodySchema,
+    bodyExamples: {
+      seed: {
+        summary: "The Kafka documentation's SSL rules and a Kerberos rule",
+        value: {
+          sslRules: "RULE:^CN=(.*?),OU=ServiceUsers.*$/$1/,RULE:^CN=(.*?),OU=(.*?),O=(.*?),L=(.*?),ST=(.*?),C=(.*?)$/$1@$2/L,RULE:^.*[Cc][Nn]=([a-zA-Z0-9.]*).*$/$1/L,DEFAULT",
+          kerberosRules: "RULE:[1:$1@$0](.*@MYDOMAIN.COM)s/@.*//,DEFAULT",
+          defaultRealm: "MYDOMAIN.COM",
+          inputs: [
+            { type: "ssl", distinguishedName: "CN=serviceuser,OU=ServiceUsers,O=Unknown,L=Unknown,ST=Unknown,C=Unknown" },
+            { type: "ssl", distinguishedName: "CN=adminUser,OU=Admin,O=Unknown,L=Unknown,ST=Unknown,C=Unknown" },
+            { type: "kerberos", principal: "alice@MYDOMAIN.COM" },
+          ],
+        },
+      },
+    },
+    response: identityMapResultSchema,
     kafka: true,
   },
 ];
@@ -731,6 +767,7 @@ export const API_OPERATIONS: readonly ApiOperation[] = [
   ...ACLS,
   ...ACLS_AS_CODE,
   ...ACCESS_CHECK,
+  ...IDENTITIES,
   ...QUOTAS,
   ...TOKENS,
   ...TOKEN_REQUESTS,
