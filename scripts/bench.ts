@@ -54,17 +54,17 @@ import vm from "node:vm";
 
 import { ANY_OTHER_HOST, AclIndex, authorize, blastRadius, computePlan, effectiveForResource, type AuthorizeRequest, type PlanResource, type PlanUniverse } from "../lib/policy/index";
 import type { AclBinding, AclOperation, ResourceType } from "../lib/policy/types";
-import { KafkaAuthorizerHarness, ROOT, type HarnessBenchAnswer } from "./java-harness";
+import { KafkaAuthorizerHarness, ROOT } from "./java-harness";
 
 const HEAP_MB = 8192;
 
 // ---- processes ---------------------------------------------------------------------------
 //
 // The parent runs the 100k-ACL part with Node's default heap settings, so its peak RSS is
-// that part's (what the 300 MB budget is about). The authorizer rows, which hold over 2M
-// ACLs at 200,000 resources, run in a child with a big heap and report back via a file.
+// that part's (what the 300 MB budget is about). Every TS/Kafka row runs each side in a
+// fresh process of its own (see "run" below); the 200,000-resource rows, which hold over
+// 2M ACLs, get a big heap there. Children report back via a file.
 
-const ROWS_CHILD = process.env.BENCH_ROWS_OUT !== undefined;
 const PLAN_CHILD = process.env.BENCH_PLAN_OUT !== undefined;
 
 // `npm run bench -- console`: the console against kafka-acls.sh (scripts/bench-console.ts).
@@ -72,6 +72,7 @@ if (process.argv[2] === "console") process.exit(await import("./bench-console").
 
 const args = process.argv.slice(2);
 const suiteArg = args.find((a) => !a.startsWith("--"));
+if (suiteArg === "ui") process.exit(await (await import("./bench-ui")).runUiBench()); // the auditor views' exports (scripts/bench-ui.ts)
 if (suiteArg !== undefined && suiteArg !== "policy" && suiteArg !== "plan") {
   console.error(`unknown benchmark "${suiteArg}"; usage: npm run bench -- [policy|plan] [--quick] [--no-java]`);
   process.exit(2);
@@ -80,11 +81,15 @@ const RUN_POLICY = suiteArg === undefined || suiteArg === "policy";
 const RUN_PLAN = suiteArg === undefined || suiteArg === "plan";
 const QUICK = args.includes("--quick");
 const WITH_JAVA = !args.includes("--no-java");
+/** Only the realistic-mixed row (for profiling the authorize path against Kafka quickly). */
+const MIXED_ONLY = args.includes("--mixed-only");
 
+/** Warm-up and measurement inside each row's process, the same on both sides. */
+const WARMUP_MS = QUICK ? 500 : 3000;
+const MEASURE_MS = QUICK ? 500 : 3000;
+/** The MATCH lookup of part 2. */
 const TS_WARMUP_MS = QUICK ? 300 : 1500;
 const TS_MEASURE_MS = QUICK ? 500 : 2500;
-const JAVA_WARMUP_MS = QUICK ? 500 : 3000;
-const JAVA_MEASURE_MS = QUICK ? 500 : 3000;
 const SEED = 20_241_130;
 
 // ---- helpers -----------------------------------------------------------------------------
@@ -228,25 +233,24 @@ const BENCH_REQUEST: AuthorizeRequest = {
   resourceName: RESOURCE_NAME_PREFIX + 95,
 };
 
-interface AuthorizerRow {
-  resourceCount: number;
-  aclCount: number;
-  denyPercentage: number;
-  tsNsPerOp: number;
-  javaNsPerOp: number | null;
-  ratio: number | null;
-}
+/** One row, measured in a process of its own (see runTsRow and runJavaRow). */
+type RowSpec =
+  | { workload: "kafka-benchmark"; resourceCount: number; aclCount: number; denyPercentage: number }
+  | { workload: "realistic-mixed"; file: string };
 
-interface AuthorizerExtra {
+/** What one side measured for one row. Times are per request. */
+interface SideResult {
+  best: number;
+  mean: number;
   acls: number;
-  tsMeanNsPerOp: number;
-  javaMeanNsPerOp: number | null;
-  tsBuildMs: number;
-  javaLoadMs: number | null;
-  decision: string;
+  /** Index build (TS) or authorizer load (Kafka), ms. */
+  buildMs: number;
+  /** One letter per request, in order: A = ALLOWED, D = DENIED (E = Kafka threw). */
+  decisions: string;
+  peakRssMb: number | null;
 }
 
-function tsAuthorizerRow(resourceCount: number, aclCount: number, denyPercentage: number): { best: number; mean: number; acls: number; buildMs: number; decision: string } {
+function tsKafkaBenchmarkRow(resourceCount: number, aclCount: number, denyPercentage: number): SideResult {
   let acls: AclBinding[] | null = benchmarkAcls(resourceCount, aclCount, denyPercentage, SEED);
   const t0 = performance.now();
   const index = AclIndex.build(acls);
@@ -254,8 +258,92 @@ function tsAuthorizerRow(resourceCount: number, aclCount: number, denyPercentage
   const count = acls.length;
   acls = null;
   const decision = authorize(index, BENCH_REQUEST).decision;
-  const r = timeLoop(() => authorize(index, BENCH_REQUEST), TS_WARMUP_MS, TS_MEASURE_MS);
-  return { best: r.nsPerOpBest, mean: r.nsPerOp, acls: count, buildMs, decision };
+  const r = timeLoop(() => authorize(index, BENCH_REQUEST), WARMUP_MS, MEASURE_MS);
+  return { best: r.nsPerOpBest, mean: r.nsPerOp, acls: count, buildMs, decisions: decision === "ALLOWED" ? "A" : "D", peakRssMb: peakRssMb() };
+}
+
+/** The realistic-mixed row: every request of the file in turn, round after round. */
+function tsMixedRow(file: string): SideResult {
+  const input = JSON.parse(readFileSync(file, "utf8")) as MixedWorkload;
+  const t0 = performance.now();
+  const index = AclIndex.build(input.acls);
+  const buildMs = performance.now() - t0;
+  const requests = input.requests;
+  const n = requests.length;
+  let decisions = "";
+  for (const r of requests) decisions += authorize(index, r).decision === "ALLOWED" ? "A" : "D";
+  const round = (): number => {
+    let allowed = 0;
+    for (let i = 0; i < n; i++) if (authorize(index, requests[i]!).decision === "ALLOWED") allowed++;
+    return allowed;
+  };
+  const r = timeLoop(round, WARMUP_MS, MEASURE_MS);
+  return { best: r.nsPerOpBest / n, mean: r.nsPerOp / n, acls: index.size, buildMs, decisions, peakRssMb: peakRssMb() };
+}
+
+// ---- the realistic-mixed row: 100,000 ACLs, 2,000 different requests ---------------------------
+
+interface MixedWorkload {
+  acls: AclBinding[];
+  requests: AuthorizeRequest[];
+}
+
+const MIXED_REQUESTS = 2_000;
+const CLIENT_HOSTS = ["10.1.0.7", "10.1.0.8", "10.2.3.4", "192.168.10.20", "10.9.8.7", "172.16.0.5", "10.0.0.12"];
+const REQUEST_OPERATIONS: Partial<Record<ResourceType, readonly AclOperation[]>> = {
+  TOPIC: ["READ", "WRITE", "DESCRIBE", "DESCRIBE", "DESCRIBE_CONFIGS", "CREATE", "DELETE", "ALTER", "ALTER_CONFIGS"],
+  GROUP: ["READ", "DESCRIBE", "DELETE"],
+  TRANSACTIONAL_ID: ["WRITE", "DESCRIBE"],
+  CLUSTER: ["IDEMPOTENT_WRITE", "DESCRIBE", "CREATE", "CLUSTER_ACTION", "ALTER", "DESCRIBE_CONFIGS"],
+};
+
+/**
+ * Requests the way a cluster gets them: 70% derived from a random ACL (its principal, or
+ * another one; its resource, or a name under its prefix; its operation, the DESCRIBE /
+ * DESCRIBE_CONFIGS it implies, or another operation of the type; its host or a client
+ * host), 30% anything (principals without ACLs, topics nobody named, other hosts).
+ * Never `User:*` as the requester (Kafka throws on that) and never ALL (not a request).
+ */
+function mixedRequests(acls: readonly AclBinding[], count: number, seed: number): AuthorizeRequest[] {
+  const rand = mulberry32(seed ^ 0x5bd1e995);
+  const int = (n: number): number => Math.floor(rand() * n);
+  const pick = <T>(xs: readonly T[]): T => xs[int(xs.length)]!;
+  const anyPrincipal = (): string => (rand() < 0.1 ? `Group:team${int(50)}` : rand() < 0.2 ? `User:unknown-${int(500)}` : `User:app-${int(3000)}`);
+  const anyName = (type: ResourceType): string => {
+    const stem = `team${int(55)}.svc${int(22)}`;
+    if (type === "TOPIC") return rand() < 0.1 ? `orders-${int(100)}` : `${stem}.topic${int(25)}`;
+    if (type === "GROUP") return `${stem}.consumer${int(7)}`;
+    if (type === "TRANSACTIONAL_ID") return `${stem}.tx${int(4)}`;
+    return "kafka-cluster";
+  };
+  const implied = (op: AclOperation, type: ResourceType): AclOperation => {
+    if (op === "DESCRIBE_CONFIGS" || op === "ALTER_CONFIGS") return "DESCRIBE_CONFIGS";
+    return REQUEST_OPERATIONS[type]!.includes("DESCRIBE") ? "DESCRIBE" : op;
+  };
+  const out: AuthorizeRequest[] = [];
+  while (out.length < count) {
+    if (rand() < 0.7) {
+      const b = acls[int(acls.length)]!;
+      const type = b.resourceType;
+      const ops = REQUEST_OPERATIONS[type]!;
+      const name = b.patternType === "PREFIXED" ? `${b.resourceName}${pick(["topic", "consumer", "tx", "x"])}${int(30)}` : b.resourceName === "*" ? anyName(type) : b.resourceName;
+      const r = rand();
+      const operation = r < 0.45 && b.operation !== "ALL" ? b.operation : r < 0.75 ? implied(b.operation, type) : pick(ops);
+      const principal = b.principal === "User:*" || rand() < 0.15 ? anyPrincipal() : b.principal;
+      const host = b.host !== "*" && rand() < 0.8 ? b.host : pick(CLIENT_HOSTS);
+      out.push({ principal, host, operation, resourceType: type, resourceName: name });
+    } else {
+      const r = rand();
+      const type: ResourceType = r < 0.6 ? "TOPIC" : r < 0.82 ? "GROUP" : r < 0.95 ? "TRANSACTIONAL_ID" : "CLUSTER";
+      out.push({ principal: anyPrincipal(), host: pick(CLIENT_HOSTS), operation: pick(REQUEST_OPERATIONS[type]!), resourceType: type, resourceName: anyName(type) });
+    }
+  }
+  return out;
+}
+
+function mixedWorkload(): MixedWorkload {
+  const acls = realisticAcls(100_000, SEED);
+  return { acls, requests: mixedRequests(acls, MIXED_REQUESTS, SEED) };
 }
 
 // ---- 2. a realistic 100,000-ACL set -------------------------------------------------------------
@@ -424,56 +512,179 @@ function planChild(): PlanResult {
 }
 
 // ---- run ---------------------------------------------------------------------------------------
+//
+// Every row runs each side in a fresh process of its own, one after the other: the policy
+// core in a new Node process (this script again, told the row through BENCH_ROW), then
+// Kafka's StandardAuthorizer in a new JVM. Each process builds its ACLs, warms up for
+// WARMUP_MS and measures for MEASURE_MS; nothing from an earlier row (heap, JIT state,
+// garbage of 2 million ACLs) is left in it.
 
-interface RowsResult {
-  rows: AuthorizerRow[];
-  extras: AuthorizerExtra[];
-  peakRssMb: number;
+const ROW_CHILD = process.env.BENCH_ROW !== undefined;
+
+/** One row of the report. Times are ns per request, best measurement window. */
+interface RowReport {
+  workload: "kafka-benchmark" | "realistic-mixed";
+  acls: number;
+  requests: number;
+  tsNsPerOp: number;
+  javaNsPerOp: number | null;
+  ratio: number | null;
+  tsMeanNsPerOp: number;
+  javaMeanNsPerOp: number | null;
+  tsBuildMs: number;
+  javaLoadMs: number | null;
+  tsPeakRssMb: number | null;
   javaPeakRssMb: number | null;
+  resourceCount?: number;
+  aclCount?: number;
+  denyPercentage?: number;
+  decision?: string;
+  /** realistic-mixed: the ratio of each TS/Kafka pair of runs (the row's ratio is their median). */
+  runRatios?: number[];
+  decisionsAgreed?: number;
+  allowed?: number;
+  denied?: number;
+  mix?: Record<string, number>;
 }
 
-/** Part 1, in the big-heap child. */
-async function authorizerRows(): Promise<RowsResult> {
-  const resourceCounts = QUICK ? [5_000] : [5_000, 200_000];
-  const denyPercentages = [20, 50, 90];
-  const aclCount = 10;
-  const rows: AuthorizerRow[] = [];
-  const extras: AuthorizerExtra[] = [];
-  let harness: KafkaAuthorizerHarness | undefined;
-  let javaPeakRssMb: number | null = null;
-  if (WITH_JAVA) {
-    harness = await KafkaAuthorizerHarness.start({ heapMb: 10_240, jvmArgs: ["-XX:+UseParallelGC"] });
-  }
+/** The policy core's side of one row, in a fresh Node process. */
+function runTsRow(spec: RowSpec, heapMb?: number): SideResult {
+  const out = path.join(os.tmpdir(), `policy-bench-row-${process.pid}.json`);
+  const heap = heapMb === undefined ? [] : [`--max-old-space-size=${heapMb}`];
+  const child = spawnSync(process.execPath, [...process.execArgv, ...heap, ...process.argv.slice(1)], {
+    stdio: "inherit",
+    env: { ...process.env, BENCH_ROW: JSON.stringify(spec), BENCH_ROW_OUT: out },
+  });
+  if (child.status !== 0) throw new Error(`the policy-core row process failed (exit ${child.status}) for ${JSON.stringify(spec)}`);
+  const result = JSON.parse(readFileSync(out, "utf8")) as SideResult;
+  rmSync(out, { force: true });
+  return result;
+}
+
+let kafkaVersion: string | null = null;
+
+/** Kafka's side of one row, in a fresh JVM (started, used for this row only, stopped). */
+async function runJavaRow(spec: RowSpec, heapMb: number): Promise<SideResult> {
+  const harness = await KafkaAuthorizerHarness.start({ heapMb, jvmArgs: ["-XX:+UseParallelGC"] });
   try {
-    for (const resourceCount of resourceCounts) {
-      for (const denyPercentage of denyPercentages) {
-        gc();
-        const ts = tsAuthorizerRow(resourceCount, aclCount, denyPercentage);
-        gc();
-        let java: HarnessBenchAnswer | undefined;
-        if (harness) {
-          java = await harness.bench({ resourceCount, aclCount, denyPercentage, seed: SEED, warmupMs: JAVA_WARMUP_MS, measureMs: JAVA_MEASURE_MS, logIfDenied: true });
-          javaPeakRssMb = Math.max(javaPeakRssMb ?? 0, harness.peakRssMb() ?? 0);
-          if (java.aclsLoaded !== ts.acls) throw new Error(`workload mismatch: Kafka loaded ${java.aclsLoaded} ACLs, the policy core ${ts.acls}`);
-          if (java.decision !== ts.decision) throw new Error(`decision mismatch on the benchmark request: Kafka ${java.decision}, policy core ${ts.decision}`);
-        }
-        const javaNsPerOp = java ? java.nsPerOpBest : null;
-        rows.push({ resourceCount, aclCount, denyPercentage, tsNsPerOp: ts.best, javaNsPerOp, ratio: javaNsPerOp ? ts.best / javaNsPerOp : null });
-        extras.push({
-          acls: ts.acls,
-          tsMeanNsPerOp: ts.mean,
-          javaMeanNsPerOp: java ? java.nsPerOp : null,
-          tsBuildMs: ts.buildMs,
-          javaLoadMs: java ? java.loadMs : null,
-          decision: ts.decision,
-        });
-        console.log(`  measured resourceCount=${resourceCount} deny=${denyPercentage}%: ${ts.acls} ACLs, TS ${fmt(ts.best)} ns/op, Kafka ${fmt(javaNsPerOp)} ns/op (best windows)`);
-      }
+    kafkaVersion ??= await harness.ping();
+    if (spec.workload === "kafka-benchmark") {
+      const a = await harness.bench({ ...spec, seed: SEED, warmupMs: WARMUP_MS, measureMs: MEASURE_MS, logIfDenied: true });
+      return { best: a.nsPerOpBest, mean: a.nsPerOp, acls: a.aclsLoaded, buildMs: a.loadMs, decisions: a.decision === "ALLOWED" ? "A" : "D", peakRssMb: harness.peakRssMb() ?? null };
+    }
+    const a = await harness.benchRequests({ file: spec.file, warmupMs: WARMUP_MS, measureMs: MEASURE_MS });
+    return { best: a.nsPerOpBest, mean: a.nsPerOp, acls: a.aclsLoaded, buildMs: a.loadMs, decisions: a.decisions, peakRssMb: harness.peakRssMb() ?? null };
+  } finally {
+    await harness.close();
+  }
+}
+
+/** Kafka's AuthorizerBenchmark shape: thousands of ACLs on the resource, one request repeated. */
+async function kafkaBenchmarkRows(): Promise<RowReport[]> {
+  const resourceCounts = QUICK ? [5_000] : [5_000, 200_000];
+  const rows: RowReport[] = [];
+  for (const resourceCount of resourceCounts) {
+    for (const denyPercentage of [20, 50, 90]) {
+      const spec: RowSpec = { workload: "kafka-benchmark", resourceCount, aclCount: 10, denyPercentage };
+      const big = resourceCount > 10_000;
+      const ts = runTsRow(spec, big ? HEAP_MB : undefined);
+      const java = WITH_JAVA ? await runJavaRow(spec, big ? 10_240 : 1_024) : null;
+      if (java && java.acls !== ts.acls) throw new Error(`workload mismatch: Kafka loaded ${java.acls} ACLs, the policy core ${ts.acls}`);
+      if (java && java.decisions !== ts.decisions) throw new Error(`decision mismatch on the benchmark request: Kafka ${java.decisions}, policy core ${ts.decisions}`);
+      rows.push({
+        workload: "kafka-benchmark",
+        resourceCount,
+        aclCount: 10,
+        denyPercentage,
+        acls: ts.acls,
+        requests: 1,
+        decision: ts.decisions === "A" ? "ALLOWED" : "DENIED",
+        ...sides(ts, java),
+        ratio: java ? ts.best / java.best : null,
+      });
+      console.log(`  kafka-benchmark resources=${resourceCount} deny=${denyPercentage}%: ${ts.acls} ACLs, TS ${fmt(ts.best)} ns/op, Kafka ${fmt(java?.best)} ns/op`);
+    }
+  }
+  return rows;
+}
+
+function sides(ts: SideResult, java: SideResult | null): Omit<RowReport, "workload" | "acls" | "requests" | "ratio"> {
+  return {
+    tsNsPerOp: ts.best,
+    javaNsPerOp: java ? java.best : null,
+    tsMeanNsPerOp: ts.mean,
+    javaMeanNsPerOp: java ? java.mean : null,
+    tsBuildMs: ts.buildMs,
+    javaLoadMs: java ? java.buildMs : null,
+    tsPeakRssMb: ts.peakRssMb,
+    javaPeakRssMb: java ? java.peakRssMb : null,
+  };
+}
+
+/**
+ * The realistic-mixed row: 100,000 ACLs and 2,000 different requests, written to one file
+ * that both sides read. Runs RUNS pairs (policy core, then Kafka, each in a fresh
+ * process); every pair must agree on every decision. The row's ratio is the median of
+ * the pairs' ratios (both sides of a pair ran within seconds of each other).
+ */
+async function realisticMixedRow(): Promise<RowReport> {
+  const workload = mixedWorkload();
+  // BENCH_MIXED_FILE keeps the workload (for profiling a row process by hand, see the header).
+  const keep = process.env.BENCH_MIXED_FILE;
+  const file = keep ?? path.join(os.tmpdir(), `policy-bench-mixed-${process.pid}.json`);
+  writeFileSync(file, JSON.stringify(workload));
+  const spec: RowSpec = { workload: "realistic-mixed", file };
+  const runs = QUICK ? 1 : 3;
+  const pairs: { ts: SideResult; java: SideResult | null }[] = [];
+  try {
+    for (let i = 0; i < runs; i++) {
+      const ts = runTsRow(spec);
+      const java = WITH_JAVA ? await runJavaRow(spec, 2_048) : null;
+      if (java) checkAgreement(workload.requests, ts.decisions, java.decisions);
+      pairs.push({ ts, java });
+      console.log(`  realistic-mixed run ${i + 1}/${runs}: TS ${fmt(ts.best)} ns/request, Kafka ${fmt(java?.best)} ns/request` + (java ? `, TS/Kafka ${(ts.best / java.best).toFixed(3)}, all ${workload.requests.length} decisions agree` : ""));
     }
   } finally {
-    await harness?.close();
+    if (keep === undefined) rmSync(file, { force: true });
   }
-  return { rows, extras, peakRssMb: peakRssMb(), javaPeakRssMb };
+  const key = (p: (typeof pairs)[number]): number => (p.java ? p.ts.best / p.java.best : p.ts.best);
+  const order = pairs.map((_, i) => i).sort((a, b) => key(pairs[a]!) - key(pairs[b]!));
+  // The median pair (the same pick as median()): its figures are the row's.
+  const mid = pairs[order[Math.floor(order.length / 2)]!]!;
+  const runRatios = pairs.flatMap((p) => (p.java ? [p.ts.best / p.java.best] : []));
+  const decisions = mid.ts.decisions;
+  const mix: Record<string, number> = {};
+  for (const r of workload.requests) {
+    mix[r.resourceType] = (mix[r.resourceType] ?? 0) + 1;
+    if (r.operation === "DESCRIBE" || r.operation === "DESCRIBE_CONFIGS") mix.impliedOperationRequests = (mix.impliedOperationRequests ?? 0) + 1;
+  }
+  mix.principals = new Set(workload.requests.map((r) => r.principal)).size;
+  mix.resources = new Set(workload.requests.map((r) => `${r.resourceType}:${r.resourceName}`)).size;
+  mix.hosts = new Set(workload.requests.map((r) => r.host)).size;
+  return {
+    workload: "realistic-mixed",
+    acls: mid.ts.acls,
+    requests: workload.requests.length,
+    ...sides(mid.ts, mid.java),
+    ratio: mid.java ? mid.ts.best / mid.java.best : null,
+    runRatios: runRatios.map((r) => Number(r.toFixed(4))),
+    decisionsAgreed: mid.java ? workload.requests.length : 0,
+    allowed: [...decisions].filter((d) => d === "A").length,
+    denied: [...decisions].filter((d) => d === "D").length,
+    mix,
+  };
+}
+
+/** Fails the bench, loudly, when the two engines disagree on any request. */
+function checkAgreement(requests: readonly AuthorizeRequest[], ts: string, java: string): void {
+  const wrong: string[] = [];
+  for (let i = 0; i < requests.length; i++) {
+    if (ts[i] !== java[i]) wrong.push(`  ${JSON.stringify(requests[i])}: policy core ${ts[i]}, Kafka ${java[i] ?? "?"} (A allowed, D denied, E Kafka threw)`);
+  }
+  if (ts.length !== requests.length || java.length !== requests.length) wrong.push(`  answer counts: policy core ${ts.length}, Kafka ${java.length}, requests ${requests.length}`);
+  if (wrong.length > 0) {
+    throw new Error(`THE POLICY CORE AND KAFKA DISAGREE on ${wrong.length} of ${requests.length} requests:\n${wrong.slice(0, 20).join("\n")}`);
+  }
 }
 
 /** Part 2, in the parent with default heap settings. */
@@ -522,9 +733,10 @@ function hundredThousand(): { indexBuildMs: number; matchLookupUs: number; topic
 }
 
 async function main(): Promise<void> {
-  if (ROWS_CHILD) {
-    const result = await authorizerRows();
-    writeFileSync(process.env.BENCH_ROWS_OUT!, JSON.stringify(result));
+  if (ROW_CHILD) {
+    const spec = JSON.parse(process.env.BENCH_ROW!) as RowSpec;
+    const result = spec.workload === "kafka-benchmark" ? tsKafkaBenchmarkRow(spec.resourceCount, spec.aclCount, spec.denyPercentage) : tsMixedRow(spec.file);
+    writeFileSync(process.env.BENCH_ROW_OUT!, JSON.stringify(result));
     return;
   }
   if (PLAN_CHILD) {
@@ -538,7 +750,15 @@ async function main(): Promise<void> {
   } catch {
     // no earlier report
   }
-  if (RUN_POLICY) report.policy = await policySuite();
+  if (RUN_POLICY) {
+    // The policy rows have a committed report of their own.
+    const policyOut = path.join(ROOT, "bench", "policy-report.json");
+    const policy = await policySuite();
+    mkdirSync(path.dirname(policyOut), { recursive: true });
+    writeFileSync(policyOut, `${JSON.stringify(policy, null, 2)}\n`);
+    console.log(`\nwrote ${path.relative(ROOT, policyOut)}`);
+    delete report.policy;
+  }
   if (RUN_PLAN) {
     console.log("");
     const plan = planChild();
@@ -559,69 +779,80 @@ async function main(): Promise<void> {
       })),
     };
   }
+  if (!RUN_PLAN) return;
   mkdirSync(path.dirname(out), { recursive: true });
   writeFileSync(out, `${JSON.stringify(report, null, 2)}\n`);
   console.log(`\nwrote ${path.relative(ROOT, out)}`);
 }
 
-/** Parts 1-3. */
+/** Parts 1-3: the policy section of the report. */
 async function policySuite(): Promise<unknown> {
-  console.log(`policy bench${QUICK ? " (quick)" : ""}: node ${process.version}, seed ${SEED}`);
-  const part2 = hundredThousand();
+  console.log(`policy bench${QUICK ? " (quick)" : ""}: node ${process.version}, seed ${SEED}, ${os.cpus().length} CPUs (${os.cpus()[0]?.model ?? "?"})`);
+  const part2 = MIXED_ONLY ? null : hundredThousand();
 
   console.log("");
-  console.log(`AuthorizerBenchmark rows (child process, --max-old-space-size=${HEAP_MB}):`);
-  const rowsOut = path.join(os.tmpdir(), `policy-bench-rows-${process.pid}.json`);
-  const child = spawnSync(process.execPath, [...process.execArgv, `--max-old-space-size=${HEAP_MB}`, ...process.argv.slice(1)], {
-    stdio: "inherit",
-    env: { ...process.env, BENCH_ROWS_OUT: rowsOut },
-  });
-  if (child.status !== 0) throw new Error(`the authorizer-rows child failed (exit ${child.status})`);
-  const { rows, extras, peakRssMb: childPeak, javaPeakRssMb } = JSON.parse(readFileSync(rowsOut, "utf8")) as RowsResult;
-  rmSync(rowsOut, { force: true });
+  console.log(`TS/Kafka rows: each side of each row in a fresh process (Node, then JVM), ${WARMUP_MS} ms warm-up and ${MEASURE_MS} ms measured inside it`);
+  const rows = [...(MIXED_ONLY ? [] : await kafkaBenchmarkRows()), await realisticMixedRow()];
 
   console.log("");
-  console.log("AuthorizerBenchmark.testAuthorizer workload (WRITE TOPIC foo-bar35_resource-95 by User:test-user@127.0.0.1; both sides: " + (extras[0]?.decision ?? "?") + ")");
-  console.log("ns/op: best of 10 measurement windows (mean over all windows in brackets); ratio = TS best / Kafka best");
-  const header = ["resources", "acl/res", "deny %", "ACLs", "TS ns/op", "(mean)", "Kafka ns/op", "(mean)", "TS/Kafka", "TS build ms", "Kafka load ms"];
-  const table = rows.map((r, i) => [
-    String(r.resourceCount),
-    String(r.aclCount),
-    String(r.denyPercentage),
-    String(extras[i]?.acls ?? ""),
+  console.log("ns per request: best of 10 measurement windows (mean over all windows in brackets); ratio = TS best / Kafka best");
+  const header = ["workload", "resources", "deny %", "ACLs", "requests", "TS ns", "(mean)", "Kafka ns", "(mean)", "TS/Kafka", "TS build ms", "Kafka load ms"];
+  const table = rows.map((r) => [
+    r.workload,
+    r.resourceCount === undefined ? "" : String(r.resourceCount),
+    r.denyPercentage === undefined ? "" : String(r.denyPercentage),
+    String(r.acls),
+    String(r.requests),
     fmt(r.tsNsPerOp),
-    `(${fmt(extras[i]?.tsMeanNsPerOp)})`,
+    `(${fmt(r.tsMeanNsPerOp)})`,
     fmt(r.javaNsPerOp),
-    `(${fmt(extras[i]?.javaMeanNsPerOp)})`,
-    r.ratio === null ? "n/a" : r.ratio.toFixed(5),
-    fmt(extras[i]?.tsBuildMs),
-    fmt(extras[i]?.javaLoadMs),
+    `(${fmt(r.javaMeanNsPerOp)})`,
+    r.ratio === null ? "n/a" : r.ratio.toFixed(r.workload === "realistic-mixed" ? 3 : 5),
+    fmt(r.tsBuildMs),
+    fmt(r.javaLoadMs),
   ]);
   const widths = header.map((h, c) => Math.max(h.length, ...table.map((row) => row[c]!.length)));
   const line = (cells: string[]): string => cells.map((cell, c) => cell.padStart(widths[c]!)).join("  ");
   console.log(line(header));
   for (const row of table) console.log(line(row));
-  const worst = Math.max(...rows.map((r) => r.ratio ?? 0));
-  console.log(`worst ratio ${worst.toFixed(4)} (target <= 1.0)`);
-  console.log("");
+  const shape = rows.filter((r) => r.workload === "kafka-benchmark");
+  const mixed = rows.find((r) => r.workload === "realistic-mixed")!;
+  console.log(`kafka-benchmark: worst ratio ${Math.max(...shape.map((r) => r.ratio ?? 0)).toFixed(4)} (target <= 1.0); decision ${shape[0]?.decision ?? "?"} on both sides`);
   console.log(
-    `peak RSS: ${fmt(part2.peakRssMb)} MB for the 100k-ACL part (this process); ${fmt(childPeak)} MB for the authorizer rows (child, up to ${Math.max(...extras.map((e) => e.acls))} ACLs)` +
-      (javaPeakRssMb ? `; Kafka JVM ${fmt(javaPeakRssMb)} MB` : ""),
+    `realistic-mixed: ratio ${mixed.ratio === null ? "n/a" : mixed.ratio.toFixed(3)} (runs ${mixed.runRatios?.join(", ") ?? ""}; target <= 0.30); ` +
+      `${mixed.allowed} allowed, ${mixed.denied} denied, ${mixed.decisionsAgreed} decisions agreed with Kafka`,
   );
+  if (part2) console.log(`peak RSS: ${fmt(part2.peakRssMb)} MB for the 100k-ACL part (this process)`);
 
+  const r3 = (n: number | null | undefined): number | null => (n === null || n === undefined ? null : round(n));
   return {
-    authorizer: rows.map((r) => ({
-      resourceCount: r.resourceCount,
-      aclCount: r.aclCount,
-      denyPercentage: r.denyPercentage,
+    generatedAt: new Date().toISOString(),
+    node: process.version,
+    kafka: kafkaVersion,
+    cpus: os.cpus().length,
+    quick: QUICK,
+    method:
+      "Each side of each row runs in a fresh process (Node for the policy core, a JVM for Kafka's StandardAuthorizer), " +
+      `builds its ACLs, warms up ${WARMUP_MS} ms and measures ${MEASURE_MS} ms in 10 windows; ns per request is the best window. ` +
+      "kafka-benchmark: Kafka's AuthorizerBenchmark.testAuthorizer (one request repeated; Kafka audit-logs the denial as in that benchmark). " +
+      "realistic-mixed: 100,000 ACLs and 2,000 different requests read by both sides from one file, audit logging off on Kafka's side; " +
+      "ratio = the median of 3 pairs of runs, every decision of every run compared.",
+    rows: rows.map((r) => ({
+      ...r,
       tsNsPerOp: round(r.tsNsPerOp),
-      javaNsPerOp: r.javaNsPerOp === null ? null : round(r.javaNsPerOp),
+      javaNsPerOp: r3(r.javaNsPerOp),
       ratio: r.ratio === null ? null : Number(r.ratio.toFixed(6)),
+      tsMeanNsPerOp: round(r.tsMeanNsPerOp),
+      javaMeanNsPerOp: r3(r.javaMeanNsPerOp),
+      tsBuildMs: round(r.tsBuildMs),
+      javaLoadMs: r3(r.javaLoadMs),
+      tsPeakRssMb: r3(r.tsPeakRssMb),
+      javaPeakRssMb: r3(r.javaPeakRssMb),
     })),
-    indexBuildMs: round(part2.indexBuildMs),
-    matchLookupUs: round(part2.matchLookupUs),
-    topicMatrixMs: round(part2.topicMatrixMs),
-    peakRssMb: round(part2.peakRssMb),
+    indexBuildMs: r3(part2?.indexBuildMs),
+    matchLookupUs: r3(part2?.matchLookupUs),
+    topicMatrixMs: r3(part2?.topicMatrixMs),
+    peakRssMb: r3(part2?.peakRssMb),
   };
 }
 
