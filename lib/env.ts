@@ -69,6 +69,20 @@ export const envSchema = z.object({
     .refine((n) => n <= 30_000, "ACL_VIEWER_PROOF_MAX_AGE_MS must be at most 30000 (30 s)")
     .default(30_000),
   /**
+   * On SIGTERM/SIGINT, how long (seconds) requests still being served may take to finish
+   * before their connections are cut (scripts/server.ts).
+   */
+  SHUTDOWN_TIMEOUT_SECONDS: positiveNumber("SHUTDOWN_TIMEOUT_SECONDS").default(8),
+  /**
+   * Prometheus metrics on a port of their own (path /metrics, no token: for a network only
+   * the scraper reaches), on HOST. Unset: no such port.
+   */
+  METRICS_PORT: z.string().regex(/^\d{1,5}$/, "METRICS_PORT must be a port number").optional(),
+  /** Prometheus metrics at /api/metrics on the console's port for `Authorization: Bearer <token>`. Unset: not served. */
+  METRICS_TOKEN: z.string().min(24, "METRICS_TOKEN must be at least 24 characters (a random secret)").optional(),
+  /** The least severe log line written (JSON lines on stdout). */
+  LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"], { error: "LOG_LEVEL must be one of fatal, error, warn, info, debug, trace, silent" }).default("info"),
+  /**
    * The brokers' principal mapping settings, exactly as written in server.properties (unset:
    * the property is unset, i.e. DEFAULT). The console cannot read them from Kafka; the
    * Identities page, the access check and the ACL lint map certificates and Kerberos

@@ -17,7 +17,11 @@ type Env = Readonly<Record<string, string | undefined>>;
 export function checkSettings(env: Env = process.env): string[] {
   const problems: string[] = [];
   try {
-    parseEnv(env);
+    const settings = parseEnv(env);
+    // (0 asks the system for a free port, which differs from the console's.)
+    if (settings.METRICS_PORT !== undefined && Number(settings.METRICS_PORT) !== 0 && Number(settings.METRICS_PORT) === Number(settings.PORT)) {
+      problems.push("METRICS_PORT: must differ from PORT (the metrics get a port of their own)");
+    }
   } catch (error) {
     if (!(error instanceof EnvError)) throw error;
     problems.push(...error.problems);
