@@ -20,10 +20,12 @@ import { dashboardQuerySchema, dashboardSchema } from "@/lib/schemas/dashboard";
 import { auditPageSchema, auditQuerySchema } from "@/lib/schemas/audit";
 import { accessCheckQuerySchema, accessCheckResultSchema } from "@/lib/schemas/access-check";
 import { identityMapBodySchema, identityMapResultSchema } from "@/lib/schemas/identities";
+import { scramChangeResultSchema, scramCredentialDeleteSchema, scramCredentialUpsertSchema, scramUserListSchema } from "@/lib/schemas/scram-users";
 import { appliedQuotaQuerySchema, appliedQuotaSchema, quotaAlterationSchema, quotaAlterResultSchema, quotasOverviewSchema } from "@/lib/schemas/quotas";
 import { aclApplyResultSchema, aclCreateBodySchema, aclDeleteBodySchema, aclListQuerySchema, aclListResultSchema, aclPreviewQuerySchema } from "@/lib/schemas/acls";
 import { planApplyResultSchema, planCreateBodySchema, planPageQuerySchema, planPageViewSchema, planViewSchema, quotaPlanViewSchema } from "@/lib/schemas/plans";
 import { resourceDetailQuerySchema, resourceDetailSchema } from "@/lib/schemas/resources";
+import { effectiveExportSchema, effectivePermissionsQuerySchema, principalViewQuerySchema, principalViewSchema } from "@/lib/schemas/effective-permissions";
 import { aclExportQuerySchema, aclImportProgressSchema } from "@/lib/schemas/acl-io";
 import { aclBindingResponseSchema } from "@/lib/schemas/acl-binding";
 import {
@@ -227,6 +229,47 @@ const ACCESS_CHECK: ApiOperation[] = [
     response: accessCheckResultSchema,
     kafka: true,
   },
+  {
+    operationId: "getPrincipal",
+    method: "get",
+    path: "/api/v1/principals/{principal}",
+    area: "Access check",
+    summary: "Everything one principal can do, its quotas and its tokens",
+    description:
+      "For every resource the console knows (listed by Kafka to the caller, or named by a LITERAL ACL) and every operation valid on its type: the decision " +
+      "and the deciding rule (super user, the ACL — through User:*, a PREFIXED or * pattern, an implied operation, a DENY that wins — or none), for a client " +
+      "whose address no ACL names unless host is given; only resources where something is ALLOWED or an ACL decides are listed. Also the principal's PREFIXED " +
+      "and * grants (names not yet seen), the ACLs that name it, the quotas Kafka applies to it per known client id, and its tokens. Each part is read as the " +
+      "caller (ACLs need DESCRIBE on CLUSTER, quotas DESCRIBE_CONFIGS on CLUSTER); a refused part carries Kafka's reason. aclSnapshot says which ACLs were used.",
+    pathParams: {
+      principal: { description: "Type:name (User:alice), or just the name (alice means User:alice)", schema: { type: "string" }, example: "User:svc-orders" },
+    },
+    query: principalViewQuerySchema,
+    queryExamples: { fromHost: { summary: "As a client connecting from 127.0.0.1", value: { host: "127.0.0.1" } } },
+    response: principalViewSchema,
+    kafka: true,
+  },
+  {
+    operationId: "exportEffectivePermissions",
+    method: "get",
+    path: "/api/v1/effective-permissions",
+    area: "Access check",
+    summary: "What can a principal do, or who can do what on a resource or under a prefix (JSON or CSV)",
+    description:
+      "Computed by the policy core from one ACL snapshot (aclSnapshot.takenAt; the CSV repeats it per row and in X-Acl-Snapshot-Taken-At). One row per " +
+      "principal, resource, operation and host: a null host is a client whose address no ACL names, other rows give the answer from a host an ACL names where " +
+      "it differs. For a resource: the super users, every principal an applicable ACL names, and User:* for everyone else. For a prefix: every known resource " +
+      "under it and `unseen` rows for any other name it covers. Needs DESCRIBE on CLUSTER.",
+    query: effectivePermissionsQuerySchema,
+    queryExamples: {
+      principal: { summary: "What can svc-orders do", value: { principal: "User:svc-orders" } },
+      topic: { summary: "Who can do what on the topic audit-log, as CSV", value: { resourceType: "TOPIC", resourceName: "audit-log", format: "csv" } },
+      prefix: { summary: "Who can do what on topics starting with payments-", value: { resourceType: "TOPIC", prefix: "payments-" } },
+    },
+    response: effectiveExportSchema,
+    alternativeResponse: { mediaType: "text/csv", description: "With format=csv: one row per decision, header row first" },
+    kafka: true,
+  },
 ];
 
 const IDENTITIES: ApiOperation[] = [
@@ -259,6 +302,54 @@ const IDENTITIES: ApiOperation[] = [
     },
     response: identityMapResultSchema,
     kafka: true,
+  },
+];
+
+/** A SCRAM user nobody uses: the e2e test creates it with the `generated` example and deletes it with `user`. */
+const EXAMPLE_SCRAM_USER = "ksc-api-example";
+
+const SCRAM_USERS: ApiOperation[] = [
+  {
+    operationId: "listScramUsers",
+    method: "get",
+    path: "/api/v1/scram-users",
+    area: "SCRAM users",
+    summary: "SCRAM users and their mechanisms and iterations",
+    description: "Every user with a SCRAM credential (DescribeUserScramCredentials as the caller: needs DESCRIBE on CLUSTER). Secrets are never part of the answer.",
+    response: scramUserListSchema,
+    kafka: true,
+  },
+  {
+    operationId: "upsertScramCredential",
+    method: "post",
+    path: "/api/v1/scram-users",
+    area: "SCRAM users",
+    summary: "Create a SCRAM user, add a mechanism or rotate a password",
+    description:
+      "Sets one mechanism's credential of a user (AlterUserScramCredentials as the caller: needs ALTER on CLUSTER). The console salts and hashes the " +
+      "password (PBKDF2, as Kafka's ScramFormatter) and sends Kafka only the salted password. Without `password` it generates one and answers it " +
+      "once (`generatedPassword`); the password is never stored, logged or audited. Answers the kafka-configs.sh equivalent with the password masked.",
+    body: scramCredentialUpsertSchema,
+    bodyExamples: {
+      generated: { summary: "A new user with a generated password", value: { user: EXAMPLE_SCRAM_USER, mechanism: "SCRAM-SHA-512", iterations: 8192 } },
+    },
+    response: scramChangeResultSchema,
+    kafka: true,
+  },
+  {
+    operationId: "deleteScramCredential",
+    method: "delete",
+    path: "/api/v1/scram-users",
+    area: "SCRAM users",
+    summary: "Delete one mechanism's credential, or the whole user",
+    description:
+      "Deletes the credential of one mechanism, or (without `mechanism`) every credential of the user, so the user can no longer sign in with SCRAM " +
+      "(AlterUserScramCredentials as the caller: needs ALTER on CLUSTER). Sessions of that user end at their next credential check. 404 when there is no such credential.",
+    body: scramCredentialDeleteSchema,
+    bodyExamples: { user: { summary: "Delete the example user", value: { user: EXAMPLE_SCRAM_USER } } },
+    response: scramChangeResultSchema,
+    kafka: true,
+    statuses: { 404: "The user has no such SCRAM credential" },
   },
 ];
 
@@ -768,6 +859,7 @@ export const API_OPERATIONS: readonly ApiOperation[] = [
   ...ACLS_AS_CODE,
   ...ACCESS_CHECK,
   ...IDENTITIES,
+  ...SCRAM_USERS,
   ...QUOTAS,
   ...TOKENS,
   ...TOKEN_REQUESTS,
