@@ -1,8 +1,10 @@
 import { test, expect, signInAs } from "./fixtures";
 import type { APIRequestContext, Page } from "@playwright/test";
+import { behindTheConsolesBack } from "./behind-the-back";
 
 /**
- * The ACLs area against the dev broker and the demo ACLs (scripts/seed/demo-data.ts).
+ * The ACLs area against the dev broker and the demo ACLs (scripts/seed/demo-data.ts): the
+ * list (/acls, read from the shared ACL snapshot) and the create page (/acls/new).
  * Changes are made only on this run's own e2e-* topic and principal, and removed again
  * in afterAll, because other specs rely on the demo ACLs.
  */
@@ -14,13 +16,23 @@ const TOPIC = `e2e-acl-${RUN}`;
 const ALICE_TOPIC = `e2e-acl-alice-${RUN}`;
 const GRANT = { resourceType: "TOPIC", resourceName: TOPIC, patternType: "LITERAL", principal: PRINCIPAL, host: "*", operation: "READ", permissionType: "ALLOW" };
 
+/** Made straight through Kafka's admin API, never through the console. */
+const BEHIND = { ...GRANT, principal: `User:e2e-behind-${RUN}`, operation: "DESCRIBE" };
+
+/** Whether the column's texts are in order (code units, as the console sorts), and not all equal. */
+function isSorted(texts: string[], order: "asc" | "desc"): boolean {
+  const sorted = [...texts].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+  if (order === "desc") sorted.reverse();
+  return texts.length > 1 && new Set(texts).size > 1 && texts.join("\n") === sorted.join("\n");
+}
+
 const aclTable = (page: Page) => page.getByRole("table", { name: "ACLs", exact: true });
 const changes = (page: Page) => page.getByRole("table", { name: "Decisions that change" });
 
 async function aclsOf(request: APIRequestContext, query: Record<string, string>) {
   const response = await request.get(`/api/v1/acls?${new URLSearchParams(query)}`, { headers: { Authorization: basic("admin") } });
   expect(response.status(), await response.text()).toBe(200);
-  return (await response.json()) as { acls: (typeof GRANT)[]; matching: number; total: number };
+  return (await response.json()) as { acls: (typeof GRANT)[]; matching: number; total: number; snapshot: { takenAt: string; ageMs: number } };
 }
 
 async function lastAudit(request: APIRequestContext, principal: string, action: string) {
@@ -35,7 +47,7 @@ test.afterAll(async ({ request }) => {
   // Whatever happened above: leave no e2e ACL behind.
   await request.delete("/api/v1/acls", {
     headers: { Authorization: basic("admin") },
-    data: { bindings: [GRANT, { ...GRANT, resourceName: ALICE_TOPIC, principal: "User:alice" }] },
+    data: { bindings: [GRANT, { ...GRANT, resourceName: ALICE_TOPIC, principal: "User:alice" }, BEHIND] },
   });
 });
 
@@ -60,7 +72,7 @@ test.describe("ACLs page", () => {
   });
 
   test("invalid input shows Kafka's rules as readable errors and creates nothing", async ({ adminPage: page, request }) => {
-    await page.goto("/acls?principal=User:nobody");
+    await page.goto("/acls/new");
     const form = page.getByRole("form", { name: "New ACLs" });
     await form.getByLabel("Principal").fill("bob");
     await form.getByLabel("Resource type").selectOption("CLUSTER");
@@ -79,13 +91,15 @@ test.describe("ACLs page", () => {
     const body = (await api.json()) as { error: string };
     expect(body.error).toContain("The only valid name for the CLUSTER resource is kafka-cluster");
     expect(body.error).toContain("Could not parse principal from `bob`");
-    expect((await aclsOf(request, { principal: "bob" })).matching).toBe(0);
+    expect((await aclsOf(request, { principal: "bob", resourceName: TOPIC })).matching).toBe(0);
     expect((await aclsOf(request, { principal: PRINCIPAL })).matching).toBe(0);
   });
 
   test("create: the plan shows the decision change and the CLI, apply creates it, listed and audited", async ({ adminPage: page, request }) => {
     await page.goto(`/acls?principal=${encodeURIComponent(PRINCIPAL)}`);
     await expect(page.getByText("No ACL matches these filters.")).toBeVisible();
+    await page.getByRole("link", { name: "Create ACLs" }).click();
+    await expect(page).toHaveURL(/\/acls\/new$/);
     const form = page.getByRole("form", { name: "New ACLs" });
     await form.getByLabel("Principal").fill(PRINCIPAL);
     await form.getByLabel("Resource name").fill(TOPIC);
@@ -100,6 +114,7 @@ test.describe("ACLs page", () => {
     await page.getByRole("button", { name: "Apply: create 1 ACL" }).click();
     await expect(page.getByTestId("acl-result")).toContainText("success");
     await expect(page.getByTestId("acl-result")).toContainText(`Created 1 of 1`);
+    await page.getByRole("link", { name: `The ACLs of ${PRINCIPAL}` }).click();
     await expect(aclTable(page)).toContainText(TOPIC);
 
     expect((await aclsOf(request, { principal: PRINCIPAL })).acls).toEqual([GRANT]);
@@ -127,7 +142,7 @@ test.describe("ACLs page", () => {
   });
 
   test("the consumer template expands into its bindings; the plan (page and ?preview=1) changes nothing", async ({ adminPage: page, request }) => {
-    await page.goto(`/acls?principal=${encodeURIComponent(PRINCIPAL)}`);
+    await page.goto("/acls/new");
     const form = page.getByRole("form", { name: "New ACLs" });
     await form.getByLabel("What to create").selectOption("consumer");
     await form.getByLabel("Principal").fill(PRINCIPAL);
@@ -145,6 +160,91 @@ test.describe("ACLs page", () => {
     expect(plan.status).toBe("OPEN");
     expect(plan.firstChanges).toContainEqual(expect.objectContaining({ principal: PRINCIPAL, operation: "READ", before: "DENIED", after: "ALLOWED" }));
     expect((await aclsOf(request, { principal: PRINCIPAL })).matching).toBe(0);
+  });
+
+  test("filters as you type (alice means User:alice), sorts by a column header, pages; the address follows", async ({ adminPage: page }) => {
+    await page.goto("/acls");
+    await expect(page.getByText("A name without a type means a user: alice is User:alice.")).toBeVisible();
+    const filters = page.getByRole("form", { name: "Filter ACLs" });
+    await filters.getByLabel("Principal", { exact: true }).fill("bob");
+    // No Filter button pressed: the list follows the typing.
+    await expect(page).toHaveURL(/principal=bob/);
+    await expect(aclTable(page)).not.toContainText("User:alice");
+    await expect(aclTable(page)).toContainText("payments-eu");
+    const principals = aclTable(page).locator("tbody tr td:nth-child(3)");
+    await expect(principals.first()).toHaveText("User:bob");
+
+    const operations = aclTable(page).locator("tbody tr td:nth-child(4)");
+    await aclTable(page).getByRole("link", { name: "Operation: sort ascending" }).click();
+    await expect(page).toHaveURL(/sort=operation/);
+    await expect.poll(async () => isSorted(await operations.allTextContents(), "asc")).toBe(true);
+    await aclTable(page).getByRole("link", { name: "Operation: sort descending" }).click();
+    await expect(page).toHaveURL(/order=desc/);
+    await expect.poll(async () => isSorted(await operations.allTextContents(), "desc")).toBe(true);
+    await expect(aclTable(page).getByRole("columnheader", { name: /Operation/ })).toHaveAttribute("aria-sort", "descending");
+
+    // Reloading the address shows the same view, rendered by the server.
+    await page.reload();
+    expect(isSorted(await operations.allTextContents(), "desc")).toBe(true);
+    await expect(filters.getByLabel("Principal", { exact: true })).toHaveValue("bob");
+  });
+
+  test("resource name: exact, names starting with, and Kafka's MATCH (what applies to a topic)", async ({ adminPage: page, request }) => {
+    const exact = await aclsOf(request, { resourceType: "TOPIC", resourceName: "payments-eu", principal: "User:bob" });
+    expect(exact.acls.map((a) => `${a.patternType} ${a.resourceName} ${a.permissionType}`)).toEqual(["LITERAL payments-eu DENY"]);
+    const prefix = await aclsOf(request, { resourceType: "TOPIC", resourceName: "payments", nameMatch: "prefix", principal: "bob" });
+    expect(prefix.acls.map((a) => `${a.patternType} ${a.resourceName}`)).toEqual(["PREFIXED payments-", "LITERAL payments-eu"]);
+    // kafka-acls.sh --list --topic payments-eu --resource-pattern-type match: bob's PREFIXED payments- applies too.
+    const match = await aclsOf(request, { resourceType: "TOPIC", resourceName: "payments-eu", nameMatch: "match", principal: "bob" });
+    expect(match.acls.map((a) => `${a.patternType} ${a.resourceName} ${a.permissionType}`)).toEqual(["PREFIXED payments- ALLOW", "LITERAL payments-eu DENY"]);
+
+    await page.goto("/acls?resourceType=TOPIC&resourceName=payments-eu&nameMatch=match");
+    await expect(page.getByRole("form", { name: "Filter ACLs" }).getByLabel("Name match")).toHaveValue("match");
+    await expect(aclTable(page)).toContainText("User:svc-billing");
+    await expect(aclTable(page)).toContainText("payments-");
+    await expect(aclTable(page)).not.toContainText("payments-us");
+  });
+
+  test("the list says when the ACLs were read; an ACL made behind the console's back shows after Refresh (page and API)", async ({ adminPage: page, request, browser }) => {
+    await page.goto(`/acls?principal=${encodeURIComponent(BEHIND.principal)}`);
+    await expect(page.getByText("No ACL matches these filters.")).toBeVisible();
+    await expect(page.getByTestId("acl-snapshot")).toContainText("Read from Kafka at");
+    await behindTheConsolesBack("create", [BEHIND]);
+    await page.getByTestId("acl-snapshot").getByRole("link", { name: "Refresh" }).click();
+    await expect(aclTable(page)).toContainText(BEHIND.principal);
+
+    const fresh = await aclsOf(request, { principal: BEHIND.principal, refresh: "true" });
+    expect(fresh.acls).toEqual([BEHIND]);
+    expect(Date.parse(fresh.snapshot.takenAt)).toBeGreaterThan(Date.now() - 60_000);
+    expect(fresh.snapshot.ageMs).toBeGreaterThanOrEqual(0);
+
+    // Without JavaScript: the Refresh link and a sort header are plain links.
+    await behindTheConsolesBack("delete", [BEHIND]);
+    const context = await browser.newContext({ javaScriptEnabled: false });
+    const plain = await context.newPage();
+    await signInAs(plain, "admin");
+    await plain.goto(`/acls?principal=${encodeURIComponent(BEHIND.principal)}`);
+    await plain.getByTestId("acl-snapshot").getByRole("link", { name: "Refresh" }).click();
+    await expect(plain.getByText("No ACL matches these filters.")).toBeVisible();
+    await plain.goto("/acls?principal=bob");
+    await plain.getByRole("table", { name: "ACLs", exact: true }).getByRole("link", { name: "Resource name: sort ascending" }).click();
+    await expect(plain).toHaveURL(/sort=resourceName/);
+    expect(isSorted(await plain.getByRole("table", { name: "ACLs", exact: true }).locator("tbody tr td:nth-child(7)").allTextContents(), "asc")).toBe(true);
+    await context.close();
+  });
+
+  test("row actions: clone into the create form, open the access check, open the principal", async ({ adminPage: page }) => {
+    await page.goto("/acls?principal=User:bob&resourceName=payments-eu");
+    const row = aclTable(page).locator("tbody tr").first();
+    await expect(row.getByRole("link", { name: "User:bob", exact: true })).toHaveAttribute("href", "/principals/User%3Abob");
+    await expect(row.getByRole("link", { name: /^Check access like/ })).toHaveAttribute("href", /\/access-check\?principal=User%3Abob&resourceType=TOPIC&resourceName=payments-eu&operation=READ/);
+    await row.getByRole("link", { name: /^Clone/ }).click();
+    await expect(page).toHaveURL(/\/acls\/new\?/);
+    const form = page.getByRole("form", { name: "New ACLs" });
+    await expect(form.getByLabel("Principal")).toHaveValue("User:bob");
+    await expect(form.getByLabel("Resource name")).toHaveValue("payments-eu");
+    await expect(form.getByLabel("Permission")).toHaveValue("DENY");
+    await expect(form.getByLabel("Operation")).toHaveValue("READ");
   });
 
   test("alice may not describe or alter ACLs: readable refusal on the page, 403 from the API, audited as denied", async ({ page, request }) => {

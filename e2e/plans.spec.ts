@@ -1,9 +1,9 @@
-import { spawn } from "node:child_process";
 import { test, expect, signInAs } from "./fixtures";
+import { behindTheConsolesBack, type Binding } from "./behind-the-back";
 import type { APIRequestContext, Locator, Page } from "@playwright/test";
 
 /**
- * "Changes you can trust" (issue 7), on the ACLs page against the dev broker and the demo
+ * "Changes you can trust" (issue 7), on the ACL pages (create: /acls/new) against the dev broker and the demo
  * ACLs (scripts/seed/demo-data.ts: svc-orders may WRITE `orders` and `orders-dlq`):
  *
  * (a) the form keeps every field through preview, errors and re-preview, with and
@@ -27,7 +27,6 @@ const octet = () => 1 + Math.floor(Math.random() * 250);
 const HOST = `10.${octet()}.${octet()}.${octet()}`;
 const RARE_HOST = `10.${octet()}.${octet()}.${octet()}`;
 
-type Binding = { resourceType: string; resourceName: string; patternType: string; principal: string; host: string; operation: string; permissionType: string };
 const binding = (b: Partial<Binding>): Binding => ({
   resourceType: "TOPIC",
   resourceName: TOPIC,
@@ -52,17 +51,6 @@ async function aclsOf(request: APIRequestContext, query: Record<string, string>)
   const response = await request.get(`/api/v1/acls?${new URLSearchParams(query)}`, { headers: { Authorization: basic("admin") } });
   expect(response.status(), await response.text()).toBe(200);
   return ((await response.json()) as { acls: Binding[] }).acls;
-}
-
-/** An ACL change made through Kafka's admin API by another process: the console is not told. */
-function behindTheConsolesBack(action: "create" | "delete", bindings: Binding[]): Promise<void> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ["--import", "tsx", "e2e/kafka-behind-the-back.ts", action, JSON.stringify(bindings)], { stdio: ["ignore", "inherit", "pipe"] });
-    let stderr = "";
-    child.stderr.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
-    child.on("exit", (code) => (code === 0 ? resolve() : reject(new Error(`kafka-behind-the-back ${action} failed: ${stderr}`))));
-    child.on("error", reject);
-  });
 }
 
 test.describe.configure({ mode: "serial" });
@@ -105,7 +93,7 @@ test.describe("(a) the form keeps every field", () => {
   const deny = binding({ resourceType: "GROUP", patternType: "PREFIXED", resourceName: `e2e-plan-group-${RUN}`, operation: "DELETE", permissionType: "DENY" });
 
   test("preview DENY DELETE GROUP PREFIXED, change only the host, preview again: still DENY DELETE GROUP PREFIXED; also after a field error", async ({ adminPage: page }) => {
-    await page.goto(`/acls?principal=${encodeURIComponent(PRINCIPAL)}`);
+    await page.goto("/acls/new");
     await fillRaw(page, deny);
     await form(page).getByRole("button", { name: "Preview" }).click();
     const toCreate = page.getByRole("table", { name: "Bindings to create" });
@@ -131,7 +119,7 @@ test.describe("(a) the form keeps every field", () => {
   });
 
   test("template mode: change only the host and preview again; the template, its names and checkboxes stay", async ({ adminPage: page }) => {
-    await page.goto(`/acls?principal=${encodeURIComponent(PRINCIPAL)}`);
+    await page.goto("/acls/new");
     const f = form(page);
     await f.getByLabel("What to create").selectOption("consumer");
     await f.getByLabel("Principal").fill(PRINCIPAL);
@@ -165,7 +153,7 @@ test.describe("(a) the form keeps every field", () => {
     const context = await browser.newContext({ javaScriptEnabled: false });
     const page = await context.newPage();
     await signInAs(page, "admin");
-    await page.goto(`/acls?principal=${encodeURIComponent(PRINCIPAL)}`);
+    await page.goto("/acls/new");
     await fillRaw(page, deny);
     await form(page).getByRole("button", { name: "Preview" }).click();
     const toCreate = page.getByRole("table", { name: "Bindings to create" });
@@ -181,7 +169,7 @@ test.describe("(a) the form keeps every field", () => {
 
 test.describe("(b) the preview shows the whole blast radius", () => {
   test("DENY User:* WRITE TOPIC LITERAL orders: User:svc-orders loses WRITE on orders, and the rule for every principal not yet seen", async ({ adminPage: page }) => {
-    await page.goto(`/acls?principal=${encodeURIComponent(PRINCIPAL)}`);
+    await page.goto("/acls/new");
     await fillRaw(page, binding({ resourceName: "orders", principal: "User:*", operation: "WRITE", permissionType: "DENY" }));
     await form(page).getByRole("button", { name: "Preview" }).click();
     await expect(decisions(page)).toBeVisible();
@@ -193,7 +181,7 @@ test.describe("(b) the preview shows the whole blast radius", () => {
   });
 
   test("DENY User:svc-orders WRITE PREFIXED orders: loses WRITE on orders and orders-dlq", async ({ adminPage: page }) => {
-    await page.goto(`/acls?principal=${encodeURIComponent(PRINCIPAL)}`);
+    await page.goto("/acls/new");
     await fillRaw(page, binding({ resourceName: "orders", patternType: "PREFIXED", principal: "User:svc-orders", operation: "WRITE", permissionType: "DENY" }));
     await form(page).getByRole("button", { name: "Preview" }).click();
     await expect(decisions(page)).toBeVisible();
@@ -219,7 +207,7 @@ test.describe("(b) the preview shows the whole blast radius", () => {
   });
 
   test("the link to every decision change opens the plan page with all rows", async ({ adminPage: page }) => {
-    await page.goto(`/acls?principal=${encodeURIComponent(PRINCIPAL)}`);
+    await page.goto("/acls/new");
     await fillRaw(page, binding({ resourceName: "orders", patternType: "PREFIXED", principal: "User:*", operation: "ALL", permissionType: "DENY" }));
     await form(page).getByRole("button", { name: "Preview" }).click();
     const link = page.getByTestId("plan-all-rows");
@@ -236,7 +224,7 @@ test.describe("(b) the preview shows the whole blast radius", () => {
 test.describe("(c) Apply carries out exactly the previewed plan", () => {
   test("the form changed after the preview: what is applied is the previewed plan, and the form keeps what was typed", async ({ adminPage: page, request }) => {
     const previewed = binding({});
-    await page.goto(`/acls?principal=${encodeURIComponent(PRINCIPAL)}`);
+    await page.goto("/acls/new");
     await fillRaw(page, previewed);
     await form(page).getByRole("button", { name: "Preview" }).click();
     await expect(page.getByRole("table", { name: "Bindings to create" })).toContainText(TOPIC);
@@ -252,7 +240,7 @@ test.describe("(c) Apply carries out exactly the previewed plan", () => {
 
   test("an ACL changed behind the console's back between preview and apply: 409 asking for a new preview, nothing applied", async ({ adminPage: page, request }) => {
     const describe = binding({ operation: "DESCRIBE" });
-    await page.goto(`/acls?principal=${encodeURIComponent(PRINCIPAL)}`);
+    await page.goto("/acls/new");
     await fillRaw(page, describe);
     await form(page).getByRole("button", { name: "Preview" }).click();
     await expect(page.getByRole("table", { name: "Bindings to create" })).toContainText("DESCRIBE");

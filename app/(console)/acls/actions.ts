@@ -25,7 +25,7 @@ const CHECK_FIELDS = "Check the highlighted fields.";
 /** The fields of the form as submitted (not the buttons, the plan id or the row selection). */
 function formValues(formData: FormData): Record<string, string> {
   const out: Record<string, string> = {};
-  for (const [k, v] of formData) if (typeof v === "string" && !k.startsWith("$") && k !== "intent" && k !== "planId" && k !== "acl") out[k] = v;
+  for (const [k, v] of formData) if (typeof v === "string" && !k.startsWith("$") && k !== "intent" && k !== "planId" && k !== "acl" && k !== "only") out[k] = v;
   return out;
 }
 
@@ -64,11 +64,13 @@ export async function createAclAction(prev: AclChangeState, formData: FormData):
   return { seq, step: "preview", values, selected: [], result: (await createPlan(viewer, "acl.create", { bindings })) as ActionResult<AclPlanView> };
 }
 
-/** Delete: "preview" makes a plan deleting the selected rows; "delete" applies that plan by its id. */
+/** Delete: "preview" makes a plan deleting the selected rows (or the one row whose button was pressed); "delete" applies that plan by its id. */
 export async function deleteAclAction(prev: AclChangeState, formData: FormData): Promise<AclChangeState> {
   const viewer = await requireViewer();
   const seq = (prev?.seq ?? 0) + 1;
-  const selectedRaw = formData.getAll("acl").map(String);
+  // A row's own "Delete…" button previews just that row, whatever else is selected.
+  const only = formData.get("only");
+  const selectedRaw = typeof only === "string" && only !== "" ? [only] : formData.getAll("acl").map(String);
   const apply = formData.get("intent") === "delete";
   const unsafe = unsafeFields(formData);
   if (unsafe) return apply ? { seq, step: "apply", values: {}, selected: selectedRaw, result: unsafe } : { seq, step: "preview", values: {}, selected: selectedRaw, result: unsafe };

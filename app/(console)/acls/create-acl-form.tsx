@@ -1,5 +1,6 @@
 "use client";
 
+import Link from "next/link";
 import { useActionState, useState } from "react";
 import { OPERATIONS, PATTERN_TYPES, PERMISSION_TYPES, RESOURCE_TYPES } from "@/lib/policy";
 import { TEMPLATE_KINDS } from "@/lib/schemas/acls";
@@ -29,11 +30,12 @@ function Errors({ messages }: { messages: string[] | undefined }) {
  * Preview makes a sealed plan on the server and shows it; Apply (a button of the same
  * form) sends the plan's id, and the server applies that plan, never the fields as they
  * stand. Every answer carries the submitted values and a new `seq`: the form is mounted
- * again with them as defaults, so nothing falls back to its default value.
+ * again with them as defaults, so nothing falls back to its default value. `initial`
+ * fills the fields before the first answer (a cloned ACL).
  */
-export function CreateAclForm() {
+export function CreateAclForm({ initial = {} }: { initial?: Record<string, string> }) {
   const [state, formAction, pending] = useActionState<AclChangeState, FormData>(createAclAction, null);
-  const values = state?.values ?? {};
+  const values = state?.values ?? initial;
   const [mode, setMode] = useState<string>(values.mode ?? "raw");
   const errors = state?.step === "preview" && !state.result.ok ? (state.result.fieldErrors ?? {}) : {};
   const v = (name: string, fallback = "") => values[name] ?? fallback;
@@ -130,7 +132,16 @@ export function CreateAclForm() {
           <span className="hint">Applies exactly this plan, whatever the fields above say now.</span>
         </div>
       )}
-      {state?.step === "apply" && state.result.ok && <AclPlanResult result={state.result.data} />}
+      {state?.step === "apply" && state.result.ok && (
+        <>
+          <AclPlanResult result={state.result.data} />
+          {values.principal && (
+            <p>
+              <Link href={`/acls?${new URLSearchParams({ principal: values.principal })}`}>The ACLs of {values.principal}</Link>
+            </p>
+          )}
+        </>
+      )}
     </section>
   );
 }

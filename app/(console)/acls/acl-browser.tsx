@@ -1,0 +1,232 @@
+"use client";
+
+import { keepPreviousData, useQuery, useQueryClient } from "@tanstack/react-query";
+import Link from "next/link";
+import { useEffect, useMemo, useState, type FormEvent, type MouseEvent } from "react";
+import { fetchApi } from "@/components/ui/query";
+import { aclKeys, aclListApiPath, aclListHref, withParams, type AclListParams } from "@/components/acls/acl-list-params";
+import { OPERATIONS, PATTERN_TYPES, PERMISSION_TYPES, RESOURCE_TYPES } from "@/lib/policy";
+import type { AclListResult, AclSortColumn } from "@/lib/schemas/acls";
+import { AclTable } from "./acl-table";
+
+/** How long typing pauses before the list is asked again. */
+const TYPING_PAUSE_MS = 250;
+
+/**
+ * The ACL list with JavaScript: the filters apply as you type (the previous answer stays
+ * on screen until the next arrives), a column header sorts, the next page is fetched
+ * ahead, and the address follows (reload and bookmarks keep the view). The first answer
+ * is the server's render; without JavaScript the same markup is a GET form and links.
+ */
+export function AclBrowser({ initialParams, initialList, errors }: { initialParams: AclListParams; initialList: AclListResult; errors: Record<string, string[]> }) {
+  const queryClient = useQueryClient();
+  const [fields, setFields] = useState<AclListParams>(initialParams);
+  const [params, setParams] = useState<AclListParams>(initialParams);
+  const initialKey = useMemo(() => JSON.stringify(initialParams), [initialParams]);
+
+  // Typing: the list follows once the user pauses; page 1 of the new filters.
+  useEffect(() => {
+    const next = withParams(fields, { page: fields.page === params.page && sameFilters(fields, params) ? (params.page ?? "1") : "1" });
+    if (JSON.stringify(next) === JSON.stringify(params)) return;
+    const timer = setTimeout(() => setParams(next), TYPING_PAUSE_MS);
+    return () => clearTimeout(timer);
+  }, [fields, params]);
+
+  useEffect(() => {
+    const href = aclListHref(params);
+    if (window.location.pathname + window.location.search !== href) window.history.replaceState(window.history.state, "", href);
+  }, [params]);
+
+  const list = useQuery({
+    queryKey: aclKeys.list(params),
+    queryFn: ({ signal }) => fetchApi<AclListResult>(aclListApiPath(params), signal),
+    placeholderData: keepPreviousData,
+    initialData: JSON.stringify(params) === initialKey ? initialList : undefined,
+  });
+  const data = list.data ?? initialList;
+
+  // The next page, fetched ahead so "Next" answers at once.
+  useEffect(() => {
+    if (list.isPlaceholderData || data.page >= data.pages) return;
+    const next = withParams(params, { page: String(data.page + 1) });
+    void queryClient.prefetchQuery({ queryKey: aclKeys.list(next), queryFn: ({ signal }) => fetchApi<AclListResult>(aclListApiPath(next), signal) });
+  }, [queryClient, params, data.page, data.pages, list.isPlaceholderData]);
+
+  const go = (change: AclListParams) => (event: MouseEvent<HTMLAnchorElement>) => {
+    event.preventDefault();
+    const next = withParams(params, change);
+    setFields(next);
+    setParams(next);
+  };
+  const refresh = async (event: MouseEvent<HTMLAnchorElement>) => {
+    event.preventDefault();
+    // A read of Kafka for this view; the other cached pages are read again when shown.
+    const fresh = await queryClient.fetchQuery({ queryKey: aclKeys.list(params), queryFn: ({ signal }) => fetchApi<AclListResult>(aclListApiPath(params, true), signal), staleTime: 0 });
+    await queryClient.invalidateQueries({ queryKey: aclKeys.all, predicate: (q) => q.state.data !== fresh });
+  };
+  const submit = (event: FormEvent<HTMLFormElement>) => {
+    event.preventDefault();
+    setParams(withParams(fields, { page: "1" }));
+  };
+  const set = (name: string) => (event: { target: { value: string } }) => setFields((f) => ({ ...f, [name]: event.target.value }));
+  const value = (name: string, fallback: string) => fields[name] ?? fallback;
+
+  return (
+    <>
+      <FilterForm value={value} set={set} onSubmit={submit} errors={errors} sort={params.sort ?? "resourceType"} order={params.order ?? "asc"} />
+      {list.isError && (
+        <div role="alert" className="alert error" data-testid="acls-error">
+          {list.error.message}
+        </div>
+      )}
+      <div className="row acl-summary" aria-busy={list.isFetching}>
+        <Summary list={data} />
+        <SnapshotTime list={data} refreshHref={aclListHref(params, { refresh: "1" })} onRefresh={refresh} pending={list.isFetching} />
+        {data.pages > 1 && (
+          <nav className="row" aria-label="Pages">
+            {data.page > 1 && (
+              <a href={aclListHref(withParams(params, { page: String(data.page - 1) }))} onClick={go({ page: String(data.page - 1) })}>
+                ← Previous
+              </a>
+            )}
+            <span>
+              Page {data.page} of {data.pages}
+            </span>
+            {data.page < data.pages && (
+              <a href={aclListHref(withParams(params, { page: String(data.page + 1) }))} onClick={go({ page: String(data.page + 1) })}>
+                Next →
+              </a>
+            )}
+          </nav>
+        )}
+      </div>
+      {/* Always mounted, so the result of a deletion stays on screen when the page it emptied re-renders. */}
+      <AclTable
+        acls={data.acls}
+        sort={{
+          column: (params.sort ?? "resourceType") as AclSortColumn,
+          order: params.order === "desc" ? "desc" : "asc",
+          href: (column, order) => aclListHref(withParams(params, { sort: column, order, page: "1" })),
+          onSort: (column, order, event) => go({ sort: column, order, page: "1" })(event),
+        }}
+      />
+    </>
+  );
+}
+
+const FILTERS = ["principal", "principalMatch", "resourceType", "resourceName", "nameMatch", "patternType", "host", "operation", "permissionType"];
+const sameFilters = (a: AclListParams, b: AclListParams) => FILTERS.every((k) => (a[k] ?? "") === (b[k] ?? ""));
+
+function Summary({ list }: { list: AclListResult }) {
+  const from = list.matching === 0 ? 0 : (list.page - 1) * list.pageSize + 1;
+  const to = Math.min(list.page * list.pageSize, list.matching);
+  return (
+    <span data-testid="acl-count">
+      {list.matching === 0 ? "0" : `${from}–${to}`} of {list.matching.toLocaleString("en")} matching ({list.total.toLocaleString("en")} ACLs in all)
+    </span>
+  );
+}
+
+/** When the shared snapshot was read from Kafka, and a way to read it again now. */
+function SnapshotTime({
+  list,
+  refreshHref,
+  onRefresh,
+  pending,
+}: {
+  list: AclListResult;
+  refreshHref: string;
+  onRefresh: (event: MouseEvent<HTMLAnchorElement>) => void;
+  pending: boolean;
+}) {
+  const seconds = Math.round(list.snapshot.ageMs / 1000);
+  return (
+    <span className="muted" data-testid="acl-snapshot">
+      Read from Kafka at <time dateTime={list.snapshot.takenAt}>{list.snapshot.takenAt.slice(11, 19)} UTC</time> ({seconds < 1 ? "just now" : `${seconds} s before this answer`}).{" "}
+      <a href={refreshHref} onClick={onRefresh} aria-disabled={pending}>
+        Refresh
+      </a>
+    </span>
+  );
+}
+
+function FilterForm({
+  value,
+  set,
+  onSubmit,
+  errors,
+  sort,
+  order,
+}: {
+  value: (name: string, fallback: string) => string;
+  set: (name: string) => (event: { target: { value: string } }) => void;
+  onSubmit: (event: FormEvent<HTMLFormElement>) => void;
+  errors: Record<string, string[]>;
+  sort: string;
+  order: string;
+}) {
+  const error = (name: string) => errors[name] && <span className="field-error">{errors[name].join(" ")}</span>;
+  const select = (name: string, label: string, options: readonly (string | [string, string])[], fallback = "ANY") => (
+    <label className="field">
+      {label}
+      <select name={name} value={value(name, fallback)} onChange={set(name)} aria-invalid={!!errors[name]}>
+        {options.map((o) => {
+          const [v, text] = typeof o === "string" ? [o, o] : o;
+          return (
+            <option key={v} value={v}>
+              {text}
+            </option>
+          );
+        })}
+      </select>
+      {error(name)}
+    </label>
+  );
+  return (
+    <form className="card access-form" method="get" action="/acls" aria-label="Filter ACLs" onSubmit={onSubmit}>
+      <div className="field">
+        <label htmlFor="acl-filter-principal">Principal</label>
+        <input id="acl-filter-principal" name="principal" value={value("principal", "")} onChange={set("principal")} placeholder="User:alice" aria-describedby="acl-filter-principal-hint" />
+        <span id="acl-filter-principal-hint" className="hint">
+          A name without a type means a user: alice is User:alice.
+        </span>
+        {error("principal")}
+      </div>
+      {select("principalMatch", "Principal match", [
+        ["exact", "exact"],
+        ["contains", "contains (any case)"],
+      ], "exact")}
+      {select("resourceType", "Resource type", ["ANY", ...RESOURCE_TYPES])}
+      <label className="field">
+        Resource name
+        <input name="resourceName" value={value("resourceName", "")} onChange={set("resourceName")} placeholder="orders" />
+        {error("resourceName")}
+      </label>
+      {select("nameMatch", "Name match", [
+        ["exact", "exact name"],
+        ["prefix", "names starting with"],
+        ["match", "ACLs that apply to it (Kafka's MATCH)"],
+      ], "exact")}
+      {select("patternType", "Pattern type", ["ANY", ...PATTERN_TYPES])}
+      <label className="field">
+        Host
+        <input name="host" value={value("host", "")} onChange={set("host")} placeholder="* or an IP address" />
+        {error("host")}
+      </label>
+      {select("operation", "Operation", ["ANY", ...OPERATIONS])}
+      {select("permissionType", "Permission", ["ANY", ...PERMISSION_TYPES])}
+      {sort !== "resourceType" && <input type="hidden" name="sort" value={sort} />}
+      {order !== "asc" && <input type="hidden" name="order" value={order} />}
+      <div className="actions">
+        <button className="btn" type="submit">
+          Filter
+        </button>
+        <Link href="/acls" className="btn secondary">
+          Clear
+        </Link>
+        {error("page")}
+        {error("sort")}
+      </div>
+    </form>
+  );
+}
