@@ -137,6 +137,13 @@ export async function principalView(viewer: Viewer, principal: string, query: Pr
   };
 }
 
+/** The principals the ACLs name and the super users (suggestions for the principal and auditor forms), or Kafka's refusal. */
+export async function knownPrincipals(viewer: Viewer): Promise<ActionResult<string[]>> {
+  const acls = await getAclSnapshot(viewer);
+  if (!acls.ok) return acls;
+  return { ok: true, data: [...new Set([...readAuthorizerConfig().superUsers, ...acls.snapshot.index().principals()])].sort() };
+}
+
 /** "What can P do" or "who can do what" on a resource or a prefix, from one snapshot, as export rows. */
 export async function effectivePermissionsExport(viewer: Viewer, query: EffectivePermissionsQuery, options: AclSnapshotReadOptions = {}): Promise<ActionResult<EffectiveExport>> {
   const acls = await getAclSnapshot(viewer, options);

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { AclIndex, type AclBinding } from "@/lib/policy";
+import { AclIndex, authorize, type AclBinding } from "@/lib/policy";
 import { resourceDetailSchema } from "@/lib/schemas/resources";
-import { accessCheckHref, appliesTo, buildResourceDetail, buildSection, groupApplicableAcls, resourceHref, userResourcesOf } from "./resources-view";
+import { accessCheckHref, appliesTo, buildResourceDetail, buildSection, groupApplicableAcls, matrixLinkHost, resourceHref, userResourcesOf } from "./resources-view";
 
 function acl(a: Partial<AclBinding> & Pick<AclBinding, "resourceName" | "principal" | "operation">): AclBinding {
   return { resourceType: "TOPIC", patternType: "LITERAL", host: "*", permissionType: "ALLOW", ...a };
@@ -97,6 +97,20 @@ describe("index helpers", () => {
   it("URL-encodes names in links", () => {
     expect(resourceHref("TOPIC", "a b&c/d")).toBe("/resources?type=TOPIC&name=a+b%26c%2Fd");
     expect(resourceHref("USER", "User:x")).toBe("/resources?type=USER&name=User%3Ax");
-    expect(accessCheckHref("User:*", "READ", "TOPIC", "t#1")).toBe("/access-check?principal=User%3A*&operation=READ&resourceType=TOPIC&resourceName=t%231&host=127.0.0.1");
+    expect(accessCheckHref("User:*", "READ", "TOPIC", "t#1", "192.0.2.1")).toBe("/access-check?principal=User%3A*&operation=READ&resourceType=TOPIC&resourceName=t%231&host=192.0.2.1");
+  });
+
+  it("links the matrix to the Access check from an address no applicable ACL names, so both answer the same question", () => {
+    // carol may READ audit-log from 127.0.0.1 only: the matrix (a host no ACL names) says DENIED, and so must the linked check.
+    const acls = [
+      acl({ resourceName: "audit-log", principal: "User:carol", operation: "READ", host: "127.0.0.1" }),
+      acl({ resourceName: "audit-log", principal: "User:svc-billing", operation: "WRITE", host: "192.0.2.1" }),
+    ];
+    const detail = buildResourceDetail("TOPIC", "audit-log", AclIndex.build(acls), ASSUMPTIONS);
+    const host = matrixLinkHost(detail);
+    expect(host).toBe("192.0.2.2");
+    const carolRead = detail.rows.find((r) => r.principal === "User:carol")!.cells.find((c) => c.operation === "READ")!;
+    const linked = authorize(AclIndex.build(acls), { principal: "User:carol", host, operation: "READ", resourceType: "TOPIC", resourceName: "audit-log" }, { superUsers: ["User:admin"] });
+    expect([carolRead.decision, linked.decision]).toEqual(["DENIED", "DENIED"]);
   });
 });

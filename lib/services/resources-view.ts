@@ -14,9 +14,17 @@ import { WILDCARD_RESOURCE, effectiveForResource, SUPPORTED_OPERATIONS, type Acl
 import type { AccessCheckAssumptions } from "@/lib/schemas/access-check";
 import type { ApplicableGroup, ResourceDetail, ResourceSection } from "@/lib/schemas/resources";
 import { describeRule } from "./access-check-explain";
+import { unnamedHost } from "./effective-permissions";
 
-/** The host the Access check links assume (the matrix itself counts only `*`-host ACLs). */
-export const MATRIX_LINK_HOST = "127.0.0.1";
+/**
+ * The host the matrix's Access check links ask about. The matrix answers for a client
+ * whose address no ACL names (only `*`-host ACLs count), so the link must ask from such
+ * an address too: a fixed one (127.0.0.1) made carol's READ on audit-log, granted from
+ * 127.0.0.1 only, DENIED in the matrix and ALLOWED behind its link.
+ */
+export function matrixLinkHost(detail: Pick<ResourceDetail, "groups">): string {
+  return unnamedHost(detail.groups.flatMap((g) => g.acls.map((a) => a.host)));
+}
 
 /** Does `acl` apply to the resource (Kafka's MATCH)? */
 export function appliesTo(acl: AclBinding, resourceType: ResourceType, name: string): boolean {
@@ -122,7 +130,7 @@ export function resourceHref(resourceType: ResourceType, name: string): string {
   return `/resources?${new URLSearchParams({ type: resourceType, name })}`;
 }
 
-/** The Access check prefilled for one matrix cell. */
-export function accessCheckHref(principal: string, operation: string, resourceType: ResourceType, name: string): string {
-  return `/access-check?${new URLSearchParams({ principal, operation, resourceType, resourceName: name, host: MATRIX_LINK_HOST })}`;
+/** The Access check prefilled for one matrix cell, from `host` (see matrixLinkHost). */
+export function accessCheckHref(principal: string, operation: string, resourceType: ResourceType, name: string, host: string): string {
+  return `/access-check?${new URLSearchParams({ principal, operation, resourceType, resourceName: name, host })}`;
 }

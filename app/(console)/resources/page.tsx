@@ -10,7 +10,9 @@ import {
   type ResourceIndexQuery,
 } from "@/lib/schemas/resources";
 import { resourceDetail, resourceIndex } from "@/lib/services/resources";
-import { MATRIX_LINK_HOST, accessCheckHref, resourceHref } from "@/lib/services/resources-view";
+import { accessCheckHref, matrixLinkHost, resourceHref } from "@/lib/services/resources-view";
+import { isResourceListed } from "@/lib/services/effective-permissions-read";
+import { PrincipalLink, principalStyles } from "@/components/principals/decision-cell";
 
 export const metadata = { title: "Resources" };
 
@@ -52,7 +54,7 @@ export default async function ResourcesPage({ searchParams }: { searchParams: Pr
         </>
       );
     }
-    const detail = await resourceDetail(viewer, parsed.data);
+    const [detail, listed] = await Promise.all([resourceDetail(viewer, parsed.data), isResourceListed(viewer, parsed.data.type, parsed.data.name)]);
     return (
       <>
         <p>
@@ -61,6 +63,12 @@ export default async function ResourcesPage({ searchParams }: { searchParams: Pr
         <h1>
           {parsed.data.type} <span className="mono">{parsed.data.name}</span>
         </h1>
+        {listed.ok && !listed.data && (
+          <div role="status" className="alert warn" data-testid="resource-not-listed">
+            Kafka does not list a {parsed.data.type} named <span className="mono">{parsed.data.name}</span> to you ({viewer.principal}): it does not exist,
+            or you may not describe it. The ACLs below are those that would apply to it.
+          </div>
+        )}
         {detail.ok ? (
           <Detail detail={detail.data} />
         ) : (
@@ -166,6 +174,7 @@ function IndexView({ index }: { index: ResourceIndex }) {
 }
 
 function Detail({ detail }: { detail: ResourceDetail }) {
+  const linkHost = matrixLinkHost(detail);
   const count = detail.groups.reduce((n, g) => n + g.acls.length, 0);
   const su = detail.assumptions.superUsers.length > 0 ? detail.assumptions.superUsers.join(";") : "(none)";
   return (
@@ -197,7 +206,9 @@ function Detail({ detail }: { detail: ResourceDetail }) {
                     <td>
                       <span className={`badge ${a.permissionType}`}>{a.permissionType}</span>
                     </td>
-                    <td className="mono">{a.principal}</td>
+                    <td>
+                      <PrincipalLink principal={a.principal} />
+                    </td>
                     <td className="mono">{a.operation}</td>
                     <td className="mono">{a.patternType}</td>
                     <td className="mono">{a.resourceName}</td>
@@ -214,7 +225,8 @@ function Detail({ detail }: { detail: ResourceDetail }) {
       <p className="muted assumptions" data-testid="matrix-assumptions">
         For clients connecting from a host no ACL names (only <code>*</code>-host ACLs count). {WILDCARD_ROW_NOTE} Assuming <code>super.users = {su}</code> and{" "}
         <code>allow.everyone.if.no.acl.found = {String(detail.assumptions.allowEveryoneIfNoAclFound)}</code> ({detail.assumptions.source}). Hover a cell for the
-        rule; follow it for the full explanation in Access check (host {MATRIX_LINK_HOST}).
+        rule; follow it for the full explanation in Access check (asked from {linkHost}, an address no ACL here names). Each principal opens what it
+        can do everywhere.
       </p>
       <div className="matrix-wrap">
         <table className="data matrix" aria-label="Effective permissions">
@@ -231,14 +243,14 @@ function Detail({ detail }: { detail: ResourceDetail }) {
           <tbody>
             {detail.rows.map((row) => (
               <tr key={row.principal} data-principal={row.principal}>
-                <th scope="row" className="mono">
-                  {row.principal}
-                  {row.specificHosts.length > 0 && <div className="muted small">other answers possible from {row.specificHosts.join(", ")}</div>}
+                <th scope="row">
+                  <PrincipalLink principal={row.principal} />
+                  {row.specificHosts.length > 0 && <span className={principalStyles.via}>other answers possible from {row.specificHosts.join(", ")}</span>}
                 </th>
                 {row.cells.map((cell) => (
                   <td key={cell.operation} data-operation={cell.operation}>
                     <Link
-                      href={accessCheckHref(row.principal, cell.operation, detail.resourceType, detail.resourceName)}
+                      href={accessCheckHref(row.principal, cell.operation, detail.resourceType, detail.resourceName, linkHost)}
                       className={`badge ${cell.decision}`}
                       title={cell.reason}
                       aria-label={`${row.principal} ${cell.operation}: ${cell.decision}. ${cell.reason}`}
