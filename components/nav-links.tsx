@@ -14,6 +14,7 @@ export const AREAS = [
   { href: "/resources", label: "Resources" },
   { href: "/acls", label: "ACLs" },
   { href: "/access-check", label: "Access check" },
+  { href: "/principals", label: "Principals" },
   { href: "/identities", label: "Identities" },
   { href: "/quotas", label: "Quotas" },
   { href: "/tokens", label: "Tokens" },
