@@ -19,6 +19,7 @@ export const AREAS = [
   { href: "/quotas", label: "Quotas" },
   { href: "/tokens", label: "Tokens" },
   { href: "/token-requests", label: "Token requests" },
+  { href: "/users", label: "SCRAM users" },
   { href: "/audit", label: "Audit" },
 ] as const;
 

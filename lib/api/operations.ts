@@ -20,6 +20,7 @@ import { dashboardQuerySchema, dashboardSchema } from "@/lib/schemas/dashboard";
 import { auditPageSchema, auditQuerySchema } from "@/lib/schemas/audit";
 import { accessCheckQuerySchema, accessCheckResultSchema } from "@/lib/schemas/access-check";
 import { identityMapBodySchema, identityMapResultSchema } from "@/lib/schemas/identities";
+import { scramChangeResultSchema, scramCredentialDeleteSchema, scramCredentialUpsertSchema, scramUserListSchema } from "@/lib/schemas/scram-users";
 import { appliedQuotaQuerySchema, appliedQuotaSchema, quotaAlterationSchema, quotaAlterResultSchema, quotasOverviewSchema } from "@/lib/schemas/quotas";
 import { aclApplyResultSchema, aclCreateBodySchema, aclDeleteBodySchema, aclListQuerySchema, aclListResultSchema, aclPreviewQuerySchema } from "@/lib/schemas/acls";
 import { planApplyResultSchema, planCreateBodySchema, planPageQuerySchema, planPageViewSchema, planViewSchema, quotaPlanViewSchema } from "@/lib/schemas/plans";
@@ -301,6 +302,54 @@ const IDENTITIES: ApiOperation[] = [
     },
     response: identityMapResultSchema,
     kafka: true,
+  },
+];
+
+/** A SCRAM user nobody uses: the e2e test creates it with the `generated` example and deletes it with `user`. */
+const EXAMPLE_SCRAM_USER = "ksc-api-example";
+
+const SCRAM_USERS: ApiOperation[] = [
+  {
+    operationId: "listScramUsers",
+    method: "get",
+    path: "/api/v1/scram-users",
+    area: "SCRAM users",
+    summary: "SCRAM users and their mechanisms and iterations",
+    description: "Every user with a SCRAM credential (DescribeUserScramCredentials as the caller: needs DESCRIBE on CLUSTER). Secrets are never part of the answer.",
+    response: scramUserListSchema,
+    kafka: true,
+  },
+  {
+    operationId: "upsertScramCredential",
+    method: "post",
+    path: "/api/v1/scram-users",
+    area: "SCRAM users",
+    summary: "Create a SCRAM user, add a mechanism or rotate a password",
+    description:
+      "Sets one mechanism's credential of a user (AlterUserScramCredentials as the caller: needs ALTER on CLUSTER). The console salts and hashes the " +
+      "password (PBKDF2, as Kafka's ScramFormatter) and sends Kafka only the salted password. Without `password` it generates one and answers it " +
+      "once (`generatedPassword`); the password is never stored, logged or audited. Answers the kafka-configs.sh equivalent with the password masked.",
+    body: scramCredentialUpsertSchema,
+    bodyExamples: {
+      generated: { summary: "A new user with a generated password", value: { user: EXAMPLE_SCRAM_USER, mechanism: "SCRAM-SHA-512", iterations: 8192 } },
+    },
+    response: scramChangeResultSchema,
+    kafka: true,
+  },
+  {
+    operationId: "deleteScramCredential",
+    method: "delete",
+    path: "/api/v1/scram-users",
+    area: "SCRAM users",
+    summary: "Delete one mechanism's credential, or the whole user",
+    description:
+      "Deletes the credential of one mechanism, or (without `mechanism`) every credential of the user, so the user can no longer sign in with SCRAM " +
+      "(AlterUserScramCredentials as the caller: needs ALTER on CLUSTER). Sessions of that user end at their next credential check. 404 when there is no such credential.",
+    body: scramCredentialDeleteSchema,
+    bodyExamples: { user: { summary: "Delete the example user", value: { user: EXAMPLE_SCRAM_USER } } },
+    response: scramChangeResultSchema,
+    kafka: true,
+    statuses: { 404: "The user has no such SCRAM credential" },
   },
 ];
 
@@ -810,6 +859,7 @@ export const API_OPERATIONS: readonly ApiOperation[] = [
   ...ACLS_AS_CODE,
   ...ACCESS_CHECK,
   ...IDENTITIES,
+  ...SCRAM_USERS,
   ...QUOTAS,
   ...TOKENS,
   ...TOKEN_REQUESTS,

@@ -26,7 +26,7 @@ import { Prisma } from "../generated/prisma/client";
 export const AUDIT_OUTCOMES = ["success", "failure", "denied", "partial", "pending", "unknown"] as const;
 export type AuditOutcome = (typeof AUDIT_OUTCOMES)[number];
 
-export const AUDIT_CATEGORIES = ["acl", "quota", "token", "token-request", "session", "other"] as const;
+export const AUDIT_CATEGORIES = ["acl", "quota", "token", "token-request", "scram", "session", "other"] as const;
 export type AuditCategory = (typeof AUDIT_CATEGORIES)[number];
 
 export interface AuditInput {

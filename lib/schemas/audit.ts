@@ -4,7 +4,7 @@ import { z } from "zod";
 export const AUDIT_OUTCOMES = ["success", "failure", "denied", "partial", "pending", "unknown"] as const;
 
 /** As in lib/db/audit.ts; decides who may read an event (lib/services/audit-view.ts). */
-export const AUDIT_CATEGORIES = ["acl", "quota", "token", "token-request", "session", "other"] as const;
+export const AUDIT_CATEGORIES = ["acl", "quota", "token", "token-request", "scram", "session", "other"] as const;
 
 const optionalText = z
   .string()

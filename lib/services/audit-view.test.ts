@@ -61,7 +61,7 @@ describe("probeAuditRights", () => {
     const rights = await probeAuditRights("User:alice", cred("alice"), config);
     expect(rights).toEqual({ principal: "User:alice", superUser: false, acls: false, quotas: false, clusterAdmin: false, userAcls: null, createdFor: [], problems: [] });
     const v = visibilityFor(rights, OWNERS, config);
-    expect(v).toEqual({ all: false, principal: "User:alice", categories: [], signInFailures: false, asSubject: ["token", "token-request"], tokenOwners: [], tokenRequestOwners: [] });
+    expect(v).toEqual({ all: false, principal: "User:alice", categories: [], signInFailures: false, asSubject: ["token", "token-request", "scram"], tokenOwners: [], tokenRequestOwners: [] });
     // The probes are narrow: the cluster's own ACLs, the USER ACLs, one quota entity.
     expect(kafka.describeAcls.mock.calls.map((c) => c[1])).toEqual([
       expect.objectContaining({ resourceType: "CLUSTER", resourceName: "kafka-cluster", patternType: "MATCH" }),
@@ -86,7 +86,7 @@ describe("probeAuditRights", () => {
     kafka.describeClientQuotas.mockResolvedValue([]);
     const admin = await probeAuditRights("User:ops", cred("ops"), config);
     expect(admin).toMatchObject({ acls: true, quotas: true, clusterAdmin: true });
-    expect(visibilityFor(admin, OWNERS, config)).toMatchObject({ categories: ["acl", "quota", "session", "other"], signInFailures: true });
+    expect(visibilityFor(admin, OWNERS, config)).toMatchObject({ categories: ["acl", "quota", "session", "other", "scram"], signInFailures: true });
 
     // A DENY on ALTER beats the ALLOW: not a cluster admin, although it may describe ACLs.
     aclsReadable([acl({ operation: "ALL" }), acl({ operation: "ALTER", permissionType: "DENY" })]);

@@ -14,6 +14,8 @@
  *   - token-request (subjects [requester, owner, ...renewers]): those, and whoever has
  *     DESCRIBE_TOKENS or CREATE_TOKENS (may decide it) on USER:<owner>, or holds a token
  *     Kafka let it create for that owner (as the Token requests page judges deciders);
+ *   - scram (subjects [the user]): cluster admins (ALTER on CLUSTER is what changing a SCRAM
+ *     credential takes) and the user whose credential it is;
  *   - session, other (rows written before categories existed): cluster admins, and the
  *     actor; sign-in failures (with client addresses) only cluster admins;
  *   - super users (the configured super.users): everything.
@@ -140,7 +142,7 @@ export function visibilityFor(rights: AuditRights, owners: { token: readonly str
   const categories: AuditCategory[] = [];
   if (rights.acls) categories.push("acl");
   if (rights.quotas) categories.push("quota");
-  if (rights.clusterAdmin) categories.push("session", "other");
+  if (rights.clusterAdmin) categories.push("session", "other", "scram");
   let tokenOwners: string[] = [];
   let tokenRequestOwners = owners.tokenRequest.filter((owner) => rights.createdFor.includes(owner));
   if (rights.userAcls !== null) {
@@ -149,7 +151,7 @@ export function visibilityFor(rights: AuditRights, owners: { token: readonly str
     tokenOwners = owners.token.filter(describes);
     tokenRequestOwners = owners.tokenRequest.filter((owner) => describes(owner) || allowed(rights.principal, "CREATE_TOKENS", "USER", owner));
   }
-  return { all: false, principal: rights.principal, categories, signInFailures: rights.clusterAdmin, asSubject: ["token", "token-request"], tokenOwners, tokenRequestOwners };
+  return { all: false, principal: rights.principal, categories, signInFailures: rights.clusterAdmin, asSubject: ["token", "token-request", "scram"], tokenOwners, tokenRequestOwners };
 }
 
 /** What the viewer is shown, in words, for the page and the API answer. */
@@ -162,15 +164,15 @@ export function describeVisibility(rights: AuditRights, visibility: AuditVisibil
       ? "Quota events: Kafka lets you describe client quotas (DESCRIBE_CONFIGS on CLUSTER)."
       : "No quota events of others: Kafka does not let you describe client quotas (DESCRIBE_CONFIGS on CLUSTER).",
   );
-  lines.push("Token and token-request events that name you as owner, renewer or requester.");
+  lines.push("Token and token-request events that name you as owner, renewer or requester, and changes to your own SCRAM credentials.");
   if (visibility.tokenOwners.length > 0) lines.push(`Token events of owners you have DESCRIBE_TOKENS on: ${visibility.tokenOwners.join(", ")}.`);
   if (visibility.tokenRequestOwners.length > 0) lines.push(`Token-request events of owners you may describe or create tokens for: ${visibility.tokenRequestOwners.join(", ")}.`);
   else if (rights.createdFor.length > 0) lines.push(`Token-request events of owners Kafka let you create tokens for: ${rights.createdFor.join(", ")}.`);
   if (rights.userAcls === null) lines.push("Token events of other owners are not shown: Kafka does not let you read the ACLs that would show your DESCRIBE_TOKENS.");
   lines.push(
     rights.clusterAdmin
-      ? "Sign-ins, sign-in failures and uncategorised events: you are a cluster admin (ALTER on CLUSTER)."
-      : "No sign-ins or sign-in failures of others: those are for cluster admins (ALTER on CLUSTER).",
+      ? "Sign-ins, sign-in failures, SCRAM credential changes and uncategorised events: you are a cluster admin (ALTER on CLUSTER)."
+      : "No sign-ins, sign-in failures or SCRAM credential changes of others: those are for cluster admins (ALTER on CLUSTER).",
   );
   return lines;
 }

@@ -1,0 +1,152 @@
+/**
+ * SCRAM users: list (DescribeUserScramCredentials), create a user or add a mechanism,
+ * rotate a password, delete a credential or a whole user (AlterUserScramCredentials),
+ * always as the signed-in principal, so Kafka decides (DESCRIBE / ALTER on CLUSTER).
+ *
+ * Every change goes through auditedMutation (category "scram": seen by cluster admins,
+ * the actor and the user whose credential it is). The password never leaves this module
+ * except towards lib/kafka/scram.ts, which salts and hashes it (PBKDF2, as Kafka's
+ * ScramFormatter) before anything is sent: the audit request carries the user, mechanism,
+ * iterations and whether the password was typed or generated, never the password. A
+ * generated password is answered once, to the caller, and kept nowhere.
+ */
+import "server-only";
+import { randomBytes } from "node:crypto";
+import type { Viewer } from "@/lib/auth/sign-in";
+import type { ActionResult } from "@/lib/actions/result";
+import { toErrorResult } from "@/lib/actions/errors";
+import { deleteScramCredential, describeScramUsers, isKafkaOperationError, kafkaConfig, upsertScramCredential } from "@/lib/kafka";
+import type { ScramChangeResult, ScramCredentialDelete, ScramCredentialUpsert, ScramUserList } from "@/lib/schemas/scram-users";
+import { auditedMutation } from "./audited-mutation";
+import { COMMAND_CONFIG_PLACEHOLDER, shellQuote } from "./cli-equivalent";
+
+export const PASSWORD_PLACEHOLDER = "<password>";
+
+type Credentials = ScramUserList["users"][number]["credentials"];
+
+const SCRAM_ACTION: Record<ScramChangeResult["change"], string> = { created: "scram.create", rotated: "scram.rotate", added: "scram.add", set: "scram.set", deleted: "scram.delete" };
+
+/** A password of 24 random bytes (32 URL-safe characters). */
+export function generatePassword(): string {
+  return randomBytes(24).toString("base64url");
+}
+
+function bootstrap(): string {
+  return kafkaConfig().bootstrapServers.join(",");
+}
+
+/** kafka-configs.sh for the change, the password replaced by a placeholder. */
+export function scramCommand(user: string, change: { add: { mechanism: string; iterations: number } } | { delete: string[] }, servers = bootstrap()): string {
+  const args = ["kafka-configs.sh", "--bootstrap-server", shellQuote(servers), "--command-config", COMMAND_CONFIG_PLACEHOLDER, "--alter", "--entity-type", "users", "--entity-name", shellQuote(user)];
+  if ("add" in change) args.push("--add-config", `'${change.add.mechanism}=[iterations=${change.add.iterations},password=${PASSWORD_PLACEHOLDER}]'`);
+  else args.push("--delete-config", shellQuote(change.delete.join(",")));
+  return args.join(" ");
+}
+
+/** Every SCRAM user Kafka lets the viewer describe (DESCRIBE on CLUSTER). */
+export async function listScramUsers(viewer: Viewer): Promise<ActionResult<ScramUserList>> {
+  try {
+    const users = await describeScramUsers(viewer.credential, null);
+    return { ok: true, data: { users: users.filter((u) => u.error === null).map((u) => ({ user: u.user, principal: `User:${u.user}`, credentials: u.credentials })) } };
+  } catch (error) {
+    return toErrorResult(error, "list SCRAM users");
+  }
+}
+
+/** The user's credentials now, or [] when Kafka has none (RESOURCE_NOT_FOUND). Throws Kafka's refusals. */
+async function credentialsOf(viewer: Viewer, user: string): Promise<Credentials> {
+  const [described] = await describeScramUsers(viewer.credential, [user]);
+  if (!described || described.error !== null) return [];
+  return described.credentials;
+}
+
+/**
+ * The user's credentials before a change; null when Kafka does not let the viewer describe
+ * them (the change is still attempted, and audited: Kafka decides on ALTER by itself).
+ */
+async function before(viewer: Viewer, user: string, doing: string): Promise<ActionResult<Credentials | null>> {
+  try {
+    return { ok: true, data: await credentialsOf(viewer, user) };
+  } catch (error) {
+    if (isKafkaOperationError(error) && error.isAuthorizationFailure) return { ok: true, data: null };
+    return toErrorResult(error, doing);
+  }
+}
+
+/** Creates the user, adds a mechanism, or rotates the mechanism's password. */
+export async function upsertScramUser(viewer: Viewer, input: ScramCredentialUpsert): Promise<ActionResult<ScramChangeResult>> {
+  const doing = `set the ${input.mechanism} credential of ${input.user}`;
+  const current = await before(viewer, input.user, doing);
+  if (!current.ok) return current;
+  const generated = input.password == null;
+  const password = input.password ?? generatePassword();
+  const change: ScramChangeResult["change"] =
+    current.data === null
+      ? "set"
+      : current.data.length === 0
+        ? "created"
+        : current.data.some((c) => c.mechanism === input.mechanism)
+          ? "rotated"
+          : "added";
+  const principal = `User:${input.user}`;
+  return auditedMutation(
+    {
+      viewer,
+      action: SCRAM_ACTION[change],
+      category: "scram",
+      target: `user ${input.user} ${input.mechanism}`,
+      request: { user: input.user, mechanism: input.mechanism, iterations: input.iterations, generated },
+      before: { credentials: current.data },
+      subjects: [principal],
+    },
+    async () => {
+      await upsertScramCredential(viewer.credential, input.user, input.mechanism, password, input.iterations);
+      const credentials = await credentialsOf(viewer, input.user).catch(() => null);
+      return {
+        result: {
+          ok: true,
+          data: {
+            user: input.user,
+            principal,
+            change,
+            credentials: credentials ?? [],
+            ...(generated ? { generatedPassword: password } : {}),
+            cli: [scramCommand(input.user, { add: { mechanism: input.mechanism, iterations: input.iterations } })],
+          },
+        },
+        audit: { outcome: "success", after: credentials === null ? undefined : { credentials } },
+      };
+    },
+  );
+}
+
+/** Deletes one mechanism's credential, or every credential of the user (the user is gone). */
+export async function deleteScramUser(viewer: Viewer, input: ScramCredentialDelete): Promise<ActionResult<ScramChangeResult>> {
+  const doing = input.mechanism ? `delete the ${input.mechanism} credential of ${input.user}` : `delete the SCRAM user ${input.user}`;
+  const current = await before(viewer, input.user, doing);
+  if (!current.ok) return current;
+  const mechanisms = input.mechanism ? [input.mechanism] : (current.data ?? [{ mechanism: "SCRAM-SHA-512" as const }, { mechanism: "SCRAM-SHA-256" as const }]).map((c) => c.mechanism);
+  if (current.data !== null && (mechanisms.length === 0 || (input.mechanism && !current.data.some((c) => c.mechanism === input.mechanism)))) {
+    return { ok: false, code: "NOT_FOUND", message: `${input.user} has no ${input.mechanism ?? "SCRAM"} credential.` };
+  }
+  const principal = `User:${input.user}`;
+  return auditedMutation(
+    {
+      viewer,
+      action: "scram.delete",
+      category: "scram",
+      target: `user ${input.user} ${mechanisms.join(", ")}`,
+      request: { user: input.user, mechanisms },
+      before: { credentials: current.data },
+      subjects: [principal],
+    },
+    async () => {
+      for (const mechanism of mechanisms) await deleteScramCredential(viewer.credential, input.user, mechanism);
+      const credentials = await credentialsOf(viewer, input.user).catch(() => null);
+      return {
+        result: { ok: true, data: { user: input.user, principal, change: "deleted", credentials: credentials ?? [], cli: [scramCommand(input.user, { delete: mechanisms })] } },
+        audit: { outcome: "success", after: credentials === null ? undefined : { credentials } },
+      };
+    },
+  );
+}
