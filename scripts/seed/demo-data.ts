@@ -11,8 +11,8 @@
  *  - svc-orders produces orders (also transactionally, `orders-tx-*`), consumes them as
  *    group `orders-service` and writes the dead-letter topic.
  *  - svc-billing consumes `payments-*` as group `billing` and appends to `audit-log`.
- *  - Everyone (`User:*`) may read `inventory`; nobody but the super user may delete
- *    `audit-log` (DENY for `User:*`).
+ *  - Everyone (`User:*`) may read `inventory` but svc-orders (its own DENY wins over the
+ *    `User:*` ALLOW); nobody but the super user may delete `audit-log` (DENY for `User:*`).
  *  - Quotas: svc-orders has a 1 MiB/s produce budget split among client ids (KIP-55);
  *    svc-billing's `billing-export` sub-quota exceeds its user total, a violation Kafka
  *    accepts and the console reports; defaults for users and client ids; one IP quota.
@@ -63,6 +63,8 @@ export const DEMO_ACLS: AclBinding[] = [
   acl({ resourceType: "TOPIC", resourceName: "audit-log", principal: "User:svc-billing", operation: "WRITE" }),
   // Everyone reads inventory; nobody (but the super user) deletes the audit log.
   acl({ resourceType: "TOPIC", resourceName: "inventory", principal: "User:*", operation: "READ" }),
+  // ...except svc-orders, which reads stock through the inventory service: its DENY wins over the User:* ALLOW.
+  acl({ resourceType: "TOPIC", resourceName: "inventory", principal: "User:svc-orders", operation: "READ", permissionType: "DENY" }),
   acl({ resourceType: "TOPIC", resourceName: "audit-log", principal: "User:*", operation: "DELETE", permissionType: "DENY" }),
 ];
 
