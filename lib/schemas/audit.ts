@@ -6,6 +6,27 @@ export const AUDIT_OUTCOMES = ["success", "failure", "denied", "partial", "pendi
 /** As in lib/db/audit.ts; decides who may read an event (lib/services/audit-view.ts). */
 export const AUDIT_CATEGORIES = ["acl", "quota", "token", "token-request", "scram", "session", "other"] as const;
 
+/**
+ * The actions the console writes to the audit trail (the services' auditedMutation calls,
+ * sign-in and sign-out), with what each means: the Audit page's action filter.
+ */
+export const AUDIT_ACTIONS = [
+  { action: "acl.create", label: "ACLs created" },
+  { action: "acl.delete", label: "ACLs deleted" },
+  { action: "quota.alter", label: "quota changed" },
+  { action: "token.create", label: "token created" },
+  { action: "token.renew", label: "token renewed" },
+  { action: "token.expire", label: "token expired" },
+  { action: "token.request.create", label: "token requested" },
+  { action: "token.request.approve", label: "token request approved" },
+  { action: "token.request.deny", label: "token request denied" },
+  { action: "token.request.resolve", label: "stalled approval settled" },
+  { action: "token.request.retrieve", label: "requested token retrieved" },
+  { action: "session.sign-in", label: "sign-in (and failed sign-ins)" },
+  { action: "session.sign-out", label: "sign-out" },
+  { action: "session.revoked", label: "session ended: credential refused" },
+] as const;
+
 const optionalText = z
   .string()
   .trim()

@@ -1,8 +1,18 @@
 import Link from "next/link";
 import { requireViewer } from "@/lib/auth/current";
-import { AUDIT_CATEGORIES, AUDIT_OUTCOMES, auditQuerySchema } from "@/lib/schemas/audit";
+import { AUDIT_ACTIONS, AUDIT_CATEGORIES, AUDIT_OUTCOMES, auditQuerySchema } from "@/lib/schemas/audit";
 import { listAuditFor } from "@/lib/services/audit-view";
 import { fieldErrorsOf } from "@/lib/actions/result";
+import { PageHeader } from "@/components/ui/page-header";
+import { Alert } from "@/components/ui/alert";
+import { EmptyState } from "@/components/ui/empty-state";
+import { Field, FormActions, FormGrid } from "@/components/ui/field";
+import { GetForm } from "@/components/ui/get-form";
+import { Select } from "@/components/ui/select";
+import { SubmitButton } from "@/components/ui/submit-button";
+import { AuditTable } from "@/components/audit/audit-table";
+import { describeMatch } from "@/components/audit/audit-change";
+import styles from "@/components/audit/audit.module.css";
 
 export const metadata = { title: "Audit" };
 export const dynamic = "force-dynamic";
@@ -13,10 +23,8 @@ function first(v: string | string[] | undefined): string | undefined {
   return Array.isArray(v) ? v[0] : v;
 }
 
-function pretty(value: unknown): string {
-  if (value === null || value === undefined) return "";
-  return typeof value === "string" ? value : JSON.stringify(value);
-}
+const FILTERS = ["principal", "action", "outcome", "category", "from", "to"] as const;
+const ANY = { value: "", label: "any" };
 
 export default async function AuditPage({ searchParams }: { searchParams: Promise<Search> }) {
   const viewer = await requireViewer();
@@ -28,24 +36,37 @@ export default async function AuditPage({ searchParams }: { searchParams: Promis
   let result = await listAuditFor(viewer, listFilters);
   // A stale or hand-edited cursor: show the first page rather than an error.
   if (!result.ok && result.fieldErrors?.cursor) result = await listAuditFor(viewer, { ...listFilters, cursor: undefined });
+  const foldSignIns = raw.signIns !== "show";
 
-  const exportParams = new URLSearchParams();
-  for (const key of ["principal", "action", "outcome", "category", "from", "to"] as const) {
+  const filterParams = new URLSearchParams();
+  for (const key of FILTERS) {
     const v = raw[key];
-    if (v) exportParams.set(key, v);
+    if (v) filterParams.set(key, v);
   }
-  const nextParams = new URLSearchParams(exportParams);
+  const nextParams = new URLSearchParams(filterParams);
   if (result.ok && result.data.nextCursor) nextParams.set("cursor", result.data.nextCursor);
+  if (!foldSignIns) nextParams.set("signIns", "show");
+  const toggleParams = new URLSearchParams(raw.cursor ? { ...Object.fromEntries(filterParams), cursor: raw.cursor } : filterParams);
+  if (foldSignIns) toggleParams.set("signIns", "show");
+  const exportParams = new URLSearchParams(filterParams);
   exportParams.set("format", "csv");
   exportParams.set("limit", "1000");
 
+  const actions: { action: string; label: string }[] = [...AUDIT_ACTIONS];
+  if (raw.action && !actions.some((a) => a.action === raw.action)) actions.push({ action: raw.action, label: "as given" });
+
   return (
     <>
-      <h1>Audit</h1>
-      <p className="lead">
-        Every change made through the console: who, as which principal, what, and what Kafka answered. You see the events Kafka would let you
-        see: your own, and those about what you may describe.
-      </p>
+      <PageHeader
+        title="Audit"
+        lead="Every change made through the console: who, what changed, and what Kafka answered."
+        details={
+          <p>
+            Each change is shown as a diff: the ACL bindings created and deleted, or the fields added, removed and changed. You see the events Kafka would
+            let you see: your own, and those about what you may describe. Failed sign-ins are folded into one line per client and hour.
+          </p>
+        }
+      />
       {result.ok && (
         <details className="card" data-testid="audit-visibility">
           <summary>What you can see here</summary>
@@ -57,100 +78,66 @@ export default async function AuditPage({ searchParams }: { searchParams: Promis
         </details>
       )}
       {result.ok && result.data.problems.length > 0 && (
-        <div role="alert" className="alert error" data-testid="audit-problems">
+        <Alert tone="error" testId="audit-problems">
           Kafka could not be asked what you may see, so only what is certain is shown: {result.data.problems.join(" ")}
-        </div>
+        </Alert>
       )}
-      <form className="inline card" method="get" aria-label="Audit filters">
-        <label className="field">
-          Principal
-          <input name="principal" defaultValue={raw.principal ?? ""} placeholder="User:alice" />
-        </label>
-        <label className="field">
-          Action
-          <input name="action" defaultValue={raw.action ?? ""} placeholder="acl.create" />
-        </label>
-        <label className="field">
-          Outcome
-          <select name="outcome" defaultValue={raw.outcome ?? ""}>
-            <option value="">any</option>
-            {AUDIT_OUTCOMES.map((o) => (
-              <option key={o} value={o}>
-                {o}
-              </option>
-            ))}
-          </select>
-        </label>
-        <label className="field">
-          Category
-          <select name="category" defaultValue={raw.category ?? ""}>
-            <option value="">any</option>
-            {AUDIT_CATEGORIES.map((c) => (
-              <option key={c} value={c}>
-                {c}
-              </option>
-            ))}
-          </select>
-        </label>
-        <label className="field">
-          From
-          <input name="from" type="date" defaultValue={raw.from ?? ""} />
-          {errors.from?.map((m) => <span key={m} className="field-error">{m}</span>)}
-        </label>
-        <label className="field">
-          To
-          <input name="to" type="date" defaultValue={raw.to ?? ""} />
-          {errors.to?.map((m) => <span key={m} className="field-error">{m}</span>)}
-        </label>
-        <button className="btn" type="submit">
-          Filter
-        </button>
-        <a className="btn secondary" href={`/api/v1/audit?${exportParams}`} download>
-          Export CSV
-        </a>
-      </form>
+      <GetForm action="/audit" label="Audit filters" className="card">
+        <FormGrid>
+          <Field id="audit-principal" label="Actor" hint="The principal who acted, e.g. User:alice">
+            <input name="principal" defaultValue={raw.principal ?? ""} placeholder="User:alice" />
+          </Field>
+          <Field id="audit-action" label="Action">
+            <Select name="action" defaultValue={raw.action ?? ""} options={[ANY, ...actions.map((a) => ({ value: a.action, label: `${a.action} — ${a.label}` }))]} />
+          </Field>
+          <Field id="audit-outcome" label="Outcome">
+            <Select name="outcome" defaultValue={raw.outcome ?? ""} options={[ANY, ...AUDIT_OUTCOMES]} />
+          </Field>
+          <Field id="audit-category" label="Category">
+            <Select name="category" defaultValue={raw.category ?? ""} options={[ANY, ...AUDIT_CATEGORIES]} />
+          </Field>
+          <Field id="audit-from" label="From" errors={errors.from}>
+            <input name="from" type="date" defaultValue={raw.from ?? ""} />
+          </Field>
+          <Field id="audit-to" label="To" hint="Included" errors={errors.to}>
+            <input name="to" type="date" defaultValue={raw.to ?? ""} />
+          </Field>
+          {!foldSignIns && <input type="hidden" name="signIns" value="show" />}
+          <FormActions>
+            <SubmitButton pendingLabel="Filtering…">Filter</SubmitButton>
+            <a className="btn secondary" href={`/api/v1/audit?${exportParams}`} download>
+              Export CSV
+            </a>
+            {filterParams.size > 0 && <Link href="/audit">Clear filters</Link>}
+          </FormActions>
+        </FormGrid>
+      </GetForm>
       {!result.ok ? (
-        <div role="alert" className="alert error" data-testid="audit-error">
+        <Alert tone="error" testId="audit-error">
           {result.message}
-        </div>
-      ) : result.data.events.length === 0 ? (
-        <div className="empty">No audit events match these filters.</div>
+        </Alert>
       ) : (
-        <table className="data" aria-label="Audit events">
-          <thead>
-            <tr>
-              <th>Time (UTC)</th>
-              <th>Principal</th>
-              <th>Action</th>
-              <th>Target</th>
-              <th>Outcome</th>
-              <th>Details</th>
-            </tr>
-          </thead>
-          <tbody>
-            {result.data.events.map((e) => (
-              <tr key={String(e.id)}>
-                <td className="mono nowrap">{new Date(e.at).toISOString().replace("T", " ").slice(0, 19)}</td>
-                <td className="mono">{e.principal}</td>
-                <td className="mono">{e.action}</td>
-                <td className="mono">{e.target}</td>
-                <td>
-                  <span className={`badge ${e.outcome}`}>{e.outcome}</span>
-                </td>
-                <td>
-                  {e.kafkaError && <div className="mono">{e.kafkaError}</div>}
-                  {e.message && <div>{e.message}</div>}
-                  {e.request != null && <div className="mono muted">{pretty(e.request)}</div>}
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      )}
-      {result.ok && result.data.nextCursor && (
-        <p>
-          <Link href={`/audit?${nextParams}`}>Older events →</Link>
-        </p>
+        <>
+          <p className={styles.match} data-testid="audit-match" aria-live="polite">
+            {describeMatch(parsed.success ? filters : {}, result.data.events.length, result.data.nextCursor !== null, Boolean(raw.cursor))}
+          </p>
+          <p className={styles.toggle}>
+            {foldSignIns ? "Failed sign-ins are folded per client and hour. " : "Every failed sign-in is shown on its own row. "}
+            <Link href={`/audit?${toggleParams}`} data-testid="sign-in-toggle">
+              {foldSignIns ? "Show each one" : "Fold them"}
+            </Link>
+          </p>
+          {result.data.events.length === 0 ? (
+            <EmptyState>No audit events match these filters.</EmptyState>
+          ) : (
+            <AuditTable events={result.data.events} foldSignIns={foldSignIns} />
+          )}
+          {result.data.nextCursor && (
+            <p>
+              <Link href={`/audit?${nextParams}`}>Older events →</Link>
+            </p>
+          )}
+        </>
       )}
     </>
   );
