@@ -64,3 +64,34 @@ test.describe("Token-request form keeps every field through errors", () => {
     await withoutJavaScript(browser, baseURL, run);
   });
 });
+
+test("a session that ends mid-form: sign in again, back on the form with every field as typed", async ({ page, request }) => {
+  await signInAs(page, "alice");
+  await page.goto("/token-requests");
+  const reason = `e2e session-end ${Date.now().toString(36)}`;
+  await form(page).getByLabel("Owner").fill("User:svc-orders");
+  await form(page).getByLabel("Renewers").fill("User:carol");
+  await form(page).getByLabel("Max lifetime").fill("-5"); // refused if it ever got through: no request is created
+  await form(page).getByLabel("Unit").selectOption("hours");
+  await form(page).getByLabel("Reason").fill(reason);
+
+  // The session ends elsewhere (signed out in another tab); this page still holds its cookie.
+  const cookie = (await page.context().cookies()).find((c) => c.name === "ksc_session");
+  expect(cookie).toBeDefined();
+  const ended = await request.delete("/api/v1/session", { headers: { cookie: `ksc_session=${cookie!.value}` } });
+  expect(ended.status()).toBe(200);
+
+  await form(page).getByRole("button", { name: "Submit request" }).click();
+  await expect(page).toHaveURL(/\/sign-in\?ended=1&next=%2Ftoken-requests$/);
+  await expect(page.getByRole("status").filter({ hasText: "Your session has ended" })).toBeVisible();
+  await page.getByLabel("Username").fill("alice");
+  await page.getByLabel("Password").fill("alice-secret");
+  await page.getByRole("button", { name: "Sign in" }).click();
+
+  await expect(page).toHaveURL(/\/token-requests$/);
+  await expect(page.getByTestId("draft-restored")).toBeVisible();
+  await expectKept(page, { maxLifetime: "-5", reason });
+  // The draft served once: a reload shows an empty form.
+  await page.reload();
+  await expect(form(page).getByLabel("Reason")).toHaveValue("");
+});

@@ -114,7 +114,7 @@ test("alice may not create for User:svc-orders: Kafka names CREATE_TOKENS on USE
   expect(await auditCsv(request, "User:alice")).toMatch(/token\.create,token for User:svc-orders,denied/);
 });
 
-test("bob creates a token for User:svc-orders (KIP-373); as its requester he may not renew it", async ({ page, request }) => {
+test("bob creates a token for User:svc-orders (KIP-373); as its requester he is offered no renew or expire, and Kafka refuses them", async ({ page, request }) => {
   await signInAs(page, "bob");
   await page.goto("/tokens");
   await createInForm(page, { owner: "User:svc-orders" });
@@ -123,17 +123,45 @@ test("bob creates a token for User:svc-orders (KIP-373); as its requester he may
   const row = page.locator(`tbody[data-token-id="${tokenId}"]`);
   await expect(row).toContainText("User:svc-orders");
   await expect(row).toContainText("User:bob");
-  await expect(row).toContainText("you may not renew");
+  await expect(row).toContainText("you may not renew or expire it (only its owner and renewers may)");
+  // The row says he may not: it offers neither action.
+  await expect(row.locator("details")).toHaveCount(0);
+  await expect(page.getByRole("form", { name: `Renew ${tokenId}` })).toHaveCount(0);
+  await expect(page.getByRole("form", { name: `Expire ${tokenId}` })).toHaveCount(0);
 
-  // The requester is neither owner nor renewer: Kafka refuses to renew, and says why.
-  await openActions(row);
-  const renew = page.getByRole("form", { name: `Renew ${tokenId}` });
-  await renew.getByLabel("HMAC").fill(hmac);
-  await renew.getByRole("button", { name: "Renew" }).click();
-  await expect(row.getByTestId("token-renew-error")).toContainText("DELEGATION_TOKEN_OWNER_MISMATCH");
+  // The requester is neither owner nor renewer: Kafka refuses to renew or expire, and says why.
+  const renew = await request.post("/api/v1/tokens/renew", { headers: basic("bob"), data: { tokenId, hmac } });
+  expect(renew.status()).toBe(403);
+  expect(((await renew.json()) as { error: string }).error).toContain("DELEGATION_TOKEN_OWNER_MISMATCH");
   const alice = await request.post("/api/v1/tokens/expire", { headers: basic("alice"), data: { hmac, when: "now" } });
   expect(alice.status()).toBe(403);
   expect(((await alice.json()) as { error: string }).error).toContain("DELEGATION_TOKEN_OWNER_MISMATCH");
+});
+
+test("the token list and the pending-request badge update while the page is open (no reload)", async ({ page, request }) => {
+  await signInAs(page, "bob");
+  await page.goto("/tokens");
+  await expect(page.getByRole("heading", { level: 1, name: "Tokens" })).toBeVisible();
+
+  // A token made elsewhere (the API, as bob) appears in the open page.
+  const made = await request.post("/api/v1/tokens", { headers: basic("bob"), data: {} });
+  expect(made.status(), await made.text()).toBe(200);
+  const { token, hmac } = (await made.json()) as { token: { tokenId: string }; hmac: string };
+  created.push({ hmac, as: "bob" });
+  await expect(page.locator(`tbody[data-token-id="${token.tokenId}"]`)).toContainText("User:bob", { timeout: 40_000 });
+
+  // A request bob may approve (he has CREATE_TOKENS on User:svc-orders) makes the badge appear.
+  const before = page.getByTestId("pending-requests");
+  const countOf = async () => Number(((await before.textContent()) ?? "0").match(/\d+/)?.[0] ?? 0);
+  const initial = (await before.count()) ? await countOf() : 0;
+  const submitted = await request.post("/api/v1/token-requests", { headers: basic("carol"), data: { owner: "User:svc-orders", reason: `e2e ${RUN}: badge` } });
+  expect(submitted.status(), await submitted.text()).toBe(200);
+  const { id } = (await submitted.json()) as { id: string };
+  await expect(before).toContainText(`${initial + 1} token request`, { timeout: 40_000 });
+  await expect(before).toHaveAttribute("href", "/token-requests");
+  // Leave nothing pending behind.
+  const withdrawn = await request.post(`/api/v1/token-requests/${id}/deny`, { headers: basic("carol"), data: { reason: "e2e cleanup" } });
+  expect(withdrawn.status(), await withdrawn.text()).toBe(200);
 });
 
 test("token request: carol asks for svc-orders, alice's approval is refused by Kafka, bob approves, carol retrieves the HMAC once", async ({ browser, request }) => {
@@ -153,7 +181,11 @@ test("token request: carol asks for svc-orders, alice's approval is refused by K
   const id = (await mine.getAttribute("data-request-id")) ?? "";
   expect(id).not.toBe("");
 
-  // carol cannot approve her own request.
+  // carol cannot approve her own request: the page offers only to withdraw it, and the API refuses.
+  const ownRow = carol.getByRole("table", { name: "Requests I can decide" }).locator(`tr[data-request-id="${id}"]`);
+  await expect(ownRow.getByTestId("entitlement")).toHaveText("your request");
+  await expect(ownRow.getByRole("button", { name: "Approve" })).toHaveCount(0);
+  await expect(ownRow.getByRole("button", { name: "Withdraw" })).toBeVisible();
   const own = await request.post(`/api/v1/token-requests/${id}/approve`, { headers: basic("carol") });
   expect(own.status()).toBe(403);
   expect(((await own.json()) as { error: string }).error).toContain("You cannot approve your own request");

@@ -1,6 +1,7 @@
 "use client";
 
 import { useState } from "react";
+import { Field } from "@/components/ui/field";
 
 /**
  * A token's HMAC, shown once: it lives only in this component's props (the server
@@ -25,10 +26,9 @@ export function HmacOnce({ tokenId, hmac, owner }: { tokenId: string; hmac: stri
       <p>
         Token <span className="mono" data-testid="hmac-token-id">{tokenId}</span> for <span className="mono">{owner}</span>
       </p>
-      <label className="field">
-        HMAC
+      <Field id={`hmac-${tokenId}`} label="HMAC">
         <input readOnly value={hmac} className="mono" data-testid="token-hmac" onFocus={(e) => e.currentTarget.select()} />
-      </label>
+      </Field>
       <div className="actions">
         <button type="button" className="btn secondary small" onClick={copy}>
           Copy HMAC
@@ -37,14 +37,5 @@ export function HmacOnce({ tokenId, hmac, owner }: { tokenId: string; hmac: stri
         {copied === "failed" && <span className="muted">Copy failed: select the field and copy it by hand.</span>}
       </div>
     </section>
-  );
-}
-
-export function FieldErrors({ messages, id }: { messages: string[] | undefined; id?: string }) {
-  if (!messages?.length) return null;
-  return (
-    <span id={id} className="field-error">
-      {messages.join(" ")}
-    </span>
   );
 }

@@ -1,5 +1,5 @@
 /**
- * Placeholder blocks while a page loads (`loading.tsx`). The region is `aria-busy` with a
+ * Placeholder blocks while part of a page is fetched in the browser. The region is `aria-busy` with a
  * spoken label; the blocks themselves are hidden from screen readers.
  */
 export function Skeleton({ label = "Loading", lines = 3, table = false }: { label?: string; lines?: number; table?: boolean }) {

@@ -3,19 +3,26 @@ import { requireViewer } from "@/lib/auth/current";
 import { listTokenRequests } from "@/lib/services/token-requests";
 import { APPEARS_ENTITLED, formatLifetime, formatRelative } from "@/lib/services/token-view";
 import type { DecidableRequest, TokenRequestView } from "@/lib/schemas/tokens";
+import { PageHeader, MoreInfo } from "@/components/ui/page-header";
+import { Alert } from "@/components/ui/alert";
+import { Badge, type Tone } from "@/components/ui/badge";
+import { DataTable } from "@/components/ui/data-table";
+import { EmptyState } from "@/components/ui/empty-state";
 import { DecideForms, RetrieveButton, TokenRequestForm } from "./request-forms";
 
 export const metadata = { title: "Token requests" };
 export const dynamic = "force-dynamic";
 
-const STATUS_BADGE: Record<TokenRequestView["status"], string> = {
-  PENDING: "partial",
-  APPROVING: "partial",
-  APPROVED: "success",
-  RETRIEVED: "success",
-  DENIED: "failure",
-  EXPIRED_UNRETRIEVED: "failure",
+const STATUS_TONE: Record<TokenRequestView["status"], Tone> = {
+  PENDING: "warn",
+  APPROVING: "warn",
+  APPROVED: "ok",
+  RETRIEVED: "ok",
+  DENIED: "bad",
+  EXPIRED_UNRETRIEVED: "bad",
 };
+
+const none = <span className="muted">none</span>;
 
 export default async function TokenRequestsPage() {
   const viewer = await requireViewer();
@@ -23,40 +30,41 @@ export default async function TokenRequestsPage() {
   const now = lists.ok ? lists.data.now : 0;
   return (
     <>
-      <h1>Token requests</h1>
-      <p className="lead">
-        Ask for a delegation token for an owner you cannot create for. Someone Kafka lets create tokens for that owner (the owner, a super user,
-        or whoever has CREATE_TOKENS on USER:&lt;owner&gt;) approves it: the console then creates the token as them. You retrieve its HMAC once.
-      </p>
+      <PageHeader
+        title="Token requests"
+        lead="Ask for a delegation token for an owner you cannot create for; someone entitled approves it, and you retrieve its HMAC once."
+        details={
+          <p>
+            Whoever Kafka lets create tokens for that owner (the owner, a super user, or whoever has CREATE_TOKENS on USER:&lt;owner&gt;) can approve:
+            the console then creates the token as them. For yourself, or for an owner you have CREATE_TOKENS on,{" "}
+            <Link href="/tokens">create the token directly</Link>.
+          </p>
+        }
+      />
 
       <h2>Request a token</h2>
       <TokenRequestForm />
-      <p className="muted">
-        For yourself, or for an owner you have CREATE_TOKENS on, <Link href="/tokens">create the token directly</Link>.
-      </p>
 
       {!lists.ok ? (
-        <div role="alert" className="alert error" data-testid="token-requests-error">
+        <Alert tone="error" testId="token-requests-error">
           {lists.message}
-        </div>
+        </Alert>
       ) : (
         <>
           <h2>My requests</h2>
-          {lists.data.mine.length === 0 ? <div className="empty">You have not requested a token.</div> : <MyRequests requests={lists.data.mine} now={now} />}
+          <MyRequests requests={lists.data.mine} now={now} />
 
           <h2>Requests I can decide</h2>
-          <p className="muted" data-testid="decide-scope">
-            Open requests for owners you appear entitled to create tokens for (you are the owner, a super user, you have CREATE_TOKENS on
-            USER:&lt;owner&gt;, or Kafka shows tokens you created for that owner), and your own. Nobody else sees a request or its reason.{" "}
-            {lists.data.aclsReadable
-              ? "Judged from the ACLs Kafka shows you; Kafka decides when you approve."
-              : "The console cannot read the ACLs as you (that needs DESCRIBE on CLUSTER), so requests for owners it cannot tell you may create tokens for are not listed; Kafka decides when you approve."}
-          </p>
-          {lists.data.pending.length === 0 ? (
-            <div className="empty">No pending request.</div>
-          ) : (
-            <PendingRequests requests={lists.data.pending} now={now} />
-          )}
+          <MoreInfo summary="Which requests are listed">
+            <p data-testid="decide-scope">
+              Open requests for owners you appear entitled to create tokens for (you are the owner, a super user, you have CREATE_TOKENS on
+              USER:&lt;owner&gt;, or Kafka shows tokens you created for that owner), and your own. Nobody else sees a request or its reason.{" "}
+              {lists.data.aclsReadable
+                ? "Judged from the ACLs Kafka shows you; Kafka decides when you approve."
+                : "The console cannot read the ACLs as you (that needs DESCRIBE on CLUSTER), so requests for owners it cannot tell you may create tokens for are not listed; Kafka decides when you approve."}
+            </p>
+          </MoreInfo>
+          <PendingRequests requests={lists.data.pending} now={now} />
         </>
       )}
     </>
@@ -65,41 +73,49 @@ export default async function TokenRequestsPage() {
 
 function MyRequests({ requests, now }: { requests: TokenRequestView[]; now: number }) {
   return (
-    <table className="data" aria-label="My requests">
-      <thead>
-        <tr>
-          <th>Owner</th>
-          <th>Renewers</th>
-          <th>Max lifetime</th>
-          <th>Reason</th>
-          <th>Status</th>
-          <th>Decision</th>
-          <th>Token</th>
-        </tr>
-      </thead>
-      <tbody>
-        {requests.map((r) => (
-          <tr key={r.id} data-request-id={r.id}>
-            <td className="mono">{r.owner}</td>
-            <td className="mono">{r.renewers.join(", ") || <span className="muted">none</span>}</td>
-            <td>{formatLifetime(r.maxLifetimeMs)}</td>
-            <td>{r.reason}</td>
-            <td>
-              <span className={`badge ${STATUS_BADGE[r.status]}`} data-testid="request-status">
+    <DataTable
+      label="My requests"
+      rows={requests}
+      rowKey={(r) => r.id}
+      rowProps={(r) => ({ "data-request-id": r.id })}
+      empty={<EmptyState>You have not requested a token.</EmptyState>}
+      columns={[
+        { key: "owner", header: "Owner", className: "mono", cell: (r) => r.owner },
+        { key: "renewers", header: "Renewers", className: "mono", cell: (r) => r.renewers.join(", ") || none },
+        { key: "lifetime", header: "Max lifetime", cell: (r) => formatLifetime(r.maxLifetimeMs) },
+        { key: "reason", header: "Reason", cell: (r) => r.reason },
+        {
+          key: "status",
+          header: "Status",
+          cell: (r) => (
+            <>
+              <Badge tone={STATUS_TONE[r.status]} data-testid="request-status">
                 {r.status}
-              </span>
+              </Badge>
               <div className="muted">asked {formatRelative(Date.parse(r.createdAt), now)}</div>
               <Held request={r} now={now} />
-            </td>
-            <td>
+            </>
+          ),
+        },
+        {
+          key: "decision",
+          header: "Decision",
+          cell: (r) => (
+            <>
               {r.approver && (
                 <div>
-                  {r.status === "DENIED" ? "Denied" : "Approved"} by <span className="mono">{r.approver}</span>
+                  {r.status === "DENIED" ? (r.approver === r.requester ? "Withdrawn" : "Denied") : "Approved"} by <span className="mono">{r.approver}</span>
                 </div>
               )}
               {r.decisionReason && <div data-testid="decision-reason">Reason: {r.decisionReason}</div>}
-            </td>
-            <td>
+            </>
+          ),
+        },
+        {
+          key: "token",
+          header: "Token",
+          cell: (r) => (
+            <>
               {r.tokenId && <div className="mono">{r.tokenId}</div>}
               {r.retrievable && (
                 <>
@@ -109,56 +125,72 @@ function MyRequests({ requests, now }: { requests: TokenRequestView[]; now: numb
               )}
               {r.status === "RETRIEVED" && <div className="muted">retrieved; the console no longer has the HMAC</div>}
               {r.status === "EXPIRED_UNRETRIEVED" && <div className="muted">not retrieved in time; the HMAC was erased</div>}
-            </td>
-          </tr>
-        ))}
-      </tbody>
-    </table>
+            </>
+          ),
+        },
+      ]}
+    />
   );
+}
+
+function entitlementBadge(r: DecidableRequest): { tone: Tone; text: string } {
+  if (APPEARS_ENTITLED.has(r.entitlement)) return { tone: "ok", text: "you may approve" };
+  if (r.entitlement === "ownRequest") return { tone: "neutral", text: "your request" };
+  if (r.entitlement === "unknown") return { tone: "warn", text: "unknown" };
+  return { tone: "bad", text: "not entitled" };
 }
 
 function PendingRequests({ requests, now }: { requests: DecidableRequest[]; now: number }) {
   return (
-    <table className="data" aria-label="Requests I can decide">
-      <thead>
-        <tr>
-          <th>Requester</th>
-          <th>Owner</th>
-          <th>Renewers</th>
-          <th>Max lifetime</th>
-          <th>Reason</th>
-          <th>You</th>
-          <th>Decide</th>
-        </tr>
-      </thead>
-      <tbody>
-        {requests.map((r) => {
-          const entitled = APPEARS_ENTITLED.has(r.entitlement);
-          return (
-            <tr key={r.id} data-request-id={r.id} data-entitled={entitled ? "yes" : r.entitlement}>
-              <td className="mono">
-                {r.requester}
-                <div className="muted">{formatRelative(Date.parse(r.createdAt), now)}</div>
-              </td>
-              <td className="mono">{r.owner}</td>
-              <td className="mono">{r.renewers.join(", ") || <span className="muted">none</span>}</td>
-              <td>{formatLifetime(r.maxLifetimeMs)}</td>
-              <td>{r.reason}</td>
-              <td>
-                <span className={`badge ${entitled ? "success" : r.entitlement === "unknown" ? "partial" : "failure"}`} data-testid="entitlement">
-                  {entitled ? "you may approve" : r.entitlement === "ownRequest" ? "your request" : r.entitlement === "unknown" ? "unknown" : "not entitled"}
-                </span>
+    <DataTable
+      label="Requests I can decide"
+      rows={requests}
+      rowKey={(r) => r.id}
+      rowProps={(r) => ({ "data-request-id": r.id, "data-entitled": APPEARS_ENTITLED.has(r.entitlement) ? "yes" : r.entitlement })}
+      empty={<EmptyState>No pending request.</EmptyState>}
+      columns={[
+        {
+          key: "requester",
+          header: "Requester",
+          className: "mono",
+          cell: (r) => (
+            <>
+              {r.requester}
+              <div className="muted">{formatRelative(Date.parse(r.createdAt), now)}</div>
+            </>
+          ),
+        },
+        { key: "owner", header: "Owner", className: "mono", cell: (r) => r.owner },
+        { key: "renewers", header: "Renewers", className: "mono", cell: (r) => r.renewers.join(", ") || none },
+        { key: "lifetime", header: "Max lifetime", cell: (r) => formatLifetime(r.maxLifetimeMs) },
+        { key: "reason", header: "Reason", cell: (r) => r.reason },
+        {
+          key: "you",
+          header: "You",
+          cell: (r) => {
+            const badge = entitlementBadge(r);
+            return (
+              <>
+                <Badge tone={badge.tone} data-testid="entitlement">
+                  {badge.text}
+                </Badge>
                 <div className="muted">{r.entitlementNote}</div>
-              </td>
-              <td>
-                <Held request={r} now={now} />
-                <DecideForms id={r.id} canDeny={entitled || r.entitlement === "ownRequest"} />
-              </td>
-            </tr>
-          );
-        })}
-      </tbody>
-    </table>
+              </>
+            );
+          },
+        },
+        {
+          key: "decide",
+          header: "Decide",
+          cell: (r) => (
+            <>
+              <Held request={r} now={now} />
+              {r.status === "PENDING" && <DecideForms id={r.id} canApprove={APPEARS_ENTITLED.has(r.entitlement)} own={r.entitlement === "ownRequest"} />}
+            </>
+          ),
+        },
+      ]}
+    />
   );
 }
 

@@ -1,73 +1,73 @@
 "use client";
 
-import { useActionState } from "react";
+import { useActionState, useEffect } from "react";
+import { useQueryClient } from "@tanstack/react-query";
+import { tokenKeys } from "@/components/tokens/token-queries";
 import { expireTokenAction, renewTokenAction, type TokenExpiryState } from "./actions";
-import { FieldErrors } from "@/components/tokens/hmac-once";
+import { Field } from "@/components/ui/field";
+import { Select } from "@/components/ui/select";
+import { ResultPanel } from "@/components/ui/alert";
+import { SubmitButton } from "@/components/ui/submit-button";
 
-function Outcome({ state, testId }: { state: TokenExpiryState; testId: string }) {
-  if (!state) return null;
-  return state.ok ? (
-    <div role="status" className="alert info small" data-testid={`${testId}-done`}>
-      {state.data.message}
-    </div>
-  ) : (
-    <div role="alert" className="alert error small" data-testid={`${testId}-error`}>
-      {state.message}
-    </div>
-  );
-}
+const errorsOf = (state: TokenExpiryState) => (state && !state.ok ? (state.fieldErrors ?? {}) : {});
 
-function HmacField({ errors, id }: { errors: Record<string, string[]>; id: string }) {
-  return (
-    <label className="field">
-      HMAC
-      <input name="hmac" type="password" autoComplete="off" required aria-invalid={errors.hmac ? true : undefined} aria-describedby={`${id}-hmac-error`} />
-      <FieldErrors id={`${id}-hmac-error`} messages={errors.hmac} />
-    </label>
-  );
-}
-
-/** Renew and expire one token. Kafka identifies the token by its HMAC, which the console does not keep. */
-export function TokenExpiryForms({ tokenId }: { tokenId: string }) {
-  const [renew, renewAction, renewing] = useActionState<TokenExpiryState, FormData>(renewTokenAction, null);
-  const [expire, expireAction, expiring] = useActionState<TokenExpiryState, FormData>(expireTokenAction, null);
-  const renewErrors = renew && !renew.ok ? (renew.fieldErrors ?? {}) : {};
-  const expireErrors = expire && !expire.ok ? (expire.fieldErrors ?? {}) : {};
+/**
+ * Renew and expire one token. Kafka identifies the token by its HMAC, which the console
+ * does not keep. `onExpired` tells the list a token was expired now (Kafka removes it).
+ */
+export function TokenExpiryForms({ tokenId, onExpired }: { tokenId: string; onExpired?: () => void }) {
+  const [renew, renewAction] = useActionState<TokenExpiryState, FormData>(renewTokenAction, null);
+  const [expire, expireAction] = useActionState<TokenExpiryState, FormData>(expireTokenAction, null);
+  const renewErrors = errorsOf(renew);
+  const expireErrors = errorsOf(expire);
+  const removed = expire?.ok === true && expire.data.expiryTimestamp === null;
+  const queryClient = useQueryClient();
+  useEffect(() => {
+    if (removed) onExpired?.();
+  }, [removed, onExpired]);
+  // A renewal (or an expiry in N hours) changed the row: fetch the list again.
+  const changed = (renew?.ok ? renew : null) ?? (expire?.ok && !removed ? expire : null);
+  useEffect(() => {
+    if (changed) void queryClient.invalidateQueries({ queryKey: tokenKeys.list() });
+  }, [changed, queryClient]);
   return (
     <div className="token-actions">
       <form action={renewAction} className="inline" aria-label={`Renew ${tokenId}`} noValidate>
         <input type="hidden" name="tokenId" value={tokenId} />
-        <HmacField errors={renewErrors} id={`r-${tokenId}`} />
-        <label className="field">
-          Period (hours)
-          <input name="periodHours" inputMode="decimal" defaultValue={renew?.values.periodHours ?? "24"} aria-invalid={renewErrors.periodHours ? true : undefined} />
-          <FieldErrors messages={renewErrors.periodHours} />
-        </label>
-        <button className="btn secondary small" type="submit" disabled={renewing}>
+        <Field id={`r-${tokenId}-hmac`} label="HMAC" errors={renewErrors.hmac}>
+          <input name="hmac" type="password" autoComplete="off" required />
+        </Field>
+        <Field id={`r-${tokenId}-period`} label="Period (hours)" errors={renewErrors.periodHours}>
+          <input name="periodHours" inputMode="decimal" defaultValue={renew?.values.periodHours ?? "24"} />
+        </Field>
+        <SubmitButton variant="secondary" small>
           Renew
-        </button>
+        </SubmitButton>
       </form>
-      <Outcome state={renew} testId="token-renew" />
+      <ResultPanel result={renew} testId="token-renew" small shownFields={["hmac", "periodHours"]} success={(d) => d.message} />
       <form action={expireAction} className="inline" aria-label={`Expire ${tokenId}`} noValidate>
         <input type="hidden" name="tokenId" value={tokenId} />
-        <HmacField errors={expireErrors} id={`e-${tokenId}`} />
-        <label className="field">
-          When
-          <select name="when" defaultValue={expire?.values.when ?? "now"}>
-            <option value="now">now (remove it)</option>
-            <option value="in">in N hours</option>
-          </select>
-        </label>
-        <label className="field">
-          Hours
-          <input name="hours" inputMode="decimal" defaultValue={expire?.values.hours ?? ""} placeholder="with “in N hours”" aria-invalid={expireErrors.hours ? true : undefined} />
-          <FieldErrors messages={expireErrors.hours} />
-        </label>
-        <button className="btn danger small" type="submit" disabled={expiring}>
+        <Field id={`e-${tokenId}-hmac`} label="HMAC" errors={expireErrors.hmac}>
+          <input name="hmac" type="password" autoComplete="off" required />
+        </Field>
+        <Field id={`e-${tokenId}-when`} label="When">
+          <Select
+            name="when"
+            defaultValue={expire?.values.when ?? "now"}
+            options={[
+              { value: "now", label: "now (remove it)" },
+              { value: "in", label: "in N hours" },
+            ]}
+          />
+        </Field>
+        <Field id={`e-${tokenId}-hours`} label="Hours" errors={expireErrors.hours}>
+          <input name="hours" inputMode="decimal" defaultValue={expire?.values.hours ?? ""} placeholder="with “in N hours”" />
+        </Field>
+        <SubmitButton variant="danger" small>
           Expire
-        </button>
+        </SubmitButton>
       </form>
-      <Outcome state={expire} testId="token-expire" />
+      <ResultPanel result={expire} testId="token-expire" small shownFields={["hmac", "hours", "when"]} success={(d) => d.message} />
     </div>
   );
 }

@@ -1,0 +1,131 @@
+"use client";
+
+import { useQuery } from "@tanstack/react-query";
+import { useState } from "react";
+import { fetchApi, ApiError } from "@/components/ui/query";
+import { Alert } from "@/components/ui/alert";
+import { Badge } from "@/components/ui/badge";
+import { EmptyState } from "@/components/ui/empty-state";
+import { Skeleton } from "@/components/ui/skeleton";
+import { TableScroll } from "@/components/ui/data-table";
+import { expiryPhrase, formatRelative } from "@/lib/services/token-view";
+import type { TokenList as TokenListData, TokenView } from "@/lib/schemas/tokens";
+import { TOKEN_REFETCH_MS, mayChangeExpiry, tokenKeys, whyNoExpiryChange, withKeptRows } from "@/components/tokens/token-queries";
+import { TokenExpiryForms } from "./token-expiry-forms";
+
+const iso = (at: number) => new Date(at).toISOString().replace(".000Z", "Z");
+
+function When({ at, now }: { at: number; now: number }) {
+  return (
+    <>
+      <div>{formatRelative(at, now)}</div>
+      <div className="muted mono">{iso(at)}</div>
+    </>
+  );
+}
+
+/**
+ * The tokens Kafka describes to the viewer, fetched again every 15 s (and when the tab
+ * regains focus) while the page is open; the server's first answer shows at once.
+ */
+export function TokenList({ initial, initialError }: { initial: TokenListData | null; initialError: string | null }) {
+  const query = useQuery({
+    queryKey: tokenKeys.list(),
+    queryFn: ({ signal }) => fetchApi<TokenListData>("/api/v1/tokens", signal),
+    initialData: initial ?? undefined,
+    initialDataUpdatedAt: initial ? initial.now : undefined,
+    refetchInterval: TOKEN_REFETCH_MS,
+  });
+  // Tokens this page expired: kept in view with their outcome after Kafka drops them.
+  const [kept, setKept] = useState<ReadonlyMap<string, TokenView>>(new Map());
+  const data = query.data;
+  const error = query.error instanceof ApiError ? query.error : null;
+
+  if (!data) {
+    if (initialError || error) return <Alert tone="error" testId="tokens-error">{error?.message ?? initialError}</Alert>;
+    return <Skeleton label="Loading the tokens" lines={0} table />;
+  }
+  const tokens = withKeptRows(data, kept);
+  return (
+    <>
+      {error && (
+        <Alert tone="warn" small testId="tokens-refresh-error">
+          {error.sessionEnded ? "Your session has ended: sign in again to see changes. " : `Could not refresh the list: ${error.message} `}
+          The list below is from {new Date(query.dataUpdatedAt).toLocaleTimeString()}.
+        </Alert>
+      )}
+      {tokens.length === 0 ? (
+        <EmptyState>No delegation token you may see.</EmptyState>
+      ) : (
+        <TokenTable
+          tokens={tokens}
+          now={data.now}
+          removed={kept}
+          onExpired={(token) => setKept((m) => (m.has(token.tokenId) ? m : new Map(m).set(token.tokenId, token)))}
+        />
+      )}
+      <p className="muted small-print" aria-live="off">
+        Updated {new Date(query.dataUpdatedAt).toLocaleTimeString()} · refreshed every {TOKEN_REFETCH_MS / 1000} s
+        {query.isFetching ? " · refreshing…" : ""}
+      </p>
+    </>
+  );
+}
+
+function TokenTable({ tokens, now, removed, onExpired }: { tokens: TokenView[]; now: number; removed: ReadonlyMap<string, TokenView>; onExpired: (t: TokenView) => void }) {
+  return (
+    <TableScroll label="Delegation tokens">
+      <table className="data" aria-label="Delegation tokens">
+        <thead>
+          <tr>
+            <th scope="col">Token id</th>
+            <th scope="col">Owner</th>
+            <th scope="col">Requester</th>
+            <th scope="col">Renewers</th>
+            <th scope="col">Issued</th>
+            <th scope="col">Expiry</th>
+            <th scope="col">Max</th>
+            <th scope="col">Status</th>
+          </tr>
+        </thead>
+        {tokens.map((t) => {
+          const why = whyNoExpiryChange(t);
+          return (
+            <tbody key={t.tokenId} data-token-id={t.tokenId}>
+              <tr>
+                <td className="mono">{t.tokenId}</td>
+                <td className="mono">{t.owner}</td>
+                <td className="mono">{t.requester}</td>
+                <td className="mono">{t.renewers.length ? t.renewers.join(", ") : <span className="muted">none</span>}</td>
+                <td>
+                  <When at={t.issueTimestamp} now={now} />
+                </td>
+                <td>
+                  <div>{expiryPhrase(t, now)}</div>
+                  <div className="muted mono">{iso(t.expiryTimestamp)}</div>
+                </td>
+                <td>
+                  <When at={t.maxTimestamp} now={now} />
+                </td>
+                <td>
+                  <Badge tone={t.status === "expired" ? "bad" : "ok"}>{t.status}</Badge>
+                  {why && <div className="muted">{why}</div>}
+                </td>
+              </tr>
+              {(mayChangeExpiry(t) || removed.has(t.tokenId)) && (
+                <tr>
+                  <td colSpan={8}>
+                    <details>
+                      <summary>Renew or expire {t.tokenId}</summary>
+                      <TokenExpiryForms tokenId={t.tokenId} onExpired={() => onExpired(t)} />
+                    </details>
+                  </td>
+                </tr>
+              )}
+            </tbody>
+          );
+        })}
+      </table>
+    </TableScroll>
+  );
+}
