@@ -220,11 +220,17 @@ const ACCESS_CHECK: ApiOperation[] = [
     summary: "May a principal do an operation on a resource, and which rule decides",
     description:
       "May a principal do an operation on a resource from a host, and which rule decides. ACLs are read from Kafka as the caller (needs DESCRIBE on CLUSTER); " +
-      "super.users and allow.everyone.if.no.acl.found are assumed from the console's environment. resourceName is required except for CLUSTER.",
+      "super.users and allow.everyone.if.no.acl.found are assumed from the console's environment. resourceName is required except for CLUSTER. " +
+      "Instead of a principal, certificateDn or kerberosPrincipal names a client that the configured mapping rules turn into its principal first (`mapping` in the answer); " +
+      "a client the rules refuse is a 400 naming Kafka's exception.",
     query: accessCheckQuerySchema,
     queryExamples: {
       topic: { summary: "May alice read the topic orders?", value: { principal: "User:alice", operation: "READ", resourceType: "TOPIC", resourceName: "orders" } },
       cluster: { summary: "May bob alter the cluster, from 10.0.0.7?", value: { principal: "User:bob", operation: "ALTER", resourceType: "CLUSTER", host: "10.0.0.7" } },
+      certificate: {
+        summary: "May a client presenting this certificate read orders? (mapped with the configured SSL rules first)",
+        value: { certificateDn: "CN=svc-orders,OU=ServiceUsers,O=Acme,C=US", operation: "READ", resourceType: "TOPIC", resourceName: "orders" },
+      },
     },
     response: accessCheckResultSchema,
     kafka: true,

@@ -11,7 +11,17 @@ describe("accessCheckQuerySchema", () => {
   it("parses a complete question and trims the fields", () => {
     expect(
       accessCheckQuerySchema.parse({ principal: " User:bob ", operation: "READ", resourceType: "TOPIC", resourceName: " payments-eu ", host: "10.0.0.5" }),
-    ).toEqual({ principal: "User:bob", operation: "READ", resourceType: "TOPIC", resourceName: "payments-eu", host: "10.0.0.5" });
+    ).toEqual({ principal: "User:bob", client: null, operation: "READ", resourceType: "TOPIC", resourceName: "payments-eu", host: "10.0.0.5" });
+  });
+
+  it("takes a client's certificate DN or Kerberos principal instead of a principal, but only one of the three", () => {
+    const question = { operation: "READ", resourceType: "TOPIC", resourceName: "orders" };
+    expect(accessCheckQuerySchema.parse({ ...question, certificateDn: "CN=svc-orders,OU=ServiceUsers" })).toMatchObject({
+      principal: "",
+      client: { kind: "certificate", value: "CN=svc-orders,OU=ServiceUsers" },
+    });
+    expect(accessCheckQuerySchema.parse({ ...question, kerberosPrincipal: " alice@EXAMPLE.COM " })).toMatchObject({ client: { kind: "kerberos", value: "alice@EXAMPLE.COM" } });
+    expect(fieldsOf({ ...question, principal: "User:alice", certificateDn: "CN=alice" })).toEqual({ principal: "Give one of principal, certificateDn and kerberosPrincipal" });
   });
 
   it("writes an IPv6 host the way Kafka compares it", () => {

@@ -49,7 +49,15 @@ const required = (max: number) => z.preprocess((v) => v ?? "", trimmed(max));
 
 /** The query parameters as given (for the OpenAPI document); parse with accessCheckQuerySchema. */
 export const accessCheckQueryFieldsSchema = z.object({
-  principal: required(1000).meta({ description: "The principal asking, Type:name (User:alice)" }),
+  principal: trimmed(1000).default("").meta({ description: "The principal asking, Type:name (User:alice). Or give certificateDn or kerberosPrincipal instead" }),
+  certificateDn: z
+    .string()
+    .max(4000, "At most 4000 characters")
+    .default("")
+    .meta({ description: "Instead of principal: a client presenting a certificate with this subject DN (RFC 2253), mapped with the configured ssl.principal.mapping.rules" }),
+  kerberosPrincipal: trimmed(1000)
+    .default("")
+    .meta({ description: "Instead of principal: a Kerberos client (alice@EXAMPLE.COM), mapped with the configured sasl.kerberos.principal.to.local.rules" }),
   operation: required(40).meta({ description: "The operation the request needs", enum: [...CHECKABLE_OPERATIONS] }),
   resourceType: required(40).meta({ description: "The resource type", enum: [...RESOURCE_TYPES] }),
   resourceName: trimmed(1000).default("").meta({ description: `The resource name; for CLUSTER it is always ${CLUSTER_RESOURCE_NAME} (the default)` }),
@@ -60,8 +68,10 @@ export const accessCheckQueryFieldsSchema = z.object({
 export const accessCheckQuerySchema = accessCheckQueryFieldsSchema
   .superRefine((v, ctx) => {
     const issue = (path: string, message: string) => ctx.addIssue({ code: "custom", path: [path], message });
-    if (v.principal === "") issue("principal", "Enter a principal, e.g. User:alice");
-    else if (!isPrincipal(v.principal)) issue("principal", "Write the principal as Type:name, e.g. User:alice");
+    const given = [v.principal, v.certificateDn.trim(), v.kerberosPrincipal].filter((s) => s !== "").length;
+    if (given === 0) issue("principal", "Enter a principal, e.g. User:alice");
+    else if (given > 1) issue("principal", "Give one of principal, certificateDn and kerberosPrincipal");
+    else if (v.principal !== "" && !isPrincipal(v.principal)) issue("principal", "Write the principal as Type:name, e.g. User:alice");
 
     const type = isResourceType(v.resourceType) ? v.resourceType : null;
     if (type === null) issue("resourceType", `Choose a resource type: ${RESOURCE_TYPES.join(", ")}`);
@@ -86,8 +96,12 @@ export const accessCheckQuerySchema = accessCheckQueryFieldsSchema
   })
   .transform((v) => {
     const resourceType = v.resourceType as ResourceType;
+    const client: AccessCheckClient | null =
+      v.certificateDn.trim() !== "" ? { kind: "certificate", value: v.certificateDn } : v.kerberosPrincipal !== "" ? { kind: "kerberos", value: v.kerberosPrincipal } : null;
     return {
       principal: v.principal,
+      /** Set when the client is given by certificate DN or Kerberos principal: the service maps it to `principal` first. */
+      client,
       operation: v.operation as AclOperation,
       resourceType,
       resourceName: resourceType === "CLUSTER" ? CLUSTER_RESOURCE_NAME : v.resourceName,
@@ -96,6 +110,7 @@ export const accessCheckQuerySchema = accessCheckQueryFieldsSchema
     };
   });
 export type AccessCheckInput = z.output<typeof accessCheckQuerySchema>;
+export type AccessCheckClient = { kind: "certificate" | "kerberos"; value: string };
 
 const aclBindingSchema = aclBindingResponseSchema;
 
@@ -119,6 +134,17 @@ export const accessCheckResultSchema = z.object({
   ]),
   /** The deciding rule in plain words. */
   reason: z.string(),
+  /** When the client was given by certificate DN or Kerberos principal: how it became request.principal. */
+  mapping: z
+    .object({
+      kind: z.enum(["certificate", "kerberos"]),
+      input: z.string(),
+      principal: z.string(),
+      rule: z.string().nullable().meta({ description: "The rule that produced the name, as Kafka prints it" }),
+      rules: z.string().meta({ description: "The configured rules the mapping used" }),
+      sentence: z.string(),
+    })
+    .optional(),
   /** The ACLs that apply to the resource (Kafka's MATCH filter): the exact name, then prefixes (longest first), then `*`. */
   acls: z.array(aclBindingSchema.extend({ match: z.enum(ACL_MATCHES), detail: z.string() })),
   /** What else follows from the answer (implications, hosts, how to change it). */

@@ -6,7 +6,10 @@
  * are found with the snapshot's indexes, and the policy core decides over just those
  * (the same decision and rule as over every ACL), so an answer costs in proportion to
  * the ACLs on the resource. The broker settings it depends on are assumptions from the
- * environment (authorizer-config.ts). Used by the Access check page and GET
+ * environment (authorizer-config.ts). A client given by certificate DN or Kerberos
+ * principal is first mapped to its principal with the configured mapping rules
+ * (identities.ts), and the answer says how; a client Kafka would refuse to map is a
+ * failure naming Kafka's exception. Used by the Access check page and GET
  * /api/v1/access-check.
  */
 import "server-only";
@@ -15,10 +18,29 @@ import type { AccessCheckInput, AccessCheckResult } from "@/lib/schemas/access-c
 import { getAclSnapshot, type AclSnapshotRead, type AclSnapshotReadOptions } from "./acl-snapshot";
 import { explainAccessDecision } from "./access-check-explain";
 import { readAuthorizerConfig } from "./authorizer-config";
+import { mapConfiguredClient } from "./identities";
 
 export async function explainAccess(viewer: Viewer, input: AccessCheckInput, options: AclSnapshotReadOptions = {}): Promise<AclSnapshotRead<AccessCheckResult>> {
+  const { client, ...request } = input;
+  let mapping: AccessCheckResult["mapping"];
+  if (client !== null) {
+    const mapped = mapConfiguredClient(client.kind, client.value);
+    const field = client.kind === "certificate" ? "certificateDn" : "kerberosPrincipal";
+    if (!mapped.ok) return { ok: false, code: "VALIDATION", message: mapped.message, fieldErrors: { [field]: [mapped.message] } };
+    request.principal = mapped.principal;
+    const who = client.kind === "certificate" ? `A client presenting certificate DN ${client.value}` : `Kerberos principal ${client.value}`;
+    mapping = {
+      kind: client.kind,
+      input: client.value,
+      principal: mapped.principal,
+      rule: mapped.rule,
+      rules: mapped.rules,
+      sentence: `${who} is ${mapped.principal} to Kafka (${mapped.rule === null ? "no rule consulted" : `rule ${mapped.rule}`}; ${mapped.rules}).`,
+    };
+  }
   const acls = await getAclSnapshot(viewer, options);
   if (!acls.ok) return acls;
-  const applicable = acls.snapshot.matching(input.resourceType, input.resourceName);
-  return { ok: true, data: explainAccessDecision(input, applicable, readAuthorizerConfig()), aclSnapshot: acls.snapshot.info() };
+  const applicable = acls.snapshot.matching(request.resourceType, request.resourceName);
+  const answer = explainAccessDecision(request, applicable, readAuthorizerConfig());
+  return { ok: true, data: mapping ? { ...answer, mapping } : answer, aclSnapshot: acls.snapshot.info() };
 }

@@ -53,9 +53,17 @@ export default async function AccessCheckPage({ searchParams }: { searchParams: 
   const viewer = await requireViewer();
   const raw = Object.fromEntries(Object.entries(await searchParams).map(([k, v]) => [k, first(v)]));
   const submitted = FIELDS.some((f) => raw[f] !== undefined);
-  const parsed = submitted ? accessCheckQuerySchema.safeParse(raw) : null;
+  // The form's one "client" box: a principal, or a certificate DN / Kerberos principal that the configured rules map first.
+  const who = raw.who === "certificateDn" || raw.who === "kerberosPrincipal" ? raw.who : "principal";
+  const query = who === "principal" ? raw : { ...raw, principal: "", [who]: raw.principal ?? "" };
+  const parsed = submitted ? accessCheckQuerySchema.safeParse(query) : null;
   const errors = parsed && !parsed.success ? fieldErrorsOf(parsed.error.issues) : {};
+  if (!errors.principal && (errors.certificateDn ?? errors.kerberosPrincipal)) errors.principal = errors.certificateDn ?? errors.kerberosPrincipal ?? [];
   const outcome = parsed?.success ? await explainAccess(viewer, parsed.data) : null;
+  if (outcome && !outcome.ok && outcome.fieldErrors) {
+    const mapped = outcome.fieldErrors.certificateDn ?? outcome.fieldErrors.kerberosPrincipal;
+    if (mapped) errors.principal = mapped;
+  }
   const assumptions = outcome?.ok ? outcome.data.assumptions : readAuthorizerConfig();
 
   const value = (field: (typeof FIELDS)[number], fallback: string) => (submitted ? (raw[field] ?? "") : fallback);
@@ -72,7 +80,15 @@ export default async function AccessCheckPage({ searchParams }: { searchParams: 
 
       <form className="inline card access-form" method="get" aria-label="Access check" noValidate>
         <label className="field">
-          Principal
+          Client
+          <select name="who" defaultValue={who}>
+            <option value="principal">principal</option>
+            <option value="certificateDn">a client presenting certificate DN</option>
+            <option value="kerberosPrincipal">Kerberos principal</option>
+          </select>
+        </label>
+        <label className="field">
+          Principal, DN or Kerberos name
           <input name="principal" defaultValue={value("principal", viewer.principal)} placeholder="User:alice" {...invalid("principal")} />
           <FieldErrors id="principal-error" messages={errors.principal} />
         </label>
@@ -199,6 +215,12 @@ function Answer({ result }: { result: AccessCheckResult }) {
             {r.principal} {r.operation} on {r.resourceType} {r.resourceName} from {r.host}
           </span>
         </div>
+        {result.mapping && (
+          <p className="mapping" data-testid="mapping">
+            <strong>Mapped first: </strong>
+            {result.mapping.sentence}
+          </p>
+        )}
         <p className="reason" data-testid="reason">
           <strong>Why: </strong>
           {result.reason}
