@@ -79,3 +79,33 @@ test("as alice, who may not describe ACLs, the index shows Kafka's reason instea
   await expect(page.getByTestId("acl-count")).toHaveCount(0);
   await expect(page.getByRole("region", { name: "Users" })).toContainText("USER resources named in ACLs, which could not be read");
 });
+
+test("the matrix keeps principals' case and links each to its view; a DENIED cell's Access check says DENIED too (carol on audit-log)", async ({ adminPage: page }) => {
+  await page.goto(`/resources?${new URLSearchParams({ type: "TOPIC", name: "audit-log" })}`);
+  const matrix = page.getByRole("table", { name: "Effective permissions" });
+  // Kafka names are case-sensitive: what is shown (after CSS) is the principal as written.
+  const header = matrix.locator('tr[data-principal="User:svc-billing"] th').getByRole("link", { name: "User:svc-billing" });
+  expect(await header.innerText()).toBe("User:svc-billing");
+
+  // carol may READ audit-log only from 127.0.0.1; the matrix answers for a host no ACL names.
+  const carolRead = matrix.locator('tr[data-principal="User:carol"] td[data-operation="READ"] a');
+  await expect(carolRead).toHaveText("DENIED");
+  await expect(carolRead).not.toHaveAttribute("href", /host=127\.0\.0\.1/);
+  await carolRead.click();
+  await expect(page).toHaveURL(/\/access-check\?/);
+  await expect(page.getByTestId("decision")).toHaveText("DENIED");
+
+  await page.goBack();
+  await header.click();
+  await expect(page).toHaveURL(/\/principals\/User%3Asvc-billing$/);
+});
+
+test("a topic Kafka does not list gets a notice, and the ACLs that would apply to it", async ({ adminPage: page }) => {
+  await page.goto(`/resources?${new URLSearchParams({ type: "TOPIC", name: "no-such-topic-e2e" })}`);
+  await expect(page.getByTestId("resource-not-listed")).toContainText("does not list a TOPIC named no-such-topic-e2e");
+  // carol's LITERAL * DESCRIBE still applies to the name.
+  await expect(page.getByRole("table", { name: /^ACLs: LITERAL "\*"/ })).toContainText("User:carol");
+  await page.goto(`/resources?${new URLSearchParams({ type: "TOPIC", name: "orders" })}`);
+  await expect(page.getByRole("heading", { level: 1 })).toContainText("orders");
+  await expect(page.getByTestId("resource-not-listed")).toHaveCount(0);
+});

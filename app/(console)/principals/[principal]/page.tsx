@@ -120,7 +120,7 @@ function ViewBody({ view, host, hostErrors, raw }: { view: PrincipalView; host: 
           "The ACLs could not be read."
         )}
       </p>
-      <GetForm action={principalHref(view.principal)} label="Client host" className="card">
+      <GetForm action={principalHref(view.principal)} label="Decide from a client host" className="card">
         <FormGrid>
           <Field id="principal-host" label="Client host" hint="Empty: a client whose address no ACL names" errors={hostErrors}>
             <input name="host" defaultValue={raw ?? host ?? ""} placeholder="e.g. 127.0.0.1" />
