@@ -10,7 +10,7 @@
  * shapes a secret takes in a message (Basic/Bearer credentials, the session cookie,
  * `password=...`).
  */
-import { format } from "node:util";
+import { format, stripVTControlCharacters } from "node:util";
 import pino, { type DestinationStream, type Logger } from "pino";
 import { currentRequestId } from "./request-context";
 
@@ -101,7 +101,8 @@ export function logger(): Logger {
 export function routeConsoleTo(log: Logger): void {
   const write = (level: "debug" | "info" | "warn" | "error") => (...args: unknown[]) => {
     const error = args.find((a): a is Error => a instanceof Error);
-    const text = format(...args);
+    // Colours and cursor codes (Next's own messages) mean nothing in a JSON log.
+    const text = stripVTControlCharacters(format(...args));
     if (error) log[level]({ err: error }, text);
     else log[level](text);
   };
