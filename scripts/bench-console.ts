@@ -7,9 +7,16 @@
  *
  * Flags: --sizes a,b (ACLs, ascending; default 100000,300000), --window S (seconds of the
  * 20-user run, 30), --users N (20), --runs N (warm runs per question, 5), --no-cli,
- * --no-build (serve the existing build in .next-bench), --profile (the console server
- * runs with --cpu-prof; profiles in bench/profiles/), --chunk N (ACLs per import plan,
- * 10000), --out FILE (bench/console-report.json).
+ * --no-build (serve the existing build), --working-tree (build this checkout as it is,
+ * uncommitted changes included, instead of the last commit), --profile (the console
+ * server runs with --cpu-prof; profiles in /tmp/ksc-bench-profiles/), --chunk N (ACLs per import
+ * plan, 10000), --out FILE (bench/console-report.json).
+ *
+ * What is measured is the last commit (HEAD): it is exported with `git archive` into
+ * /tmp/ksc-bench-src (node_modules hard-linked, the generated Prisma client copied), built
+ * there into .next-bench and served from there, so edits in progress in the checkout
+ * neither break the build nor leak into the figures. That build skips Next's type check
+ * (ignoreBuildErrors in the copy's next.config.ts): types are npm test's business.
  *
  * What it does, all on its own resources (nothing touches the shared dev broker or database):
  *  1. A fresh broker (scripts/kafka.sh with KAFKA_STATE_DIR=/tmp/kafka-bench, ports
@@ -61,6 +68,7 @@ const DATABASE_URL = `${PG_BASE}/${DB_NAME}`;
 const BASE = `http://127.0.0.1:${PORT}`;
 const ADMIN = { username: "admin", password: "admin-secret" };
 const TOPICS = 200;
+const SNAPSHOT_DIR = "/tmp/ksc-bench-src";
 
 // ---- options ------------------------------------------------------------------------------
 
@@ -74,6 +82,7 @@ interface Options {
   profile: boolean;
   chunk: number;
   out: string;
+  workingTree: boolean;
 }
 
 function parseOptions(argv: readonly string[]): Options {
@@ -101,6 +110,7 @@ function parseOptions(argv: readonly string[]): Options {
     profile: argv.includes("--profile"),
     chunk: num("--chunk", 10_000),
     out: path.resolve(ROOT, value("--out") ?? "bench/console-report.json"),
+    workingTree: argv.includes("--working-tree"),
   };
 }
 
@@ -147,6 +157,33 @@ function kafkaSh(command: "start" | "stop" | "reset"): void {
   if (r.status !== 0) throw new Error(`scripts/kafka.sh ${command} failed (exit ${r.status})`);
 }
 
+/** Where the console is built and served from: the HEAD snapshot, or this checkout (--working-tree). */
+let APP = ROOT;
+
+function git(...args: string[]): string {
+  const r = spawnSync("git", args, { cwd: ROOT, encoding: "utf8" });
+  if (r.status !== 0) throw new Error(`git ${args.join(" ")}: ${r.stderr}`);
+  return r.stdout.trim();
+}
+
+/** HEAD, exported into SNAPSHOT_DIR with the dependencies of this checkout. */
+function exportHead(): void {
+  spawnSync("rm", ["-rf", SNAPSHOT_DIR]);
+  mkdirSync(SNAPSHOT_DIR, { recursive: true });
+  const r = spawnSync("bash", ["-c", `git -C "${ROOT}" archive HEAD | tar -x -C "${SNAPSHOT_DIR}"`], { stdio: "inherit" });
+  if (r.status !== 0) throw new Error("exporting HEAD failed");
+  // Types are `npm test`'s business: a type error in a test or a script of the commit
+  // (the server never loads them) must not keep the bench from building the console.
+  const config = path.join(SNAPSHOT_DIR, "next.config.ts");
+  const text = readFileSync(config, "utf8");
+  if (!text.includes("const nextConfig: NextConfig = {")) throw new Error("next.config.ts has changed shape; update exportHead");
+  writeFileSync(config, text.replace("const nextConfig: NextConfig = {", "const nextConfig: NextConfig = {\n  typescript: { ignoreBuildErrors: true },"));
+  for (const [from, how] of [["node_modules", "-al"], ["lib/generated", "-a"]] as const) {
+    const c = spawnSync("cp", [how, path.join(ROOT, from), path.join(SNAPSHOT_DIR, from)], { stdio: "inherit" });
+    if (c.status !== 0) throw new Error(`copying ${from} failed`);
+  }
+}
+
 let brokerStarted = false;
 let server: ChildProcess | null = null;
 const serverEnv: Record<string, string | undefined> = {};
@@ -154,12 +191,12 @@ const serverEnv: Record<string, string | undefined> = {};
 async function startServer(options: Options, label: string): Promise<number> {
   const nodeArgs = ["--import", "tsx"];
   if (options.profile) {
-    const dir = path.join(ROOT, "bench", "profiles", label);
+    const dir = path.join("/tmp/ksc-bench-profiles", label);
     mkdirSync(dir, { recursive: true });
     nodeArgs.push("--cpu-prof", `--cpu-prof-dir=${dir}`);
   }
   const child = spawn(process.execPath, [...nodeArgs, "scripts/server.ts", "--exit-with-parent"], {
-    cwd: ROOT,
+    cwd: APP,
     env: serverEnv as NodeJS.ProcessEnv,
     stdio: ["pipe", "pipe", "pipe"],
   });
@@ -223,14 +260,15 @@ async function freshDatabase(): Promise<void> {
   } finally {
     await admin.end();
   }
-  const { migrate } = await import("../lib/db/migrate");
-  await migrate(DATABASE_URL);
+  // The migrations of the console being measured.
+  const r = spawnSync(path.join(APP, "node_modules/.bin/tsx"), ["scripts/db-migrate.ts"], { cwd: APP, env: { ...process.env, DATABASE_URL }, stdio: ["ignore", "ignore", "inherit"] });
+  if (r.status !== 0) throw new Error("migrating the bench database failed");
 }
 
 function build(): void {
-  log(`building the console into ${DIST_DIR} (a few minutes)...`);
-  const r = spawnSync(path.join(ROOT, "node_modules/.bin/next"), ["build"], { cwd: ROOT, env: serverEnv as NodeJS.ProcessEnv, stdio: ["ignore", "ignore", "inherit"] });
-  if (r.status !== 0) throw new Error("next build failed (output above)");
+  log(`building the console in ${APP} into ${DIST_DIR} (a few minutes)...`);
+  const r = spawnSync(path.join(APP, "node_modules/.bin/next"), ["build"], { cwd: APP, env: serverEnv as NodeJS.ProcessEnv, stdio: ["ignore", "pipe", "pipe"], encoding: "utf8" });
+  if (r.status !== 0) throw new Error(`next build failed:\n${`${r.stdout}\n${r.stderr}`.slice(-4000)}`);
 }
 
 function serverMemory(pid: number): { rssMb: number; peakRssMb: number } {
@@ -724,8 +762,16 @@ export async function main(argv: readonly string[]): Promise<void> {
     process.env.KAFKA_PORT = String(KAFKA_PORT);
     delete process.env.KAFKA_BOOTSTRAP_SERVERS;
 
-    if (options.build) build();
-    else if (!existsSync(path.join(ROOT, DIST_DIR, "BUILD_ID"))) throw new Error(`--no-build: there is no build in ${DIST_DIR}`);
+    APP = options.workingTree ? ROOT : SNAPSHOT_DIR;
+    const commit = options.workingTree ? `${git("rev-parse", "HEAD")} + uncommitted changes` : options.build ? git("rev-parse", "HEAD") : readFileSync(path.join(SNAPSHOT_DIR, ".bench-commit"), "utf8").trim();
+    if (options.build) {
+      if (!options.workingTree) {
+        log(`exporting ${commit} into ${SNAPSHOT_DIR}`);
+        exportHead();
+        writeFileSync(path.join(SNAPSHOT_DIR, ".bench-commit"), `${commit}\n`);
+      }
+      build();
+    } else if (!existsSync(path.join(APP, DIST_DIR, "BUILD_ID"))) throw new Error(`--no-build: there is no build in ${path.join(APP, DIST_DIR)}`);
 
     log(`a fresh broker in ${STATE_DIR} on 127.0.0.1:${KAFKA_PORT}`);
     kafkaSh("reset");
@@ -754,6 +800,7 @@ export async function main(argv: readonly string[]): Promise<void> {
     const report = {
       suite: "console",
       issue: 8,
+      commit,
       startedAt: started.toISOString(),
       finishedAt: new Date().toISOString(),
       machine: { cpus: os.cpus().length, model: os.cpus()[0]?.model ?? null, memoryGb: Math.round(os.totalmem() / 2 ** 30), loadAverage: os.loadavg().map((x) => round(x)) },

@@ -159,14 +159,17 @@ export const aclImportPlanKind: PlanKind<AclImportBody, ImportPayload, AclImport
     if (!parsed.ok) return parsed;
     const input = parsed.data;
     const scope = scopeOf(input);
-    // The scope's fingerprint must come from the snapshot the plan was computed on: retried once if the ACLs moved in between.
+    // A sync's scope fingerprint must come from the snapshot the plan was computed on:
+    // retried once if the ACLs moved in between. An add-only import has no scope part, so
+    // nothing to compare (a preview slower than ACL_SNAPSHOT_MAX_AGE_MS, e.g. 10,000
+    // bindings at 100,000 ACLs, always saw a newer snapshot and was refused with 409).
     for (let attempt = 1; ; attempt++) {
       const prepared = await base.prepare(viewer, input);
       if (!prepared.ok) return prepared;
       const read = await getAclSnapshot(viewer);
       if (!read.ok) return read;
       const view = prepared.data.preview as AclPlanPreview;
-      if (new Date(read.snapshot.takenAt).toISOString() !== view.aclSnapshot.takenAt || read.snapshot.size !== view.aclSnapshot.size) {
+      if (scope !== undefined && (new Date(read.snapshot.takenAt).toISOString() !== view.aclSnapshot.takenAt || read.snapshot.size !== view.aclSnapshot.size)) {
         if (attempt < 2) continue;
         return { ok: false, code: "CONFLICT", message: "The ACLs changed while the import was being previewed; preview again." };
       }
