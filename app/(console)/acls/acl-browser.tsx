@@ -2,7 +2,7 @@
 
 import { keepPreviousData, useQuery, useQueryClient } from "@tanstack/react-query";
 import Link from "next/link";
-import { useEffect, useMemo, useState, type FormEvent, type MouseEvent } from "react";
+import { useEffect, useState, type FormEvent, type MouseEvent } from "react";
 import { fetchApi } from "@/components/ui/query";
 import { aclKeys, aclListApiPath, aclListHref, withParams, type AclListParams } from "@/components/acls/acl-list-params";
 import { OPERATIONS, PATTERN_TYPES, PERMISSION_TYPES, RESOURCE_TYPES } from "@/lib/policy";
@@ -22,7 +22,9 @@ export function AclBrowser({ initialParams, initialList, errors }: { initialPara
   const queryClient = useQueryClient();
   const [fields, setFields] = useState<AclListParams>(initialParams);
   const [params, setParams] = useState<AclListParams>(initialParams);
-  const initialKey = useMemo(() => JSON.stringify(initialParams), [initialParams]);
+  // The server's answer for this address is the newest there is: it replaces what the
+  // tab cached for the same filters on an earlier visit (the query cache outlives pages).
+  useState(() => queryClient.setQueryData(aclKeys.list(initialParams), initialList));
 
   // Typing: the list follows once the user pauses; page 1 of the new filters.
   useEffect(() => {
@@ -41,7 +43,6 @@ export function AclBrowser({ initialParams, initialList, errors }: { initialPara
     queryKey: aclKeys.list(params),
     queryFn: ({ signal }) => fetchApi<AclListResult>(aclListApiPath(params), signal),
     placeholderData: keepPreviousData,
-    initialData: JSON.stringify(params) === initialKey ? initialList : undefined,
   });
   const data = list.data ?? initialList;
 
