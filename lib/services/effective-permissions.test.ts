@@ -156,6 +156,18 @@ describe("principalPermissions: what can P do", () => {
     expect(groups.resources.find((r) => r.resourceName === "scratch-group")?.cells.every((c) => c.rule.kind === "default" && c.decision === "DENIED")).toBe(true);
   });
 
+  it("the relevant view is the full view without the resources where nothing is allowed and no ACL decides", () => {
+    const relevant = (c: { decision: string; rule: { kind: string } }) => c.decision === "ALLOWED" || c.rule.kind === "acl";
+    for (const principal of ["User:svc-orders", "User:bob", "User:carol", "User:*", "User:nobody", "Group:team1"]) {
+      const all = view(principal, { decisions: "all" });
+      const shown = view(principal);
+      all.sections.forEach((s, i) => {
+        const expected = s.resources.filter((r) => r.cells.some((c) => relevant(c) || c.otherHosts.some(relevant)));
+        expect(shown.sections[i]!.resources, `${principal} ${s.resourceType}`).toEqual(expected);
+      });
+    }
+  });
+
   it("every cell is exactly the policy core's authorize over the whole ACL set", () => {
     const index = AclIndex.build(ACLS);
     for (const principal of ["User:svc-orders", "User:bob", "User:carol", "User:*", "User:nobody"]) {

@@ -161,6 +161,39 @@ function principalsOf(groups: readonly AclGroup[]): Set<string> {
 
 const sameResult = (a: AuthorizationResult, b: AuthorizationResult) => a.decision === b.decision && a.rule === b.rule;
 
+/** Whether an ACL of `principal` or `User:*` is among the groups: otherwise every decision is the groups' default. */
+function namesPrincipal(groups: readonly AclGroup[], principal: string): boolean {
+  for (const g of groups) {
+    if (g.byPrincipal !== null) {
+      if (g.byPrincipal.has(principal) || g.byPrincipal.has(WILDCARD_PRINCIPAL)) return true;
+    } else {
+      for (const e of g.entries) if (e.binding.principal === principal || e.binding.principal === WILDCARD_PRINCIPAL) return true;
+    }
+  }
+  return false;
+}
+
+/**
+ * ruleVia, each answer computed once per rule and operation (a rule is one object per
+ * deciding ACL, or one of four constants), and the same array handed out again.
+ */
+function viaCache(principal: string, allowEveryoneIfNoAclFound: boolean): (rule: MatchingRule, operation: AclOperation) => string[] {
+  const cache = new Map<MatchingRule, Map<AclOperation, string[]>>();
+  return (rule, operation) => {
+    let byOp = cache.get(rule);
+    if (byOp === undefined) {
+      byOp = new Map();
+      cache.set(rule, byOp);
+    }
+    let via = byOp.get(operation);
+    if (via === undefined) {
+      via = ruleVia(rule, principal, operation, allowEveryoneIfNoAclFound);
+      byOp.set(operation, via);
+    }
+    return via;
+  };
+}
+
 /**
  * The cells of one principal on one resource. `host` null: a host no ACL names, plus the
  * hosts the principal's applicable ACLs name where the answer differs.
@@ -171,18 +204,18 @@ function cellsFor(
   operations: readonly AclOperation[],
   host: string | null,
   config: AuthorizerConfig,
+  via: (rule: MatchingRule, operation: AclOperation) => string[] = viaCache(principal, config.allowEveryoneIfNoAclFound === true),
 ): PermissionCell[] {
   const requestHost = host ?? UNNAMED_HOST;
   const others = host === null && !isSuperUser(principal, config) ? namedHosts(groups, principal) : [];
-  const flag = config.allowEveryoneIfNoAclFound === true;
   return operations.map((operation) => {
     const result = authorizeInScanOrder(groups, { principal, host: requestHost, operation }, config);
     const otherHosts: PermissionCell["otherHosts"] = [];
     for (const h of others) {
       const at = authorizeInScanOrder(groups, { principal, host: h, operation }, config);
-      if (!sameResult(at, result)) otherHosts.push({ host: h, decision: at.decision, rule: at.rule, via: ruleVia(at.rule, principal, operation, flag) });
+      if (!sameResult(at, result)) otherHosts.push({ host: h, decision: at.decision, rule: at.rule, via: via(at.rule, operation) });
     }
-    return { operation, decision: result.decision, rule: result.rule, via: ruleVia(result.rule, principal, operation, flag), otherHosts };
+    return { operation, decision: result.decision, rule: result.rule, via: via(result.rule, operation), otherHosts };
   });
 }
 
@@ -217,11 +250,17 @@ export function principalPermissions(
   options: PrincipalOptions,
 ): PrincipalPermissions {
   const all = options.decisions === "all";
+  const via = viaCache(principal, config.allowEveryoneIfNoAclFound === true);
+  // Without a super user or the allow-if-no-ACL default, a resource none of whose ACLs names
+  // the principal or User:* can only be DENIED for want of an ACL: not relevant, not decided.
+  const shortcut = !all && !isSuperUser(principal, config) && config.allowEveryoneIfNoAclFound !== true;
   const sections: PrincipalSection[] = VIEW_TYPES.map((resourceType) => {
     const operations = SUPPORTED_OPERATIONS[resourceType];
     const resources: PrincipalSection["resources"] = [];
     for (const r of known[resourceType]) {
-      const cells = cellsFor(scanOrder(index, resourceType, r.name), principal, operations, options.host, config);
+      const groups = scanOrder(index, resourceType, r.name);
+      if (shortcut && !namesPrincipal(groups, principal)) continue;
+      const cells = cellsFor(groups, principal, operations, options.host, config, via);
       if (all || cells.some(isRelevant)) resources.push({ resourceName: r.name, origin: r.origin, cells });
     }
     return { resourceType, operations: [...operations], total: known[resourceType].length, resources };
