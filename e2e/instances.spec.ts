@@ -115,9 +115,9 @@ test.describe.serial("two console instances on one database", () => {
     }
   });
 
-  test("readiness is down, and says only that, when Kafka cannot be reached", async () => {
+  test("Kafka unreachable: readiness is down and says only that; at SIGTERM a request outlasting SHUTDOWN_TIMEOUT_SECONDS is cut, and the process exits 0", async () => {
     test.setTimeout(120_000);
-    const broken = await startInstance("no-kafka", { KAFKA_BOOTSTRAP_SERVERS: "127.0.0.1:1" });
+    const broken = await startInstance("no-kafka", { KAFKA_BOOTSTRAP_SERVERS: "127.0.0.1:1", SHUTDOWN_TIMEOUT_SECONDS: "1" });
     try {
       const ready = await call(broken, "GET", "/api/ready");
       expect(ready.status).toBe(503);
@@ -126,9 +126,25 @@ test.describe.serial("two console instances on one database", () => {
       // The reason is in the instance's own log, once.
       expect(broken.lines().filter((l) => l.msg === "not ready")).toHaveLength(1);
       expect(JSON.stringify(broken.lines().find((l) => l.msg === "not ready"))).toContain("kafka:");
-    } finally {
+
+      // A body that never finishes (REQUEST_TIMEOUT_SECONDS would allow it 30 s).
+      const { port } = new URL(broken.url);
+      const cut = new Promise<string>((resolve) => {
+        const req = http.request({ host: "127.0.0.1", port, method: "POST", path: "/api/v1/session", headers: { "Content-Type": "application/json", "Content-Length": 100 } }, (res) =>
+          resolve(`answered ${res.statusCode}`),
+        );
+        req.on("error", (error) => resolve(`cut: ${error.message}`));
+        req.write('{"username":');
+      });
+      await new Promise((r) => setTimeout(r, 300));
+      const stoppedAt = Date.now();
       broken.child.kill("SIGTERM");
+      expect(await cut).toMatch(/^cut: /);
       expect(await broken.exited).toBe(0);
+      expect(Date.now() - stoppedAt).toBeLessThan(6_000);
+      expect(broken.lines().map((l) => String(l.msg))).toContain("shutdown: requests still running after the timeout are cut off");
+    } finally {
+      if (broken.child.exitCode === null) broken.child.kill("SIGKILL");
     }
   });
 
