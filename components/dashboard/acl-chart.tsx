@@ -5,7 +5,7 @@ import styles from "./dashboard.module.css";
 const ROW = 26;
 const LABEL = 130;
 const WIDTH = 460;
-const BARS = WIDTH - LABEL - 60;
+const BARS = WIDTH - LABEL - 80;
 
 /**
  * ACLs by resource type, ALLOW and DENY side by side in one bar per type (inline SVG).
@@ -44,7 +44,7 @@ export function AclChart({ byType }: { byType: AclPosture["byType"] }) {
               </a>
             )}
             <text x={LABEL + allowW + denyW + 6} y={16} className={styles.chartValue}>
-              {t.allow + t.deny === 0 ? "0" : t.deny > 0 ? `${t.allow} + ${t.deny} DENY` : String(t.allow)}
+              {t.deny > 0 ? `${t.allow} + ${t.deny}` : String(t.allow)}
             </text>
           </g>
         );

@@ -204,7 +204,7 @@ function QuotasCard({ card }: { card: DashboardCard<QuotaPosture> }) {
             <Stat label="budgets exceeded" value={card.data.violations.length} href="/quotas" testId="quotas-violations" tone="bad" />
           </div>
           {card.data.budgets.length > 0 ? <BudgetBars bars={card.data.budgets} /> : <p className="muted">No user has client sub-quotas.</p>}
-          <p className="muted">A {card.data.rule}.</p>
+          <p className={`muted ${styles.note}`}>A {card.data.rule}.</p>
         </>
       )}
     </Card>

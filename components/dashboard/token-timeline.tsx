@@ -3,8 +3,8 @@ import type { TokenPosture } from "@/lib/schemas/dashboard";
 import styles from "./dashboard.module.css";
 
 const WIDTH = 560;
-const LEFT = 64;
-const RIGHT = 48;
+const LEFT = 84;
+const RIGHT = 60;
 const DAY = 86_400_000;
 const SPAN = 7 * DAY;
 
@@ -16,7 +16,7 @@ const SPAN = 7 * DAY;
 export function TokenTimeline({ posture }: { posture: TokenPosture }) {
   const { now, tokens } = posture;
   const axis = WIDTH - LEFT - RIGHT;
-  const x = (at: number) => (at < now ? LEFT - 34 : at > now + SPAN ? WIDTH - RIGHT + 24 : LEFT + ((at - now) / SPAN) * axis);
+  const x = (at: number) => (at < now ? LEFT - 48 : at > now + SPAN ? WIDTH - RIGHT + 32 : LEFT + ((at - now) / SPAN) * axis);
   // Tokens expiring at nearly the same moment are stacked, not drawn over each other.
   const placed: { x: number; row: number }[] = [];
   const rowOf = (px: number) => {
@@ -37,10 +37,10 @@ export function TokenTimeline({ posture }: { posture: TokenPosture }) {
           </text>
         </g>
       ))}
-      <text x={LEFT - 34} y={70} textAnchor="middle" className={styles.chartLabel}>
+      <text x={LEFT - 48} y={70} textAnchor="middle" className={styles.chartLabel}>
         expired
       </text>
-      <text x={WIDTH - RIGHT + 24} y={70} textAnchor="middle" className={styles.chartLabel}>
+      <text x={WIDTH - RIGHT + 32} y={70} textAnchor="middle" className={styles.chartLabel}>
         later
       </text>
       {tokens.map((t) => {
