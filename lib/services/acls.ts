@@ -14,6 +14,7 @@ import type { Viewer } from "@/lib/auth/sign-in";
 import type { ActionResult } from "@/lib/actions/result";
 import { kafkaErrorCode } from "@/lib/actions/errors";
 import { lintAcls, validateNewAcl, type AclBinding, type AclBindingFilter, type AclStore, type Finding } from "@/lib/policy";
+import { configuredPrincipalMapping } from "./identities";
 import type { AclApplyResult, AclListQuery, AclListResult } from "@/lib/schemas/acls";
 import { bindingLine, distinctBindings } from "./acl-preview";
 import { outcomeOf, summary, type BindingResult } from "./acls-outcome";
@@ -50,7 +51,7 @@ const lintCache = new WeakMap<AclStore, Finding[]>();
 function lintOf(store: AclStore, run: boolean): Finding[] | null {
   let findings = lintCache.get(store) ?? null;
   if (findings === null && (run || store.size <= LINT_ON_LOAD_LIMIT)) {
-    findings = lintAcls(store.bindings());
+    findings = lintAcls(store.bindings(), { principalMapping: configuredPrincipalMapping() });
     lintCache.set(store, findings);
   }
   return findings;

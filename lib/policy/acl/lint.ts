@@ -11,6 +11,10 @@
  *            wildcard), an operation the resource type never checks, hosts that are not
  *            the exact IP strings Kafka compares, group / transactional-id names that make
  *            StandardAuthorizer hang or throw, topic names no topic can have, duplicates;
+ * With the brokers' principal mapping rules (options.principalMapping), also a warning for
+ * principals shaped like a certificate DN or Kerberos principal that no rule can produce
+ * (principal-mapping-lint.ts).
+ *
  * info     — clean-up: ALLOWs made redundant by a broader ALLOW; names starting with `*`,
  *            which the LITERAL `*` ACLs do not reach in StandardAuthorizer.
  *
@@ -20,6 +24,8 @@
 import { CLUSTER_RESOURCE_NAME, WILDCARD_HOST, WILDCARD_RESOURCE, type AclBinding } from "../types";
 import { AclIndex, bindingKey, candidates, type AclGroup, type IndexedAcl } from "./acl-index";
 import { SUPPORTED_OPERATIONS, isOperationSupported } from "./operations";
+import type { PrincipalMappingConfig } from "../identity/principal-map";
+import { hasMappingRules, unproduciblePrincipalFindings } from "./principal-mapping-lint";
 
 export type FindingSeverity = "error" | "warning" | "info";
 
@@ -38,7 +44,8 @@ export type LintCode =
   | "authorizer-hang-name"
   | "impossible-topic-name"
   | "redundant-allow"
-  | "wildcard-skips-name";
+  | "wildcard-skips-name"
+  | "principal-not-producible";
 
 export interface Finding {
   severity: FindingSeverity;
@@ -159,8 +166,8 @@ function nameFindings(b: AclBinding, add: (severity: FindingSeverity, code: Lint
   }
 }
 
-/** Lint a full ACL set. */
-export function lintAcls(acls: readonly AclBinding[]): Finding[] {
+/** Lint a full ACL set; `principalMapping`: the brokers' mapping rules, when known. */
+export function lintAcls(acls: readonly AclBinding[], options: { principalMapping?: PrincipalMappingConfig | null } = {}): Finding[] {
   const findings: Array<Finding & { at: number }> = [];
   const index = AclIndex.build(acls);
 
@@ -201,6 +208,9 @@ export function lintAcls(acls: readonly AclBinding[]): Finding[] {
     } else if (broader !== null) {
       add("info", "redundant-allow", `${describe(b)} is redundant: ${describe(broader.binding)} already allows everything it allows.`, [broader.binding]);
     }
+  }
+  if (hasMappingRules(options.principalMapping)) {
+    for (const f of unproduciblePrincipalFindings(acls, options.principalMapping)) findings.push({ severity: "warning", code: "principal-not-producible", ...f });
   }
   findings.sort((x, y) => SEVERITY_ORDER[x.severity] - SEVERITY_ORDER[y.severity] || x.at - y.at);
   return findings.map((f) => ({ severity: f.severity, code: f.code, message: f.message, acls: f.acls }));
