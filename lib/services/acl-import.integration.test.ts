@@ -121,6 +121,22 @@ describe("import", () => {
     expect(sorted(await aclsOfThisRun())).toEqual(sorted([aReadOrders, aWriteOrders, describe]));
   });
 
+  it("add only: a preview that outlives the snapshot's age bound is still made (the snapshot is read again meanwhile; no 409)", async () => {
+    await reset([aReadOrders]);
+    const { resetEnvForTests } = await import("@/lib/env");
+    // Every read after the preview's own fresh one fetches again, as after a slow preview of a big file.
+    process.env.ACL_SNAPSHOT_MAX_AGE_MS = "1";
+    resetEnvForTests();
+    try {
+      const describe = acl({ operation: "DESCRIBE" });
+      const p = await plan({ content: yamlOf([aReadOrders, describe]), fileName: "team.yaml" });
+      expect(p).toMatchObject({ kind: "acl.import", applicable: true, create: [describe], delete: [], noOps: [aReadOrders] });
+    } finally {
+      delete process.env.ACL_SNAPSHOT_MAX_AGE_MS;
+      resetEnvForTests();
+    }
+  });
+
   it("sync within a resource-name prefix: deletes what the file lacks there, creates what it adds, leaves the rest alone", async () => {
     await reset([aReadOrders, aWriteOrders, bReadBilling, aReadOutside]);
     const bWriteBilling = acl({ principal: B, resourceName: `${PREFIX}billing`, operation: "WRITE" });
