@@ -8,7 +8,7 @@ export const metadata: Metadata = {
   // Files in public/ (served without a session: proxy.ts leaves them alone).
   icons: {
     icon: [
-      { url: "/favicon.ico", sizes: "48x48" },
+      { url: "/favicon.ico", sizes: "16x16 32x32 48x48" },
       { url: "/icons/icon.svg", type: "image/svg+xml" },
     ],
     apple: { url: "/icons/apple-icon.png", sizes: "180x180" },

@@ -1,12 +1,15 @@
 import type { UserBudgetView } from "@/lib/schemas/quotas";
+import { TableScroll } from "@/components/ui/data-table";
+import { EmptyState } from "@/components/ui/empty-state";
 
 /** The KIP-55 budget of one user: per key the total and its source, the sub-quotas, what is left, a bar. */
 export function BudgetTable({ budget, rule }: { budget: UserBudgetView; rule: string }) {
   const who = budget.user === null ? "<default>" : budget.user;
   if (budget.lines.length === 0) {
-    return <div className="empty">No quota applies to user {who}: nothing to budget.</div>;
+    return <EmptyState>No quota applies to user {who}: nothing to budget.</EmptyState>;
   }
   return (
+    <TableScroll label={`KIP-55 budget of ${who}`}>
     <table className="data quota-budget quota-rows" aria-label={`KIP-55 budget of ${who}`}>
       <thead>
         <tr>
@@ -61,7 +64,8 @@ export function BudgetTable({ budget, rule }: { budget: UserBudgetView; rule: st
                   aria-label={`${l.key} sub-quotas used`}
                   aria-valuemin={0}
                   aria-valuemax={100}
-                  aria-valuenow={Math.round(l.usedPercent)}
+                  aria-valuenow={Math.min(100, Math.round(l.usedPercent))}
+                  aria-valuetext={`${Math.round(l.usedPercent)}% used`}
                 >
                   <span style={{ width: `${Math.min(100, l.usedPercent)}%` }} />
                 </div>
@@ -79,5 +83,6 @@ export function BudgetTable({ budget, rule }: { budget: UserBudgetView; rule: st
         ))}
       </tbody>
     </table>
+    </TableScroll>
   );
 }

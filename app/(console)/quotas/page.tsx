@@ -4,6 +4,15 @@ import { appliedQuotaQueryFieldsSchema, appliedQuotaQuerySchema, type AppliedQuo
 import { explainAppliedQuota, listQuotas } from "@/lib/services/quotas";
 import { KIP55_RULE_LABEL, editFormInitial, editLinkParams } from "@/lib/services/quota-view";
 import { BudgetTable } from "@/components/quotas/budget-table";
+import { PageHeader, MoreInfo } from "@/components/ui/page-header";
+import { Alert } from "@/components/ui/alert";
+import { Badge } from "@/components/ui/badge";
+import { DataTable, TableScroll } from "@/components/ui/data-table";
+import { EmptyState } from "@/components/ui/empty-state";
+import { Field, FormActions, FormGrid } from "@/components/ui/field";
+import { GetForm } from "@/components/ui/get-form";
+import { Combobox } from "@/components/ui/combobox";
+import { SubmitButton } from "@/components/ui/submit-button";
 import { QuotaEditForm } from "./quota-edit-form";
 
 export const metadata = { title: "Quotas" };
@@ -24,20 +33,26 @@ export default async function QuotasPage({ searchParams }: { searchParams: Promi
   const errors = parsed && !parsed.success ? fieldErrorsOf(parsed.error.issues) : {};
   const initial = editFormInitial(raw);
   const [overview, applied] = await Promise.all([listQuotas(viewer), parsed?.success ? explainAppliedQuota(viewer, parsed.data) : null]);
+  const names = overview.ok ? entityNames(overview.data) : { users: [], clientIds: [], ips: [] };
 
   return (
     <>
-      <h1>Quotas</h1>
-      <p className="lead">
-        User, client-id, user+client-id, default and IP quotas as Kafka holds them (read as you, {viewer.principal}); the KIP-55 budget of each
-        user&apos;s client sub-quotas; and which quota Kafka actually applies to a connection.
-      </p>
+      <PageHeader
+        title="Quotas"
+        lead={<>Client quotas as Kafka holds them (read as you, {viewer.principal}), the KIP-55 budgets, and which quota Kafka applies.</>}
+        details={
+          <p>
+            User, client-id, user+client-id, default and IP quotas; the KIP-55 budget of each user&apos;s client sub-quotas; and, for a user and
+            client id (or an IP), which configured quota Kafka actually applies to the connection.
+          </p>
+        }
+      />
 
       {!overview.ok ? (
         <>
-          <div role="alert" className="alert error" data-testid="quotas-error">
+          <Alert tone="error" testId="quotas-error">
             {overview.message}
-          </div>
+          </Alert>
           {overview.code === "DENIED" && (
             <p className="muted">
               Reading client quotas needs DESCRIBE_CONFIGS on CLUSTER (and changing them ALTER_CONFIGS on CLUSTER). Ask for that permission, or ask
@@ -53,87 +68,92 @@ export default async function QuotasPage({ searchParams }: { searchParams: Promi
       )}
 
       <h2 id="applied">Which quota applies</h2>
-      <p className="muted">
-        Kafka resolves each key on its own through eight levels, most specific first; the first entity that sets the key wins. IP addresses have
-        their own connection-rate quota.
-      </p>
-      <form className="inline card quota-applied-form" method="get" action="/quotas#applied" aria-label="Which quota applies" noValidate>
-        <label className="field">
-          User
-          <input name="user" defaultValue={raw.user ?? ""} placeholder="svc-orders" aria-invalid={errors.user ? true : undefined} />
-          {errors.user && <span className="field-error">{errors.user.join(" ")}</span>}
-        </label>
-        <label className="field">
-          Client id
-          <input name="clientId" defaultValue={raw.clientId ?? ""} placeholder="orders-api" />
-        </label>
-        <label className="field">
-          or IP
-          <input name="ip" defaultValue={raw.ip ?? ""} placeholder="203.0.113.10" aria-invalid={errors.ip ? true : undefined} />
-          {errors.ip && <span className="field-error">{errors.ip.join(" ")}</span>}
-        </label>
-        <button className="btn" type="submit">
-          Show
-        </button>
-      </form>
+      <MoreInfo summary="How Kafka picks it">
+        <p>
+          Kafka resolves each key on its own through eight levels, most specific first; the first entity that sets the key wins. IP addresses have
+          their own connection-rate quota.
+        </p>
+      </MoreInfo>
+      <GetForm action="/quotas" label="Which quota applies" className="card quota-applied-form" scroll={false}>
+        <FormGrid>
+          <Field id="qa-user" label="User" errors={errors.user}>
+            <Combobox name="user" defaultValue={raw.user ?? ""} placeholder="svc-orders" suggestions={names.users} />
+          </Field>
+          <Field id="qa-clientId" label="Client id" errors={errors.clientId}>
+            <Combobox name="clientId" defaultValue={raw.clientId ?? ""} placeholder="orders-api" suggestions={names.clientIds} />
+          </Field>
+          <Field id="qa-ip" label="or IP" errors={errors.ip}>
+            <Combobox name="ip" defaultValue={raw.ip ?? ""} placeholder="203.0.113.10" suggestions={names.ips} />
+          </Field>
+          <FormActions>
+            <SubmitButton pendingLabel="Showing…">Show</SubmitButton>
+          </FormActions>
+        </FormGrid>
+      </GetForm>
       {applied && !applied.ok && (
-        <div role="alert" className="alert error" data-testid="applied-error">
+        <Alert tone="error" testId="applied-error">
           {applied.message}
-        </div>
+        </Alert>
       )}
       {applied?.ok && <Applied view={applied.data} />}
 
       <h2 id="edit">Change a quota</h2>
-      <p className="muted">
-        Preview first: Kafka&apos;s own validation, the console&apos;s KIP-55 budget rule, and for every client the console knows the quota Kafka
-        applies and the user&apos;s budget before and after. The preview is kept as a plan; Apply sends exactly it to Kafka as you (refused if the
-        quotas it depends on change first) and writes it to the audit trail.
-      </p>
-      <QuotaEditForm key={JSON.stringify(initial)} rule={KIP55_RULE_LABEL} initial={initial} />
+      <MoreInfo summary="Preview, then apply">
+        <p>
+          Preview first: Kafka&apos;s own validation, the console&apos;s KIP-55 budget rule, and for every client the console knows the quota Kafka
+          applies and the user&apos;s budget before and after. The preview is kept as a plan; Apply sends exactly it to Kafka as you (refused if the
+          quotas it depends on change first) and writes it to the audit trail.
+        </p>
+      </MoreInfo>
+      <QuotaEditForm key={JSON.stringify(initial)} rule={KIP55_RULE_LABEL} initial={initial} suggestions={names} />
     </>
   );
+}
+
+/** The users, client ids and IPs named by a configured quota: the forms' suggestions. */
+function entityNames(overview: QuotasOverview): { users: string[]; clientIds: string[]; ips: string[] } {
+  const sets = { users: new Set<string>(), clientIds: new Set<string>(), ips: new Set<string>() };
+  for (const g of overview.groups) {
+    for (const { entity } of g.entities) {
+      if (entity.user) sets.users.add(entity.user);
+      if (entity["client-id"]) sets.clientIds.add(entity["client-id"]);
+      if (entity.ip) sets.ips.add(entity.ip);
+    }
+  }
+  return { users: [...sets.users].sort(), clientIds: [...sets.clientIds].sort(), ips: [...sets.ips].sort() };
 }
 
 function Configured({ overview }: { overview: QuotasOverview }) {
   return (
     <>
       <h2>Configured quotas</h2>
-      {overview.groups.every((g) => g.entities.length === 0) && <div className="empty">No client quota is configured: every client is unlimited.</div>}
+      {overview.groups.every((g) => g.entities.length === 0) && <EmptyState>No client quota is configured: every client is unlimited.</EmptyState>}
       {overview.groups
         .filter((g) => g.entities.length > 0)
         .map((g) => (
           <section key={g.group} className="quota-group">
             <h3>{g.title}</h3>
-            <table className="data" aria-label={g.title}>
-              <thead>
-                <tr>
-                  <th>Entity</th>
-                  <th>Key</th>
-                  <th>Value</th>
-                  <th>Raw</th>
-                  <th>
-                    <span className="sr-only">Change</span>
-                  </th>
-                </tr>
-              </thead>
-              <tbody>
-                {g.entities.flatMap((e) =>
-                  e.values.map((v, i) => (
-                    <tr key={`${e.label}|${v.key}`} data-entity={e.label}>
-                      <td className="mono">{i === 0 ? e.label : ""}</td>
-                      <td className="mono">{v.key}</td>
-                      <td>{v.display}</td>
-                      <td className="mono">{v.value}</td>
-                      <td>
-                        <a className="btn small secondary" href={`/quotas?${editLinkParams(e.entity, v.key, v.value)}#edit`} aria-label={`Change ${v.key} of ${e.label}`}>
-                          Change
-                        </a>
-                      </td>
-                    </tr>
-                  )),
-                )}
-              </tbody>
-            </table>
+            <DataTable
+              label={g.title}
+              rows={g.entities.flatMap((e) => e.values.map((v, i) => ({ e, v, first: i === 0 })))}
+              rowKey={({ e, v }) => `${e.label}|${v.key}`}
+              rowProps={({ e }) => ({ "data-entity": e.label })}
+              columns={[
+                { key: "entity", header: "Entity", className: "mono", cell: ({ e, first }) => (first ? e.label : "") },
+                { key: "key", header: "Key", className: "mono", cell: ({ v }) => v.key },
+                { key: "value", header: "Value", cell: ({ v }) => v.display },
+                { key: "raw", header: "Raw", className: "mono", cell: ({ v }) => v.value },
+                {
+                  key: "change",
+                  header: <span className="sr-only">Change</span>,
+                  cell: ({ e, v }) => (
+                    <a className="btn small secondary" href={`/quotas?${editLinkParams(e.entity, v.key, v.value)}#edit`} aria-label={`Change ${v.key} of ${e.label}`}>
+                      Change
+                    </a>
+                  ),
+                },
+              ]}
+            />
           </section>
         ))}
     </>
@@ -145,19 +165,21 @@ function Budgets({ overview }: { overview: QuotasOverview }) {
   return (
     <>
       <h2>KIP-55 budget</h2>
-      <p className="muted">
-        A {rule}: the explicit client sub-quotas of a user should not sum past the user&apos;s total. What is left goes to the user&apos;s clients
-        without a sub-quota.
-      </p>
+      <MoreInfo summary="The rule">
+        <p>
+          A {rule}: the explicit client sub-quotas of a user should not sum past the user&apos;s total. What is left goes to the user&apos;s clients
+          without a sub-quota.
+        </p>
+      </MoreInfo>
       {violations.map((v) => (
-        <div key={`${v.user}|${v.key}`} role="alert" className="alert error" data-testid="budget-finding">
-          <strong>Finding ({rule}):</strong> {v.message}
-        </div>
+        <Alert key={`${v.user}|${v.key}`} tone="error" title={`Finding (${rule}):`} testId="budget-finding">
+          {v.message}
+        </Alert>
       ))}
       {warnings.map((w) => (
-        <div key={`${w.user}|${w.key}`} className="alert warn" data-testid="budget-warning">
+        <Alert key={`${w.user}|${w.key}`} tone="warn" testId="budget-warning">
           {w.message}
-        </div>
+        </Alert>
       ))}
       {overview.budgets.map((b) => (
         <section key={b.label} className="quota-group">
@@ -180,41 +202,43 @@ function Applied({ view }: { view: AppliedQuotaView }) {
           What Kafka applies to{" "}
           <span className="mono">{q.kind === "ip" ? `ip ${q.ip}` : `user ${q.user}, client id ${q.clientId === "" ? '""' : q.clientId}`}</span>
         </h3>
-        <table className="data quota-rows" aria-label="Applied quota">
-          <thead>
-            <tr>
-              <th>Key</th>
-              <th>Applied</th>
-              <th>Decided by</th>
-              <th>Bucket</th>
-            </tr>
-          </thead>
-          <tbody>
-            {view.keys.map((k) => (
-              <tr key={k.key} data-key={k.key}>
-                <th scope="row" className="mono">
-                  {k.key}
-                </th>
-                <td>
-                  <strong>{k.display}</strong>
-                  {k.value !== null && <div className="muted mono">{k.value}</div>}
-                </td>
-                <td>
-                  {k.entityLabel === null ? (
-                    <span className="muted">nothing configured</span>
-                  ) : (
-                    <>
-                      {k.level !== null && <span className="badge partial">level {k.level}</span>} <span className="mono">{k.levelLabel}</span>
-                      <div className="mono">{k.entityLabel}</div>
-                    </>
-                  )}
-                  <div className="muted">{k.levelMeaning}</div>
-                </td>
-                <td>{k.sharedWith}</td>
+        <TableScroll label="Applied quota">
+          <table className="data quota-rows" aria-label="Applied quota">
+            <thead>
+              <tr>
+                <th>Key</th>
+                <th>Applied</th>
+                <th>Decided by</th>
+                <th>Bucket</th>
               </tr>
-            ))}
-          </tbody>
-        </table>
+            </thead>
+            <tbody>
+              {view.keys.map((k) => (
+                <tr key={k.key} data-key={k.key}>
+                  <th scope="row" className="mono">
+                    {k.key}
+                  </th>
+                  <td>
+                    <strong>{k.display}</strong>
+                    {k.value !== null && <div className="muted mono">{k.value}</div>}
+                  </td>
+                  <td>
+                    {k.entityLabel === null ? (
+                      <span className="muted">nothing configured</span>
+                    ) : (
+                      <>
+                        {k.level !== null && <Badge tone="warn">level {k.level}</Badge>} <span className="mono">{k.levelLabel}</span>
+                        <div className="mono">{k.entityLabel}</div>
+                      </>
+                    )}
+                    <div className="muted">{k.levelMeaning}</div>
+                  </td>
+                  <td>{k.sharedWith}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </TableScroll>
       </section>
       {view.budget && (
         <section aria-label="KIP-55 budget for this user">
