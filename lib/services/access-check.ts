@@ -28,7 +28,10 @@ export async function explainAccess(viewer: Viewer, input: AccessCheckInput, opt
     const field = client.kind === "certificate" ? "certificateDn" : "kerberosPrincipal";
     if (!mapped.ok) return { ok: false, code: "VALIDATION", message: mapped.message, fieldErrors: { [field]: [mapped.message] } };
     request.principal = mapped.principal;
-    const who = client.kind === "certificate" ? `A client presenting certificate DN ${client.value}` : `Kerberos principal ${client.value}`;
+    const who =
+      client.kind === "certificate"
+        ? `A client presenting certificate DN ${client.value}${mapped.canonicalDn !== null ? ` (which Kafka writes ${mapped.canonicalDn})` : ""}`
+        : `Kerberos principal ${client.value}`;
     mapping = {
       kind: client.kind,
       input: client.value,

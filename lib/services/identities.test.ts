@@ -82,6 +82,7 @@ describe("the configured rules (KAFKA_SSL_PRINCIPAL_MAPPING_RULES, KAFKA_SASL_KE
     vi.stubEnv("KAFKA_SSL_PRINCIPAL_MAPPING_RULES", " ");
     resetEnvForTests();
     expect(configuredPrincipalMapping().configured).toBe(false);
-    expect(mapConfiguredClient("certificate", "CN=a,O=b")).toMatchObject({ ok: true, principal: "User:CN=a,O=b", rule: "DEFAULT" });
+    expect(mapConfiguredClient("certificate", "CN=a,O=b")).toMatchObject({ ok: true, principal: "User:CN=a,O=b", rule: "DEFAULT", canonicalDn: null });
+    expect(mapConfiguredClient("certificate", "cn=a, o=b")).toMatchObject({ ok: true, principal: "User:CN=a,O=b", canonicalDn: "CN=a,O=b" });
   });
 });

@@ -20,6 +20,7 @@ import {
   certificateSubjectRfc2253,
   effectiveForPrincipal,
   kerberosRuleToString,
+  normalizeDistinguishedName,
   principalMapper,
   sslRuleToString,
   type AuthorizerConfig,
@@ -150,7 +151,14 @@ export async function mapIdentitiesFor(viewer: Viewer, body: IdentityMapBody): P
 }
 
 export type MappedClient =
-  | { ok: true; principal: string; rule: string | null; rules: string }
+  | {
+      ok: true;
+      principal: string;
+      rule: string | null;
+      rules: string;
+      /** The DN as Kafka sees it, when it was typed otherwise (spaces after commas, lower-case keywords). */
+      canonicalDn: string | null;
+    }
   | { ok: false; message: string };
 
 /**
@@ -160,7 +168,8 @@ export type MappedClient =
 export function mapConfiguredClient(kind: "certificate" | "kerberos", value: string): MappedClient {
   const configured = configuredPrincipalMapping();
   const mapper = principalMapper(configured);
-  const outcome = mapper.map(kind === "certificate" ? { type: "ssl", distinguishedName: value } : { type: "kerberos", principal: value });
+  const dn = kind === "certificate" ? (normalizeDistinguishedName(value) ?? value) : null;
+  const outcome = mapper.map(dn !== null ? { type: "ssl", distinguishedName: dn } : { type: "kerberos", principal: value });
   const rules =
     kind === "certificate"
       ? configured.ssl?.rules != null
@@ -179,5 +188,5 @@ export function mapConfiguredClient(kind: "certificate" | "kerberos", value: str
           : `${who} gets no principal (${rules}): Kafka refuses the connection with ${outcome.error}: ${outcome.message}`,
     };
   }
-  return { ok: true, principal: outcome.principal, rule: outcome.rule?.text ?? null, rules };
+  return { ok: true, principal: outcome.principal, rule: outcome.rule?.text ?? null, rules, canonicalDn: dn !== null && dn !== value ? dn : null };
 }

@@ -46,6 +46,7 @@ export async function deleteScramAction(_prev: ScramState, formData: FormData): 
   const parsed = scramCredentialDeleteSchema.safeParse({ user: values.user ?? "", mechanism: values.mechanism || undefined });
   if (!parsed.success) return { ok: false, code: "VALIDATION", message: CHECK_FIELDS, fieldErrors: fieldErrorsOf(parsed.error.issues), values };
   const result = await deleteScramUser(viewer, parsed.data);
-  if (result.ok) revalidatePath("/users");
+  // A deleted user's row stays (with this answer in it) until the next visit: revalidating would remove the row and the answer with it.
+  if (result.ok && parsed.data.mechanism !== undefined) revalidatePath("/users");
   return { ...result, values };
 }
