@@ -73,7 +73,7 @@ test("a host-pinned grant: carol reads audit-log only from 127.0.0.1, shown besi
   const read = cell(page, "Topics: what User:carol can do", "audit-log", "READ");
   await expect(read).toHaveAttribute("data-decision", "DENIED");
   await expect(read.locator('[data-host="127.0.0.1"]')).toContainText("ALLOWED");
-  await page.getByLabel("Client host").fill("127.0.0.1");
+  await page.getByRole("textbox", { name: "Client host" }).fill("127.0.0.1");
   await page.getByRole("button", { name: "Decide" }).click();
   await expect(page).toHaveURL(/host=127\.0\.0\.1/);
   await expect(cell(page, "Topics: what User:carol can do", "audit-log", "READ")).toHaveAttribute("data-decision", "ALLOWED");

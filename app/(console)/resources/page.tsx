@@ -13,6 +13,7 @@ import { resourceDetail, resourceIndex } from "@/lib/services/resources";
 import { accessCheckHref, matrixLinkHost, resourceHref } from "@/lib/services/resources-view";
 import { isResourceListed } from "@/lib/services/effective-permissions-read";
 import { PrincipalLink, principalStyles } from "@/components/principals/decision-cell";
+import { AclBindingCells, AclBindingHeaders, bindingRowKey } from "@/components/acls/acl-row";
 
 export const metadata = { title: "Resources" };
 
@@ -192,27 +193,13 @@ function Detail({ detail }: { detail: ResourceDetail }) {
             <table className="data" aria-label={`ACLs: ${g.label}`}>
               <thead>
                 <tr>
-                  <th>Permission</th>
-                  <th>Principal</th>
-                  <th>Operation</th>
-                  <th>Pattern</th>
-                  <th>Resource name</th>
-                  <th>Host</th>
+                  <AclBindingHeaders />
                 </tr>
               </thead>
               <tbody>
                 {g.acls.map((a) => (
-                  <tr key={`${a.permissionType}|${a.principal}|${a.operation}|${a.host}`}>
-                    <td>
-                      <span className={`badge ${a.permissionType}`}>{a.permissionType}</span>
-                    </td>
-                    <td>
-                      <PrincipalLink principal={a.principal} />
-                    </td>
-                    <td className="mono">{a.operation}</td>
-                    <td className="mono">{a.patternType}</td>
-                    <td className="mono">{a.resourceName}</td>
-                    <td className="mono">{a.host}</td>
+                  <tr key={bindingRowKey(a)}>
+                    <AclBindingCells acl={a} linkPrincipal />
                   </tr>
                 ))}
               </tbody>

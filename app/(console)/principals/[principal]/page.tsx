@@ -6,6 +6,7 @@ import { principalHref, principalParamSchema, principalViewQuerySchema, type Pri
 import { describeRule } from "@/lib/services/access-check-explain";
 import { unnamedHost } from "@/lib/services/effective-permissions";
 import { principalView } from "@/lib/services/effective-permissions-read";
+import { AclBindingsTable } from "@/components/acls/acl-row";
 import { Alert } from "@/components/ui/alert";
 import { DataTable, TableScroll } from "@/components/ui/data-table";
 import { EmptyState } from "@/components/ui/empty-state";
@@ -267,22 +268,7 @@ function Permissions({ permissions, host, allowEveryone }: { permissions: Princi
 }
 
 function AclTable({ label, acls, empty }: { label: string; acls: PrincipalPermissions["acls"]["own"]; empty: string }) {
-  return (
-    <DataTable
-      label={label}
-      rows={acls}
-      rowKey={(a) => [a.resourceType, a.patternType, a.resourceName, a.host, a.operation, a.permissionType].join("|")}
-      empty={<EmptyState>{empty}</EmptyState>}
-      columns={[
-        { key: "permission", header: "Permission", cell: (a) => <span className={`badge ${a.permissionType}`}>{a.permissionType}</span> },
-        { key: "operation", header: "Operation", className: "mono", cell: (a) => a.operation },
-        { key: "type", header: "Resource type", className: "mono", cell: (a) => a.resourceType },
-        { key: "pattern", header: "Pattern", className: "mono", cell: (a) => a.patternType },
-        { key: "name", header: "Resource name", className: "mono", cell: (a) => a.resourceName },
-        { key: "host", header: "Host", className: "mono", cell: (a) => a.host },
-      ]}
-    />
-  );
+  return acls.length === 0 ? <EmptyState>{empty}</EmptyState> : <AclBindingsTable label={label} bindings={acls} />;
 }
 
 function Quotas({ view }: { view: PrincipalView }) {
