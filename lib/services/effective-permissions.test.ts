@@ -1,6 +1,14 @@
 import { describe, expect, it } from "vitest";
 import { AclIndex, SUPPORTED_OPERATIONS, authorize, type AclBinding, type AuthorizerConfig, type ResourceType } from "@/lib/policy";
-import { effectiveExportSchema, effectivePermissionsQuerySchema, normalizePrincipal, principalHref, principalPermissionsSchema } from "@/lib/schemas/effective-permissions";
+import {
+  effectiveExportSchema,
+  effectivePermissionsQuerySchema,
+  normalizePrincipal,
+  principalHref,
+  principalParamSchema,
+  principalPermissionsSchema,
+  principalViewQuerySchema,
+} from "@/lib/schemas/effective-permissions";
 import {
   EXPORT_CSV_HEADER,
   exportToCsv,
@@ -270,6 +278,11 @@ describe("helpers", () => {
     expect(normalizePrincipal("User:SVC-orders")).toBe("User:SVC-orders");
     expect(normalizePrincipal("Group:CN=a:b")).toBe("Group:CN=a:b");
     expect(principalHref("User:*")).toBe("/principals/User%3A*");
+    expect(principalParamSchema.parse(" carol ")).toBe("User:carol");
+    for (const bad of ["", "User:", ":alice", "a\u0000b"]) expect(principalParamSchema.safeParse(bad).success, JSON.stringify(bad)).toBe(false);
+    expect(principalViewQuerySchema.parse({ host: "::1" }).host).toBe("0:0:0:0:0:0:0:1");
+    expect(principalViewQuerySchema.parse({}).host).toBeNull();
+    expect(principalViewQuerySchema.safeParse({ host: "kafka.example" }).success).toBe(false);
   });
 
   it("unnamedHost picks a documentation address no ACL names", () => {
