@@ -39,6 +39,9 @@ export interface IndexedAcl {
   readonly allowMask: number;
   /** Requested-operation bits this ACL denies (0 for an ALLOW). */
   readonly denyMask: number;
+  /** Interned principal and host (see AclTable). */
+  readonly principalId: number;
+  readonly hostId: number;
   /** The decision this ACL produces when it decides; built on first use (see resultOf). */
   result: AuthorizationResult | null;
   /** Set on the later copies of an identical ACL. */
@@ -58,18 +61,51 @@ export function resultOf(entry: IndexedAcl): AuthorizationResult {
 /** Groups up to this size are scanned linearly; larger ones get principal -> host maps. */
 const SMALL_GROUP = 16;
 
+/**
+ * What the authorize hot path reads instead of the bindings: every distinct principal
+ * and host of the index interned to a small number (`User:*` and `*` are 0), and per
+ * ACL, in group order, four numbers: principal id, host id, allow mask, deny mask. A
+ * request looks its principal and host up once; each ACL is then compared as numbers
+ * in one flat array, without touching its binding or its strings.
+ */
+export interface AclTable {
+  readonly principals: ReadonlyMap<string, number>;
+  readonly hosts: ReadonlyMap<string, number>;
+  readonly data: Int32Array;
+}
+
+/** Key of (principal id, host id) in AclGroup.byIds. */
+export function idKey(table: AclTable, principalId: number, hostId: number): number {
+  return principalId * table.hosts.size + hostId;
+}
+
 /** The ACLs of one resource pattern (type, name, pattern type). */
 export interface AclGroup {
   /** In StandardAcl order (operation, principal, host, permission); rank = position. */
   readonly entries: readonly IndexedAcl[];
   /** principal -> host -> ACLs, each list in rank order; null for small groups. */
   readonly byPrincipal: ReadonlyMap<string, ReadonlyMap<string, readonly IndexedAcl[]>> | null;
+  /** The same lists keyed by idKey(principal id, host id); null for small groups. */
+  readonly byIds: ReadonlyMap<number, readonly IndexedAcl[]> | null;
+  /** The index's table and where this group's entries start in it (entry i at 4 * (at + i)). */
+  readonly table: AclTable;
+  readonly at: number;
 }
 
 export interface NameNode {
   readonly name: string;
   literal: AclGroup | null;
   prefixed: AclGroup | null;
+  /**
+   * Where StandardAuthorizer's scan goes after this name once the name turned out to be a
+   * prefix of (or equal to) the resource name: the position of the next name it meets
+   * that is a prefix of this one (-1: none). Past such a name the scan no longer depends
+   * on the rest of the resource name (see `linkPrefixChains`), so it is worked out once,
+   * at build, with the scan itself.
+   */
+  down: number;
+  /** Whether the scan passes the LITERAL `*` ACLs on its way to `down` (Kafka applies them there). */
+  starOnTheWay: boolean;
 }
 
 export interface TypeSection {
@@ -80,6 +116,8 @@ export interface TypeSection {
   readonly wildcardStart: number;
   /** Distinct lengths of PREFIXED names, ascending. */
   readonly prefixedLengths: readonly number[];
+  /** The LITERAL `*` group, if any. */
+  readonly star: AclGroup | null;
 }
 
 function compareKafkaOrder(a: IndexedAcl, b: IndexedAcl): number {
@@ -98,7 +136,14 @@ function sameEntry(a: AclBinding, b: AclBinding): boolean {
   return a.operation === b.operation && a.principal === b.principal && a.host === b.host && a.permissionType === b.permissionType;
 }
 
-function buildGroup(raw: IndexedAcl[]): AclGroup {
+/** A table being filled: its data is allocated once every group is known. */
+interface TableBuilder {
+  table: { principals: Map<string, number>; hosts: Map<string, number>; data: Int32Array };
+  /** Entries placed so far (the next group's `at`). */
+  used: number;
+}
+
+function buildGroup(raw: IndexedAcl[], tb: TableBuilder): AclGroup {
   // A stable sort keeps identical ACLs adjacent and in input order: keep the first.
   raw.sort(compareKafkaOrder);
   const entries: IndexedAcl[] = [];
@@ -111,8 +156,11 @@ function buildGroup(raw: IndexedAcl[]): AclGroup {
     e.rank = entries.length;
     entries.push(e);
   }
-  if (entries.length <= SMALL_GROUP) return { entries, byPrincipal: null };
+  const at = tb.used;
+  tb.used += entries.length;
+  if (entries.length <= SMALL_GROUP) return { entries, byPrincipal: null, byIds: null, table: tb.table, at };
   const byPrincipal = new Map<string, Map<string, IndexedAcl[]>>();
+  const byIds = new Map<number, IndexedAcl[]>();
   for (const e of entries) {
     let byHost = byPrincipal.get(e.binding.principal);
     if (byHost === undefined) {
@@ -122,8 +170,35 @@ function buildGroup(raw: IndexedAcl[]): AclGroup {
     const list = byHost.get(e.binding.host);
     if (list === undefined) byHost.set(e.binding.host, [e]);
     else list.push(e);
+    const key = idKey(tb.table, e.principalId, e.hostId);
+    const same = byIds.get(key);
+    if (same === undefined) byIds.set(key, [e]);
+    else same.push(e);
   }
-  return { entries, byPrincipal };
+  return { entries, byPrincipal, byIds, table: tb.table, at };
+}
+
+/** Writes every group's entries into the table, at the group's `at`. */
+function fillTable(tb: TableBuilder, sections: ReadonlyMap<ResourceType, TypeSection>): void {
+  const data = new Int32Array(tb.used * 4);
+  const put = (g: AclGroup | null): void => {
+    if (g === null) return;
+    let k = g.at * 4;
+    for (const e of g.entries) {
+      data[k] = e.principalId;
+      data[k + 1] = e.hostId;
+      data[k + 2] = e.allowMask;
+      data[k + 3] = e.denyMask;
+      k += 4;
+    }
+  };
+  for (const section of sections.values()) {
+    for (const node of section.names) {
+      put(node.literal);
+      put(node.prefixed);
+    }
+  }
+  tb.table.data = data;
 }
 
 /**
@@ -134,6 +209,11 @@ function buildGroup(raw: IndexedAcl[]): AclGroup {
  */
 export function seekAtOrBelow(section: TypeSection, r: string, m: number, from: number): number {
   const names = section.names;
+  if (m === 0) {
+    // Only the empty name is <= "", and it sorts last.
+    const last = names.length - 1;
+    return last >= from && names[last]!.name === "" ? last : names.length;
+  }
   const target = m === r.length ? r : r.slice(0, m);
   let lo = from;
   let hi = names.length;
@@ -145,6 +225,59 @@ export function seekAtOrBelow(section: TypeSection, r: string, m: number, from: 
   return lo;
 }
 
+function commonPrefixLength(a: string, b: string): number {
+  const n = a.length < b.length ? a.length : b.length;
+  let i = 0;
+  while (i < n && a.charCodeAt(i) === b.charCodeAt(i)) i++;
+  return i;
+}
+
+/**
+ * One stretch of StandardAuthorizerData.checkSection for the resource name `r`, from
+ * position `i`: steps and seeks over names that are not prefixes of `r` until it meets
+ * one that is. Returns 2 * (that position, or names.length at the end) + 1 if it passed
+ * the name `*` on the way without `*` being a prefix of `r` (Kafka applies the LITERAL
+ * `*` ACLs there, then jumps like for any other name).
+ */
+export function scanToPrefix(section: TypeSection, r: string, i: number): number {
+  const names = section.names;
+  let star = 0;
+  while (i < names.length) {
+    const node = names[i]!;
+    const n = node.name;
+    const m = commonPrefixLength(r, n);
+    if (m === n.length) break;
+    if (n === WILDCARD_RESOURCE) {
+      if (node.literal !== null) star = 1;
+      i = node.prefixed !== null ? seekAtOrBelow(section, r, m, i + 1) : i + 1;
+    } else {
+      i = seekAtOrBelow(section, r, m, i + 1);
+    }
+  }
+  return i * 2 + star;
+}
+
+/**
+ * Fills `down` and `starOnTheWay` of every name. Why the scan after a name P that is a
+ * prefix of the resource name r depends on P alone: every later name n sorts below P, so
+ * it does not start with P, and its common prefix with r is its common prefix with P,
+ * shorter than P; the scan's tests (is n a prefix? is it `*`?) and its seek targets
+ * (r cut to that common length) are the same for r and for P; and none of those names
+ * equals r, so no LITERAL group other than `*` applies. So the rest of the pass is
+ * the stretch from P's successor with P as the resource name, then the same from the
+ * prefix it reaches, and so on.
+ */
+function linkPrefixChains(section: TypeSection): void {
+  const names = section.names as NameNode[];
+  for (let i = 0; i < names.length; i++) {
+    const node = names[i]!;
+    const s = scanToPrefix(section, node.name, i + 1);
+    const at = s >>> 1;
+    node.down = at < names.length ? at : -1;
+    node.starOnTheWay = (s & 1) === 1;
+  }
+}
+
 function buildSection(names: NameNode[]): TypeSection {
   names.sort((a, b) => (a.name < b.name ? 1 : a.name > b.name ? -1 : 0));
   const positionByName = new Map<string, number>();
@@ -154,12 +287,15 @@ function buildSection(names: NameNode[]): TypeSection {
     positionByName.set(node.name, i);
     if (node.prefixed !== null) lengths.add(node.name.length);
   }
+  const starAt = positionByName.get(WILDCARD_RESOURCE);
   const section: TypeSection = {
     names,
     positionByName,
     wildcardStart: 0,
     prefixedLengths: [...lengths].sort((a, b) => a - b),
+    star: starAt === undefined ? null : names[starAt]!.literal,
   };
+  linkPrefixChains(section);
   return { ...section, wildcardStart: seekAtOrBelow(section, WILDCARD_RESOURCE, WILDCARD_RESOURCE.length, 0) };
 }
 
@@ -169,7 +305,7 @@ export function bindingKey(b: AclBinding): string {
 
 const ACL_INDEX_BRAND = "kafka-security-console/AclIndex@1";
 
-const EMPTY_SECTION: TypeSection = { names: [], positionByName: new Map(), wildcardStart: 0, prefixedLengths: [] };
+const EMPTY_SECTION: TypeSection = { names: [], positionByName: new Map(), wildcardStart: 0, prefixedLengths: [], star: null };
 
 export class AclIndex {
   /**
@@ -187,12 +323,15 @@ export class AclIndex {
   readonly entries: readonly IndexedAcl[];
   private readonly sections: ReadonlyMap<ResourceType, TypeSection>;
   private readonly byPrincipal: ReadonlyMap<string, readonly IndexedAcl[]>;
+  /** Interned principals and hosts and the flat per-ACL numbers (authorize's hot path). */
+  readonly table: AclTable;
 
-  private constructor(entries: IndexedAcl[], sections: Map<ResourceType, TypeSection>, byPrincipal: Map<string, IndexedAcl[]>) {
+  private constructor(entries: IndexedAcl[], sections: Map<ResourceType, TypeSection>, byPrincipal: Map<string, IndexedAcl[]>, table: AclTable) {
     this.entries = entries;
     this.acls = entries.map((e) => e.binding);
     this.sections = sections;
     this.byPrincipal = byPrincipal;
+    this.table = table;
   }
 
   /** Build the index from a full ACL set. The bindings are assumed well-formed (see parse.ts). */
@@ -201,6 +340,16 @@ export class AclIndex {
     const groups = new Map<ResourceType, Map<string, { literal: IndexedAcl[] | null; prefixed: IndexedAcl[] | null }>>();
     const allowMasks = new Map<string, number>();
     const denyMasks = new Map<string, number>();
+    const principals = new Map<string, number>([[WILDCARD_PRINCIPAL, 0]]);
+    const hosts = new Map<string, number>([[WILDCARD_HOST, 0]]);
+    const intern = (ids: Map<string, number>, s: string): number => {
+      let id = ids.get(s);
+      if (id === undefined) {
+        id = ids.size;
+        ids.set(s, id);
+      }
+      return id;
+    };
     for (const raw of acls) {
       const binding = raw;
       const allow = binding.permissionType === "ALLOW";
@@ -220,6 +369,8 @@ export class AclIndex {
         opOrdinal: OPERATION_ORDINAL[binding.operation],
         allowMask,
         denyMask,
+        principalId: intern(principals, binding.principal),
+        hostId: intern(hosts, binding.host),
         result: null,
         duplicate: false,
       };
@@ -240,14 +391,17 @@ export class AclIndex {
       } else if (slot.prefixed === null) slot.prefixed = [entry];
       else slot.prefixed.push(entry);
     }
+    const tb: TableBuilder = { table: { principals, hosts, data: new Int32Array(0) }, used: 0 };
     const sections = new Map<ResourceType, TypeSection>();
     for (const [type, byName] of groups) {
       const nodes: NameNode[] = [];
       for (const [name, slot] of byName) {
         nodes.push({
+          down: -1,
+          starOnTheWay: false,
           name,
-          literal: slot.literal === null ? null : buildGroup(slot.literal),
-          prefixed: slot.prefixed === null ? null : buildGroup(slot.prefixed),
+          literal: slot.literal === null ? null : buildGroup(slot.literal, tb),
+          prefixed: slot.prefixed === null ? null : buildGroup(slot.prefixed, tb),
         });
       }
       sections.set(type, buildSection(nodes));
@@ -259,7 +413,8 @@ export class AclIndex {
       if (mine === undefined) byPrincipal.set(e.binding.principal, [e]);
       else mine.push(e);
     }
-    return new AclIndex(entries, sections, byPrincipal);
+    fillTable(tb, sections);
+    return new AclIndex(entries, sections, byPrincipal, tb.table);
   }
 
   get size(): number {

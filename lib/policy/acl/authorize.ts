@@ -48,7 +48,7 @@
  * the resource name, the rule the first pass uses, which yields Kafka's intended result.
  */
 import { WILDCARD_HOST, WILDCARD_PRINCIPAL, WILDCARD_RESOURCE, type ResourceType } from "../types";
-import { AclIndex, resultOf, seekAtOrBelow, type AclGroup, type IndexedAcl, type TypeSection } from "./acl-index";
+import { AclIndex, idKey, resultOf, scanToPrefix, seekAtOrBelow, type AclGroup, type AclTable, type IndexedAcl, type TypeSection } from "./acl-index";
 import type { AclBinding } from "../types";
 import type { AuthorizationResult, AuthorizeByResourceTypeRequest, AuthorizeRequest, AuthorizerConfig, Decision } from "./model";
 import { operationBit } from "./operations";
@@ -64,37 +64,30 @@ export interface GroupVisitor {
   visit(group: AclGroup): boolean;
 }
 
-function commonPrefixLength(a: string, b: string): number {
-  const n = a.length < b.length ? a.length : b.length;
-  let i = 0;
-  while (i < n && a.charCodeAt(i) === b.charCodeAt(i)) i++;
-  return i;
-}
-
-/** One pass of StandardAuthorizerData.checkSection, from position `start`. Returns true when stopped. */
+/**
+ * One pass of StandardAuthorizerData.checkSection, from position `start`. Returns true
+ * when stopped. The stretch up to the first name that is a prefix of the resource name
+ * is scanned as Kafka does; from there the pass follows that name's precomputed chain
+ * (NameNode.down: the same names in the same order, without the seeks).
+ */
 function checkSection(section: TypeSection, resourceName: string, start: number, visitor: GroupVisitor): boolean {
   const names = section.names;
-  let i = start;
-  while (i < names.length) {
-    const node = names[i]!;
-    const n = node.name;
-    const m = commonPrefixLength(resourceName, n);
-    if (m === n.length) {
-      // The ACL name is a prefix of (or equal to) the resource name. A LITERAL that is
-      // only a prefix does not apply; the PREFIXED patterns of this name do.
-      if (node.literal !== null && m === resourceName.length && visitor.visit(node.literal)) return true;
-      if (node.prefixed !== null && visitor.visit(node.prefixed)) return true;
-      i++;
-    } else if (n === WILDCARD_RESOURCE) {
-      // The wildcard LITERAL applies to every name; a PREFIXED `*` that is not a prefix
-      // ends this stretch like any other non-prefix.
-      if (node.literal !== null && visitor.visit(node.literal)) return true;
-      i = node.prefixed !== null ? seekAtOrBelow(section, resourceName, m, i + 1) : i + 1;
-    } else {
-      i = seekAtOrBelow(section, resourceName, m, i + 1);
-    }
+  const s = scanToPrefix(section, resourceName, start);
+  // A LITERAL `*` passed on the way is visited where Kafka meets it: before the prefix.
+  if ((s & 1) === 1 && visitor.visit(section.star!)) return true;
+  const at = s >>> 1;
+  if (at >= names.length) return false;
+  let node = names[at]!;
+  // A LITERAL that is only a prefix does not apply; the PREFIXED patterns of this name do.
+  if (node.literal !== null && node.name.length === resourceName.length && visitor.visit(node.literal)) return true;
+  if (node.prefixed !== null && visitor.visit(node.prefixed)) return true;
+  for (;;) {
+    if (node.starOnTheWay && visitor.visit(section.star!)) return true;
+    if (node.down < 0) return false;
+    node = names[node.down]!;
+    // Shorter than the resource name: only its PREFIXED patterns apply.
+    if (node.prefixed !== null && visitor.visit(node.prefixed)) return true;
   }
-  return false;
 }
 
 /** Visit the groups that apply to `resourceName` exactly in StandardAuthorizer's order (both passes). */
@@ -107,10 +100,19 @@ export function scanApplicableGroups(index: AclIndex, resourceType: ResourceType
   checkSection(section, resourceName, section.wildcardStart, visitor);
 }
 
-/** The mutable state of one decision (MatchingRuleBuilder). One per index: authorize is not re-entrant. */
+/**
+ * The mutable state of one decision (MatchingRuleBuilder). Not re-entrant, and nothing
+ * it calls calls back into authorize, so one instance serves every decision.
+ * The request's principal and host are looked up in the table of the groups' index once
+ * (-1: named by no ACL there, so only `User:*` / `*` ACLs can match), again only if a
+ * group of another index comes (plans mix two); each ACL is then compared as numbers.
+ */
 class RuleBuilder implements GroupVisitor {
   principal = "";
   host = "";
+  private table: AclTable | null = null;
+  private principalId = -1;
+  private hostId = -1;
   bit = 0;
   hasResourceAcls = false;
   deny: IndexedAcl | null = null;
@@ -121,22 +123,30 @@ class RuleBuilder implements GroupVisitor {
   reset(principal: string, host: string, bit: number): void {
     this.principal = principal;
     this.host = host;
+    this.table = null;
     this.bit = bit;
     this.hasResourceAcls = false;
     this.deny = null;
     this.allow = null;
   }
 
+  /** Lets go of the last index's table (a replaced snapshot must be collectable). */
+  release(): void {
+    this.table = null;
+  }
+
   visit(group: AclGroup): boolean {
     this.hasResourceAcls = true;
     this.groupDeny = null;
     this.groupAllow = null;
-    if (group.byPrincipal === null) {
-      this.scanSmall(group.entries);
-    } else {
-      this.scanPrincipal(group.byPrincipal, this.principal);
-      if (this.principal !== WILDCARD_PRINCIPAL) this.scanPrincipal(group.byPrincipal, WILDCARD_PRINCIPAL);
+    const table = group.table;
+    if (table !== this.table) {
+      this.table = table;
+      this.principalId = table.principals.get(this.principal) ?? -1;
+      this.hostId = table.hosts.get(this.host) ?? -1;
     }
+    if (group.byIds === null) this.scanSmall(group);
+    else this.scanKeyed(table, group.byIds);
     if (this.groupDeny !== null) {
       this.deny = this.groupDeny;
       return true;
@@ -146,15 +156,22 @@ class RuleBuilder implements GroupVisitor {
   }
 
   /** Small group: every ACL in rank order; the first matching DENY ends it. */
-  private scanSmall(entries: readonly IndexedAcl[]): void {
+  private scanSmall(group: AclGroup): void {
     const bit = this.bit;
-    for (let i = 0; i < entries.length; i++) {
-      const e = entries[i]!;
-      if (((e.denyMask | e.allowMask) & bit) === 0) continue;
-      const b = e.binding;
-      if (b.principal !== this.principal && b.principal !== WILDCARD_PRINCIPAL) continue;
-      if (b.host !== this.host && b.host !== WILDCARD_HOST) continue;
-      if ((e.denyMask & bit) !== 0) {
+    const principalId = this.principalId;
+    const hostId = this.hostId;
+    const data = group.table.data;
+    const base = group.at * 4;
+    const end = base + group.entries.length * 4;
+    for (let k = base; k < end; k += 4) {
+      const deny = data[k + 3]!;
+      if (((data[k + 2]! | deny) & bit) === 0) continue;
+      const p = data[k]!;
+      if (p !== principalId && p !== 0) continue;
+      const h = data[k + 1]!;
+      if (h !== hostId && h !== 0) continue;
+      const e = group.entries[(k - base) >> 2]!;
+      if ((deny & bit) !== 0) {
         this.groupDeny = e;
         return;
       }
@@ -162,11 +179,18 @@ class RuleBuilder implements GroupVisitor {
     }
   }
 
-  private scanPrincipal(byPrincipal: NonNullable<AclGroup["byPrincipal"]>, principal: string): void {
-    const byHost = byPrincipal.get(principal);
-    if (byHost === undefined) return;
-    this.scanList(byHost.get(this.host));
-    if (this.host !== WILDCARD_HOST) this.scanList(byHost.get(WILDCARD_HOST));
+  /** Large group: only the lists of (principal or `User:*`, host or `*`). */
+  private scanKeyed(table: AclTable, byIds: ReadonlyMap<number, readonly IndexedAcl[]>): void {
+    const p = this.principalId;
+    const h = this.hostId;
+    if (p >= 0) {
+      if (h >= 0) this.scanList(byIds.get(idKey(table, p, h)));
+      if (h !== 0) this.scanList(byIds.get(idKey(table, p, 0)));
+    }
+    if (p !== 0) {
+      if (h >= 0) this.scanList(byIds.get(idKey(table, 0, h)));
+      if (h !== 0) this.scanList(byIds.get(idKey(table, 0, 0)));
+    }
   }
 
   private scanList(list: readonly IndexedAcl[] | undefined): void {
@@ -184,16 +208,7 @@ class RuleBuilder implements GroupVisitor {
   }
 }
 
-const builders = new WeakMap<AclIndex, RuleBuilder>();
-
-function builderFor(index: AclIndex): RuleBuilder {
-  let b = builders.get(index);
-  if (b === undefined) {
-    b = new RuleBuilder();
-    builders.set(index, b);
-  }
-  return b;
-}
+const builder = new RuleBuilder();
 
 export function isSuperUser(principal: string, config: AuthorizerConfig | undefined): boolean {
   const su = config?.superUsers;
@@ -212,7 +227,7 @@ function toIndex(source: AclIndex | readonly AclBinding[]): AclIndex {
 export function authorize(source: AclIndex | readonly AclBinding[], request: AuthorizeRequest, config?: AuthorizerConfig): AuthorizationResult {
   if (isSuperUser(request.principal, config)) return SUPER_USER_RESULT;
   const index = toIndex(source);
-  const b = builderFor(index);
+  const b = builder;
   b.reset(request.principal, request.host, operationBit(request.operation));
   scanApplicableGroups(index, request.resourceType, request.resourceName, b);
   const deny = b.deny;
@@ -220,6 +235,7 @@ export function authorize(source: AclIndex | readonly AclBinding[], request: Aut
   const hasResourceAcls = b.hasResourceAcls;
   b.deny = null;
   b.allow = null;
+  b.release();
   if (deny !== null) return resultOf(deny);
   if (allow !== null) return resultOf(allow);
   if (hasResourceAcls) return NO_ACL_MATCHED_RESULT;
@@ -243,18 +259,17 @@ export function scanOrder(index: AclIndex, resourceType: ResourceType, resourceN
   return groups;
 }
 
-const scratch = new RuleBuilder();
-
 /** `authorize` over groups from `scanOrder` (same resource): same result, no scan. */
 export function authorizeInScanOrder(groups: readonly AclGroup[], request: Omit<AuthorizeRequest, "resourceType" | "resourceName">, config?: AuthorizerConfig): AuthorizationResult {
   if (isSuperUser(request.principal, config)) return SUPER_USER_RESULT;
-  const b = scratch;
+  const b = builder;
   b.reset(request.principal, request.host, operationBit(request.operation));
   for (let i = 0; i < groups.length; i++) if (b.visit(groups[i]!)) break;
   const deny = b.deny;
   const allow = b.allow;
   b.deny = null;
   b.allow = null;
+  b.release();
   if (deny !== null) return resultOf(deny);
   if (allow !== null) return resultOf(allow);
   if (groups.length > 0) return NO_ACL_MATCHED_RESULT;
