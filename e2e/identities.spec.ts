@@ -89,9 +89,10 @@ test.describe("Identities page", () => {
 test.describe("Access check by certificate DN or Kerberos principal", () => {
   test("the page maps the client first and says so", async ({ adminPage: page }) => {
     await page.goto("/access-check");
-    await page.getByLabel("Client", { exact: true }).selectOption("certificateDn");
-    await page.getByLabel("Principal, DN or Kerberos name").fill("CN=alice, OU=Eng");
-    await page.getByLabel("Resource name").fill("orders");
+    const form = page.getByRole("form", { name: "Access check" });
+    await form.getByRole("combobox", { name: /^Client/ }).selectOption("certificateDn");
+    await form.getByRole("textbox", { name: /^Principal, DN or Kerberos name/ }).fill("CN=alice, OU=Eng");
+    await form.getByRole("textbox", { name: /^Resource name/ }).fill("orders");
     await page.getByRole("button", { name: "Check" }).click();
     // No rules configured for the dev broker: DEFAULT keeps the DN, written as Java writes it.
     await expect(page.getByTestId("mapping")).toContainText(

@@ -46,11 +46,12 @@ export function ScramCredentialForm({ user, mechanism, label }: { user?: string;
           <fieldset className="wide plain-fieldset">
             <legend>Password</legend>
             <label className="check">
-              <input type="radio" name="passwordSource" value="generated" checked={source === "generated"} onChange={() => setSource("generated")} /> generate one
+              {/* defaultChecked, not checked: React resets a form after its action, back to the defaults of the latest render. */}
+              <input type="radio" name="passwordSource" value="generated" defaultChecked={source === "generated"} onChange={() => setSource("generated")} /> generate one
               (shown once)
             </label>
             <label className="check">
-              <input type="radio" name="passwordSource" value="typed" checked={source === "typed"} onChange={() => setSource("typed")} /> type it
+              <input type="radio" name="passwordSource" value="typed" defaultChecked={source === "typed"} onChange={() => setSource("typed")} /> type it
             </label>
           </fieldset>
           {source === "typed" && (
