@@ -28,12 +28,21 @@ export class ConsoleUser {
 
   /** Signs in through POST /api/v1/session; the session cookie is kept for every later call. */
   async signIn(username: string, password: string): Promise<void> {
-    const res = await fetch(`${this.base}/api/v1/session`, {
-      method: "POST",
-      headers: { "Content-Type": "application/json", Origin: this.base },
-      body: JSON.stringify({ username, password, mechanism: "SCRAM-SHA-512" }),
-    });
-    const text = await res.text();
+    let res: Response;
+    let text: string;
+    // A sign-in whose SASL handshake timed out on a busy machine counts as failed, and the
+    // console throttles: wait as it says and try again (a few times).
+    for (let attempt = 1; ; attempt++) {
+      res = await fetch(`${this.base}/api/v1/session`, {
+        method: "POST",
+        headers: { "Content-Type": "application/json", Origin: this.base },
+        body: JSON.stringify({ username, password, mechanism: "SCRAM-SHA-512" }),
+      });
+      text = await res.text();
+      if (res.ok || attempt >= 6 || (res.status !== 429 && res.status < 500)) break;
+      const wait = Number(/in (\d+) s/.exec(text)?.[1] ?? 2);
+      await new Promise((resolve) => setTimeout(resolve, (wait + 1) * 1000));
+    }
     if (!res.ok) throw new ApiError(res.status, "/api/v1/session", text);
     const session = res.headers.getSetCookie().find((c) => c.startsWith("ksc_session="));
     if (!session) throw new Error("sign-in answered no ksc_session cookie");
