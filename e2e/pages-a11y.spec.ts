@@ -112,7 +112,8 @@ async function check(page: Page, route: string, url: string, width: number) {
 }
 
 test.describe("every console page at 1440 and 390 px", () => {
-  test.describe.configure({ timeout: 180_000 });
+  // Two widths, each with axe and a full-page screenshot, on a loaded 2-core machine (the API reference is a large page).
+  test.describe.configure({ timeout: 360_000 });
   const routes = consoleRoutes();
 
   test("the page list is read from the files", () => {

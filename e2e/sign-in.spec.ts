@@ -51,4 +51,27 @@ test.describe("sign-in", () => {
     await expect(page.getByText("Enter your Kafka username")).toBeVisible();
     await expect(page.getByText("Enter your password")).toBeVisible();
   });
+
+  test("a session that ends: the sign-in returns to the page with its query (a GET form's input kept)", async ({ page, request }) => {
+    await page.goto("/sign-in");
+    await page.getByLabel("Username").fill("admin");
+    await page.getByLabel("Password").fill("admin-secret");
+    await page.getByRole("button", { name: "Sign in" }).click();
+    await expect(page.getByTestId("principal")).toHaveText("User:admin");
+
+    // Signed out elsewhere: this browser still holds the (now dead) session cookie.
+    const cookie = (await page.context().cookies()).find((c) => c.name === "ksc_session");
+    expect((await request.delete("/api/v1/session", { headers: { cookie: `ksc_session=${cookie!.value}` } })).status()).toBe(200);
+
+    await page.goto("/quotas?user=svc-orders&clientId=orders-api");
+    await expect(page).toHaveURL(/\/sign-in\?ended=1&next=%2Fquotas%3Fuser%3Dsvc-orders%26clientId%3Dorders-api$/);
+    await expect(page.getByRole("status").filter({ hasText: "to return to the page you were on" })).toBeVisible();
+    await page.getByLabel("Username").fill("admin");
+    await page.getByLabel("Password").fill("admin-secret");
+    await page.getByRole("button", { name: "Sign in" }).click();
+    await expect(page).toHaveURL(/\/quotas\?user=svc-orders&clientId=orders-api$/);
+    const form = page.getByRole("form", { name: "Which quota applies" });
+    await expect(form.getByLabel("User")).toHaveValue("svc-orders");
+    await expect(form.getByLabel("Client id")).toHaveValue("orders-api");
+  });
 });
