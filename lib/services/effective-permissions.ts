@@ -159,6 +159,9 @@ function principalsOf(groups: readonly AclGroup[]): Set<string> {
   return out;
 }
 
+/** Shared by the cells whose answer is the same from every host (most of them): nothing is ever pushed to it. */
+const NO_OTHER_HOSTS: PermissionCell["otherHosts"] = [];
+
 const sameResult = (a: AuthorizationResult, b: AuthorizationResult) => a.decision === b.decision && a.rule === b.rule;
 
 /** Whether an ACL of `principal` or `User:*` is among the groups: otherwise every decision is the groups' default. */
@@ -208,12 +211,19 @@ function cellsFor(
 ): PermissionCell[] {
   const requestHost = host ?? UNNAMED_HOST;
   const others = host === null && !isSuperUser(principal, config) ? namedHosts(groups, principal) : [];
+  // One request object for every question (authorize reads it and keeps nothing).
+  const request = { principal, host: requestHost, operation: operations[0]! };
   return operations.map((operation) => {
-    const result = authorizeInScanOrder(groups, { principal, host: requestHost, operation }, config);
-    const otherHosts: PermissionCell["otherHosts"] = [];
+    request.host = requestHost;
+    request.operation = operation;
+    const result = authorizeInScanOrder(groups, request, config);
+    let otherHosts: PermissionCell["otherHosts"] = NO_OTHER_HOSTS;
     for (const h of others) {
-      const at = authorizeInScanOrder(groups, { principal, host: h, operation }, config);
-      if (!sameResult(at, result)) otherHosts.push({ host: h, decision: at.decision, rule: at.rule, via: via(at.rule, operation) });
+      request.host = h;
+      const at = authorizeInScanOrder(groups, request, config);
+      if (sameResult(at, result)) continue;
+      if (otherHosts === NO_OTHER_HOSTS) otherHosts = [];
+      otherHosts.push({ host: h, decision: at.decision, rule: at.rule, via: via(at.rule, operation) });
     }
     return { operation, decision: result.decision, rule: result.rule, via: via(result.rule, operation), otherHosts };
   });
