@@ -271,6 +271,13 @@ function build(): void {
   if (r.status !== 0) throw new Error(`next build failed:\n${`${r.stdout}\n${r.stderr}`.slice(-4000)}`);
 }
 
+/** CPU time (user + system) the server process has used so far, ms (10 ms ticks). */
+function serverCpuMs(pid: number): number {
+  const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+  const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+  return (Number(fields[11]) + Number(fields[12])) * 10;
+}
+
 function serverMemory(pid: number): { rssMb: number; peakRssMb: number } {
   const status = readFileSync(`/proc/${pid}/status`, "utf8");
   const kb = (field: string) => Number(new RegExp(`^${field}:\\s+(\\d+) kB`, "m").exec(status)?.[1] ?? NaN);
@@ -425,6 +432,8 @@ interface Measured {
   coldMs: number;
   warmMs: number[];
   medianMs: number;
+  /** The server's CPU time per warm request (its whole process, over all warm runs / runs): what the request costs, whatever the neighbours do. */
+  serverCpuMsPerRequest: number;
   bytes: number;
   cli: { what: string; medianMs: number; runsMs: number[]; bytes: number } | null;
   /** console / CLI (below 1: the console answers faster). */
@@ -432,16 +441,18 @@ interface Measured {
   target: { key: TargetKey; limit: number; pass: boolean } | null;
 }
 
-async function ask(user: ConsoleUser, question: Question, runs: number): Promise<Omit<Measured, "cli" | "ratio" | "target">> {
+async function ask(user: ConsoleUser, question: Question, runs: number, pid: number): Promise<Omit<Measured, "cli" | "ratio" | "target">> {
   const cold = await user.get(question.path(-1));
   const warm: number[] = [];
   let bytes = cold.bytes;
+  const cpu0 = serverCpuMs(pid);
   for (let run = 0; run < runs; run++) {
     const r = await user.get(question.path(run));
     warm.push(round(r.ms));
     bytes = r.bytes;
   }
-  return { key: question.key, what: question.what, coldMs: round(cold.ms), warmMs: warm, medianMs: round(median(warm)), bytes };
+  const serverCpuMsPerRequest = round((serverCpuMs(pid) - cpu0) / runs);
+  return { key: question.key, what: question.what, coldMs: round(cold.ms), warmMs: warm, medianMs: round(median(warm)), serverCpuMsPerRequest, bytes };
 }
 
 /** CLI runs by their arguments: rows asking kafka-acls.sh the same thing share its runs. */
@@ -478,9 +489,13 @@ interface Concurrency {
   p90Ms: number;
   p99Ms: number;
   maxMs: number;
+  /** The server's CPU time over the window / requests, and / window (1 = one core busy all along). */
+  serverCpuMsPerRequest: number;
+  serverCores: number;
 }
 
-async function concurrentUsers(users: ConsoleUser[], s: Sample, pages: number, windowS: number): Promise<Concurrency> {
+async function concurrentUsers(users: ConsoleUser[], s: Sample, pages: number, windowS: number, pid: number): Promise<Concurrency> {
+  const cpu0 = serverCpuMs(pid);
   let seed = 12345;
   const rand = (n: number) => {
     seed = (seed * 1103515245 + 12345) & 0x7fffffff;
@@ -513,7 +528,10 @@ async function concurrentUsers(users: ConsoleUser[], s: Sample, pages: number, w
     }),
   );
   const seconds = (performance.now() - t0) / 1000;
+  const cpu = serverCpuMs(pid) - cpu0;
   return {
+    serverCpuMsPerRequest: round(cpu / Math.max(1, times.length)),
+    serverCores: Math.round((cpu / 1000 / seconds) * 100) / 100,
     users: users.length,
     seconds: round(seconds),
     requests: times.length,
@@ -624,17 +642,17 @@ async function runSize(options: Options, all: readonly AclBinding[], loaded: num
   // That first list request was the coldest of all: it is listPage1's cold figure.
   const measured: Measured[] = [];
   for (const question of qs) {
-    const m = await ask(user, question, options.runs);
+    const m = await ask(user, question, options.runs, pid);
     if (question.key === "listPage1") m.coldMs = round(first.ms);
     const limit = question.target ? TARGETS[question.target][tier] : null;
     measured.push({ ...m, cli: null, ratio: null, target: question.target && limit !== null ? { key: question.target, limit, pass: m.medianMs < limit } : null });
-    log(`  ${question.key}: cold ${Math.round(m.coldMs)} ms, warm median ${Math.round(m.medianMs)} ms`);
+    log(`  ${question.key}: cold ${Math.round(m.coldMs)} ms, warm median ${Math.round(m.medianMs)} ms, server CPU ${m.serverCpuMsPerRequest} ms/request`);
   }
 
   log(`${options.users} users for ${options.windowS} s`);
   const users: ConsoleUser[] = [];
   for (let i = 0; i < options.users; i++) users.push(await signedIn());
-  const concurrency = await concurrentUsers(users, sample, pages, options.windowS);
+  const concurrency = await concurrentUsers(users, sample, pages, options.windowS, pid);
   log(`  p50 ${concurrency.p50Ms} ms, p99 ${concurrency.p99Ms} ms, ${concurrency.throughputPerS} requests/s, ${concurrency.errors} errors`);
 
   log("writes: 500 created in one request, 50 of them deleted in one request");
@@ -707,7 +725,7 @@ function table(sizes: SizeReport[]): string {
   const row = (label: string, key: string, target: TargetKey | null) => {
     const cells = sizes.map((s) => {
       const m = s.questions.find((x) => x.key === key);
-      return m ? `${cell(m)}; cold ${fmt(m.coldMs)}` : "-";
+      return m ? `${cell(m)}; cold ${fmt(m.coldMs)}; CPU ${Math.round(m.serverCpuMsPerRequest)} ms` : "-";
     });
     lines.push(`| ${label} | ${cells.join(" | ")} | ${target ? sizes.map((s) => `< ${TARGETS[target][s.tier]} ms`).join(" / ") : ""} |`);
   };
@@ -831,6 +849,7 @@ export async function main(argv: readonly string[]): Promise<void> {
         "kafka-acls.sh runs in a fresh JVM per call (the JVM start included, as an operator meets it); its output is counted, not printed. ratio = console / CLI.",
         "The CLI cannot page or filter by operation: those rows compare with --list of every ACL. The access check and topic detail compare with --list --topic T --resource-pattern-type match (the ACLs that apply).",
         "brokerRequests: the broker's RequestsPerSec counts (JMX) during the call, from every client (a viewer-right proof or a snapshot refresh of the console counts too).",
+        "serverCpuMsPerRequest: the console server's own CPU time (user + system, /proc/<pid>/stat) per request; on this shared machine (load average in `machine`) wall times include waiting for a core, the CPU time does not.",
         "Sizes up to 100,000 ACLs are held to the 100k targets, larger ones to the 300k targets.",
       ],
       targets: TARGETS,
