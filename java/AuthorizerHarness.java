@@ -33,8 +33,17 @@
  *
  *   {"id":3,"cmd":"bench","resourceCount":5000,"aclCount":10,"denyPercentage":20,
  *    "seed":42,"warmupMs":2000,"measureMs":3000,"logIfDenied":true}
- *     -> {"id":3,"aclsLoaded":n,"loadMs":..,"decision":"DENIED","nsPerOp":..,"nsPerOpBest":..,"iterations":..,"heapUsedMb":..}
- *     (nsPerOp: mean over the measurement; nsPerOpBest: the best of "windows" equal slices of it)
+ *     -> {"id":3,"aclsLoaded":n,"loadMs":..,"decision":"DENIED","nsPerOp":..,"nsPerOpBest":..,"cpuNsPerOpBest":..,"iterations":..,"heapUsedMb":..}
+ *     (nsPerOp: mean over the measurement; nsPerOpBest: the best of "windows" equal slices of it;
+ *     cpuNsPerOpBest: the best slice in CPU time of the measuring thread)
+ *
+ *   {"id":4,"cmd":"benchRequests","file":"/tmp/x.json","warmupMs":3000,"measureMs":3000}
+ *     (the file holds {"acls":[...],"requests":[...]} in the shapes of "authorize")
+ *     -> {"id":4,"aclsLoaded":n,"loadMs":..,"decisions":"ADDA..","nsPerOp":..,"nsPerOpBest":..,"cpuNsPerOpBest":..,"iterations":..}
+ *     decisions: one letter per request (A = ALLOWED, D = DENIED, E = Kafka threw), in
+ *     order; nsPerOp and nsPerOpBest are per request, from loops over all of them;
+ *     cpuNsPerOpBest is the best window in CPU time of the measuring thread (what other
+ *     processes on a shared machine disturb least).
  *
  * The bench workload is Kafka's jmh-benchmarks AuthorizerBenchmark (prepareAclCache and
  * testAuthorizer), with its java.util.Random replaced by a seeded mulberry32 generator
@@ -129,6 +138,8 @@ public final class AuthorizerHarness {
                 return authorizeCase(cmd);
             case "bench":
                 return bench(cmd);
+            case "benchRequests":
+                return benchRequests(cmd);
             default:
                 throw new IllegalArgumentException("unknown cmd " + name);
         }
@@ -141,14 +152,7 @@ public final class AuthorizerHarness {
         // The controller never stores the same ACL twice (AclCache.addAcl throws on it).
         Set<StandardAcl> seen = new LinkedHashSet<>();
         for (JsonNode a : cmd.path("acls")) {
-            StandardAcl acl = new StandardAcl(
-                ResourceType.valueOf(text(a, "resourceType")),
-                text(a, "resourceName"),
-                PatternType.valueOf(text(a, "patternType")),
-                text(a, "principal"),
-                text(a, "host"),
-                AclOperation.valueOf(text(a, "operation")),
-                AclPermissionType.valueOf(text(a, "permissionType")));
+            StandardAcl acl = aclOf(a);
             if (seen.add(acl)) acls.add(acl);
         }
         List<String> superUsers = new ArrayList<>();
@@ -458,50 +462,134 @@ public final class AuthorizerHarness {
         Context ctx = new Context(new KafkaPrincipal(KafkaPrincipal.USER_TYPE, "test-user"), InetAddress.getByName("127.0.0.1"));
 
         AuthorizationResult decision = authorizer.authorize(ctx, actions).get(0);
-        long sink = 0;
-        long warmupEnd = System.nanoTime() + warmupMs * 1_000_000L;
-        while (System.nanoTime() < warmupEnd) {
-            sink += authorizer.authorize(ctx, actions).get(0).ordinal();
-        }
-        // The measurement is cut into windows; the mean over all of them is what JMH would
-        // report, the best window is the figure least disturbed by other processes.
-        int windows = Math.max(1, cmd.path("windows").asInt(10));
-        long windowNs = Math.max(1, measureMs * 1_000_000L / windows);
-        long iterations = 0;
-        long totalNs = 0;
-        double best = Double.MAX_VALUE;
-        for (int w = 0; w < windows; w++) {
-            long start = System.nanoTime();
-            long end = start + windowNs;
-            long n = 0;
-            long now;
-            do {
-                sink += authorizer.authorize(ctx, actions).get(0).ordinal();
-                n++;
-                now = System.nanoTime();
-            } while (now < end);
-            iterations += n;
-            totalNs += now - start;
-            best = Math.min(best, (double) (now - start) / n);
-        }
-        double nsPerOp = (double) totalNs / iterations;
-
         Runtime rt = Runtime.getRuntime();
         ObjectNode answer = JSON.createObjectNode();
+        timeWindows(() -> authorizer.authorize(ctx, actions).get(0).ordinal(), 1, warmupMs, measureMs,
+            Math.max(1, cmd.path("windows").asInt(10)), answer);
         answer.put("aclsLoaded", authorizer.aclCount());
         answer.put("loadMs", loadNs / 1e6);
         answer.put("decision", decision.name());
-        answer.put("nsPerOp", nsPerOp);
-        answer.put("nsPerOpBest", best);
-        answer.put("iterations", iterations);
         answer.put("heapUsedMb", (rt.totalMemory() - rt.freeMemory()) / (1024.0 * 1024.0));
-        answer.put("sink", sink);
         authorizer.close();
         metrics.close();
         return answer;
     }
 
+    /**
+     * A list of requests over a list of ACLs, both read from a file: the "realistic-mixed"
+     * row of scripts/bench.ts. Each request is asked the way the broker asks it (one
+     * prebuilt request context, one Action list), with audit logging off
+     * (logIfAllowed = logIfDenied = false) because the policy core builds no log message
+     * either. The timed loop answers every request in turn, round after round.
+     */
+    private static ObjectNode benchRequests(JsonNode cmd) throws Exception {
+        long warmupMs = cmd.path("warmupMs").asLong(2000);
+        long measureMs = cmd.path("measureMs").asLong(3000);
+        int windows = Math.max(1, cmd.path("windows").asInt(10));
+        JsonNode input = JSON.readTree(new java.io.File(text(cmd, "file")));
+
+        long t0 = System.nanoTime();
+        StandardAuthorizer authorizer = new StandardAuthorizer();
+        authorizer.configure(Map.of());
+        Metrics metrics = new Metrics();
+        authorizer.withPluginMetrics(new PluginMetricsImpl(metrics, Map.of()));
+        for (JsonNode a : input.path("acls")) {
+            authorizer.addAcl(Uuid.randomUuid(), aclOf(a));
+        }
+        authorizer.completeInitialLoad();
+        long loadNs = System.nanoTime() - t0;
+
+        int n = input.path("requests").size();
+        Context[] contexts = new Context[n];
+        @SuppressWarnings("unchecked")
+        List<Action>[] actions = new List[n];
+        int i = 0;
+        for (JsonNode r : input.path("requests")) {
+            contexts[i] = context(r);
+            actions[i] = List.of(new Action(
+                AclOperation.valueOf(text(r, "operation")),
+                new ResourcePattern(ResourceType.valueOf(text(r, "resourceType")), text(r, "resourceName"), PatternType.LITERAL),
+                1, false, false));
+            i++;
+        }
+        input = null;
+
+        StringBuilder decisions = new StringBuilder(n);
+        for (i = 0; i < n; i++) {
+            try {
+                decisions.append(authorizer.authorize(contexts[i], actions[i]).get(0) == AuthorizationResult.ALLOWED ? 'A' : 'D');
+            } catch (RuntimeException e) {
+                decisions.append('E');
+            }
+        }
+        ObjectNode answer = JSON.createObjectNode();
+        timeWindows(() -> {
+            long sum = 0;
+            for (int k = 0; k < n; k++) sum += authorizer.authorize(contexts[k], actions[k]).get(0).ordinal();
+            return sum;
+        }, n, warmupMs, measureMs, windows, answer);
+        answer.put("aclsLoaded", authorizer.aclCount());
+        answer.put("loadMs", loadNs / 1e6);
+        answer.put("decisions", decisions.toString());
+        authorizer.close();
+        metrics.close();
+        return answer;
+    }
+
+    /**
+     * Calls `body` (which answers `opsPerCall` requests) for warmupMs, then for measureMs cut
+     * into `windows` equal slices, and puts into `answer`, per request: nsPerOp (the mean
+     * over the measurement, what JMH reports), nsPerOpBest (the best slice, the figure least
+     * disturbed by other processes), cpuNsPerOpBest (the best slice in CPU time of this
+     * thread); and the iterations and a sink of the answers.
+     */
+    private static void timeWindows(java.util.function.LongSupplier body, int opsPerCall, long warmupMs, long measureMs, int windows, ObjectNode answer) {
+        long sink = 0;
+        long warmupEnd = System.nanoTime() + warmupMs * 1_000_000L;
+        while (System.nanoTime() < warmupEnd) sink += body.getAsLong();
+        java.lang.management.ThreadMXBean threads = java.lang.management.ManagementFactory.getThreadMXBean();
+        long windowNs = Math.max(1, measureMs * 1_000_000L / windows);
+        long calls = 0;
+        long totalNs = 0;
+        double best = Double.MAX_VALUE;
+        double cpuBest = Double.MAX_VALUE;
+        for (int w = 0; w < windows; w++) {
+            long cpu0 = threads.getCurrentThreadCpuTime();
+            long start = System.nanoTime();
+            long end = start + windowNs;
+            long k = 0;
+            long now;
+            do {
+                sink += body.getAsLong();
+                k++;
+                now = System.nanoTime();
+            } while (now < end);
+            long cpu = threads.getCurrentThreadCpuTime() - cpu0;
+            calls += k;
+            totalNs += now - start;
+            best = Math.min(best, (double) (now - start) / (k * opsPerCall));
+            cpuBest = Math.min(cpuBest, (double) cpu / (k * opsPerCall));
+        }
+        answer.put("nsPerOp", (double) totalNs / (calls * opsPerCall));
+        answer.put("nsPerOpBest", best);
+        answer.put("cpuNsPerOpBest", cpuBest);
+        answer.put("iterations", calls * opsPerCall);
+        answer.put("sink", sink);
+    }
+
     // ---- helpers -----------------------------------------------------------------------
+
+    /** One ACL in the protocol's shape {resourceType, resourceName, patternType, principal, host, operation, permissionType}. */
+    private static StandardAcl aclOf(JsonNode a) {
+        return new StandardAcl(
+            ResourceType.valueOf(text(a, "resourceType")),
+            text(a, "resourceName"),
+            PatternType.valueOf(text(a, "patternType")),
+            text(a, "principal"),
+            text(a, "host"),
+            AclOperation.valueOf(text(a, "operation")),
+            AclPermissionType.valueOf(text(a, "permissionType")));
+    }
 
     private static String text(JsonNode node, String field) {
         JsonNode v = node.get(field);

@@ -154,8 +154,31 @@ export interface HarnessBenchAnswer {
   nsPerOp: number;
   /** The best window: the figure least disturbed by other processes on the machine. */
   nsPerOpBest: number;
+  /** The best window in CPU time of the measuring thread. */
+  cpuNsPerOpBest: number;
   iterations: number;
   heapUsedMb: number;
+}
+
+export interface HarnessBenchRequestsCommand {
+  /** A JSON file {"acls": HarnessAcl[], "requests": HarnessRequest[]}. */
+  file: string;
+  warmupMs: number;
+  measureMs: number;
+  windows?: number;
+}
+
+export interface HarnessBenchRequestsAnswer {
+  aclsLoaded: number;
+  loadMs: number;
+  /** One letter per request, in order: A = ALLOWED, D = DENIED, E = Kafka threw. */
+  decisions: string;
+  /** Per request: mean over the whole measurement, and the best window. */
+  nsPerOp: number;
+  nsPerOpBest: number;
+  /** Per request, the best window in CPU time of the measuring thread. */
+  cpuNsPerOpBest: number;
+  iterations: number;
 }
 
 export class HarnessTimeoutError extends Error {
@@ -275,6 +298,13 @@ export class KafkaAuthorizerHarness {
 
   async bench(c: HarnessBenchCommand, timeoutMs = 600_000): Promise<HarnessBenchAnswer> {
     const r = await this.send<HarnessBenchAnswer & { error?: string }>({ cmd: "bench", ...c }, timeoutMs);
+    if (r.error) throw new Error(`harness error: ${r.error}`);
+    return r;
+  }
+
+  /** Times StandardAuthorizer over a list of requests and ACLs read from a file (audit logging off). */
+  async benchRequests(c: HarnessBenchRequestsCommand, timeoutMs = 600_000): Promise<HarnessBenchRequestsAnswer> {
+    const r = await this.send<HarnessBenchRequestsAnswer & { error?: string }>({ cmd: "benchRequests", ...c }, timeoutMs);
     if (r.error) throw new Error(`harness error: ${r.error}`);
     return r;
   }
