@@ -79,17 +79,17 @@ export default async function AccessCheckPage({ searchParams }: { searchParams: 
       </p>
 
       <form className="inline card access-form" method="get" aria-label="Access check" noValidate>
-        <label className="field">
-          Client
-          <select name="who" defaultValue={who}>
-            <option value="principal">principal</option>
+        <div className="field">
+          <label htmlFor="access-who">Client given as</label>
+          <select id="access-who" name="who" defaultValue={who}>
+            <option value="principal">a principal</option>
             <option value="certificateDn">a client presenting certificate DN</option>
-            <option value="kerberosPrincipal">Kerberos principal</option>
+            <option value="kerberosPrincipal">a Kerberos principal</option>
           </select>
-        </label>
+        </div>
         <label className="field">
-          Principal, DN or Kerberos name
-          <input name="principal" defaultValue={value("principal", viewer.principal)} placeholder="User:alice" {...invalid("principal")} />
+          Principal
+          <input name="principal" defaultValue={value("principal", viewer.principal)} placeholder="User:alice, or the DN / Kerberos name" {...invalid("principal")} />
           <FieldErrors id="principal-error" messages={errors.principal} />
         </label>
         <label className="field">
