@@ -88,9 +88,10 @@ export async function requestCounts(jmxPort: number, requests: readonly string[]
   if (run.code !== 0) throw new Error(`JmxTool failed: ${run.out.slice(0, 500)}`);
   const counts: Record<string, number> = Object.fromEntries(requests.map((r) => [r, 0]));
   // properties format: one line per attribute, `kafka.network:...,request=X,version=N:Count=123`
-  for (const line of run.out.split(/[\n,{}]/)) {
-    const m = /request=([A-Za-z]+)[^:]*:Count=(\d+)/.exec(line.trim()) ?? /request=([A-Za-z]+).*:Count[=:]\s*(\d+)/.exec(line);
+  for (const line of run.out.split("\n")) {
+    const m = /request=([A-Za-z]+)[^:]*:Count=(\d+)/.exec(line);
     if (m && m[1]! in counts) counts[m[1]!]! += Number(m[2]);
   }
+  if (Object.values(counts).every((n) => n === 0)) throw new Error(`JmxTool answered no request counts: ${run.out.slice(0, 300)}`);
   return counts;
 }
