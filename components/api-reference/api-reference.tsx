@@ -74,7 +74,7 @@ function Operation({ op }: { op: OperationView }) {
       {parameters.length > 0 && (
         <>
           <h4>Parameters</h4>
-          <div className="table-scroll">
+          <div className="table-scroll" role="region" tabIndex={0} aria-label={`Parameters of ${title} (scrolls sideways)`}>
             <table className={`data ${styles.params}`} aria-label={`Parameters of ${title}`}>
               <thead>
                 <tr>

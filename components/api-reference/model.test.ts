@@ -12,7 +12,7 @@ describe("referenceModel", () => {
     const documented = Object.values(doc.paths as Record<string, object>).flatMap((byMethod) => Object.keys(byMethod));
     expect(all).toHaveLength(documented.length);
     expect(areas[0]?.name).toBe("Session");
-    expect(areas.find((a) => a.name === "Cluster")?.operations.map((o) => `${o.method} ${o.path}`)).toEqual(["get /api/v1/cluster"]);
+    expect(areas.find((a) => a.name === "Cluster")?.operations.map((o) => `${o.method} ${o.path}`)).toEqual(["get /api/v1/cluster", "get /api/v1/dashboard"]);
   });
 
   it("resolves shared answers and body schemas, and marks the sign-in as needing no credentials", () => {
@@ -24,7 +24,7 @@ describe("referenceModel", () => {
   });
 
   it("turns the query examples into named sets for the Try-it form, path examples included", () => {
-    expect(op("checkAccess").exampleSets.map((s) => s.name)).toEqual(["topic", "cluster"]);
+    expect(op("checkAccess").exampleSets.map((s) => s.name)).toEqual(["topic", "cluster", "certificate"]);
     expect(op("checkAccess").exampleSets[0]?.values).toEqual({ principal: "User:alice", operation: "READ", resourceType: "TOPIC", resourceName: "orders" });
     expect(op("approveTokenRequest").exampleSets).toEqual([{ name: "example", summary: "example", values: { id: "00000000-0000-4000-8000-000000000000" } }]);
     expect(op("getCluster").exampleSets).toEqual([]);

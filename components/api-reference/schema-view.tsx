@@ -15,7 +15,7 @@ export function SchemaView({ schema, label }: { schema: Schema; label: string })
     );
   }
   return (
-    <div className="table-scroll">
+    <div className="table-scroll" role="region" tabIndex={0} aria-label={`${label} (scrolls sideways)`}>
       <table className={`data ${styles.schemaTable}`} aria-label={label}>
         <thead>
           <tr>

@@ -9,7 +9,7 @@ export function AclPlanResult({ result }: { result: AclPlanApplyResult }) {
       <div role="status" className={`alert ${tone}`}>
         <span className={`badge ${result.outcome}`}>{result.outcome}</span> {result.message}
       </div>
-      <div className="table-scroll">
+      <div className="table-scroll" role="region" tabIndex={0} aria-label="Per-binding results (scrolls sideways)">
         <table className="data" aria-label="Per-binding results">
           <thead>
             <tr>

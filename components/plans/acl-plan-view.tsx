@@ -12,7 +12,7 @@ function hostLabel(host: string, otherHost: string): string {
 /** Decision changes as a table: who, from where, on what, which operation, before and after. */
 export function DecisionRowsTable({ rows, otherHost, label = "Decisions that change" }: { rows: readonly AclDecisionRow[]; otherHost: string; label?: string }) {
   return (
-    <div className="table-scroll">
+    <div className="table-scroll" role="region" tabIndex={0} aria-label={`${label} (scrolls sideways)`}>
       <table className="data" aria-label={label}>
         <thead>
           <tr>

@@ -70,7 +70,7 @@ export function QuotaPlanPreview({ plan, rule }: { plan: QuotaPlanView; rule: st
           <h4>
             Affected (user, client id) pairs: {impact.counts.changed} with a new quota, {impact.counts.affected} reached
           </h4>
-          <div className="table-scroll">
+          <div className="table-scroll" role="region" tabIndex={0} aria-label="Quota applied per client before and after (scrolls sideways)">
             <table className="data quota-rows" aria-label="Quota applied per client before and after">
               <thead>
                 <tr>
