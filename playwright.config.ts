@@ -43,7 +43,8 @@ export default defineConfig({
   webServer: {
     // The console's own server (scripts/server.ts) over the build in NEXT_DIST_DIR, as `npm start` runs it.
     command: `"${process.execPath}" --import tsx scripts/server.ts`,
-    env: { PORT: String(port), HOST: "127.0.0.1", REQUEST_TIMEOUT_SECONDS: process.env.E2E_REQUEST_TIMEOUT_SECONDS },
+    // Request lines at info would bury the test report; warnings and errors still show.
+    env: { PORT: String(port), HOST: "127.0.0.1", REQUEST_TIMEOUT_SECONDS: process.env.E2E_REQUEST_TIMEOUT_SECONDS, LOG_LEVEL: process.env.LOG_LEVEL ?? "warn" },
     url: `${baseURL}/sign-in`,
     reuseExistingServer: false,
     timeout: 120_000,
