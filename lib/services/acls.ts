@@ -48,7 +48,8 @@ export const LINT_ON_LOAD_LIMIT = 20_000;
 /** Lint findings per store: a snapshot whose ACLs did not change keeps its store, so lint runs once per change of the ACLs. */
 const lintCache = new WeakMap<AclStore, Finding[]>();
 
-function lintOf(store: AclStore, run: boolean): Finding[] | null {
+/** The store's lint findings (with the configured principal mapping rules), run when asked or when the store is small; kept per store. The ACLs page and the dashboard share them. */
+export function lintOf(store: AclStore, run: boolean): Finding[] | null {
   let findings = lintCache.get(store) ?? null;
   if (findings === null && (run || store.size <= LINT_ON_LOAD_LIMIT)) {
     findings = lintAcls(store.bindings(), { principalMapping: configuredPrincipalMapping() });

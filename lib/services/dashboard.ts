@@ -23,7 +23,7 @@ import "server-only";
 import type { Viewer } from "@/lib/auth/sign-in";
 import type { ActionResult } from "@/lib/actions/result";
 import { toErrorResult } from "@/lib/actions/errors";
-import { lintAcls, RESOURCE_TYPES, type AclBinding, type AclStore, type Finding, type ResourceType } from "@/lib/policy";
+import { RESOURCE_TYPES, type AclBinding, type AclStore, type Finding, type ResourceType } from "@/lib/policy";
 import type { AuditEvent } from "@/lib/db/audit";
 import type { QuotasOverview } from "@/lib/schemas/quotas";
 import type { TokenRequestLists, TokenView } from "@/lib/schemas/tokens";
@@ -38,7 +38,7 @@ import type {
   TokenPosture,
 } from "@/lib/schemas/dashboard";
 import { getAclSnapshot } from "./acl-snapshot";
-import { LINT_ON_LOAD_LIMIT } from "./acls";
+import { LINT_ON_LOAD_LIMIT, lintOf } from "./acls";
 import { listAuditFor } from "./audit-view";
 import { readAuthorizerConfig } from "./authorizer-config";
 import { getClusterView } from "./cluster";
@@ -114,7 +114,7 @@ export function storePosture(store: AclStore, options: { lint?: boolean; lintLim
     postures.set(store, entry);
   }
   const limit = options.lintLimit ?? LINT_ON_LOAD_LIMIT;
-  if (entry.lint === null && (options.lint === true || store.size <= limit)) entry.lint = summariseLint(lintAcls(store.bindings()));
+  if (entry.lint === null && (options.lint === true || store.size <= limit)) entry.lint = summariseLint(lintOf(store, true) ?? []);
   return { counts: entry.counts, lint: entry.lint ?? { state: "onRequest", limit } };
 }
 
