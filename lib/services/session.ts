@@ -6,7 +6,8 @@
  * the table without bound.
  */
 import { recordAudit } from "@/lib/db/audit";
-import { auditFailedSignIn, signIn, signOut } from "@/lib/auth/sign-in";
+import { auditFailedSignIn, signIn, signOut, type Viewer } from "@/lib/auth/sign-in";
+import { forgetAclViewer } from "./acl-snapshot";
 import type { SignInInput } from "@/lib/schemas/session";
 import type { ActionResult } from "@/lib/actions/result";
 
@@ -30,7 +31,10 @@ export async function signInAudited(
   return result;
 }
 
-export async function signOutAudited(sessionId: string, principal: string): Promise<void> {
+/** Ends the session, forgets its proven right to read the ACL snapshot at once, and records the sign-out. */
+export async function signOutAudited(viewer: Viewer & { sessionId: string }): Promise<void> {
+  const { sessionId, principal } = viewer;
   await signOut(sessionId);
+  forgetAclViewer(viewer);
   await recordAudit({ principal, action: "session.sign-out", target: principal, outcome: "success", category: "session" });
 }
