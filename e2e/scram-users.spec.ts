@@ -91,6 +91,7 @@ test.describe.serial("SCRAM users page", () => {
   test("admin deletes the user: gone from the list, sign-in refused", async ({ adminPage: page }) => {
     await page.goto("/users");
     const row = page.getByRole("table", { name: "SCRAM users" }).locator(`[data-user="${user}"]`);
+    await row.getByText("Delete…").click();
     await row.getByRole("button", { name: "Delete user" }).click();
     await expect(page.getByTestId(`delete-${user}-result-done`)).toContainText(`Deleted credentials of User:${user}: no SCRAM credential left.`);
     await page.reload();

@@ -53,22 +53,19 @@ export default async function ScramUsersPage() {
             <tbody>
               {list.data.users.map((u) => (
                 <tr key={u.user} data-testid="scram-user" data-user={u.user}>
-                  <th scope="row">
-                    <span className="mono">{u.user}</span>
+                  <td>
+                    <strong className="mono">{u.user}</strong>
                     <div className="row small">
                       <Link href={`/principals/${encodeURIComponent(u.principal)}`}>principal</Link>
                       <Link href={`/quotas?${new URLSearchParams({ user: u.user }).toString()}`}>quotas</Link>
                       <Link href="/tokens">tokens</Link>
                     </div>
-                  </th>
+                  </td>
                   <td>
                     <ul className="plain">
                       {u.credentials.map((c) => (
-                        <li key={c.mechanism} className="row">
-                          <span className="mono">
-                            {c.mechanism}, {c.iterations} iterations
-                          </span>
-                          {u.credentials.length > 1 && <DeleteScramButton user={u.user} mechanism={c.mechanism} />}
+                        <li key={c.mechanism} className="mono">
+                          {c.mechanism}, {c.iterations} iterations
                         </li>
                       ))}
                     </ul>
@@ -78,7 +75,11 @@ export default async function ScramUsersPage() {
                       <summary>Rotate password or add a mechanism</summary>
                       <ScramCredentialForm user={u.user} mechanism={u.credentials[0]?.mechanism} label="Set password" />
                     </details>
-                    <DeleteScramButton user={u.user} />
+                    <details>
+                      <summary>Delete…</summary>
+                      {u.credentials.length > 1 && u.credentials.map((c) => <DeleteScramButton key={c.mechanism} user={u.user} mechanism={c.mechanism} />)}
+                      <DeleteScramButton user={u.user} />
+                    </details>
                   </td>
                 </tr>
               ))}
