@@ -167,9 +167,10 @@ describe("AUDIT_ACTIONS", () => {
     );
     const written = new Set<string>();
     for (const text of files) {
-      for (const m of text.matchAll(/(?:action: |specFor\(viewer, )"((?:acl|quota|token|session)\.[a-z.-]+)"/g)) written.add(m[1]!);
+      for (const m of text.matchAll(/(?:action: |specFor\(viewer, )"((?:acl|quota|token|session|scram)\.[a-z.-]+)"/g)) written.add(m[1]!);
       if (text.includes("action: `acl.${kind}`")) ["acl.create", "acl.delete"].forEach((a) => written.add(a));
       if (text.includes("action: `token.${verb}`")) ["token.renew", "token.expire"].forEach((a) => written.add(a));
+      for (const m of text.matchAll(/: "(scram\.[a-z]+)"/g)) written.add(m[1]!); // lib/services/scram-users.ts SCRAM_ACTION
     }
     written.add("session.sign-in"); // lib/db/sign-in-audit.ts SIGN_IN_ACTION
     const offered = AUDIT_ACTIONS.map((a) => a.action as string);
