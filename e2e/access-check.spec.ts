@@ -94,11 +94,13 @@ test.describe("Access check page", () => {
     await expect(page.getByLabel("Principal")).toHaveValue("User:admin");
     await expect(page.getByLabel("Host")).toHaveValue("127.0.0.1");
     await page.getByLabel("Principal").fill("User:svc-orders");
-    await page.getByRole("combobox", { name: /^Operation/ }).selectOption("IDEMPOTENT_WRITE");
+    // The type first: the operation list then holds the operations Kafka checks on CLUSTER.
     await page.getByRole("combobox", { name: /^Resource type/ }).selectOption("CLUSTER");
+    await expect(page.getByRole("combobox", { name: /^Operation/ }).locator('option[value="READ"]')).toHaveCount(0);
+    await page.getByRole("combobox", { name: /^Operation/ }).selectOption("IDEMPOTENT_WRITE");
     await page.getByRole("button", { name: "Check" }).click();
     await expect(decision(page)).toHaveText("ALLOWED");
-    await expect(page).toHaveURL(/principal=User%3Asvc-orders&operation=IDEMPOTENT_WRITE&resourceType=CLUSTER/);
+    await expect(page).toHaveURL(/principal=User%3Asvc-orders&resourceType=CLUSTER&operation=IDEMPOTENT_WRITE/);
     await expect(reason(page)).toContainText("ALLOW ACL: User:svc-orders may IDEMPOTENT_WRITE on CLUSTER kafka-cluster (LITERAL) from *");
   });
 

@@ -1,4 +1,4 @@
-import type { SelectHTMLAttributes } from "react";
+import type { ComponentProps } from "react";
 import { SUPPORTED_OPERATIONS, type AclOperation, type ResourceType } from "@/lib/policy";
 
 export type Option = string | { value: string; label: string };
@@ -12,7 +12,7 @@ const labelOf = (o: Option) => (typeof o === "string" ? o : o.label);
  * server action, so without the key an answer that refills the form would show the first
  * render's option again.
  */
-export function Select({ options, defaultValue, ...props }: { options: readonly Option[]; defaultValue?: string } & Omit<SelectHTMLAttributes<HTMLSelectElement>, "defaultValue">) {
+export function Select({ options, defaultValue, ...props }: { options: readonly Option[]; defaultValue?: string } & Omit<ComponentProps<"select">, "defaultValue">) {
   return (
     <select key={defaultValue ?? ""} defaultValue={defaultValue} {...props}>
       {options.map((o) => (

@@ -2,7 +2,6 @@ import { requireViewer } from "@/lib/auth/current";
 import { fieldErrorsOf } from "@/lib/actions/result";
 import { CLUSTER_RESOURCE_NAME, RESOURCE_TYPES, SUPPORTED_OPERATIONS, type ResourceType } from "@/lib/policy";
 import {
-  CHECKABLE_OPERATIONS,
   DEFAULT_CHECK_HOST,
   accessCheckQueryFieldsSchema,
   accessCheckQuerySchema,
@@ -11,6 +10,15 @@ import {
 } from "@/lib/schemas/access-check";
 import { explainAccess } from "@/lib/services/access-check";
 import { readAuthorizerConfig } from "@/lib/services/authorizer-config";
+import { aclSuggestions } from "@/lib/services/acl-suggestions";
+import { Field, FormActions, FormGrid } from "@/components/ui/field";
+import { Select } from "@/components/ui/select";
+import { OperationSelect } from "@/components/ui/operation-select";
+import { Combobox } from "@/components/ui/combobox";
+import { ResultPanel } from "@/components/ui/alert";
+import { PageHeader } from "@/components/ui/page-header";
+import { GetForm } from "@/components/ui/get-form";
+import { SubmitButton } from "@/components/ui/submit-button";
 
 export const metadata = { title: "Access check" };
 
@@ -40,15 +48,6 @@ function first(v: string | string[] | undefined): string | undefined {
   return Array.isArray(v) ? v[0] : v;
 }
 
-function FieldErrors({ messages, id }: { messages: string[] | undefined; id: string }) {
-  if (!messages?.length) return null;
-  return (
-    <span id={id} className="field-error">
-      {messages.join(" ")}
-    </span>
-  );
-}
-
 export default async function AccessCheckPage({ searchParams }: { searchParams: Promise<Search> }) {
   const viewer = await requireViewer();
   const raw = Object.fromEntries(Object.entries(await searchParams).map(([k, v]) => [k, first(v)]));
@@ -68,85 +67,70 @@ export default async function AccessCheckPage({ searchParams }: { searchParams: 
 
   const value = (field: (typeof FIELDS)[number], fallback: string) => (submitted ? (raw[field] ?? "") : fallback);
   const hostValue = raw.host ?? DEFAULT_CHECK_HOST;
-  const invalid = (field: string) => (errors[field] ? { "aria-invalid": true, "aria-describedby": `${field}-error` } : {});
+  const suggestions = await aclSuggestions(viewer);
 
   return (
     <>
-      <h1>Access check</h1>
-      <p className="lead">
-        Would Kafka let a principal do an operation on a resource from a host, and which rule decides? The answer comes from the ACLs Kafka
-        holds for the resource, read as you, decided the way Kafka&apos;s StandardAuthorizer decides.
-      </p>
-
-      <form className="inline card access-form" method="get" aria-label="Access check" noValidate>
-        <div className="field">
-          <label htmlFor="access-who">Client given as</label>
-          <select id="access-who" name="who" defaultValue={who}>
-            <option value="principal">a principal</option>
-            <option value="certificateDn">a client presenting certificate DN</option>
-            <option value="kerberosPrincipal">a Kerberos principal</option>
-          </select>
-        </div>
-        <label className="field">
-          Principal
-          <input name="principal" defaultValue={value("principal", viewer.principal)} placeholder="User:alice, or the DN / Kerberos name" {...invalid("principal")} />
-          <FieldErrors id="principal-error" messages={errors.principal} />
-        </label>
-        <label className="field">
-          Operation
-          <select name="operation" defaultValue={value("operation", "READ")} {...invalid("operation")}>
-            {CHECKABLE_OPERATIONS.map((op) => (
-              <option key={op} value={op}>
-                {op}
-              </option>
-            ))}
-          </select>
-          <FieldErrors id="operation-error" messages={errors.operation} />
-        </label>
-        <label className="field">
-          Resource type
-          <select name="resourceType" defaultValue={value("resourceType", "TOPIC")} {...invalid("resourceType")}>
-            {RESOURCE_TYPES.map((t) => (
-              <option key={t} value={t}>
-                {t}
-              </option>
-            ))}
-          </select>
-          <FieldErrors id="resourceType-error" messages={errors.resourceType} />
-        </label>
-        <label className="field">
-          Resource name
-          <input name="resourceName" defaultValue={value("resourceName", "")} placeholder="orders (CLUSTER: kafka-cluster)" {...invalid("resourceName")} />
-          <FieldErrors id="resourceName-error" messages={errors.resourceName} />
-        </label>
-        <label className="field">
-          Host
-          <input name="host" defaultValue={hostValue} placeholder={DEFAULT_CHECK_HOST} {...invalid("host")} />
-          <FieldErrors id="host-error" messages={errors.host} />
-        </label>
-        <div className="actions">
-          <button className="btn" type="submit">
-            Check
-          </button>
-          <p className="hint">
-            Host: the client&apos;s IP address. Kafka matches hosts as exact IP strings (no host names, no ranges); ACLs with host{" "}
-            <code>*</code> match any host.
+      <PageHeader
+        title="Access check"
+        lead="Would Kafka let a principal do an operation on a resource from a host, and which rule decides?"
+        details={
+          <p>
+            The answer comes from the ACLs Kafka holds for the resource, read as you, decided the way Kafka&apos;s StandardAuthorizer decides. The operation list
+            shows the operations Kafka checks on the chosen resource type; the principal and resource name fields suggest what the cluster&apos;s ACLs already use.
           </p>
-        </div>
-      </form>
+        }
+      />
+
+      <GetForm action="/access-check" label="Access check" className="card">
+        <FormGrid>
+          <Field id="access-who" label="Client given as">
+            <Select
+              name="who"
+              defaultValue={who}
+              options={[
+                { value: "principal", label: "a principal" },
+                { value: "certificateDn", label: "a client presenting certificate DN" },
+                { value: "kerberosPrincipal", label: "a Kerberos principal" },
+              ]}
+            />
+          </Field>
+          <Field id="access-principal" label="Principal" hint="Type:name, e.g. User:alice; or the certificate DN / Kerberos name" errors={errors.principal}>
+            <Combobox name="principal" defaultValue={value("principal", viewer.principal)} placeholder="User:alice" suggestions={suggestions.principals} />
+          </Field>
+          <Field id="access-resourceType" label="Resource type" errors={errors.resourceType}>
+            <Select name="resourceType" options={RESOURCE_TYPES} defaultValue={value("resourceType", "TOPIC")} />
+          </Field>
+          <Field id="access-operation" label="Operation" hint="the operations Kafka checks on the resource type" errors={errors.operation}>
+            <OperationSelect name="operation" withAll={false} defaultValue={value("operation", "READ")} />
+          </Field>
+          <Field id="access-resourceName" label="Resource name" hint={`CLUSTER: ${CLUSTER_RESOURCE_NAME}`} errors={errors.resourceName}>
+            <Combobox name="resourceName" defaultValue={value("resourceName", "")} placeholder="orders" suggestions={suggestions.resourceNames} />
+          </Field>
+          <Field
+            id="access-host"
+            label="Host"
+            hint={
+              <>
+                the client&apos;s IP address, matched as an exact string (no host names, no ranges); ACLs with host <code>*</code> match any host
+              </>
+            }
+            errors={errors.host}
+          >
+            <input name="host" defaultValue={hostValue} placeholder={DEFAULT_CHECK_HOST} />
+          </Field>
+          <FormActions>
+            <SubmitButton pendingLabel="Checking…">Check</SubmitButton>
+          </FormActions>
+        </FormGrid>
+      </GetForm>
 
       <Assumptions assumptions={assumptions} />
 
-      {parsed && !parsed.success && (
-        <div role="alert" className="alert error">
-          Check the highlighted fields.
-        </div>
-      )}
+      {parsed && !parsed.success && <ResultPanel result={{ ok: false, code: "VALIDATION", message: "Check the highlighted fields.", fieldErrors: errors }} shownFields={FIELDS} />}
       {outcome && !outcome.ok && (
         <>
-          <div role="alert" className="alert error" data-testid="access-error">
-            {outcome.message}
-          </div>
+          <ResultPanel result={outcome} testId="access" shownFields={[...FIELDS, "certificateDn", "kerberosPrincipal"]} />
           {outcome.code === "DENIED" && (
             <p className="muted">
               The access check reads the ACLs that apply to the resource as you ({viewer.principal}), which Kafka allows only with DESCRIBE on CLUSTER{" "}

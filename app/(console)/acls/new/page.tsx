@@ -1,5 +1,7 @@
 import Link from "next/link";
 import { requireViewer } from "@/lib/auth/current";
+import { aclSuggestions } from "@/lib/services/acl-suggestions";
+import { PageHeader } from "@/components/ui/page-header";
 import { CreateAclForm } from "../create-acl-form";
 
 export const metadata = { title: "Create ACLs" };
@@ -18,17 +20,24 @@ export default async function NewAclPage({ searchParams }: { searchParams: Promi
     const s = Array.isArray(v) ? v[0] : v;
     if (typeof s === "string" && s.length <= 1000) initial[k] = s;
   }
+  const suggestions = await aclSuggestions(viewer);
   return (
     <>
       <p>
         <Link href="/acls">← ACLs</Link>
       </p>
-      <h1>Create ACLs</h1>
-      <p className="lead">
-        One binding, or a client role&apos;s bindings from a template. Preview makes a sealed plan: every decision the change flips across the cluster, and the
-        kafka-acls.sh commands; Apply carries out exactly that plan, as you ({viewer.principal}), recorded in the audit trail.
-      </p>
-      <CreateAclForm initial={initial} />
+      <PageHeader
+        title="Create ACLs"
+        lead="One binding, or a client role's bindings from a template. Preview first; nothing changes until you apply."
+        details={
+          <p>
+            Preview makes a sealed plan: every decision the change flips across the cluster, and the kafka-acls.sh commands. Apply carries out exactly that
+            plan, as you ({viewer.principal}), recorded in the audit trail. The operation list shows the operations Kafka accepts on the chosen resource type;
+            the principal and name fields suggest what the cluster&apos;s ACLs already use (any other value may be typed).
+          </p>
+        }
+      />
+      <CreateAclForm initial={initial} suggestions={suggestions} />
     </>
   );
 }

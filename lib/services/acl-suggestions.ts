@@ -1,0 +1,61 @@
+import "server-only";
+import type { Viewer } from "@/lib/auth/sign-in";
+import { CLUSTER_RESOURCE_NAME, type PatternType, type ResourceType } from "@/lib/policy";
+import { getAclSnapshot } from "./acl-snapshot";
+import { readAuthorizerConfig } from "./authorizer-config";
+
+/** What the ACL forms suggest as you type: names the cluster's ACLs already use. */
+export interface AclSuggestions {
+  principals: string[];
+  topics: string[];
+  groups: string[];
+  transactionalIds: string[];
+  /** Every resource name the ACLs use (all types), for a resource name field. */
+  resourceNames: string[];
+}
+
+export const NO_SUGGESTIONS: AclSuggestions = Object.freeze({ principals: [], topics: [], groups: [], transactionalIds: [], resourceNames: [] }) as AclSuggestions;
+
+/** The first `limit` distinct strings of the lists, in order (the lists are sorted already; no list is copied whole). */
+function bounded(lists: readonly (readonly string[])[], limit: number): string[] {
+  const out = new Set<string>();
+  for (const list of lists) {
+    for (const s of list) {
+      if (out.size >= limit) return [...out];
+      out.add(s);
+    }
+  }
+  return [...out];
+}
+
+/**
+ * The suggestions from one ACL snapshot: the principals its ACLs name (and the configured
+ * super users), and the resource names of its topics, groups and transactional ids, each
+ * bounded to `limit` (a datalist of 10,000 names helps nobody; cost is proportional to the
+ * answer plus the distinct names of the type, never to the ACL count).
+ */
+export function suggestionsOf(
+  snapshot: { store: { principals: readonly string[] }; resourceNames(type: ResourceType, patternType?: PatternType): string[] },
+  superUsers: readonly string[] = [],
+  /** The Combobox sends at most this many (its MAX_SUGGESTIONS). */
+  limit = 200,
+): AclSuggestions {
+  const names = (type: ResourceType) => bounded([snapshot.resourceNames(type)], limit);
+  const topics = names("TOPIC");
+  const groups = names("GROUP");
+  const transactionalIds = names("TRANSACTIONAL_ID");
+  return {
+    principals: bounded([superUsers, snapshot.store.principals], limit),
+    topics,
+    groups,
+    transactionalIds,
+    resourceNames: bounded([topics, groups, transactionalIds, [CLUSTER_RESOURCE_NAME]], limit),
+  };
+}
+
+/** The viewer's suggestions; none when Kafka does not let the viewer read the ACLs (the forms still work). */
+export async function aclSuggestions(viewer: Viewer): Promise<AclSuggestions> {
+  const acls = await getAclSnapshot(viewer);
+  if (!acls.ok) return NO_SUGGESTIONS;
+  return suggestionsOf(acls.snapshot, readAuthorizerConfig().superUsers);
+}
