@@ -1,6 +1,7 @@
 import { Badge, type Tone } from "@/components/ui/badge";
 import { TableScroll } from "@/components/ui/data-table";
 import { aclsHref, planHref, principalHref, quotaUserHref, resourceHref } from "@/components/dashboard/links";
+import { PrincipalLink } from "@/components/principals/decision-cell";
 import { foldSignInNoise, requestedBindings, type AuditEventView, type SignInGroup } from "./audit-change";
 import { ChangeView } from "./change-view";
 import styles from "./audit.module.css";
@@ -27,11 +28,7 @@ export function targetHref(e: AuditEventView): string | null {
 }
 
 function Principal({ p }: { p: string }) {
-  return (
-    <a href={principalHref(p)} className="mono">
-      {p}
-    </a>
-  );
+  return <PrincipalLink principal={p} />;
 }
 
 function EventRow({ e }: { e: AuditEventView }) {

@@ -1,6 +1,7 @@
 import type { AclBinding } from "@/lib/policy";
 import { describeChange, requestLines, type AuditEventView } from "./audit-change";
-import { aclsHref, principalHref, resourceHref } from "@/components/dashboard/links";
+import { aclsHref, resourceHref } from "@/components/dashboard/links";
+import { PrincipalLink } from "@/components/principals/decision-cell";
 import styles from "./audit.module.css";
 
 function BindingLine({ b }: { b: AclBinding }) {
@@ -20,9 +21,7 @@ function BindingLine({ b }: { b: AclBinding }) {
         </a>
       )}{" "}
       for{" "}
-      <a href={principalHref(b.principal)} className="mono">
-        {b.principal}
-      </a>
+      <PrincipalLink principal={b.principal} />
       {b.host !== "*" && <span className="mono"> from {b.host}</span>}
     </>
   );

@@ -3,6 +3,7 @@
 import { useQuery } from "@tanstack/react-query";
 import { useState } from "react";
 import { fetchApi, ApiError } from "@/components/ui/query";
+import { PrincipalLink } from "@/components/principals/decision-cell";
 import { Alert } from "@/components/ui/alert";
 import { Badge } from "@/components/ui/badge";
 import { EmptyState } from "@/components/ui/empty-state";
@@ -94,9 +95,24 @@ function TokenTable({ tokens, now, removed, onExpired }: { tokens: TokenView[]; 
             <tbody key={t.tokenId} data-token-id={t.tokenId}>
               <tr>
                 <td className="mono">{t.tokenId}</td>
-                <td className="mono">{t.owner}</td>
-                <td className="mono">{t.requester}</td>
-                <td className="mono">{t.renewers.length ? t.renewers.join(", ") : <span className="muted">none</span>}</td>
+                <td>
+                  <PrincipalLink principal={t.owner} />
+                </td>
+                <td>
+                  <PrincipalLink principal={t.requester} />
+                </td>
+                <td>
+                  {t.renewers.length ? (
+                    t.renewers.map((r, i) => (
+                      <span key={r}>
+                        {i > 0 && ", "}
+                        <PrincipalLink principal={r} />
+                      </span>
+                    ))
+                  ) : (
+                    <span className="muted">none</span>
+                  )}
+                </td>
                 <td>
                   <When at={t.issueTimestamp} now={now} />
                 </td>
