@@ -8,7 +8,7 @@ import { tracingChannel } from "node:diagnostics_channel";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { AclBinding, AclBindingFilter } from "@/lib/policy/types";
 import { ANY_ACL_FILTER } from "@/lib/policy/acl/filter";
-import { bindingsVisible, coveringFilter, createAcls, deleteAcls, describeAclStore, describeAcls } from "./acls";
+import { AclWriteConfirmation, bindingsVisible, coveringFilter, createAcls, deleteAcls, describeAclStore, describeAcls, onAclChange, type AclChange } from "./acls";
 import { closeAllConnections, withAdmin } from "./client";
 import { ADMIN, runId } from "./test-fixtures";
 
@@ -97,6 +97,41 @@ describe("ACL writes confirm with one describe, whatever the batch size", () => 
     expect(deleted.result.every((r) => r.deleted.length === 1)).toBe(true);
     expect(deleted.counts.DescribeAcls).toBeLessThanOrEqual(2);
     expect(await withAdmin(ADMIN, "DescribeAcls", (admin) => bindingsVisible(admin, mixed, false))).toBe(true);
+  });
+
+  it("batches sharing a confirmation (a plan's apply) send no DescribeAcls each; confirm() sends at most two for all of them and tells the snapshot once", async () => {
+    const bindings = batch(1000);
+    const told: AclChange[] = [];
+    const stop = onAclChange((change) => told.push(change));
+    try {
+      const confirmation = new AclWriteConfirmation();
+      const writes = await countRequests(async () => {
+        for (let i = 0; i < bindings.length; i += 200) await createAcls(ADMIN, bindings.slice(i, i + 200), { confirmation });
+      });
+      expect(writes.counts).toEqual({ CreateAcls: 5, DeleteAcls: 0, DescribeAcls: 0 });
+      expect(told).toEqual([]);
+      expect(confirmation.pending).toBe(1000);
+      const confirmed = await countRequests(() => confirmation.confirm(ADMIN));
+      expect(confirmed.counts.DescribeAcls).toBeGreaterThanOrEqual(1);
+      expect(confirmed.counts.DescribeAcls).toBeLessThanOrEqual(2);
+      expect(confirmation.pending).toBe(0);
+      expect(told).toHaveLength(1);
+      expect(told[0]).toEqual({ created: bindings, deleted: [] });
+      const { store } = await describeAclStore(ADMIN, mine);
+      expect(store.size).toBe(1000);
+
+      told.length = 0;
+      const removal = await countRequests(async () => {
+        for (let i = 0; i < bindings.length; i += 200) await deleteAcls(ADMIN, bindings.slice(i, i + 200).map((b) => ({ ...b })), { confirmation });
+        await confirmation.confirm(ADMIN);
+      });
+      expect(removal.counts.DeleteAcls).toBe(5);
+      expect(removal.counts.DescribeAcls).toBeLessThanOrEqual(2);
+      expect(told).toEqual([{ created: [], deleted: bindings }]);
+      expect(await describeAcls(ADMIN, mine)).toEqual([]);
+    } finally {
+      stop();
+    }
   });
 
   it("confirms with the narrowest filter covering the batch", () => {

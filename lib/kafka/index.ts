@@ -28,7 +28,7 @@ export { REQUIRED_PERMISSIONS, missingPermissions, describePermissions, type Kaf
 export { closeAllConnections, closeConnectionsFor, pooledConnectionCount, principalOf, verifyCredentials, withAdmin } from "./client";
 export { lastCredentialRejection, rememberRejection } from "./client";
 export { deleteConsumerGroups, describeCluster, listConsumerGroups, listTopics, listTransactionalIds } from "./cluster";
-export { createAcls, deleteAcls, describeAcls } from "./acls";
+export { AclWriteConfirmation, createAcls, deleteAcls, describeAcls } from "./acls";
 export { alterClientQuotas, describeClientQuotas, entityKey } from "./quotas";
 export { deleteScramCredential, describeScramUsers, upsertScramCredential, SCRAM_DEFAULT_ITERATIONS } from "./scram";
 export { createDelegationToken, describeDelegationTokens, expireDelegationToken, renewDelegationToken } from "./tokens";

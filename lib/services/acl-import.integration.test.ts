@@ -207,5 +207,9 @@ describe("import", () => {
     if (applied.ok) expect(applied.data.results.filter((r) => r.ok)).toHaveLength(many.length);
     expect(await importProgress(admin, p.id)).toMatchObject({ ok: true, data: { status: "APPLIED", batches: { total: 3, done: 3, inFlight: 0 }, sent: many.length, succeeded: many.length, failed: 0 } });
     expect((await aclsOfThisRun()).length).toBe(many.length);
+    // The batches are confirmed together, and the shared snapshot shows all of them when Apply answers.
+    const held = await aclSnapshotCache().get(admin);
+    if (!held.ok) throw new Error(held.message);
+    for (const b of many) expect(held.snapshot.has(b)).toBe(true);
   });
 });

@@ -29,7 +29,7 @@ import type { Viewer } from "@/lib/auth/sign-in";
 import type { ActionResult } from "@/lib/actions/result";
 import { toErrorResult } from "@/lib/actions/errors";
 import { getPrisma } from "@/lib/db/client";
-import { describeScramUsers, kafkaConfig, listConsumerGroups, listTopics, listTransactionalIds } from "@/lib/kafka";
+import { AclWriteConfirmation, describeScramUsers, kafkaConfig, listConsumerGroups, listTopics, listTransactionalIds } from "@/lib/kafka";
 import {
   PolicyInputError,
   blastRadius,
@@ -58,6 +58,13 @@ type Failure = Extract<ActionResult<never>, { ok: false }>;
 
 /** Bindings per audited Kafka request when a plan is applied. */
 export const ACL_APPLY_BATCH = 200;
+/**
+ * Batches whose changes are confirmed together (one DescribeAcls, then the shared snapshot
+ * shows them): Kafka walks every ACL for each DescribeAcls, so confirming each batch made
+ * applying slower with every ACL already there. Also confirmed: the last batch, and before
+ * Apply answers whatever happened.
+ */
+export const ACL_CONFIRM_BATCHES = 25;
 /** Rows and groups the preview carries; the rest is paged through GET /api/v1/plans/{id}. */
 export const FIRST_ROWS = 50;
 export const FIRST_GROUPS = 50;
@@ -271,26 +278,32 @@ export async function executeAclPlan(viewer: Viewer, id: string, payload: AclPla
     ["delete", payload.delete, deleteAclsAudited],
     ["create", payload.create, createAclsAudited],
   ] as const;
-  for (const [action, list, apply] of steps) {
-    for (let i = 0; i < list.length; i += ACL_APPLY_BATCH) {
-      const batch = list.slice(i, i + ACL_APPLY_BATCH);
-      if (stopped) {
-        notSent.push(...batch.map((b) => ({ ...b, action })));
-        continue;
+  const confirmation = new AclWriteConfirmation();
+  try {
+    for (const [action, list, apply] of steps) {
+      for (let i = 0; i < list.length; i += ACL_APPLY_BATCH) {
+        const batch = list.slice(i, i + ACL_APPLY_BATCH);
+        if (stopped) {
+          notSent.push(...batch.map((b) => ({ ...b, action })));
+          continue;
+        }
+        batches++;
+        const r = await apply(viewer, batch, { planId: id, confirmation });
+        if (batches % ACL_CONFIRM_BATCHES === 0) await confirmation.confirm(viewer.credential);
+        if (!r.ok) {
+          firstFailure ??= r;
+          if (mayHaveChanged(r)) changed = true;
+          results.push(...batch.map((b): Outcome => ({ ...b, action, ok: false, error: { code: r.code, message: r.message } })));
+          stopped = true;
+          continue;
+        }
+        for (const x of r.data.results) results.push({ ...x, action });
+        if (r.data.results.some((x) => x.ok)) changed = true;
+        if (r.data.outcome !== "success") stopped = true;
       }
-      batches++;
-      const r = await apply(viewer, batch, { planId: id });
-      if (!r.ok) {
-        firstFailure ??= r;
-        if (mayHaveChanged(r)) changed = true;
-        results.push(...batch.map((b): Outcome => ({ ...b, action, ok: false, error: { code: r.code, message: r.message } })));
-        stopped = true;
-        continue;
-      }
-      for (const x of r.data.results) results.push({ ...x, action });
-      if (r.data.results.some((x) => x.ok)) changed = true;
-      if (r.data.outcome !== "success") stopped = true;
     }
+  } finally {
+    await confirmation.confirm(viewer.credential);
   }
   const ok = results.filter((r) => r.ok);
   if (ok.length === 0 && firstFailure !== null && notSent.length + results.length > 0) {

@@ -9,7 +9,7 @@
  * which passes the plan id); POST / DELETE /api/v1/acls call them directly for scripts.
  */
 import "server-only";
-import { createAcls, deleteAcls } from "@/lib/kafka";
+import { createAcls, deleteAcls, type AclWriteConfirmation } from "@/lib/kafka";
 import type { Viewer } from "@/lib/auth/sign-in";
 import type { ActionResult } from "@/lib/actions/result";
 import { kafkaErrorCode } from "@/lib/actions/errors";
@@ -95,6 +95,8 @@ function auditTarget(bindings: readonly AclBinding[]): string {
 /** Options of an apply: the sealed plan it carries out, if any (recorded on the audit event). */
 export interface AclApplyOptions {
   planId?: string | null;
+  /** Confirm with later batches (a plan's apply): Kafka's DescribeAcls and the snapshot update happen once in its confirm(). */
+  confirmation?: AclWriteConfirmation;
 }
 
 /** The caller's result and the audit outcome of a batch: ok with per-binding outcomes, or a failure when nothing was changed. */
@@ -141,7 +143,7 @@ export async function createAclsAudited(viewer: Viewer, input: AclBinding[], opt
   const invalid = validationFailure(bindings);
   if (invalid) return invalid;
   return applyAudited(viewer, "create", bindings, options, async () => {
-    const created = await createAcls(viewer.credential, bindings);
+    const created = await createAcls(viewer.credential, bindings, { confirmation: options.confirmation });
     return created.map(({ binding, error }) => ({ ...binding, ok: error === null, error: error ? { code: error.code, message: error.message } : null }));
   });
 }
@@ -155,7 +157,7 @@ export function exactFilter(b: AclBinding): AclBindingFilter {
 export async function deleteAclsAudited(viewer: Viewer, input: AclBinding[], options: AclApplyOptions = {}): Promise<ActionResult<AclApplyResult>> {
   const bindings = distinctBindings(input);
   return applyAudited(viewer, "delete", bindings, options, async () => {
-    const deleted = await deleteAcls(viewer.credential, bindings.map(exactFilter));
+    const deleted = await deleteAcls(viewer.credential, bindings.map(exactFilter), { confirmation: options.confirmation });
     return deleted.map(({ deleted: removed, error }, i) => {
       const binding = bindings[i]!;
       if (error) return { ...binding, ok: false, deleted: 0, error: { code: error.code, message: error.message } };
