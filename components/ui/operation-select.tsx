@@ -12,8 +12,8 @@ const isResourceType = (v: unknown): v is ResourceType => typeof v === "string" 
  * a page without JavaScript list every operation (a type changed without JavaScript must
  * not leave its operations out; the server's validation still names an invalid pair).
  * `withAll`: offer ALL (an ACL may grant it; a request never needs it). A value that is
- * not valid for the type (a link or an answer that refills the form) stays listed, so the
- * field's error is about what the select shows.
+ * not valid for the type the page came with (a link or an answer that refills the form)
+ * stays listed until the type is changed, so the field's error is about what it shows.
  */
 export function OperationSelect({
   typeField = "resourceType",
@@ -38,16 +38,22 @@ export function OperationSelect({
     },
     [],
   );
-  const type = useSyncExternalStore(
+  // "TYPE" or "TYPE*" when the type is still the one the page came with (its default).
+  const snapshot = useSyncExternalStore(
     subscribe,
     () => {
-      const v = typeControl()?.value;
-      return isResourceType(v) ? v : null;
+      const control = typeControl();
+      const v = control?.value;
+      if (!isResourceType(v)) return null;
+      const initial = control instanceof HTMLSelectElement ? Array.from(control.options).find((o) => o.defaultSelected)?.value : control?.defaultValue;
+      return v === initial ? `${v}*` : v;
     },
     () => null,
   );
+  const type = snapshot === null ? null : (snapshot.replace(/\*$/, "") as ResourceType);
+  const typeAsLoaded = snapshot?.endsWith("*") ?? false;
   // ALL last: when the type changes and the chosen operation is not among its operations, the browser picks the first one; it should not be ALL.
   const valid: AclOperation[] = [...operationsFor(type).filter((op) => op !== "ALL"), ...(withAll ? (["ALL"] as const) : [])];
-  const options: string[] = defaultValue && !valid.includes(defaultValue as AclOperation) && type !== null ? [...valid, defaultValue] : valid;
+  const options: string[] = defaultValue && typeAsLoaded && !valid.includes(defaultValue as AclOperation) ? [...valid, defaultValue] : valid;
   return <Select ref={ref} options={options} defaultValue={defaultValue} data-narrowed-to={type ?? undefined} {...props} />;
 }
