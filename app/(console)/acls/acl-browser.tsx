@@ -5,7 +5,10 @@ import Link from "next/link";
 import { useEffect, useState, type FormEvent, type MouseEvent } from "react";
 import { fetchApi } from "@/components/ui/query";
 import { aclKeys, aclListApiPath, aclListHref, withParams, type AclListParams } from "@/components/acls/acl-list-params";
-import { OPERATIONS, PATTERN_TYPES, PERMISSION_TYPES, RESOURCE_TYPES } from "@/lib/policy";
+import { OPERATIONS, PATTERN_TYPES, PERMISSION_TYPES, RESOURCE_TYPES, type ResourceType } from "@/lib/policy";
+import { Field, FormActions, FormGrid } from "@/components/ui/field";
+import { operationsFor } from "@/components/ui/select";
+import { Alert } from "@/components/ui/alert";
 import type { AclListResult, AclSortColumn } from "@/lib/schemas/acls";
 import { AclTable } from "./acl-table";
 
@@ -76,9 +79,9 @@ export function AclBrowser({ initialParams, initialList, errors }: { initialPara
     <>
       <FilterForm value={value} set={set} onSubmit={submit} errors={errors} sort={params.sort ?? "resourceType"} order={params.order ?? "asc"} />
       {list.isError && (
-        <div role="alert" className="alert error" data-testid="acls-error">
+        <Alert tone="error" testId="acls-error">
           {list.error.message}
-        </div>
+        </Alert>
       )}
       <div className="row acl-summary" aria-busy={list.isFetching}>
         <Summary list={data} />
@@ -166,11 +169,9 @@ function FilterForm({
   sort: string;
   order: string;
 }) {
-  const error = (name: string) => errors[name] && <span className="field-error">{errors[name].join(" ")}</span>;
   const select = (name: string, label: string, options: readonly (string | [string, string])[], fallback = "ANY") => (
-    <label className="field">
-      {label}
-      <select name={name} value={value(name, fallback)} onChange={set(name)} aria-invalid={!!errors[name]}>
+    <Field id={`acl-filter-${name}`} label={label} errors={errors[name]}>
+      <select name={name} value={value(name, fallback)} onChange={set(name)}>
         {options.map((o) => {
           const [v, text] = typeof o === "string" ? [o, o] : o;
           return (
@@ -180,54 +181,52 @@ function FilterForm({
           );
         })}
       </select>
-      {error(name)}
-    </label>
+    </Field>
   );
+  const text = (name: string, label: string, placeholder: string, hint?: string) => (
+    <Field id={`acl-filter-${name}`} label={label} hint={hint} errors={errors[name]}>
+      <input name={name} value={value(name, "")} onChange={set(name)} placeholder={placeholder} />
+    </Field>
+  );
+  const type = value("resourceType", "ANY");
+  // With a resource type chosen, the operations an ACL on that type can have (a filter on any other finds nothing).
+  const operations = (RESOURCE_TYPES as readonly string[]).includes(type) ? operationsFor(type as ResourceType) : OPERATIONS;
+  const operation = value("operation", "ANY");
   return (
-    <form className="card access-form" method="get" action="/acls" aria-label="Filter ACLs" onSubmit={onSubmit}>
-      <div className="field">
-        <label htmlFor="acl-filter-principal">Principal</label>
-        <input id="acl-filter-principal" name="principal" value={value("principal", "")} onChange={set("principal")} placeholder="User:alice" aria-describedby="acl-filter-principal-hint" />
-        <span id="acl-filter-principal-hint" className="hint">
-          A name without a type means a user: alice is User:alice.
-        </span>
-        {error("principal")}
-      </div>
-      {select("principalMatch", "Principal match", [
-        ["exact", "exact"],
-        ["contains", "contains (any case)"],
-      ], "exact")}
-      {select("resourceType", "Resource type", ["ANY", ...RESOURCE_TYPES])}
-      <label className="field">
-        Resource name
-        <input name="resourceName" value={value("resourceName", "")} onChange={set("resourceName")} placeholder="orders" />
-        {error("resourceName")}
-      </label>
-      {select("nameMatch", "Name match", [
-        ["exact", "exact name"],
-        ["prefix", "names starting with"],
-        ["match", "ACLs that apply to it (Kafka's MATCH)"],
-      ], "exact")}
-      {select("patternType", "Pattern type", ["ANY", ...PATTERN_TYPES])}
-      <label className="field">
-        Host
-        <input name="host" value={value("host", "")} onChange={set("host")} placeholder="* or an IP address" />
-        {error("host")}
-      </label>
-      {select("operation", "Operation", ["ANY", ...OPERATIONS])}
-      {select("permissionType", "Permission", ["ANY", ...PERMISSION_TYPES])}
-      {sort !== "resourceType" && <input type="hidden" name="sort" value={sort} />}
-      {order !== "asc" && <input type="hidden" name="order" value={order} />}
-      <div className="actions">
-        <button className="btn" type="submit">
-          Filter
-        </button>
-        <Link href="/acls" className="btn secondary">
-          Clear
-        </Link>
-        {error("page")}
-        {error("sort")}
-      </div>
+    <form className="card" method="get" action="/acls" aria-label="Filter ACLs" onSubmit={onSubmit}>
+      <FormGrid>
+        {text("principal", "Principal", "User:alice", "A name without a type means a user: alice is User:alice.")}
+        {select("principalMatch", "Principal match", [
+          ["exact", "exact"],
+          ["contains", "contains (any case)"],
+        ], "exact")}
+        {select("resourceType", "Resource type", ["ANY", ...RESOURCE_TYPES])}
+        {text("resourceName", "Resource name", "orders")}
+        {select("nameMatch", "Name match", [
+          ["exact", "exact name"],
+          ["prefix", "names starting with"],
+          ["match", "ACLs that apply to it (Kafka's MATCH)"],
+        ], "exact")}
+        {select("patternType", "Pattern type", ["ANY", ...PATTERN_TYPES])}
+        {text("host", "Host", "* or an IP address")}
+        {select("operation", "Operation", ["ANY", ...operations, ...(operation !== "ANY" && !(operations as readonly string[]).includes(operation) ? [operation] : [])])}
+        {select("permissionType", "Permission", ["ANY", ...PERMISSION_TYPES])}
+        {sort !== "resourceType" && <input type="hidden" name="sort" value={sort} />}
+        {order !== "asc" && <input type="hidden" name="order" value={order} />}
+        <FormActions>
+          <button className="btn" type="submit">
+            Filter
+          </button>
+          <Link href="/acls" className="btn secondary">
+            Clear
+          </Link>
+          {[...(errors.page ?? []), ...(errors.sort ?? [])].map((m) => (
+            <span key={m} className="field-error">
+              {m}
+            </span>
+          ))}
+        </FormActions>
+      </FormGrid>
     </form>
   );
 }

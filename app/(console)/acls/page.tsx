@@ -7,6 +7,8 @@ import { LINT_ON_LOAD_LIMIT, aclOverview } from "@/lib/services/acls";
 import { AclBindingsTable } from "@/components/acls/acl-row";
 import { AclExportLinks } from "@/components/acls/acl-export-links";
 import { aclListHref, listParams } from "@/components/acls/acl-list-params";
+import { PageHeader } from "@/components/ui/page-header";
+import { ResultPanel } from "@/components/ui/alert";
 import { AclBrowser } from "./acl-browser";
 
 export const metadata = { title: "ACLs" };
@@ -29,11 +31,17 @@ export default async function AclsPage({ searchParams }: { searchParams: Promise
 
   return (
     <>
-      <h1>ACLs</h1>
-      <p className="lead">
-        Every ACL Kafka lets you ({viewer.principal}) describe, with lint findings; create and delete ACLs through sealed plans: the preview shows every decision
-        the change flips across the cluster, and Apply carries out exactly that plan. Changes are made as you and recorded in the audit trail.
-      </p>
+      <PageHeader
+        title="ACLs"
+        lead={<>Every ACL Kafka lets you ({viewer.principal}) describe, with lint findings.</>}
+        details={
+          <p>
+            Create and delete ACLs through sealed plans: the preview shows every decision the change flips across the cluster, and Apply carries out exactly
+            that plan. Changes are made as you and recorded in the audit trail. The filters apply as you type; a resource type narrows the operations to those
+            Kafka accepts on it.
+          </p>
+        }
+      />
       <p className="row">
         <Link href="/acls/new" className="btn">
           Create ACLs
@@ -43,9 +51,7 @@ export default async function AclsPage({ searchParams }: { searchParams: Promise
 
       {!overview.ok ? (
         <>
-          <div role="alert" className="alert error" data-testid="acls-error">
-            {overview.message}
-          </div>
+          <ResultPanel result={overview} testId="acls" />
           {overview.code === "DENIED" && (
             <p className="muted">
               Listing ACLs needs DESCRIBE on CLUSTER {CLUSTER_RESOURCE_NAME}; creating and deleting them needs ALTER on it. Ask for the permission, or ask someone who has it.
