@@ -92,7 +92,7 @@ test.describe("Access check by certificate DN or Kerberos principal", () => {
     const form = page.getByRole("form", { name: "Access check" });
     await form.getByLabel("Client given as").selectOption("certificateDn");
     await form.getByLabel("Principal").fill("CN=alice, OU=Eng");
-    await form.getByRole("textbox", { name: /^Resource name/ }).fill("orders");
+    await form.getByRole("combobox", { name: /^Resource name/ }).fill("orders");
     await page.getByRole("button", { name: "Check" }).click();
     // No rules configured for the dev broker: DEFAULT keeps the DN, written as Java writes it.
     await expect(page.getByTestId("mapping")).toContainText(
