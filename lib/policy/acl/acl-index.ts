@@ -225,6 +225,8 @@ export function seekAtOrBelow(section: TypeSection, r: string, m: number, from: 
   return lo;
 }
 
+const STAR_CODE = WILDCARD_RESOURCE.charCodeAt(0);
+
 function commonPrefixLength(a: string, b: string): number {
   const n = a.length < b.length ? a.length : b.length;
   let i = 0;
@@ -258,23 +260,57 @@ export function scanToPrefix(section: TypeSection, r: string, i: number): number
 }
 
 /**
- * Fills `down` and `starOnTheWay` of every name. Why the scan after a name P that is a
- * prefix of the resource name r depends on P alone: every later name n sorts below P, so
- * it does not start with P, and its common prefix with r is its common prefix with P,
- * shorter than P; the scan's tests (is n a prefix? is it `*`?) and its seek targets
- * (r cut to that common length) are the same for r and for P; and none of those names
- * equals r, so no LITERAL group other than `*` applies. So the rest of the pass is
- * the stretch from P's successor with P as the resource name, then the same from the
- * prefix it reaches, and so on.
+ * Fills `down` and `starOnTheWay` of every name, in one pass: what `scanToPrefix(section,
+ * P, i + 1)` returns for the name P at position i, without scanning.
+ *
+ * Why the scan after a name P that is a prefix of the resource name r depends on P alone:
+ * every later name n sorts below P, so it does not start with P, and its common prefix
+ * with r is its common prefix with P, shorter than P; the scan's tests (is n a prefix? is
+ * it `*`?) and its seek targets (r cut to that common length) are the same for r and for
+ * P; and none of those names equals r, so no LITERAL group other than `*` applies. So the
+ * rest of the pass is the stretch from P's successor with P as the resource name, then
+ * the same from the prefix it reaches, and so on.
+ *
+ * What that stretch reaches: the LONGEST proper prefix of P among the names. The scan
+ * never jumps over a prefix of P: from a name n (below P, not a prefix of it, common
+ * prefix length m) it seeks to the first name <= P[0..m); the prefixes of P no longer
+ * than m are <= P[0..m), and the longer ones sort above n (they have P[m] > n[m] where n
+ * has n[m]), so they were met before n. And the first prefix it meets is the longest,
+ * since longer prefixes sort higher. In ascending order the prefixes of a name form a
+ * chain on a stack (a name between a prefix p of x and x itself starts with p), so one
+ * walk from the last position to the first finds them all.
+ *
+ * When the stretch passes the name `*` (its LITERAL ACLs apply there), with `*` not a
+ * prefix of P, for P sorting above `*`: if P has a non-empty proper prefix, that prefix
+ * starts with P[0] > `*` and sorts above `*`, so the stretch stops before it. Otherwise
+ * (only `""`, or nothing, below): while the common prefix length m stays >= 1 every seek
+ * target starts with P[0] > `*`, so the scan cannot jump over `*`; it jumps past `*`
+ * exactly when it meets a name whose first code unit differs from P's (m = 0: a seek to
+ * `""`). Names between `*` and P all differ from P in the first code unit, or all share
+ * it, according to whether some name sorts strictly between `*` and the one-character
+ * string P[0]. So `*` is passed exactly by the names of the run just above `*` that share
+ * one first code unit (> `*`), among those with no non-empty proper prefix.
+ * acl-index-chains.test.ts checks both against `scanToPrefix` on random sets of names.
  */
 function linkPrefixChains(section: TypeSection): void {
   const names = section.names as NameNode[];
-  for (let i = 0; i < names.length; i++) {
+  const chain: number[] = [];
+  for (let i = names.length - 1; i >= 0; i--) {
     const node = names[i]!;
-    const s = scanToPrefix(section, node.name, i + 1);
-    const at = s >>> 1;
-    node.down = at < names.length ? at : -1;
-    node.starOnTheWay = (s & 1) === 1;
+    const name = node.name;
+    while (chain.length > 0 && !name.startsWith(names[chain[chain.length - 1]!]!.name)) chain.pop();
+    node.down = chain.length > 0 ? chain[chain.length - 1]! : -1;
+    node.starOnTheWay = false;
+    chain.push(i);
+  }
+  const s = section.positionByName.get(WILDCARD_RESOURCE);
+  if (s === undefined || s === 0 || names[s]!.literal === null) return;
+  const first = names[s - 1]!.name.charCodeAt(0);
+  if (!(first > STAR_CODE)) return;
+  for (let i = s - 1; i >= 0; i--) {
+    const node = names[i]!;
+    if (node.name.charCodeAt(0) !== first) break;
+    node.starOnTheWay = node.down < 0 || names[node.down]!.name === "";
   }
 }
 
