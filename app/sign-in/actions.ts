@@ -23,7 +23,7 @@ export async function signInAction(_prev: SignInState, formData: FormData): Prom
 
 export async function signOutAction(): Promise<void> {
   const viewer = await getViewer();
-  if (viewer?.sessionId) await signOutAudited({ ...viewer, sessionId: viewer.sessionId });
+  if (viewer?.sessionId) await signOutAudited(viewer.sessionId, viewer.principal);
   (await cookies()).delete(SESSION_COOKIE);
   redirect("/sign-in");
 }

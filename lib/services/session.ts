@@ -6,8 +6,7 @@
  * the table without bound.
  */
 import { recordAudit } from "@/lib/db/audit";
-import { auditFailedSignIn, signIn, signOut, type Viewer } from "@/lib/auth/sign-in";
-import { forgetAclViewer } from "./acl-snapshot";
+import { auditFailedSignIn, signIn, signOut } from "@/lib/auth/sign-in";
 import type { SignInInput } from "@/lib/schemas/session";
 import type { ActionResult } from "@/lib/actions/result";
 
@@ -31,10 +30,7 @@ export async function signInAudited(
   return result;
 }
 
-/** Ends the session, forgets its proven right to read the ACL snapshot at once, and records the sign-out. */
-export async function signOutAudited(viewer: Viewer & { sessionId: string }): Promise<void> {
-  const { sessionId, principal } = viewer;
+export async function signOutAudited(sessionId: string, principal: string): Promise<void> {
   await signOut(sessionId);
-  forgetAclViewer(viewer);
   await recordAudit({ principal, action: "session.sign-out", target: principal, outcome: "success", category: "session" });
 }

@@ -15,7 +15,7 @@ export const POST = apiRoute({ auth: false, body: signInSchema }, async ({ body 
 });
 
 export const DELETE = apiRoute({}, async ({ viewer }) => {
-  if (viewer.sessionId) await signOutAudited({ ...viewer, sessionId: viewer.sessionId });
+  if (viewer.sessionId) await signOutAudited(viewer.sessionId, viewer.principal);
   const response = NextResponse.json({ signedOut: true });
   response.cookies.delete(SESSION_COOKIE);
   return response;
