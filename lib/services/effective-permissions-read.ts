@@ -11,7 +11,7 @@
  * time is in the answer; the work itself is effective-permissions.ts (pure).
  */
 import "server-only";
-import { describeDelegationTokens, listConsumerGroups, listTopics, listTransactionalIds } from "@/lib/kafka";
+import { describeDelegationTokens } from "@/lib/kafka";
 import type { Viewer } from "@/lib/auth/sign-in";
 import type { ActionResult } from "@/lib/actions/result";
 import { toErrorResult } from "@/lib/actions/errors";
@@ -23,6 +23,7 @@ import type {
   PrincipalViewQuery,
 } from "@/lib/schemas/effective-permissions";
 import { getAclSnapshot, type AclSnapshotReadOptions } from "./acl-snapshot";
+import { listedNames } from "./resources";
 import { readAuthorizerConfig, toAuthorizerConfig } from "./authorizer-config";
 import {
   exportNotes,
@@ -46,11 +47,9 @@ async function listing(viewer: Viewer, type: ResourceType, tokens?: Promise<Dele
   try {
     switch (type) {
       case "TOPIC":
-        return { ok: true, data: await listTopics(viewer.credential) };
       case "GROUP":
-        return { ok: true, data: (await listConsumerGroups(viewer.credential)).map((g) => g.groupId) };
       case "TRANSACTIONAL_ID":
-        return { ok: true, data: (await listTransactionalIds(viewer.credential)).map((t) => t.transactionalId) };
+        return { ok: true, data: await listedNames(viewer, type) };
       case "DELEGATION_TOKEN":
         return { ok: true, data: (await (tokens ?? describeDelegationTokens(viewer.credential, null))).map((t) => t.tokenId) };
       case "USER":

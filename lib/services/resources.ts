@@ -20,15 +20,25 @@ import { getAclSnapshot, type AclSnapshot, type AclSnapshotRead, type AclSnapsho
 import { readAuthorizerConfig } from "./authorizer-config";
 import { buildResourceDetail, buildSection, userResourcesOfSnapshot } from "./resources-view";
 
+/** The names of topics, groups or transactional ids Kafka lists to the viewer (it filters them by DESCRIBE). */
+export async function listedNames(viewer: Viewer, type: "TOPIC" | "GROUP" | "TRANSACTIONAL_ID"): Promise<string[]> {
+  switch (type) {
+    case "TOPIC":
+      return listTopics(viewer.credential);
+    case "GROUP":
+      return (await listConsumerGroups(viewer.credential)).map((g) => g.groupId);
+    case "TRANSACTIONAL_ID":
+      return (await listTransactionalIds(viewer.credential)).map((t) => t.transactionalId);
+  }
+}
+
 async function names(viewer: Viewer, type: ResourceType, snapshot: AclSnapshot | null): Promise<ActionResult<string[]>> {
   try {
     switch (type) {
       case "TOPIC":
-        return { ok: true, data: await listTopics(viewer.credential) };
       case "GROUP":
-        return { ok: true, data: (await listConsumerGroups(viewer.credential)).map((g) => g.groupId) };
       case "TRANSACTIONAL_ID":
-        return { ok: true, data: (await listTransactionalIds(viewer.credential)).map((t) => t.transactionalId) };
+        return { ok: true, data: await listedNames(viewer, type) };
       case "CLUSTER":
         return { ok: true, data: [CLUSTER_RESOURCE_NAME] };
       case "USER":
