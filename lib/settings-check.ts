@@ -1,15 +1,15 @@
 /**
- * Every problem with the console's settings at once, from the three modules that read
- * them: the console's own (lib/env.ts), where Kafka is and how to reach it
- * (lib/kafka/config.ts) and the authorizer assumptions (lib/services/authorizer-config.ts).
+ * Every problem with the console's settings at once, from the modules that read them: the
+ * console's own (lib/env.ts) and the clusters (lib/clusters.ts: the CLUSTERS_FILE, or
+ * without it where Kafka is and how to reach it, lib/kafka/config.ts, and the authorizer
+ * assumptions, lib/services/authorizer-config.ts).
  * instrumentation.ts calls it when the server starts, the launcher before it starts
  * anything, so `SESSION_TTL_HOURS=abc` stops the start with its reason instead of becoming
  * NaN hours later. Free of Next and of I/O beyond reading the TLS files Kafka is told to
  * use, so a plain script can call it.
  */
 import { EnvError, parseEnv } from "./env";
-import { KafkaConfigError, loadKafkaConfig } from "./kafka/config";
-import { authorizerConfigProblems } from "./services/authorizer-config";
+import { clusterProblems } from "./clusters";
 
 type Env = Readonly<Record<string, string | undefined>>;
 
@@ -26,13 +26,7 @@ export function checkSettings(env: Env = process.env): string[] {
     if (!(error instanceof EnvError)) throw error;
     problems.push(...error.problems);
   }
-  try {
-    loadKafkaConfig(env);
-  } catch (error) {
-    if (!(error instanceof KafkaConfigError)) throw error;
-    problems.push(error.message);
-  }
-  problems.push(...authorizerConfigProblems(env));
+  problems.push(...clusterProblems(env));
   return problems;
 }
 

@@ -1,7 +1,8 @@
 /**
  * `npm start`: the console on its defaults, on a fresh clone.
  *
- *   1. Kafka: the dev broker (scripts/kafka.sh) unless KAFKA_BOOTSTRAP_SERVERS is set.
+ *   1. Kafka: the dev broker (scripts/kafka.sh) unless KAFKA_BOOTSTRAP_SERVERS or
+ *      CLUSTERS_FILE (lib/clusters.ts) says where the clusters are.
  *   2. Database: embedded PGlite served on 127.0.0.1 unless DATABASE_URL is set; the
  *      migrations are applied either way (loudly failing if they cannot be).
  *   3. Demo data on the dev broker (skipped when already there, or with SEED=0).
@@ -21,6 +22,7 @@ import { existsSync, readdirSync, statSync } from "node:fs";
 import path from "node:path";
 import { describeSecretKey, defaultDevKeyPath } from "../lib/auth/crypto";
 import { assertSettings } from "../lib/settings-check";
+import { clusters } from "../lib/clusters";
 import { startEmbeddedDatabase } from "../lib/db/embedded";
 import { migrate, redactUrl } from "../lib/db/migrate";
 import { seedDemoData } from "./seed";
@@ -76,14 +78,14 @@ async function main() {
   }, 1_000).unref();
   assertSettings();
   const env: Record<string, string | undefined> = { ...process.env, NEXT_TELEMETRY_DISABLED: "1" };
-  const localBroker = !process.env.KAFKA_BOOTSTRAP_SERVERS;
+  const localBroker = !process.env.KAFKA_BOOTSTRAP_SERVERS && !process.env.CLUSTERS_FILE;
   if (localBroker) {
     log("starting the local Kafka broker (set KAFKA_BOOTSTRAP_SERVERS to use your own cluster)");
     if ((await run("bash", ["scripts/kafka.sh", "start"])) !== 0) {
       throw new Error("the local Kafka broker did not start; see the messages above and .kafka/logs/server.log");
     }
   } else {
-    log(`using Kafka at ${process.env.KAFKA_BOOTSTRAP_SERVERS}`);
+    log(`using ${clusters().map((c) => `${c.id} at ${c.kafka.bootstrapServers.join(",")}`).join("; ")}`);
   }
 
   let stopDatabase: (() => Promise<void>) | undefined;

@@ -1,0 +1,368 @@
+/**
+ * Which Kafka clusters the console manages and how to reach each: the one place that
+ * answers it. Everything cluster-specific (the connection settings, the SASL mechanisms a
+ * user may sign in with, the brokers' `super.users` and `allow.everyone.if.no.acl.found`,
+ * their principal mapping rules) is read here, per cluster id.
+ *
+ * Two sources, never mixed:
+ *
+ *   - CLUSTERS_FILE (YAML or JSON, see CLUSTERS_FILE_EXAMPLE) names every cluster. It is
+ *     checked with zod and refused with every problem listed (each naming its place in
+ *     the file), as lib/settings-check.ts asks at start. The single-cluster variables
+ *     (KAFKA_BOOTSTRAP_SERVERS, KAFKA_SUPER_USERS, ...) are then refused: a cluster
+ *     described twice would be described wrongly once.
+ *   - Without it, today's environment variables (lib/kafka/config.ts,
+ *     lib/services/authorizer-config.ts, the mapping rules of lib/env.ts) are one cluster
+ *     with the id "default", so `npm start` still needs no configuration.
+ *
+ * The default cluster (the file's `default`, else its first cluster) is the one meant by
+ * an address or API call that names none.
+ */
+import { readFileSync } from "node:fs";
+import { parse as parseYaml } from "yaml";
+import { z } from "zod";
+import { pickSettings } from "./env";
+import { KafkaConfigError, loadKafkaConfig, type KafkaConfig } from "./kafka/config";
+import { KAFKA_MECHANISMS, type KafkaMechanism } from "./kafka/types";
+import { authorizerConfigProblems, readAuthorizerConfig } from "./services/authorizer-config";
+import { parseKerberosRules, parseSslRules, splitKerberosRules } from "./policy";
+import type { AccessCheckAssumptions } from "./schemas/access-check";
+
+type Env = Readonly<Record<string, string | undefined>>;
+
+/** The id of the one cluster the environment variables describe (no CLUSTERS_FILE). */
+export const DEFAULT_CLUSTER_ID = "default";
+
+/** The brokers' principal mapping properties, exactly as written in server.properties (null: unset, i.e. DEFAULT). */
+export interface PrincipalMappingSettings {
+  sslRules: string | null;
+  kerberosRules: string | null;
+  /** krb5.conf's default realm, which the DEFAULT Kerberos rule compares with (null: ""). */
+  kerberosDefaultRealm: string | null;
+}
+
+export interface Cluster {
+  /** URL-safe slug: lower-case letters, digits and dashes. */
+  id: string;
+  displayName: string;
+  kafka: KafkaConfig;
+  /** The mechanisms the sign-in offers for this cluster, in the order given. */
+  saslMechanisms: readonly KafkaMechanism[];
+  /** `super.users` and `allow.everyone.if.no.acl.found` as the console assumes them. */
+  authorizer: AccessCheckAssumptions;
+  principalMapping: PrincipalMappingSettings;
+}
+
+export interface ClusterRegistry {
+  clusters: readonly Cluster[];
+  defaultId: string;
+  /** The clusters file read, or null when the environment describes the one cluster. */
+  file: string | null;
+}
+
+/** The variables that describe the single cluster; with CLUSTERS_FILE the file says all of it. */
+export const SINGLE_CLUSTER_VARIABLES = [
+  "KAFKA_BOOTSTRAP_SERVERS",
+  "KAFKA_SECURITY_PROTOCOL",
+  "KAFKA_TLS_CA_FILE",
+  "KAFKA_TLS_CERT_FILE",
+  "KAFKA_TLS_KEY_FILE",
+  "KAFKA_TLS_REJECT_UNAUTHORIZED",
+  "KAFKA_SUPER_USERS",
+  "KAFKA_ALLOW_EVERYONE_IF_NO_ACL_FOUND",
+  "KAFKA_SSL_PRINCIPAL_MAPPING_RULES",
+  "KAFKA_SASL_KERBEROS_PRINCIPAL_TO_LOCAL_RULES",
+  "KAFKA_KERBEROS_DEFAULT_REALM",
+] as const;
+
+export const CLUSTERS_FILE_EXAMPLE = `# CLUSTERS_FILE=clusters.yaml (JSON works too)
+default: dev                        # optional; else the first cluster
+clusters:
+  - id: dev                         # in addresses: /c/dev/acls
+    name: Development
+    bootstrapServers: [127.0.0.1:9092]
+    securityProtocol: SASL_PLAINTEXT  # or SASL_SSL
+    saslMechanisms: [SCRAM-SHA-512, SCRAM-SHA-256, PLAIN]
+    superUsers: [User:admin]        # the brokers' super.users
+    allowEveryoneIfNoAclFound: false
+  - id: prod-eu
+    name: Production (EU)
+    bootstrapServers: [kafka-1.example:9093, kafka-2.example:9093]
+    securityProtocol: SASL_SSL
+    tls: { caFile: /etc/kafka/ca.pem, rejectUnauthorized: true }  # also certFile, keyFile
+    saslMechanisms: [SCRAM-SHA-512]
+    superUsers: [User:admin, User:ops]
+    principalMapping:
+      sslRules: "RULE:^CN=([^,]*),.*$/$1/L,DEFAULT"
+      kerberosRules: DEFAULT
+      kerberosDefaultRealm: EXAMPLE.COM
+`;
+
+const hostPort = /^(\[[0-9a-fA-F:.]+\]|[^\s:,]+):(\d{1,5})$/;
+const nonBlank = (what: string) => z.string({ error: `${what} must be a string` }).trim().min(1, `${what} must not be empty`);
+
+/** `a,b` or `[a, b]`, as a list of trimmed non-empty entries. */
+const listOf = (separator: string) =>
+  z
+    .union([z.string(), z.array(z.string())], { error: `must be a list (or one string separated by "${separator}")` })
+    .transform((v) => (typeof v === "string" ? v.split(separator) : v).map((s) => s.trim()).filter((s) => s.length > 0));
+
+const clusterSchema = z
+  .object({
+    id: z
+      .string({ error: "id must be a string" })
+      .regex(/^[a-z0-9](?:[a-z0-9-]{0,38}[a-z0-9])?$/, "id must be a URL-safe slug: lower-case letters, digits and dashes (at most 40, no dash first or last)"),
+    name: nonBlank("name").optional(),
+    bootstrapServers: listOf(",").pipe(
+      z
+        .array(z.string().refine((s) => hostPort.test(s) && Number(s.slice(s.lastIndexOf(":") + 1)) <= 65535, "must be host:port"))
+        .min(1, "bootstrapServers must name at least one host:port"),
+    ),
+    securityProtocol: z.enum(["SASL_PLAINTEXT", "SASL_SSL"], { error: "securityProtocol must be SASL_PLAINTEXT or SASL_SSL" }).default("SASL_PLAINTEXT"),
+    tls: z
+      .object({
+        caFile: nonBlank("caFile").optional(),
+        certFile: nonBlank("certFile").optional(),
+        keyFile: nonBlank("keyFile").optional(),
+        rejectUnauthorized: z.boolean({ error: "rejectUnauthorized must be true or false" }).default(true),
+      })
+      .strict()
+      .optional(),
+    saslMechanisms: z
+      .array(z.enum(KAFKA_MECHANISMS, { error: `each mechanism must be one of ${KAFKA_MECHANISMS.join(", ")}` }))
+      .min(1, "saslMechanisms must offer at least one mechanism")
+      .default([...KAFKA_MECHANISMS]),
+    superUsers: listOf(";").pipe(z.array(z.string().refine((s) => s.includes(":"), "must be a principal Type:name (e.g. User:admin); Kafka would refuse to start with it"))).default([]),
+    allowEveryoneIfNoAclFound: z.boolean({ error: "allowEveryoneIfNoAclFound must be true or false" }).default(false),
+    principalMapping: z
+      .object({
+        sslRules: z.string({ error: "sslRules must be a string" }).nullable().default(null),
+        kerberosRules: z.string({ error: "kerberosRules must be a string" }).nullable().default(null),
+        kerberosDefaultRealm: z.string({ error: "kerberosDefaultRealm must be a string" }).nullable().default(null),
+      })
+      .strict()
+      .default({ sslRules: null, kerberosRules: null, kerberosDefaultRealm: null }),
+  })
+  .strict()
+  .superRefine((c, ctx) => {
+    const problem = (path: (string | number)[], message: string) => ctx.addIssue({ code: "custom", path, message });
+    if (c.tls && c.securityProtocol !== "SASL_SSL") problem(["tls"], "tls is set but securityProtocol is SASL_PLAINTEXT; set it to SASL_SSL");
+    if (c.tls && Boolean(c.tls.certFile) !== Boolean(c.tls.keyFile)) problem(["tls"], "certFile and keyFile must be set together");
+    for (const key of ["caFile", "certFile", "keyFile"] as const) {
+      const file = c.tls?.[key];
+      if (file === undefined) continue;
+      const unreadable = readError(file);
+      if (unreadable) problem(["tls", key], `${file} cannot be read: ${unreadable}`);
+    }
+    try {
+      parseSslRules(c.principalMapping.sslRules);
+    } catch (error) {
+      problem(["principalMapping", "sslRules"], `a broker would refuse to start with these rules: ${messageOf(error)}`);
+    }
+    try {
+      const rules = c.principalMapping.kerberosRules;
+      parseKerberosRules(c.principalMapping.kerberosDefaultRealm ?? "", rules === null ? null : splitKerberosRules(rules));
+    } catch (error) {
+      problem(["principalMapping", "kerberosRules"], `a broker would refuse to start with these rules: ${messageOf(error)}`);
+    }
+  });
+
+const fileSchema = z
+  .object({
+    default: z.string({ error: "default must be a cluster id" }).optional(),
+    clusters: z.array(clusterSchema, { error: "clusters must be a list of clusters" }).min(1, "clusters must name at least one cluster"),
+  })
+  .strict()
+  .superRefine((f, ctx) => {
+    const seen = new Set<string>();
+    f.clusters.forEach((c, i) => {
+      if (seen.has(c.id)) ctx.addIssue({ code: "custom", path: ["clusters", i, "id"], message: `id "${c.id}" is used by an earlier cluster` });
+      seen.add(c.id);
+    });
+    if (f.default !== undefined && !seen.has(f.default)) ctx.addIssue({ code: "custom", path: ["default"], message: `default "${f.default}" is not the id of a cluster in the file` });
+  });
+
+export class ClustersError extends Error {
+  override name = "ClustersError";
+  constructor(readonly problems: string[]) {
+    super(`Invalid clusters settings:\n${problems.map((p) => `  - ${p}`).join("\n")}`);
+  }
+}
+
+function messageOf(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}
+
+function readError(file: string): string | null {
+  try {
+    readFileSync(file);
+    return null;
+  } catch (error) {
+    return messageOf(error);
+  }
+}
+
+/** `clusters[1].tls.caFile` for the zod path ["clusters", 1, "tls", "caFile"]. */
+function pathName(path: readonly PropertyKey[]): string {
+  let out = "";
+  for (const part of path) out += typeof part === "number" ? `[${part}]` : `${out ? "." : ""}${String(part)}`;
+  return out;
+}
+
+/** The document in `text`, read as JSON when it looks like JSON, else as YAML. */
+function parseDocument(text: string, file: string): unknown {
+  try {
+    return /^\s*[[{]/.test(text) ? JSON.parse(text) : parseYaml(text);
+  } catch (error) {
+    throw new ClustersError([`CLUSTERS_FILE=${file}: not valid ${/^\s*[[{]/.test(text) ? "JSON" : "YAML"}: ${messageOf(error).split("\n")[0]}`]);
+  }
+}
+
+/** The clusters a clusters file names; throws ClustersError listing every problem, each with its place in the file. */
+export function parseClustersFile(text: string, file: string): ClusterRegistry {
+  const parsed = fileSchema.safeParse(parseDocument(text, file));
+  if (!parsed.success) {
+    throw new ClustersError(parsed.error.issues.map((i) => `CLUSTERS_FILE=${file}: ${pathName(i.path) || "the file"}: ${i.message}`));
+  }
+  const clusters = parsed.data.clusters.map((c): Cluster => {
+    const tls = c.tls
+      ? {
+          rejectUnauthorized: c.tls.rejectUnauthorized,
+          ...(c.tls.caFile ? { ca: readFileSync(c.tls.caFile, "utf8") } : {}),
+          ...(c.tls.certFile ? { cert: readFileSync(c.tls.certFile, "utf8") } : {}),
+          ...(c.tls.keyFile ? { key: readFileSync(c.tls.keyFile, "utf8") } : {}),
+        }
+      : c.securityProtocol === "SASL_SSL"
+        ? { rejectUnauthorized: true }
+        : undefined;
+    return {
+      id: c.id,
+      displayName: c.name ?? c.id,
+      kafka: { bootstrapServers: c.bootstrapServers, securityProtocol: c.securityProtocol, tls, clientId: clientIdOf(process.env) },
+      saslMechanisms: [...new Set(c.saslMechanisms)],
+      authorizer: {
+        superUsers: c.superUsers,
+        allowEveryoneIfNoAclFound: c.allowEveryoneIfNoAclFound,
+        source: `the clusters file's superUsers of "${c.id}"`,
+        warnings: [],
+      },
+      principalMapping: c.principalMapping,
+    };
+  });
+  return { clusters, defaultId: parsed.data.default ?? clusters[0]!.id, file };
+}
+
+function clientIdOf(env: Env): string {
+  return env.KAFKA_CLIENT_ID?.trim() || "kafka-security-console";
+}
+
+/** The one cluster today's environment variables describe. Throws ClustersError listing every problem. */
+function environmentCluster(env: Env): ClusterRegistry {
+  const problems: string[] = [];
+  let kafka: KafkaConfig | undefined;
+  try {
+    kafka = loadKafkaConfig(env);
+  } catch (error) {
+    if (!(error instanceof KafkaConfigError)) throw error;
+    problems.push(error.message);
+  }
+  problems.push(...authorizerConfigProblems(env));
+  if (problems.length > 0 || !kafka) throw new ClustersError(problems);
+  const e = pickSettings(env, ["KAFKA_SSL_PRINCIPAL_MAPPING_RULES", "KAFKA_SASL_KERBEROS_PRINCIPAL_TO_LOCAL_RULES", "KAFKA_KERBEROS_DEFAULT_REALM"]);
+  return {
+    clusters: [
+      {
+        id: DEFAULT_CLUSTER_ID,
+        displayName: kafka.bootstrapServers.join(","),
+        kafka,
+        saslMechanisms: KAFKA_MECHANISMS,
+        authorizer: readAuthorizerConfig(env),
+        principalMapping: {
+          sslRules: e.KAFKA_SSL_PRINCIPAL_MAPPING_RULES ?? null,
+          kerberosRules: e.KAFKA_SASL_KERBEROS_PRINCIPAL_TO_LOCAL_RULES ?? null,
+          kerberosDefaultRealm: e.KAFKA_KERBEROS_DEFAULT_REALM ?? null,
+        },
+      },
+    ],
+    defaultId: DEFAULT_CLUSTER_ID,
+    file: null,
+  };
+}
+
+/** Every cluster the settings describe; throws ClustersError listing every problem. */
+export function loadClusters(env: Env = process.env): ClusterRegistry {
+  const file = env.CLUSTERS_FILE?.trim();
+  if (!file) return environmentCluster(env);
+  const problems = SINGLE_CLUSTER_VARIABLES.filter((name) => (env[name] ?? "").trim() !== "").map(
+    (name) => `${name}: set together with CLUSTERS_FILE; the clusters file describes every cluster, so say it there`,
+  );
+  let text: string | undefined;
+  try {
+    text = readFileSync(file, "utf8");
+  } catch (error) {
+    problems.push(`CLUSTERS_FILE=${file} cannot be read: ${messageOf(error)}`);
+  }
+  let registry: ClusterRegistry | undefined;
+  if (text !== undefined) {
+    try {
+      registry = parseClustersFile(text, file);
+    } catch (error) {
+      if (!(error instanceof ClustersError)) throw error;
+      problems.push(...error.problems);
+    }
+  }
+  if (problems.length > 0 || !registry) throw new ClustersError(problems);
+  return registry;
+}
+
+/** Each problem with the clusters settings as one line; empty when they are fine (lib/settings-check.ts). */
+export function clusterProblems(env: Env = process.env): string[] {
+  try {
+    loadClusters(env);
+    return [];
+  } catch (error) {
+    if (error instanceof ClustersError) return error.problems;
+    throw error;
+  }
+}
+
+let cached: ClusterRegistry | undefined;
+
+function registry(): ClusterRegistry {
+  cached ??= loadClusters();
+  return cached;
+}
+
+/** Every cluster, in the order the settings name them. */
+export function clusters(): readonly Cluster[] {
+  return registry().clusters;
+}
+
+export function defaultClusterId(): string {
+  return registry().defaultId;
+}
+
+/** The cluster with this id, or undefined when no cluster has it. */
+export function findCluster(id: string): Cluster | undefined {
+  return registry().clusters.find((c) => c.id === id);
+}
+
+/** The cluster with this id (the default cluster when none is given); throws for an id no cluster has. */
+export function clusterById(id: string | undefined | null = undefined): Cluster {
+  const wanted = id ?? registry().defaultId;
+  const cluster = findCluster(wanted);
+  if (!cluster) throw new UnknownClusterError(wanted);
+  return cluster;
+}
+
+export class UnknownClusterError extends Error {
+  override name = "UnknownClusterError";
+  constructor(readonly clusterId: string) {
+    super(`No cluster has the id "${clusterId}".`);
+  }
+}
+
+/** Tests change the environment between cases: forget the cached clusters. */
+export function resetClustersForTests(): void {
+  cached = undefined;
+}
