@@ -68,6 +68,17 @@ test.describe.serial("SCRAM users page", () => {
     await context.close();
   });
 
+  test("Create with the name of an existing user changes nothing and says so; the user's password still works", async ({ adminPage: page }) => {
+    await page.goto("/users");
+    const form = page.getByRole("form", { name: "Create" });
+    await form.getByLabel("User name").fill(user);
+    await form.getByRole("button", { name: "Create" }).click();
+    await expect(page.getByText(`Nothing was changed: ${user} already has a SCRAM-SHA-512 credential.`)).toBeVisible();
+    await expect(page.getByTestId("generated-password")).toHaveCount(0);
+    expect(await signInStatus(page.request, typed)).toBe(200);
+    await signInAs(page, "admin");
+  });
+
   test("admin rotates to a generated password, shown once; the old one is refused, the new one accepted", async ({ adminPage: page }) => {
     await page.goto("/users");
     const row = page.getByRole("table", { name: "SCRAM users" }).locator(`[data-user="${user}"]`);

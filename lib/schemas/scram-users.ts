@@ -38,6 +38,15 @@ export const scramCredentialUpsertSchema = z
       .nullable()
       .optional()
       .meta({ description: "The new password; omit it (or null) to have the console generate one, answered once" }),
+    /**
+     * "refuse": only a new credential (a new user, or a mechanism the user lacks); an
+     * existing credential of the mechanism is left alone and the answer is CONFLICT.
+     * "replace" (default): an existing one gets the new password (a rotation).
+     */
+    ifExists: z
+      .enum(["replace", "refuse"])
+      .default("replace")
+      .meta({ description: "What to do when the user already has a credential of this mechanism: replace its password (rotate, the default) or refuse (create only)" }),
     /** The page's second entry; the API need not send it. */
     passwordConfirm: z.string().max(1024).optional(),
   })
@@ -46,7 +55,8 @@ export const scramCredentialUpsertSchema = z
       ctx.addIssue({ code: "custom", path: ["passwordConfirm"], message: "The two passwords differ" });
     }
   });
-export type ScramCredentialUpsert = z.output<typeof scramCredentialUpsertSchema>;
+/** What the service takes: the parsed form or API body (ifExists may be left out by callers in code: "replace"). */
+export type ScramCredentialUpsert = Omit<z.output<typeof scramCredentialUpsertSchema>, "ifExists"> & { ifExists?: z.output<typeof scramCredentialUpsertSchema>["ifExists"] };
 
 export const scramCredentialDeleteSchema = z.object({
   user,

@@ -15,7 +15,7 @@
  * fresh read inside the lock (QUOTA_PLAN_STALE_MESSAGE when it differs, nothing sent).
  */
 import "server-only";
-import { alterClientQuotas, describeCluster, describeClientQuotas, kafkaConfig, type KafkaErrorInfo } from "@/lib/kafka";
+import { alterClientQuotas, describeClientQuotas, type KafkaErrorInfo } from "@/lib/kafka";
 import type { Viewer } from "@/lib/auth/sign-in";
 import type { ActionResult } from "@/lib/actions/result";
 import { kafkaErrorCode, toErrorResult } from "@/lib/actions/errors";
@@ -24,6 +24,7 @@ import { formatEntity, sameEntity, type ConfiguredQuota, type QuotaEntity, type 
 import type { AppliedQuotaQuery, AppliedQuotaView, QuotaAlterationInput, QuotaAlterResult, QuotaPreview, QuotasOverview } from "@/lib/schemas/quotas";
 import { appliedView, buildOverview, previewAlteration, toConfigured, type QuotaEntry } from "./quota-view";
 import { auditedMutation, failureOutcome, type MutationOutcome } from "./audited-mutation";
+import { clusterIdFor } from "./kafka-cluster-id";
 import { quotaBasis } from "./quota-impact";
 
 type Failure = Extract<ActionResult<never>, { ok: false }>;
@@ -154,20 +155,6 @@ export function quotaLockPlan(clusterId: string, entity: QuotaEntity): LockReque
     { key: lockKey(clusterId), mode: "shared" },
     { key: lockKey(clusterId, entity.user), mode: "exclusive" },
   ];
-}
-
-const clusterIds = new Map<string, Promise<string>>();
-
-/** Kafka's cluster id, once per process and bootstrap list (a failed look-up is not kept). */
-function clusterIdFor(viewer: Viewer): Promise<string> {
-  const bootstrap = kafkaConfig().bootstrapServers.join(",");
-  let id = clusterIds.get(bootstrap);
-  if (!id) {
-    id = describeCluster(viewer.credential).then((c) => c.clusterId);
-    id.catch(() => clusterIds.delete(bootstrap));
-    clusterIds.set(bootstrap, id);
-  }
-  return id;
 }
 
 /** Runs `fn` holding the budget locks of `entity` (none needed: runs at once, with a no-op guard). */

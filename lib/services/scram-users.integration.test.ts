@@ -4,8 +4,9 @@
  * user signs in through the console's sign-in, admin rotates the password (generated,
  * answered once), the old password is refused and the new one accepted, a signed-in
  * session of the user ends at its next credential check, admin deletes the user. The
- * audit trail holds every change without the password, and a principal without ALTER on
- * CLUSTER is refused by Kafka (and audited as denied).
+ * audit trail holds every change without the password, two concurrent changes of one user
+ * are serialised (never two "created"), and a principal without ALTER on CLUSTER is
+ * refused by Kafka (and audited as denied).
  */
 import { randomBytes } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
@@ -113,6 +114,39 @@ describe("a SCRAM user's life through the console", () => {
     const text = JSON.stringify(rows, (_k, v: unknown) => (typeof v === "bigint" ? v.toString() : v));
     for (const secret of [firstPassword, generated, "another-password"]) expect(text).not.toContain(secret);
     expect(rows[1]!.request).toMatchObject({ user, mechanism: "SCRAM-SHA-512", iterations: 8192, generated: true });
+  });
+});
+
+describe("two people changing one user's credentials at the same moment", () => {
+  const raced = `it-scram-race-${id}`;
+  afterAll(async () => {
+    await deleteScramUser(admin, { user: raced }).catch(() => undefined);
+  });
+
+  it("creating the same new user twice at once: one is created, the other refused with nothing changed; the created password is the one that works", async () => {
+    const passwords = [`race-a-${randomBytes(6).toString("hex")}`, `race-b-${randomBytes(6).toString("hex")}`];
+    const answers = await Promise.all(passwords.map((password) => upsertScramUser(admin, { user: raced, mechanism: "SCRAM-SHA-512", iterations: 4096, password, ifExists: "refuse" })));
+    const created = answers.findIndex((a) => a.ok);
+    expect(answers.filter((a) => a.ok)).toHaveLength(1);
+    expect(answers[created]).toMatchObject({ ok: true, data: { change: "created" } });
+    expect(answers[1 - created]).toMatchObject({ ok: false, code: "CONFLICT", message: expect.stringContaining(`${raced} already has a SCRAM-SHA-512 credential`) });
+    await expect(verifyCredentials({ username: raced, password: passwords[created]!, mechanism: "SCRAM-SHA-512" })).resolves.toEqual({ principal: `User:${raced}` });
+    await expect(verifyCredentials({ username: raced, password: passwords[1 - created]!, mechanism: "SCRAM-SHA-512" })).rejects.toMatchObject({ code: "SASL_AUTHENTICATION_FAILED" });
+  });
+
+  it("two set-password calls at once are told apart: one rotated after the other, each answer saying what it did, and the last one's password works", async () => {
+    const passwords = [`race-c-${randomBytes(6).toString("hex")}`, `race-d-${randomBytes(6).toString("hex")}`];
+    const other = `${raced}-b`;
+    try {
+      const answers = await Promise.all(passwords.map((password) => upsertScramUser(admin, { user: other, mechanism: "SCRAM-SHA-512", iterations: 4096, password })));
+      expect(answers.map((a) => (a.ok ? a.data.change : a.code)).sort()).toEqual(["created", "rotated"]);
+      const last = answers.findIndex((a) => a.ok && a.data.change === "rotated");
+      await expect(verifyCredentials({ username: other, password: passwords[last]!, mechanism: "SCRAM-SHA-512" })).resolves.toEqual({ principal: `User:${other}` });
+      const rows = await getPrisma().auditEvent.findMany({ where: { category: "scram", subjects: { has: `User:${other}` } }, orderBy: { at: "asc" } });
+      expect(rows.map((r) => r.action)).toEqual(["scram.create", "scram.rotate"]);
+    } finally {
+      await deleteScramUser(admin, { user: other }).catch(() => undefined);
+    }
   });
 });
 

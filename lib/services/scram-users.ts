@@ -9,6 +9,14 @@
  * ScramFormatter) before anything is sent: the audit request carries the user, mechanism,
  * iterations and whether the password was typed or generated, never the password. A
  * generated password is answered once, to the caller, and kept nowhere.
+ *
+ * A change reads the user's credentials, alters them and reads them again while holding a
+ * lock on (cluster, user) that every console instance sharing the database honours
+ * (lib/db/locks.ts): two people creating the same user at once get one "created" and,
+ * for the other, "rotated" — or, when they asked for a new credential only
+ * (ifExists: "refuse", the page's Create form), a refusal that changes nothing. Without
+ * the lock both read "no credential", both answered "created", and the second password
+ * silently replaced the first.
  */
 import "server-only";
 import { randomBytes } from "node:crypto";
@@ -17,8 +25,10 @@ import type { ActionResult } from "@/lib/actions/result";
 import { toErrorResult } from "@/lib/actions/errors";
 import { deleteScramCredential, describeScramUsers, isKafkaOperationError, kafkaConfig, upsertScramCredential } from "@/lib/kafka";
 import type { ScramChangeResult, ScramCredentialDelete, ScramCredentialUpsert, ScramUserList } from "@/lib/schemas/scram-users";
+import { DEFAULT_LOCK_WAIT_MS, LockBusyError, LockUnavailableError, withAdvisoryLocks, withProcessLock } from "@/lib/db/locks";
 import { auditedMutation } from "./audited-mutation";
 import { COMMAND_CONFIG_PLACEHOLDER, shellQuote } from "./cli-equivalent";
+import { clusterIdFor } from "./kafka-cluster-id";
 
 export const PASSWORD_PLACEHOLDER = "<password>";
 
@@ -73,11 +83,55 @@ async function before(viewer: Viewer, user: string, doing: string): Promise<Acti
   }
 }
 
+/**
+ * Runs `change` holding the (cluster, user) credential lock; CONFLICT when another change
+ * of the user's credentials holds it for longer than DEFAULT_LOCK_WAIT_MS. Nothing is sent
+ * to Kafka unless the lock is held.
+ */
+async function withCredentialLock<T>(viewer: Viewer, user: string, doing: string, change: () => Promise<ActionResult<T>>): Promise<ActionResult<T>> {
+  let clusterId: string;
+  try {
+    clusterId = await clusterIdFor(viewer);
+  } catch (error) {
+    return toErrorResult(error, doing);
+  }
+  const key = JSON.stringify(["scram-credential", clusterId, user]);
+  const started = Date.now();
+  try {
+    return await withProcessLock(key, DEFAULT_LOCK_WAIT_MS, () =>
+      withAdvisoryLocks([{ key, mode: "exclusive" }], async (guard) => {
+        await guard.assertHeld();
+        return change();
+      }, { waitMs: Math.max(1, DEFAULT_LOCK_WAIT_MS - (Date.now() - started)) }),
+    );
+  } catch (error) {
+    if (error instanceof LockBusyError) {
+      return { ok: false, code: "CONFLICT", message: `Nothing was changed: another change to the credentials of ${user} was still in progress after ${DEFAULT_LOCK_WAIT_MS / 1000} s. Try again.` };
+    }
+    if (error instanceof LockUnavailableError) {
+      console.error(`[console] SCRAM credential lock for ${user}: ${error.message}`);
+      return { ok: false, code: "INTERNAL", message: "Nothing was changed: the console could not take its lock in its database (database unavailable). Try again when the database is back." };
+    }
+    throw error;
+  }
+}
+
 /** Creates the user, adds a mechanism, or rotates the mechanism's password. */
 export async function upsertScramUser(viewer: Viewer, input: ScramCredentialUpsert): Promise<ActionResult<ScramChangeResult>> {
   const doing = `set the ${input.mechanism} credential of ${input.user}`;
+  return withCredentialLock(viewer, input.user, doing, () => upsertLocked(viewer, input, doing));
+}
+
+async function upsertLocked(viewer: Viewer, input: ScramCredentialUpsert, doing: string): Promise<ActionResult<ScramChangeResult>> {
   const current = await before(viewer, input.user, doing);
   if (!current.ok) return current;
+  if (input.ifExists === "refuse" && current.data?.some((c) => c.mechanism === input.mechanism)) {
+    return {
+      ok: false,
+      code: "CONFLICT",
+      message: `Nothing was changed: ${input.user} already has a ${input.mechanism} credential. To give it a new password, use Set password on its row.`,
+    };
+  }
   const generated = input.password == null;
   const password = input.password ?? generatePassword();
   const change: ScramChangeResult["change"] =
@@ -123,6 +177,10 @@ export async function upsertScramUser(viewer: Viewer, input: ScramCredentialUpse
 /** Deletes one mechanism's credential, or every credential of the user (the user is gone). */
 export async function deleteScramUser(viewer: Viewer, input: ScramCredentialDelete): Promise<ActionResult<ScramChangeResult>> {
   const doing = input.mechanism ? `delete the ${input.mechanism} credential of ${input.user}` : `delete the SCRAM user ${input.user}`;
+  return withCredentialLock(viewer, input.user, doing, () => deleteLocked(viewer, input, doing));
+}
+
+async function deleteLocked(viewer: Viewer, input: ScramCredentialDelete, doing: string): Promise<ActionResult<ScramChangeResult>> {
   const current = await before(viewer, input.user, doing);
   if (!current.ok) return current;
   const mechanisms = input.mechanism ? [input.mechanism] : (current.data ?? [{ mechanism: "SCRAM-SHA-512" as const }, { mechanism: "SCRAM-SHA-256" as const }]).map((c) => c.mechanism);

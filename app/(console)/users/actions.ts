@@ -30,6 +30,7 @@ export async function upsertScramAction(_prev: ScramState, formData: FormData): 
     user: values.user ?? "",
     mechanism: values.mechanism,
     iterations: values.iterations,
+    ifExists: values.ifExists || undefined,
     password: generate ? null : (formData.get("password") ?? ""),
     passwordConfirm: generate ? undefined : (formData.get("passwordConfirm") ?? ""),
   });

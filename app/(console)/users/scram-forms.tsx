@@ -26,6 +26,8 @@ export function ScramCredentialForm({ user, mechanism, label }: { user?: string;
     <>
       <form action={formAction} aria-label={label} noValidate className={user ? "scram-inline" : "card"}>
         <FormGrid>
+          {/* Create never replaces an existing credential (someone may have created the user meanwhile); Set password rotates. */}
+          <input type="hidden" name="ifExists" value={user === undefined ? "refuse" : "replace"} />
           {user === undefined ? (
             <Field id={`${id}-user`} label="User name" errors={errors.user}>
               <input name="user" defaultValue={v.user ?? ""} placeholder="svc-payments" autoComplete="off" />
