@@ -19,6 +19,14 @@
 # 512 MB default ran out of; 1.5 GB leaves room for snapshots and full DescribeAcls answers.
 # A start at that size replays the metadata for a minute or more, hence the start timeout.
 #
+# TLS listeners besides SASL_PLAINTEXT on KAFKA_PORT: SASL_SSL (the same users and
+# mechanisms) on KAFKA_SASL_SSL_PORT (default KAFKA_PORT+2, 9094) and SSL with a required
+# client certificate (mTLS) on KAFKA_MTLS_PORT (default KAFKA_PORT+3, 9095), where a
+# certificate CN=<name>,OU=Clients,... is User:<name> (ssl.principal.mapping.rules) and
+# any other is its whole DN. The first start makes <state dir>/tls/: ca.pem (the CA to
+# trust), client.pem + client.key (CN=console-client,OU=Clients,O=KSC), the broker's
+# broker.p12 and truststore.p12. Delete that directory to get new ones at the next start.
+#
 # Users: admin (super user) has SCRAM-SHA-512/256 credentials from format time and a
 # PLAIN password; alice, bob, carol, svc-orders, svc-billing have PLAIN passwords from
 # the static JAAS config below. Every password is "<name>-secret".
@@ -45,6 +53,11 @@ TIMEOUT="${KAFKA_START_TIMEOUT:-180}"
 STOP_TIMEOUT="${KAFKA_STOP_TIMEOUT:-60}"
 HEAP="${KAFKA_HEAP:--Xmx1536m -Xms256m}"
 PLAIN_USERS=(admin alice bob carol svc-orders svc-billing)
+SASL_SSL_PORT="${KAFKA_SASL_SSL_PORT:-$((PORT + 2))}"
+MTLS_PORT="${KAFKA_MTLS_PORT:-$((PORT + 3))}"
+# The dev broker's keystore and truststore password (they hold nothing secret).
+TLS_STORE_PASSWORD="dev-only-tls-password"
+TLS_DIR=""
 
 say() { printf 'kafka: %s\n' "$*"; }
 die() { printf 'kafka: %s\n' "$*" >&2; exit 1; }
@@ -118,9 +131,9 @@ write_config() {
 process.roles=broker,controller
 node.id=1
 controller.quorum.voters=1@127.0.0.1:${CONTROLLER_PORT}
-listeners=CLIENT://127.0.0.1:${PORT},CONTROLLER://127.0.0.1:${CONTROLLER_PORT}
-advertised.listeners=CLIENT://127.0.0.1:${PORT}
-listener.security.protocol.map=CLIENT:SASL_PLAINTEXT,CONTROLLER:SASL_PLAINTEXT
+listeners=CLIENT://127.0.0.1:${PORT},CONTROLLER://127.0.0.1:${CONTROLLER_PORT}$(tls_listeners)
+advertised.listeners=CLIENT://127.0.0.1:${PORT}$(tls_listeners)
+listener.security.protocol.map=CLIENT:SASL_PLAINTEXT,CONTROLLER:SASL_PLAINTEXT,SASL_SSL:SASL_SSL,MTLS:SSL
 inter.broker.listener.name=CLIENT
 controller.listener.names=CONTROLLER
 
@@ -168,6 +181,8 @@ num.recovery.threads.per.data.dir=1
 background.threads=2
 log.cleaner.threads=1
 EOF
+  ensure_tls_material
+  tls_properties >>"$PROPS"
   cat >"$LOG4J" <<EOF
 <?xml version="1.0" encoding="UTF-8"?>
 <Configuration status="warn">
@@ -187,6 +202,69 @@ EOF
   </Loggers>
 </Configuration>
 EOF
+}
+
+# TLS material for the SASL_SSL and mTLS listeners, made once into $1 (default
+# $STATE_DIR/tls) and reused: a CA, the broker's key and certificate (127.0.0.1 and
+# localhost) in a PKCS12 keystore, a truststore holding the CA (keytool), and a client
+# certificate with its key in PEM (CN=console-client,OU=Clients,O=KSC). Made in a temp
+# dir and moved into place, so an interrupted start leaves nothing half made. Sets TLS_DIR.
+ensure_tls_material() {
+  TLS_DIR="${1:-$STATE_DIR/tls}"
+  [[ -f "$TLS_DIR/.complete" ]] && return 0
+  command -v openssl >/dev/null 2>&1 || die "'openssl' is needed to make the TLS certificates (apt-get install openssl)."
+  command -v keytool >/dev/null 2>&1 || die "'keytool' (part of the JDK) is needed to make the broker's truststore."
+  say "making a CA and TLS certificates in $TLS_DIR (once)"
+  mkdir -p "$(dirname "$TLS_DIR")"
+  local tmp
+  tmp="$(mktemp -d "$TLS_DIR.XXXXXX")"
+  if ! (
+    set -e
+    cd "$tmp"
+    issue() { # name, subject, extensions: a key and a certificate signed by the CA
+      openssl req -new -newkey rsa:2048 -nodes -keyout "$1.key" -subj "$2" -out "$1.csr"
+      printf '%b\n' "$3" >"$1.ext"
+      openssl x509 -req -sha256 -days 3650 -in "$1.csr" -CA ca.pem -CAkey ca.key -set_serial "0x$(openssl rand -hex 16)" -extfile "$1.ext" -out "$1.pem"
+      rm -f "$1.csr" "$1.ext"
+    }
+    openssl req -x509 -sha256 -days 3650 -newkey rsa:2048 -nodes -keyout ca.key -out ca.pem -subj "/O=KSC/OU=Dev/CN=KSC dev CA" \
+      -addext "basicConstraints=critical,CA:TRUE" -addext "keyUsage=critical,keyCertSign,cRLSign"
+    issue broker "/O=KSC/OU=Brokers/CN=localhost" "subjectAltName=IP:127.0.0.1,DNS:localhost\nextendedKeyUsage=serverAuth,clientAuth"
+    issue client "/O=KSC/OU=Clients/CN=console-client" "extendedKeyUsage=clientAuth"
+    openssl pkcs12 -export -in broker.pem -inkey broker.key -certfile ca.pem -name broker -out broker.p12 -passout "pass:$TLS_STORE_PASSWORD"
+    keytool -importcert -noprompt -alias ksc-dev-ca -file ca.pem -keystore truststore.p12 -storetype PKCS12 -storepass "$TLS_STORE_PASSWORD"
+    chmod 600 ./*.key
+  ) >"$tmp.log" 2>&1; then
+    cat "$tmp.log" >&2
+    rm -rf "$tmp" "$tmp.log"
+    die "making the TLS certificates failed (output above)."
+  fi
+  rm -rf "$TLS_DIR" "$tmp.log"
+  mv "$tmp" "$TLS_DIR"
+  touch "$TLS_DIR/.complete"
+}
+
+# The TLS listeners, to append to `listeners` and `advertised.listeners`.
+tls_listeners() { printf ',SASL_SSL://127.0.0.1:%s,MTLS://127.0.0.1:%s' "$SASL_SSL_PORT" "$MTLS_PORT"; }
+
+# The TLS listeners' settings, after the rest of $PROPS: SASL_SSL takes the CLIENT
+# listener's SASL settings (the same users and mechanisms); MTLS requires a client
+# certificate and maps CN=<name>,OU=Clients,... to User:<name> (any other DN stays whole).
+tls_properties() {
+  cat <<EOF
+
+# TLS (scripts/kafka.sh made the files in ${TLS_DIR} at first start).
+ssl.keystore.type=PKCS12
+ssl.keystore.location=${TLS_DIR}/broker.p12
+ssl.keystore.password=${TLS_STORE_PASSWORD}
+ssl.key.password=${TLS_STORE_PASSWORD}
+ssl.truststore.type=PKCS12
+ssl.truststore.location=${TLS_DIR}/truststore.p12
+ssl.truststore.password=${TLS_STORE_PASSWORD}
+listener.name.mtls.ssl.client.auth=required
+listener.name.mtls.ssl.principal.mapping.rules=RULE:^CN=([^,]+),OU=Clients,.*\$/\$1/,DEFAULT
+EOF
+  sed -n 's/^listener\.name\.client\.\(.*sasl\.\(enabled\.mechanisms\|jaas\.config\)=\)/listener.name.sasl_ssl.\1/p' "$PROPS"
 }
 
 jvm_opts() {
@@ -253,6 +331,8 @@ cmd_start() {
   fetch_jars
   if port_open "$PORT"; then die "port $PORT on 127.0.0.1 is taken by another process; stop it or set KAFKA_PORT."; fi
   if port_open "$CONTROLLER_PORT"; then die "port $CONTROLLER_PORT on 127.0.0.1 is taken by another process; stop it or set KAFKA_CONTROLLER_PORT."; fi
+  if port_open "$SASL_SSL_PORT"; then die "port $SASL_SSL_PORT on 127.0.0.1 (SASL_SSL) is taken by another process; stop it or set KAFKA_SASL_SSL_PORT."; fi
+  if port_open "$MTLS_PORT"; then die "port $MTLS_PORT on 127.0.0.1 (mTLS) is taken by another process; stop it or set KAFKA_MTLS_PORT."; fi
   write_config
   format_once
   local t0 started_marker log_start
