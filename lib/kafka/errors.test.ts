@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { ResponseError } from "@platformatic/kafka";
-import { errorInfoFor, KafkaOperationError, toKafkaOperationError } from "./errors";
+import { AuthenticationError, MultipleErrors, NetworkError, ResponseError } from "@platformatic/kafka";
+import { errorInfoFor, KafkaOperationError, tlsFailureMessage, toKafkaOperationError } from "./errors";
 import { missingPermissions, REQUIRED_PERMISSIONS } from "./required-permissions";
 
 const ctx = { api: "CreateAcls", principal: "User:alice" };
@@ -59,6 +59,33 @@ describe("toKafkaOperationError", () => {
   it("keeps an unexpected failure distinct from Kafka refusals", () => {
     const error = toKafkaOperationError(new TypeError("boom"), { api: "DescribeAcls", principal: "User:carol" });
     expect(error.code).toBe("UNKNOWN");
+  });
+});
+
+describe("TLS failures (the error trees @platformatic/kafka builds, as seen against the dev broker)", () => {
+  const failed = (server: string, cause: Error) => new MultipleErrors("Cannot connect to any broker.", [new NetworkError(`Connection to ${server} failed.`, { cause })]);
+  const nodeError = (code: string, message: string) => Object.assign(new Error(message), { code });
+
+  it("names an untrusted certificate and the setting to check, as BROKER_UNAVAILABLE", () => {
+    const error = toKafkaOperationError(failed("127.0.0.1:9094", nodeError("SELF_SIGNED_CERT_IN_CHAIN", "self-signed certificate in certificate chain")), ctx);
+    expect(error.code).toBe("BROKER_UNAVAILABLE");
+    expect(error.message).toBe(
+      "The broker's TLS certificate is not trusted: self-signed certificate in certificate chain (check KAFKA_TLS_CA_FILE: it must hold the CA that signed the brokers' certificates).",
+    );
+  });
+
+  it("a hang-up at the SASL handshake is no verdict on the credential: plaintext sent to a TLS listener is named", () => {
+    const hangUp = () => failed("127.0.0.1:9094", new AuthenticationError("Cannot find a suitable SASL mechanism.", { cause: new NetworkError("Connection closed") }));
+    const plaintext = toKafkaOperationError(hangUp(), { ...ctx, tls: false });
+    expect(plaintext.code).toBe("BROKER_UNAVAILABLE");
+    expect(plaintext.message).toMatch(/^127\.0\.0\.1:9094 hung up as soon as the console spoke plaintext Kafka to it: it is probably a TLS listener/);
+    expect(toKafkaOperationError(hangUp(), ctx).code).toBe("BROKER_UNAVAILABLE");
+    expect(tlsFailureMessage(hangUp(), { tls: true })).toBe("127.0.0.1:9094 hung up at the start of the SASL handshake, before any credential was checked.");
+  });
+
+  it("leaves other failures alone", () => {
+    expect(tlsFailureMessage(failed("127.0.0.1:1", nodeError("ECONNREFUSED", "connect ECONNREFUSED 127.0.0.1:1")))).toBeNull();
+    expect(tlsFailureMessage(new AuthenticationError("SASL authentication failed."))).toBeNull();
   });
 });
 

@@ -4,7 +4,10 @@
  * or one of two console codes for failures before any API answers:
  * SASL_AUTHENTICATION_FAILED (the broker rejected the credential) and
  * BROKER_UNAVAILABLE (no broker could be reached). Authorization failures say which
- * permission was missing, from the API -> operation -> resource table.
+ * permission was missing, from the API -> operation -> resource table. A connection that
+ * fails in TLS (a certificate the CA file does not vouch for, a name the certificate does
+ * not list, TLS spoken to a plaintext listener or the other way round) is
+ * BROKER_UNAVAILABLE too, with a message naming the problem (tlsFailureMessage).
  */
 import { GenericError, protocolErrors, protocolErrorsCodesById } from "@platformatic/kafka";
 import type { ResourceType } from "@/lib/policy/types";
@@ -57,6 +60,8 @@ export interface ErrorContext {
   principal: string;
   /** Names of the resources involved, by type (e.g. USER -> owner principal). */
   resources?: Partial<Record<ResourceType, string>>;
+  /** Whether the connection was made over TLS (SASL_SSL); lets a plaintext/TLS mismatch be named. */
+  tls?: boolean;
 }
 
 /** Kafka's numeric error code -> its name (`31` -> `CLUSTER_AUTHORIZATION_FAILED`). */
@@ -162,6 +167,12 @@ function hasCode(error: unknown, code: string): boolean {
  */
 export function toKafkaOperationError(error: unknown, ctx: ErrorContext): KafkaOperationError {
   if (error instanceof KafkaOperationError) return error;
+  // Before the SASL check: plaintext Kafka sent to a TLS listener ends in the client's
+  // "Cannot find a suitable SASL mechanism", which is no verdict on the credential.
+  const tlsProblem = tlsFailureMessage(error, { tls: ctx.tls });
+  if (tlsProblem) {
+    return new KafkaOperationError({ code: "BROKER_UNAVAILABLE", api: ctx.api, message: tlsProblem, kafkaMessage: null, missing: [] }, { cause: error });
+  }
   const protocol = findProtocolError(error);
   if (protocol?.code === "SASL_AUTHENTICATION_FAILED" || (protocol === null && hasCode(error, "PLT_KFK_AUTHENTICATION"))) {
     const username = ctx.principal.replace(/^User:/, "");
@@ -206,4 +217,77 @@ function describeNetworkCause(error: unknown): string {
   });
   const specific = messages.filter((m) => !/^Cannot connect to any broker/.test(m));
   return (specific.at(-1) ?? messages.at(-1) ?? "connection failed").replace(/\.$/, "");
+}
+
+/** OpenSSL's verification results (Node's error codes) meaning the CA file does not vouch for the certificate. */
+const UNTRUSTED_CERTIFICATE = new Set([
+  "SELF_SIGNED_CERT_IN_CHAIN",
+  "DEPTH_ZERO_SELF_SIGNED_CERT",
+  "UNABLE_TO_VERIFY_LEAF_SIGNATURE",
+  "UNABLE_TO_GET_ISSUER_CERT",
+  "UNABLE_TO_GET_ISSUER_CERT_LOCALLY",
+  "CERT_UNTRUSTED",
+  "CERT_REJECTED",
+  "CERT_SIGNATURE_FAILURE",
+  "UNABLE_TO_DECRYPT_CERT_SIGNATURE",
+  "UNABLE_TO_DECODE_ISSUER_PUBLIC_KEY",
+  "INVALID_CA",
+  "INVALID_PURPOSE",
+  "PATH_LENGTH_EXCEEDED",
+  "CERT_CHAIN_TOO_LONG",
+]);
+const CERTIFICATE_NOT_VALID_NOW = new Set(["CERT_HAS_EXPIRED", "CERT_NOT_YET_VALID", "ERROR_IN_CERT_NOT_BEFORE_FIELD", "ERROR_IN_CERT_NOT_AFTER_FIELD", "CERT_REVOKED"]);
+const CERTIFICATE_NAME_MISMATCH = new Set(["ERR_TLS_CERT_ALTNAME_INVALID", "HOSTNAME_MISMATCH"]);
+
+/**
+ * A sentence naming what went wrong in TLS when `error` (from @platformatic/kafka or a
+ * plain socket) is a TLS failure (or a broker hanging up at the SASL handshake, which
+ * says nothing about the credential), else null. `tls` says whether TLS was spoken (false:
+ * plaintext Kafka, so a listener that hangs up at once probably expects TLS).
+ *
+ * What the client surfaces: Node's verification error (code SELF_SIGNED_CERT_IN_CHAIN,
+ * ERR_TLS_CERT_ALTNAME_INVALID, ...) under NetworkError "Connection to host:port failed.";
+ * TLS sent to a plaintext listener: UserError "TLS handshake failed..." over ECONNRESET
+ * (the broker reads the ClientHello as an oversized request and hangs up); plaintext sent
+ * to a TLS listener: AuthenticationError "Cannot find a suitable SASL mechanism." over
+ * NetworkError "Connection closed" (the broker hangs up at the SaslHandshake), or
+ * UserError "Broker requires TLS." when a TLS record came back first.
+ */
+export function tlsFailureMessage(error: unknown, options: { tls?: boolean; server?: string } = {}): string | null {
+  let server = options.server;
+  let found: string | null = null;
+  let closedAtSasl = false;
+  walk(error, (e) => {
+    const connect = /^Connection to (.+) failed\.$/.exec(e.message);
+    if (connect && !options.server) server = connect[1]; // the broker whose causes follow
+    if (found) return;
+    const code = (e as { code?: unknown }).code;
+    const detail = e.message.replace(/\.$/, "");
+    if (typeof code === "string" && UNTRUSTED_CERTIFICATE.has(code)) {
+      found = `The broker's TLS certificate is not trusted: ${detail} (check KAFKA_TLS_CA_FILE: it must hold the CA that signed the brokers' certificates).`;
+    } else if (typeof code === "string" && CERTIFICATE_NOT_VALID_NOW.has(code)) {
+      found = `The broker's TLS certificate is not valid now: ${detail} (the brokers need a current certificate, or this machine's clock is wrong).`;
+    } else if (typeof code === "string" && CERTIFICATE_NAME_MISMATCH.has(code)) {
+      found = `The broker's TLS certificate does not name the address the console connected to: ${detail} (use a host name or address the certificate lists in KAFKA_BOOTSTRAP_SERVERS).`;
+    } else if (e.message.startsWith("TLS handshake failed") || /before secure TLS connection was established/.test(e.message)) {
+      found = `${server ?? "The broker"} did not answer the TLS handshake: it is probably a plaintext listener (with KAFKA_SECURITY_PROTOCOL=SASL_SSL, KAFKA_BOOTSTRAP_SERVERS must name the brokers' SASL_SSL port).`;
+    } else if (e.message === "Broker requires TLS.") {
+      found = plaintextToTlsMessage(server);
+    } else if (typeof code === "string" && code.startsWith("ERR_SSL_")) {
+      found = `The TLS handshake with ${server ?? "the broker"} failed: ${detail} (check KAFKA_TLS_CA_FILE, KAFKA_TLS_CERT_FILE and KAFKA_TLS_KEY_FILE).`;
+    } else if (code === "PLT_KFK_AUTHENTICATION" && e.message === "Cannot find a suitable SASL mechanism." && e.cause instanceof Error && e.cause.message === "Connection closed") {
+      closedAtSasl = true;
+    }
+  });
+  // A hang-up at the SASL handshake is no verdict on the credential, whatever the transport.
+  if (!found && closedAtSasl) {
+    const hint = options.tls === undefined ? " (if it is a TLS listener, set KAFKA_SECURITY_PROTOCOL=SASL_SSL and KAFKA_TLS_CA_FILE)" : "";
+    found = options.tls === false ? plaintextToTlsMessage(server) : `${server ?? "The broker"} hung up at the start of the SASL handshake, before any credential was checked${hint}.`;
+  }
+  return found;
+}
+
+/** A listener hung up on plaintext Kafka (`server`, when known): it probably expects TLS. */
+export function plaintextToTlsMessage(server: string | undefined): string {
+  return `${server ?? "The broker"} hung up as soon as the console spoke plaintext Kafka to it: it is probably a TLS listener (set KAFKA_SECURITY_PROTOCOL=SASL_SSL and KAFKA_TLS_CA_FILE, or use the brokers' SASL_PLAINTEXT port).`;
 }

@@ -10,9 +10,12 @@
  * Load balancers probe often and many at once: one answer is reused for CACHE_MS and
  * concurrent probes share the check in progress, so a probe storm costs Kafka and the
  * database at most one exchange each per CACHE_MS. Each check gives up after TIMEOUT_MS.
+ * A TLS failure is logged as what it is (an untrusted certificate, TLS spoken to a
+ * plaintext listener or the other way round), as sign-in reports it.
  */
 import net from "node:net";
 import tls, { type ConnectionOptions } from "node:tls";
+import { plaintextToTlsMessage, tlsFailureMessage } from "../kafka/errors";
 
 export const READY_CACHE_MS = 1_500;
 export const READY_TIMEOUT_MS = 2_000;
@@ -55,8 +58,9 @@ export function kafkaApiVersions(server: string, options: { tls?: ConnectionOpti
       const errorCode = received.readInt16BE(8);
       finish(errorCode === 0 ? undefined : new Error(`ApiVersions error ${errorCode}`));
     });
-    socket.on("error", (error) => finish(error));
-    socket.on("close", () => finish(new Error("closed before answering")));
+    socket.on("error", (error) => finish(new Error(tlsFailureMessage(error, { tls: Boolean(options.tls), server }) ?? error.message, { cause: error })));
+    // A plaintext listener answers ApiVersions; one that hangs up on it probably speaks TLS.
+    socket.on("close", () => finish(new Error(options.tls ? "closed before answering" : plaintextToTlsMessage(server))));
   });
 }
 
