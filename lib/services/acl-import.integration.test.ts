@@ -158,6 +158,28 @@ describe("import", () => {
     ]);
   });
 
+  it("sync: a snapshot read again without a change in the scope (a slow preview, a refresh before Apply) is no conflict", async () => {
+    await reset([aReadOrders, aWriteOrders, aReadOutside]);
+    const { resetEnvForTests } = await import("@/lib/env");
+    // Every read after the preview's own fresh one fetches again (a new snapshot time, same ACLs).
+    process.env.ACL_SNAPSHOT_MAX_AGE_MS = "1";
+    resetEnvForTests();
+    let p: AclImportPlanView;
+    try {
+      p = await plan({ content: yamlOf([aReadOrders]), mode: "sync", scope: { principals: [], resourcePrefix: PREFIX } });
+      expect(p).toMatchObject({ applicable: true, create: [], delete: [aWriteOrders] });
+      expect(p.import).toMatchObject({ inScope: 2 });
+      const refreshed = await aclSnapshotCache().get(admin, { forceRefresh: true });
+      expect(refreshed.ok && refreshed.snapshot.takenAt).toBeGreaterThan(Date.parse(p.aclSnapshot.takenAt));
+    } finally {
+      delete process.env.ACL_SNAPSHOT_MAX_AGE_MS;
+      resetEnvForTests();
+    }
+    const applied = await applyPlan<Omit<AclPlanApplyResult, "plan">>(admin, p.id);
+    expect(applied).toMatchObject({ ok: true, data: { outcome: "success" } });
+    expect(sorted(await aclsOfThisRun())).toEqual(sorted([aReadOrders, aReadOutside]));
+  });
+
   it("sync within a principal list: only those principals' ACLs are managed", async () => {
     await reset([aReadOrders, aWriteOrders, bReadBilling]);
     const bDescribe = acl({ principal: B, resourceName: `${PREFIX}billing`, operation: "DESCRIBE" });

@@ -33,10 +33,10 @@ import { getPlan } from "@/lib/db/change-plan";
 import { getPrisma } from "@/lib/db/client";
 import { inPlanScope, type AclBinding, type PlanInput, type PlanScope } from "@/lib/policy";
 import type { AclImportBody, AclImportProgress, AclImportSource } from "@/lib/schemas/acl-io";
-import type { AclImportPlanView, AclPlanApplyResult, AclPlanPreview } from "@/lib/schemas/plans";
+import type { AclImportPlanView, AclPlanApplyResult } from "@/lib/schemas/plans";
 import { parseAclFile, serializeAcls, exportFileName, ACL_FILE_CONTENT_TYPES, type AclFileFormat } from "./acl-io";
 import { getAclSnapshot, type AclSnapshot } from "./acl-snapshot";
-import { ACL_APPLY_BATCH, defineAclPlanKind } from "./acl-plans";
+import { ACL_APPLY_BATCH, defineAclPlanKind, prepareAclPlan } from "./acl-plans";
 import { aclPlanBasis, aclStaleMessage, type AclPlanPayload } from "./acl-plan-basis";
 import { readAuthorizerConfig } from "./authorizer-config";
 import type { PlanHeader, PlanKind } from "./plan-kind";
@@ -159,34 +159,29 @@ export const aclImportPlanKind: PlanKind<AclImportBody, ImportPayload, AclImport
     if (!parsed.ok) return parsed;
     const input = parsed.data;
     const scope = scopeOf(input);
-    // A sync's scope fingerprint must come from the snapshot the plan was computed on:
-    // retried once if the ACLs moved in between. An add-only import has no scope part, so
-    // nothing to compare (a preview slower than ACL_SNAPSHOT_MAX_AGE_MS, e.g. 10,000
-    // bindings at 100,000 ACLs, always saw a newer snapshot and was refused with 409).
-    for (let attempt = 1; ; attempt++) {
-      const prepared = await base.prepare(viewer, input);
-      if (!prepared.ok) return prepared;
-      const read = await getAclSnapshot(viewer);
-      if (!read.ok) return read;
-      const view = prepared.data.preview as AclPlanPreview;
-      if (scope !== undefined && (new Date(read.snapshot.takenAt).toISOString() !== view.aclSnapshot.takenAt || read.snapshot.size !== view.aclSnapshot.size)) {
-        if (attempt < 2) continue;
-        return { ok: false, code: "CONFLICT", message: "The ACLs changed while the import was being previewed; preview again." };
-      }
-      const source: AclImportSource = {
-        format: input.source.format,
-        fileName: input.source.fileName,
-        bindings: input.desired.length,
-        mode: input.mode,
-        scope: scope === undefined ? null : { principals: [...(scope.principals ?? [])], resourcePrefix: scope.resourcePrefix ?? "" },
-        inScope: scope === undefined ? null : read.snapshot.all().filter((a) => inPlanScope(a, scope)).length,
-      };
-      const payload: ImportPayload = { ...prepared.data.payload, ...(scope ? { scope } : {}) };
-      return {
-        ok: true,
-        data: { ...prepared.data, payload, preview: { ...view, import: source }, basis: withScope(prepared.data.basis, read.snapshot, scope) },
-      };
-    }
+    const request = importRequest(input);
+    if (!request.ok) return request;
+    // One fresh read for the plan and, for a sync, the scope's fingerprint: both describe
+    // the same ACLs, however long the preview takes and whatever other reads refresh the
+    // shared snapshot meanwhile (Apply compares contents, never the snapshot's time).
+    const read = await getAclSnapshot(viewer, { forceRefresh: true });
+    if (!read.ok) return read;
+    const prepared = await prepareAclPlan(viewer, request.data, { snapshot: read.snapshot });
+    if (!prepared.ok) return prepared;
+    const view = prepared.data.preview;
+    const source: AclImportSource = {
+      format: input.source.format,
+      fileName: input.source.fileName,
+      bindings: input.desired.length,
+      mode: input.mode,
+      scope: scope === undefined ? null : { principals: [...(scope.principals ?? [])], resourcePrefix: scope.resourcePrefix ?? "" },
+      inScope: scope === undefined ? null : read.snapshot.all().filter((a) => inPlanScope(a, scope)).length,
+    };
+    const payload: ImportPayload = { ...prepared.data.payload, ...(scope ? { scope } : {}) };
+    return {
+      ok: true,
+      data: { ...prepared.data, payload, preview: { ...view, import: source }, basis: withScope(prepared.data.basis, read.snapshot, scope) },
+    };
   },
 
   async currentBasis(viewer, payload) {

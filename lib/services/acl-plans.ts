@@ -192,14 +192,21 @@ function cached(id: string): BlastRadius | null {
 export async function prepareAclPlan(
   viewer: Viewer,
   request: Omit<PlanInput, "current">,
-  options: { notApplicable?: (plan: AclPlan) => string | null } = {},
+  options: {
+    notApplicable?: (plan: AclPlan) => string | null;
+    /** The snapshot to compute on (a caller that fingerprints more of it, e.g. a sync's scope); default: a fresh read. */
+    snapshot?: AclSnapshot;
+  } = {},
 ): Promise<ActionResult<PreparedPlan<AclPlanPayload, AclPlanPreview>>> {
   // A fresh read, as Apply's basis check makes one: a plan computed on a snapshot up to
   // ACL_SNAPSHOT_MAX_AGE_MS old would otherwise be refused as stale for a change Kafka had
   // already made before the preview (e.g. by the CLI a moment earlier).
-  const read = await getAclSnapshot(viewer, { forceRefresh: true });
-  if (!read.ok) return read;
-  const snapshot = read.snapshot;
+  let snapshot = options.snapshot;
+  if (snapshot === undefined) {
+    const read = await getAclSnapshot(viewer, { forceRefresh: true });
+    if (!read.ok) return read;
+    snapshot = read.snapshot;
+  }
   // The ACL list, not snapshot.index(): the snapshot is shared by every route bundle of the
   // process (globalThis), and the policy core tells an AclIndex by `instanceof`, which fails
   // for an index built by another bundle's copy of the class. From a list, computePlan and
