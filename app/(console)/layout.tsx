@@ -2,6 +2,7 @@ import type { ReactNode } from "react";
 import Link from "next/link";
 import { requireViewer } from "@/lib/auth/current";
 import { NavLinks } from "@/components/nav-links";
+import { NavigationProgress } from "@/components/navigation-progress";
 import { QueryProvider } from "@/components/ui/query";
 import { signOutAction } from "../sign-in/actions";
 
@@ -10,7 +11,7 @@ export const dynamic = "force-dynamic";
 /**
  * The console's frame: a skip link, the sidebar (at narrow widths a "Menu" disclosure, a
  * `<details>` that opens and closes without JavaScript), the top bar with who is signed
- * in, and the page in `<main id="content">`.
+ * in, the page in `<main id="content">`, and a progress bar while another page is opened.
  */
 export default async function ConsoleLayout({ children }: { children: ReactNode }) {
   const viewer = await requireViewer();
@@ -19,6 +20,7 @@ export default async function ConsoleLayout({ children }: { children: ReactNode 
       <a className="skip-link" href="#content">
         Skip to content
       </a>
+      <NavigationProgress />
       <div className="shell">
         <aside className="sidebar">
           <div className="brand">

@@ -68,6 +68,7 @@ export function AclBindingHeaders({ sort }: { sort?: AclSortControl }) {
               className="sort-link"
               aria-label={`${header}: sort ${next === "asc" ? "ascending" : "descending"}`}
               onClick={sort.onSort ? (e) => sort.onSort!(key, next, e) : undefined}
+              data-in-page={sort.onSort ? "" : undefined}
             >
               {header}
               {active ? (sort.order === "asc" ? " ▲" : " ▼") : ""}
