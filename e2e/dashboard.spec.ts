@@ -88,6 +88,30 @@ test("admin: the ACL posture counts are the ACL list's, with the demo ACLs among
   await expect(page).toHaveURL(/\/acls\?permissionType=DENY$/);
 });
 
+test("admin: each lint code's number opens the ACL list filtered by that code, holding exactly that many ACLs", async ({ adminPage: page }) => {
+  await page.goto("/");
+  const codes = page.getByTestId("posture-lint").locator("li[data-code]");
+  // The demo ACLs give lint findings (e.g. the PREFIXED * topic grant).
+  await expect(codes.first()).toBeVisible();
+  const shown: { code: string; count: number; href: string }[] = [];
+  for (const item of await codes.all()) {
+    const link = item.getByRole("link");
+    shown.push({
+      code: (await item.getAttribute("data-code"))!,
+      count: Number(await link.locator(".badge").textContent()),
+      href: (await link.getAttribute("href"))!,
+    });
+  }
+  for (const { code, count, href } of shown) {
+    expect(href).toBe(`/acls?lintCode=${code}`);
+    await page.goto(href);
+    await expect(page.getByTestId("acl-count"), code).toContainText(`of ${count} matching`);
+    await expect(page.getByRole("table", { name: "ACLs", exact: true }).locator("tbody tr"), code).toHaveCount(Math.min(count, 200));
+    await expect(page.getByLabel("Lint finding")).toHaveValue(code);
+    await expect(page.getByTestId("acl-lint")).toContainText(code);
+  }
+});
+
 test("alice: the ACL and quota cards say Kafka does not let her read them; no decision waits for her; her token is on her timeline", async ({ page, request }) => {
   await signInAs(page, "alice");
   await page.goto("/");
@@ -101,6 +125,26 @@ test("alice: the ACL and quota cards say Kafka does not let her read them; no de
   expect(await stat(page, "tokens-7d")).toBeGreaterThanOrEqual(1);
   await expect(page.getByTestId("token-timeline").getByRole("link").first()).toHaveAttribute("href", "/tokens");
   await page.screenshot({ path: ".data/test-results/screens/dashboard-alice-1440.png", fullPage: true });
+
+  // Each token number opens the token list filtered to exactly the tokens it counted.
+  const windows: [string, string][] = [
+    ["tokens-owned", "/tokens?role=owner"],
+    ["tokens-renewable", "/tokens?role=renewer"],
+    ["tokens-24h", "/tokens?expiring=24h"],
+    ["tokens-7d", "/tokens?expiring=7d"],
+  ];
+  const counted = new Map<string, number>();
+  for (const [testId, href] of windows) {
+    await expect(page.getByTestId(testId)).toHaveAttribute("href", href);
+    counted.set(testId, await stat(page, testId));
+  }
+  for (const [testId, href] of windows) {
+    await page.goto(href);
+    await expect(page.getByTestId("token-filter")).toBeVisible();
+    await expect(page.locator("tbody[data-token-id]"), testId).toHaveCount(counted.get(testId)!);
+  }
+  // alice's own new token (default lifetime 24 h) is among those that stop working within 24 h.
+  expect(counted.get("tokens-24h")).toBeGreaterThanOrEqual(1);
 
   // The same through the API: each card answers on its own.
   const api = await request.get("/api/v1/dashboard", { headers: basic("alice") });

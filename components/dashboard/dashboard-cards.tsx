@@ -8,7 +8,7 @@ import type { AclPosture, Dashboard, DashboardCard, DecisionPosture, QuotaPostur
 import { AclChart } from "./acl-chart";
 import { BudgetBars } from "./budget-bars";
 import { TokenTimeline } from "./token-timeline";
-import { aclsHref, auditHref, planHref, principalHref } from "./links";
+import { aclsHref, auditHref, planHref, principalHref, tokensHref } from "./links";
 import styles from "./dashboard.module.css";
 
 /** A number that leads to the list behind it. */
@@ -112,8 +112,9 @@ function LintLine({ lint, lintHref }: { lint: AclPosture["lint"]; lintHref: stri
         <ul className={styles.codes}>
           {lint.byCode.map((c) => (
             <li key={c.code} data-code={c.code}>
-              <Link href={aclsHref({ lint: "1" })}>
-                <Badge tone={c.severity === "error" ? "bad" : c.severity === "warning" ? "warn" : "info"}>{c.count}</Badge> <code>{c.code}</code>
+              <Link href={aclsHref({ lintCode: c.code })} title={`${c.count} ${c.count === 1 ? "finding" : "findings"} about ${c.acls} ${c.acls === 1 ? "ACL" : "ACLs"}`}>
+                <Badge tone={c.severity === "error" ? "bad" : c.severity === "warning" ? "warn" : "info"}>{c.acls}</Badge>
+                <span className="sr-only"> {c.acls === 1 ? "ACL" : "ACLs"} with</span> <code>{c.code}</code>
               </Link>
             </li>
           ))}
@@ -181,10 +182,10 @@ function TokensCard({ card }: { card: DashboardCard<TokenPosture> }) {
       ) : (
         <>
           <div className={styles.stats}>
-            <Stat label="you own" value={card.data.owned} href="/tokens" testId="tokens-owned" />
-            <Stat label="you renew" value={card.data.renewable} href="/tokens" testId="tokens-renewable" />
-            <Stat label="expire within 24 h" value={card.data.expiring24h} href="/tokens" testId="tokens-24h" tone="bad" />
-            <Stat label="within 7 days" value={card.data.expiring7d} href="/tokens" testId="tokens-7d" tone="warn" />
+            <Stat label="you own" value={card.data.owned} href={tokensHref({ role: "owner" })} testId="tokens-owned" />
+            <Stat label="you renew" value={card.data.renewable} href={tokensHref({ role: "renewer" })} testId="tokens-renewable" />
+            <Stat label="expire within 24 h" value={card.data.expiring24h} href={tokensHref({ expiring: "24h" })} testId="tokens-24h" tone="bad" />
+            <Stat label="within 7 days" value={card.data.expiring7d} href={tokensHref({ expiring: "7d" })} testId="tokens-7d" tone="warn" />
           </div>
           {card.data.tokens.length > 0 ? <TokenTimeline posture={card.data} /> : <p className="muted">No tokens you own or renew.</p>}
         </>
@@ -273,6 +274,11 @@ function ClusterCard({ card }: { card: Dashboard["cluster"] }) {
               <dd>{card.data.brokers.length}</dd>
             </div>
           </dl>
+          {card.data.unreachable.map((b) => (
+            <Alert key={b.server} tone="warn" testId="broker-unreachable" small>
+              {b.message}
+            </Alert>
+          ))}
           <DataTable
             label="Brokers"
             rows={card.data.brokers}

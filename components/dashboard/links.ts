@@ -25,6 +25,12 @@ export function resourceHref(resourceType: string, resourceName: string): string
   return `/resources?${new URLSearchParams({ type: resourceType, name: resourceName })}`;
 }
 
+/** The token list filtered as the dashboard counted (lib/services/token-view tokenFilterOf): `{ role: "owner" }`, `{ expiring: "24h" }`. */
+export function tokensHref(filter: { role?: "owner" | "renewer"; expiring?: "24h" | "7d" } = {}): string {
+  const query = new URLSearchParams(filter).toString();
+  return query === "" ? "/tokens" : `/tokens?${query}`;
+}
+
 export function planHref(planId: string): string {
   return `/plans/${encodeURIComponent(planId)}`;
 }

@@ -16,6 +16,7 @@ import {
   PATTERN_TYPES,
   PERMISSION_TYPES,
   RESOURCE_TYPES,
+  LINT_CODES,
   SUPPORTED_OPERATIONS,
   WILDCARD_HOST,
   checkAclHost,
@@ -70,6 +71,9 @@ export const aclListQuerySchema = z.object({
   host: optional(100).meta({ description: "Host, exact as Kafka stores it (* or an IP address)" }),
   operation: anyOr(OPERATIONS, "operation").meta({ description: "Operation (default ANY)" }),
   permissionType: anyOr(PERMISSION_TYPES, "permission").meta({ description: "Permission (default ANY)" }),
+  lintCode: anyOr(LINT_CODES, "lint finding").meta({
+    description: "Only the ACLs lint findings of this code are about, e.g. dead-allow (default ANY; lint runs over all ACLs if it has not on this snapshot)",
+  }),
   sort: choice(ACL_SORT_COLUMNS, "resourceType", `Sort by one of ${ACL_SORT_COLUMNS.join(", ")}`).meta({
     description: "Column to sort by, then the resource order (default resourceType: type, name, pattern, principal, operation, permission, host)",
   }),

@@ -26,7 +26,14 @@ const lintSummary = z.discriminatedUnion("state", [
     errors: z.number().int(),
     warnings: z.number().int(),
     info: z.number().int(),
-    byCode: z.array(z.object({ code: z.string().meta({ description: "The lint code, e.g. dead-allow" }), severity: z.enum(LINT_SEVERITIES), count: z.number().int() })),
+    byCode: z.array(
+      z.object({
+        code: z.string().meta({ description: "The lint code, e.g. dead-allow" }),
+        severity: z.enum(LINT_SEVERITIES),
+        count: z.number().int().meta({ description: "Findings of this code" }),
+        acls: z.number().int().meta({ description: "ACLs these findings are about: what GET /api/v1/acls?lintCode=<code> lists" }),
+      }),
+    ),
   }),
   z.object({
     state: z.literal("onRequest").meta({ description: "Above `limit` ACLs lint runs only when asked (lint=1)" }),

@@ -13,7 +13,7 @@ import { createAcls, deleteAcls, type AclWriteConfirmation } from "@/lib/kafka";
 import type { Viewer } from "@/lib/auth/sign-in";
 import type { ActionResult } from "@/lib/actions/result";
 import { kafkaErrorCode } from "@/lib/actions/errors";
-import { lintAcls, validateNewAcl, type AclBinding, type AclBindingFilter, type AclStore, type Finding } from "@/lib/policy";
+import { bindingKey, flaggedAcls, lintAcls, validateNewAcl, type AclBinding, type AclBindingFilter, type AclStore, type Finding, type LintCode } from "@/lib/policy";
 import { configuredPrincipalMapping } from "./identities";
 import type { AclApplyResult, AclListQuery, AclListResult } from "@/lib/schemas/acls";
 import { bindingLine, distinctBindings } from "./acl-preview";
@@ -30,10 +30,21 @@ export async function readAllAcls(viewer: Viewer, options: AclSnapshotReadOption
   return read.ok ? { ok: true, data: read.snapshot.all() } : read;
 }
 
-/** One page of the list: a slice of the snapshot's order for the query, with the snapshot's time. */
-function listOf(snapshot: AclSnapshot, query: AclListQuery): AclListResult {
+/**
+ * One page of the list: a slice of the snapshot's order for the query, with the snapshot's
+ * time. A lint code narrows it to the ACLs its findings are about (lint runs if it has not
+ * on this snapshot: the filter asks for it).
+ */
+export function listOf(snapshot: AclSnapshot, query: AclListQuery): AclListResult {
   const { takenAt, ageMs } = snapshot.info();
-  return { ...snapshot.query(toStoreQuery(query)), snapshot: { takenAt, ageMs } };
+  const request = toStoreQuery(query);
+  if (query.lintCode === "ANY") return { ...snapshot.query(request), snapshot: { takenAt, ageMs } };
+  const flagged = flaggedBy(snapshot.store, query.lintCode as LintCode);
+  const acls = flagged.size === 0 ? [] : snapshot.all(request).filter((b) => flagged.has(bindingKey(b)));
+  const pageSize = request.pageSize ?? acls.length;
+  const pages = Math.max(1, Math.ceil(acls.length / pageSize));
+  const page = Math.min(Math.max(1, request.page ?? 1), pages);
+  return { acls: acls.slice((page - 1) * pageSize, page * pageSize), total: snapshot.size, matching: acls.length, page, pageSize, pages, snapshot: { takenAt, ageMs } };
 }
 
 /** The list as GET /api/v1/acls answers it (refresh: a DescribeAcls sent for this request). */
@@ -56,6 +67,29 @@ export function lintOf(store: AclStore, run: boolean): Finding[] | null {
     lintCache.set(store, findings);
   }
   return findings;
+}
+
+/** The ACLs the findings of each code are about (flaggedAcls), as binding keys. */
+export function flaggedKeys(findings: readonly Finding[]): Map<LintCode, Set<string>> {
+  const byCode = new Map<LintCode, Set<string>>();
+  for (const f of findings) {
+    let keys = byCode.get(f.code);
+    if (keys === undefined) byCode.set(f.code, (keys = new Set()));
+    for (const b of flaggedAcls(f)) keys.add(bindingKey(b));
+  }
+  return byCode;
+}
+
+/** Per store, once its lint has run. */
+const flaggedCache = new WeakMap<AclStore, Map<LintCode, Set<string>>>();
+
+function flaggedBy(store: AclStore, code: LintCode): ReadonlySet<string> {
+  let byCode = flaggedCache.get(store);
+  if (byCode === undefined) {
+    byCode = flaggedKeys(lintOf(store, true) ?? []);
+    flaggedCache.set(store, byCode);
+  }
+  return byCode.get(code) ?? new Set();
 }
 
 /**

@@ -6,10 +6,14 @@ import { describe, expect, it, vi } from "vitest";
 import { AclStore, type AclBinding } from "@/lib/policy";
 import type { AuditEvent } from "@/lib/db/audit";
 import type { QuotasOverview } from "@/lib/schemas/quotas";
+import { aclListQuerySchema } from "@/lib/schemas/acls";
 import type { DecidableRequest, TokenRequestView, TokenView } from "@/lib/schemas/tokens";
 
 vi.mock("server-only", () => ({}));
 const { countAcls, decisionPosture, quotaPosture, recentChanges, storePosture, summariseLint, tokenPosture } = await import("./dashboard");
+const { listOf } = await import("./acls");
+const { AclSnapshot } = await import("./acl-snapshot");
+const { matchesTokenFilter, tokenFilterOf } = await import("./token-view");
 
 const acl = (over: Partial<AclBinding>): AclBinding => ({
   resourceType: "TOPIC",
@@ -71,19 +75,28 @@ describe("countAcls", () => {
 });
 
 describe("summariseLint", () => {
-  it("counts by severity and by code, most severe then most frequent first", () => {
-    const f = (severity: "error" | "warning" | "info", code: string) => ({ severity, code, message: "", acls: [] }) as never;
-    const s = summariseLint([f("info", "redundant-allow"), f("warning", "dead-allow"), f("warning", "duplicate"), f("warning", "dead-allow"), f("error", "empty-resource-name")]);
+  it("counts by severity and by code, most severe then most frequent first, with the ACLs each code is about", () => {
+    const deny = acl({ resourceName: "x", permissionType: "DENY" });
+    const f = (severity: "error" | "warning" | "info", code: string, acls: AclBinding[] = []) => ({ severity, code, message: "", acls }) as never;
+    const s = summariseLint([
+      f("info", "redundant-allow", [acl({ operation: "READ" }), acl({ operation: "ALL" })]),
+      f("warning", "dead-allow", [acl({ resourceName: "x" }), deny]),
+      f("warning", "duplicate", [acl({ resourceName: "d" }), acl({ resourceName: "d" })]),
+      f("warning", "dead-allow", [acl({ resourceName: "x", operation: "WRITE" }), deny]),
+      f("error", "empty-resource-name", [acl({ resourceName: "" })]),
+    ]);
     expect(s).toEqual({
       state: "done",
       errors: 1,
       warnings: 3,
       info: 1,
       byCode: [
-        { code: "empty-resource-name", severity: "error", count: 1 },
-        { code: "dead-allow", severity: "warning", count: 2 },
-        { code: "duplicate", severity: "warning", count: 1 },
-        { code: "redundant-allow", severity: "info", count: 1 },
+        { code: "empty-resource-name", severity: "error", count: 1, acls: 1 },
+        // The DENY that kills both ALLOWs is their cause, not an ACL they are about.
+        { code: "dead-allow", severity: "warning", count: 2, acls: 2 },
+        // Two copies of one binding are one ACL.
+        { code: "duplicate", severity: "warning", count: 1, acls: 1 },
+        { code: "redundant-allow", severity: "info", count: 1, acls: 1 },
       ],
     });
   });
@@ -100,6 +113,32 @@ describe("storePosture", () => {
     expect(lint.state).toBe("done");
     if (lint.state !== "done") return;
     expect(lint.byCode.map((c) => c.code)).toEqual(expect.arrayContaining(["dead-allow", "prefixed-wildcard"]));
+  });
+
+  it("each lint code's number is what the ACL list filtered by that code holds", () => {
+    const store = AclStore.build([
+      ...ACLS,
+      acl({ resourceName: "secret", principal: "User:carol", operation: "DESCRIBE" }),
+      acl({ resourceName: "secret", principal: "User:carol", operation: "READ" }),
+      acl({ resourceName: "secret", principal: "User:*", operation: "ALL", permissionType: "DENY" }),
+      acl({ resourceName: "orders", principal: "User:dave", operation: "ALL" }),
+      acl({ resourceName: "orders", principal: "User:dave", operation: "READ" }),
+    ]);
+    const { lint } = storePosture(store);
+    if (lint.state !== "done") throw new Error("lint did not run");
+    expect(lint.byCode.length).toBeGreaterThanOrEqual(3);
+    const snapshot = new AclSnapshot(store, Date.now());
+    for (const c of lint.byCode) {
+      const list = listOf(snapshot, aclListQuerySchema.parse({ lintCode: c.code }));
+      expect(list.matching, c.code).toBe(c.acls);
+      expect(list.acls).toHaveLength(c.acls);
+    }
+    const dead = listOf(snapshot, aclListQuerySchema.parse({ lintCode: "dead-allow" }));
+    expect(dead.acls.map((b) => `${b.principal} ${b.operation}`).sort()).toEqual(["User:carol DESCRIBE", "User:carol READ"]);
+    // Combined with another filter and paged like the unfiltered list.
+    const page = listOf(snapshot, aclListQuerySchema.parse({ lintCode: "dead-allow", operation: "READ", pageSize: "1" }));
+    expect(page).toMatchObject({ matching: 1, page: 1, pages: 1, total: store.size });
+    expect(listOf(snapshot, aclListQuerySchema.parse({ lintCode: "host-not-ip" }))).toMatchObject({ matching: 0, acls: [] });
   });
 
   it("computes once per snapshot version: the same store gives the same objects, a changed store new counts", () => {
@@ -161,6 +200,19 @@ describe("tokenPosture", () => {
     expect(p.tokens.map((t) => t.tokenId)).toEqual(["gone", "mine-10h", "mine-max-20h", "bob-renewed-by-alice-2d", "mine-3d", "mine-30d"]);
     expect(p.tokens.find((t) => t.tokenId === "mine-max-20h")?.expiresAt).toBe(NOW + 20 * HOUR);
     expect(p.tokens.find((t) => t.tokenId === "bob-renewed-by-alice-2d")?.role).toBe("renewer");
+  });
+
+  it("each number is what the token list filtered by it holds (?role=, ?expiring=)", () => {
+    const p = tokenPosture(tokens, "User:alice", NOW);
+    const listed = (search: Record<string, string>) =>
+      tokens.filter((t) => matchesTokenFilter(t, "User:alice", tokenFilterOf(search), NOW)).map((t) => t.tokenId);
+    expect(listed({ role: "owner" })).toHaveLength(p.owned);
+    expect(listed({ role: "renewer" })).toEqual(["bob-renewed-by-alice-2d"]);
+    expect(listed({ expiring: "24h" })).toEqual(["mine-10h", "mine-max-20h"]);
+    expect(listed({ expiring: "7d" })).toHaveLength(p.expiring7d);
+    // No (or an unknown) filter: every token the list shows, expired and others' included.
+    expect(listed({})).toHaveLength(tokens.length);
+    expect(listed({ expiring: "1y", role: "admin" })).toHaveLength(tokens.length);
   });
 
   it("another viewer sees other numbers from the same tokens", () => {

@@ -38,17 +38,14 @@ import type {
   TokenPosture,
 } from "@/lib/schemas/dashboard";
 import { getAclSnapshot } from "./acl-snapshot";
-import { LINT_ON_LOAD_LIMIT, lintOf } from "./acls";
+import { LINT_ON_LOAD_LIMIT, flaggedKeys, lintOf } from "./acls";
 import { listAuditFor } from "./audit-view";
 import { readAuthorizerConfig } from "./authorizer-config";
 import { getClusterView } from "./cluster";
 import { listQuotas } from "./quotas";
 import { listTokenRequests } from "./token-requests";
 import { listTokens } from "./tokens";
-import { APPEARS_ENTITLED } from "./token-view";
-
-const HOUR = 3_600_000;
-const DAY = 24 * HOUR;
+import { APPEARS_ENTITLED, matchesTokenFilter, tokenEndsAt, tokenRole, type TokenFilter } from "./token-view";
 
 /** The viewer-independent part of the ACL posture: counts over one ACL set. */
 export type AclCounts = Omit<AclPosture, "lint" | "snapshot">;
@@ -81,15 +78,19 @@ export function countAcls(acls: readonly AclBinding[]): AclCounts {
 
 const SEVERITY_RANK = { error: 0, warning: 1, info: 2 } as const;
 
-/** Findings counted by severity and by code (most severe, then most frequent, first). */
+/**
+ * Findings counted by severity and by code (most severe, then most frequent, first), with
+ * how many ACLs each code's findings are about: what the ACL list filtered by that code holds.
+ */
 export function summariseLint(findings: readonly Finding[]): Extract<LintSummary, { state: "done" }> {
-  const byCode = new Map<string, { code: string; severity: Finding["severity"]; count: number }>();
+  const byCode = new Map<string, { code: string; severity: Finding["severity"]; count: number; acls: number }>();
   const bySeverity = { error: 0, warning: 0, info: 0 };
+  const flagged = flaggedKeys(findings);
   for (const f of findings) {
     bySeverity[f.severity]++;
     const slot = byCode.get(f.code);
     if (slot) slot.count++;
-    else byCode.set(f.code, { code: f.code, severity: f.severity, count: 1 });
+    else byCode.set(f.code, { code: f.code, severity: f.severity, count: 1, acls: flagged.get(f.code)?.size ?? 0 });
   }
   const codes = [...byCode.values()].sort((a, b) => SEVERITY_RANK[a.severity] - SEVERITY_RANK[b.severity] || b.count - a.count || (a.code < b.code ? -1 : 1));
   return { state: "done", errors: bySeverity.error, warnings: bySeverity.warning, info: bySeverity.info, byCode: codes };
@@ -143,27 +144,29 @@ export function quotaPosture(overview: QuotasOverview): QuotaPosture {
 
 export const SHOWN_TOKENS = 50;
 
-/** The viewer's own tokens and those it renews, with what expires within 24 h and 7 days. */
+/**
+ * The viewer's own tokens and those it renews, with what expires within 24 h and 7 days:
+ * each count is matchesTokenFilter's, so the token list a number opens holds exactly those.
+ */
 export function tokenPosture(tokens: readonly TokenView[], principal: string, now: number): TokenPosture {
+  const count = (filter: TokenFilter) => tokens.filter((t) => matchesTokenFilter(t, principal, filter, now)).length;
   const relevant = tokens
-    .filter((t) => t.owner === principal || t.renewers.includes(principal))
+    .filter((t) => tokenRole(t, principal) !== null)
     .map((t) => ({
       tokenId: t.tokenId,
       owner: t.owner,
-      role: t.owner === principal ? ("owner" as const) : ("renewer" as const),
-      expiresAt: Math.min(t.expiryTimestamp, t.maxTimestamp),
+      role: tokenRole(t, principal)!,
+      expiresAt: tokenEndsAt(t),
       renewableUntil: t.maxTimestamp,
       expired: t.status === "expired",
     }));
-  const live = relevant.filter((t) => !t.expired);
-  const within = (ms: number) => live.filter((t) => t.expiresAt - now <= ms).length;
   return {
     now,
-    owned: live.filter((t) => t.role === "owner").length,
-    renewable: live.filter((t) => t.role === "renewer").length,
-    expiring24h: within(DAY),
-    expiring7d: within(7 * DAY),
-    expired: relevant.length - live.length,
+    owned: count({ role: "owner", expiring: null }),
+    renewable: count({ role: "renewer", expiring: null }),
+    expiring24h: count({ role: null, expiring: "24h" }),
+    expiring7d: count({ role: null, expiring: "7d" }),
+    expired: relevant.filter((t) => t.expired).length,
     tokens: relevant
       .sort((a, b) => a.expiresAt - b.expiresAt || (a.tokenId < b.tokenId ? -1 : 1))
       .slice(0, SHOWN_TOKENS)

@@ -131,3 +131,58 @@ export function withEntitlement(view: TokenRequestView, viewer: string, evidence
 
 /** The approval's HMAC retrieval deadline: 24 h after approval. */
 export const RETRIEVAL_WINDOW_MS = DAY;
+
+// ---- the token list's filters (what each number of the dashboard's token card opens) ----
+
+/** Whose live tokens: the viewer's own, or those the viewer renews but does not own. */
+export const TOKEN_ROLES = ["owner", "renewer"] as const;
+/** Live tokens of the viewer (owned or renewed) that stop working within this window. */
+export const TOKEN_WINDOWS = { "24h": DAY, "7d": 7 * DAY } as const;
+
+export interface TokenFilter {
+  role: (typeof TOKEN_ROLES)[number] | null;
+  expiring: keyof typeof TOKEN_WINDOWS | null;
+}
+
+export const NO_TOKEN_FILTER: TokenFilter = { role: null, expiring: null };
+
+/** The filter in a page address (`?role=owner`, `?expiring=24h`); anything else filters nothing. */
+export function tokenFilterOf(search: Record<string, string | string[] | undefined>): TokenFilter {
+  const one = (v: string | string[] | undefined) => (Array.isArray(v) ? v[0] : v);
+  const role = one(search.role);
+  const expiring = one(search.expiring);
+  return {
+    role: (TOKEN_ROLES as readonly string[]).includes(role ?? "") ? (role as TokenFilter["role"]) : null,
+    expiring: expiring !== undefined && Object.hasOwn(TOKEN_WINDOWS, expiring) ? (expiring as TokenFilter["expiring"]) : null,
+  };
+}
+
+/** When a token stops working: its expiry, or its max timestamp if that comes first. */
+export function tokenEndsAt(token: Pick<TokenView, "expiryTimestamp" | "maxTimestamp">): number {
+  return Math.min(token.expiryTimestamp, token.maxTimestamp);
+}
+
+/** The viewer's relation to a token: its owner, a renewer (who does not own it), or neither. */
+export function tokenRole(token: Pick<TokenView, "owner" | "renewers">, viewer: string): TokenFilter["role"] {
+  return token.owner === viewer ? "owner" : token.renewers.includes(viewer) ? "renewer" : null;
+}
+
+/**
+ * Whether a token passes the filter for `viewer` at `now`. A filter keeps only live tokens
+ * the viewer owns or renews (the dashboard's "your tokens"), so the list it opens holds
+ * exactly what the dashboard counted; no filter keeps every token.
+ */
+export function matchesTokenFilter(token: Pick<TokenView, "owner" | "renewers" | "status" | "expiryTimestamp" | "maxTimestamp">, viewer: string, filter: TokenFilter, now: number): boolean {
+  if (filter.role === null && filter.expiring === null) return true;
+  const role = tokenRole(token, viewer);
+  if (role === null || token.status === "expired") return false;
+  if (filter.role !== null && role !== filter.role) return false;
+  return filter.expiring === null || tokenEndsAt(token) - now <= TOKEN_WINDOWS[filter.expiring];
+}
+
+/** The filter in words, e.g. "your live tokens that stop working within 24 h"; null without one. */
+export function describeTokenFilter(filter: TokenFilter): string | null {
+  if (filter.role === null && filter.expiring === null) return null;
+  const whose = filter.role === "owner" ? "live tokens you own" : filter.role === "renewer" ? "live tokens you renew (not yours)" : "live tokens you own or renew";
+  return filter.expiring === null ? whose : `${whose} that stop working within ${filter.expiring === "24h" ? "24 h" : "7 days"}`;
+}

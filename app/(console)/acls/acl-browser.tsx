@@ -5,7 +5,7 @@ import Link from "next/link";
 import { useEffect, useState, type FormEvent, type MouseEvent } from "react";
 import { fetchApi } from "@/components/ui/query";
 import { aclKeys, aclListApiPath, aclListHref, withParams, type AclListParams } from "@/components/acls/acl-list-params";
-import { OPERATIONS, PATTERN_TYPES, PERMISSION_TYPES, RESOURCE_TYPES, type ResourceType } from "@/lib/policy";
+import { LINT_CODES, OPERATIONS, PATTERN_TYPES, PERMISSION_TYPES, RESOURCE_TYPES, type ResourceType } from "@/lib/policy";
 import { Field, FormActions, FormGrid } from "@/components/ui/field";
 import { operationsFor } from "@/components/ui/select";
 import { Alert } from "@/components/ui/alert";
@@ -89,7 +89,7 @@ export function AclBrowser({ initialParams, initialList, errors }: { initialPara
         {data.pages > 1 && (
           <nav className="row" aria-label="Pages">
             {data.page > 1 && (
-              <a href={aclListHref(withParams(params, { page: String(data.page - 1) }))} onClick={go({ page: String(data.page - 1) })}>
+              <a href={aclListHref(withParams(params, { page: String(data.page - 1) }))} onClick={go({ page: String(data.page - 1) })} data-in-page="">
                 ← Previous
               </a>
             )}
@@ -97,7 +97,7 @@ export function AclBrowser({ initialParams, initialList, errors }: { initialPara
               Page {data.page} of {data.pages}
             </span>
             {data.page < data.pages && (
-              <a href={aclListHref(withParams(params, { page: String(data.page + 1) }))} onClick={go({ page: String(data.page + 1) })}>
+              <a href={aclListHref(withParams(params, { page: String(data.page + 1) }))} onClick={go({ page: String(data.page + 1) })} data-in-page="">
                 Next →
               </a>
             )}
@@ -118,7 +118,7 @@ export function AclBrowser({ initialParams, initialList, errors }: { initialPara
   );
 }
 
-const FILTERS = ["principal", "principalMatch", "resourceType", "resourceName", "nameMatch", "patternType", "host", "operation", "permissionType"];
+const FILTERS = ["principal", "principalMatch", "resourceType", "resourceName", "nameMatch", "patternType", "host", "operation", "permissionType", "lintCode"];
 const sameFilters = (a: AclListParams, b: AclListParams) => FILTERS.every((k) => (a[k] ?? "") === (b[k] ?? ""));
 
 function Summary({ list }: { list: AclListResult }) {
@@ -147,7 +147,7 @@ function SnapshotTime({
   return (
     <span className="muted" data-testid="acl-snapshot">
       Read from Kafka at <time dateTime={list.snapshot.takenAt}>{list.snapshot.takenAt.slice(11, 19)} UTC</time> ({seconds < 1 ? "just now" : `${seconds} s before this answer`}).{" "}
-      <a href={refreshHref} onClick={onRefresh} aria-disabled={pending}>
+      <a href={refreshHref} onClick={onRefresh} aria-disabled={pending} data-in-page="">
         Refresh
       </a>
     </span>
@@ -211,6 +211,7 @@ function FilterForm({
         {text("host", "Host", "* or an IP address")}
         {select("operation", "Operation", ["ANY", ...operations, ...(operation !== "ANY" && !(operations as readonly string[]).includes(operation) ? [operation] : [])])}
         {select("permissionType", "Permission", ["ANY", ...PERMISSION_TYPES])}
+        {select("lintCode", "Lint finding", ["ANY", ...LINT_CODES])}
         {sort !== "resourceType" && <input type="hidden" name="sort" value={sort} />}
         {order !== "asc" && <input type="hidden" name="order" value={order} />}
         <FormActions>

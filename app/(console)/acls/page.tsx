@@ -60,7 +60,7 @@ export default async function AclsPage({ searchParams }: { searchParams: Promise
         </>
       ) : (
         <>
-          <LintPanel findings={overview.data.findings} lintHref={aclListHref(listParams(query), { lint: "1" })} />
+          <LintPanel findings={overview.data.findings} lintHref={aclListHref(listParams(query), { lint: "1" })} code={query.lintCode === "ANY" ? null : query.lintCode} />
           {/* Keyed on the address: a navigation (Clear, a link) starts from the server's answer again. */}
           <AclBrowser key={JSON.stringify(params)} initialParams={params} initialList={overview.data.list} errors={errors} />
         </>
@@ -71,7 +71,9 @@ export default async function AclsPage({ searchParams }: { searchParams: Promise
 
 const SHOWN_FINDINGS = 200;
 
-function LintPanel({ findings, lintHref }: { findings: Finding[] | null; lintHref: string }) {
+/** The lint findings; with a lint code filter, just that code's (open), whose ACLs the list below holds. */
+function LintPanel({ findings: all, lintHref, code }: { findings: Finding[] | null; lintHref: string; code: string | null }) {
+  const findings = code === null || all === null ? all : all.filter((f) => f.code === code);
   if (findings === null) {
     return (
       <div className="card lint" data-testid="acl-lint">
@@ -81,9 +83,9 @@ function LintPanel({ findings, lintHref }: { findings: Finding[] | null; lintHre
   }
   const count = (s: Finding["severity"]) => findings.filter((f) => f.severity === s).length;
   return (
-    <details className="card lint" data-testid="acl-lint">
+    <details className="card lint" data-testid="acl-lint" open={code !== null || undefined}>
       <summary>
-        Lint: {findings.length === 0 ? "no findings" : `${count("error")} errors, ${count("warning")} warnings, ${count("info")} info`}
+        Lint{code !== null && <> (<code>{code}</code>)</>}: {findings.length === 0 ? "no findings" : `${count("error")} errors, ${count("warning")} warnings, ${count("info")} info`}
       </summary>
       {findings.length > SHOWN_FINDINGS && <p className="muted">The first {SHOWN_FINDINGS} findings of {findings.length}, most severe first.</p>}
       {findings.slice(0, SHOWN_FINDINGS).map((f, i) => (

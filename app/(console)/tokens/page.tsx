@@ -1,6 +1,7 @@
 import Link from "next/link";
 import { requireViewer } from "@/lib/auth/current";
 import { listTokens } from "@/lib/services/tokens";
+import { describeTokenFilter, tokenFilterOf } from "@/lib/services/token-view";
 import { PageHeader, MoreInfo } from "@/components/ui/page-header";
 import { PendingRequestsBadge } from "@/components/tokens/pending-badge";
 import { CreateTokenForm } from "./create-token-form";
@@ -9,9 +10,14 @@ import { TokenList } from "./token-list";
 export const metadata = { title: "Tokens" };
 export const dynamic = "force-dynamic";
 
-export default async function TokensPage() {
+type Search = Record<string, string | string[] | undefined>;
+
+export default async function TokensPage({ searchParams }: { searchParams: Promise<Search> }) {
   const viewer = await requireViewer();
   const list = await listTokens(viewer);
+  // The dashboard's numbers open the list filtered to what they counted (?role=owner|renewer, ?expiring=24h|7d).
+  const filter = tokenFilterOf(await searchParams);
+  const filtered = describeTokenFilter(filter);
   return (
     <>
       <PageHeader
@@ -42,7 +48,15 @@ export default async function TokensPage() {
           so only their rows offer it.
         </p>
       </MoreInfo>
-      <TokenList initial={list.ok ? list.data : null} initialError={list.ok ? null : list.message} />
+      {filtered !== null && (
+        <p className="row" data-testid="token-filter">
+          <span>
+            Showing {filtered}.
+          </span>
+          <Link href="/tokens">Show every token</Link>
+        </p>
+      )}
+      <TokenList initial={list.ok ? list.data : null} initialError={list.ok ? null : list.message} viewer={viewer.principal} filter={filter} />
     </>
   );
 }

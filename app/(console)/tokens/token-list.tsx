@@ -9,7 +9,7 @@ import { Badge } from "@/components/ui/badge";
 import { EmptyState } from "@/components/ui/empty-state";
 import { Skeleton } from "@/components/ui/skeleton";
 import { TableScroll } from "@/components/ui/data-table";
-import { expiryPhrase, formatRelative } from "@/lib/services/token-view";
+import { NO_TOKEN_FILTER, expiryPhrase, formatRelative, matchesTokenFilter, type TokenFilter } from "@/lib/services/token-view";
 import type { TokenList as TokenListData, TokenView } from "@/lib/schemas/tokens";
 import { TOKEN_REFETCH_MS, mayChangeExpiry, tokenKeys, whyNoExpiryChange, withKeptRows } from "@/components/tokens/token-queries";
 import { TokenExpiryForms } from "./token-expiry-forms";
@@ -27,9 +27,20 @@ function When({ at, now }: { at: number; now: number }) {
 
 /**
  * The tokens Kafka describes to the viewer, fetched again every 15 s (and when the tab
- * regains focus) while the page is open; the server's first answer shows at once.
+ * regains focus) while the page is open; the server's first answer shows at once. With a
+ * `filter` (a dashboard number's), just the tokens it counted.
  */
-export function TokenList({ initial, initialError }: { initial: TokenListData | null; initialError: string | null }) {
+export function TokenList({
+  initial,
+  initialError,
+  viewer,
+  filter = NO_TOKEN_FILTER,
+}: {
+  initial: TokenListData | null;
+  initialError: string | null;
+  viewer: string;
+  filter?: TokenFilter;
+}) {
   const query = useQuery({
     queryKey: tokenKeys.list(),
     queryFn: ({ signal }) => fetchApi<TokenListData>("/api/v1/tokens", signal),
@@ -46,7 +57,7 @@ export function TokenList({ initial, initialError }: { initial: TokenListData | 
     if (initialError || error) return <Alert tone="error" testId="tokens-error">{error?.message ?? initialError}</Alert>;
     return <Skeleton label="Loading the tokens" lines={0} table />;
   }
-  const tokens = withKeptRows(data, kept);
+  const tokens = withKeptRows(data, kept).filter((t) => kept.has(t.tokenId) || matchesTokenFilter(t, viewer, filter, data.now));
   return (
     <>
       {error && (
@@ -56,7 +67,7 @@ export function TokenList({ initial, initialError }: { initial: TokenListData | 
         </Alert>
       )}
       {tokens.length === 0 ? (
-        <EmptyState>No delegation token you may see.</EmptyState>
+        <EmptyState>{filter.role === null && filter.expiring === null ? "No delegation token you may see." : "No token of yours matches this filter."}</EmptyState>
       ) : (
         <TokenTable
           tokens={tokens}

@@ -29,23 +29,38 @@ import { hasMappingRules, unproduciblePrincipalFindings } from "./principal-mapp
 
 export type FindingSeverity = "error" | "warning" | "info";
 
-export type LintCode =
-  | "principal-without-type"
-  | "invalid-cluster-name"
-  | "empty-resource-name"
-  | "duplicate"
-  | "dead-allow"
-  | "prefixed-wildcard"
-  | "principal-whitespace"
-  | "principal-type-case"
-  | "non-user-wildcard-principal"
-  | "operation-not-applicable"
-  | "host-not-ip"
-  | "authorizer-hang-name"
-  | "impossible-topic-name"
-  | "redundant-allow"
-  | "wildcard-skips-name"
-  | "principal-not-producible";
+export const LINT_CODES = [
+  "principal-without-type",
+  "invalid-cluster-name",
+  "empty-resource-name",
+  "duplicate",
+  "dead-allow",
+  "prefixed-wildcard",
+  "principal-whitespace",
+  "principal-type-case",
+  "non-user-wildcard-principal",
+  "operation-not-applicable",
+  "host-not-ip",
+  "authorizer-hang-name",
+  "impossible-topic-name",
+  "redundant-allow",
+  "wildcard-skips-name",
+  "principal-not-producible",
+] as const;
+export type LintCode = (typeof LINT_CODES)[number];
+
+/**
+ * Findings that name, after the ACL they are about, the ACL that makes it so: the DENY
+ * that kills an ALLOW, the broader ALLOW that makes one redundant. The others are about
+ * every ACL they name (the copies of a duplicate, the ACLs of a principal no mapping rule
+ * produces, or the one ACL).
+ */
+const NAMES_ITS_CAUSE: ReadonlySet<LintCode> = new Set<LintCode>(["dead-allow", "redundant-allow"]);
+
+/** The ACLs a finding is about (what the ACL list's lint filter lists; the dashboard counts them per code). */
+export function flaggedAcls(f: Finding): AclBinding[] {
+  return NAMES_ITS_CAUSE.has(f.code) ? f.acls.slice(0, 1) : f.acls;
+}
 
 export interface Finding {
   severity: FindingSeverity;
