@@ -9,6 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { AclBinding, AclBindingFilter } from "@/lib/policy/types";
 import { ANY_ACL_FILTER } from "@/lib/policy/acl/filter";
 import { AclWriteConfirmation, bindingsVisible, coveringFilter, createAcls, deleteAcls, describeAclStore, describeAcls, onAclChange, type AclChange } from "./acls";
+import { deleteFiltersPerRequest } from "./acl-delete-batches";
 import { closeAllConnections, withAdmin } from "./client";
 import { ADMIN, runId } from "./test-fixtures";
 
@@ -71,11 +72,11 @@ describe("ACL writes confirm with one describe, whatever the batch size", () => 
     for (const b of bindings) expect(store.has(b)).toBe(true);
   });
 
-  it("deletes 200 bindings (200 exact filters) with one DeleteAcls and at most two DescribeAcls, and none is left", async () => {
+  it("deletes 200 bindings (200 exact filters) in DeleteAcls requests the controller finishes quickly, at most two DescribeAcls, and none is left", async () => {
     const bindings = batch(200);
     const { result, counts } = await countRequests(() => deleteAcls(ADMIN, bindings.map((b) => ({ ...b }))));
     expect(result.map((r) => r.deleted.length)).toEqual(bindings.map(() => 1));
-    expect(counts.DeleteAcls).toBe(1);
+    expect(counts.DeleteAcls).toBe(Math.ceil(200 / deleteFiltersPerRequest()));
     expect(counts.DescribeAcls).toBeGreaterThanOrEqual(1);
     expect(counts.DescribeAcls).toBeLessThanOrEqual(2);
     expect(await describeAcls(ADMIN, mine)).toEqual([]);
@@ -125,13 +126,25 @@ describe("ACL writes confirm with one describe, whatever the batch size", () => 
         for (let i = 0; i < bindings.length; i += 200) await deleteAcls(ADMIN, bindings.slice(i, i + 200).map((b) => ({ ...b })), { confirmation });
         await confirmation.confirm(ADMIN);
       });
-      expect(removal.counts.DeleteAcls).toBe(5);
+      expect(removal.counts.DeleteAcls).toBe(5 * Math.ceil(200 / deleteFiltersPerRequest()));
       expect(removal.counts.DescribeAcls).toBeLessThanOrEqual(2);
       expect(told).toEqual([{ created: [], deleted: bindings }]);
       expect(await describeAcls(ADMIN, mine)).toEqual([]);
     } finally {
       stop();
     }
+  });
+
+  it("splits the filters over several DeleteAcls requests in order: each result is its own filter's", async () => {
+    const bindings = batch(20);
+    await createAcls(ADMIN, bindings);
+    const filters = bindings.map((b) => ({ ...b }));
+    filters.splice(5, 0, { ...bindings[0]!, resourceName: `it-writes-${id}-never` });
+    const { result, counts } = await countRequests(() => deleteAcls(ADMIN, filters, { filtersPerRequest: 7 }));
+    expect(counts.DeleteAcls).toBe(3);
+    expect(result.map((r) => r.filter)).toEqual(filters);
+    expect(result.map((r) => r.deleted)).toEqual(filters.map((f, i) => (i === 5 ? [] : [f])));
+    expect(await describeAcls(ADMIN, mine)).toEqual([]);
   });
 
   it("confirms with the narrowest filter covering the batch", () => {

@@ -11,6 +11,7 @@ import { createAPI, createAclsV3, deleteAclsV3, describeAclsV3, ResponseError, t
 import { AclStoreBuilder, bindingKey, type AclStore } from "@/lib/policy/acl";
 import type { AclBinding, AclBindingFilter, PatternType, ResourceType } from "@/lib/policy/types";
 import { anyBrokerConnection, principalOf, withAdmin } from "./client";
+import { deleteFiltersPerRequest, noteAclsHeld, slices } from "./acl-delete-batches";
 import { errorInfoFor, kafkaErrorName, partialResponse } from "./errors";
 import type { CreateAclResult, DeleteAclsResult, KafkaCredential } from "./types";
 import { settle } from "./settle";
@@ -123,6 +124,10 @@ export function decodeDescribeAclsInto(bytes: Buffer, builder: AclStoreBuilder):
   }
 }
 
+function isAnyFilter(f: AclBindingFilter): boolean {
+  return f.resourceType === "ANY" && f.resourceName === null && f.patternType === "ANY" && f.principal === null && f.host === null && f.operation === "ANY" && f.permissionType === "ANY";
+}
+
 /** An answer and the store decoded from it, to recognise the next identical answer. */
 export interface DescribedAclStore {
   store: AclStore;
@@ -145,7 +150,9 @@ export async function describeAclStore(cred: KafkaCredential, filter: AclBinding
     if (previous !== null && previous.bytes.equals(bytes)) return { store: previous.store, bytes: previous.bytes, reused: true };
     const builder = new AclStoreBuilder();
     decodeDescribeAclsInto(answer, builder);
-    return { store: builder.build(), bytes, reused: false };
+    const store = builder.build();
+    if (isAnyFilter(filter)) noteAclsHeld(store.size);
+    return { store, bytes, reused: false };
   });
 }
 
@@ -309,6 +316,8 @@ export class AclWriteConfirmation {
 /** Options of createAcls / deleteAcls: a confirmation shared with other writes (see AclWriteConfirmation). */
 export interface AclWriteOptions {
   confirmation?: AclWriteConfirmation;
+  /** deleteAcls: filters per DeleteAcls request (default: deleteFiltersPerRequest, from the ACLs Kafka holds). */
+  filtersPerRequest?: number;
 }
 
 /** Creates the bindings; each result says whether Kafka created it (creating an existing one succeeds). */
@@ -342,20 +351,25 @@ export async function deleteAcls(cred: KafkaCredential, filters: AclBindingFilte
   const ctx = { api: "DeleteAcls", principal: principalOf(cred) };
   return withAdmin(cred, ctx.api, async (admin) => {
     const connection = await anyBrokerConnection(admin);
-    const response = await reporting(() => sendOrPartial<DeleteAclsResponse>(() => deleteAclsV3.api.async(connection, filters.map(filterToWire))));
-    const results = filters.map((filter, i) => {
-      const result = response.filterResults[i];
-      if (!result) throw new Error(`Kafka answered DeleteAcls with ${response.filterResults.length} results for ${filters.length} filters.`);
-      if (result.errorCode !== 0) {
-        return { filter, deleted: [], error: errorInfoFor(kafkaErrorName(result.errorCode), result.errorMessage, ctx) };
-      }
-      const failed = result.matchingAcls.find((m) => m.errorCode !== 0);
-      return {
-        filter,
-        deleted: result.matchingAcls.filter((m) => m.errorCode === 0).map(bindingFromWire),
-        error: failed ? errorInfoFor(kafkaErrorName(failed.errorCode), failed.errorMessage, ctx) : null,
-      };
-    });
+    const results: DeleteAclsResult[] = [];
+    // Requests the controller finishes quickly, one after the other (see acl-delete-batches.ts).
+    for (const chunk of slices(filters, options.filtersPerRequest ?? deleteFiltersPerRequest())) {
+      const response = await reporting(() => sendOrPartial<DeleteAclsResponse>(() => deleteAclsV3.api.async(connection, chunk.map(filterToWire))));
+      chunk.forEach((filter, i) => {
+        const result = response.filterResults[i];
+        if (!result) throw new Error(`Kafka answered DeleteAcls with ${response.filterResults.length} results for ${chunk.length} filters.`);
+        if (result.errorCode !== 0) {
+          results.push({ filter, deleted: [], error: errorInfoFor(kafkaErrorName(result.errorCode), result.errorMessage, ctx) });
+          return;
+        }
+        const failed = result.matchingAcls.find((m) => m.errorCode !== 0);
+        results.push({
+          filter,
+          deleted: result.matchingAcls.filter((m) => m.errorCode === 0).map(bindingFromWire),
+          error: failed ? errorInfoFor(kafkaErrorName(failed.errorCode), failed.errorMessage, ctx) : null,
+        });
+      });
+    }
     const deleted = distinct(results.flatMap((r) => r.deleted));
     if (options.confirmation) options.confirmation.add({ created: [], deleted });
     else {
