@@ -1,4 +1,4 @@
-import type { InputHTMLAttributes } from "react";
+import type { InputHTMLAttributes, Ref } from "react";
 
 /** At most this many suggestions go into the page: a datalist of 10,000 names helps nobody. */
 export const MAX_SUGGESTIONS = 200;
@@ -33,13 +33,14 @@ export function Combobox({
   id,
   suggestions,
   defaultValue,
+  ref,
   ...input
-}: { id?: string; suggestions: readonly string[] } & Omit<InputHTMLAttributes<HTMLInputElement>, "list">) {
+}: { id?: string; suggestions: readonly string[]; ref?: Ref<HTMLInputElement> } & Omit<InputHTMLAttributes<HTMLInputElement>, "list">) {
   const listId = `${id ?? input.name ?? "combobox"}-suggestions`;
   const options = rankSuggestions(suggestions, "");
   return (
     <>
-      <input id={id} list={listId} autoComplete="off" defaultValue={defaultValue} {...input} />
+      <input ref={ref} id={id} list={listId} autoComplete="off" defaultValue={defaultValue} {...input} />
       <datalist id={listId}>
         {options.map((s) => (
           <option key={s} value={s} />

@@ -1,10 +1,9 @@
 "use client";
 
-import { useCallback, useRef, useSyncExternalStore, type SelectHTMLAttributes } from "react";
-import { RESOURCE_TYPES, type AclOperation, type ResourceType } from "@/lib/policy";
+import { useRef, type SelectHTMLAttributes } from "react";
+import type { AclOperation } from "@/lib/policy";
 import { Select, operationsFor } from "./select";
-
-const isResourceType = (v: unknown): v is ResourceType => typeof v === "string" && (RESOURCE_TYPES as readonly string[]).includes(v);
+import { useChosenResourceType } from "./use-chosen-resource-type";
 
 /**
  * The operations a resource type accepts, for the resource type chosen in the same form
@@ -22,36 +21,7 @@ export function OperationSelect({
   ...props
 }: { typeField?: string; withAll?: boolean; defaultValue?: string } & Omit<SelectHTMLAttributes<HTMLSelectElement>, "defaultValue">) {
   const ref = useRef<HTMLSelectElement>(null);
-  const typeControl = useCallback(() => {
-    const control = ref.current?.form?.elements.namedItem(typeField);
-    return control instanceof HTMLSelectElement || control instanceof HTMLInputElement ? control : null;
-  }, [typeField]);
-  const subscribe = useCallback(
-    (onChange: () => void) => {
-      const form = ref.current?.form;
-      form?.addEventListener("change", onChange);
-      form?.addEventListener("reset", onChange);
-      return () => {
-        form?.removeEventListener("change", onChange);
-        form?.removeEventListener("reset", onChange);
-      };
-    },
-    [],
-  );
-  // "TYPE" or "TYPE*" when the type is still the one the page came with (its default).
-  const snapshot = useSyncExternalStore(
-    subscribe,
-    () => {
-      const control = typeControl();
-      const v = control?.value;
-      if (!isResourceType(v)) return null;
-      const initial = control instanceof HTMLSelectElement ? Array.from(control.options).find((o) => o.defaultSelected)?.value : control?.defaultValue;
-      return v === initial ? `${v}*` : v;
-    },
-    () => null,
-  );
-  const type = snapshot === null ? null : (snapshot.replace(/\*$/, "") as ResourceType);
-  const typeAsLoaded = snapshot?.endsWith("*") ?? false;
+  const { type, asLoaded: typeAsLoaded } = useChosenResourceType(ref, typeField);
   // ALL last: when the type changes and the chosen operation is not among its operations, the browser picks the first one; it should not be ALL.
   const valid: AclOperation[] = [...operationsFor(type).filter((op) => op !== "ALL"), ...(withAll ? (["ALL"] as const) : [])];
   const options: string[] = defaultValue && typeAsLoaded && !valid.includes(defaultValue as AclOperation) ? [...valid, defaultValue] : valid;

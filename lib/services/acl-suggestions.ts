@@ -1,6 +1,6 @@
 import "server-only";
 import type { Viewer } from "@/lib/auth/sign-in";
-import { CLUSTER_RESOURCE_NAME, type PatternType, type ResourceType } from "@/lib/policy";
+import { CLUSTER_RESOURCE_NAME, RESOURCE_TYPES, type PatternType, type ResourceType } from "@/lib/policy";
 import { getAclSnapshot } from "./acl-snapshot";
 import { readAuthorizerConfig } from "./authorizer-config";
 
@@ -10,11 +10,20 @@ export interface AclSuggestions {
   topics: string[];
   groups: string[];
   transactionalIds: string[];
-  /** Every resource name the ACLs use (all types), for a resource name field. */
+  /** Every resource name the ACLs use (all types), for a resource name field before a type is chosen (and without JavaScript). */
   resourceNames: string[];
+  /** The names the ACLs use per resource type (CLUSTER: kafka-cluster), for a resource name field narrowed by the chosen type. */
+  byType: Record<ResourceType, string[]>;
 }
 
-export const NO_SUGGESTIONS: AclSuggestions = Object.freeze({ principals: [], topics: [], groups: [], transactionalIds: [], resourceNames: [] }) as AclSuggestions;
+export const NO_SUGGESTIONS: AclSuggestions = Object.freeze({
+  principals: [],
+  topics: [],
+  groups: [],
+  transactionalIds: [],
+  resourceNames: [],
+  byType: Object.fromEntries(RESOURCE_TYPES.map((t) => [t, []])) as unknown as Record<ResourceType, string[]>,
+}) as AclSuggestions;
 
 /** The first `limit` distinct strings of the lists, in order (the lists are sorted already; no list is copied whole). */
 function bounded(lists: readonly (readonly string[])[], limit: number): string[] {
@@ -30,7 +39,7 @@ function bounded(lists: readonly (readonly string[])[], limit: number): string[]
 
 /**
  * The suggestions from one ACL snapshot: the principals its ACLs name (and the configured
- * super users), and the resource names of its topics, groups and transactional ids, each
+ * super users), and the resource names per resource type (topics, groups, transactional ids...), each
  * bounded to `limit` (a datalist of 10,000 names helps nobody; cost is proportional to the
  * answer plus the distinct names of the type, never to the ACL count).
  */
@@ -40,16 +49,16 @@ export function suggestionsOf(
   /** The Combobox sends at most this many (its MAX_SUGGESTIONS). */
   limit = 200,
 ): AclSuggestions {
-  const names = (type: ResourceType) => bounded([snapshot.resourceNames(type)], limit);
-  const topics = names("TOPIC");
-  const groups = names("GROUP");
-  const transactionalIds = names("TRANSACTIONAL_ID");
+  const byType = Object.fromEntries(
+    RESOURCE_TYPES.map((type) => [type, type === "CLUSTER" ? [CLUSTER_RESOURCE_NAME] : bounded([snapshot.resourceNames(type)], limit)]),
+  ) as Record<ResourceType, string[]>;
   return {
     principals: bounded([superUsers, snapshot.store.principals], limit),
-    topics,
-    groups,
-    transactionalIds,
-    resourceNames: bounded([topics, groups, transactionalIds, [CLUSTER_RESOURCE_NAME]], limit),
+    topics: byType.TOPIC,
+    groups: byType.GROUP,
+    transactionalIds: byType.TRANSACTIONAL_ID,
+    resourceNames: bounded([byType.TOPIC, byType.GROUP, byType.TRANSACTIONAL_ID, byType.CLUSTER], limit),
+    byType,
   };
 }
 

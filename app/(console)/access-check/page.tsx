@@ -15,6 +15,7 @@ import { Field, FormActions, FormGrid } from "@/components/ui/field";
 import { Select } from "@/components/ui/select";
 import { OperationSelect } from "@/components/ui/operation-select";
 import { Combobox } from "@/components/ui/combobox";
+import { ResourceNameCombobox } from "@/components/ui/resource-name-combobox";
 import { ResultPanel } from "@/components/ui/alert";
 import { PageHeader } from "@/components/ui/page-header";
 import { GetForm } from "@/components/ui/get-form";
@@ -105,7 +106,7 @@ export default async function AccessCheckPage({ searchParams }: { searchParams: 
             <OperationSelect name="operation" withAll={false} defaultValue={value("operation", "READ")} />
           </Field>
           <Field id="access-resourceName" label="Resource name" hint={`CLUSTER: ${CLUSTER_RESOURCE_NAME}`} errors={errors.resourceName}>
-            <Combobox name="resourceName" defaultValue={value("resourceName", "")} placeholder="orders" suggestions={suggestions.resourceNames} />
+            <ResourceNameCombobox name="resourceName" defaultValue={value("resourceName", "")} placeholder="orders" byType={suggestions.byType} all={suggestions.resourceNames} />
           </Field>
           <Field
             id="access-host"

@@ -8,6 +8,7 @@ import { Check, Field, FormActions, FormGrid } from "@/components/ui/field";
 import { Select } from "@/components/ui/select";
 import { OperationSelect } from "@/components/ui/operation-select";
 import { Combobox } from "@/components/ui/combobox";
+import { ResourceNameCombobox } from "@/components/ui/resource-name-combobox";
 import { ResultPanel } from "@/components/ui/alert";
 import { SubmitButton } from "@/components/ui/submit-button";
 import type { AclSuggestions } from "@/lib/services/acl-suggestions";
@@ -90,7 +91,9 @@ export function CreateAclForm({ initial = {}, suggestions }: { initial?: Record<
             <>
               {select("resourceType", "Resource type", RESOURCE_TYPES, "TOPIC")}
               {select("patternType", "Pattern type", PATTERN_TYPES, "LITERAL")}
-              {text("resourceName", "Resource name", "orders", { suggest: suggestions.resourceNames })}
+              <Field id="acl-resourceName" label="Resource name" hint={HINTS.resourceName} errors={errors.resourceName}>
+                <ResourceNameCombobox name="resourceName" defaultValue={v("resourceName")} placeholder="orders" byType={suggestions.byType} all={suggestions.resourceNames} />
+              </Field>
               <Field id="acl-operation" label="Operation" hint="the operations Kafka accepts on the resource type" errors={errors.operation}>
                 <OperationSelect name="operation" defaultValue={v("operation", "READ")} />
               </Field>
@@ -100,7 +103,7 @@ export function CreateAclForm({ initial = {}, suggestions }: { initial?: Record<
             <>
               {text("applicationId", "application.id", "orders-streams")}
               {text("inputTopics", "Input topics", "orders, payments", { suggest: suggestions.topics })}
-              {text("outputTopics", "Output topics", "orders-enriched")}
+              {text("outputTopics", "Output topics", "orders-enriched", { suggest: suggestions.topics })}
               {check("exactlyOnce", "exactly-once (transactional ids)")}
               {check("prefixed", "Topic names are prefixes (PREFIXED)")}
             </>

@@ -14,8 +14,10 @@ import {
 import { describeRule } from "@/lib/services/access-check-explain";
 import { unnamedHost } from "@/lib/services/effective-permissions";
 import { effectivePermissionsExport, knownPrincipals } from "@/lib/services/effective-permissions-read";
+import { aclSuggestions } from "@/lib/services/acl-suggestions";
 import { Alert } from "@/components/ui/alert";
 import { Combobox } from "@/components/ui/combobox";
+import { ResourceNameCombobox } from "@/components/ui/resource-name-combobox";
 import { TableScroll } from "@/components/ui/data-table";
 import { EmptyState } from "@/components/ui/empty-state";
 import { Field, FormActions, FormGrid } from "@/components/ui/field";
@@ -52,7 +54,11 @@ export default async function PrincipalsPage({ searchParams }: { searchParams: P
   const asked = raw.resourceType !== undefined;
   const parsed = asked ? effectivePermissionsQuerySchema.safeParse({ ...raw, principal: undefined, format: "json" }) : null;
   const whoErrors = parsed && !parsed.success ? fieldErrorsOf(parsed.error.issues) : {};
-  const [principals, answer] = await Promise.all([knownPrincipals(viewer), parsed?.success ? effectivePermissionsExport(viewer, parsed.data) : Promise.resolve(null)]);
+  const [principals, answer, suggestions] = await Promise.all([
+    knownPrincipals(viewer),
+    parsed?.success ? effectivePermissionsExport(viewer, parsed.data) : Promise.resolve(null),
+    aclSuggestions(viewer),
+  ]);
   const exportQuery = new URLSearchParams(
     Object.entries({ resourceType: raw.resourceType ?? "", resourceName: raw.resourceName ?? "", prefix: raw.prefix ?? "", host: raw.host ?? "" }).filter(([, v]) => v !== ""),
   );
@@ -90,10 +96,10 @@ export default async function PrincipalsPage({ searchParams }: { searchParams: P
             <Select name="resourceType" options={RESOURCE_TYPES} defaultValue={raw.resourceType?.toUpperCase() ?? "TOPIC"} />
           </Field>
           <Field id="who-name" label="Resource name" hint="One resource (CLUSTER: empty)" errors={whoErrors.resourceName}>
-            <input name="resourceName" defaultValue={raw.resourceName ?? ""} placeholder="audit-log" />
+            <ResourceNameCombobox name="resourceName" defaultValue={raw.resourceName ?? ""} placeholder="audit-log" byType={suggestions.byType} all={suggestions.resourceNames} />
           </Field>
           <Field id="who-prefix" label="or a name prefix" hint="Every known name starting with it" errors={whoErrors.prefix}>
-            <input name="prefix" defaultValue={raw.prefix ?? ""} placeholder="payments-" />
+            <ResourceNameCombobox name="prefix" defaultValue={raw.prefix ?? ""} placeholder="payments-" byType={suggestions.byType} all={suggestions.resourceNames} />
           </Field>
           <Field id="who-host" label="Client host" hint="Empty: a host no ACL names" errors={whoErrors.host}>
             <input name="host" defaultValue={raw.host ?? ""} placeholder="e.g. 10.0.0.7" />
