@@ -9,6 +9,8 @@
 #   bash scripts/kafka.sh status   say whether it runs (exit 0) or not (exit 3)
 #   bash scripts/kafka.sh jars     fetch the jars into .kafka/lib (Maven, once)
 #   bash scripts/kafka.sh reset    stop and delete the broker's data (a fresh cluster on next start)
+#   ... --brokers N                with N > 1: the same for a local N-node cluster (scripts/kafka-cluster.sh);
+#                                  `stop` and `status` without it cover that cluster too
 #
 # Environment: KAFKA_PORT (client listener, 9092), KAFKA_CONTROLLER_PORT (9093),
 # KAFKA_STATE_DIR (data, logs, pid; default .kafka), KAFKA_START_TIMEOUT (seconds, 180),
@@ -34,19 +36,25 @@ set -euo pipefail
 
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 LIB_DIR="$ROOT/.kafka/lib"
-STATE_DIR="${KAFKA_STATE_DIR:-$ROOT/.kafka}"
-case "$STATE_DIR" in /*) ;; *) STATE_DIR="$ROOT/$STATE_DIR" ;; esac
-DATA_DIR="$STATE_DIR/data"
-LOG_DIR="$STATE_DIR/logs"
-PID_FILE="$STATE_DIR/kafka.pid"
-PROPS="$STATE_DIR/server.properties"
-LOG4J="$STATE_DIR/log4j2.xml"
 # Class-data sharing archive of the broker's classes: a function of the jars and the JVM,
 # so it lives with the jars and serves every state dir. The first broker that stops
 # cleanly dumps it (to its own temp file, then moved into place).
 CDS_ARCHIVE="$LIB_DIR/kafka-cds.jsa"
 CDS_STAMP="$LIB_DIR/kafka-cds.java"
-CDS_DUMP="$STATE_DIR/kafka-cds.jsa.dump"
+
+# The paths of one broker's state dir $1 (relative to the tree unless absolute). The
+# multi-node cluster (scripts/kafka-cluster.sh) calls it once per node.
+state_paths() {
+  STATE_DIR="$1"
+  case "$STATE_DIR" in /*) ;; *) STATE_DIR="$ROOT/$STATE_DIR" ;; esac
+  DATA_DIR="$STATE_DIR/data"
+  LOG_DIR="$STATE_DIR/logs"
+  PID_FILE="$STATE_DIR/kafka.pid"
+  PROPS="$STATE_DIR/server.properties"
+  LOG4J="$STATE_DIR/log4j2.xml"
+  CDS_DUMP="$STATE_DIR/kafka-cds.jsa.dump"
+}
+state_paths "${KAFKA_STATE_DIR:-$ROOT/.kafka}"
 PORT="${KAFKA_PORT:-9092}"
 CONTROLLER_PORT="${KAFKA_CONTROLLER_PORT:-9093}"
 TIMEOUT="${KAFKA_START_TIMEOUT:-180}"
@@ -295,14 +303,17 @@ adopt_cds_dump() {
   rm -f "$CDS_DUMP"
 }
 
+# (A random id may start with "-": format takes it as --cluster-id=..., never as an argument of its own.)
+new_cluster_id() { head -c16 /dev/urandom | base64 | tr '+/' '-_' | tr -d '=\n'; }
+
+# Formats the storage once, with cluster id $1 (the nodes of one cluster share it) or a new one.
 format_once() {
   [[ -f "$DATA_DIR/meta.properties" ]] && return 0
   say "formatting KRaft storage in $DATA_DIR (once)"
   mkdir -p "$DATA_DIR"
-  local cluster_id
-  cluster_id="$(head -c16 /dev/urandom | base64 | tr '+/' '-_' | tr -d '=\n')"
+  local cluster_id="${1:-$(new_cluster_id)}"
   mapfile -t opts < <(cds_opts; jvm_opts)
-  if ! java "${opts[@]}" kafka.tools.StorageTool format -t "$cluster_id" -c "$PROPS" \
+  if ! java "${opts[@]}" kafka.tools.StorageTool format --cluster-id="$cluster_id" -c "$PROPS" \
     --add-scram 'SCRAM-SHA-512=[name=admin,password=admin-secret]' \
     --add-scram 'SCRAM-SHA-256=[name=admin,password=admin-secret]' >"$LOG_DIR/format.log" 2>&1; then
     cat "$LOG_DIR/format.log" >&2
@@ -335,15 +346,29 @@ cmd_start() {
   if port_open "$MTLS_PORT"; then die "port $MTLS_PORT on 127.0.0.1 (mTLS) is taken by another process; stop it or set KAFKA_MTLS_PORT."; fi
   write_config
   format_once
-  local t0 started_marker log_start
-  t0=$(date +%s%N)
-  log_start=$(stat -c %s "$LOG_DIR/server.log" 2>/dev/null || echo 0)
+  launch_broker
+  say "starting (pid $LAUNCHED_PID), waiting up to ${TIMEOUT}s for 127.0.0.1:$PORT ..."
+  await_broker "$LAUNCHED_PID" "$LAUNCHED_AT" "$LAUNCHED_LOG_START" || {
+    cmd_stop --locked >/dev/null 2>&1 || true
+    die "the broker did not answer within ${TIMEOUT}s (log above); stopped it."
+  }
+}
+
+# Starts the JVM of the current state dir in the background: LAUNCHED_PID, LAUNCHED_AT
+# (ns) and LAUNCHED_LOG_START (server.log's size before) are for await_broker.
+launch_broker() {
+  LAUNCHED_AT=$(date +%s%N)
+  LAUNCHED_LOG_START=$(stat -c %s "$LOG_DIR/server.log" 2>/dev/null || echo 0)
   mapfile -t opts < <(cds_opts dump; jvm_opts)
   nohup java "${opts[@]}" kafka.Kafka "$PROPS" >"$LOG_DIR/stdout.log" 2>&1 </dev/null 9>&- &
-  pid=$!
-  echo "$pid" >"$PID_FILE"
-  say "starting (pid $pid), waiting up to ${TIMEOUT}s for 127.0.0.1:$PORT ..."
-  started_marker="Kafka Server started"
+  LAUNCHED_PID=$!
+  echo "$LAUNCHED_PID" >"$PID_FILE"
+}
+
+# Waits until broker pid $1 (launched at $2 ns, server.log offset $3) serves $PORT; dies
+# if it exits, returns 1 after TIMEOUT seconds (the log's tail shown).
+await_broker() {
+  local pid="$1" t0="$2" log_start="$3" started_marker="Kafka Server started"
   local deadline=$((SECONDS + TIMEOUT))
   while ((SECONDS < deadline)); do
     if ! kill -0 "$pid" 2>/dev/null; then
@@ -361,8 +386,7 @@ cmd_start() {
     sleep 0.2
   done
   tail -n 40 "$LOG_DIR/server.log" >&2 2>/dev/null || true
-  cmd_stop --locked >/dev/null 2>&1 || true
-  die "the broker did not answer within ${TIMEOUT}s (log above); stopped it."
+  return 1
 }
 
 # Waits up to $2 seconds for pid $1 to exit; true when it did.
@@ -419,11 +443,31 @@ cmd_reset() {
   say "data deleted; the next start formats a fresh cluster"
 }
 
-case "${1:-}" in
+# Sourced by scripts/kafka-cluster.sh for the functions above: no command then.
+[[ "${BASH_SOURCE[0]}" == "$0" ]] || return 0
+
+usage() { echo "usage: bash scripts/kafka.sh start|stop|status|jars|reset [--brokers N]" >&2; exit 2; }
+command="${1:-}"
+shift || true
+brokers=1
+while (($# > 0)); do
+  case "$1" in
+    --brokers) brokers="${2:-}"; shift 2 || usage ;;
+    --brokers=*) brokers="${1#*=}"; shift ;;
+    *) usage ;;
+  esac
+done
+[[ "$brokers" =~ ^[1-9]$ ]] || die "--brokers takes a number of brokers from 1 to 9, got '$brokers'."
+# More than one broker: the local multi-node cluster (its own state dir and ports).
+if ((brokers > 1)); then exec bash "$ROOT/scripts/kafka-cluster.sh" "$command" --brokers "$brokers"; fi
+# The dev commands (no KAFKA_STATE_DIR of a private broker) also cover the local cluster.
+cluster() { [[ -n "${KAFKA_STATE_DIR:-}" ]] || bash "$ROOT/scripts/kafka-cluster.sh" "$1" --if-present; }
+
+case "$command" in
   start) cmd_start ;;
-  stop) cmd_stop ;;
-  status) cmd_status ;;
+  stop) cmd_stop; cluster stop ;;
+  status) rc=0; cmd_status || rc=$?; cluster status || true; exit "$rc" ;;
   jars) need_java; fetch_jars; say "jars in $LIB_DIR" ;;
   reset) cmd_reset ;;
-  *) echo "usage: bash scripts/kafka.sh start|stop|status|jars|reset" >&2; exit 2 ;;
+  *) usage ;;
 esac
