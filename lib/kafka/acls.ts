@@ -11,6 +11,7 @@ import { createAPI, createAclsV3, deleteAclsV3, describeAclsV3, ResponseError, t
 import { AclStoreBuilder, bindingKey, type AclStore } from "@/lib/policy/acl";
 import type { AclBinding, AclBindingFilter, PatternType, ResourceType } from "@/lib/policy/types";
 import { anyBrokerConnection, principalOf, withAdmin } from "./client";
+import { reachableBrokerConnections } from "./brokers";
 import { deleteFiltersPerRequest, noteAclsHeld, slices } from "./acl-delete-batches";
 import { errorInfoFor, kafkaErrorName, partialResponse } from "./errors";
 import type { CreateAclResult, DeleteAclsResult, KafkaCredential } from "./types";
@@ -227,17 +228,27 @@ export function coveringFilter(bindings: readonly AclBinding[]): AclBindingFilte
 }
 
 /**
- * One confirmation pass: a single DescribeAcls with the covering filter, checked as a
- * set — every binding present (after a create) or none of them (after a delete). The
- * answer is skimmed as bytes: only the resources some binding names are decoded, so
- * even a cluster-wide answer (bindings with nothing in common) costs little here.
+ * One confirmation pass: a DescribeAcls with the covering filter to every broker that
+ * answers, each answer checked as a set — every binding present (after a create) or none
+ * of them (after a delete). In a multi-broker cluster each broker applies the controller's
+ * change on its own, a moment apart, and the next read may be served by any of them: the
+ * change is visible when every reachable broker shows it. The answers are skimmed as
+ * bytes: only the resources some binding names are decoded, so even a cluster-wide answer
+ * (bindings with nothing in common) costs little here.
  */
 export async function bindingsVisible(admin: Admin, bindings: readonly AclBinding[], present: boolean): Promise<boolean> {
   if (bindings.length === 0) return true;
+  const { connections } = await reachableBrokerConnections(admin);
+  const filter = filterToWire(coveringFilter(bindings));
+  const answers = await Promise.all([...connections.values()].map((connection) => describeAclsBytes.async(connection, filter)));
+  return answers.every((bytes) => answerShows(bytes, bindings, present));
+}
+
+/** Whether one DescribeAcls answer holds every binding (`present`) or none of them. */
+function answerShows(bytes: Buffer, bindings: readonly AclBinding[], present: boolean): boolean {
   const wanted = new Set(bindings.map(bindingKey));
   const resourceKey = (type: ResourceType, name: string, pattern: PatternType) => `${type}\u0000${pattern}\u0000${name}`;
   const wantedResources = new Set(bindings.map((b) => resourceKey(b.resourceType, b.resourceName, b.patternType)));
-  const bytes = await describeAclsBytes.async(await anyBrokerConnection(admin), filterToWire(coveringFilter(bindings)));
   const r = new WireReader(bytes, 6);
   r.nullableString();
   let found = 0;

@@ -160,13 +160,8 @@ export async function withAdmin<T>(
   }
 }
 
-/** One authenticated connection to any broker, for the raw protocol APIs. */
-export async function anyBrokerConnection(admin: Admin): Promise<Connection> {
-  const connections = await admin.connectToBrokers(null);
-  const first = [...connections.values()][0];
-  if (!first) throw new Error("The cluster metadata lists no brokers.");
-  return first;
-}
+/** One authenticated connection to a broker that answers, for the raw protocol APIs (one broker down does not stop the console). */
+export { anyBrokerConnection } from "./brokers";
 
 /** Authenticated connections to every broker (ListTransactions is answered per broker). */
 export async function allBrokerConnections(admin: Admin): Promise<Map<number, Connection>> {
