@@ -16,53 +16,14 @@
  * (NEXT_DIST_DIR) and bind ports the system picks (PORT=0), so parallel runs never collide.
  * Nothing here uses the browser.
  */
-import { spawn, type ChildProcess } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import http from "node:http";
-import path from "node:path";
 import { test, expect } from "@playwright/test";
+import { startInstance, type Instance } from "./console-instance";
 
-const root = path.resolve(import.meta.dirname, "..");
 const RUN = `${Date.now().toString(36)}${randomBytes(2).toString("hex")}`;
 const METRICS_TOKEN = randomBytes(24).toString("hex");
 const basic = (user: string, password = `${user}-secret`) => `Basic ${Buffer.from(`${user}:${password}`).toString("base64")}`;
-
-interface Instance {
-  name: string;
-  url: string;
-  /** The metrics port's /metrics, when METRICS_PORT is set. */
-  metricsUrl?: string;
-  child: ChildProcess;
-  /** Everything the process wrote (stdout and stderr). */
-  output(): string;
-  /** Its JSON log lines. */
-  lines(): Record<string, unknown>[];
-  exited: Promise<number | null>;
-}
-
-async function startInstance(name: string, settings: Record<string, string> = {}): Promise<Instance> {
-  const child = spawn(process.execPath, ["--import", "tsx", "scripts/server.ts"], {
-    cwd: root,
-    env: { ...process.env, PORT: "0", HOST: "127.0.0.1", LOG_LEVEL: "debug", ...settings },
-    stdio: ["ignore", "pipe", "pipe"],
-  });
-  let output = "";
-  child.stdout!.on("data", (chunk: Buffer) => (output += chunk.toString()));
-  child.stderr!.on("data", (chunk: Buffer) => (output += chunk.toString()));
-  const exited = new Promise<number | null>((resolve) => child.on("exit", (code) => resolve(code)));
-  const lines = () =>
-    output
-      .split("\n")
-      .filter((l) => l.startsWith("{"))
-      .map((l) => JSON.parse(l) as Record<string, unknown>);
-  const deadline = Date.now() + 90_000;
-  for (;;) {
-    const ready = lines().find((l) => String(l.msg).includes("Ready on"));
-    if (ready) return { name, url: String(ready.url), metricsUrl: ready.metricsUrl as string | undefined, child, output: () => output, lines, exited };
-    if (child.exitCode !== null || Date.now() > deadline) throw new Error(`console ${name} did not start:\n${output}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
 
 async function call(instance: Instance, method: string, pathname: string, options: { auth?: string; cookie?: string; body?: unknown; headers?: Record<string, string> } = {}) {
   const response = await fetch(`${instance.url}${pathname}`, {

@@ -4,6 +4,7 @@
  * server.properties the script wrote into the broker's state dir (KAFKA_STATE_DIR, default
  * .kafka), so the tests follow whatever ports and files that broker was started with.
  */
+import { execFileSync } from "node:child_process";
 import { existsSync, readFileSync } from "node:fs";
 import path from "node:path";
 
@@ -58,4 +59,13 @@ export function devBrokerTls(env: Readonly<Record<string, string | undefined>> =
     clientCertFile: path.join(dir, "client.pem"),
     clientKeyFile: path.join(dir, "client.key"),
   };
+}
+
+/** Makes a new CA (key and certificate) in `dir`, one that signed nothing the broker holds; returns its PEM certificate's path. */
+export function makeUnrelatedCa(dir: string): string {
+  execFileSync("openssl", ["req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "2", "-subj", "/CN=Some other CA", "-keyout", "other-ca.key", "-out", "other-ca.pem"], {
+    cwd: dir,
+    stdio: "pipe",
+  });
+  return path.join(dir, "other-ca.pem");
 }

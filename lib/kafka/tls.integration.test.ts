@@ -16,7 +16,7 @@ import { anyKafkaBrokerAnswers } from "@/lib/observability/readiness";
 import { createAcls, deleteAcls } from "./acls";
 import { createAdmin, verifyCredentials } from "./client";
 import { loadKafkaConfig, type KafkaConfig } from "./config";
-import { devBrokerTls } from "./dev-broker-tls";
+import { devBrokerTls, makeUnrelatedCa } from "./dev-broker-tls";
 import { KafkaOperationError, toKafkaOperationError } from "./errors";
 import { ADMIN } from "./test-fixtures";
 import { filterToWire } from "./wire";
@@ -52,9 +52,7 @@ async function readinessProblem(config: KafkaConfig): Promise<string> {
 let otherCaFile: string;
 
 beforeAll(() => {
-  // A CA of its own, freshly made: it signed nothing the broker holds.
-  openssl("req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "2", "-subj", "/CN=Some other CA", "-keyout", "other-ca.key", "-out", "other-ca.pem");
-  otherCaFile = path.join(scratch, "other-ca.pem");
+  otherCaFile = makeUnrelatedCa(scratch);
 });
 
 afterAll(() => rmSync(scratch, { recursive: true, force: true }));
