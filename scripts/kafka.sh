@@ -252,6 +252,15 @@ ensure_tls_material() {
   touch "$TLS_DIR/.complete"
 }
 
+# Where the running broker offers TLS, from the config it was started with.
+say_tls() {
+  if grep -q '^listeners=.*SASL_SSL://' "$PROPS" 2>/dev/null; then
+    say "TLS: SASL_SSL on 127.0.0.1:$SASL_SSL_PORT, mTLS on 127.0.0.1:$MTLS_PORT; CA $STATE_DIR/tls/ca.pem, client certificate $STATE_DIR/tls/client.pem (key client.key)"
+  else
+    say "it runs without the TLS listeners (started by an older scripts/kafka.sh); restart it for them: npm run kafka:stop && npm run kafka:start"
+  fi
+}
+
 # The TLS listeners, to append to `listeners` and `advertised.listeners`.
 tls_listeners() { printf ',SASL_SSL://127.0.0.1:%s,MTLS://127.0.0.1:%s' "$SASL_SSL_PORT" "$MTLS_PORT"; }
 
@@ -335,6 +344,7 @@ cmd_start() {
   take_lock
   if pid="$(running_pid)"; then
     say "already running (pid $pid) on 127.0.0.1:$PORT"
+    say_tls
     return 0
   fi
   rm -f "$PID_FILE"
@@ -352,6 +362,7 @@ cmd_start() {
     cmd_stop --locked >/dev/null 2>&1 || true
     die "the broker did not answer within ${TIMEOUT}s (log above); stopped it."
   }
+  say_tls
 }
 
 # Starts the JVM of the current state dir in the background: LAUNCHED_PID, LAUNCHED_AT
@@ -431,6 +442,7 @@ cmd_status() {
   local pid
   if pid="$(running_pid)"; then
     if port_open "$PORT"; then say "running (pid $pid) on 127.0.0.1:$PORT"; else say "process $pid is up but port $PORT does not answer yet"; fi
+    say_tls
     return 0
   fi
   say "not running"
