@@ -54,7 +54,12 @@ test.describe.serial("SCRAM users page", () => {
     await expect(done).not.toContainText(typed);
     await expect(done.getByTestId("generated-password")).toHaveCount(0);
     await page.reload();
-    await expect(page.getByRole("table", { name: "SCRAM users" }).locator(`[data-user="${user}"]`)).toContainText("SCRAM-SHA-512, 4096 iterations");
+    const row = page.getByRole("table", { name: "SCRAM users" }).locator(`[data-user="${user}"]`);
+    await expect(row).toContainText("SCRAM-SHA-512, 4096 iterations");
+    await row.getByRole("link", { name: "tokens" }).click();
+    await expect(page.getByTestId("principal-name")).toHaveText(`User:${user}`);
+    await expect(page).toHaveURL(/#tokens$/);
+    await expect(page.getByRole("region", { name: "Tokens", exact: true })).toContainText(`No token of User:${user} that you may describe.`);
   });
 
   test("the new user signs in on the sign-in page", async ({ browser }) => {

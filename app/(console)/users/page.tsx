@@ -58,7 +58,7 @@ export default async function ScramUsersPage() {
                     <div className="row small">
                       <Link href={`/principals/${encodeURIComponent(u.principal)}`}>principal</Link>
                       <Link href={`/quotas?${new URLSearchParams({ user: u.user }).toString()}`}>quotas</Link>
-                      <Link href="/tokens">tokens</Link>
+                      <Link href={`/principals/${encodeURIComponent(u.principal)}#tokens`}>tokens</Link>
                     </div>
                   </td>
                   <td>

@@ -303,7 +303,7 @@ function Quotas({ view }: { view: PrincipalView }) {
 
 function Tokens({ view }: { view: PrincipalView }) {
   return (
-    <section aria-label="Tokens">
+    <section aria-label="Tokens" id="tokens">
       <h2>Delegation tokens</h2>
       {"error" in view.tokens ? (
         <Alert tone="warn" testId="tokens-unavailable">
