@@ -262,3 +262,30 @@ test("deny with a reason: the requester sees it", async ({ browser, request }) =
   const late = await request.post(`/api/v1/token-requests/${id}/approve`, { headers: basic("bob") });
   expect(late.status()).toBe(409);
 });
+
+test("the token list is sorted soonest-to-stop first and sorts by any column in the browser", async ({ page, request }) => {
+  const ids: Record<number, string> = {};
+  for (const days of [2, 1]) {
+    const r = await request.post("/api/v1/tokens", { headers: basic("alice"), data: { renewers: [], maxLifetimeMs: days * 86_400_000 } });
+    expect(r.status(), await r.text()).toBe(200);
+    const body = (await r.json()) as { hmac: string; token: { tokenId: string } };
+    created.push({ hmac: body.hmac, as: "alice" });
+    ids[days] = body.token.tokenId;
+  }
+  await signInAs(page, "alice");
+  await page.goto("/tokens");
+  const table = page.getByRole("table", { name: "Delegation tokens" });
+  const order = () => table.locator("tbody[data-token-id]").evaluateAll((rows) => rows.map((r) => r.getAttribute("data-token-id")!));
+  await expect(table.getByRole("columnheader", { name: /^Expiry/ })).toHaveAttribute("aria-sort", "ascending");
+  const soonest = await order();
+  expect(soonest.indexOf(ids[1]!)).toBeGreaterThanOrEqual(0);
+  expect(soonest.indexOf(ids[1]!)).toBeLessThan(soonest.indexOf(ids[2]!));
+
+  await table.getByRole("button", { name: "Token id: sort ascending" }).click();
+  await expect(table.getByRole("columnheader", { name: /^Token id/ })).toHaveAttribute("aria-sort", "ascending");
+  await expect(table.getByRole("columnheader", { name: /^Expiry/ })).toHaveAttribute("aria-sort", "none");
+  const ascending = await order();
+  await table.getByRole("button", { name: "Token id: sort descending" }).click();
+  await expect(table.getByRole("columnheader", { name: /^Token id/ })).toHaveAttribute("aria-sort", "descending");
+  expect(await order()).toEqual([...ascending].reverse());
+});

@@ -1,6 +1,7 @@
 "use client";
 
 import { useQuery } from "@tanstack/react-query";
+import { createColumnHelper, flexRender, getCoreRowModel, getSortedRowModel, useReactTable, type SortingState, type Table } from "@tanstack/react-table";
 import { useState } from "react";
 import { fetchApi, ApiError } from "@/components/ui/query";
 import { PrincipalLink } from "@/components/principals/decision-cell";
@@ -9,7 +10,7 @@ import { Badge } from "@/components/ui/badge";
 import { EmptyState } from "@/components/ui/empty-state";
 import { Skeleton } from "@/components/ui/skeleton";
 import { TableScroll } from "@/components/ui/data-table";
-import { NO_TOKEN_FILTER, expiryPhrase, formatRelative, matchesTokenFilter, type TokenFilter } from "@/lib/services/token-view";
+import { NO_TOKEN_FILTER, expiryPhrase, formatRelative, matchesTokenFilter, tokenEndsAt, type TokenFilter } from "@/lib/services/token-view";
 import type { TokenList as TokenListData, TokenView } from "@/lib/schemas/tokens";
 import { TOKEN_REFETCH_MS, mayChangeExpiry, tokenKeys, whyNoExpiryChange, withKeptRows } from "@/components/tokens/token-queries";
 import { TokenExpiryForms } from "./token-expiry-forms";
@@ -84,64 +85,112 @@ export function TokenList({
   );
 }
 
+const columns = createColumnHelper<TokenView>();
+
+/**
+ * The columns, each sortable in the browser (the whole list is here; it is refetched every
+ * 15 s and keeps the chosen order). Cells need the answer's `now`, passed as table meta.
+ */
+const TOKEN_COLUMNS = [
+  columns.accessor("tokenId", { header: "Token id", cell: (c) => <span className="mono">{c.getValue()}</span> }),
+  columns.accessor("owner", { header: "Owner", cell: (c) => <PrincipalLink principal={c.getValue()} /> }),
+  columns.accessor("requester", { header: "Requester", cell: (c) => <PrincipalLink principal={c.getValue()} /> }),
+  columns.accessor((t) => t.renewers.join(", "), {
+    id: "renewers",
+    header: "Renewers",
+    cell: ({ row }) =>
+      row.original.renewers.length ? (
+        row.original.renewers.map((r, i) => (
+          <span key={r}>
+            {i > 0 && ", "}
+            <PrincipalLink principal={r} />
+          </span>
+        ))
+      ) : (
+        <span className="muted">none</span>
+      ),
+  }),
+  columns.accessor("issueTimestamp", { header: "Issued", cell: (c) => <When at={c.getValue()} now={nowOf(c.table)} /> }),
+  columns.accessor((t) => tokenEndsAt(t), {
+    id: "expiry",
+    header: "Expiry",
+    cell: ({ row, table }) => (
+      <>
+        <div>{expiryPhrase(row.original, nowOf(table))}</div>
+        <div className="muted mono">{iso(row.original.expiryTimestamp)}</div>
+      </>
+    ),
+  }),
+  columns.accessor("maxTimestamp", { header: "Max", cell: (c) => <When at={c.getValue()} now={nowOf(c.table)} /> }),
+  columns.accessor("status", {
+    header: "Status",
+    cell: ({ row }) => {
+      const why = whyNoExpiryChange(row.original);
+      return (
+        <>
+          <Badge tone={row.original.status === "expired" ? "bad" : "ok"}>{row.original.status}</Badge>
+          {why && <div className="muted">{why}</div>}
+        </>
+      );
+    },
+  }),
+];
+
+const nowOf = (table: Table<TokenView>) => (table.options.meta as { now: number }).now;
+
 function TokenTable({ tokens, now, removed, onExpired }: { tokens: TokenView[]; now: number; removed: ReadonlyMap<string, TokenView>; onExpired: (t: TokenView) => void }) {
+  // Soonest to stop working first (also the order without JavaScript, which renders the same table).
+  const [sorting, setSorting] = useState<SortingState>([{ id: "expiry", desc: false }]);
+  // eslint-disable-next-line react-hooks/incompatible-library -- the React Compiler (not used here) could not memoise this component; the table is rebuilt from props on each render
+  const table = useReactTable({
+    data: tokens,
+    columns: TOKEN_COLUMNS,
+    state: { sorting },
+    onSortingChange: setSorting,
+    enableSortingRemoval: false,
+    getCoreRowModel: getCoreRowModel(),
+    getSortedRowModel: getSortedRowModel(),
+    getRowId: (t) => t.tokenId,
+    meta: { now },
+  });
   return (
     <TableScroll label="Delegation tokens">
       <table className="data" aria-label="Delegation tokens">
         <thead>
-          <tr>
-            <th scope="col">Token id</th>
-            <th scope="col">Owner</th>
-            <th scope="col">Requester</th>
-            <th scope="col">Renewers</th>
-            <th scope="col">Issued</th>
-            <th scope="col">Expiry</th>
-            <th scope="col">Max</th>
-            <th scope="col">Status</th>
-          </tr>
+          {table.getHeaderGroups().map((group) => (
+            <tr key={group.id}>
+              {group.headers.map((header) => {
+                const sorted = header.column.getIsSorted();
+                const label = String(header.column.columnDef.header);
+                return (
+                  <th key={header.id} scope="col" aria-sort={sorted === "asc" ? "ascending" : sorted === "desc" ? "descending" : "none"}>
+                    <button
+                      type="button"
+                      className="sort-button"
+                      onClick={header.column.getToggleSortingHandler()}
+                      aria-label={`${label}: sort ${header.column.getNextSortingOrder() === "desc" ? "descending" : "ascending"}`}
+                    >
+                      {flexRender(header.column.columnDef.header, header.getContext())}
+                      {sorted === "asc" ? " ▲" : sorted === "desc" ? " ▼" : ""}
+                    </button>
+                  </th>
+                );
+              })}
+            </tr>
+          ))}
         </thead>
-        {tokens.map((t) => {
-          const why = whyNoExpiryChange(t);
+        {table.getRowModel().rows.map((row) => {
+          const t = row.original;
           return (
-            <tbody key={t.tokenId} data-token-id={t.tokenId}>
+            <tbody key={row.id} data-token-id={t.tokenId}>
               <tr>
-                <td className="mono">{t.tokenId}</td>
-                <td>
-                  <PrincipalLink principal={t.owner} />
-                </td>
-                <td>
-                  <PrincipalLink principal={t.requester} />
-                </td>
-                <td>
-                  {t.renewers.length ? (
-                    t.renewers.map((r, i) => (
-                      <span key={r}>
-                        {i > 0 && ", "}
-                        <PrincipalLink principal={r} />
-                      </span>
-                    ))
-                  ) : (
-                    <span className="muted">none</span>
-                  )}
-                </td>
-                <td>
-                  <When at={t.issueTimestamp} now={now} />
-                </td>
-                <td>
-                  <div>{expiryPhrase(t, now)}</div>
-                  <div className="muted mono">{iso(t.expiryTimestamp)}</div>
-                </td>
-                <td>
-                  <When at={t.maxTimestamp} now={now} />
-                </td>
-                <td>
-                  <Badge tone={t.status === "expired" ? "bad" : "ok"}>{t.status}</Badge>
-                  {why && <div className="muted">{why}</div>}
-                </td>
+                {row.getVisibleCells().map((cell) => (
+                  <td key={cell.id}>{flexRender(cell.column.columnDef.cell, cell.getContext())}</td>
+                ))}
               </tr>
               {(mayChangeExpiry(t) || removed.has(t.tokenId)) && (
                 <tr>
-                  <td colSpan={8}>
+                  <td colSpan={TOKEN_COLUMNS.length}>
                     <details>
                       <summary>Renew or expire {t.tokenId}</summary>
                       <TokenExpiryForms tokenId={t.tokenId} onExpired={() => onExpired(t)} />
