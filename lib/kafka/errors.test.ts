@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { AuthenticationError, MultipleErrors, NetworkError, ResponseError } from "@platformatic/kafka";
-import { errorInfoFor, KafkaOperationError, tlsFailureMessage, toKafkaOperationError } from "./errors";
+import { errorInfoFor, KafkaOperationError, transportFailureMessage, toKafkaOperationError } from "./errors";
 import { missingPermissions, REQUIRED_PERMISSIONS } from "./required-permissions";
 
 const ctx = { api: "CreateAcls", principal: "User:alice" };
@@ -80,12 +80,12 @@ describe("TLS failures (the error trees @platformatic/kafka builds, as seen agai
     expect(plaintext.code).toBe("BROKER_UNAVAILABLE");
     expect(plaintext.message).toMatch(/^127\.0\.0\.1:9094 hung up as soon as the console spoke plaintext Kafka to it: it is probably a TLS listener/);
     expect(toKafkaOperationError(hangUp(), ctx).code).toBe("BROKER_UNAVAILABLE");
-    expect(tlsFailureMessage(hangUp(), { tls: true })).toBe("127.0.0.1:9094 hung up at the start of the SASL handshake, before any credential was checked.");
+    expect(transportFailureMessage(hangUp(), { tls: true })).toBe("127.0.0.1:9094 hung up at the start of the SASL handshake, before any credential was checked.");
   });
 
   it("leaves other failures alone", () => {
-    expect(tlsFailureMessage(failed("127.0.0.1:1", nodeError("ECONNREFUSED", "connect ECONNREFUSED 127.0.0.1:1")))).toBeNull();
-    expect(tlsFailureMessage(new AuthenticationError("SASL authentication failed."))).toBeNull();
+    expect(transportFailureMessage(failed("127.0.0.1:1", nodeError("ECONNREFUSED", "connect ECONNREFUSED 127.0.0.1:1")))).toBeNull();
+    expect(transportFailureMessage(new AuthenticationError("SASL authentication failed."))).toBeNull();
   });
 });
 

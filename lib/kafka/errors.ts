@@ -6,10 +6,11 @@
  * BROKER_UNAVAILABLE (no broker could be reached). Authorization failures say which
  * permission was missing, from the API -> operation -> resource table. A connection that
  * fails in TLS (a certificate the CA file does not vouch for, a name the certificate does
- * not list, TLS spoken to a plaintext listener or the other way round) is
- * BROKER_UNAVAILABLE too, with a message naming the problem (tlsFailureMessage).
+ * not list, a client certificate missing, TLS spoken to a plaintext listener or the other
+ * way round, SASL to a listener that takes none) is BROKER_UNAVAILABLE too, with a message
+ * naming the problem (transportFailureMessage).
  */
-import { GenericError, protocolErrors, protocolErrorsCodesById } from "@platformatic/kafka";
+import { GenericError, instancesChannel, protocolErrors, protocolErrorsCodesById, type Connection } from "@platformatic/kafka";
 import type { ResourceType } from "@/lib/policy/types";
 import { describePermissions, isAuthorizationErrorCode, missingPermissions, type MissingPermission } from "./required-permissions";
 
@@ -169,9 +170,9 @@ export function toKafkaOperationError(error: unknown, ctx: ErrorContext): KafkaO
   if (error instanceof KafkaOperationError) return error;
   // Before the SASL check: plaintext Kafka sent to a TLS listener ends in the client's
   // "Cannot find a suitable SASL mechanism", which is no verdict on the credential.
-  const tlsProblem = tlsFailureMessage(error, { tls: ctx.tls });
-  if (tlsProblem) {
-    return new KafkaOperationError({ code: "BROKER_UNAVAILABLE", api: ctx.api, message: tlsProblem, kafkaMessage: null, missing: [] }, { cause: error });
+  const transportProblem = transportFailureMessage(error, { tls: ctx.tls });
+  if (transportProblem) {
+    return new KafkaOperationError({ code: "BROKER_UNAVAILABLE", api: ctx.api, message: transportProblem, kafkaMessage: null, missing: [] }, { cause: error });
   }
   const protocol = findProtocolError(error);
   if (protocol?.code === "SASL_AUTHENTICATION_FAILED" || (protocol === null && hasCode(error, "PLT_KFK_AUTHENTICATION"))) {
@@ -241,8 +242,9 @@ const CERTIFICATE_NAME_MISMATCH = new Set(["ERR_TLS_CERT_ALTNAME_INVALID", "HOST
 
 /**
  * A sentence naming what went wrong in TLS when `error` (from @platformatic/kafka or a
- * plain socket) is a TLS failure (or a broker hanging up at the SASL handshake, which
- * says nothing about the credential), else null. `tls` says whether TLS was spoken (false:
+ * plain socket) is a TLS failure, or a listener that does not speak what the console
+ * spoke (plaintext/TLS, SASL to a certificate-only listener, a hang-up at the SASL
+ * handshake) — none of them a verdict on the credential; else null. `tls` says whether TLS was spoken (false:
  * plaintext Kafka, so a listener that hangs up at once probably expects TLS).
  *
  * What the client surfaces: Node's verification error (code SELF_SIGNED_CERT_IN_CHAIN,
@@ -253,7 +255,7 @@ const CERTIFICATE_NAME_MISMATCH = new Set(["ERR_TLS_CERT_ALTNAME_INVALID", "HOST
  * NetworkError "Connection closed" (the broker hangs up at the SaslHandshake), or
  * UserError "Broker requires TLS." when a TLS record came back first.
  */
-export function tlsFailureMessage(error: unknown, options: { tls?: boolean; server?: string } = {}): string | null {
+export function transportFailureMessage(error: unknown, options: { tls?: boolean; server?: string } = {}): string | null {
   let server = options.server;
   let found: string | null = null;
   let closedAtSasl = false;
@@ -273,10 +275,14 @@ export function tlsFailureMessage(error: unknown, options: { tls?: boolean; serv
       found = `${server ?? "The broker"} did not answer the TLS handshake: it is probably a plaintext listener (with KAFKA_SECURITY_PROTOCOL=SASL_SSL, KAFKA_BOOTSTRAP_SERVERS must name the brokers' SASL_SSL port).`;
     } else if (e.message === "Broker requires TLS.") {
       found = plaintextToTlsMessage(server);
+    } else if (typeof code === "string" && /^ERR_SSL_.*(BAD_CERTIFICATE|CERTIFICATE_REQUIRED|UNKNOWN_CA|CERTIFICATE_UNKNOWN)$/.test(code)) {
+      found = `The broker refused the TLS connection for want of a client certificate it trusts (${opensslReason(e)}): the listener requires one (check KAFKA_TLS_CERT_FILE and KAFKA_TLS_KEY_FILE: a certificate signed by a CA the brokers trust).`;
     } else if (typeof code === "string" && code.startsWith("ERR_SSL_")) {
-      found = `The TLS handshake with ${server ?? "the broker"} failed: ${detail} (check KAFKA_TLS_CA_FILE, KAFKA_TLS_CERT_FILE and KAFKA_TLS_KEY_FILE).`;
+      found = `The TLS handshake with ${server ?? "the broker"} failed (${opensslReason(e)}): check KAFKA_TLS_CA_FILE, KAFKA_TLS_CERT_FILE and KAFKA_TLS_KEY_FILE.`;
     } else if (code === "PLT_KFK_AUTHENTICATION" && e.message === "Cannot find a suitable SASL mechanism." && e.cause instanceof Error && e.cause.message === "Connection closed") {
       closedAtSasl = true;
+    } else if (code === "PLT_KFK_AUTHENTICATION" && e.message === "Cannot find a suitable SASL mechanism." && findProtocolError(e.cause)?.code === "ILLEGAL_SASL_STATE") {
+      found = `${server ?? "The broker"} takes no SASL (it refused the SASL handshake: ILLEGAL_SASL_STATE): it is probably an SSL listener that authenticates by client certificate alone (KAFKA_BOOTSTRAP_SERVERS must name the brokers' SASL_SSL or SASL_PLAINTEXT port).`;
     }
   });
   // A hang-up at the SASL handshake is no verdict on the credential, whatever the transport.
@@ -287,7 +293,30 @@ export function tlsFailureMessage(error: unknown, options: { tls?: boolean; serv
   return found;
 }
 
+/** OpenSSL's reason ("ssl/tls alert bad certificate"), not its whole error line. */
+function opensslReason(e: Error): string {
+  const reason = (e as { reason?: unknown }).reason;
+  return typeof reason === "string" && reason !== "" ? reason : e.message.trim();
+}
+
 /** A listener hung up on plaintext Kafka (`server`, when known): it probably expects TLS. */
 export function plaintextToTlsMessage(server: string | undefined): string {
   return `${server ?? "The broker"} hung up as soon as the console spoke plaintext Kafka to it: it is probably a TLS listener (set KAFKA_SECURITY_PROTOCOL=SASL_SSL and KAFKA_TLS_CA_FILE, or use the brokers' SASL_PLAINTEXT port).`;
+}
+
+/**
+ * @platformatic/kafka 2.12 emits a connection's "error" a second time when a TLS broker
+ * ends the connection during the SASL handshake (a listener that requires a client
+ * certificate the console did not send): the first reaches the caller as usual, the second
+ * finds no listener left and, as an EventEmitter "error" without a listener, would crash
+ * the process. So every connection the client makes gets a listener that drops what its
+ * callers have already been given.
+ */
+const guard = globalThis as typeof globalThis & { __kscKafkaConnectionErrorGuard?: boolean };
+if (!guard.__kscKafkaConnectionErrorGuard) {
+  guard.__kscKafkaConnectionErrorGuard = true;
+  instancesChannel.subscribe((message) => {
+    const { type, instance } = message as { type?: string; instance?: Connection };
+    if (type === "connection" && instance) instance.on("error", () => undefined);
+  });
 }

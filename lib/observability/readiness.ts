@@ -15,7 +15,7 @@
  */
 import net from "node:net";
 import tls, { type ConnectionOptions } from "node:tls";
-import { plaintextToTlsMessage, tlsFailureMessage } from "../kafka/errors";
+import { plaintextToTlsMessage, transportFailureMessage } from "../kafka/errors";
 
 export const READY_CACHE_MS = 1_500;
 export const READY_TIMEOUT_MS = 2_000;
@@ -58,7 +58,7 @@ export function kafkaApiVersions(server: string, options: { tls?: ConnectionOpti
       const errorCode = received.readInt16BE(8);
       finish(errorCode === 0 ? undefined : new Error(`ApiVersions error ${errorCode}`));
     });
-    socket.on("error", (error) => finish(new Error(tlsFailureMessage(error, { tls: Boolean(options.tls), server }) ?? error.message, { cause: error })));
+    socket.on("error", (error) => finish(new Error(transportFailureMessage(error, { tls: Boolean(options.tls), server }) ?? error.message, { cause: error })));
     // A plaintext listener answers ApiVersions; one that hangs up on it probably speaks TLS.
     socket.on("close", () => finish(new Error(options.tls ? "closed before answering" : plaintextToTlsMessage(server))));
   });
