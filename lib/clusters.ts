@@ -23,7 +23,7 @@ import { parse as parseYaml } from "yaml";
 import { z } from "zod";
 import { pickSettings } from "./env";
 import { KafkaConfigError, loadKafkaConfig, type KafkaConfig } from "./kafka/config";
-import { KAFKA_MECHANISMS, type KafkaMechanism } from "./kafka/types";
+import { KAFKA_MECHANISMS, type KafkaCredential, type KafkaMechanism } from "./kafka/types";
 import { authorizerConfigProblems, readAuthorizerConfig } from "./services/authorizer-config";
 import { parseKerberosRules, parseSslRules, splitKerberosRules } from "./policy";
 import type { AccessCheckAssumptions } from "./schemas/access-check";
@@ -326,11 +326,16 @@ export function clusterProblems(env: Env = process.env): string[] {
   }
 }
 
-let cached: ClusterRegistry | undefined;
+let cached: { key: string; registry: ClusterRegistry } | undefined;
 
+/**
+ * The clusters of the process's settings, read again only when a variable they come from
+ * changes (tests set them per case; a running console never does).
+ */
 function registry(): ClusterRegistry {
-  cached ??= loadClusters();
-  return cached;
+  const key = JSON.stringify(["CLUSTERS_FILE", "KAFKA_PORT", "KAFKA_CLIENT_ID", ...SINGLE_CLUSTER_VARIABLES].map((name) => process.env[name] ?? null));
+  if (cached?.key !== key) cached = { key, registry: loadClusters() };
+  return cached.registry;
 }
 
 /** Every cluster, in the order the settings name them. */
@@ -353,6 +358,16 @@ export function clusterById(id: string | undefined | null = undefined): Cluster 
   const cluster = findCluster(wanted);
   if (!cluster) throw new UnknownClusterError(wanted);
   return cluster;
+}
+
+/** The id of the cluster a credential is for: the one it names, else the default cluster. */
+export function clusterIdOf(cred: Pick<KafkaCredential, "clusterId">): string {
+  return cred.clusterId ?? defaultClusterId();
+}
+
+/** The cluster a credential (a viewer's, a plan's) is for. */
+export function clusterOf(cred: Pick<KafkaCredential, "clusterId">): Cluster {
+  return clusterById(clusterIdOf(cred));
 }
 
 export class UnknownClusterError extends Error {

@@ -26,6 +26,7 @@ import { recordSignInFailure } from "@/lib/db/sign-in-audit";
 import { beginSignInAttempt, finishSignInAttempt, type AttemptOutcome } from "@/lib/db/sign-in-throttle";
 import { env } from "@/lib/env";
 import { closeConnectionsFor, lastCredentialRejection, rememberRejection, verifyCredentials, type KafkaCredential } from "@/lib/kafka";
+import { defaultClusterId, findCluster } from "@/lib/clusters";
 import type { SignInInput } from "@/lib/schemas/session";
 import { toErrorResult } from "@/lib/actions/errors";
 import type { ActionResult } from "@/lib/actions/result";
@@ -51,18 +52,35 @@ export function throttleKey(clientAddress: string, username: string): string {
   return `${addressSource(clientAddress)}|${username.toLowerCase()}`;
 }
 
-/** Proves the credential with the broker, counting the attempt in the throttle first. */
+/**
+ * The credential `input` gives, for the cluster it names (the default cluster when none),
+ * or why it cannot be tried there: no such cluster, or a mechanism that cluster does not offer.
+ */
+export function credentialFor(input: SignInInput): ActionResult<KafkaCredential> {
+  const clusterId = input.cluster || defaultClusterId();
+  const cluster = findCluster(clusterId);
+  if (!cluster) return { ok: false, code: "VALIDATION", message: `No cluster has the id "${clusterId}".`, fieldErrors: { cluster: ["Choose one of the clusters offered"] } };
+  if (!cluster.saslMechanisms.includes(input.mechanism)) {
+    const offered = cluster.saslMechanisms.join(", ");
+    return { ok: false, code: "VALIDATION", message: `${cluster.displayName} offers ${offered}, not ${input.mechanism}.`, fieldErrors: { mechanism: [`Choose one of ${offered}`] } };
+  }
+  return { ok: true, data: { username: input.username, password: input.password, mechanism: input.mechanism, clusterId } };
+}
+
+/** Proves the credential with the broker of its cluster, counting the attempt in the throttle first. */
 export async function proveCredential(
   input: SignInInput,
   clientAddress: string,
 ): Promise<ActionResult<{ principal: string; credential: KafkaCredential }>> {
+  const asked = credentialFor(input);
+  if (!asked.ok) return asked;
+  const credential = asked.data;
   const key = throttleKey(clientAddress, input.username);
   const decision = await beginSignInAttempt(key);
   if (!decision.allowed) {
     const seconds = Math.ceil(decision.retryAfterMs / 1000);
     return { ok: false, code: "THROTTLED", message: `Too many failed sign-ins. Try again in ${seconds} s.` };
   }
-  const credential: KafkaCredential = { username: input.username, password: input.password, mechanism: input.mechanism };
   let outcome: AttemptOutcome = "failure";
   try {
     const { principal } = await verifyCredentials(credential);
@@ -111,6 +129,7 @@ export async function signIn(
     mechanism: credential.mechanism,
     encryptedCredential,
     ttlMs: sessionTtlMs(),
+    clusterId: credential.clusterId,
   });
   return { ok: true, data: { sessionId: session.id, principal, expiresAt: session.expiresAt } };
 }
@@ -128,7 +147,7 @@ const unreachableUntil = new Map<string, number>();
 function reproofDue(session: Session, now: Date): boolean {
   const verifiedAt = session.verifiedAt.getTime();
   if (now.getTime() - verifiedAt >= reverifyMs()) return true;
-  const rejected = lastCredentialRejection(session.username);
+  const rejected = lastCredentialRejection(session);
   return rejected !== undefined && rejected > verifiedAt;
 }
 
@@ -159,9 +178,9 @@ async function reprove(sessionId: string, session: Session, credential: KafkaCre
 /** Kafka refused the session's credential: end the session everywhere it is used. */
 async function endRevokedSession(sessionId: string, session: Session): Promise<void> {
   const ended = await deleteSession(sessionId);
-  rememberRejection(session.username); // the user's other sessions prove theirs at their next request
-  forgetBasicCredentials(session.username);
-  await closeConnectionsFor(session.username);
+  rememberRejection(session); // the user's other sessions prove theirs at their next request
+  forgetBasicCredentials(session);
+  await closeConnectionsFor(session);
   if (ended) {
     await recordAudit({
       principal: session.principal,
@@ -169,6 +188,7 @@ async function endRevokedSession(sessionId: string, session: Session): Promise<v
       target: session.principal,
       outcome: "denied",
       category: "session",
+      clusterId: session.clusterId,
       message: "Kafka no longer accepts this session's credential (it was changed or deleted); the session was ended.",
     });
   }
@@ -190,7 +210,12 @@ export async function viewerFromSessionId(sessionId: string | undefined, now: Da
     await deleteSession(sessionId);
     return null;
   }
-  const credential: KafkaCredential = { username: session.username, password, mechanism: session.mechanism as KafkaCredential["mechanism"] };
+  const credential: KafkaCredential = {
+    username: session.username,
+    password,
+    mechanism: session.mechanism as KafkaCredential["mechanism"],
+    clusterId: session.clusterId,
+  };
   const viewer: Viewer = { sessionId, principal: session.principal, credential };
   if (!reproofDue(session, now)) return viewer;
 
@@ -205,14 +230,16 @@ export async function viewerFromSessionId(sessionId: string | undefined, now: Da
   return (await pending) === "refused" ? null : viewer;
 }
 
-export async function signOut(sessionId: string): Promise<void> {
+/** Ends the session; returns the cluster it was for (null when there was no such session). */
+export async function signOut(sessionId: string): Promise<string | null> {
   const session = await getSession(sessionId);
   await deleteSession(sessionId);
-  if (session) await closeConnectionsFor(session.username);
+  if (session) await closeConnectionsFor(session);
+  return session?.clusterId ?? null;
 }
 
 /** Basic-auth callers are proven once and then remembered briefly, keyed by a hash of the credential. */
-const basicCache = new Map<string, { principal: string; username: string; at: number }>();
+const basicCache = new Map<string, { principal: string; credential: KafkaCredential; at: number }>();
 /** Proofs under way per credential hash: concurrent requests with one credential share one. */
 const basicProofs = new Map<string, Promise<ActionResult<{ principal: string }>>>();
 const BASIC_CACHE_MAX_MS = 60_000;
@@ -222,16 +249,18 @@ export function basicCacheMs(): number {
   return Math.min(BASIC_CACHE_MAX_MS, reverifyMs());
 }
 
-function forgetBasicCredentials(username: string): void {
-  for (const [key, entry] of basicCache) if (entry.username === username) basicCache.delete(key);
+function forgetBasicCredentials(user: { username: string; clusterId: string }): void {
+  for (const [key, entry] of basicCache) if (entry.credential.username === user.username && entry.credential.clusterId === user.clusterId) basicCache.delete(key);
 }
 
 export async function viewerFromBasic(input: SignInInput, clientAddress: string): Promise<ActionResult<Viewer>> {
-  const cacheKey = createHash("sha256").update(`${input.mechanism}\0${input.username}\0${input.password}`).digest("hex");
-  const credential: KafkaCredential = { username: input.username, password: input.password, mechanism: input.mechanism };
+  const asked = credentialFor(input);
+  if (!asked.ok) return asked;
+  const credential = asked.data;
+  const cacheKey = createHash("sha256").update(`${credential.clusterId}\0${input.mechanism}\0${input.username}\0${input.password}`).digest("hex");
   const cached = basicCache.get(cacheKey);
   if (cached) {
-    const rejected = lastCredentialRejection(input.username);
+    const rejected = lastCredentialRejection(credential);
     if (Date.now() - cached.at < basicCacheMs() && (rejected === undefined || rejected < cached.at)) {
       return { ok: true, data: { sessionId: null, principal: cached.principal, credential } };
     }
@@ -246,7 +275,7 @@ export async function viewerFromBasic(input: SignInInput, clientAddress: string)
         return proven;
       }
       if (basicCache.size > 1000) basicCache.clear();
-      basicCache.set(cacheKey, { principal: proven.data.principal, username: input.username, at: Date.now() });
+      basicCache.set(cacheKey, { principal: proven.data.principal, credential, at: Date.now() });
       return { ok: true, data: { principal: proven.data.principal } };
     })().finally(() => basicProofs.delete(cacheKey));
     basicProofs.set(cacheKey, pending);

@@ -47,6 +47,8 @@ export interface AuditInput {
   /** Principals the event is about besides the actor (token owner, renewers, requester). */
   subjects?: string[];
   planId?: string | null;
+  /** The cluster (lib/clusters.ts) the event happened on. Absent: the database's default, "default". */
+  clusterId?: string;
 }
 
 /** What is known only once the change was attempted. */
@@ -81,6 +83,8 @@ export interface AuditEvent {
 }
 
 export interface AuditFilter {
+  /** Only the events of this cluster (a viewer sees their session's cluster only). */
+  clusterId?: string;
   principal?: string;
   action?: string;
   outcome?: AuditOutcome;
@@ -261,6 +265,7 @@ export async function recordAudit(input: AuditInput): Promise<AuditEvent> {
       category: input.category ?? "other",
       subjects: (input.subjects ?? []).map(storableText),
       planId: input.planId ?? null,
+      ...(input.clusterId !== undefined ? { clusterId: input.clusterId } : {}),
       completedAt: input.outcome === "pending" ? null : new Date(),
     },
   });
@@ -360,6 +365,7 @@ function visibilitySql(v: AuditVisibility): Prisma.Sql {
 export async function listVisibleAudit(visibility: AuditVisibility, filter: AuditFilter = {}): Promise<{ events: AuditEvent[]; nextCursor: string | null }> {
   const limit = Math.min(Math.max(Math.trunc(filter.limit ?? 100), 1), 1000);
   const where: Prisma.Sql[] = [visibilitySql(visibility)];
+  if (filter.clusterId !== undefined) where.push(Prisma.sql`cluster_id = ${filter.clusterId}`);
   if (filter.principal) where.push(Prisma.sql`principal = ${filter.principal}`);
   if (filter.action) where.push(Prisma.sql`action = ${filter.action}`);
   if (filter.outcome) where.push(Prisma.sql`outcome = ${filter.outcome}`);

@@ -7,7 +7,7 @@
  *
  * claimForApply is one conditional UPDATE, so two Apply clicks (or two console
  * instances) cannot both run the same plan. Only the principal who made the plan may
- * apply it. payload is exactly what will be executed; preview is what was shown.
+ * apply it, and only on the cluster it was made on (clusterId). payload is exactly what will be executed; preview is what was shown.
  */
 import { getPrisma } from "./client";
 import type { Prisma } from "../generated/prisma/client";
@@ -20,6 +20,8 @@ export interface StoredPlan<P = unknown, V = unknown> {
   createdAt: Date;
   expiresAt: Date;
   principal: string;
+  /** The cluster (lib/clusters.ts) the plan was computed on; it is applied there or nowhere. */
+  clusterId: string;
   kind: string;
   payload: P;
   preview: V | null;
@@ -33,6 +35,7 @@ type Row = {
   createdAt: Date;
   expiresAt: Date;
   principal: string;
+  clusterId: string;
   kind: string;
   payload: unknown;
   preview: unknown;
@@ -47,6 +50,7 @@ function fromRow<P, V>(r: Row): StoredPlan<P, V> {
     createdAt: r.createdAt,
     expiresAt: r.expiresAt,
     principal: r.principal,
+    clusterId: r.clusterId,
     kind: r.kind,
     payload: r.payload as P,
     preview: (r.preview ?? null) as V | null,
@@ -59,6 +63,8 @@ function fromRow<P, V>(r: Row): StoredPlan<P, V> {
 export async function savePlan<P, V>(input: {
   principal: string;
   sessionIdHash?: string | null;
+  /** Absent: the database's default, "default". */
+  clusterId?: string;
   kind: string;
   payload: P;
   preview: V;
@@ -71,6 +77,7 @@ export async function savePlan<P, V>(input: {
     data: {
       principal: input.principal,
       sessionIdHash: input.sessionIdHash ?? null,
+      ...(input.clusterId !== undefined ? { clusterId: input.clusterId } : {}),
       kind: input.kind,
       payload: input.payload as Prisma.InputJsonValue,
       preview: input.preview as Prisma.InputJsonValue,
@@ -90,15 +97,19 @@ export async function getPlan<P = unknown, V = unknown>(id: string): Promise<Sto
 
 export type ClaimResult<P, V> =
   | { ok: true; plan: StoredPlan<P, V> }
-  | { ok: false; reason: "NOT_FOUND" | "NOT_YOURS" | "EXPIRED" | "ALREADY_APPLIED" | "IN_PROGRESS" | "FAILED" };
+  | { ok: false; reason: "NOT_FOUND" | "NOT_YOURS" | "OTHER_CLUSTER" | "EXPIRED" | "ALREADY_APPLIED" | "IN_PROGRESS" | "FAILED" };
 
-/** OPEN -> APPLYING for its own principal, before it expires; exactly one caller wins. */
-export async function claimForApply<P = unknown, V = unknown>(id: string, principal: string, now = new Date()): Promise<ClaimResult<P, V>> {
+/**
+ * OPEN -> APPLYING for its own principal (on its own cluster, when `clusterId` is given),
+ * before it expires; exactly one caller wins.
+ */
+export async function claimForApply<P = unknown, V = unknown>(id: string, principal: string, now = new Date(), clusterId?: string): Promise<ClaimResult<P, V>> {
   const plan = await getPlan<P, V>(id);
   if (!plan) return { ok: false, reason: "NOT_FOUND" };
   if (plan.principal !== principal) return { ok: false, reason: "NOT_YOURS" };
+  if (clusterId !== undefined && plan.clusterId !== clusterId) return { ok: false, reason: "OTHER_CLUSTER" };
   const claimed = await getPrisma().changePlan.updateMany({
-    where: { id, principal, status: "OPEN", expiresAt: { gt: now } },
+    where: { id, principal, status: "OPEN", expiresAt: { gt: now }, ...(clusterId !== undefined ? { clusterId } : {}) },
     data: { status: "APPLYING" },
   });
   if (claimed.count === 1) return { ok: true, plan: { ...plan, status: "APPLYING" } };

@@ -27,6 +27,8 @@ export interface Session {
   lastSeenAt: Date;
   expiresAt: Date;
   verifiedAt: Date;
+  /** The cluster the credential was proven on (lib/clusters.ts); the session counts only there. */
+  clusterId: string;
 }
 
 export interface NewSession {
@@ -35,6 +37,8 @@ export interface NewSession {
   mechanism: string;
   encryptedCredential: string;
   ttlMs: number;
+  /** Absent: the database's default, "default" (the environment's one cluster). */
+  clusterId?: string;
 }
 
 const ID_PATTERN = /^[A-Za-z0-9_-]{43}$/;
@@ -58,6 +62,7 @@ export async function createSession(input: NewSession, now: Date = new Date()): 
       lastSeenAt: now,
       expiresAt,
       verifiedAt: now,
+      ...(input.clusterId !== undefined ? { clusterId: input.clusterId } : {}),
     },
   });
   return { id, expiresAt };
@@ -93,6 +98,7 @@ export async function getSession(id: string, now: Date = new Date()): Promise<Se
     lastSeenAt,
     expiresAt: row.expiresAt,
     verifiedAt: row.verifiedAt,
+    clusterId: row.clusterId,
   };
 }
 

@@ -60,6 +60,8 @@ export interface NewTokenRequest {
   renewers?: readonly string[];
   maxLifetimeMs?: number | null;
   reason: string;
+  /** The cluster the token is wanted on. Absent: the database's default, "default". */
+  clusterId?: string;
 }
 
 export type DecisionFailure = { ok: false; error: "NOT_FOUND" } | { ok: false; error: "NOT_PENDING"; status: TokenRequestStatus };
@@ -115,20 +117,22 @@ export async function createTokenRequest(input: NewTokenRequest, now: Date = new
       reason: input.reason,
       status: "PENDING",
       createdAt: now,
+      ...(input.clusterId !== undefined ? { clusterId: input.clusterId } : {}),
     },
   });
   return toRecord(row);
 }
 
-export async function getTokenRequest(id: string): Promise<TokenRequest | null> {
+/** The request with this id; with `clusterId`, only when it was made on that cluster (else null, as if there were none). */
+export async function getTokenRequest(id: string, clusterId?: string): Promise<TokenRequest | null> {
   const row = await getPrisma().tokenRequest.findUnique({ where: { id } });
-  return row ? toRecord(row) : null;
+  return row && (clusterId === undefined || row.clusterId === clusterId) ? toRecord(row) : null;
 }
 
-/** The requester's own requests, newest first. */
-export async function listMyTokenRequests(requester: string, limit = 200): Promise<TokenRequest[]> {
+/** The requester's own requests (on `clusterId` when given), newest first. */
+export async function listMyTokenRequests(requester: string, limit = 200, clusterId?: string): Promise<TokenRequest[]> {
   const rows = await getPrisma().tokenRequest.findMany({
-    where: { requester },
+    where: { requester, ...(clusterId !== undefined ? { clusterId } : {}) },
     orderBy: [{ createdAt: "desc" }, { id: "desc" }],
     take: Math.min(Math.max(limit, 1), 1000),
   });
@@ -141,23 +145,23 @@ export async function listMyTokenRequests(requester: string, limit = 200): Promi
  * `owners` lists the owners whose requests the viewer may decide, `requester` adds the
  * viewer's own requests. Without either option every open request is listed.
  */
-export async function listPendingTokenRequests(options: { owners?: readonly string[]; requester?: string; limit?: number } = {}): Promise<TokenRequest[]> {
+export async function listPendingTokenRequests(options: { owners?: readonly string[]; requester?: string; limit?: number; clusterId?: string } = {}): Promise<TokenRequest[]> {
   const visible =
     options.owners === undefined && options.requester === undefined
       ? {}
       : { OR: [{ owner: { in: [...(options.owners ?? [])] } }, ...(options.requester !== undefined ? [{ requester: options.requester }] : [])] };
   const rows = await getPrisma().tokenRequest.findMany({
-    where: { status: { in: ["PENDING", "APPROVING"] }, ...visible },
+    where: { status: { in: ["PENDING", "APPROVING"] }, ...visible, ...(options.clusterId !== undefined ? { clusterId: options.clusterId } : {}) },
     orderBy: [{ createdAt: "asc" }, { id: "asc" }],
     take: Math.min(Math.max(options.limit ?? 200, 1), 1000),
   });
   return rows.map(toRecord);
 }
 
-/** The owners of the open (PENDING or APPROVING) requests, each once. */
-export async function openRequestOwners(): Promise<string[]> {
+/** The owners of the open (PENDING or APPROVING) requests (on `clusterId` when given), each once. */
+export async function openRequestOwners(clusterId?: string): Promise<string[]> {
   const rows = await getPrisma().tokenRequest.findMany({
-    where: { status: { in: ["PENDING", "APPROVING"] } },
+    where: { status: { in: ["PENDING", "APPROVING"] }, ...(clusterId !== undefined ? { clusterId } : {}) },
     distinct: ["owner"],
     select: { owner: true },
     orderBy: { owner: "asc" },
@@ -282,13 +286,14 @@ export async function denyTokenRequest(id: string, approver: string, reason: str
  * takes it and erases it, so concurrent calls cannot both receive it. Refused after
  * the deadline even if the purge has not run yet.
  */
-export async function retrieveHmacOnce(id: string, requester: string, now: Date = new Date()): Promise<RetrieveResult> {
+export async function retrieveHmacOnce(id: string, requester: string, now: Date = new Date(), clusterId?: string): Promise<RetrieveResult> {
   const prisma = getPrisma();
   const rows = await prisma.$queryRaw<{ token_id: string; encrypted_hmac: string }[]>`
     UPDATE "token_request" AS t
        SET "encrypted_hmac" = NULL, "status" = 'RETRIEVED', "retrieved_at" = ${now}::timestamptz
       FROM (SELECT "id", "encrypted_hmac" FROM "token_request"
              WHERE "id" = ${id} AND "requester" = ${requester} AND "status" = 'APPROVED'
+               AND (${clusterId ?? null}::text IS NULL OR "cluster_id" = ${clusterId ?? null}::text)
                AND "encrypted_hmac" IS NOT NULL AND "hmac_deadline" > ${now}::timestamptz
              FOR UPDATE) AS old
      WHERE t."id" = old."id"
@@ -297,7 +302,7 @@ export async function retrieveHmacOnce(id: string, requester: string, now: Date 
   if (hit) return { ok: true, tokenId: hit.token_id, encryptedHmac: hit.encrypted_hmac };
 
   const row = await prisma.tokenRequest.findUnique({ where: { id } });
-  if (!row) return { ok: false, error: "NOT_FOUND" };
+  if (!row || (clusterId !== undefined && row.clusterId !== clusterId)) return { ok: false, error: "NOT_FOUND" };
   if (row.requester !== requester) return { ok: false, error: "NOT_REQUESTER" };
   if (row.status === "RETRIEVED") return { ok: false, error: "ALREADY_RETRIEVED", status: row.status };
   if (row.status === "EXPIRED_UNRETRIEVED" || (row.status === "APPROVED" && row.hmacDeadline !== null && row.hmacDeadline <= now)) {

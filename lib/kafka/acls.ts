@@ -11,6 +11,7 @@ import { createAPI, createAclsV3, deleteAclsV3, describeAclsV3, ResponseError, t
 import { AclStoreBuilder, bindingKey, type AclStore } from "@/lib/policy/acl";
 import type { AclBinding, AclBindingFilter, PatternType, ResourceType } from "@/lib/policy/types";
 import { anyBrokerConnection, principalOf, withAdmin } from "./client";
+import { clusterIdOf } from "@/lib/clusters";
 import { reachableBrokerConnections } from "./brokers";
 import { deleteFiltersPerRequest, noteAclsHeld, slices } from "./acl-delete-batches";
 import { errorInfoFor, kafkaErrorName, partialResponse } from "./errors";
@@ -157,8 +158,8 @@ export async function describeAclStore(cred: KafkaCredential, filter: AclBinding
   });
 }
 
-/** What a write changed, as Kafka confirmed it; `unknown` when the answer was lost. */
-export type AclChange = { created: AclBinding[]; deleted: AclBinding[] } | { unknown: true };
+/** What a write changed on the cluster `clusterId`, as Kafka confirmed it; `unknown` when the answer was lost. */
+export type AclChange = ({ created: AclBinding[]; deleted: AclBinding[] } | { unknown: true }) & { clusterId: string };
 type AclChangeListener = (change: AclChange) => void;
 
 const globalListeners = globalThis as typeof globalThis & { __kafkaSecurityConsoleAclListeners?: Set<AclChangeListener> };
@@ -173,7 +174,8 @@ export function onAclChange(listener: AclChangeListener): () => void {
   return () => listeners.delete(listener);
 }
 
-function notify(change: AclChange): void {
+function notify(cred: KafkaCredential, what: { created: AclBinding[]; deleted: AclBinding[] } | { unknown: true }): void {
+  const change: AclChange = { ...what, clusterId: clusterIdOf(cred) };
   if ("created" in change && change.created.length === 0 && change.deleted.length === 0) return;
   for (const listener of listeners) {
     try {
@@ -185,11 +187,11 @@ function notify(change: AclChange): void {
 }
 
 /** Runs a write; when it fails without an answer from Kafka, its effect is unknown. */
-async function reporting<T>(write: () => Promise<T>): Promise<T> {
+async function reporting<T>(cred: KafkaCredential, write: () => Promise<T>): Promise<T> {
   try {
     return await write();
   } catch (error) {
-    notify({ unknown: true });
+    notify(cred, { unknown: true });
     throw error;
   }
 }
@@ -319,7 +321,7 @@ export class AclWriteConfirmation {
     } catch {
       // As settle: a describe that cannot be made leaves nothing to wait for.
     } finally {
-      notify(change);
+      notify(cred, change);
     }
   }
 }
@@ -337,7 +339,7 @@ export async function createAcls(cred: KafkaCredential, bindings: AclBinding[], 
   const ctx = { api: "CreateAcls", principal: principalOf(cred) };
   return withAdmin(cred, ctx.api, async (admin) => {
     const connection: Connection = await anyBrokerConnection(admin);
-    const response = await reporting(() => sendOrPartial<CreateAclsResponse>(() => createAclsV3.api.async(connection, bindings.map(bindingToWire))));
+    const response = await reporting(cred, () => sendOrPartial<CreateAclsResponse>(() => createAclsV3.api.async(connection, bindings.map(bindingToWire))));
     const results = bindings.map((binding, i) => {
       const result = response.results[i];
       if (!result) throw new Error(`Kafka answered CreateAcls with ${response.results.length} results for ${bindings.length} bindings.`);
@@ -350,7 +352,7 @@ export async function createAcls(cred: KafkaCredential, bindings: AclBinding[], 
     if (options.confirmation) options.confirmation.add({ created, deleted: [] });
     else {
       await settle(() => bindingsVisible(admin, created, true));
-      notify({ created, deleted: [] });
+      notify(cred, { created, deleted: [] });
     }
     return results;
   });
@@ -365,7 +367,7 @@ export async function deleteAcls(cred: KafkaCredential, filters: AclBindingFilte
     const results: DeleteAclsResult[] = [];
     // Requests the controller finishes quickly, one after the other (see acl-delete-batches.ts).
     for (const chunk of slices(filters, options.filtersPerRequest ?? deleteFiltersPerRequest())) {
-      const response = await reporting(() => sendOrPartial<DeleteAclsResponse>(() => deleteAclsV3.api.async(connection, chunk.map(filterToWire))));
+      const response = await reporting(cred, () => sendOrPartial<DeleteAclsResponse>(() => deleteAclsV3.api.async(connection, chunk.map(filterToWire))));
       chunk.forEach((filter, i) => {
         const result = response.filterResults[i];
         if (!result) throw new Error(`Kafka answered DeleteAcls with ${response.filterResults.length} results for ${chunk.length} filters.`);
@@ -385,7 +387,7 @@ export async function deleteAcls(cred: KafkaCredential, filters: AclBindingFilte
     if (options.confirmation) options.confirmation.add({ created: [], deleted });
     else {
       await settle(() => bindingsVisible(admin, deleted, false));
-      notify({ created: [], deleted });
+      notify(cred, { created: [], deleted });
     }
     return results;
   });

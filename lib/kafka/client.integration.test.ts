@@ -57,7 +57,7 @@ describe("verifyCredentials", () => {
 
 describe("connection pool", () => {
   it("reuses one connection per credential and closes them per user", async () => {
-    await closeConnectionsFor(user);
+    await closeConnectionsFor(scramUser);
     await describeCluster(scramUser);
     await describeCluster(scramUser);
     expect(pooledConnectionCount(user)).toBe(1);
@@ -66,7 +66,7 @@ describe("connection pool", () => {
     await describeCluster({ ...ADMIN, mechanism: "SCRAM-SHA-256" });
     expect(pooledConnectionCount("admin")).toBeGreaterThanOrEqual(1);
 
-    await closeConnectionsFor(user);
+    await closeConnectionsFor(scramUser);
     expect(pooledConnectionCount(user)).toBe(0);
     // A closed user's next call opens a fresh connection.
     const cluster = await describeCluster(scramUser);
@@ -77,7 +77,7 @@ describe("connection pool", () => {
   it("does not keep a connection whose credential the broker rejects", async () => {
     const bad: KafkaCredential = { ...scramUser, password: "wrong" };
     await expect(describeCluster(bad)).rejects.toMatchObject({ code: "SASL_AUTHENTICATION_FAILED" });
-    await closeConnectionsFor(user);
+    await closeConnectionsFor(scramUser);
     await expect(describeCluster(bad)).rejects.toMatchObject({ code: "SASL_AUTHENTICATION_FAILED" });
     expect(pooledConnectionCount(user)).toBe(0);
   });

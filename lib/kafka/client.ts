@@ -1,8 +1,8 @@
 /**
  * Kafka connections per signed-in user. The console acts *as* the user: each credential
- * gets its own Admin client (SASL-authenticated as that user), kept in a pool keyed by
- * (mechanism, username, password hash) so a changed password never reuses an old
- * connection, reused across requests, and closed after IDLE_MS without use, at sign-out
+ * gets its own Admin client (SASL-authenticated as that user, to the cluster the
+ * credential names, lib/clusters.ts), kept in a pool keyed by (cluster, mechanism,
+ * username, password hash) so a changed password never reuses an old connection, reused across requests, and closed after IDLE_MS without use, at sign-out
  * (closeConnectionsFor) or at shutdown (closeAllConnections).
  *
  * Kafka authenticates a connection once, when it opens: a connection keeps working after
@@ -18,7 +18,8 @@
 import { createHash } from "node:crypto";
 import { Admin, type Connection } from "@platformatic/kafka";
 import { env } from "@/lib/env";
-import { kafkaConfig, type KafkaConfig } from "./config";
+import { clusterIdOf, clusterOf } from "@/lib/clusters";
+import type { KafkaConfig } from "./config";
 import { KafkaOperationError, toKafkaOperationError, type ErrorContext } from "./errors";
 import { recordKafkaCall } from "@/lib/observability/hooks";
 import type { KafkaCredential } from "./types";
@@ -28,6 +29,7 @@ const SWEEP_MS = 30_000;
 
 interface PoolEntry {
   admin: Admin;
+  clusterId: string;
   username: string;
   createdAt: number;
   lastUsed: number;
@@ -39,7 +41,7 @@ interface PoolEntry {
 interface Pool {
   entries: Map<string, PoolEntry>;
   sweeper: NodeJS.Timeout | null;
-  /** username -> when a pooled call last failed SASL authentication. */
+  /** cluster id and username -> when a pooled call last failed SASL authentication. */
   rejections?: Map<string, number>;
 }
 
@@ -54,16 +56,27 @@ export function maxAgeMs(): number {
   return env().CREDENTIAL_REVERIFY_MINUTES * 60_000;
 }
 
-/** When a pooled call of `username` last failed SASL authentication (epoch ms), if ever. */
-export function lastCredentialRejection(username: string): number | undefined {
-  return rejections.get(username);
+/** How to reach the cluster a credential is for. */
+export function kafkaConfigOf(cred: Pick<KafkaCredential, "clusterId">): KafkaConfig {
+  return clusterOf(cred).kafka;
+}
+
+/** Users are per cluster: alice on one cluster is not alice on another. */
+function userKey(cred: Pick<KafkaCredential, "clusterId" | "username">): string {
+  return `${clusterIdOf(cred)}\u0000${cred.username}`;
+}
+
+/** When a pooled call of this user (on the credential's cluster) last failed SASL authentication (epoch ms), if ever. */
+export function lastCredentialRejection(cred: Pick<KafkaCredential, "clusterId" | "username">): number | undefined {
+  return rejections.get(userKey(cred));
 }
 
 /**
- * Records that Kafka refused a credential of `username` (a pooled call, or a session's
- * re-proof), so every session of that user proves its credential again at once.
+ * Records that Kafka refused a credential of this user (a pooled call, or a session's
+ * re-proof), so every session of that user on that cluster proves its credential again at once.
  */
-export function rememberRejection(username: string): void {
+export function rememberRejection(cred: Pick<KafkaCredential, "clusterId" | "username">): void {
+  const username = userKey(cred);
   rejections.delete(username);
   rejections.set(username, Date.now());
   if (rejections.size > MAX_REJECTIONS_TRACKED) {
@@ -85,11 +98,11 @@ export function principalOf(cred: Pick<KafkaCredential, "username">): string {
 
 function poolKey(cred: KafkaCredential): string {
   const passwordHash = createHash("sha256").update(cred.password).digest("hex");
-  return `${cred.mechanism}\u0000${cred.username}\u0000${passwordHash}`;
+  return `${clusterIdOf(cred)}\u0000${cred.mechanism}\u0000${cred.username}\u0000${passwordHash}`;
 }
 
-/** A new Admin for `cred`; nothing is sent until the first call. */
-export function createAdmin(cred: KafkaCredential, config: KafkaConfig = kafkaConfig(), overrides: { retries?: number } = {}): Admin {
+/** A new Admin for `cred` (to its cluster unless `config` says otherwise); nothing is sent until the first call. */
+export function createAdmin(cred: KafkaCredential, config: KafkaConfig = kafkaConfigOf(cred), overrides: { retries?: number } = {}): Admin {
   return new Admin({
     clientId: config.clientId,
     bootstrapBrokers: config.bootstrapServers,
@@ -137,7 +150,7 @@ export async function withAdmin<T>(
     entry = undefined;
   }
   if (!entry) {
-    entry = { admin: createAdmin(cred), username: cred.username, createdAt: now, lastUsed: now, inflight: 0, retired: false };
+    entry = { admin: createAdmin(cred), clusterId: clusterIdOf(cred), username: cred.username, createdAt: now, lastUsed: now, inflight: 0, retired: false };
     pool.entries.set(key, entry);
     ensureSweeper();
   }
@@ -150,7 +163,7 @@ export async function withAdmin<T>(
   } catch (error) {
     const converted = toKafkaOperationError(error, ctx);
     recordKafkaCall(ctx.api, converted.code, startedAt);
-    if (converted.code === "SASL_AUTHENTICATION_FAILED") rememberRejection(cred.username);
+    if (converted.code === "SASL_AUTHENTICATION_FAILED") rememberRejection(cred);
     if (converted.code === "SASL_AUTHENTICATION_FAILED" || converted.code === "BROKER_UNAVAILABLE") retire(key, entry);
     throw converted;
   } finally {
@@ -168,11 +181,12 @@ export async function allBrokerConnections(admin: Admin): Promise<Map<number, Co
   return admin.connectToBrokers(null);
 }
 
-/** Closes every pooled connection of `username` (all mechanisms and passwords). */
-export async function closeConnectionsFor(username: string): Promise<void> {
+/** Closes every pooled connection of this user on the credential's cluster (all mechanisms and passwords). */
+export async function closeConnectionsFor(cred: Pick<KafkaCredential, "clusterId" | "username">): Promise<void> {
   const closing: Promise<void>[] = [];
+  const clusterId = clusterIdOf(cred);
   for (const [key, entry] of pool.entries) {
-    if (entry.username === username) {
+    if (entry.username === cred.username && entry.clusterId === clusterId) {
       pool.entries.delete(key);
       entry.retired = true;
       closing.push(entry.admin.close().catch(() => undefined));
@@ -203,7 +217,7 @@ export function pooledConnectionCount(username?: string): number {
  * one), then fetches metadata, which every authenticated principal may do.
  * Throws KafkaOperationError SASL_AUTHENTICATION_FAILED or BROKER_UNAVAILABLE.
  */
-export async function verifyCredentials(cred: KafkaCredential, config: KafkaConfig = kafkaConfig()): Promise<{ principal: string }> {
+export async function verifyCredentials(cred: KafkaCredential, config: KafkaConfig = kafkaConfigOf(cred)): Promise<{ principal: string }> {
   const ctx: ErrorContext = { api: "SaslAuthenticate", principal: principalOf(cred) };
   if (cred.username.length === 0 || cred.password.length === 0) {
     throw new KafkaOperationError({

@@ -4,13 +4,12 @@
  * exist for the demo seed and for tests that prove what an ACL lets a principal do.
  */
 import { addPartitionsToTxnV3, Consumer, kGetApi, Producer, stringDeserializers, stringSerializers } from "@platformatic/kafka";
-import { principalOf, withAdmin } from "./client";
-import { kafkaConfig } from "./config";
+import { kafkaConfigOf, principalOf, withAdmin } from "./client";
 import { findProtocolError, toKafkaOperationError, type KafkaErrorInfo, errorInfoFor } from "./errors";
 import type { KafkaCredential } from "./types";
 
 function baseOptions(cred: KafkaCredential) {
-  const config = kafkaConfig();
+  const config = kafkaConfigOf(cred);
   return {
     clientId: config.clientId,
     bootstrapBrokers: config.bootstrapServers,

@@ -26,7 +26,7 @@ export { kafkaConfig, loadKafkaConfig, KafkaConfigError, type KafkaConfig, type 
 export { KafkaOperationError, isKafkaOperationError, type KafkaErrorInfo } from "./errors";
 export { REQUIRED_PERMISSIONS, missingPermissions, describePermissions, type KafkaApiName, type MissingPermission } from "./required-permissions";
 export { closeAllConnections, closeConnectionsFor, pooledConnectionCount, principalOf, verifyCredentials, withAdmin } from "./client";
-export { lastCredentialRejection, rememberRejection } from "./client";
+export { kafkaConfigOf, lastCredentialRejection, rememberRejection } from "./client";
 export { deleteConsumerGroups, describeCluster, listConsumerGroups, listTopics, listTransactionalIds } from "./cluster";
 export { AclWriteConfirmation, createAcls, deleteAcls, describeAcls } from "./acls";
 export { alterClientQuotas, describeClientQuotas, entityKey } from "./quotas";

@@ -12,6 +12,11 @@ export interface KafkaCredential {
   username: string;
   password: string;
   mechanism: KafkaMechanism;
+  /**
+   * The cluster (lib/clusters.ts) this credential is for: every call made with it goes
+   * there. Absent: the default cluster.
+   */
+  clusterId?: string;
 }
 
 export interface BrokerDescription {

@@ -7,6 +7,8 @@ export const signInSchema = z.object({
   username: z.string().trim().min(1, "Enter your Kafka username").max(255, "At most 255 characters"),
   password: z.string().min(1, "Enter your password").max(1024, "At most 1024 characters"),
   mechanism: z.enum(MECHANISMS, { message: `Choose one of ${MECHANISMS.join(", ")}` }).default("SCRAM-SHA-512"),
+  /** The id of the cluster to sign in to (lib/clusters.ts); absent or empty: the default cluster. */
+  cluster: z.string().trim().max(40, "At most 40 characters").optional(),
 });
 export type SignInInput = z.infer<typeof signInSchema>;
 

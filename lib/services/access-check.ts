@@ -17,14 +17,14 @@ import type { Viewer } from "@/lib/auth/sign-in";
 import type { AccessCheckInput, AccessCheckResult } from "@/lib/schemas/access-check";
 import { getAclSnapshot, type AclSnapshotRead, type AclSnapshotReadOptions } from "./acl-snapshot";
 import { explainAccessDecision } from "./access-check-explain";
-import { readAuthorizerConfig } from "./authorizer-config";
+import { clusterOf } from "@/lib/clusters";
 import { mapConfiguredClient } from "./identities";
 
 export async function explainAccess(viewer: Viewer, input: AccessCheckInput, options: AclSnapshotReadOptions = {}): Promise<AclSnapshotRead<AccessCheckResult>> {
   const { client, ...request } = input;
   let mapping: AccessCheckResult["mapping"];
   if (client !== null) {
-    const mapped = mapConfiguredClient(client.kind, client.value);
+    const mapped = mapConfiguredClient(client.kind, client.value, viewer.credential);
     const field = client.kind === "certificate" ? "certificateDn" : "kerberosPrincipal";
     if (!mapped.ok) return { ok: false, code: "VALIDATION", message: mapped.message, fieldErrors: { [field]: [mapped.message] } };
     request.principal = mapped.principal;
@@ -44,6 +44,6 @@ export async function explainAccess(viewer: Viewer, input: AccessCheckInput, opt
   const acls = await getAclSnapshot(viewer, options);
   if (!acls.ok) return acls;
   const applicable = acls.snapshot.matching(request.resourceType, request.resourceName);
-  const answer = explainAccessDecision(request, applicable, readAuthorizerConfig());
+  const answer = explainAccessDecision(request, applicable, clusterOf(viewer.credential).authorizer);
   return { ok: true, data: mapping ? { ...answer, mapping } : answer, aclSnapshot: acls.snapshot.info() };
 }

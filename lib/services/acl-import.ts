@@ -38,7 +38,7 @@ import { parseAclFile, serializeAcls, exportFileName, ACL_FILE_CONTENT_TYPES, ty
 import { getAclSnapshot, type AclSnapshot } from "./acl-snapshot";
 import { ACL_APPLY_BATCH, defineAclPlanKind, prepareAclPlan } from "./acl-plans";
 import { aclPlanBasis, aclStaleMessage, type AclPlanPayload } from "./acl-plan-basis";
-import { readAuthorizerConfig } from "./authorizer-config";
+import { clusterOf } from "@/lib/clusters";
 import type { PlanHeader, PlanKind } from "./plan-kind";
 
 type Failure = Extract<ActionResult<never>, { ok: false }>;
@@ -188,7 +188,7 @@ export const aclImportPlanKind: PlanKind<AclImportBody, ImportPayload, AclImport
     // Both parts from one DescribeAcls sent now, as the ACL kinds read theirs.
     const read = await getAclSnapshot(viewer, { forceRefresh: true });
     if (!read.ok) return read;
-    const a = readAuthorizerConfig();
+    const a = clusterOf(viewer.credential).authorizer;
     const change = { create: payload.create, delete: payload.delete };
     const aclPart = aclPlanBasis(read.snapshot.store.bindings(), change, { superUsers: a.superUsers, allowEveryoneIfNoAclFound: a.allowEveryoneIfNoAclFound });
     return { ok: true, data: withScope(aclPart, read.snapshot, payload.scope) };

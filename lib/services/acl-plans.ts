@@ -29,7 +29,7 @@ import type { Viewer } from "@/lib/auth/sign-in";
 import type { ActionResult } from "@/lib/actions/result";
 import { toErrorResult } from "@/lib/actions/errors";
 import { getPrisma } from "@/lib/db/client";
-import { AclWriteConfirmation, describeScramUsers, kafkaConfig, listConsumerGroups, listTopics, listTransactionalIds } from "@/lib/kafka";
+import { AclWriteConfirmation, describeScramUsers, kafkaConfigOf, listConsumerGroups, listTopics, listTransactionalIds } from "@/lib/kafka";
 import {
   PolicyInputError,
   blastRadius,
@@ -48,7 +48,8 @@ import { bindingLine } from "./acl-preview";
 import { getAclSnapshot, type AclSnapshot } from "./acl-snapshot";
 import { createAclsAudited, deleteAclsAudited } from "./acls";
 import { expandTemplate } from "./acls-templates";
-import { readAuthorizerConfig, toAuthorizerConfig } from "./authorizer-config";
+import { toAuthorizerConfig } from "./authorizer-config";
+import { clusterOf } from "@/lib/clusters";
 import { AUDIT_UNAVAILABLE_MESSAGE } from "./audited-mutation";
 import { aclPlanBasis, aclStaleMessage, type AclPlanPayload } from "./acl-plan-basis";
 import { aclPlanCommands } from "./cli-equivalent";
@@ -143,8 +144,8 @@ function notApplicableReason(plan: AclPlan): string | null {
   return null;
 }
 
-function bootstrap(): string {
-  return kafkaConfig().bootstrapServers.join(",");
+function bootstrap(viewer: Viewer): string {
+  return kafkaConfigOf(viewer.credential).bootstrapServers.join(",");
 }
 
 function firstGroups<T extends { gained: number; lost: number }>(groups: readonly T[], key: (g: T) => string): T[] {
@@ -219,7 +220,7 @@ export async function prepareAclPlan(
     if (error instanceof PolicyInputError) return { ok: false, code: "VALIDATION", message: error.message };
     throw error;
   }
-  const assumptions = readAuthorizerConfig();
+  const assumptions = clusterOf(viewer.credential).authorizer;
   const config = toAuthorizerConfig(assumptions);
   const sources = await universeSources(viewer);
   const { universe, otherHost } = consoleUniverse({
@@ -255,7 +256,7 @@ export async function prepareAclPlan(
     byPrincipal: firstGroups(s.byPrincipal, (g) => g.principal),
     byResource: firstGroups(s.byResource, (g) => `${g.resourceType}\u0000${g.resourceName}`),
     firstChanges: blast.page(0, FIRST_ROWS),
-    cli: aclPlanCommands(payload, bootstrap()),
+    cli: aclPlanCommands(payload, bootstrap(viewer)),
     assumptions: shownAssumptions,
     universeNotes: sources.notes,
     otherHost,
@@ -408,7 +409,7 @@ export function defineAclPlanKind<I>(
     async currentBasis(viewer, payload) {
       const read = await getAclSnapshot(viewer, { forceRefresh: true });
       if (!read.ok) return read;
-      const a = readAuthorizerConfig();
+      const a = clusterOf(viewer.credential).authorizer;
       return { ok: true, data: aclPlanBasis(read.snapshot.store.bindings(), payload, { superUsers: a.superUsers, allowEveryoneIfNoAclFound: a.allowEveryoneIfNoAclFound }) };
     },
     staleMessage: aclStaleMessage,

@@ -32,7 +32,8 @@ import type { Viewer } from "@/lib/auth/sign-in";
 import { toErrorResult } from "@/lib/actions/errors";
 import type { ActionResult } from "@/lib/actions/result";
 import { env } from "@/lib/env";
-import { describeAcls, kafkaConfig, type KafkaCredential } from "@/lib/kafka";
+import { describeAcls, type KafkaCredential } from "@/lib/kafka";
+import { clusterIdOf } from "@/lib/clusters";
 import { describeAclStore, onAclChange, type AclChange } from "@/lib/kafka/acls";
 import {
   ANY_ACL_FILTER,
@@ -518,10 +519,6 @@ export class AclSnapshotCache {
 const globalCaches = globalThis as typeof globalThis & { __kafkaSecurityConsoleAclSnapshots?: Map<string, AclSnapshotCache> };
 const caches: Map<string, AclSnapshotCache> = (globalCaches.__kafkaSecurityConsoleAclSnapshots ??= new Map());
 
-function clusterKey(): string {
-  return kafkaConfig().bootstrapServers.join(",");
-}
-
 /**
  * Every ACL write this process makes through the Kafka adapter (createAcls, deleteAcls)
  * reaches the snapshot of the cluster it was made on, as Kafka confirmed it; a write
@@ -529,12 +526,7 @@ function clusterKey(): string {
  * development replace the subscription).
  */
 function onWrite(change: AclChange): void {
-  let cache: AclSnapshotCache | undefined;
-  try {
-    cache = caches.get(clusterKey());
-  } catch {
-    return;
-  }
+  const cache = caches.get(change.clusterId);
   if (cache === undefined) return;
   if ("unknown" in change) cache.invalidate();
   else cache.applyChange(change.created, change.deleted);
@@ -543,9 +535,9 @@ const subscription = globalThis as typeof globalThis & { __kafkaSecurityConsoleA
 subscription.__kafkaSecurityConsoleAclSnapshotWrites?.();
 subscription.__kafkaSecurityConsoleAclSnapshotWrites = onAclChange(onWrite);
 
-/** The cache of the cluster the console is configured for. */
-export function aclSnapshotCache(): AclSnapshotCache {
-  const key = clusterKey();
+/** The cache of the cluster `clusterId` (lib/clusters.ts; default: the default cluster). Never shared between clusters. */
+export function aclSnapshotCache(clusterId: string = clusterIdOf({})): AclSnapshotCache {
+  const key = clusterId;
   let cache = caches.get(key);
   if (cache === undefined) {
     cache = new AclSnapshotCache(createKafkaAclSnapshotSource());
@@ -554,25 +546,25 @@ export function aclSnapshotCache(): AclSnapshotCache {
   return cache;
 }
 
-/** The shared snapshot for `viewer`, or Kafka's refusal of the viewer's right to describe ACLs. */
+/** The shared snapshot of the viewer's cluster for `viewer`, or Kafka's refusal of the viewer's right to describe ACLs. */
 export function getAclSnapshot(viewer: Viewer, options: AclSnapshotReadOptions = {}): Promise<AclSnapshotResult> {
-  return aclSnapshotCache().get(viewer, options);
+  return aclSnapshotCache(clusterIdOf(viewer.credential)).get(viewer, options);
 }
 
 /**
  * What Kafka created and deleted, after the change. Writes through lib/kafka's createAcls
  * and deleteAcls report themselves; call this for ACL changes made any other way.
  */
-export function applyAclChange(created: readonly AclBinding[], deleted: readonly AclBinding[]): void {
-  aclSnapshotCache().applyChange(created, deleted);
+export function applyAclChange(created: readonly AclBinding[], deleted: readonly AclBinding[], clusterId?: string): void {
+  aclSnapshotCache(clusterId).applyChange(created, deleted);
 }
 
 /** After a change whose exact bindings are unknown (e.g. a failed batch): the next reader fetches. */
-export function invalidateAclSnapshot(): void {
-  aclSnapshotCache().invalidate();
+export function invalidateAclSnapshot(clusterId?: string): void {
+  aclSnapshotCache(clusterId).invalidate();
 }
 
 /** Sign-out: the session's proven right is forgotten at once. */
 export function forgetAclViewer(viewer: Pick<Viewer, "sessionId" | "credential">): void {
-  aclSnapshotCache().forget(viewerKey(viewer));
+  aclSnapshotCache(clusterIdOf(viewer.credential)).forget(viewerKey(viewer));
 }

@@ -2,7 +2,7 @@ import "server-only";
 import type { Viewer } from "@/lib/auth/sign-in";
 import { CLUSTER_RESOURCE_NAME, RESOURCE_TYPES, type PatternType, type ResourceType } from "@/lib/policy";
 import { getAclSnapshot } from "./acl-snapshot";
-import { readAuthorizerConfig } from "./authorizer-config";
+import { clusterOf } from "@/lib/clusters";
 
 /** What the ACL forms suggest as you type: names the cluster's ACLs already use. */
 export interface AclSuggestions {
@@ -66,5 +66,5 @@ export function suggestionsOf(
 export async function aclSuggestions(viewer: Viewer): Promise<AclSuggestions> {
   const acls = await getAclSnapshot(viewer);
   if (!acls.ok) return NO_SUGGESTIONS;
-  return suggestionsOf(acls.snapshot, readAuthorizerConfig().superUsers);
+  return suggestionsOf(acls.snapshot, clusterOf(viewer.credential).authorizer.superUsers);
 }

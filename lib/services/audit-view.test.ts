@@ -150,7 +150,7 @@ describe("listAuditFor", () => {
     const r = await listAuditFor(viewer("alice"), { limit: 10 });
     expect(r).toMatchObject({ ok: true, data: { events: [], nextCursor: null, problems: [] } });
     expect(r.ok && r.data.visibility.join(" ")).toContain("Kafka does not let you describe ACLs");
-    expect(db.listVisibleAudit).toHaveBeenCalledWith(expect.objectContaining({ all: false, principal: "User:alice", categories: [], signInFailures: false }), { limit: 10 });
+    expect(db.listVisibleAudit).toHaveBeenCalledWith(expect.objectContaining({ all: false, principal: "User:alice", categories: [], signInFailures: false }), { limit: 10, clusterId: "default" });
     // Without readable USER ACLs no owner can be granted: the owners are not even read.
     expect(db.auditedTokenOwners).not.toHaveBeenCalled();
   });

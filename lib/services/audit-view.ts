@@ -34,7 +34,8 @@ import type { ActionResult } from "@/lib/actions/result";
 import { toErrorResult } from "@/lib/actions/errors";
 import { auditedTokenOwners, InvalidCursorError, listVisibleAudit, type AuditCategory, type AuditEvent, type AuditFilter, type AuditVisibility } from "@/lib/db/audit";
 import { aclIsAllowed, isSuperUser, type AclBinding, type AuthorizerConfig } from "@/lib/policy";
-import { readAuthorizerConfig, toAuthorizerConfig } from "./authorizer-config";
+import { toAuthorizerConfig } from "./authorizer-config";
+import { clusterIdOf, clusterOf } from "@/lib/clusters";
 
 /** How long the rights learned from Kafka are reused for one session. */
 export const RIGHTS_TTL_MS = 30_000;
@@ -117,7 +118,7 @@ export async function auditRightsFor(viewer: Viewer, now = Date.now()): Promise<
   const key = viewer.sessionId === null ? null : `${viewer.sessionId}\u0000${viewer.principal}`;
   const hit = key === null ? undefined : cache.get(key);
   if (hit && hit.expires > now) return hit.rights;
-  const rights = await probeAuditRights(viewer.principal, viewer.credential, toAuthorizerConfig(readAuthorizerConfig()));
+  const rights = await probeAuditRights(viewer.principal, viewer.credential, toAuthorizerConfig(clusterOf(viewer.credential).authorizer));
   if (key !== null && rights.problems.length === 0) {
     if (cache.size >= 10_000) for (const [k, v] of cache) if (v.expires <= now) cache.delete(k);
     if (cache.size >= 10_000) cache.clear();
@@ -192,11 +193,12 @@ export { auditToCsv } from "@/lib/db/audit";
 /** One page of the audit events the viewer may read. An unreadable cursor is a VALIDATION failure on `cursor`. */
 export async function listAuditFor(viewer: Viewer, filter: AuditFilter): Promise<ActionResult<AuditPage>> {
   try {
-    const config = toAuthorizerConfig(readAuthorizerConfig());
+    const config = toAuthorizerConfig(clusterOf(viewer.credential).authorizer);
     const rights = await auditRightsFor(viewer);
     const owners = rights.superUser || (rights.userAcls === null && rights.createdFor.length === 0) ? { token: [], tokenRequest: [] } : await auditedTokenOwners();
     const visibility = visibilityFor(rights, owners, config);
-    const page = await listVisibleAudit(visibility, filter);
+    // Nothing from another cluster is ever shown: the viewer's session is for one cluster.
+    const page = await listVisibleAudit(visibility, { ...filter, clusterId: clusterIdOf(viewer.credential) });
     return { ok: true, data: { ...page, visibility: describeVisibility(rights, visibility), problems: rights.problems } };
   } catch (error) {
     if (error instanceof InvalidCursorError) return { ok: false, code: "VALIDATION", message: error.message, fieldErrors: { cursor: [error.message] } };

@@ -22,12 +22,15 @@ import type { ActionResult } from "@/lib/actions/result";
 import { toErrorResult } from "@/lib/actions/errors";
 import { completeAudit, recordIntent, type AuditCategory, type AuditCompletion } from "@/lib/db/audit";
 import { KafkaOperationError } from "@/lib/kafka/errors";
+import type { KafkaCredential } from "@/lib/kafka/types";
+import { clusterIdOf } from "@/lib/clusters";
 import { findUnsafeText, hasErrors, type FieldErrors } from "@/lib/schemas/safe-text";
 
 type Failure = Extract<ActionResult<never>, { ok: false }>;
 
 export interface MutationSpec {
-  viewer: Pick<Viewer, "principal">;
+  /** Who acts, and (through the credential) on which cluster; without a credential the default cluster. */
+  viewer: Pick<Viewer, "principal"> & { credential?: Pick<KafkaCredential, "clusterId"> };
   /** Dotted verb, e.g. acl.create, quota.alter, token.create. */
   action: string;
   category: AuditCategory;
@@ -91,6 +94,7 @@ export async function auditedMutation<T>(spec: MutationSpec, change: () => Promi
       before: spec.before,
       subjects: spec.subjects ? [...new Set(spec.subjects)] : undefined,
       planId: spec.planId ?? null,
+      clusterId: clusterIdOf(spec.viewer.credential ?? {}),
     });
     intentId = intent.id;
   } catch (error) {

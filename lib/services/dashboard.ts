@@ -40,7 +40,7 @@ import type {
 import { getAclSnapshot } from "./acl-snapshot";
 import { LINT_ON_LOAD_LIMIT, flaggedKeys, lintOf } from "./acls";
 import { listAuditFor } from "./audit-view";
-import { readAuthorizerConfig } from "./authorizer-config";
+import { clusterOf } from "@/lib/clusters";
 import { getClusterView } from "./cluster";
 import { listQuotas } from "./quotas";
 import { listTokenRequests } from "./token-requests";
@@ -237,7 +237,7 @@ async function clusterCard(viewer: Viewer): Promise<Dashboard["cluster"]> {
 /** Every card for this viewer, read in parallel as the viewer. */
 export async function getDashboard(viewer: Viewer, options: { lint?: boolean; now?: number } = {}): Promise<Dashboard> {
   const now = options.now ?? Date.now();
-  const config = readAuthorizerConfig();
+  const config = clusterOf(viewer.credential).authorizer;
   const [cluster, acls, quotas, tokens, requests, audit] = await Promise.all([
     clusterCard(viewer),
     aclCard(viewer, options.lint === true),

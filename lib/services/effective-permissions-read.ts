@@ -24,7 +24,8 @@ import type {
 } from "@/lib/schemas/effective-permissions";
 import { getAclSnapshot, type AclSnapshotReadOptions } from "./acl-snapshot";
 import { listedNames } from "./resources";
-import { readAuthorizerConfig, toAuthorizerConfig } from "./authorizer-config";
+import { toAuthorizerConfig } from "./authorizer-config";
+import { clusterOf } from "@/lib/clusters";
 import {
   exportNotes,
   knownResources,
@@ -105,7 +106,7 @@ function quotasFor(principal: string, configured: readonly ConfiguredQuota[]): E
 
 /** Everything the viewer may see about what `principal` can do, its quotas and its tokens. */
 export async function principalView(viewer: Viewer, principal: string, query: PrincipalViewQuery, options: AclSnapshotReadOptions = {}): Promise<ActionResult<PrincipalView>> {
-  const assumptions = readAuthorizerConfig();
+  const assumptions = clusterOf(viewer.credential).authorizer;
   const tokens = describeDelegationTokens(viewer.credential, null);
   tokens.catch(() => undefined);
   const [snapshot, listed, quotas, tokenList] = await Promise.all([
@@ -140,7 +141,7 @@ export async function principalView(viewer: Viewer, principal: string, query: Pr
 export async function knownPrincipals(viewer: Viewer): Promise<ActionResult<string[]>> {
   const acls = await getAclSnapshot(viewer);
   if (!acls.ok) return acls;
-  return { ok: true, data: [...new Set([...readAuthorizerConfig().superUsers, ...acls.snapshot.index().principals()])].sort() };
+  return { ok: true, data: [...new Set([...clusterOf(viewer.credential).authorizer.superUsers, ...acls.snapshot.index().principals()])].sort() };
 }
 
 /** "What can P do" or "who can do what" on a resource or a prefix, from one snapshot, as export rows. */
@@ -148,7 +149,7 @@ export async function effectivePermissionsExport(viewer: Viewer, query: Effectiv
   const acls = await getAclSnapshot(viewer, options);
   if (!acls.ok) return acls;
   const { snapshot } = acls;
-  const assumptions = readAuthorizerConfig();
+  const assumptions = clusterOf(viewer.credential).authorizer;
   const config = toAuthorizerConfig(assumptions);
   const { question, host } = query;
   const notes = exportNotes(host, assumptions);

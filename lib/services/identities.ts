@@ -14,7 +14,6 @@ import "server-only";
 import { X509Certificate } from "node:crypto";
 import type { Viewer } from "@/lib/auth/sign-in";
 import type { ActionResult } from "@/lib/actions/result";
-import { env } from "@/lib/env";
 import {
   certificateIssuerRfc2253,
   certificateSubjectRfc2253,
@@ -29,17 +28,19 @@ import {
 } from "@/lib/policy";
 import type { IdentityInput, IdentityMapBody, IdentityMapResult, IdentityResult, PrincipalAccess } from "@/lib/schemas/identities";
 import { getAclSnapshot, type AclSnapshot } from "./acl-snapshot";
-import { readAuthorizerConfig, toAuthorizerConfig } from "./authorizer-config";
+import { toAuthorizerConfig } from "./authorizer-config";
+import { clusterOf } from "@/lib/clusters";
+import type { KafkaCredential } from "@/lib/kafka";
 
 /** Patterns listed per principal; the rest are counted. */
 const ACCESS_PATTERNS_SHOWN = 50;
 
-/** The brokers' mapping settings as the console is told them (unset or blank: the property is unset). */
-export function configuredPrincipalMapping(): PrincipalMappingConfig & { configured: boolean } {
-  const e = env();
-  const ssl = e.KAFKA_SSL_PRINCIPAL_MAPPING_RULES ?? null;
-  const kerberos = e.KAFKA_SASL_KERBEROS_PRINCIPAL_TO_LOCAL_RULES ?? null;
-  const realm = e.KAFKA_KERBEROS_DEFAULT_REALM ?? null;
+/**
+ * The mapping settings of the brokers of `cluster` (the credential's cluster; the default
+ * cluster when not given) as the console is told them (unset or blank: the property is unset).
+ */
+export function configuredPrincipalMapping(cluster: Pick<KafkaCredential, "clusterId"> = {}): PrincipalMappingConfig & { configured: boolean } {
+  const { sslRules: ssl, kerberosRules: kerberos, kerberosDefaultRealm: realm } = clusterOf(cluster).principalMapping;
   return {
     ssl: ssl === null ? null : { rules: ssl },
     kerberos: kerberos === null && realm === null ? null : { rules: kerberos, defaultRealm: realm },
@@ -79,8 +80,8 @@ export function principalAccess(snapshot: AclSnapshot, principal: string, config
   return { principal, superUser: effective.superUser, patterns: patterns.slice(0, ACCESS_PATTERNS_SHOWN), more: Math.max(0, patterns.length - ACCESS_PATTERNS_SHOWN) };
 }
 
-function mappingConfigOf(body: Pick<IdentityMapBody, "sslRules" | "kerberosRules" | "defaultRealm">): PrincipalMappingConfig {
-  const configured = configuredPrincipalMapping();
+function mappingConfigOf(body: Pick<IdentityMapBody, "sslRules" | "kerberosRules" | "defaultRealm">, cluster: Pick<KafkaCredential, "clusterId">): PrincipalMappingConfig {
+  const configured = configuredPrincipalMapping(cluster);
   const sslRules = body.sslRules === undefined ? (configured.ssl?.rules ?? null) : body.sslRules;
   const kerberosRules = body.kerberosRules === undefined ? (configured.kerberos?.rules ?? null) : body.kerberosRules;
   const defaultRealm = body.defaultRealm === undefined ? (configured.kerberos?.defaultRealm ?? null) : body.defaultRealm;
@@ -88,8 +89,11 @@ function mappingConfigOf(body: Pick<IdentityMapBody, "sslRules" | "kerberosRules
 }
 
 /** Maps every input (pure apart from reading certificates): the page, the API and the access check share it. */
-export function mapIdentities(body: IdentityMapBody): { config: IdentityMapResult["config"]; results: Omit<IdentityResult, "access">[] } {
-  const config = mappingConfigOf(body);
+export function mapIdentities(
+  body: IdentityMapBody,
+  cluster: Pick<KafkaCredential, "clusterId"> = {},
+): { config: IdentityMapResult["config"]; results: Omit<IdentityResult, "access">[] } {
+  const config = mappingConfigOf(body, cluster);
   const mapper = principalMapper(config);
   const results = body.inputs.map((input): Omit<IdentityResult, "access"> => {
     let request: PrincipalMappingRequest;
@@ -129,10 +133,10 @@ function inputValue(input: IdentityInput, certificate: IdentityResult["certifica
 
 /** The page's and the API's answer: every input mapped, with what each principal may do when Kafka lets the viewer describe ACLs. */
 export async function mapIdentitiesFor(viewer: Viewer, body: IdentityMapBody): Promise<ActionResult<IdentityMapResult>> {
-  const mapped = mapIdentities(body);
+  const mapped = mapIdentities(body, viewer.credential);
   const principals = mapped.results.some((r) => r.outcome.ok);
   const acls = principals ? await getAclSnapshot(viewer) : null;
-  const config = toAuthorizerConfig(readAuthorizerConfig());
+  const config = toAuthorizerConfig(clusterOf(viewer.credential).authorizer);
   const access = new Map<string, PrincipalAccess>();
   const results = mapped.results.map((r): IdentityResult => {
     if (!r.outcome.ok || acls === null || !acls.ok) return { ...r, access: null };
@@ -165,8 +169,8 @@ export type MappedClient =
  * One client, given by certificate DN or Kerberos principal, mapped with the configured
  * rules (the access check). `rules` names the rules used, for the answer.
  */
-export function mapConfiguredClient(kind: "certificate" | "kerberos", value: string): MappedClient {
-  const configured = configuredPrincipalMapping();
+export function mapConfiguredClient(kind: "certificate" | "kerberos", value: string, cluster: Pick<KafkaCredential, "clusterId"> = {}): MappedClient {
+  const configured = configuredPrincipalMapping(cluster);
   const mapper = principalMapper(configured);
   const dn = kind === "certificate" ? (normalizeDistinguishedName(value) ?? value) : null;
   const outcome = mapper.map(dn !== null ? { type: "ssl", distinguishedName: dn } : { type: "kerberos", principal: value });

@@ -29,6 +29,7 @@
 import "server-only";
 import type { Viewer } from "@/lib/auth/sign-in";
 import type { ActionResult } from "@/lib/actions/result";
+import { clusterIdOf, findCluster } from "@/lib/clusters";
 import { claimForApply, finishPlan, getPlan, purgeExpiredPlans, reopenPlan, savePlan, type StoredPlan } from "@/lib/db/change-plan";
 import { hashSessionId } from "@/lib/db/session";
 import { env } from "@/lib/env";
@@ -125,6 +126,7 @@ export async function createPlan<V = Record<string, unknown>>(viewer: Viewer, ki
     stored = await savePlan<unknown, StoredPreview>({
       principal: viewer.principal,
       sessionIdHash: viewer.sessionId !== null ? hashSessionId(viewer.sessionId) : null,
+      clusterId: clusterIdOf(viewer.credential),
       kind,
       payload,
       preview: { view: preview, notApplicable: notApplicable ?? null, ...(detail !== undefined ? { detail } : {}) },
@@ -148,7 +150,14 @@ async function ownPlan(viewer: Viewer, id: string): Promise<ActionResult<StoredP
   const plan = await getPlan(id);
   if (plan === null) return { ok: false, code: "NOT_FOUND", message: "There is no plan with this id (it may have expired and been removed); preview the change again." };
   if (plan.principal !== viewer.principal) return { ok: false, code: "DENIED", message: `This plan was made by ${plan.principal}; only they may see or apply it.` };
+  if (plan.clusterId !== clusterIdOf(viewer.credential)) return otherCluster(plan);
   return { ok: true, data: plan };
+}
+
+/** A plan is computed from one cluster's state: on another it is neither shown nor applied. */
+function otherCluster(plan: Pick<StoredPlan, "clusterId">): Failure {
+  const name = findCluster(plan.clusterId)?.displayName ?? plan.clusterId;
+  return { ok: false, code: "CONFLICT", message: `This plan was made on the cluster ${name}; it can be seen and applied only there. Nothing was changed.` };
 }
 
 /** The plan as shown, with one page of its detail rows (only for the principal who made it). */
@@ -178,6 +187,8 @@ function claimRefusal(reason: Exclude<Awaited<ReturnType<typeof claimForApply>>,
       return { ok: false, code: "NOT_FOUND", message: "There is no plan with this id (it may have expired and been removed); preview the change again." };
     case "NOT_YOURS":
       return { ok: false, code: "DENIED", message: `This plan was made by ${plan?.principal ?? "someone else"}; only they may apply it.` };
+    case "OTHER_CLUSTER":
+      return otherCluster(plan ?? { clusterId: "another cluster" });
     case "EXPIRED":
       return { ok: false, code: "CONFLICT", message: `This plan expired${plan ? ` at ${when(plan.expiresAt)}` : ""}; nothing was changed. Preview the change again.` };
     case "ALREADY_APPLIED":
@@ -205,7 +216,7 @@ export async function applyPlan<R = Record<string, unknown>>(viewer: Viewer, id:
     return { ok: false, code: "VALIDATION", message: `This plan cannot be applied: ${header.notApplicable}` };
   }
 
-  const claim = await claimForApply(id, viewer.principal);
+  const claim = await claimForApply(id, viewer.principal, new Date(), clusterIdOf(viewer.credential));
   if (!claim.ok) return claimRefusal(claim.reason, claim.reason === "NOT_FOUND" ? null : ((await getPlan(id)) ?? existing));
   const plan = claim.plan;
 

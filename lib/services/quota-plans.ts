@@ -17,7 +17,7 @@
 import "server-only";
 import type { Viewer } from "@/lib/auth/sign-in";
 import type { ActionResult } from "@/lib/actions/result";
-import { kafkaConfig } from "@/lib/kafka";
+import { kafkaConfigOf } from "@/lib/kafka";
 import { normalizeEntity } from "@/lib/policy";
 import type { QuotaAlterResult, QuotaPlanPreview } from "@/lib/schemas/quotas";
 import { quotaCommand } from "./cli-equivalent";
@@ -36,7 +36,7 @@ export const quotaAlterPlanKind: PlanKind<QuotaPlanPayload, QuotaPlanPayload, Qu
     const read = await previewForPlan(viewer, payload);
     if (!read.ok) return read;
     const { preview, configured } = read.data;
-    const bootstrap = kafkaConfig().bootstrapServers.join(",");
+    const bootstrap = kafkaConfigOf(viewer.credential).bootstrapServers.join(",");
     const view: QuotaPlanPreview = {
       ...preview,
       impact: quotaImpact(configured, payload),

@@ -11,13 +11,13 @@
  */
 import "server-only";
 import { describeDelegationTokens, listConsumerGroups, listTopics, listTransactionalIds } from "@/lib/kafka";
+import { clusterOf } from "@/lib/clusters";
 import type { Viewer } from "@/lib/auth/sign-in";
 import type { ActionResult } from "@/lib/actions/result";
 import { toErrorResult } from "@/lib/actions/errors";
 import { AclIndex, CLUSTER_RESOURCE_NAME, type ResourceType } from "@/lib/policy";
 import { RESOURCE_SECTIONS, type ResourceDetail, type ResourceDetailQuery, type ResourceIndex, type ResourceIndexQuery, type ResourceSection } from "@/lib/schemas/resources";
 import { getAclSnapshot, type AclSnapshot, type AclSnapshotRead, type AclSnapshotReadOptions } from "./acl-snapshot";
-import { readAuthorizerConfig } from "./authorizer-config";
 import { buildResourceDetail, buildSection, userResourcesOfSnapshot } from "./resources-view";
 
 /** The names of topics, groups or transactional ids Kafka lists to the viewer (it filters them by DESCRIBE). */
@@ -74,5 +74,5 @@ export async function resourceDetail(viewer: Viewer, query: ResourceDetailQuery,
   if (!acls.ok) return acls;
   const { snapshot } = acls;
   const applicable = AclIndex.build(snapshot.matching(query.type, query.name));
-  return { ok: true, data: buildResourceDetail(query.type, query.name, applicable, readAuthorizerConfig()), aclSnapshot: snapshot.info() };
+  return { ok: true, data: buildResourceDetail(query.type, query.name, applicable, clusterOf(viewer.credential).authorizer), aclSnapshot: snapshot.info() };
 }

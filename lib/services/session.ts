@@ -7,6 +7,7 @@
  */
 import { recordAudit } from "@/lib/db/audit";
 import { auditFailedSignIn, signIn, signOut } from "@/lib/auth/sign-in";
+import { defaultClusterId } from "@/lib/clusters";
 import type { SignInInput } from "@/lib/schemas/session";
 import type { ActionResult } from "@/lib/actions/result";
 
@@ -23,6 +24,7 @@ export async function signInAudited(
       request: { username: input.username, mechanism: input.mechanism, client: clientAddress },
       outcome: "success",
       category: "session",
+      clusterId: input.cluster || defaultClusterId(),
     });
   } else {
     await auditFailedSignIn(input, clientAddress, result);
@@ -31,6 +33,6 @@ export async function signInAudited(
 }
 
 export async function signOutAudited(sessionId: string, principal: string): Promise<void> {
-  await signOut(sessionId);
-  await recordAudit({ principal, action: "session.sign-out", target: principal, outcome: "success", category: "session" });
+  const clusterId = await signOut(sessionId);
+  await recordAudit({ principal, action: "session.sign-out", target: principal, outcome: "success", category: "session", ...(clusterId !== null ? { clusterId } : {}) });
 }

@@ -294,16 +294,16 @@ describe("listTokenRequests", () => {
     ]);
     const r = await listTokenRequests(bob);
     expect(r.ok).toBe(true);
-    expect(db.listPendingTokenRequests).toHaveBeenCalledWith({ owners: ["User:svc-orders"], requester: "User:bob" });
+    expect(db.listPendingTokenRequests).toHaveBeenCalledWith({ owners: ["User:svc-orders"], requester: "User:bob", clusterId: "default" });
 
     // Without readable ACLs: only owners Kafka shows the viewer created tokens for.
     kafka.describeAcls.mockRejectedValue(kafkaError("CLUSTER_AUTHORIZATION_FAILED"));
     kafka.describeDelegationTokens.mockResolvedValue([token({ owner: "User:svc-billing" })]);
     await listTokenRequests(bob);
-    expect(db.listPendingTokenRequests).toHaveBeenLastCalledWith({ owners: ["User:svc-billing"], requester: "User:bob" });
+    expect(db.listPendingTokenRequests).toHaveBeenLastCalledWith({ owners: ["User:svc-billing"], requester: "User:bob", clusterId: "default" });
     await listTokenRequests(alice);
-    expect(db.listPendingTokenRequests).toHaveBeenLastCalledWith({ owners: ["User:alice"], requester: "User:alice" });
+    expect(db.listPendingTokenRequests).toHaveBeenLastCalledWith({ owners: ["User:alice"], requester: "User:alice", clusterId: "default" });
     await listTokenRequests(admin);
-    expect(db.listPendingTokenRequests).toHaveBeenLastCalledWith({ owners: ["User:svc-orders", "User:svc-billing", "User:alice"], requester: "User:admin" });
+    expect(db.listPendingTokenRequests).toHaveBeenLastCalledWith({ owners: ["User:svc-orders", "User:svc-billing", "User:alice"], requester: "User:admin", clusterId: "default" });
   });
 });

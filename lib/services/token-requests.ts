@@ -55,7 +55,8 @@ import { decryptSecret, encryptSecret } from "@/lib/auth/crypto";
 import { aclIsAllowed, isSuperUser, type AclBinding, type DelegationToken } from "@/lib/policy";
 import type { DecidableRequest, TokenRequestCreateInput, TokenRequestLists, TokenRequestView, TokenRetrieved } from "@/lib/schemas/tokens";
 import { auditedMutation, type MutationOutcome, type MutationSpec } from "./audited-mutation";
-import { readAuthorizerConfig, toAuthorizerConfig } from "./authorizer-config";
+import { toAuthorizerConfig } from "./authorizer-config";
+import { clusterIdOf, clusterOf } from "@/lib/clusters";
 import { APPEARS_ENTITLED, RETRIEVAL_WINDOW_MS, approverEntitlement, formatDuration, toTokenRequestView, withEntitlement, type ApproverEvidence } from "./token-view";
 
 type Failure = Extract<ActionResult<never>, { ok: false }>;
@@ -91,7 +92,7 @@ const ANY_USER_ACL = { resourceType: "USER", resourceName: null, patternType: "A
  * the environment, and the owners the viewer has created tokens for before.
  */
 async function evidenceFor(cred: KafkaCredential, viewer: string): Promise<ApproverEvidence> {
-  const config = toAuthorizerConfig(readAuthorizerConfig());
+  const config = toAuthorizerConfig(clusterOf(cred).authorizer);
   const [acls, tokens] = await Promise.all([
     describeAcls(cred, ANY_USER_ACL).catch(() => null as AclBinding[] | null),
     describeDelegationTokens(cred, null).catch(() => [] as DelegationToken[]),
@@ -132,9 +133,15 @@ function specFor(viewer: Viewer, action: string, request: Pick<TokenRequest, "id
  */
 export async function listTokenRequests(viewer: Viewer, now = Date.now()): Promise<ActionResult<TokenRequestLists>> {
   try {
-    const [mine, owners, evidence] = await Promise.all([listMyTokenRequests(viewer.principal), openRequestOwners(), evidenceFor(viewer.credential, viewer.principal)]);
+    // Requests are per cluster: nothing made on another is listed here.
+    const clusterId = clusterIdOf(viewer.credential);
+    const [mine, owners, evidence] = await Promise.all([
+      listMyTokenRequests(viewer.principal, undefined, clusterId),
+      openRequestOwners(clusterId),
+      evidenceFor(viewer.credential, viewer.principal),
+    ]);
     const decidable = owners.filter((owner) => APPEARS_ENTITLED.has(approverEntitlement(viewer.principal, { requester: "", owner }, evidence).entitlement));
-    const pending = await listPendingTokenRequests({ owners: decidable, requester: viewer.principal });
+    const pending = await listPendingTokenRequests({ owners: decidable, requester: viewer.principal, clusterId });
     return {
       ok: true,
       data: {
@@ -155,7 +162,7 @@ export async function submitTokenRequest(viewer: Viewer, input: TokenRequestCrea
   }
   const draft = { id: randomUUID(), requester: viewer.principal, owner: input.owner, renewers: [...new Set(input.renewers)], maxLifetimeMs: input.maxLifetimeMs };
   return auditedMutation(specFor(viewer, "token.request.create", draft, { reason: input.reason }), async () => {
-    const created = await createTokenRequest({ ...draft, reason: input.reason });
+    const created = await createTokenRequest({ ...draft, reason: input.reason, clusterId: clusterIdOf(viewer.credential) });
     return {
       result: { ok: true, data: toTokenRequestView(created, Date.now()) },
       audit: { outcome: "success", after: { status: created.status }, message: `Requested a token for ${created.owner}.` },
@@ -177,7 +184,7 @@ const sameSet = (a: readonly string[], b: readonly string[]) => a.length === new
 /** Whether Kafka shows the viewer every token the claimer created for the owner. */
 async function seesClaimersTokens(viewer: Viewer, request: TokenRequest, claim: Claim): Promise<boolean> {
   if (viewer.principal === claim.by || viewer.principal === request.owner) return true;
-  const config = toAuthorizerConfig(readAuthorizerConfig());
+  const config = toAuthorizerConfig(clusterOf(viewer.credential).authorizer);
   if (isSuperUser(viewer.principal, config)) return true;
   const acls = await describeAcls(viewer.credential, ANY_USER_ACL).catch(() => null);
   return acls !== null && aclIsAllowed(acls, config, CONSOLE_HOST)(viewer.principal, "DESCRIBE_TOKENS", "USER", request.owner);
@@ -291,9 +298,10 @@ function notOpenMessage(request: TokenRequest, doing: string): string {
   return request.status === "APPROVING" ? heldMessage(request, doing) : `This request is already ${request.status}; only PENDING requests can be decided.`;
 }
 
-async function findRequest(id: string, doing: string): Promise<ActionResult<TokenRequest>> {
+/** The request, when it was made on the viewer's cluster (one of another cluster is not found here). */
+async function findRequest(viewer: Viewer, id: string, doing: string): Promise<ActionResult<TokenRequest>> {
   try {
-    const request = await getTokenRequest(id);
+    const request = await getTokenRequest(id, clusterIdOf(viewer.credential));
     return request ? { ok: true, data: request } : { ok: false, code: "NOT_FOUND", message: "There is no such token request." };
   } catch (error) {
     return toErrorResult(error, doing);
@@ -304,7 +312,7 @@ async function findRequest(id: string, doing: string): Promise<ActionResult<Toke
 
 /** Claim, create the token as the approver, record it; exactly one token per request. */
 export async function approveRequest(viewer: Viewer, id: string): Promise<ActionResult<DecidableRequest>> {
-  const found = await findRequest(id, "approve a token request");
+  const found = await findRequest(viewer, id, "approve a token request");
   if (!found.ok) return found;
   let request = found.data;
   if (request.requester !== viewer.principal) {
@@ -445,7 +453,7 @@ async function recordCreated(viewer: Viewer, request: TokenRequest, claim: Claim
 
 /** Deny with a reason: the requester may withdraw; others must appear entitled to approve. Never while an approval holds it. */
 export async function denyRequest(viewer: Viewer, id: string, reason: string): Promise<ActionResult<TokenRequestView>> {
-  const found = await findRequest(id, "deny a token request");
+  const found = await findRequest(viewer, id, "deny a token request");
   if (!found.ok) return found;
   const settled = await settledRequest(viewer, found.data);
   if (!settled.ok) return settled;
@@ -485,13 +493,13 @@ const RETRIEVE_MESSAGES = {
 export async function retrieveRequestedToken(viewer: Viewer, id: string): Promise<ActionResult<TokenRetrieved>> {
   let request: TokenRequest | null;
   try {
-    request = await getTokenRequest(id);
+    request = await getTokenRequest(id, clusterIdOf(viewer.credential));
   } catch (error) {
     return toErrorResult(error, "retrieve a token");
   }
   const about = request ?? { id, requester: viewer.principal, owner: viewer.principal, renewers: [], maxLifetimeMs: null };
   return auditedMutation(specFor(viewer, "token.request.retrieve", about), async (): Promise<MutationOutcome<TokenRetrieved>> => {
-    const result = await retrieveHmacOnce(id, viewer.principal);
+    const result = await retrieveHmacOnce(id, viewer.principal, new Date(), clusterIdOf(viewer.credential));
     if (!result.ok) {
       const message = RETRIEVE_MESSAGES[result.error];
       const code = result.error === "NOT_FOUND" ? "NOT_FOUND" : result.error === "NOT_REQUESTER" ? "DENIED" : "CONFLICT";
