@@ -153,14 +153,14 @@ function DecisionsCard({ card, now }: { card: DashboardCard<DecisionPosture>; no
       ) : (
         <>
           <div className={styles.stats}>
-            <Stat label="token requests you may approve" value={card.data.pending} href="/token-requests" testId="decisions-pending" tone="warn" />
-            <Stat label="of yours still open" value={card.data.myOpen} href="/token-requests" testId="decisions-mine" />
+            <Stat label="token requests you may approve" value={card.data.pending} href="/token-requests#decide" testId="decisions-pending" tone="warn" />
+            <Stat label="of yours still open" value={card.data.myOpen} href="/token-requests#mine" testId="decisions-mine" />
           </div>
           {card.data.requests.length > 0 && (
             <ul className={styles.plainList} data-testid="decisions-list">
               {card.data.requests.map((r) => (
                 <li key={r.id} data-request-id={r.id}>
-                  <Link href="/token-requests">
+                  <Link href="/token-requests#decide">
                     <span className="mono">{r.requester}</span> asks for a token of <span className="mono">{r.owner}</span>
                   </Link>{" "}
                   <span className="muted">{formatRelative(Date.parse(r.createdAt), now)}</span>
@@ -202,7 +202,7 @@ function QuotasCard({ card }: { card: DashboardCard<QuotaPosture> }) {
       ) : (
         <>
           <div className={styles.stats}>
-            <Stat label="budgets exceeded" value={card.data.violations.length} href="/quotas" testId="quotas-violations" tone="bad" />
+            <Stat label="budgets exceeded" value={card.data.violations.length} href="/quotas#kip55" testId="quotas-violations" tone="bad" />
           </div>
           {card.data.budgets.length > 0 ? <BudgetBars bars={card.data.budgets} /> : <p className="muted">No user has client sub-quotas.</p>}
           <p className={`muted ${styles.note}`}>A {card.data.rule}.</p>

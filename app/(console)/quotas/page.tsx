@@ -164,7 +164,7 @@ function Budgets({ overview }: { overview: QuotasOverview }) {
   const { violations, warnings, rule } = overview.findings;
   return (
     <>
-      <h2>KIP-55 budget</h2>
+      <h2 id="kip55">KIP-55 budget</h2>
       <MoreInfo summary="The rule">
         <p>
           A {rule}: the explicit client sub-quotas of a user should not sum past the user&apos;s total. What is left goes to the user&apos;s clients

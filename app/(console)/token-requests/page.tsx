@@ -51,10 +51,10 @@ export default async function TokenRequestsPage() {
         </Alert>
       ) : (
         <>
-          <h2>My requests</h2>
+          <h2 id="mine">My requests</h2>
           <MyRequests requests={lists.data.mine} now={now} />
 
-          <h2>Requests I can decide</h2>
+          <h2 id="decide">Requests I can decide</h2>
           <MoreInfo summary="Which requests are listed">
             <p data-testid="decide-scope">
               Open requests for owners you appear entitled to create tokens for (you are the owner, a super user, you have CREATE_TOKENS on
