@@ -284,19 +284,19 @@ describe("AclStore at 100,000 ACLs", () => {
   }
   const store = AclStore.build(acls);
 
-  // Bounds are generous (a loaded CI machine); a scan-and-sort per query would still pass
-  // some of them, so the counts of work are what the test pins: a page is the page.
-  it("serves page 1 and page 400 of the whole set without touching the rest", () => {
-    const start = performance.now();
-    for (let i = 0; i < 100; i++) store.query({ page: 1 + (i % 400) });
-    expect((performance.now() - start) / 100).toBeLessThan(5);
-    expect(store.query({ page: 400, pageSize: 200 }).acls).toEqual(naiveMatches(acls, {}).slice(399 * 200, 400 * 200));
+  // Answers only; how fast a page or a filter is at 100k/300k ACLs is measured side by side
+  // by `npm run bench -- console` (list page 1/N, filters), not bounded by the wall clock here.
+  it("serves any page of the whole set as the sorted list's slice", () => {
+    const all = naiveMatches(acls, {});
+    for (const page of [1, 2, 137, 400]) expect(store.query({ page, pageSize: 200 }).acls).toEqual(all.slice((page - 1) * 200, page * 200));
   });
 
-  it("answers a principal filter and a MATCH lookup from indexes", () => {
-    const start = performance.now();
-    for (let i = 0; i < 200; i++) store.query({ principal: `User:app-${i}`, operation: "READ" });
-    for (let i = 0; i < 200; i++) store.query({ resourceType: "TOPIC", resourceName: `team${i % 100}.svc1.t2`, patternType: "MATCH" });
-    expect((performance.now() - start) / 400).toBeLessThan(5);
+  it("answers principal filters and MATCH lookups as a filter over every ACL does", () => {
+    for (let i = 0; i < 3; i++) {
+      const byPrincipal = { principal: `User:app-${i * 1000}`, operation: "READ" as const };
+      expect(store.query({ ...byPrincipal, pageSize: 10_000 }).acls).toEqual(naiveMatches(acls, byPrincipal));
+      const byName = { resourceType: "TOPIC" as const, resourceName: `team${i * 33}.svc1.t2`, patternType: "MATCH" as const };
+      expect(store.query({ ...byName, pageSize: 10_000 }).acls).toEqual(naiveMatches(acls, byName));
+    }
   });
 });

@@ -1,12 +1,16 @@
 /**
- * Scale: the index must answer without scanning every ACL. Bounds here are ten times the
- * targets (build < 500 ms, MATCH < 200 µs, topic matrix < 20 ms at 100,000 ACLs) so a
- * loaded CI machine does not fail them, while a linear scan per question would.
+ * The index at 100,000 ACLs answers exactly what a scan of every ACL answers: MATCH
+ * lookups, the effective matrix of a topic read by 2,000 principals, and authorization
+ * decisions. How fast it answers is the bench's job, compared side by side in one run
+ * (`npm run bench -- policy`: indexBuildMs, matchLookupUs, topicMatrixMs, and the
+ * authorizer rows against Kafka's StandardAuthorizer), not a wall-clock bound here, which a
+ * loaded machine fails for no fault of the code.
  */
 import { describe, expect, it } from "vitest";
 import type { AclBinding, AclOperation } from "../types";
 import { AclIndex } from "./acl-index";
 import { authorize } from "./authorize";
+import { filterAcls } from "./filter";
 import { effectiveForResource } from "./effective";
 import { acl } from "./test-helpers";
 
@@ -32,37 +36,53 @@ function syntheticAcls(n: number): AclBinding[] {
 
 describe("AclIndex at 100,000 ACLs", () => {
   const acls = syntheticAcls(100_000);
-  let index: AclIndex;
+  const index = AclIndex.build(acls);
+  const topicNames = acls.filter((a) => a.resourceType === "TOPIC" && a.patternType === "LITERAL").map((a) => a.resourceName);
 
-  it("builds in under 5 s (target 500 ms)", () => {
-    const start = performance.now();
-    index = AclIndex.build(acls);
-    expect(performance.now() - start).toBeLessThan(5_000);
+  it("holds every distinct binding once", () => {
+    expect(index.size).toBe(new Set(acls.map((a) => JSON.stringify(a))).size);
     expect(index.size).toBeGreaterThan(90_000);
   });
 
-  it("answers MATCH lookups in under 2 ms each (target 200 µs)", () => {
-    const names = acls.filter((a) => a.resourceType === "TOPIC" && a.patternType === "LITERAL").map((a) => a.resourceName);
-    const start = performance.now();
-    let found = 0;
-    for (let i = 0; i < 1000; i++) found += index.matching("TOPIC", names[i * 50]!).length;
-    expect((performance.now() - start) / 1000).toBeLessThan(2);
-    expect(found).toBeGreaterThan(0);
+  it("answers MATCH lookups (literal, prefixed and *) as the MATCH filter over the whole list does", () => {
+    for (let i = 0; i < 120; i++) {
+      const name = i % 10 === 0 ? `team${i % 200}.${i % 300}x` : topicNames[i * 400]!;
+      const expected = filterAcls(index.acls, { resourceType: "TOPIC", resourceName: name, patternType: "MATCH", principal: null, host: null, operation: "ANY", permissionType: "ANY" });
+      expect(index.matching("TOPIC", name)).toEqual(expected);
+    }
   });
 
-  it("computes the effective matrix of a topic with 2,000 principals in under 200 ms (target 20 ms)", () => {
-    const start = performance.now();
+  it("computes the effective matrix of a topic with 2,000 principals, each decision the one authorize gives", () => {
     const view = effectiveForResource(index, "TOPIC", "shared.events");
-    expect(performance.now() - start).toBeLessThan(200);
     expect(view.rows.length).toBeGreaterThan(2000);
     expect(view.rows.find((r) => r.principal === "User:svc-7")!.operations[0]).toMatchObject({ operation: "READ", decision: "ALLOWED" });
+    for (const row of view.rows.slice(0, 300)) {
+      if (row.principal === "User:*") continue;
+      for (const cell of row.operations) {
+        const decided = authorize(index, { principal: row.principal, host: "*", operation: cell.operation, resourceType: "TOPIC", resourceName: "shared.events" });
+        expect([row.principal, cell.operation, cell.decision]).toEqual([row.principal, cell.operation, decided.decision]);
+      }
+    }
   });
 
-  it("authorizes in under 50 µs each (targets: faster than StandardAuthorizer)", () => {
-    const start = performance.now();
-    for (let i = 0; i < 20_000; i++) {
-      authorize(index, { principal: `User:svc-${i % 2000}`, host: "10.0.1.1", operation: "READ", resourceType: "TOPIC", resourceName: `team${i % 200}.orders.v${i % 2000}` });
+  it("authorizes as a scan of every matching ACL decides (a DENY that applies wins, else an ALLOW, else denied)", () => {
+    const seen = { ALLOWED: 0, DENIED: 0 };
+    for (let i = 0; i < 150; i++) {
+      const principal = `User:svc-${(i * 37) % 2000}`;
+      const resourceName = i % 3 === 0 ? "shared.events" : `team${(i * 7) % 200}.orders.v${(i * 13) % 2000}`;
+      const operation = (["READ", "WRITE", "DESCRIBE"] as const)[i % 3]!;
+      const applying = filterAcls(index.acls, { resourceType: "TOPIC", resourceName, patternType: "MATCH", principal: null, host: null, operation: "ANY", permissionType: "ANY" }).filter(
+        (a) => (a.principal === principal || a.principal === "User:*") && (a.host === "*" || a.host === "10.0.1.1") && (a.operation === operation || a.operation === "ALL" || (operation === "DESCRIBE" && ["READ", "WRITE", "DELETE", "ALTER"].includes(a.operation))),
+      );
+      const expected = applying.some((a) => a.permissionType === "DENY" && (a.operation === operation || a.operation === "ALL"))
+        ? "DENIED"
+        : applying.some((a) => a.permissionType === "ALLOW")
+          ? "ALLOWED"
+          : "DENIED";
+      seen[expected]++;
+      expect([principal, resourceName, operation, authorize(index, { principal, host: "10.0.1.1", operation, resourceType: "TOPIC", resourceName }).decision]).toEqual([principal, resourceName, operation, expected]);
     }
-    expect(((performance.now() - start) / 20_000) * 1000).toBeLessThan(50);
+    expect(seen.ALLOWED).toBeGreaterThan(10);
+    expect(seen.DENIED).toBeGreaterThan(10);
   });
 });
