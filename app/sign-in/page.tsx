@@ -2,13 +2,14 @@ import { redirect } from "next/navigation";
 import { getViewer } from "@/lib/auth/current";
 import { safeNextPath } from "@/lib/auth/safe-next";
 import { SignInForm } from "./sign-in-form";
+import { clusters, defaultClusterId, findCluster } from "@/lib/clusters";
 import { Alert } from "@/components/ui/alert";
 
 export const metadata = { title: "Sign in" };
 export const dynamic = "force-dynamic";
 
-export default async function SignInPage({ searchParams }: { searchParams: Promise<{ next?: string; ended?: string }> }) {
-  const { next, ended } = await searchParams;
+export default async function SignInPage({ searchParams }: { searchParams: Promise<{ next?: string; ended?: string; cluster?: string }> }) {
+  const { next, ended, cluster } = await searchParams;
   if (await getViewer()) redirect(safeNextPath(next));
   return (
     <main className="signin-wrap">
@@ -21,7 +22,11 @@ export default async function SignInPage({ searchParams }: { searchParams: Promi
             {safeNextPath(next) !== "/" ? " to return to the page you were on." : "."}
           </Alert>
         )}
-        <SignInForm next={safeNextPath(next)} />
+        <SignInForm
+          next={safeNextPath(next)}
+          clusters={clusters().map((c) => ({ id: c.id, displayName: c.displayName, mechanisms: c.saslMechanisms }))}
+          cluster={cluster !== undefined && findCluster(cluster) ? cluster : defaultClusterId()}
+        />
       </div>
     </main>
   );

@@ -8,13 +8,25 @@ import { Select } from "@/components/ui/select";
 import { ResultPanel } from "@/components/ui/alert";
 import { SubmitButton } from "@/components/ui/submit-button";
 
-export function SignInForm({ next }: { next: string }) {
+export interface SignInCluster {
+  id: string;
+  displayName: string;
+  mechanisms: readonly string[];
+}
+
+/** With more than one cluster, the user picks the one to sign in to (credentials differ per cluster). */
+export function SignInForm({ next, clusters = [], cluster }: { next: string; clusters?: readonly SignInCluster[]; cluster?: string }) {
   const [state, formAction] = useActionState<SignInState, FormData>(signInAction, null);
   const errors = state && !state.ok ? (state.fieldErrors ?? {}) : {};
   return (
     <form action={formAction} className="stack" aria-label="Sign in" noValidate>
-      <ResultPanel result={state} shownFields={["username", "password", "mechanism"]} />
+      <ResultPanel result={state} shownFields={["cluster", "username", "password", "mechanism"]} />
       <input type="hidden" name="next" value={next} />
+      {clusters.length > 1 && (
+        <Field id="signin-cluster" label="Cluster" errors={errors.cluster}>
+          <Select name="cluster" defaultValue={cluster ?? clusters[0]?.id} options={clusters.map((c) => ({ value: c.id, label: `${c.displayName} (${c.id})` }))} />
+        </Field>
+      )}
       <Field id="signin-username" label="Username" errors={errors.username}>
         <input name="username" autoComplete="username" required autoFocus />
       </Field>

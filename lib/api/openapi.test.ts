@@ -94,7 +94,7 @@ describe("the OpenAPI document", () => {
 
   it("describes sign-in with the fields the server validates, and needs no credentials only there", () => {
     const body = bodySchema("post", "/api/v1/session") as { properties: Record<string, unknown> };
-    expect(Object.keys(body.properties)).toEqual(["username", "password", "mechanism"]);
+    expect(Object.keys(body.properties)).toEqual(["username", "password", "mechanism", "cluster"]);
     expect(body.properties.mechanism).toMatchObject({ enum: ["SCRAM-SHA-512", "SCRAM-SHA-256", "PLAIN"], default: "SCRAM-SHA-512" });
     expect(doc.security).toEqual([{ session: [] }, { basic: [] }]);
     const open = operations.filter(({ op }) => op.security?.length === 0).map(({ method, path: p }) => `${method} ${p}`);

@@ -11,6 +11,7 @@ import { viewerFromBasic, viewerFromSessionId, type Viewer } from "@/lib/auth/si
 import { clientAddressFromHeaders } from "@/lib/auth/client-address";
 import { PAGE_PATH_HEADER, signInAgainPath } from "@/lib/auth/page-path";
 import { env } from "@/lib/env";
+import { clusterIdOf } from "@/lib/clusters";
 import type { ActionResult } from "@/lib/actions/result";
 
 export const SESSION_COOKIE = "ksc_session";
@@ -52,8 +53,19 @@ export async function requireViewer(): Promise<Viewer> {
   return viewer;
 }
 
-/** Cookie session or Basic credentials (mechanism from X-Kafka-Mechanism, default SCRAM-SHA-512). */
+/** The cluster an API request names: the X-Kafka-Cluster header or the `cluster` query parameter (lib/clusters.ts ids). */
+export function requestedCluster(request: Request): string | undefined {
+  const named = request.headers.get("x-kafka-cluster") ?? new URL(request.url).searchParams.get("cluster");
+  return named === null || named.trim() === "" ? undefined : named.trim();
+}
+
+/**
+ * Cookie session or Basic credentials (mechanism from X-Kafka-Mechanism, default
+ * SCRAM-SHA-512; cluster from X-Kafka-Cluster or `cluster`, default the default cluster).
+ * A session answers only for its own cluster: a request naming another is refused.
+ */
 export async function viewerForRequest(request: Request): Promise<ActionResult<Viewer>> {
+  const cluster = requestedCluster(request);
   const authorization = request.headers.get("authorization");
   if (authorization?.toLowerCase().startsWith("basic ")) {
     const decoded = Buffer.from(authorization.slice(6).trim(), "base64").toString("utf8");
@@ -62,6 +74,7 @@ export async function viewerForRequest(request: Request): Promise<ActionResult<V
       username: colon >= 0 ? decoded.slice(0, colon) : decoded,
       password: colon >= 0 ? decoded.slice(colon + 1) : "",
       mechanism: request.headers.get("x-kafka-mechanism") ?? undefined,
+      cluster,
     });
     if (!parsed.success) {
       return { ok: false, code: "UNAUTHENTICATED", message: "Malformed Basic credentials or unknown X-Kafka-Mechanism." };
@@ -70,5 +83,8 @@ export async function viewerForRequest(request: Request): Promise<ActionResult<V
   }
   const viewer = await getViewer();
   if (!viewer) return { ok: false, code: "UNAUTHENTICATED", message: "Sign in first, or send Kafka credentials with Authorization: Basic." };
+  if (cluster !== undefined && cluster !== clusterIdOf(viewer.credential)) {
+    return { ok: false, code: "UNAUTHENTICATED", message: `This session is for the cluster "${clusterIdOf(viewer.credential)}", not "${cluster}": sign in to that cluster.` };
+  }
   return { ok: true, data: viewer };
 }

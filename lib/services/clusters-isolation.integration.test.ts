@@ -60,7 +60,7 @@ process.env.CLUSTERS_FILE = clustersFile;
 const { useMigratedTestDatabase } = await import("@/lib/db/testing");
 const kafka = await import("@/lib/kafka");
 const { ADMIN, createScramUser, dropScramUser, runId } = await import("@/lib/kafka/test-fixtures");
-const { signIn, viewerFromSessionId } = await import("@/lib/auth/sign-in");
+const { signIn, viewerFromBasic, viewerFromSessionId } = await import("@/lib/auth/sign-in");
 const { recordAudit } = await import("@/lib/db/audit");
 const { getAclSnapshot } = await import("./acl-snapshot");
 const { applyPlan, createPlan, getPlanView } = await import("./plans");
@@ -107,6 +107,17 @@ describe.skipIf(!secondUp)("two clusters, one console", () => {
     expect(described.brokers.map((b) => `${b.host}:${b.port}`)).toEqual([SECOND]);
     const onA = await kafka.describeCluster(adminA.credential);
     expect(onA.clusterId).not.toBe(described.clusterId);
+  });
+
+  it("takes API callers with Basic credentials to the cluster they name", async () => {
+    const basic = await viewerFromBasic({ username: "admin", password: "admin-secret", mechanism: "SCRAM-SHA-512", cluster: "b" }, "127.0.0.4");
+    expect(basic.ok && basic.data.credential.clusterId).toBe("b");
+    const byDefault = await viewerFromBasic({ username: "admin", password: "admin-secret", mechanism: "SCRAM-SHA-512" }, "127.0.0.4");
+    expect(byDefault.ok && byDefault.data.credential.clusterId).toBe("a");
+    expect(await viewerFromBasic({ username: requester.username, password: requester.password, mechanism: "SCRAM-SHA-512", cluster: "b" }, "127.0.0.4")).toMatchObject({
+      ok: false,
+      code: "INVALID_CREDENTIALS",
+    });
   });
 
   it("proves credentials against the chosen cluster: a user of A is refused on B; B offers only its mechanisms; an unknown cluster is named", async () => {
