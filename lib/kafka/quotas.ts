@@ -4,12 +4,12 @@
  * the policy shape: `{ user: "alice" }`, `{ user: null }` = `<default>` user,
  * `{ user: "svc", "client-id": "api" }`, `{ ip: "10.0.0.1" }`.
  */
-import { alterClientQuotasV1, ClientQuotaMatchTypes, type describeClientQuotasV1 } from "@platformatic/kafka";
+import { alterClientQuotasV1, ClientQuotaMatchTypes, type Admin, type describeClientQuotasV1 } from "@platformatic/kafka";
 import type { QuotaFilterComponent } from "@/lib/policy/quota/filter";
 import type { QuotaEntity, QuotaEntityType, QuotaKey } from "@/lib/policy/types";
 import { QUOTA_ENTITY_TYPES, QUOTA_KEYS } from "@/lib/policy/types";
 import { anyBrokerConnection, principalOf, withAdmin } from "./client";
-import { errorInfoFor, kafkaErrorName, partialResponse } from "./errors";
+import { errorInfoFor, kafkaErrorName, partialResponse, toKafkaOperationError, type KafkaErrorInfo } from "./errors";
 import { settle } from "./settle";
 import type { AlterClientQuotaResult, KafkaCredential, QuotaAlteration, QuotaEntry, QuotaValues } from "./types";
 
@@ -79,6 +79,24 @@ export async function describeClientQuotas(
 
 type AlterResponse = Awaited<ReturnType<typeof alterClientQuotasV1.api.async>>;
 
+/**
+ * Failures after which Kafka may or may not have applied the change: the answer was lost
+ * (the broker went down or the connection broke mid-request) or the broker's forward to
+ * the controller timed out (the controller failing over). The controller may have
+ * committed it before the loss.
+ */
+const OUTCOME_UNKNOWN = new Set(["BROKER_UNAVAILABLE", "UNKNOWN", "REQUEST_TIMED_OUT", "NETWORK_EXCEPTION", "UNKNOWN_SERVER_ERROR"]);
+
+/** How long a change whose answer was lost is looked for: a controller election takes a few seconds. */
+export const LOST_ANSWER_WAIT_MS = 10_000;
+
+/** Whether Kafka now shows the alteration (every set key with its value, every removed key gone). */
+async function shows(admin: Admin, a: QuotaAlteration): Promise<boolean> {
+  const [current] = await admin.describeClientQuotas({ components: exactComponents(a.entity), strict: true });
+  const values = new Map((current?.values ?? []).map((v) => [v.key as string, v.value]));
+  return a.ops.every((op) => (op.value === null ? !values.has(op.key) : values.get(op.key) === op.value));
+}
+
 /** Sets (number) or removes (null) quota keys per entity; `validateOnly` checks without applying. */
 export async function alterClientQuotas(
   cred: KafkaCredential,
@@ -93,34 +111,52 @@ export async function alterClientQuotas(
       entities: entityToWire(a.entity),
       ops: a.ops.map((op) => (op.value === null ? { key: op.key, remove: true as const } : { key: op.key, value: op.value, remove: false as const })),
     }));
-    let response: AlterResponse;
+    let response: AlterResponse | null = null;
+    let lost: KafkaErrorInfo | null = null;
     try {
       response = await alterClientQuotasV1.api.async(connection, entries, validateOnly);
     } catch (error) {
-      const partial = partialResponse<AlterResponse>(error);
-      if (!partial) throw error;
-      response = partial;
+      response = partialResponse<AlterResponse>(error);
+      if (!response) {
+        const converted = toKafkaOperationError(error, ctx);
+        if (validateOnly || !OUTCOME_UNKNOWN.has(converted.code)) throw error;
+        lost = converted.toJSON();
+      }
     }
     // The controller answers from a map keyed by entity: match entries by entity, not by position.
-    const byEntity = new Map(response.entries.map((r) => [entityKey(entityFromWire(r.entity)), r]));
-    const results = alterations.map((a) => {
+    const byEntity = new Map((response?.entries ?? []).map((r) => [entityKey(entityFromWire(r.entity)), r]));
+    const results: AlterClientQuotaResult[] = alterations.map((a) => {
+      if (lost) return { entity: a.entity, error: lost };
       const r = byEntity.get(entityKey(a.entity));
       return {
         entity: a.entity,
         error: !r || r.errorCode === 0 ? null : errorInfoFor(kafkaErrorName(r.errorCode), r.errorMessage, ctx),
       };
     });
-    if (!validateOnly) {
-      const applied = alterations.filter((_a, i) => results[i]?.error === null);
-      await settle(async () => {
-        for (const a of applied) {
-          const [current] = await admin.describeClientQuotas({ components: exactComponents(a.entity), strict: true });
-          const values = new Map((current?.values ?? []).map((v) => [v.key as string, v.value]));
-          if (!a.ops.every((op) => (op.value === null ? !values.has(op.key) : values.get(op.key) === op.value))) return false;
-        }
-        return true;
-      });
+    if (validateOnly) return results;
+    const applied = alterations.filter((_a, i) => results[i]?.error === null);
+    await settle(async () => {
+      for (const a of applied) if (!(await shows(admin, a))) return false;
+      return true;
+    });
+    // Unknown outcomes: what Kafka shows once the cluster answers again decides.
+    for (const [i, a] of alterations.entries()) {
+      const error = results[i]?.error;
+      if (!error || !OUTCOME_UNKNOWN.has(error.code)) continue;
+      const visible = await settle(() => shows(admin, a), LOST_ANSWER_WAIT_MS);
+      results[i] = { entity: a.entity, error: visible ? null : notShownAfterLoss(error) };
     }
     return results;
   });
+}
+
+/** The error of a change whose answer was lost and that a re-read does not show. */
+function notShownAfterLoss(error: KafkaErrorInfo): KafkaErrorInfo {
+  const cause = error.code === "BROKER_UNAVAILABLE" ? "the connection to the broker closed or timed out mid-request" : error.message.replace(/\.$/, "");
+  return {
+    ...error,
+    message:
+      `The quota change may not have been applied: Kafka's answer was lost (${cause}), and reading the quotas again ` +
+      `for ${LOST_ANSWER_WAIT_MS / 1000} s did not show it. Read the quotas again before retrying.`,
+  };
 }
