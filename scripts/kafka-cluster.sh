@@ -82,6 +82,9 @@ write_node_config() {
 # ---- node $i of a $n-node cluster (scripts/kafka-cluster.sh); overrides the keys above
 node.id=$i
 controller.quorum.voters=$(voters_of "$n")
+# Three JVMs starting at once on a small, busy machine: a broker may wait longer than the
+# default minute for the quorum to register it (it exits when that runs out).
+initial.broker.registration.timeout.ms=$((TIMEOUT * 1000))
 default.replication.factor=$rf
 offsets.topic.replication.factor=$rf
 transaction.state.log.replication.factor=$rf
