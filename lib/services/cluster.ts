@@ -1,4 +1,4 @@
-import { describeCluster, kafkaConfig } from "@/lib/kafka";
+import { describeCluster, kafkaConfigOf } from "@/lib/kafka";
 import { brokersDown } from "@/lib/kafka/brokers";
 import { kafkaApiVersions } from "@/lib/observability/readiness";
 import type { Viewer } from "@/lib/auth/sign-in";
@@ -11,7 +11,7 @@ import type { ClusterView } from "@/lib/schemas/cluster";
  */
 export async function getClusterView(viewer: Viewer): Promise<ClusterView> {
   const cluster = await describeCluster(viewer.credential);
-  const config = kafkaConfig();
+  const config = kafkaConfigOf(viewer.credential);
   const down = await brokersDown(cluster.brokers, config.bootstrapServers, (server) => kafkaApiVersions(server, { tls: config.tls, clientId: config.clientId }));
   return {
     clusterId: cluster.clusterId ?? null,
