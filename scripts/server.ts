@@ -48,7 +48,7 @@ import { CLIENT_ADDRESS_HEADER, resolveClientAddress } from "../lib/auth/client-
 import { baseSecurityHeaders, FALLBACK_CONTENT_SECURITY_POLICY } from "../lib/api/security-headers";
 import { findUnsafeUrl, hasErrors } from "../lib/schemas/safe-text";
 import { disconnectPrisma, getPrisma } from "../lib/db/client";
-import { kafkaConfig } from "../lib/kafka/config";
+import { clusterById } from "../lib/clusters";
 import { closeAllConnections, pooledConnectionCount } from "../lib/kafka/client";
 import { logger, routeConsoleTo } from "../lib/observability/logger";
 import { createMetrics, heldAclSnapshots, type ConsoleMetrics } from "../lib/observability/metrics";
@@ -141,7 +141,8 @@ interface Observability {
 
 /** The readiness probe over the console's database pool and its Kafka bootstrap brokers. */
 function consoleReadiness(log: Logger) {
-  const kafka = kafkaConfig();
+  // The default cluster (lib/clusters.ts): the one the environment, or the clusters file's default, names.
+  const kafka = clusterById().kafka;
   const probe = readinessProbe({
     database: () => getPrisma().$queryRaw`select 1`,
     kafka: () => anyKafkaBrokerAnswers(kafka.bootstrapServers, { tls: kafka.tls }),
