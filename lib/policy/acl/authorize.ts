@@ -276,6 +276,68 @@ export function authorizeInScanOrder(groups: readonly AclGroup[], request: Omit<
   return config?.allowEveryoneIfNoAclFound === true ? DEFAULT_ALLOW_RESULT : DEFAULT_DENY_RESULT;
 }
 
+/** What matchMasksInScanOrder found: the operation bits some matching ALLOW / DENY ACL decides. */
+export interface MatchMasks {
+  allow: number;
+  deny: number;
+}
+
+/**
+ * Every operation's decision at once for one principal and host over groups from
+ * `scanOrder`: the union of the allow and deny masks of the ACLs that match the principal
+ * (or `User:*`) and host (or `*`). For an operation with bit `b`: DENIED when `deny & b`
+ * (a matching DENY ends Kafka's scan wherever it is), else ALLOWED when `allow & b`, else
+ * no ACL matched. One pass instead of one per operation; `out` is filled and returned.
+ * Super users are the caller's to handle.
+ */
+export function matchMasksInScanOrder(groups: readonly AclGroup[], principal: string, host: string, out: MatchMasks): MatchMasks {
+  let allow = 0;
+  let deny = 0;
+  let table: AclTable | null = null;
+  let p = -1;
+  let h = -1;
+  const fromList = (list: readonly IndexedAcl[] | undefined) => {
+    if (list === undefined) return;
+    for (let i = 0; i < list.length; i++) {
+      allow |= list[i]!.allowMask;
+      deny |= list[i]!.denyMask;
+    }
+  };
+  for (let g = 0; g < groups.length; g++) {
+    const group = groups[g]!;
+    if (group.table !== table) {
+      table = group.table;
+      p = table.principals.get(principal) ?? -1;
+      h = table.hosts.get(host) ?? -1;
+    }
+    const byIds = group.byIds;
+    if (byIds === null) {
+      const data = table.data;
+      const end = (group.at + group.entries.length) * 4;
+      for (let k = group.at * 4; k < end; k += 4) {
+        const ep = data[k]!;
+        if (ep !== p && ep !== 0) continue;
+        const eh = data[k + 1]!;
+        if (eh !== h && eh !== 0) continue;
+        allow |= data[k + 2]!;
+        deny |= data[k + 3]!;
+      }
+      continue;
+    }
+    if (p >= 0) {
+      if (h >= 0) fromList(byIds.get(idKey(table, p, h)));
+      if (h !== 0) fromList(byIds.get(idKey(table, p, 0)));
+    }
+    if (p !== 0) {
+      if (h >= 0) fromList(byIds.get(idKey(table, 0, h)));
+      if (h !== 0) fromList(byIds.get(idKey(table, 0, 0)));
+    }
+  }
+  out.allow = allow;
+  out.deny = deny;
+  return out;
+}
+
 /** The dummy resource name Authorizer.authorizeByResourceType authorizes first. */
 export const HARDCODE_RESOURCE_NAME = "hardcode";
 

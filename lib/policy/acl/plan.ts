@@ -59,7 +59,7 @@
  */
 import { RESOURCE_TYPES, WILDCARD_HOST, WILDCARD_PRINCIPAL, WILDCARD_RESOURCE, type AclBinding, type AclOperation, type ResourceType } from "../types";
 import { AclIndex, bindingKey, type AclGroup, type IndexedAcl } from "./acl-index";
-import { authorizeInScanOrder, scanOrder } from "./authorize";
+import { matchMasksInScanOrder, scanOrder, type MatchMasks } from "./authorize";
 import { PolicyInputError } from "./errors";
 import type { AuthorizerConfig, Decision } from "./model";
 import { SUPPORTED_OPERATIONS, allowedOperationsMask, deniedOperationsMask, operationBit } from "./operations";
@@ -488,6 +488,9 @@ interface Row {
 }
 
 const ALL_OPS_MASK = -1;
+/** Above every operation bit: a cell-list key is (type x range + flipped bits) x range + bits ALLOWED after. */
+const OP_KEY_RANGE = 1 << 14;
+const NO_CELLS: OpCell[] = [];
 
 function compareStrings(a: string, b: string): number {
   return a < b ? -1 : a > b ? 1 : 0;
@@ -667,7 +670,9 @@ export function blastRadius(input: BlastRadiusInput): BlastRadius {
     }
     return v;
   };
-  const request = { principal: "", host: "", operation: "READ" as AclOperation };
+  const cellLists = new Map<number, OpCell[]>();
+  const masksBefore: MatchMasks = { allow: 0, deny: 0 };
+  const masksAfter: MatchMasks = { allow: 0, deny: 0 };
 
   const blocks: Block[] = [];
   let checked = 0;
@@ -750,23 +755,43 @@ export function blastRadius(input: BlastRadiusInput): BlastRadius {
     if (classPrincipals.length === 0 || (namedHostList.length === 0 && otherHost === null)) return null;
 
     const block: Block = { resourceType: type, resourceName: name, namedHosts, namedRanks, named: new Map(), others: null, othersCount, rows: 0, gained: 0, lost: 0 };
-    const decide = (principal: string, host: string, count: number): { key: string; cells: OpCell[] } => {
-      const cells: OpCell[] = [];
-      let key = "";
-      request.principal = principal;
-      request.host = host;
+    // Without a matching ACL: DENIED where the resource has ACLs, else the configured default.
+    const unmatchedBefore: Decision = gb.length === 0 && allowEveryone ? "ALLOWED" : "DENIED";
+    const unmatchedAfter: Decision = ga.length === 0 && allowEveryone ? "ALLOWED" : "DENIED";
+    const typeKey = RESOURCE_TYPES.indexOf(type) * OP_KEY_RANGE;
+    // The flipped operations of one (principal, host) as a number (type, flipped bits, bits
+    // ALLOWED after): equal numbers are equal cell lists, kept once; `key` is the last one.
+    let key = 0;
+    const decide = (principal: string, host: string, count: number): OpCell[] => {
+      // Every operation from one pass over the groups before and one after (same decisions as authorizeInScanOrder).
+      const b = matchMasksInScanOrder(gb, principal, host, masksBefore);
+      const a = matchMasksInScanOrder(ga, principal, host, masksAfter);
+      let flipped = 0;
+      let allowedAfter = 0;
       for (const operation of ops) {
-        request.operation = operation;
-        const was = authorizeInScanOrder(gb, request, config).decision;
-        const is = authorizeInScanOrder(ga, request, config).decision;
+        const bit = operationBit(operation);
+        const was = (b.deny & bit) !== 0 ? false : (b.allow & bit) !== 0 ? true : unmatchedBefore === "ALLOWED";
+        const is = (a.deny & bit) !== 0 ? false : (a.allow & bit) !== 0 ? true : unmatchedAfter === "ALLOWED";
         if (was === is) continue;
-        const k = `${operation}>${is}`;
-        cells.push(intern(k, (): OpCell => ({ operation, before: was, after: is })));
-        key += k + ",";
+        flipped |= bit;
+        if (is) allowedAfter |= bit;
       }
       evaluated += ops.length;
       checked += count * ops.length;
-      return { key, cells };
+      key = flipped === 0 ? 0 : (typeKey + flipped) * OP_KEY_RANGE + allowedAfter;
+      if (flipped === 0) return NO_CELLS;
+      let cells = cellLists.get(key);
+      if (cells === undefined) {
+        cells = [];
+        for (const operation of ops) {
+          const bit = operationBit(operation);
+          if ((flipped & bit) === 0) continue;
+          const after: Decision = (allowedAfter & bit) !== 0 ? "ALLOWED" : "DENIED";
+          cells.push({ operation, before: after === "ALLOWED" ? "DENIED" : "ALLOWED", after });
+        }
+        cellLists.set(key, cells);
+      }
+      return cells;
     };
     for (let c = 0; c < classPrincipals.length; c++) {
       const principal = classPrincipals[c]!;
@@ -775,15 +800,14 @@ export function blastRadius(input: BlastRadiusInput): BlastRadius {
       const hostCells: PrincipalChanges["hostCells"] = [];
       let signature = "";
       for (const host of namedHostList) {
-        const { key, cells } = decide(principal, host, principalCount);
+        const cells = decide(principal, host, principalCount);
         if (cells.length === 0) continue;
-        hostCells.push({ host, cells: intern(`[${key}`, () => cells) });
+        hostCells.push({ host, cells });
         signature += `${host}\u0000${key};`;
       }
       let otherHostCells: OpCell[] = [];
       if (otherHost !== null) {
-        const { key, cells } = decide(principal, otherHost, principalCount * otherHostCount);
-        otherHostCells = intern(`[${key}`, () => cells);
+        otherHostCells = decide(principal, otherHost, principalCount * otherHostCount);
         signature += `*${otherHostCount}\u0000${key}`;
       }
       if (hostCells.length === 0 && otherHostCells.length === 0) continue;
