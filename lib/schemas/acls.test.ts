@@ -51,6 +51,7 @@ describe("aclListQuerySchema", () => {
       host: "",
       operation: "ANY",
       permissionType: "ANY",
+      lintCode: "ANY",
       sort: "resourceType",
       order: "asc",
       page: 1,
