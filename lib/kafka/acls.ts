@@ -351,8 +351,9 @@ export async function createAcls(cred: KafkaCredential, bindings: AclBinding[], 
     const created = distinct(results.filter((r) => r.error === null).map((r) => r.binding));
     if (options.confirmation) options.confirmation.add({ created, deleted: [] });
     else {
-      await settle(() => bindingsVisible(admin, created, true));
+      const shown = await settle(() => bindingsVisible(admin, created, true));
       notify(cred, { created, deleted: [] });
+      if (!shown) return results.map((r) => (r.error === null ? { ...r, propagating: true as const } : r));
     }
     return results;
   });
@@ -386,8 +387,9 @@ export async function deleteAcls(cred: KafkaCredential, filters: AclBindingFilte
     const deleted = distinct(results.flatMap((r) => r.deleted));
     if (options.confirmation) options.confirmation.add({ created: [], deleted });
     else {
-      await settle(() => bindingsVisible(admin, deleted, false));
+      const gone = await settle(() => bindingsVisible(admin, deleted, false));
       notify(cred, { created: [], deleted });
+      if (!gone) return results.map((r) => (r.deleted.length > 0 ? { ...r, propagating: true as const } : r));
     }
     return results;
   });

@@ -39,6 +39,7 @@ const { filterToWire } = await import("./wire");
 const { ADMIN, runId } = await import("./test-fixtures");
 const { getClusterView } = await import("@/lib/services/cluster");
 const { applyQuotaAlteration } = await import("@/lib/services/quotas");
+const { createAclsAudited, PROPAGATING_NOTE } = await import("@/lib/services/acls");
 
 const run = promisify(execFile);
 const ROOT = path.resolve(import.meta.dirname, "../..");
@@ -114,6 +115,25 @@ describe("a 3-broker cluster", () => {
     expect(deleted?.deleted).toHaveLength(1);
     expect(await Promise.all([1, 2, 3].map((n) => aclsOnBroker(n, b)))).toEqual([0, 0, 0]);
   });
+
+  it("an ACL created while a broker is frozen (it cannot apply the change) is reported as still propagating, and that broker shows it once it runs again", async () => {
+    const b = binding("propagating");
+    await listTopics(ADMIN);
+    // Neither the active controller (the write would wait for a new one) nor broker 1 (the console writes through it).
+    const leader = Number((await cluster("leader")).trim());
+    const frozen = leader === 3 ? 2 : 3;
+    const pid = Number(readFileSync(path.join(STATE_DIR, `node-${frozen}`, "kafka.pid"), "utf8"));
+    process.kill(pid, "SIGSTOP");
+    let result: Awaited<ReturnType<typeof createAclsAudited>>;
+    try {
+      result = await createAclsAudited(admin, [b]);
+    } finally {
+      process.kill(pid, "SIGCONT");
+    }
+    expect(result).toMatchObject({ ok: true, data: { message: expect.stringContaining(PROPAGATING_NOTE) } });
+    await expect.poll(() => aclsOnBroker(frozen, b), { timeout: 60_000, interval: 1_000 }).toBe(1);
+    await deleteAcls(ADMIN, [{ ...b }]);
+  }, 120_000);
 
   it("a broker killed mid-session does not stop the console, which says which broker is down", async () => {
     // The session's pooled connections exist already (the tests above).

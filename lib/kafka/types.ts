@@ -52,6 +52,8 @@ export interface TransactionListing {
 export interface CreateAclResult {
   binding: AclBinding;
   error: KafkaErrorInfo | null;
+  /** Created, but not every reachable broker showed it yet when the write stopped waiting (still propagating). */
+  propagating?: true;
 }
 
 export interface DeleteAclsResult {
@@ -59,6 +61,8 @@ export interface DeleteAclsResult {
   /** The bindings the filter matched and Kafka deleted. */
   deleted: AclBinding[];
   error: KafkaErrorInfo | null;
+  /** Deleted, but some reachable broker still showed a binding when the write stopped waiting (still propagating). */
+  propagating?: true;
 }
 
 export type QuotaValues = Partial<Record<QuotaKey, number>>;

@@ -176,10 +176,24 @@ export async function createAclsAudited(viewer: Viewer, input: AclBinding[], opt
   const bindings = distinctBindings(input);
   const invalid = validationFailure(bindings);
   if (invalid) return invalid;
-  return applyAudited(viewer, "create", bindings, options, async () => {
+  let propagating = false;
+  const result = await applyAudited(viewer, "create", bindings, options, async () => {
     const created = await createAcls(viewer.credential, bindings, { confirmation: options.confirmation });
+    propagating = created.some((r) => r.propagating);
     return created.map(({ binding, error }) => ({ ...binding, ok: error === null, error: error ? { code: error.code, message: error.message } : null }));
   });
+  return propagating ? withPropagatingNote(result) : result;
+}
+
+/**
+ * Said after a write Kafka made but that not every broker showed when the console stopped
+ * waiting: a list read at once may be served by a broker that has not applied it yet.
+ */
+export const PROPAGATING_NOTE =
+  "Kafka made the change, but not every broker showed it yet when the console stopped waiting (it is still propagating between the brokers): a list read at once may not show it yet.";
+
+function withPropagatingNote(result: ActionResult<AclApplyResult>): ActionResult<AclApplyResult> {
+  return result.ok ? { ...result, data: { ...result.data, message: `${result.data.message} ${PROPAGATING_NOTE}` } } : result;
 }
 
 /** The exact filter for one binding: its own pattern type, principal, host, operation and permission. */
@@ -190,8 +204,10 @@ export function exactFilter(b: AclBinding): AclBindingFilter {
 /** Deletes exactly these bindings as the viewer, audited. */
 export async function deleteAclsAudited(viewer: Viewer, input: AclBinding[], options: AclApplyOptions = {}): Promise<ActionResult<AclApplyResult>> {
   const bindings = distinctBindings(input);
-  return applyAudited(viewer, "delete", bindings, options, async () => {
+  let propagating = false;
+  const result = await applyAudited(viewer, "delete", bindings, options, async () => {
     const deleted = await deleteAcls(viewer.credential, bindings.map(exactFilter), { confirmation: options.confirmation });
+    propagating = deleted.some((r) => r.propagating);
     return deleted.map(({ deleted: removed, error }, i) => {
       const binding = bindings[i]!;
       if (error) return { ...binding, ok: false, deleted: 0, error: { code: error.code, message: error.message } };
@@ -199,4 +215,5 @@ export async function deleteAclsAudited(viewer: Viewer, input: AclBinding[], opt
       return { ...binding, ok: true, deleted: removed.length, error: null };
     });
   });
+  return propagating ? withPropagatingNote(result) : result;
 }
