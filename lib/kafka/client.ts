@@ -161,7 +161,7 @@ export async function withAdmin<T>(
     recordKafkaCall(ctx.api, "ok", startedAt);
     return result;
   } catch (error) {
-    const converted = toKafkaOperationError(error, ctx);
+    const converted = toKafkaOperationError(error, { ...ctx, tls: kafkaConfigOf(cred).tls !== undefined });
     recordKafkaCall(ctx.api, converted.code, startedAt);
     if (converted.code === "SASL_AUTHENTICATION_FAILED") rememberRejection(cred);
     if (converted.code === "SASL_AUTHENTICATION_FAILED" || converted.code === "BROKER_UNAVAILABLE") retire(key, entry);
@@ -218,7 +218,7 @@ export function pooledConnectionCount(username?: string): number {
  * Throws KafkaOperationError SASL_AUTHENTICATION_FAILED or BROKER_UNAVAILABLE.
  */
 export async function verifyCredentials(cred: KafkaCredential, config: KafkaConfig = kafkaConfigOf(cred)): Promise<{ principal: string }> {
-  const ctx: ErrorContext = { api: "SaslAuthenticate", principal: principalOf(cred) };
+  const ctx: ErrorContext = { api: "SaslAuthenticate", principal: principalOf(cred), tls: config.tls !== undefined };
   if (cred.username.length === 0 || cred.password.length === 0) {
     throw new KafkaOperationError({
       code: "SASL_AUTHENTICATION_FAILED",
