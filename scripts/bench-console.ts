@@ -35,9 +35,9 @@
  *     for it); the rest are /api/v1 routes.
  *  4. --users sessions (each signed in on its own) for --window seconds, each looping
  *     "a random page of the list, then a random filter": p50/p99 and throughput.
- *  5. Writes: 500 new bindings in one POST /api/v1/acls, then 50 of them deleted in one
+ *  5. Writes: 500 new bindings in one POST /api/v1/acls, then all 500 deleted in one
  *     DELETE, each with the broker's CreateAcls/DeleteAcls/DescribeAcls counters (JMX)
- *     before and after.
+ *     before and after; kafka-acls.sh adds and removes 500 of its own the same way.
  *  6. The server's RSS (VmRSS of its /proc status) after all that, and its peak (VmHWM).
  *  7. The same questions through kafka-acls.sh (fresh JVM per call, the JVM start
  *     included, output counted, not kept), medians; the ratio is console / CLI.
@@ -577,11 +577,11 @@ function newBindings(size: number, n: number): AclBinding[] {
   }));
 }
 
-async function writes(user: ConsoleUser, size: number): Promise<{ create500: WriteMeasure; delete50: WriteMeasure }> {
+async function writes(user: ConsoleUser, size: number): Promise<{ create500: WriteMeasure; delete500: WriteMeasure }> {
   const bindings = newBindings(size, 500);
   type Apply = { outcome: string; results: { ok: boolean }[] };
   const [created, createCounts] = await counted(() => user.request<Apply>("POST", "/api/v1/acls", { bindings }));
-  const [deleted, deleteCounts] = await counted(() => user.request<Apply>("DELETE", "/api/v1/acls", { bindings: bindings.slice(0, 50) }));
+  const [deleted, deleteCounts] = await counted(() => user.request<Apply>("DELETE", "/api/v1/acls", { bindings }));
   const measure = (r: typeof created, n: number, counts: Record<string, number> | null): WriteMeasure => ({
     bindings: n,
     ms: Math.round(r.ms),
@@ -589,12 +589,12 @@ async function writes(user: ConsoleUser, size: number): Promise<{ create500: Wri
     failed: r.body.results.filter((x) => !x.ok).length,
     brokerRequests: counts,
   });
-  return { create500: measure(created, 500, createCounts), delete50: measure(deleted, 50, deleteCounts) };
+  return { create500: measure(created, 500, createCounts), delete500: measure(deleted, 500, deleteCounts) };
 }
 
 /** kafka-acls.sh --add of 500 bindings: 50 topics x 10 principals, READ (one describe and one create per topic). */
-async function cliCreate500(cli: AclCli, size: number): Promise<{ ms: number; brokerRequests: Record<string, number> | null }> {
-  const args = ["--add", "--operation", "Read"];
+async function cliCreate500(cli: AclCli, size: number, action: "--add" | "--remove" = "--add"): Promise<{ ms: number; brokerRequests: Record<string, number> | null }> {
+  const args = action === "--add" ? ["--add", "--operation", "Read"] : ["--remove", "--force", "--operation", "Read"];
   for (let p = 0; p < 10; p++) args.push("--allow-principal", `User:bench-cli-${size}-${p}`);
   for (let t = 0; t < 50; t++) args.push("--topic", `bench.cli.${size}.t${t}`);
   const [run, counts] = await counted(() => cli.run(args));
@@ -610,7 +610,14 @@ interface SizeReport {
   load: { seconds: number; aclsPerS: number; chunk: number; plans: number; medianPreviewMs: number; medianApplyMs: number; serverRssAfterLoadMb: number };
   questions: Measured[];
   concurrency: Concurrency;
-  writes: { create500: WriteMeasure; delete50: WriteMeasure; cliCreate500: { ms: number; brokerRequests: Record<string, number> | null } | null; ratio: number | null };
+  writes: {
+    create500: WriteMeasure;
+    delete500: WriteMeasure;
+    cliCreate500: { ms: number; brokerRequests: Record<string, number> | null } | null;
+    ratio: number | null;
+    cliDelete500: { ms: number; brokerRequests: Record<string, number> | null } | null;
+    deleteRatio: number | null;
+  };
   memory: { rssMb: number; peakRssMb: number };
   pass: Record<TargetKey, boolean>;
 }
@@ -657,11 +664,12 @@ async function runSize(options: Options, all: readonly AclBinding[], loaded: num
 
   log("writes: 500 created in one request, 50 of them deleted in one request");
   const w = await writes(user, size);
-  log(`  create 500: ${w.create500.ms} ms ${JSON.stringify(w.create500.brokerRequests)}; delete 50: ${w.delete50.ms} ms ${JSON.stringify(w.delete50.brokerRequests)}`);
+  log(`  create 500: ${w.create500.ms} ms ${JSON.stringify(w.create500.brokerRequests)}; delete 500: ${w.delete500.ms} ms ${JSON.stringify(w.delete500.brokerRequests)}`);
   const memory = serverMemory(pid);
   log(`  server RSS ${memory.rssMb} MB (peak ${memory.peakRssMb} MB)`);
 
   let cliCreate: SizeReport["writes"]["cliCreate500"] = null;
+  let cliDelete: SizeReport["writes"]["cliDelete500"] = null;
   if (cli) {
     log(`kafka-acls.sh: the same questions (${options.runs} fresh JVMs each)`);
     for (const m of measured) {
@@ -672,6 +680,8 @@ async function runSize(options: Options, all: readonly AclBinding[], loaded: num
     }
     cliCreate = await cliCreate500(cli, size);
     log(`  create 500: CLI ${cliCreate.ms} ms ${JSON.stringify(cliCreate.brokerRequests)}`);
+    cliDelete = await cliCreate500(cli, size, "--remove");
+    log(`  delete 500: CLI ${cliDelete.ms} ms ${JSON.stringify(cliDelete.brokerRequests)}`);
   }
 
   const worst = (target: TargetKey) => Math.max(...measured.filter((m) => m.target?.key === target).map((m) => m.medianMs));
@@ -701,7 +711,13 @@ async function runSize(options: Options, all: readonly AclBinding[], loaded: num
       },
       questions: measured,
       concurrency,
-      writes: { ...w, cliCreate500: cliCreate, ratio: cliCreate ? Math.round((w.create500.ms / cliCreate.ms) * 1000) / 1000 : null },
+      writes: {
+        ...w,
+        cliCreate500: cliCreate,
+        ratio: cliCreate ? Math.round((w.create500.ms / cliCreate.ms) * 1000) / 1000 : null,
+        cliDelete500: cliDelete,
+        deleteRatio: cliDelete ? Math.round((w.delete500.ms / cliDelete.ms) * 1000) / 1000 : null,
+      },
       memory,
       pass,
     },
@@ -755,7 +771,7 @@ function table(sizes: SizeReport[]): string {
       .join(" | ")} | ${sizes.map((s) => `< ${TARGETS.create500[s.tier] / 1000} s`).join(" / ")} |`,
   );
   lines.push(
-    `| delete 50 of them, one request | ${sizes.map((s) => `${fmt(s.writes.delete50.ms)}${s.writes.delete50.brokerRequests ? ` (${s.writes.delete50.brokerRequests.DeleteAcls} Delete, ${s.writes.delete50.brokerRequests.DescribeAcls} Describe)` : ""}`).join(" | ")} | |`,
+    `| delete the 500, one request (kafka-acls.sh: its own 500) | ${sizes.map((s) => `${fmt(s.writes.delete500.ms)}${s.writes.delete500.brokerRequests ? ` (${s.writes.delete500.brokerRequests.DeleteAcls} Delete, ${s.writes.delete500.brokerRequests.DescribeAcls} Describe)` : ""}${s.writes.cliDelete500 ? `; CLI ${fmt(s.writes.cliDelete500.ms)}` : ""}`).join(" | ")} | |`,
   );
   lines.push(
     `| Next server RSS after the run (peak) | ${sizes.map((s) => `${s.memory.rssMb} MB (${s.memory.peakRssMb} MB)${mark(s.pass.rssMb)}`).join(" | ")} | ${sizes.map((s) => `< ${TARGETS.rssMb[s.tier]} MB`).join(" / ")} |`,

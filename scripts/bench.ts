@@ -7,6 +7,7 @@
  *   npm run bench -- policy --mixed-only only the realistic-mixed row (with BENCH_MIXED_FILE=path
  *                                        its workload file is kept, to profile a row process by hand)
  *   npm run bench -- plan                only the blast radius of an ACL change (part 4), bench/report.json
+ *   npm run bench -- preview             an ACL import's preview (5,000 into 100,000), scripts/acl-preview-measure.ts
  *   npm run bench                        both suites
  *
  * What is measured:
@@ -82,6 +83,9 @@ const PLAN_CHILD = process.env.BENCH_PLAN_OUT !== undefined;
 
 // `npm run bench -- console`: the console against kafka-acls.sh (scripts/bench-console.ts).
 if (process.argv[2] === "console") process.exit(await import("./bench-console").then((m) => m.main(process.argv.slice(3))).then(() => 0, (e: Error) => (console.error(e.stack ?? String(e)), 1)));
+
+// `npm run bench -- preview`: an ACL import's preview over the realistic mix (scripts/acl-preview-measure.ts).
+if (process.argv[2] === "preview") process.exit(await import("./acl-preview-measure").then((m) => (m.main(process.argv.slice(3)), 0)));
 
 const args = process.argv.slice(2);
 const suiteArg = args.find((a) => !a.startsWith("--"));
