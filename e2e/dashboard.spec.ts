@@ -88,27 +88,68 @@ test("admin: the ACL posture counts are the ACL list's, with the demo ACLs among
   await expect(page).toHaveURL(/\/acls\?permissionType=DENY$/);
 });
 
-test("admin: each lint code's number opens the ACL list filtered by that code, holding exactly that many ACLs", async ({ adminPage: page }) => {
-  await page.goto("/");
-  const codes = page.getByTestId("posture-lint").locator("li[data-code]");
-  // The demo ACLs give lint findings (e.g. the PREFIXED * topic grant).
-  await expect(codes.first()).toBeVisible();
-  const shown: { code: string; count: number; href: string }[] = [];
-  for (const item of await codes.all()) {
-    const link = item.getByRole("link");
-    shown.push({
-      code: (await item.getAttribute("data-code"))!,
-      count: Number(await link.locator(".badge").textContent()),
-      href: (await link.getAttribute("href"))!,
-    });
-  }
-  for (const { code, count, href } of shown) {
-    expect(href).toBe(`/acls?lintCode=${code}`);
-    await page.goto(href);
-    await expect(page.getByTestId("acl-count"), code).toContainText(`of ${count} matching`);
-    await expect(page.getByRole("table", { name: "ACLs", exact: true }).locator("tbody tr"), code).toHaveCount(Math.min(count, 200));
-    await expect(page.getByLabel("Lint finding")).toHaveValue(code);
-    await expect(page.getByTestId("acl-lint")).toContainText(code);
+/**
+ * ACLs lint flags: an ALLOW a DENY makes dead (the DENY is its cause, not flagged) and an
+ * ALLOW a broader ALLOW makes redundant. The demo ACLs have no finding.
+ */
+const LINTED = (() => {
+  const b = (resourceName: string, operation: string, permissionType = "ALLOW", patternType = "LITERAL") => ({
+    resourceType: "TOPIC",
+    resourceName,
+    patternType,
+    principal: `User:e2e-lint-${RUN}`,
+    host: "*",
+    operation,
+    permissionType,
+  });
+  return [
+    b(`e2e-lint-dead-${RUN}`, "READ"),
+    // Denies all a READ grants (READ and the DESCRIBE it implies) on every name under the prefix.
+    b(`e2e-lint-dead-`, "ALL", "DENY", "PREFIXED"),
+    b(`e2e-lint-redundant-${RUN}`, "ALL"),
+    b(`e2e-lint-redundant-${RUN}`, "WRITE"),
+  ];
+})();
+
+test("admin: each lint code's number opens the ACL list filtered by that code, holding exactly that many ACLs", async ({ adminPage: page, request }) => {
+  test.setTimeout(180_000);
+  const made = await request.post("/api/v1/acls", { headers: basic("admin"), data: { bindings: LINTED } });
+  expect(made.status(), await made.text()).toBe(200);
+  try {
+    // Other tests may change ACLs meanwhile: the numbers of one rendering against the lists read right after it.
+    await expect(async () => {
+      await page.goto("/");
+      const codes = page.getByTestId("posture-lint").locator("li[data-code]");
+      await expect(page.getByTestId("posture-lint").locator('li[data-code="dead-allow"]')).toBeVisible();
+      const shown: { code: string; count: number; href: string }[] = [];
+      for (const item of await codes.all()) {
+        const link = item.getByRole("link");
+        shown.push({ code: (await item.getAttribute("data-code"))!, count: Number(await link.locator(".badge").textContent()), href: (await link.getAttribute("href"))! });
+      }
+      expect(shown.map((c) => c.code)).toEqual(expect.arrayContaining(["dead-allow", "redundant-allow"]));
+      for (const { code, count, href } of shown) {
+        expect(href).toBe(`/acls?lintCode=${code}`);
+        expect(await listed(request, { lintCode: code }), code).toBe(count);
+      }
+      // The pages themselves, for the two codes this test made.
+      for (const { code, count, href } of shown.filter((c) => c.code === "dead-allow" || c.code === "redundant-allow")) {
+        await page.goto(href);
+        await expect(page.getByTestId("acl-count"), code).toContainText(`of ${count} matching`);
+        await expect(page.getByRole("table", { name: "ACLs", exact: true }).locator("tbody tr"), code).toHaveCount(Math.min(count, 200));
+        await expect(page.getByLabel("Lint finding")).toHaveValue(code);
+        await expect(page.getByTestId("acl-lint")).toContainText(code);
+      }
+    }).toPass({ timeout: 90_000 });
+    // The dead ALLOW is listed, not the DENY that kills it; the redundant WRITE, not the ALL that covers it.
+    await page.goto(`/acls?lintCode=dead-allow&principal=User:e2e-lint-${RUN}`);
+    await expect(page.getByTestId("acl-count")).toContainText("of 1 matching");
+    await expect(page.getByRole("table", { name: "ACLs", exact: true })).toContainText("ALLOW");
+    await expect(page.getByRole("table", { name: "ACLs", exact: true })).not.toContainText("DENY");
+    await page.goto(`/acls?lintCode=redundant-allow&principal=User:e2e-lint-${RUN}`);
+    await expect(page.getByTestId("acl-count")).toContainText("of 1 matching");
+    await expect(page.getByRole("table", { name: "ACLs", exact: true })).toContainText("WRITE");
+  } finally {
+    await request.delete("/api/v1/acls", { headers: basic("admin"), data: { bindings: LINTED } });
   }
 });
 

@@ -265,12 +265,13 @@ test("deny with a reason: the requester sees it", async ({ browser, request }) =
 
 test("the token list is sorted soonest-to-stop first and sorts by any column in the browser", async ({ page, request }) => {
   const ids: Record<number, string> = {};
-  for (const days of [2, 1]) {
-    const r = await request.post("/api/v1/tokens", { headers: basic("alice"), data: { renewers: [], maxLifetimeMs: days * 86_400_000 } });
+  // Max lifetimes shorter than the expiry period (24 h), so each stops working at its max; the later one made first.
+  for (const hours of [6, 2]) {
+    const r = await request.post("/api/v1/tokens", { headers: basic("alice"), data: { renewers: [], maxLifetimeMs: hours * 3_600_000 } });
     expect(r.status(), await r.text()).toBe(200);
     const body = (await r.json()) as { hmac: string; token: { tokenId: string } };
     created.push({ hmac: body.hmac, as: "alice" });
-    ids[days] = body.token.tokenId;
+    ids[hours] = body.token.tokenId;
   }
   await signInAs(page, "alice");
   await page.goto("/tokens");
@@ -278,8 +279,8 @@ test("the token list is sorted soonest-to-stop first and sorts by any column in 
   const order = () => table.locator("tbody[data-token-id]").evaluateAll((rows) => rows.map((r) => r.getAttribute("data-token-id")!));
   await expect(table.getByRole("columnheader", { name: /^Expiry/ })).toHaveAttribute("aria-sort", "ascending");
   const soonest = await order();
-  expect(soonest.indexOf(ids[1]!)).toBeGreaterThanOrEqual(0);
-  expect(soonest.indexOf(ids[1]!)).toBeLessThan(soonest.indexOf(ids[2]!));
+  expect(soonest.indexOf(ids[2]!)).toBeGreaterThanOrEqual(0);
+  expect(soonest.indexOf(ids[2]!)).toBeLessThan(soonest.indexOf(ids[6]!));
 
   await table.getByRole("button", { name: "Token id: sort ascending" }).click();
   await expect(table.getByRole("columnheader", { name: /^Token id/ })).toHaveAttribute("aria-sort", "ascending");
