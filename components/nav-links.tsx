@@ -10,7 +10,7 @@ import { useEffect, useRef } from "react";
  * here, e.g. `{ href: "/identities", label: "Identities" }`, where it belongs.
  */
 export const AREAS = [
-  { href: "/", label: "Cluster" },
+  { href: "/", label: "Dashboard" },
   { href: "/resources", label: "Resources" },
   { href: "/acls", label: "ACLs" },
   { href: "/access-check", label: "Access check" },
