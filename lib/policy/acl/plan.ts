@@ -688,8 +688,11 @@ export function blastRadius(input: BlastRadiusInput): BlastRadius {
 
   function decideResource(type: ResourceType, name: string, resourceDeltas: readonly Delta[]): Block | null {
     const gb = scanOrder(before, type, name);
-    const ga = affected.size === 0 ? [...gb] : gb.filter((g) => !affected.has(g));
-    for (const g of scanOrder(patch, type, name)) ga.push(g);
+    const kept = affected.size === 0 ? gb : gb.filter((g) => !affected.has(g));
+    const patchGroups = scanOrder(patch, type, name);
+    const ga = [...kept, ...patchGroups];
+    // No group of the resource lost an ACL: the ACLs after are those before plus the patch's.
+    const onlyAdded = kept.length === gb.length;
     const flip = allowEveryone && gb.length > 0 !== ga.length > 0;
     let mask = flip ? ALL_OPS_MASK : 0;
     let everyPrincipal = flip;
@@ -765,7 +768,12 @@ export function blastRadius(input: BlastRadiusInput): BlastRadius {
     const decide = (principal: string, host: string, count: number): OpCell[] => {
       // Every operation from one pass over the groups before and one after (same decisions as authorizeInScanOrder).
       const b = matchMasksInScanOrder(gb, principal, host, masksBefore);
-      const a = matchMasksInScanOrder(ga, principal, host, masksAfter);
+      let a: MatchMasks;
+      if (onlyAdded) {
+        a = matchMasksInScanOrder(patchGroups, principal, host, masksAfter);
+        a.allow |= b.allow;
+        a.deny |= b.deny;
+      } else a = matchMasksInScanOrder(ga, principal, host, masksAfter);
       let flipped = 0;
       let allowedAfter = 0;
       for (const operation of ops) {
