@@ -117,7 +117,7 @@ describe("ACL writes confirm with one describe, whatever the batch size", () => 
       expect(confirmed.counts.DescribeAcls).toBeLessThanOrEqual(2);
       expect(confirmation.pending).toBe(0);
       expect(told).toHaveLength(1);
-      expect(told[0]).toEqual({ created: bindings, deleted: [] });
+      expect(told[0]).toEqual({ created: bindings, deleted: [], clusterId: "default" });
       const { store } = await describeAclStore(ADMIN, mine);
       expect(store.size).toBe(1000);
 
@@ -128,7 +128,7 @@ describe("ACL writes confirm with one describe, whatever the batch size", () => 
       });
       expect(removal.counts.DeleteAcls).toBe(5 * Math.ceil(200 / deleteFiltersPerRequest()));
       expect(removal.counts.DescribeAcls).toBeLessThanOrEqual(2);
-      expect(told).toEqual([{ created: [], deleted: bindings }]);
+      expect(told).toEqual([{ created: [], deleted: bindings, clusterId: "default" }]);
       expect(await describeAcls(ADMIN, mine)).toEqual([]);
     } finally {
       stop();
