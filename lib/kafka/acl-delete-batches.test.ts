@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { ACLS_ASSUMED, DELETE_FILTERS_MAX, deleteFiltersPerRequest, noteAclsHeld, slices } from "./acl-delete-batches";
+import { ACLS_ASSUMED, DELETE_FILTERS_MAX, aclsHeldOn, deleteFiltersPerRequest, noteAclsHeld, slices } from "./acl-delete-batches";
 
 describe("filters per DeleteAcls request", () => {
   it("shrinks as Kafka holds more ACLs (the controller walks all of them per filter), between 1 and the maximum", () => {
@@ -10,10 +10,14 @@ describe("filters per DeleteAcls request", () => {
     expect(deleteFiltersPerRequest(0)).toBe(DELETE_FILTERS_MAX);
   });
 
-  it("follows the ACL count Kafka last answered, and assumes a large cluster before that", () => {
+  it("follows the ACL count each cluster last answered, and assumes a large cluster before that", () => {
     expect(deleteFiltersPerRequest()).toBe(deleteFiltersPerRequest(ACLS_ASSUMED));
     noteAclsHeld(40_000);
     expect(deleteFiltersPerRequest()).toBe(50);
+    expect(aclsHeldOn("other")).toBe(ACLS_ASSUMED);
+    noteAclsHeld(500, "other");
+    expect(deleteFiltersPerRequest(aclsHeldOn("other"))).toBe(DELETE_FILTERS_MAX);
+    expect(aclsHeldOn()).toBe(40_000);
   });
 
   it("slices keep order and sizes", () => {

@@ -17,15 +17,21 @@ export const DELETE_FILTERS_MAX = 1_000;
 /** What the console assumes Kafka holds before it has read the ACLs once. */
 export const ACLS_ASSUMED = 100_000;
 
-const held = globalThis as typeof globalThis & { __kafkaSecurityConsoleAclsHeld?: number };
+const held = globalThis as typeof globalThis & { __kafkaSecurityConsoleAclsHeld?: Map<string, number> };
+const counts: Map<string, number> = (held.__kafkaSecurityConsoleAclsHeld ??= new Map());
 
-/** Remember how many ACLs Kafka answered in its last full DescribeAcls (shared by every bundle of the process). */
-export function noteAclsHeld(count: number): void {
-  held.__kafkaSecurityConsoleAclsHeld = count;
+/** Remember how many ACLs a cluster answered in its last full DescribeAcls (shared by every bundle of the process). */
+export function noteAclsHeld(count: number, clusterId = "default"): void {
+  counts.set(clusterId, count);
 }
 
-/** Filters per DeleteAcls request when Kafka holds `aclsHeld` ACLs (default: the last count noted). */
-export function deleteFiltersPerRequest(aclsHeld: number = held.__kafkaSecurityConsoleAclsHeld ?? ACLS_ASSUMED): number {
+/** The ACLs a cluster was last seen holding (ACLS_ASSUMED before its first full read). */
+export function aclsHeldOn(clusterId = "default"): number {
+  return counts.get(clusterId) ?? ACLS_ASSUMED;
+}
+
+/** Filters per DeleteAcls request when Kafka holds `aclsHeld` ACLs. */
+export function deleteFiltersPerRequest(aclsHeld: number = aclsHeldOn()): number {
   return Math.max(1, Math.min(DELETE_FILTERS_MAX, Math.floor(DELETE_SCAN_BUDGET / Math.max(1, aclsHeld))));
 }
 

@@ -9,7 +9,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { AclBinding, AclBindingFilter } from "@/lib/policy/types";
 import { ANY_ACL_FILTER } from "@/lib/policy/acl/filter";
 import { AclWriteConfirmation, bindingsVisible, coveringFilter, createAcls, deleteAcls, describeAclStore, describeAcls, onAclChange, type AclChange } from "./acls";
-import { deleteFiltersPerRequest } from "./acl-delete-batches";
+import { clusterIdOf } from "@/lib/clusters";
+import { aclsHeldOn, deleteFiltersPerRequest } from "./acl-delete-batches";
 import { closeAllConnections, withAdmin } from "./client";
 import { ADMIN, runId } from "./test-fixtures";
 
@@ -76,7 +77,7 @@ describe("ACL writes confirm with one describe, whatever the batch size", () => 
     const bindings = batch(200);
     const { result, counts } = await countRequests(() => deleteAcls(ADMIN, bindings.map((b) => ({ ...b }))));
     expect(result.map((r) => r.deleted.length)).toEqual(bindings.map(() => 1));
-    expect(counts.DeleteAcls).toBe(Math.ceil(200 / deleteFiltersPerRequest()));
+    expect(counts.DeleteAcls).toBe(Math.ceil(200 / deleteFiltersPerRequest(aclsHeldOn(clusterIdOf(ADMIN)))));
     expect(counts.DescribeAcls).toBeGreaterThanOrEqual(1);
     expect(counts.DescribeAcls).toBeLessThanOrEqual(2);
     expect(await describeAcls(ADMIN, mine)).toEqual([]);
@@ -126,7 +127,7 @@ describe("ACL writes confirm with one describe, whatever the batch size", () => 
         for (let i = 0; i < bindings.length; i += 200) await deleteAcls(ADMIN, bindings.slice(i, i + 200).map((b) => ({ ...b })), { confirmation });
         await confirmation.confirm(ADMIN);
       });
-      expect(removal.counts.DeleteAcls).toBe(5 * Math.ceil(200 / deleteFiltersPerRequest()));
+      expect(removal.counts.DeleteAcls).toBe(5 * Math.ceil(200 / deleteFiltersPerRequest(aclsHeldOn(clusterIdOf(ADMIN)))));
       expect(removal.counts.DescribeAcls).toBeLessThanOrEqual(2);
       expect(told).toEqual([{ created: [], deleted: bindings, clusterId: "default" }]);
       expect(await describeAcls(ADMIN, mine)).toEqual([]);

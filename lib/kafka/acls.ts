@@ -13,7 +13,7 @@ import type { AclBinding, AclBindingFilter, PatternType, ResourceType } from "@/
 import { anyBrokerConnection, principalOf, withAdmin } from "./client";
 import { clusterIdOf } from "@/lib/clusters";
 import { reachableBrokerConnections } from "./brokers";
-import { deleteFiltersPerRequest, noteAclsHeld, slices } from "./acl-delete-batches";
+import { aclsHeldOn, deleteFiltersPerRequest, noteAclsHeld, slices } from "./acl-delete-batches";
 import { errorInfoFor, kafkaErrorName, partialResponse } from "./errors";
 import type { CreateAclResult, DeleteAclsResult, KafkaCredential } from "./types";
 import { settle } from "./settle";
@@ -153,7 +153,7 @@ export async function describeAclStore(cred: KafkaCredential, filter: AclBinding
     const builder = new AclStoreBuilder();
     decodeDescribeAclsInto(answer, builder);
     const store = builder.build();
-    if (isAnyFilter(filter)) noteAclsHeld(store.size);
+    if (isAnyFilter(filter)) noteAclsHeld(store.size, clusterIdOf(cred));
     return { store, bytes, reused: false };
   });
 }
@@ -367,7 +367,7 @@ export async function deleteAcls(cred: KafkaCredential, filters: AclBindingFilte
     const connection = await anyBrokerConnection(admin);
     const results: DeleteAclsResult[] = [];
     // Requests the controller finishes quickly, one after the other (see acl-delete-batches.ts).
-    for (const chunk of slices(filters, options.filtersPerRequest ?? deleteFiltersPerRequest())) {
+    for (const chunk of slices(filters, options.filtersPerRequest ?? deleteFiltersPerRequest(aclsHeldOn(clusterIdOf(cred))))) {
       const response = await reporting(cred, () => sendOrPartial<DeleteAclsResponse>(() => deleteAclsV3.api.async(connection, chunk.map(filterToWire))));
       chunk.forEach((filter, i) => {
         const result = response.filterResults[i];
