@@ -31,6 +31,7 @@ process.env.KAFKA_SECURITY_PROTOCOL = "SASL_PLAINTEXT";
 
 const { describeAclsV3 } = await import("@platformatic/kafka");
 const { useMigratedTestDatabase } = await import("@/lib/db/testing");
+const { listAudit } = await import("@/lib/db/audit");
 const { createAcls, deleteAcls, describeAcls } = await import("./acls");
 const { closeAllConnections, createAdmin } = await import("./client");
 const { describeClientQuotas, alterClientQuotas } = await import("./quotas");
@@ -207,6 +208,9 @@ async function quotaChangeWhileKilling(who: string, pick: (port: number) => numb
       expect(await reread()).toBe(4096);
     } else {
       expect(result.message).toMatch(/^The quota change may not have been applied: Kafka's answer was lost/);
+      // The audit trail records the outcome as unknown, not as a failure.
+      const [event] = (await listAudit({ action: "quota.alter", limit: 1 })).events;
+      expect(event).toMatchObject({ outcome: "unknown", target: expect.stringContaining(user) });
       // The truth, read through the surviving brokers: set or not, never anything else.
       expect([undefined, 4096]).toContain(await reread());
     }

@@ -144,7 +144,7 @@ export async function alterClientQuotas(
       const error = results[i]?.error;
       if (!error || !OUTCOME_UNKNOWN.has(error.code)) continue;
       const visible = await settle(() => shows(admin, a), LOST_ANSWER_WAIT_MS);
-      results[i] = { entity: a.entity, error: visible ? null : notShownAfterLoss(error) };
+      results[i] = visible ? { entity: a.entity, error: null } : { entity: a.entity, error: notShownAfterLoss(error), outcomeUnknown: true };
     }
     return results;
   });

@@ -82,6 +82,8 @@ export interface QuotaAlteration {
 export interface AlterClientQuotaResult {
   entity: QuotaEntity;
   error: KafkaErrorInfo | null;
+  /** With an error: Kafka's answer was lost and a re-read did not show the change, so it may or may not have been applied. */
+  outcomeUnknown?: true;
 }
 
 export type ScramMechanism = "SCRAM-SHA-256" | "SCRAM-SHA-512";

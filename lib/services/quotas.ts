@@ -256,7 +256,9 @@ export async function applyQuotaAlteration(
           const error = results[0]?.error ?? null;
           if (error !== null) {
             const failure = kafkaFailure(error);
-            return { result: failure, audit: { ...failureOutcome(failure, error.code), before, message: error.message } };
+            // A lost answer the re-read did not settle: the trail says "unknown", not "failure".
+            const outcome = results[0]?.outcomeUnknown ? { outcome: "unknown" as const } : {};
+            return { result: failure, audit: { ...failureOutcome(failure, error.code), ...outcome, before, message: error.message } };
           }
           const after: Partial<Record<QuotaKey, number>> = { ...before };
           if (input.value === null) delete after[input.key];
