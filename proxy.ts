@@ -50,7 +50,8 @@ export async function proxy(request: NextRequest) {
     if (hasErrors(formProblems)) return refuse(400, "The form contains text the console does not accept (NUL, control characters or invalid UTF-8).");
   }
 
-  const hasSession = request.cookies.has("ksc_session");
+  // A session cookie of any cluster (ksc_session, ksc_session_<id>: lib/auth/current.ts).
+  const hasSession = request.cookies.getAll().some((c) => c.name === "ksc_session" || c.name.startsWith("ksc_session_"));
   if (isApi) {
     const isSignIn = pathname === "/api/v1/session" && request.method === "POST";
     const hasBasic = request.headers.get("authorization")?.toLowerCase().startsWith("basic ") ?? false;

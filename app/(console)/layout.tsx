@@ -5,6 +5,7 @@ import { NavLinks } from "@/components/nav-links";
 import { NavigationProgress } from "@/components/navigation-progress";
 import { QueryProvider } from "@/components/ui/query";
 import { signOutAction } from "../sign-in/actions";
+import { ClusterSwitcher } from "@/components/cluster-switcher";
 
 export const dynamic = "force-dynamic";
 
@@ -39,6 +40,7 @@ export default async function ConsoleLayout({ children }: { children: ReactNode 
             <span className="who">
               Signed in as <strong data-testid="principal">{viewer.principal}</strong> ({viewer.credential.mechanism})
             </span>
+            <ClusterSwitcher current={viewer.credential.clusterId} />
             <form action={signOutAction}>
               <button className="btn secondary small" type="submit">
                 Sign out

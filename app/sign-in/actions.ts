@@ -2,7 +2,8 @@
 
 import { cookies } from "next/headers";
 import { redirect } from "next/navigation";
-import { clientAddress, getViewer, SESSION_COOKIE, sessionCookieOptions } from "@/lib/auth/current";
+import { clientAddress, CLUSTER_COOKIE, currentClusterId, getViewer, sessionCookieName, sessionCookieOptions } from "@/lib/auth/current";
+import { defaultClusterId, findCluster } from "@/lib/clusters";
 import { safeNextPath } from "@/lib/auth/safe-next";
 import { signInSchema } from "@/lib/schemas/session";
 import { signInAudited, signOutAudited } from "@/lib/services/session";
@@ -17,13 +18,29 @@ export async function signInAction(_prev: SignInState, formData: FormData): Prom
   }
   const result = await signInAudited(parsed.data, await clientAddress());
   if (!result.ok) return result;
-  (await cookies()).set(SESSION_COOKIE, result.data.sessionId, sessionCookieOptions(result.data.expiresAt));
+  const clusterId = parsed.data.cluster || defaultClusterId();
+  const jar = await cookies();
+  jar.set(sessionCookieName(clusterId), result.data.sessionId, sessionCookieOptions(result.data.expiresAt));
+  jar.set(CLUSTER_COOKIE, clusterId, sessionCookieOptions(result.data.expiresAt));
   redirect(safeNextPath(formData.get("next")));
+}
+
+/**
+ * The shell's cluster switcher: the browser is on `cluster` from now on; its console when
+ * it has a session there, else that cluster's sign-in (the other clusters' sessions stay).
+ */
+export async function switchClusterAction(formData: FormData): Promise<void> {
+  const clusterId = String(formData.get("cluster") ?? "");
+  if (!findCluster(clusterId)) redirect("/");
+  const jar = await cookies();
+  jar.set(CLUSTER_COOKIE, clusterId, sessionCookieOptions(new Date(Date.now() + 365 * 86_400_000)));
+  redirect(jar.has(sessionCookieName(clusterId)) ? "/" : `/sign-in?cluster=${encodeURIComponent(clusterId)}`);
 }
 
 export async function signOutAction(): Promise<void> {
   const viewer = await getViewer();
   if (viewer?.sessionId) await signOutAudited(viewer.sessionId, viewer.principal);
-  (await cookies()).delete(SESSION_COOKIE);
-  redirect("/sign-in");
+  const clusterId = await currentClusterId();
+  (await cookies()).delete(sessionCookieName(clusterId));
+  redirect("/sign-in"); // which preselects the cluster the browser is on
 }

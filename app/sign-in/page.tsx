@@ -1,8 +1,8 @@
 import { redirect } from "next/navigation";
-import { getViewer } from "@/lib/auth/current";
+import { currentClusterId, getViewer } from "@/lib/auth/current";
 import { safeNextPath } from "@/lib/auth/safe-next";
 import { SignInForm } from "./sign-in-form";
-import { clusters, defaultClusterId, findCluster } from "@/lib/clusters";
+import { clusters, findCluster } from "@/lib/clusters";
 import { Alert } from "@/components/ui/alert";
 
 export const metadata = { title: "Sign in" };
@@ -25,7 +25,7 @@ export default async function SignInPage({ searchParams }: { searchParams: Promi
         <SignInForm
           next={safeNextPath(next)}
           clusters={clusters().map((c) => ({ id: c.id, displayName: c.displayName, mechanisms: c.saslMechanisms }))}
-          cluster={cluster !== undefined && findCluster(cluster) ? cluster : defaultClusterId()}
+          cluster={cluster !== undefined && findCluster(cluster) ? cluster : await currentClusterId()}
         />
       </div>
     </main>

@@ -11,10 +11,33 @@ import { viewerFromBasic, viewerFromSessionId, type Viewer } from "@/lib/auth/si
 import { clientAddressFromHeaders } from "@/lib/auth/client-address";
 import { PAGE_PATH_HEADER, signInAgainPath } from "@/lib/auth/page-path";
 import { env } from "@/lib/env";
-import { clusterIdOf } from "@/lib/clusters";
+import { clusterIdOf, defaultClusterId, findCluster } from "@/lib/clusters";
 import type { ActionResult } from "@/lib/actions/result";
 
+/** The session cookie of the default cluster; another cluster's is `ksc_session_<id>` (sessionCookieName). */
 export const SESSION_COOKIE = "ksc_session";
+/** Which cluster the browser is on (the shell's cluster switcher sets it); absent: the default cluster. */
+export const CLUSTER_COOKIE = "ksc_cluster";
+
+/**
+ * Sessions are per cluster, and a browser may hold one for each: the cookie's name says
+ * which. The default cluster keeps the single-cluster name, so nothing changes without a
+ * clusters file.
+ */
+export function sessionCookieName(clusterId: string): string {
+  return clusterId === defaultClusterId() ? SESSION_COOKIE : `${SESSION_COOKIE}_${clusterId}`;
+}
+
+/** Whether a cookie is a session cookie of some cluster (proxy.ts lets only requests with one through). */
+export function isSessionCookieName(name: string): boolean {
+  return name === SESSION_COOKIE || name.startsWith(`${SESSION_COOKIE}_`);
+}
+
+/** The cluster the browser is on: the one its cluster cookie names, when there is such a cluster, else the default. */
+export async function currentClusterId(): Promise<string> {
+  const named = (await cookies()).get(CLUSTER_COOKIE)?.value;
+  return named !== undefined && findCluster(named) ? named : defaultClusterId();
+}
 
 export function sessionCookieOptions(expiresAt: Date, now: number = Date.now()) {
   return {
@@ -36,10 +59,14 @@ export async function clientAddress(): Promise<string> {
   return clientAddressFromHeaders(await headers());
 }
 
-export const getViewer = cache(async (): Promise<Viewer | null> => {
-  const jar = await cookies();
-  return viewerFromSessionId(jar.get(SESSION_COOKIE)?.value);
+/** The viewer of the browser's session for `clusterId` (a session of another cluster never answers for it). */
+export const getViewerOn = cache(async (clusterId: string): Promise<Viewer | null> => {
+  const viewer = await viewerFromSessionId((await cookies()).get(sessionCookieName(clusterId))?.value);
+  return viewer && clusterIdOf(viewer.credential) === clusterId ? viewer : null;
 });
+
+/** The viewer on the cluster the browser is on. */
+export const getViewer = cache(async (): Promise<Viewer | null> => getViewerOn(await currentClusterId()));
 
 /**
  * The viewer, or a redirect to sign-in. A request that still carries a session cookie
@@ -49,7 +76,7 @@ export const getViewer = cache(async (): Promise<Viewer | null> => {
  */
 export async function requireViewer(): Promise<Viewer> {
   const viewer = await getViewer();
-  if (!viewer) redirect(signInAgainPath((await headers()).get(PAGE_PATH_HEADER), (await cookies()).has(SESSION_COOKIE)));
+  if (!viewer) redirect(signInAgainPath((await headers()).get(PAGE_PATH_HEADER), (await cookies()).has(sessionCookieName(await currentClusterId()))));
   return viewer;
 }
 
@@ -81,10 +108,10 @@ export async function viewerForRequest(request: Request): Promise<ActionResult<V
     }
     return viewerFromBasic(parsed.data, await clientAddress());
   }
-  const viewer = await getViewer();
-  if (!viewer) return { ok: false, code: "UNAUTHENTICATED", message: "Sign in first, or send Kafka credentials with Authorization: Basic." };
-  if (cluster !== undefined && cluster !== clusterIdOf(viewer.credential)) {
-    return { ok: false, code: "UNAUTHENTICATED", message: `This session is for the cluster "${clusterIdOf(viewer.credential)}", not "${cluster}": sign in to that cluster.` };
+  const viewer = await getViewerOn(cluster ?? (await currentClusterId()));
+  if (!viewer) {
+    const on = cluster === undefined ? "" : ` to the cluster "${cluster}"`;
+    return { ok: false, code: "UNAUTHENTICATED", message: `Sign in first${on}, or send Kafka credentials with Authorization: Basic.` };
   }
   return { ok: true, data: viewer };
 }
