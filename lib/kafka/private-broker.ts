@@ -7,6 +7,8 @@
 import { spawnSync } from "node:child_process";
 import { rmSync } from "node:fs";
 import path from "node:path";
+import { verifyCredentials } from "./client";
+import type { KafkaCredential } from "./types";
 
 const ROOT = path.resolve(import.meta.dirname, "..", "..");
 
@@ -46,4 +48,21 @@ export function startPrivateBroker(stateDir: string, port: number, heap = "-Xmx5
   };
   broker.start();
   return broker;
+}
+
+/**
+ * Until the broker authenticates `credential` (60 s at most): a broker that has just
+ * opened its port may still be loading the metadata that holds its SCRAM credentials.
+ */
+export async function untilSignsIn(credential: KafkaCredential, timeoutMs = 60_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    try {
+      await verifyCredentials(credential);
+      return;
+    } catch (error) {
+      if (Date.now() > deadline) throw error;
+      await new Promise((r) => setTimeout(r, 500));
+    }
+  }
 }

@@ -15,7 +15,7 @@ import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { useMigratedTestDatabase } from "@/lib/db/testing";
 import { resetEnvForTests } from "@/lib/env";
-import { startPrivateBroker, type PrivateBroker } from "@/lib/kafka/private-broker";
+import { startPrivateBroker, untilSignsIn, type PrivateBroker } from "@/lib/kafka/private-broker";
 import type { Viewer } from "@/lib/auth/sign-in";
 
 vi.mock("server-only", () => ({}));
@@ -50,29 +50,13 @@ function newestSnapshotAt(stateDir: string): number {
   return newest;
 }
 
-/** Until the broker authenticates admin (a broker that just opened its port may still be loading its metadata). */
-async function untilAdminSignsIn(): Promise<void> {
-  const { verifyCredentials } = await import("@/lib/kafka");
-  const { ADMIN } = await import("@/lib/kafka/test-fixtures");
-  const deadline = Date.now() + 60_000;
-  for (;;) {
-    try {
-      await verifyCredentials(ADMIN);
-      return;
-    } catch (error) {
-      if (Date.now() > deadline) throw error;
-      await new Promise((r) => setTimeout(r, 500));
-    }
-  }
-}
-
 describe("a deleted SCRAM credential meets a broker restart", () => {
   it("the other users of the mechanism still sign in afterwards, the deleted one does not, and the console lists exactly that", { timeout: 240_000 }, async () => {
     const { closeAllConnections, verifyCredentials } = await import("@/lib/kafka");
     const { ADMIN } = await import("@/lib/kafka/test-fixtures");
     const { deleteScramUser, listScramUsers, upsertScramUser } = await import("./scram-users");
     const admin: Viewer = { sessionId: null, principal: "User:admin", credential: ADMIN };
-    await untilAdminSignsIn();
+    await untilSignsIn(ADMIN);
     const keep = { username: "it-restart-keep", password: `keep-${randomBytes(6).toString("hex")}`, mechanism: "SCRAM-SHA-256" as const };
     const gone = { username: "it-restart-gone", password: `gone-${randomBytes(6).toString("hex")}`, mechanism: "SCRAM-SHA-256" as const };
 
@@ -91,7 +75,7 @@ describe("a deleted SCRAM credential meets a broker restart", () => {
     await closeAllConnections();
     broker!.stop();
     broker!.start();
-    await untilAdminSignsIn();
+    await untilSignsIn(ADMIN);
 
     await expect(verifyCredentials(keep)).resolves.toEqual({ principal: `User:${keep.username}` });
     await expect(verifyCredentials(ADMIN)).resolves.toEqual({ principal: "User:admin" });
