@@ -121,7 +121,7 @@ describe("embedded database", () => {
       const t = await pool.query<{ reason: string }>("SELECT reason FROM token_request");
       expect(t.rows).toEqual([{ reason: "embedded test" }]);
     });
-  });
+  }, 180_000); // every migration applied on PGlite, twice over: a minute on two loaded cores
 
   it("refuses to open a data directory that is already open, and names the running server", async () => {
     expect(db).toBeDefined();
