@@ -4,14 +4,14 @@
  * lists still lock the same keys.
  */
 import "server-only";
-import { describeCluster, kafkaConfig } from "@/lib/kafka";
+import { describeCluster, kafkaConfigOf } from "@/lib/kafka";
 import type { Viewer } from "@/lib/auth/sign-in";
 
 const clusterIds = new Map<string, Promise<string>>();
 
-/** Kafka's cluster id, once per process and bootstrap list (a failed look-up is not kept). */
+/** Kafka's cluster id of the viewer's cluster, once per process and bootstrap list (a failed look-up is not kept). */
 export function clusterIdFor(viewer: Viewer): Promise<string> {
-  const bootstrap = kafkaConfig().bootstrapServers.join(",");
+  const bootstrap = kafkaConfigOf(viewer.credential).bootstrapServers.join(",");
   let id = clusterIds.get(bootstrap);
   if (!id) {
     id = describeCluster(viewer.credential).then((c) => c.clusterId);

@@ -23,7 +23,7 @@ import { randomBytes } from "node:crypto";
 import type { Viewer } from "@/lib/auth/sign-in";
 import type { ActionResult } from "@/lib/actions/result";
 import { toErrorResult } from "@/lib/actions/errors";
-import { deleteScramCredential, describeScramUsers, isKafkaOperationError, kafkaConfig, upsertScramCredential } from "@/lib/kafka";
+import { deleteScramCredential, describeScramUsers, isKafkaOperationError, kafkaConfigOf, upsertScramCredential } from "@/lib/kafka";
 import type { ScramChangeResult, ScramCredentialDelete, ScramCredentialUpsert, ScramUserList } from "@/lib/schemas/scram-users";
 import { DEFAULT_LOCK_WAIT_MS, LockBusyError, LockUnavailableError, withAdvisoryLocks, withProcessLock } from "@/lib/db/locks";
 import { auditedMutation } from "./audited-mutation";
@@ -41,12 +41,13 @@ export function generatePassword(): string {
   return randomBytes(24).toString("base64url");
 }
 
-function bootstrap(): string {
-  return kafkaConfig().bootstrapServers.join(",");
+/** The bootstrap servers of the viewer's cluster, as the CLI equivalent names them. */
+function bootstrapOf(viewer: Viewer): string {
+  return kafkaConfigOf(viewer.credential).bootstrapServers.join(",");
 }
 
 /** kafka-configs.sh for the change, the password replaced by a placeholder. */
-export function scramCommand(user: string, change: { add: { mechanism: string; iterations: number } } | { delete: string[] }, servers = bootstrap()): string {
+export function scramCommand(user: string, change: { add: { mechanism: string; iterations: number } } | { delete: string[] }, servers: string): string {
   const args = ["kafka-configs.sh", "--bootstrap-server", shellQuote(servers), "--command-config", COMMAND_CONFIG_PLACEHOLDER, "--alter", "--entity-type", "users", "--entity-name", shellQuote(user)];
   if ("add" in change) args.push("--add-config", `'${change.add.mechanism}=[iterations=${change.add.iterations},password=${PASSWORD_PLACEHOLDER}]'`);
   else args.push("--delete-config", shellQuote(change.delete.join(",")));
@@ -165,7 +166,7 @@ async function upsertLocked(viewer: Viewer, input: ScramCredentialUpsert, doing:
             change,
             credentials: credentials ?? [],
             ...(generated ? { generatedPassword: password } : {}),
-            cli: [scramCommand(input.user, { add: { mechanism: input.mechanism, iterations: input.iterations } })],
+            cli: [scramCommand(input.user, { add: { mechanism: input.mechanism, iterations: input.iterations } }, bootstrapOf(viewer))],
           },
         },
         audit: { outcome: "success", after: credentials === null ? undefined : { credentials } },
@@ -202,7 +203,7 @@ async function deleteLocked(viewer: Viewer, input: ScramCredentialDelete, doing:
       for (const mechanism of mechanisms) await deleteScramCredential(viewer.credential, input.user, mechanism);
       const credentials = await credentialsOf(viewer, input.user).catch(() => null);
       return {
-        result: { ok: true, data: { user: input.user, principal, change: "deleted", credentials: credentials ?? [], cli: [scramCommand(input.user, { delete: mechanisms })] } },
+        result: { ok: true, data: { user: input.user, principal, change: "deleted", credentials: credentials ?? [], cli: [scramCommand(input.user, { delete: mechanisms }, bootstrapOf(viewer))] } },
         audit: { outcome: "success", after: credentials === null ? undefined : { credentials } },
       };
     },
