@@ -9,7 +9,7 @@
  * which passes the plan id); POST / DELETE /api/v1/acls call them directly for scripts.
  */
 import "server-only";
-import { createAcls, deleteAcls, type AclWriteConfirmation } from "@/lib/kafka";
+import { createAcls, deleteAcls, type AclWriteConfirmation, type KafkaCredential } from "@/lib/kafka";
 import type { Viewer } from "@/lib/auth/sign-in";
 import type { ActionResult } from "@/lib/actions/result";
 import { kafkaErrorCode } from "@/lib/actions/errors";
@@ -35,11 +35,11 @@ export async function readAllAcls(viewer: Viewer, options: AclSnapshotReadOption
  * time. A lint code narrows it to the ACLs its findings are about (lint runs if it has not
  * on this snapshot: the filter asks for it).
  */
-export function listOf(snapshot: AclSnapshot, query: AclListQuery): AclListResult {
+export function listOf(snapshot: AclSnapshot, query: AclListQuery, cluster: ClusterOfStore = {}): AclListResult {
   const { takenAt, ageMs } = snapshot.info();
   const request = toStoreQuery(query);
   if (query.lintCode === "ANY") return { ...snapshot.query(request), snapshot: { takenAt, ageMs } };
-  const flagged = flaggedBy(snapshot.store, query.lintCode as LintCode);
+  const flagged = flaggedBy(snapshot.store, query.lintCode as LintCode, cluster);
   const acls = flagged.size === 0 ? [] : snapshot.all(request).filter((b) => flagged.has(bindingKey(b)));
   const pageSize = request.pageSize ?? acls.length;
   const pages = Math.max(1, Math.ceil(acls.length / pageSize));
@@ -50,7 +50,7 @@ export function listOf(snapshot: AclSnapshot, query: AclListQuery): AclListResul
 /** The list as GET /api/v1/acls answers it (refresh: a DescribeAcls sent for this request). */
 export async function listAcls(viewer: Viewer, query: AclListQuery): Promise<ActionResult<AclListResult>> {
   const read = await getAclSnapshot(viewer, { forceRefresh: query.refresh });
-  return read.ok ? { ok: true, data: listOf(read.snapshot, query) } : read;
+  return read.ok ? { ok: true, data: listOf(read.snapshot, query, viewer.credential) } : read;
 }
 
 /** Above this many ACLs the page lints only on request (lint over 100,000 ACLs takes about a second); once run, a snapshot's findings are kept. */
@@ -59,11 +59,18 @@ export const LINT_ON_LOAD_LIMIT = 20_000;
 /** Lint findings per store: a snapshot whose ACLs did not change keeps its store, so lint runs once per change of the ACLs. */
 const lintCache = new WeakMap<AclStore, Finding[]>();
 
-/** The store's lint findings (with the configured principal mapping rules), run when asked or when the store is small; kept per store. The ACLs page and the dashboard share them. */
-export function lintOf(store: AclStore, run: boolean): Finding[] | null {
+/** Which cluster a snapshot's store holds the ACLs of (its mapping rules lint them); {} is the default cluster. */
+export type ClusterOfStore = Pick<KafkaCredential, "clusterId">;
+
+/**
+ * The store's lint findings (with the principal mapping rules of the store's cluster), run
+ * when asked or when the store is small; kept per store (a store holds one cluster's ACLs).
+ * The ACLs page and the dashboard share them.
+ */
+export function lintOf(store: AclStore, run: boolean, cluster: ClusterOfStore = {}): Finding[] | null {
   let findings = lintCache.get(store) ?? null;
   if (findings === null && (run || store.size <= LINT_ON_LOAD_LIMIT)) {
-    findings = lintAcls(store.bindings(), { principalMapping: configuredPrincipalMapping() });
+    findings = lintAcls(store.bindings(), { principalMapping: configuredPrincipalMapping(cluster) });
     lintCache.set(store, findings);
   }
   return findings;
@@ -83,10 +90,10 @@ export function flaggedKeys(findings: readonly Finding[]): Map<LintCode, Set<str
 /** Per store, once its lint has run. */
 const flaggedCache = new WeakMap<AclStore, Map<LintCode, Set<string>>>();
 
-function flaggedBy(store: AclStore, code: LintCode): ReadonlySet<string> {
+function flaggedBy(store: AclStore, code: LintCode, cluster: ClusterOfStore): ReadonlySet<string> {
   let byCode = flaggedCache.get(store);
   if (byCode === undefined) {
-    byCode = flaggedKeys(lintOf(store, true) ?? []);
+    byCode = flaggedKeys(lintOf(store, true, cluster) ?? []);
     flaggedCache.set(store, byCode);
   }
   return byCode.get(code) ?? new Set();
@@ -104,7 +111,7 @@ export async function aclOverview(
 ): Promise<ActionResult<{ list: AclListResult; findings: Finding[] | null }>> {
   const read = await getAclSnapshot(viewer, { forceRefresh: query.refresh });
   if (!read.ok) return read;
-  return { ok: true, data: { list: listOf(read.snapshot, query), findings: lintOf(read.snapshot.store, options.lint === true) } };
+  return { ok: true, data: { list: listOf(read.snapshot, query, viewer.credential), findings: lintOf(read.snapshot.store, options.lint === true, viewer.credential) } };
 }
 
 /** Kafka's messages for the bindings it would refuse, all at once (nothing is sent while any remain). */

@@ -38,7 +38,7 @@ import type {
   TokenPosture,
 } from "@/lib/schemas/dashboard";
 import { getAclSnapshot } from "./acl-snapshot";
-import { LINT_ON_LOAD_LIMIT, flaggedKeys, lintOf } from "./acls";
+import { LINT_ON_LOAD_LIMIT, flaggedKeys, lintOf, type ClusterOfStore } from "./acls";
 import { listAuditFor } from "./audit-view";
 import { clusterOf } from "@/lib/clusters";
 import { getClusterView } from "./cluster";
@@ -108,14 +108,14 @@ const postures = new WeakMap<AclStore, StorePosture>();
  * The counts and (when small enough, or asked for) the lint summary of one ACL store,
  * computed on first use and kept for as long as the store lives.
  */
-export function storePosture(store: AclStore, options: { lint?: boolean; lintLimit?: number } = {}): { counts: AclCounts; lint: LintSummary } {
+export function storePosture(store: AclStore, options: { lint?: boolean; lintLimit?: number; cluster?: ClusterOfStore } = {}): { counts: AclCounts; lint: LintSummary } {
   let entry = postures.get(store);
   if (entry === undefined) {
     entry = { counts: countAcls(store.bindings()), lint: null };
     postures.set(store, entry);
   }
   const limit = options.lintLimit ?? LINT_ON_LOAD_LIMIT;
-  if (entry.lint === null && (options.lint === true || store.size <= limit)) entry.lint = summariseLint(lintOf(store, true) ?? []);
+  if (entry.lint === null && (options.lint === true || store.size <= limit)) entry.lint = summariseLint(lintOf(store, true, options.cluster) ?? []);
   return { counts: entry.counts, lint: entry.lint ?? { state: "onRequest", limit } };
 }
 
@@ -222,7 +222,7 @@ async function aclCard(viewer: Viewer, lint: boolean): Promise<DashboardCard<Acl
     if (read.code !== "DENIED") return unavailable(read);
     return { ok: false, code: "DENIED", message: "Kafka does not let you describe ACLs (DESCRIBE on CLUSTER kafka-cluster), so the console shows you no ACL numbers." };
   }
-  const { counts, lint: lintSummary } = storePosture(read.snapshot.store, { lint });
+  const { counts, lint: lintSummary } = storePosture(read.snapshot.store, { lint, cluster: viewer.credential });
   return { ok: true, data: { ...counts, lint: lintSummary, snapshot: read.snapshot.info() } };
 }
 

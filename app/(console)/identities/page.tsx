@@ -6,8 +6,8 @@ import { IdentitiesForm } from "./identities-form";
 export const metadata = { title: "Identities" };
 
 export default async function IdentitiesPage() {
-  await requireViewer();
-  const configured = configuredPrincipalMapping();
+  const viewer = await requireViewer();
+  const configured = configuredPrincipalMapping(viewer.credential);
   return (
     <>
       <PageHeader
