@@ -164,3 +164,13 @@ export async function withAdvisoryLocks<T>(locks: readonly LockRequest[], fn: (g
     await client.end().catch(() => {});
   }
 }
+
+/**
+ * The in-process queue of `processKey`, then the advisory locks, within `waitMs` in all:
+ * how the console's changes that must hold across instances take their locks (quota
+ * budgets, SCRAM credentials). LockBusyError / LockUnavailableError as above.
+ */
+export async function withConsoleLocks<T>(processKey: string, locks: readonly LockRequest[], fn: (guard: LockGuard) => Promise<T>, waitMs = DEFAULT_LOCK_WAIT_MS): Promise<T> {
+  const started = Date.now();
+  return withProcessLock(processKey, waitMs, () => withAdvisoryLocks(locks, fn, { waitMs: Math.max(1, waitMs - (Date.now() - started)) }));
+}

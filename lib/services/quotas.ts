@@ -19,7 +19,7 @@ import { alterClientQuotas, describeClientQuotas, type KafkaErrorInfo } from "@/
 import type { Viewer } from "@/lib/auth/sign-in";
 import type { ActionResult } from "@/lib/actions/result";
 import { kafkaErrorCode, toErrorResult } from "@/lib/actions/errors";
-import { DEFAULT_LOCK_WAIT_MS, LockBusyError, LockUnavailableError, withAdvisoryLocks, withProcessLock, type LockGuard, type LockRequest } from "@/lib/db/locks";
+import { DEFAULT_LOCK_WAIT_MS, LockBusyError, LockUnavailableError, withConsoleLocks, type LockGuard, type LockRequest } from "@/lib/db/locks";
 import { formatEntity, sameEntity, type ConfiguredQuota, type QuotaEntity, type QuotaKey } from "@/lib/policy";
 import type { AppliedQuotaQuery, AppliedQuotaView, QuotaAlterationInput, QuotaAlterResult, QuotaPreview, QuotasOverview } from "@/lib/schemas/quotas";
 import { appliedView, buildOverview, previewAlteration, toConfigured, type QuotaEntry } from "./quota-view";
@@ -161,10 +161,7 @@ export function quotaLockPlan(clusterId: string, entity: QuotaEntity): LockReque
 async function withQuotaBudgetLock<T>(viewer: Viewer, entity: QuotaEntity, fn: (guard: LockGuard) => Promise<T>): Promise<T> {
   if (entity.ip !== undefined || entity.user === undefined) return fn({ assertHeld: async () => {} });
   const clusterId = await clusterIdFor(viewer);
-  const started = Date.now();
-  return withProcessLock(lockKey(clusterId), QUOTA_LOCK_WAIT_MS, () =>
-    withAdvisoryLocks(quotaLockPlan(clusterId, entity), fn, { waitMs: Math.max(1, QUOTA_LOCK_WAIT_MS - (Date.now() - started)) }),
-  );
+  return withConsoleLocks(lockKey(clusterId), quotaLockPlan(clusterId, entity), fn, QUOTA_LOCK_WAIT_MS);
 }
 
 function lockFailure(error: LockBusyError | LockUnavailableError, target: string): Failure {

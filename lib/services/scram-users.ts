@@ -25,7 +25,7 @@ import type { ActionResult } from "@/lib/actions/result";
 import { toErrorResult } from "@/lib/actions/errors";
 import { deleteScramCredential, describeScramUsers, isKafkaOperationError, kafkaConfigOf, upsertScramCredential } from "@/lib/kafka";
 import type { ScramChangeResult, ScramCredentialDelete, ScramCredentialUpsert, ScramUserList } from "@/lib/schemas/scram-users";
-import { DEFAULT_LOCK_WAIT_MS, LockBusyError, LockUnavailableError, withAdvisoryLocks, withProcessLock } from "@/lib/db/locks";
+import { DEFAULT_LOCK_WAIT_MS, LockBusyError, LockUnavailableError, withConsoleLocks } from "@/lib/db/locks";
 import { auditedMutation } from "./audited-mutation";
 import { COMMAND_CONFIG_PLACEHOLDER, shellQuote } from "./cli-equivalent";
 import { clusterIdFor } from "./kafka-cluster-id";
@@ -97,14 +97,11 @@ async function withCredentialLock<T>(viewer: Viewer, user: string, doing: string
     return toErrorResult(error, doing);
   }
   const key = JSON.stringify(["scram-credential", clusterId, user]);
-  const started = Date.now();
   try {
-    return await withProcessLock(key, DEFAULT_LOCK_WAIT_MS, () =>
-      withAdvisoryLocks([{ key, mode: "exclusive" }], async (guard) => {
-        await guard.assertHeld();
-        return change();
-      }, { waitMs: Math.max(1, DEFAULT_LOCK_WAIT_MS - (Date.now() - started)) }),
-    );
+    return await withConsoleLocks(key, [{ key, mode: "exclusive" }], async (guard) => {
+      await guard.assertHeld();
+      return change();
+    });
   } catch (error) {
     if (error instanceof LockBusyError) {
       return { ok: false, code: "CONFLICT", message: `Nothing was changed: another change to the credentials of ${user} was still in progress after ${DEFAULT_LOCK_WAIT_MS / 1000} s. Try again.` };
