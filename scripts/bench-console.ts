@@ -20,7 +20,7 @@
  *
  * What it does, all on its own resources (nothing touches the shared dev broker or database):
  *  1. A fresh broker (scripts/kafka.sh with KAFKA_STATE_DIR=/tmp/kafka-bench, ports
- *     29092/29093, JMX on 29094 for the request counters), a fresh PostgreSQL database
+ *     29092/29093, its TLS listeners on 29094/29095, JMX on 29096 for the request counters), a fresh PostgreSQL database
  *     ksc_bench (migrated), a production build in .next-bench, the console's own server
  *     (scripts/server.ts) on 127.0.0.1:3412, and 200 topics named like the ACLs' topics.
  *  2. For each size: the ACLs (scripts/acl-store-measure.ts's realistic mix: topics,
@@ -59,7 +59,7 @@ const NAME = "bench";
 const PORT = 3412;
 const KAFKA_PORT = 29092;
 const KAFKA_CONTROLLER_PORT = 29093;
-const JMX_PORT = 29094;
+const JMX_PORT = 29096; // 29094/29095: the broker's SASL_SSL and mTLS listeners (KAFKA_PORT+2, +3)
 const STATE_DIR = `/tmp/kafka-${NAME}`;
 const DIST_DIR = `.next-${NAME}`;
 const DB_NAME = `ksc_${NAME}`;
