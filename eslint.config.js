@@ -29,6 +29,8 @@ export default tseslint.config(
       "no-restricted-imports": [
         "error",
         {
+          // With several clusters every page address carries its cluster (lib/cluster-path.ts); components/link.tsx adds it.
+          paths: [{ name: "next/link", importNames: ["default"], message: "Use @/components/link: it keeps the page's cluster in the address." }],
           patterns: [
             { regex: "^@/lib/(db|kafka)(/|$)", message: "Go through lib/services (or lib/actions): pages and components never use the database or Kafka directly." },
             { regex: "^(\\.\\./)+lib/(db|kafka)(/|$)", message: "Go through lib/services (or lib/actions): pages and components never use the database or Kafka directly." },

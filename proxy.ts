@@ -1,7 +1,10 @@
 import { NextResponse, type NextRequest } from "next/server";
 import { env } from "@/lib/env";
 import { PAGE_PATH_HEADER } from "@/lib/auth/page-path";
-import { crossSiteRefusal } from "@/lib/api/same-origin";
+import { crossSiteRefusal, isOwnOrigin } from "@/lib/api/same-origin";
+import { CLUSTER_COOKIE, isSessionCookieName } from "@/lib/auth/cookie-names";
+import { clusterOfPageUrl, isPagePath, splitClusterPath, URL_CLUSTER_HEADER, withClusterPrefix } from "@/lib/cluster-path";
+import { clusters, defaultClusterId, findCluster } from "@/lib/clusters";
 import { baseSecurityHeaders, FALLBACK_CONTENT_SECURITY_POLICY, newNonce, pageContentSecurityPolicy } from "@/lib/api/security-headers";
 import { decodeStrictUtf8, findUnsafeFormData, findUnsafeText, findUnsafeUrl, hasErrors, INVALID_UTF8_MESSAGE, type FieldErrors } from "@/lib/schemas/safe-text";
 
@@ -14,10 +17,17 @@ import { decodeStrictUtf8, findUnsafeFormData, findUnsafeText, findUnsafeUrl, ha
  *      and the sign-in: 403 (lib/api/same-origin.ts). Next's own server-action check
  *      compares Origin with Host too, but answers 500; this answers first and clearly.
  *   3. Unsafe text in a form post (a server action's body): 400, before any action runs.
- *   4. Requests without a session cookie (or Basic credentials, for the API) never reach a
+ *   4. The cluster in the address (lib/cluster-path.ts): the pages live under
+ *      app/c/[cluster]; proxy.ts tells them their cluster in URL_CLUSTER_HEADER; an
+ *      unknown id is 404. With one cluster, `/acls` is served as `/c/<default>/acls`
+ *      (addresses never show it). With several, a page address without one is sent (303)
+ *      to the same page of the cluster the page it was opened from names (Referer), else
+ *      the one chosen last, else the default. An API call or download that names no
+ *      cluster acts on the cluster of the page it came from.
+ *   5. Requests without a session cookie (or Basic credentials, for the API) never reach a
  *      page or route. The session itself is checked against the database by the page
  *      layout and the route wrapper; this only keeps anonymous visitors out early.
- *   5. Security headers on the answer; pages get a Content-Security-Policy with a fresh
+ *   6. Security headers on the answer; pages get a Content-Security-Policy with a fresh
  *      nonce, which Next reads from the request's header and puts on its own scripts.
  */
 export async function proxy(request: NextRequest) {
@@ -50,12 +60,27 @@ export async function proxy(request: NextRequest) {
     if (hasErrors(formProblems)) return refuse(400, "The form contains text the console does not accept (NUL, control characters or invalid UTF-8).");
   }
 
+  // The cluster the address names, or the page it came from (for the API). Only this sets URL_CLUSTER_HEADER.
+  const requestHeaders = new Headers(request.headers);
+  requestHeaders.delete(URL_CLUSTER_HEADER);
+  const policy = { allowedOrigins: settings.ALLOWED_ORIGINS, trustProxy: settings.TRUST_PROXY };
+  const refererCluster = () => {
+    const id = clusterOfPageUrl(request.headers.get("referer"), (origin) => isOwnOrigin(origin, request.headers, policy));
+    return id !== null && findCluster(id) ? id : null;
+  };
+  const fromPath = isApi ? { clusterId: null, rest: pathname } : splitClusterPath(pathname);
+  if (fromPath.clusterId !== null && !findCluster(fromPath.clusterId)) {
+    return secured(new NextResponse(`No cluster is named "${fromPath.clusterId}" here.\n`, { status: 404, headers: { "content-type": "text/plain; charset=utf-8" } }));
+  }
+  const addressCluster = fromPath.clusterId ?? (isApi ? refererCluster() : null);
+  if (addressCluster !== null) requestHeaders.set(URL_CLUSTER_HEADER, addressCluster);
+
   // A session cookie of any cluster (ksc_session, ksc_session_<id>: lib/auth/current.ts).
-  const hasSession = request.cookies.getAll().some((c) => c.name === "ksc_session" || c.name.startsWith("ksc_session_"));
+  const hasSession = request.cookies.getAll().some((c) => isSessionCookieName(c.name));
   if (isApi) {
     const isSignIn = pathname === "/api/v1/session" && request.method === "POST";
     const hasBasic = request.headers.get("authorization")?.toLowerCase().startsWith("basic ") ?? false;
-    if (isSignIn || hasSession || hasBasic) return secured(NextResponse.next());
+    if (isSignIn || hasSession || hasBasic) return secured(NextResponse.next({ request: { headers: requestHeaders } }));
     return secured(
       NextResponse.json(
         { error: "Sign in first, or send Kafka credentials with Authorization: Basic.", code: "UNAUTHENTICATED" },
@@ -63,17 +88,34 @@ export async function proxy(request: NextRequest) {
       ),
     );
   }
-  if (pathname !== "/sign-in" && !hasSession) {
+  const page = fromPath.rest;
+  if (page !== "/sign-in" && !hasSession) {
     const url = request.nextUrl.clone();
     url.pathname = "/sign-in";
-    url.search = pathname === "/" ? "" : `?next=${encodeURIComponent(pathname + search)}`;
+    const params = new URLSearchParams();
+    if (fromPath.clusterId !== null) params.set("cluster", fromPath.clusterId);
+    if (pathname !== "/") params.set("next", pathname + search);
+    url.search = params.size > 0 ? `?${params}` : "";
     return secured(NextResponse.redirect(url));
   }
   const csp = pageContentSecurityPolicy(newNonce(), headerSettings);
-  const requestHeaders = new Headers(request.headers);
   requestHeaders.set("Content-Security-Policy", csp);
   // The page's own address, for the sign-in `next` when a session ends mid-visit (lib/auth/current.ts).
   requestHeaders.set(PAGE_PATH_HEADER, pathname + search);
+  // The console's pages live under app/c/[cluster]: an address without a cluster is served
+  // as the default cluster's page (one cluster), or, with several, sent to the address of
+  // the cluster it was opened from (a page that did not name it).
+  if (fromPath.clusterId === null && isPagePath(pathname)) {
+    const several = clusters().length > 1;
+    const chosen = request.cookies.get(CLUSTER_COOKIE)?.value;
+    const clusterId = several ? (refererCluster() ?? (chosen !== undefined && findCluster(chosen) ? chosen : defaultClusterId())) : defaultClusterId();
+    // From request.url, not nextUrl: NextURL writes 127.0.0.1 as localhost, another origin to
+    // Next, which would then proxy the rewrite to itself over HTTP (and redirect to localhost).
+    const url = new URL(withClusterPrefix(clusterId, pathname) + search, request.url);
+    if (several && (request.method === "GET" || request.method === "HEAD")) return secured(NextResponse.redirect(url, 303));
+    requestHeaders.set(URL_CLUSTER_HEADER, clusterId);
+    return secured(NextResponse.rewrite(url, { request: { headers: requestHeaders } }), csp);
+  }
   return secured(NextResponse.next({ request: { headers: requestHeaders } }), csp);
 }
 

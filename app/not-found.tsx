@@ -1,8 +1,8 @@
-import Link from "next/link";
+import Link from "@/components/link";
 
 export const metadata = { title: "Not found" };
 
-/** Not found outside the console's frame (the console's own pages use app/(console)/not-found.tsx). */
+/** Not found outside the console's frame (the console's own pages use app/c/[cluster]/(console)/not-found.tsx). */
 export default function NotFound() {
   return (
     <main className="signin-wrap">

@@ -3,7 +3,7 @@ import { existsSync } from "node:fs";
 import path from "node:path";
 import { AREAS, isCurrentArea } from "./nav-links";
 
-const consoleDir = path.resolve(import.meta.dirname, "..", "app", "(console)");
+const consoleDir = path.resolve(import.meta.dirname, "..", "app", "c", "[cluster]", "(console)");
 
 describe("the sidebar's areas", () => {
   it("each has a page (the menu lists only pages that exist)", () => {

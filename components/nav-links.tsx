@@ -1,6 +1,8 @@
 "use client";
 
-import Link, { useLinkStatus } from "next/link";
+import { useLinkStatus } from "next/link";
+import Link from "@/components/link";
+import { splitClusterPath } from "@/lib/cluster-path";
 import { usePathname } from "next/navigation";
 import { useEffect, useRef } from "react";
 
@@ -24,7 +26,8 @@ export const AREAS = [
 ] as const;
 
 /** Whether `href` is the area `pathname` is in ("/" only for itself; "/acls" for "/acls/new"). */
-export function isCurrentArea(href: string, pathname: string): boolean {
+export function isCurrentArea(href: string, address: string): boolean {
+  const pathname = splitClusterPath(address).rest; // /c/<id>/acls is the ACLs area too
   return href === "/" ? pathname === "/" : pathname === href || pathname.startsWith(`${href}/`);
 }
 

@@ -50,8 +50,8 @@ test.describe.serial("two clusters in one console", () => {
     rmSync(scratch, { recursive: true, force: true });
   });
 
-  async function signInTo(page: Page, cluster: string): Promise<void> {
-    await page.goto(`${instance.url}/sign-in`);
+  async function signInTo(page: Page, cluster: string, id?: string): Promise<void> {
+    await page.goto(`${instance.url}/sign-in${id ? `?cluster=${id}` : ""}`);
     await page.getByLabel("Cluster").selectOption({ label: cluster });
     await page.getByLabel("Username").fill("admin");
     await page.getByLabel("Password").fill("admin-secret");
@@ -67,7 +67,7 @@ test.describe.serial("two clusters in one console", () => {
     await expect(page.getByRole("table", { name: "Brokers" })).toContainText(sslPort);
 
     await page.getByRole("button", { name: "Sign out" }).click();
-    await expect(page).toHaveURL(/\/sign-in$/);
+    await expect(page).toHaveURL(/\/sign-in\?cluster=tls$/);
     await signInTo(page, "Plain listener (plain)");
     await expect(page.getByRole("table", { name: "Brokers" })).toContainText(plainPort);
     await expect(page.getByRole("table", { name: "Brokers" })).not.toContainText(sslPort);
@@ -80,7 +80,7 @@ test.describe.serial("two clusters in one console", () => {
 
     await switcher.getByLabel("Switch to cluster").selectOption({ label: "TLS listener" });
     await switcher.getByRole("button", { name: "Switch" }).click();
-    await expect(page).toHaveURL(/\/sign-in\?cluster=tls$/);
+    await expect(page).toHaveURL(/\/sign-in\?cluster=tls(&|$)/);
     await expect(page.getByLabel("Cluster")).toHaveValue("tls");
     await signInTo(page, "TLS listener (tls)");
     await expect(switcher.getByTestId("cluster-name")).toHaveText("TLS listener");
@@ -92,6 +92,39 @@ test.describe.serial("two clusters in one console", () => {
     await expect(switcher.getByTestId("cluster-name")).toHaveText("Plain listener");
     await expect(page.getByRole("table", { name: "Brokers" })).toContainText(plainPort);
     await expect(page.getByTestId("principal")).toHaveText("User:admin");
+  });
+
+  test("each tab stays on its own cluster: the cluster is in every page's address", async ({ page, context }) => {
+    await signInTo(page, "Plain listener (plain)");
+    await expect(page).toHaveURL(/\/c\/plain$/);
+    const other = await context.newPage();
+    await signInTo(other, "TLS listener (tls)", "tls");
+    await expect(other).toHaveURL(/\/c\/tls$/);
+
+    // The first tab is still on its cluster after the second signed in elsewhere: links, reloads and the API calls its pages make.
+    const areas = page.getByRole("navigation", { name: "Areas" });
+    await areas.getByRole("link", { name: "ACLs" }).click();
+    await expect(page).toHaveURL(/\/c\/plain\/acls/);
+    await areas.getByRole("link", { name: "Dashboard" }).click();
+    await expect(page).toHaveURL(/\/c\/plain$/);
+    await expect(page.getByTestId("cluster-name")).toHaveText("Plain listener");
+    await expect(page.getByRole("table", { name: "Brokers" })).toContainText(plainPort);
+    await page.reload();
+    await expect(page.getByTestId("cluster-name")).toHaveText("Plain listener");
+    const apiFrom = (p: Page) => p.evaluate(async () => JSON.stringify(await (await fetch("/api/v1/cluster")).json()));
+    expect(await apiFrom(page)).toContain(`:${plainPort}`);
+    expect(await apiFrom(page)).not.toContain(`:${sslPort}`);
+
+    await other.getByRole("navigation", { name: "Areas" }).getByRole("link", { name: "Quotas" }).click();
+    await expect(other).toHaveURL(/\/c\/tls\/quotas/);
+    await expect(other.getByTestId("cluster-name")).toHaveText("TLS listener");
+    expect(await apiFrom(other)).toContain(`:${sslPort}`);
+
+    // An address without a cluster opens the cluster chosen last (the second tab's sign-in); an unknown one is not found.
+    await page.goto(`${instance.url}/acls`);
+    await expect(page).toHaveURL(/\/c\/tls\/acls$/);
+    expect((await page.request.get(`${instance.url}/c/nowhere/acls`)).status()).toBe(404);
+    await other.close();
   });
 
   test("a mechanism the chosen cluster does not offer is refused on the field, naming what it offers", async ({ page }) => {

@@ -8,12 +8,12 @@ import type { APIRequestContext, Page } from "@playwright/test";
  * Every console page, as admin, at 1440 and 390 px: no sideways page scroll (wide tables
  * scroll in their own box), no serious or critical accessibility violation (axe, WCAG 2.1
  * A/AA), and a full-page screenshot in .data/test-results/screens/<page>-<width>.png for
- * a reviewer. The pages are read from app/(console)/**\/page.tsx when the spec runs, so a
+ * a reviewer. The pages are read from app/c/[cluster]/(console)/**\/page.tsx when the spec runs, so a
  * new page is checked without editing this file (a new dynamic segment needs a sample).
  */
 
 const ROOT = path.resolve(import.meta.dirname, "..");
-const CONSOLE = path.join(ROOT, "app", "(console)");
+const CONSOLE = path.join(ROOT, "app", "c", "[cluster]", "(console)");
 const SCREENS = path.join(ROOT, ".data", "test-results", "screens");
 const WIDTHS = [1440, 390] as const;
 const basic = (user: string) => `Basic ${Buffer.from(`${user}:${user}-secret`).toString("base64")}`;

@@ -68,9 +68,9 @@ describe("the lib/policy fence", () => {
 
 describe("the app/ and components/ fence", () => {
   it.each([
-    ["app/(console)/fixture/page.tsx", "@/lib/db/audit"],
+    ["app/c/[cluster]/(console)/fixture/page.tsx", "@/lib/db/audit"],
     ["app/api/v1/fixture/route.ts", "@/lib/db"],
-    ["app/(console)/fixture/actions.ts", "@/lib/kafka"],
+    ["app/c/[cluster]/(console)/fixture/actions.ts", "@/lib/kafka"],
     ["components/fixture.tsx", "@/lib/kafka/errors"],
     ["components/ui/fixture.tsx", "../../lib/db/client"],
   ])("%s may not import %s", async (file, source) => {
@@ -78,7 +78,7 @@ describe("the app/ and components/ fence", () => {
   });
 
   it.each([
-    ["app/(console)/fixture/page.tsx", "@/lib/services/acls"],
+    ["app/c/[cluster]/(console)/fixture/page.tsx", "@/lib/services/acls"],
     ["app/api/v1/fixture/route.ts", "@/lib/api/route"],
     ["components/fixture.tsx", "@/lib/policy"],
     ["components/fixture.tsx", "@/lib/dbx"],

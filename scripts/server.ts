@@ -163,6 +163,10 @@ function consoleReadiness(log: Logger) {
   };
 }
 
+function isLoopback(host: string): boolean {
+  return host === "localhost" || host === "::1" || host === "[::1]" || /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(host);
+}
+
 /** Prepares Next (a production build in NEXT_DIST_DIR or .next) and listens on HOST:PORT. */
 export async function startConsoleServer(settings: ConsoleEnv = env(), log: Logger = logger()): Promise<ConsoleServer> {
   const dir = path.resolve(import.meta.dirname, "..");
@@ -170,7 +174,11 @@ export async function startConsoleServer(settings: ConsoleEnv = env(), log: Logg
   const port = Number(settings.PORT);
   // Imported here, after main() has set NODE_ENV: React picks its build when first loaded.
   const { default: next } = await import("next");
-  const app = next({ dev: false, dir, hostname, port });
+  // Next's own name for this address (it listens on `hostname` below regardless). Next
+  // writes every loopback host (127.x, ::1) as "localhost" in the URLs proxy.ts sees; told
+  // 127.0.0.1, it would take proxy.ts's rewrites (every console page: app/c/[cluster]) for
+  // another origin and proxy them to itself over HTTP.
+  const app = next({ dev: false, dir, hostname: isLoopback(hostname) ? "localhost" : hostname, port });
   await app.prepare();
   const handle = app.getRequestHandler();
 

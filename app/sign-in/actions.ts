@@ -1,8 +1,10 @@
 "use server";
 
-import { cookies } from "next/headers";
+import { cookies, headers } from "next/headers";
 import { redirect } from "next/navigation";
-import { clientAddress, CLUSTER_COOKIE, currentClusterId, getViewer, sessionCookieName, sessionCookieOptions } from "@/lib/auth/current";
+import { clientAddress, CLUSTER_COOKIE, clusterHref, clusterHrefOn, clustersInAddresses, currentClusterId, getViewer, sessionCookieName, sessionCookieOptions } from "@/lib/auth/current";
+import { PAGE_PATH_HEADER } from "@/lib/auth/page-path";
+import { splitClusterPath } from "@/lib/cluster-path";
 import { defaultClusterId, findCluster } from "@/lib/clusters";
 import { safeNextPath } from "@/lib/auth/safe-next";
 import { signInSchema } from "@/lib/schemas/session";
@@ -22,19 +24,29 @@ export async function signInAction(_prev: SignInState, formData: FormData): Prom
   const jar = await cookies();
   jar.set(sessionCookieName(clusterId), result.data.sessionId, sessionCookieOptions(result.data.expiresAt));
   jar.set(CLUSTER_COOKIE, clusterId, sessionCookieOptions(result.data.expiresAt));
-  redirect(safeNextPath(formData.get("next")));
+  // The page asked for. A page of another cluster stays when the browser has a session there
+  // (it asked for this sign-in, e.g. to compare the two); else it becomes the same page here.
+  const next = splitClusterPath(safeNextPath(formData.get("next")));
+  const keep = next.clusterId !== null && findCluster(next.clusterId) !== undefined && (next.clusterId === clusterId || jar.has(sessionCookieName(next.clusterId)));
+  redirect(keep ? clusterHrefOn(next.clusterId!, next.rest) : clusterHrefOn(clusterId, next.rest));
 }
 
 /**
- * The shell's cluster switcher: the browser is on `cluster` from now on; its console when
- * it has a session there, else that cluster's sign-in (the other clusters' sessions stay).
+ * The shell's cluster switcher: the same page on `cluster` (`/c/<id>/…`) when the browser
+ * has a session there, else that cluster's sign-in, which returns to it (the other
+ * clusters' sessions stay). The cluster chosen is remembered for addresses that name none.
  */
 export async function switchClusterAction(formData: FormData): Promise<void> {
   const clusterId = String(formData.get("cluster") ?? "");
-  if (!findCluster(clusterId)) redirect("/");
+  if (!findCluster(clusterId)) redirect(await clusterHref("/"));
   const jar = await cookies();
   jar.set(CLUSTER_COOKIE, clusterId, sessionCookieOptions(new Date(Date.now() + 365 * 86_400_000)));
-  redirect(jar.has(sessionCookieName(clusterId)) ? "/" : `/sign-in?cluster=${encodeURIComponent(clusterId)}`);
+  const here = splitClusterPath(safeNextPath((await headers()).get(PAGE_PATH_HEADER))).rest;
+  const there = clusterHrefOn(clusterId, here);
+  if (jar.has(sessionCookieName(clusterId))) redirect(there);
+  const params = new URLSearchParams({ cluster: clusterId });
+  if (there !== "/") params.set("next", there);
+  redirect(`/sign-in?${params}`);
 }
 
 export async function signOutAction(): Promise<void> {
@@ -42,5 +54,5 @@ export async function signOutAction(): Promise<void> {
   if (viewer?.sessionId) await signOutAudited(viewer.sessionId, viewer.principal);
   const clusterId = await currentClusterId();
   (await cookies()).delete(sessionCookieName(clusterId));
-  redirect("/sign-in"); // which preselects the cluster the browser is on
+  redirect(clustersInAddresses() ? `/sign-in?cluster=${encodeURIComponent(clusterId)}` : "/sign-in");
 }

@@ -1,5 +1,6 @@
 import { redirect } from "next/navigation";
-import { currentClusterId, getViewer } from "@/lib/auth/current";
+import { clusterHrefOn, currentClusterId, getViewerOn } from "@/lib/auth/current";
+import { splitClusterPath } from "@/lib/cluster-path";
 import { safeNextPath } from "@/lib/auth/safe-next";
 import { SignInForm } from "./sign-in-form";
 import { clusters, findCluster } from "@/lib/clusters";
@@ -10,7 +11,10 @@ export const dynamic = "force-dynamic";
 
 export default async function SignInPage({ searchParams }: { searchParams: Promise<{ next?: string; ended?: string; cluster?: string }> }) {
   const { next, ended, cluster } = await searchParams;
-  if (await getViewer()) redirect(safeNextPath(next));
+  // The cluster to sign in to: the one asked for, else the one of the page to return to, else the one the browser is on.
+  const nextCluster = splitClusterPath(safeNextPath(next)).clusterId;
+  const chosen = [cluster, nextCluster].find((id) => id !== undefined && id !== null && findCluster(id)) ?? (await currentClusterId());
+  if (await getViewerOn(chosen)) redirect(clusterHrefOn(chosen, splitClusterPath(safeNextPath(next)).rest));
   return (
     <main className="signin-wrap">
       <div className="card signin">
@@ -25,7 +29,7 @@ export default async function SignInPage({ searchParams }: { searchParams: Promi
         <SignInForm
           next={safeNextPath(next)}
           clusters={clusters().map((c) => ({ id: c.id, displayName: c.displayName, mechanisms: c.saslMechanisms }))}
-          cluster={cluster !== undefined && findCluster(cluster) ? cluster : await currentClusterId()}
+          cluster={chosen}
         />
       </div>
     </main>

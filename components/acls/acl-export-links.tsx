@@ -1,4 +1,4 @@
-import Link from "next/link";
+import Link from "@/components/link";
 
 const FORMATS = [
   { format: "yaml", label: "YAML (grouped by principal)" },

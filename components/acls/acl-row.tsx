@@ -1,4 +1,4 @@
-import Link from "next/link";
+import Link from "@/components/link";
 import type { MouseEvent } from "react";
 import type { AclBinding } from "@/lib/policy";
 import type { AclSortColumn } from "@/lib/schemas/acls";

@@ -1,4 +1,4 @@
-import Link from "next/link";
+import Link from "@/components/link";
 import type { AclDecisionRow, AclPlanView } from "@/lib/schemas/plans";
 import { BindingsTable } from "./bindings";
 import styles from "./plans.module.css";

@@ -1,4 +1,4 @@
-import Link from "next/link";
+import Link from "@/components/link";
 import type { ReactNode } from "react";
 import type { PermissionCell } from "@/lib/schemas/effective-permissions";
 import { principalHref } from "@/lib/schemas/effective-permissions";

@@ -1,6 +1,6 @@
 "use client";
 
-import Link from "next/link";
+import Link from "@/components/link";
 import { useQuery } from "@tanstack/react-query";
 import { fetchApi } from "@/components/ui/query";
 import { Badge } from "@/components/ui/badge";

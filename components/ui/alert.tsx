@@ -1,5 +1,5 @@
 import type { ReactNode } from "react";
-import Link from "next/link";
+import Link from "@/components/link";
 import type { ActionResult } from "@/lib/actions/result";
 
 export type AlertTone = "error" | "warn" | "info" | "success";

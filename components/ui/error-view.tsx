@@ -1,6 +1,6 @@
 "use client";
 
-import Link from "next/link";
+import Link from "@/components/link";
 
 /**
  * What a person sees when a page fails unexpectedly: no message from the error and no

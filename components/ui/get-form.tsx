@@ -2,6 +2,7 @@
 
 import Form from "next/form";
 import type { ReactNode } from "react";
+import { useClusterHref } from "@/components/cluster-address";
 
 /**
  * A GET form (filters, "which quota applies"): the fields go into the address, so the
@@ -12,8 +13,9 @@ import type { ReactNode } from "react";
  * form. `scroll={false}` keeps the reader where the form is (a result shown beside it).
  */
 export function GetForm({ action, label, className, scroll, children }: { action: string; label: string; className?: string; scroll?: boolean; children: ReactNode }) {
+  const clusterHref = useClusterHref(); // the page's cluster stays in the address (lib/cluster-path.ts)
   return (
-    <Form action={action} className={className} aria-label={label} scroll={scroll} noValidate data-navigates="">
+    <Form action={clusterHref(action)} className={className} aria-label={label} scroll={scroll} noValidate data-navigates="">
       {children}
     </Form>
   );

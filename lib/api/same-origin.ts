@@ -48,7 +48,8 @@ export function crossSiteRefusal(method: string, headers: HeaderSource, policy: 
   return CROSS_SITE_MESSAGE;
 }
 
-function isOwnOrigin(origin: string, headers: HeaderSource, policy: OriginPolicy): boolean {
+/** Whether `origin` (scheme://host[:port]) is the console's own address, by the rule above. */
+export function isOwnOrigin(origin: string, headers: HeaderSource, policy: OriginPolicy): boolean {
   const value = origin.trim();
   if (value === "" || value === "null") return false;
   let parsed: URL;

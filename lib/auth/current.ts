@@ -11,13 +11,12 @@ import { viewerFromBasic, viewerFromSessionId, type Viewer } from "@/lib/auth/si
 import { clientAddressFromHeaders } from "@/lib/auth/client-address";
 import { PAGE_PATH_HEADER, signInAgainPath } from "@/lib/auth/page-path";
 import { env } from "@/lib/env";
-import { clusterIdOf, defaultClusterId, findCluster } from "@/lib/clusters";
+import { clusterIdOf, clusters, defaultClusterId, findCluster } from "@/lib/clusters";
 import type { ActionResult } from "@/lib/actions/result";
+import { CLUSTER_COOKIE, isSessionCookieName, SESSION_COOKIE } from "@/lib/auth/cookie-names";
+import { URL_CLUSTER_HEADER, withClusterPrefix } from "@/lib/cluster-path";
 
-/** The session cookie of the default cluster; another cluster's is `ksc_session_<id>` (sessionCookieName). */
-export const SESSION_COOKIE = "ksc_session";
-/** Which cluster the browser is on (the shell's cluster switcher sets it); absent: the default cluster. */
-export const CLUSTER_COOKIE = "ksc_cluster";
+export { SESSION_COOKIE, CLUSTER_COOKIE, isSessionCookieName };
 
 /**
  * Sessions are per cluster, and a browser may hold one for each: the cookie's name says
@@ -28,15 +27,31 @@ export function sessionCookieName(clusterId: string): string {
   return clusterId === defaultClusterId() ? SESSION_COOKIE : `${SESSION_COOKIE}_${clusterId}`;
 }
 
-/** Whether a cookie is a session cookie of some cluster (proxy.ts lets only requests with one through). */
-export function isSessionCookieName(name: string): boolean {
-  return name === SESSION_COOKIE || name.startsWith(`${SESSION_COOKIE}_`);
-}
-
-/** The cluster the browser is on: the one its cluster cookie names, when there is such a cluster, else the default. */
+/**
+ * The cluster this request is on: the one its address names (`/c/<id>/…`, or for an API
+ * call the page it came from; proxy.ts says which in URL_CLUSTER_HEADER), else the one the
+ * browser chose last (its cluster cookie), else the default.
+ */
 export async function currentClusterId(): Promise<string> {
+  const fromAddress = (await headers()).get(URL_CLUSTER_HEADER);
+  if (fromAddress !== null && findCluster(fromAddress)) return fromAddress;
   const named = (await cookies()).get(CLUSTER_COOKIE)?.value;
   return named !== undefined && findCluster(named) ? named : defaultClusterId();
+}
+
+/** Whether page addresses carry their cluster (several clusters; lib/cluster-path.ts). */
+export function clustersInAddresses(): boolean {
+  return clusters().length > 1;
+}
+
+/** `path` (a page of the console) on `clusterId`'s pages: `/c/<id>/…` with several clusters, unchanged with one. */
+export function clusterHrefOn(clusterId: string, path: string): string {
+  return clustersInAddresses() ? withClusterPrefix(clusterId, path) : path;
+}
+
+/** `path` on the pages of the cluster this request is on; for redirects from pages and server actions. */
+export async function clusterHref(path: string): Promise<string> {
+  return clusterHrefOn(await currentClusterId(), path);
 }
 
 export function sessionCookieOptions(expiresAt: Date, now: number = Date.now()) {
@@ -76,7 +91,10 @@ export const getViewer = cache(async (): Promise<Viewer | null> => getViewerOn(a
  */
 export async function requireViewer(): Promise<Viewer> {
   const viewer = await getViewer();
-  if (!viewer) redirect(signInAgainPath((await headers()).get(PAGE_PATH_HEADER), (await cookies()).has(sessionCookieName(await currentClusterId()))));
+  if (!viewer) {
+    const clusterId = await currentClusterId();
+    redirect(signInAgainPath((await headers()).get(PAGE_PATH_HEADER), (await cookies()).has(sessionCookieName(clusterId)), clustersInAddresses() ? clusterId : null));
+  }
   return viewer;
 }
 

@@ -30,9 +30,9 @@ const { AUDIT_UNAVAILABLE_MESSAGE } = await import("./audited-mutation");
 const { createAclsAudited, deleteAclsAudited } = await import("./acls");
 const { alterQuota } = await import("./quotas");
 const { createToken, expireToken, renewToken } = await import("./tokens");
-const aclActions = await import("@/app/(console)/acls/actions");
-const quotaActions = await import("@/app/(console)/quotas/actions");
-const tokenActions = await import("@/app/(console)/tokens/actions");
+const aclActions = await import("@/app/c/[cluster]/(console)/acls/actions");
+const quotaActions = await import("@/app/c/[cluster]/(console)/quotas/actions");
+const tokenActions = await import("@/app/c/[cluster]/(console)/tokens/actions");
 
 const id = randomBytes(4).toString("hex");
 const MARK = `it-audit-${id}`;

@@ -4,7 +4,7 @@ export const dynamic = "force-dynamic";
 
 /**
  * An /api address no route answers: a JSON 404, as API clients expect. Without it the
- * console's not-found page (app/(console)/[...missing]) would take the address and send
+ * console's not-found page (app/c/[cluster]/(console)/[...missing]) would take the address and send
  * a client without a session cookie to the sign-in page.
  */
 function notFound() {

@@ -1,0 +1,144 @@
+import Link from "@/components/link";
+import { requireViewer } from "@/lib/auth/current";
+import { AUDIT_ACTIONS, AUDIT_CATEGORIES, AUDIT_OUTCOMES, auditQuerySchema } from "@/lib/schemas/audit";
+import { listAuditFor } from "@/lib/services/audit-view";
+import { fieldErrorsOf } from "@/lib/actions/result";
+import { PageHeader } from "@/components/ui/page-header";
+import { Alert } from "@/components/ui/alert";
+import { EmptyState } from "@/components/ui/empty-state";
+import { Field, FormActions, FormGrid } from "@/components/ui/field";
+import { GetForm } from "@/components/ui/get-form";
+import { Select } from "@/components/ui/select";
+import { SubmitButton } from "@/components/ui/submit-button";
+import { AuditTable } from "@/components/audit/audit-table";
+import { describeMatch } from "@/components/audit/audit-change";
+import styles from "@/components/audit/audit.module.css";
+
+export const metadata = { title: "Audit" };
+export const dynamic = "force-dynamic";
+
+type Search = Record<string, string | string[] | undefined>;
+
+function first(v: string | string[] | undefined): string | undefined {
+  return Array.isArray(v) ? v[0] : v;
+}
+
+const FILTERS = ["principal", "action", "outcome", "category", "from", "to"] as const;
+const ANY = { value: "", label: "any" };
+
+export default async function AuditPage({ searchParams }: { searchParams: Promise<Search> }) {
+  const viewer = await requireViewer();
+  const raw = Object.fromEntries(Object.entries(await searchParams).map(([k, v]) => [k, first(v)]));
+  const parsed = auditQuerySchema.safeParse(raw);
+  const errors = parsed.success ? {} : fieldErrorsOf(parsed.error.issues);
+  const filters = parsed.success ? parsed.data : auditQuerySchema.parse({});
+  const { format: _format, ...listFilters } = filters;
+  let result = await listAuditFor(viewer, listFilters);
+  // A stale or hand-edited cursor: show the first page rather than an error.
+  if (!result.ok && result.fieldErrors?.cursor) result = await listAuditFor(viewer, { ...listFilters, cursor: undefined });
+  const foldSignIns = raw.signIns !== "show";
+
+  const filterParams = new URLSearchParams();
+  for (const key of FILTERS) {
+    const v = raw[key];
+    if (v) filterParams.set(key, v);
+  }
+  const nextParams = new URLSearchParams(filterParams);
+  if (result.ok && result.data.nextCursor) nextParams.set("cursor", result.data.nextCursor);
+  if (!foldSignIns) nextParams.set("signIns", "show");
+  const toggleParams = new URLSearchParams(raw.cursor ? { ...Object.fromEntries(filterParams), cursor: raw.cursor } : filterParams);
+  if (foldSignIns) toggleParams.set("signIns", "show");
+  const exportParams = new URLSearchParams(filterParams);
+  exportParams.set("format", "csv");
+  exportParams.set("limit", "1000");
+
+  const actions: { action: string; label: string }[] = [...AUDIT_ACTIONS];
+  if (raw.action && !actions.some((a) => a.action === raw.action)) actions.push({ action: raw.action, label: "as given" });
+
+  return (
+    <>
+      <PageHeader
+        title="Audit"
+        lead="Every change made through the console: who, what changed, and what Kafka answered."
+        details={
+          <p>
+            Each change is shown as a diff: the ACL bindings created and deleted, or the fields added, removed and changed. You see the events Kafka would
+            let you see: your own, and those about what you may describe. Failed sign-ins are folded into one line per client and hour.
+          </p>
+        }
+      />
+      {result.ok && (
+        <details className="card" data-testid="audit-visibility">
+          <summary>What you can see here</summary>
+          <ul>
+            {result.data.visibility.map((line) => (
+              <li key={line}>{line}</li>
+            ))}
+          </ul>
+        </details>
+      )}
+      {result.ok && result.data.problems.length > 0 && (
+        <Alert tone="error" testId="audit-problems">
+          Kafka could not be asked what you may see, so only what is certain is shown: {result.data.problems.join(" ")}
+        </Alert>
+      )}
+      <GetForm action="/audit" label="Audit filters" className="card">
+        <FormGrid>
+          <Field id="audit-principal" label="Actor" hint="The principal who acted, e.g. User:alice">
+            <input name="principal" defaultValue={raw.principal ?? ""} placeholder="User:alice" />
+          </Field>
+          <Field id="audit-action" label="Action">
+            <Select name="action" defaultValue={raw.action ?? ""} options={[ANY, ...actions.map((a) => ({ value: a.action, label: `${a.action} — ${a.label}` }))]} />
+          </Field>
+          <Field id="audit-outcome" label="Outcome">
+            <Select name="outcome" defaultValue={raw.outcome ?? ""} options={[ANY, ...AUDIT_OUTCOMES]} />
+          </Field>
+          <Field id="audit-category" label="Category">
+            <Select name="category" defaultValue={raw.category ?? ""} options={[ANY, ...AUDIT_CATEGORIES]} />
+          </Field>
+          <Field id="audit-from" label="From" errors={errors.from}>
+            <input name="from" type="date" defaultValue={raw.from ?? ""} />
+          </Field>
+          <Field id="audit-to" label="To" hint="Included" errors={errors.to}>
+            <input name="to" type="date" defaultValue={raw.to ?? ""} />
+          </Field>
+          {!foldSignIns && <input type="hidden" name="signIns" value="show" />}
+          <FormActions>
+            <SubmitButton pendingLabel="Filtering…">Filter</SubmitButton>
+            <a className="btn secondary" href={`/api/v1/audit?${exportParams}`} download>
+              Export CSV
+            </a>
+            {filterParams.size > 0 && <Link href="/audit">Clear filters</Link>}
+          </FormActions>
+        </FormGrid>
+      </GetForm>
+      {!result.ok ? (
+        <Alert tone="error" testId="audit-error">
+          {result.message}
+        </Alert>
+      ) : (
+        <>
+          <p className={styles.match} data-testid="audit-match" aria-live="polite">
+            {describeMatch(parsed.success ? filters : {}, result.data.events.length, result.data.nextCursor !== null, Boolean(raw.cursor))}
+          </p>
+          <p className={styles.toggle}>
+            {foldSignIns ? "Failed sign-ins are folded per client and hour. " : "Every failed sign-in is shown on its own row. "}
+            <Link href={`/audit?${toggleParams}`} data-testid="sign-in-toggle">
+              {foldSignIns ? "Show each one" : "Fold them"}
+            </Link>
+          </p>
+          {result.data.events.length === 0 ? (
+            <EmptyState>No audit events match these filters.</EmptyState>
+          ) : (
+            <AuditTable events={result.data.events} foldSignIns={foldSignIns} />
+          )}
+          {result.data.nextCursor && (
+            <p>
+              <Link href={`/audit?${nextParams}`}>Older events →</Link>
+            </p>
+          )}
+        </>
+      )}
+    </>
+  );
+}

@@ -1,0 +1,184 @@
+"use client";
+
+import Link from "@/components/link";
+import { useActionState } from "react";
+import { Field, FormActions, FormGrid } from "@/components/ui/field";
+import { Alert, ResultPanel } from "@/components/ui/alert";
+import { Badge } from "@/components/ui/badge";
+import { SubmitButton } from "@/components/ui/submit-button";
+import type { IdentityMapResult, IdentityResult } from "@/lib/schemas/identities";
+import { mapIdentitiesAction, type IdentitiesState } from "./actions";
+
+const SHOWN_FIELDS = ["sslRules", "kerberosRules", "defaultRealm", "clients", "certificates"];
+
+const TYPE_LABEL: Record<IdentityResult["input"]["type"], string> = { ssl: "Certificate DN", kerberos: "Kerberos principal", certificate: "Certificate" };
+
+export function IdentitiesForm({ defaults }: { defaults: { sslRules: string; kerberosRules: string; defaultRealm: string } }) {
+  const [state, formAction] = useActionState<IdentitiesState, FormData>(mapIdentitiesAction, null);
+  const v = state?.values ?? { ...defaults, clients: "", interpret: "auto" };
+  const errors = state && !state.ok ? (state.fieldErrors ?? {}) : {};
+  return (
+    <>
+      <form action={formAction} className="card" aria-label="Map identities" noValidate>
+        <FormGrid>
+          <Field id="id-ssl-rules" label="ssl.principal.mapping.rules" hint="As in server.properties; one rule per line is fine. Empty: DEFAULT (the DN itself)." errors={errors.sslRules} wide>
+            <textarea name="sslRules" rows={4} defaultValue={v.sslRules} className="mono" spellCheck={false} placeholder="RULE:^CN=(.*?),OU=ServiceUsers.*$/$1/L,DEFAULT" />
+          </Field>
+          <Field id="id-kerberos-rules" label="sasl.kerberos.principal.to.local.rules" hint="Comma-separated. Empty: DEFAULT." errors={errors.kerberosRules} wide>
+            <textarea name="kerberosRules" rows={2} defaultValue={v.kerberosRules} className="mono" spellCheck={false} placeholder="RULE:[1:$1@$0](.*@EXAMPLE.COM)s/@.*//,DEFAULT" />
+          </Field>
+          <Field id="id-realm" label="Kerberos default realm" hint="The brokers' krb5.conf default realm (DEFAULT maps only names of this realm)." errors={errors.defaultRealm}>
+            <input name="defaultRealm" defaultValue={v.defaultRealm} placeholder="EXAMPLE.COM" />
+          </Field>
+          <Field id="id-clients" label="Clients: certificate DNs or Kerberos principals, one per line" errors={errors.clients} wide>
+            <textarea
+              name="clients"
+              rows={4}
+              defaultValue={v.clients}
+              className="mono"
+              spellCheck={false}
+              placeholder={"CN=svc-orders,OU=ServiceUsers,O=Acme,C=US\nalice@EXAMPLE.COM"}
+            />
+          </Field>
+          <Field id="id-interpret" label="Read lines as" errors={errors.interpret}>
+            <select name="interpret" defaultValue={v.interpret ?? "auto"}>
+              <option value="auto">auto (a line with = is a DN)</option>
+              <option value="ssl">certificate DNs</option>
+              <option value="kerberos">Kerberos principals</option>
+            </select>
+          </Field>
+          <Field id="id-certificates" label="Certificates (PEM)" hint="Their subjects are taken as Kafka sees them. Read on the server, not stored." errors={errors.certificates}>
+            <input type="file" name="certificates" accept=".pem,.crt,.cer,application/x-pem-file" multiple />
+          </Field>
+          <FormActions>
+            <SubmitButton pendingLabel="Mapping…">Map</SubmitButton>
+          </FormActions>
+        </FormGrid>
+      </form>
+      {state && !state.ok && <ResultPanel result={state} testId="identities" shownFields={SHOWN_FIELDS} />}
+      {state?.ok && <MappingResults result={state.data} />}
+    </>
+  );
+}
+
+function MappingResults({ result }: { result: IdentityMapResult }) {
+  const c = result.config;
+  return (
+    <section aria-label="Mapping results">
+      {c.error !== null && (
+        <Alert tone="error" testId="config-error" title={`${c.error.property}: a broker would refuse to start.`}>
+          <span className="mono">
+            {c.error.error}: {c.error.message}
+          </span>
+        </Alert>
+      )}
+      {c.error === null && (
+        <p className="muted" data-testid="parsed-rules">
+          Rules as Kafka reads them: SSL <span className="mono">[{c.parsedSslRules.join(", ")}]</span>, Kerberos{" "}
+          <span className="mono">[{c.parsedKerberosRules.join(", ")}]</span>
+          {c.defaultRealm ? (
+            <>
+              , default realm <span className="mono">{c.defaultRealm}</span>
+            </>
+          ) : null}
+          .
+        </p>
+      )}
+      {result.accessUnavailable !== null && <Alert tone="warn">{result.accessUnavailable}</Alert>}
+      <div className="table-scroll">
+        <table className="data" aria-label="Identities">
+          <thead>
+            <tr>
+              <th>Client</th>
+              <th>Principal</th>
+              <th>Rule / Kafka&apos;s error</th>
+              <th>May do (ACLs)</th>
+            </tr>
+          </thead>
+          <tbody>
+            {result.results.map((r, i) => (
+              <IdentityRow key={i} r={r} />
+            ))}
+          </tbody>
+        </table>
+      </div>
+    </section>
+  );
+}
+
+function IdentityRow({ r }: { r: IdentityResult }) {
+  const o = r.outcome;
+  return (
+    <tr data-testid="identity-row" data-ok={String(o.ok)}>
+      <td>
+        <div className="muted">{TYPE_LABEL[r.input.type]}</div>
+        <span className="mono">{r.input.value ?? "(none)"}</span>
+        {r.certificate && (
+          <div className="muted">
+            issuer <span className="mono">{r.certificate.issuer}</span>
+            {r.certificate.notes.map((n) => (
+              <div key={n}>{n}</div>
+            ))}
+          </div>
+        )}
+      </td>
+      <td>
+        {o.ok ? (
+          <strong className="mono" data-testid="principal">
+            {o.principal}
+          </strong>
+        ) : (
+          <Badge tone="bad">refused</Badge>
+        )}
+      </td>
+      <td>
+        {o.ok ? (
+          <span className="mono" data-testid="rule">
+            {o.rule === null ? "no rule consulted (a name without a realm, or no certificate)" : `rule ${o.rule.index + 1}: ${o.rule.text}`}
+          </span>
+        ) : (
+          <span data-testid="error">
+            <span className="mono">
+              {o.error}: {o.message}
+            </span>
+            {o.brokerError && (
+              <div className="muted">
+                The broker logs {o.brokerError.error}: {o.brokerError.message}
+              </div>
+            )}
+          </span>
+        )}
+      </td>
+      <td>{o.ok && <Access principal={o.principal} access={r.access} />}</td>
+    </tr>
+  );
+}
+
+function Access({ principal, access }: { principal: string; access: IdentityResult["access"] }) {
+  const links = (
+    <div className="row">
+      <Link href={`/principals/${encodeURIComponent(principal)}`}>principal view</Link>
+      <Link href={`/access-check?${new URLSearchParams({ principal, operation: "READ", resourceType: "TOPIC" }).toString()}`}>access check</Link>
+    </div>
+  );
+  if (access === null) return links;
+  return (
+    <div data-testid="access">
+      {access.superUser && <Badge tone="info">super user: every operation</Badge>}
+      {access.patterns.length === 0 && !access.superUser && <span className="muted">No ACL names this principal or User:*: Kafka denies it everything.</span>}
+      <ul className="plain">
+        {access.patterns.map((p) => (
+          <li key={`${p.resourceType}|${p.patternType}|${p.resourceName}`}>
+            <span className="mono">
+              {p.resourceType} {p.patternType === "PREFIXED" ? `${p.resourceName}*` : p.resourceName}
+            </span>
+            {p.allowed.length > 0 && <> — may {p.allowed.join(", ")}</>}
+            {p.denied.length > 0 && <> — not {p.denied.join(", ")}</>}
+          </li>
+        ))}
+      </ul>
+      {access.more > 0 && <div className="muted">and {access.more} more patterns</div>}
+      {links}
+    </div>
+  );
+}

@@ -1,0 +1,76 @@
+import Link from "@/components/link";
+import { requireViewer } from "@/lib/auth/current";
+import { AclPlanPreview, DecisionRowsTable } from "@/components/plans/acl-plan-view";
+import { PLAN_ROWS_PAGE_SIZE, aclPlanPageViewSchema, planPageQuerySchema } from "@/lib/schemas/plans";
+import { getPlanView } from "@/lib/services/plans";
+import { ApplyPlanForm } from "./apply-plan-form";
+
+export const metadata = { title: "Plan" };
+export const dynamic = "force-dynamic";
+
+type Search = Record<string, string | string[] | undefined>;
+
+const first = (v: string | string[] | undefined) => (Array.isArray(v) ? v[0] : v);
+
+/** One sealed plan: what it changes, every decision change (paged), the CLI, and Apply while it is open. */
+export default async function PlanPage({ params, searchParams }: { params: Promise<{ id: string }>; searchParams: Promise<Search> }) {
+  const viewer = await requireViewer();
+  const { id } = await params;
+  const search = await searchParams;
+  const parsed = planPageQuerySchema.safeParse({ page: first(search.page), pageSize: PLAN_ROWS_PAGE_SIZE });
+  const page = parsed.success ? parsed.data.page : 1;
+  const view = await getPlanView(viewer, id, { page, pageSize: PLAN_ROWS_PAGE_SIZE });
+
+  if (!view.ok) {
+    return (
+      <>
+        <h1>Plan</h1>
+        <div role="alert" className="alert error" data-testid="plan-error">
+          {view.message}
+        </div>
+        <Link href="/acls">Back to ACLs</Link>
+      </>
+    );
+  }
+  const acl = aclPlanPageViewSchema.safeParse(view.data);
+  if (!acl.success) {
+    return (
+      <>
+        <h1>Plan {id.slice(0, 8)}</h1>
+        <p className="lead">
+          A {view.data.kind} plan, {view.data.status.toLowerCase()}.
+        </p>
+      </>
+    );
+  }
+  const plan = acl.data;
+  const rows = plan.changes;
+  const changes = plan.create.length + plan.delete.length;
+  return (
+    <>
+      <h1>Plan {plan.id.slice(0, 8)}</h1>
+      <p className="lead" data-testid="plan-status">
+        A {plan.kind} plan made by {plan.principal} at {plan.createdAt.replace("T", " ").replace(/\.\d+Z$/, " UTC")}: <strong>{plan.status}</strong>
+        {plan.appliedAt ? ` (${plan.appliedAt.replace("T", " ").replace(/\.\d+Z$/, " UTC")})` : ""}.
+      </p>
+      {plan.applicable && <ApplyPlanForm planId={plan.id} label={`Apply: ${changes} ACL change${changes === 1 ? "" : "s"}`} />}
+      <AclPlanPreview plan={plan} showFirstRows={false} />
+      {rows && rows.total > 0 && (
+        <section className="card" aria-label="Every decision change">
+          <h2>
+            Every decision change ({rows.total.toLocaleString("en")}), page {rows.page} of {rows.pages}
+          </h2>
+          {rows.note && <div className="alert warn">{rows.note}</div>}
+          <DecisionRowsTable rows={rows.rows} otherHost={plan.otherHost} label="All decisions that change" />
+          <nav className="row" aria-label="Pages">
+            {rows.page > 1 && <Link href={`/plans/${plan.id}?page=${rows.page - 1}`}>← Previous</Link>}
+            {rows.complete && rows.page < rows.pages && <Link href={`/plans/${plan.id}?page=${rows.page + 1}`}>Next →</Link>}
+          </nav>
+        </section>
+      )}
+      <p>
+        <Link href="/acls">Back to ACLs</Link>
+      </p>
+    </>
+  );
+}

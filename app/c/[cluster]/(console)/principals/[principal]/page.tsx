@@ -1,0 +1,329 @@
+import Link from "@/components/link";
+import { requireViewer } from "@/lib/auth/current";
+import { fieldErrorsOf } from "@/lib/actions/result";
+import { WILDCARD_HOST, type ResourceType } from "@/lib/policy";
+import { principalHref, principalParamSchema, principalViewQuerySchema, type PrincipalPermissions, type PrincipalView } from "@/lib/schemas/effective-permissions";
+import { describeRule } from "@/lib/services/access-check-explain";
+import { unnamedHost } from "@/lib/services/effective-permissions";
+import { principalView } from "@/lib/services/effective-permissions-read";
+import { AclBindingsTable } from "@/components/acls/acl-row";
+import { Alert } from "@/components/ui/alert";
+import { DataTable, TableScroll } from "@/components/ui/data-table";
+import { EmptyState } from "@/components/ui/empty-state";
+import { Field, FormActions, FormGrid } from "@/components/ui/field";
+import { GetForm } from "@/components/ui/get-form";
+import { MoreInfo, PageHeader } from "@/components/ui/page-header";
+import { SubmitButton } from "@/components/ui/submit-button";
+import { DecisionCell, PrincipalLink, principalStyles as styles } from "@/components/principals/decision-cell";
+
+export const metadata = { title: "Principal" };
+export const dynamic = "force-dynamic";
+
+type Search = Record<string, string | string[] | undefined>;
+
+/** Rows a section shows at most; the export has them all. */
+const SHOWN_PER_SECTION = 300;
+
+const SECTION_TITLE: Record<ResourceType, string> = {
+  TOPIC: "Topics",
+  GROUP: "Consumer groups",
+  TRANSACTIONAL_ID: "Transactional ids",
+  CLUSTER: "Cluster",
+  USER: "Users (delegation tokens for them)",
+  DELEGATION_TOKEN: "Delegation tokens",
+};
+
+function first(v: string | string[] | undefined): string | undefined {
+  return Array.isArray(v) ? v[0] : v;
+}
+
+function decodeSegment(segment: string): string {
+  try {
+    return decodeURIComponent(segment);
+  } catch {
+    return segment;
+  }
+}
+
+export default async function PrincipalPage({ params, searchParams }: { params: Promise<{ principal: string }>; searchParams: Promise<Search> }) {
+  const viewer = await requireViewer();
+  const segment = decodeSegment((await params).principal);
+  const principal = principalParamSchema.safeParse(segment);
+  const raw = Object.fromEntries(Object.entries(await searchParams).map(([k, v]) => [k, first(v)]));
+  if (!principal.success) {
+    return (
+      <>
+        <PageHeader title="Principal" />
+        <Alert tone="error" testId="principal-error">
+          {Object.values(fieldErrorsOf(principal.error.issues)).flat().join(" ")}
+        </Alert>
+        <Link href="/principals">← Principals</Link>
+      </>
+    );
+  }
+  const query = principalViewQuerySchema.safeParse(raw);
+  const hostErrors = query.success ? undefined : fieldErrorsOf(query.error.issues).host;
+  const host = query.success ? query.data.host : null;
+  const view = await principalView(viewer, principal.data, { host });
+  const exportQuery = new URLSearchParams({ principal: principal.data, ...(host !== null ? { host } : {}) });
+
+  return (
+    <>
+      <PageHeader
+        title={
+          <>
+            Principal <span className={`mono ${styles.asIs}`} data-testid="principal-name">{principal.data}</span>
+          </>
+        }
+        lead={<>What {principal.data} can do on every resource you may see, the quotas Kafka applies to it and its tokens.</>}
+        actions={
+          <span className={styles.exports} aria-label="Export">
+            Export:
+            <a href={`/api/v1/effective-permissions?${exportQuery}&format=csv`} download aria-label={`Export what ${principal.data} can do as CSV`}>
+              CSV
+            </a>
+            <a href={`/api/v1/effective-permissions?${exportQuery}&format=json`} download aria-label={`Export what ${principal.data} can do as JSON`}>
+              JSON
+            </a>
+          </span>
+        }
+        details={
+          <>
+            <p>
+              Every decision is Kafka&apos;s (StandardAuthorizer): super users first, then a matching DENY wins over every ALLOW, then a matching ALLOW
+              (READ, WRITE, DELETE and ALTER also allow DESCRIBE; ALTER_CONFIGS allows DESCRIBE_CONFIGS; ALL allows everything), then DENIED when the
+              resource has any ACL, else <code>allow.everyone.if.no.acl.found</code>. ACLs for <code>User:*</code> apply to every principal; PREFIXED
+              patterns and LITERAL <code>*</code> apply to every name they cover, also names not created yet.
+            </p>
+            <p>
+              The resources are those Kafka lists to you and those named in ACLs. Resources where nothing is allowed and no ACL decides are counted, not
+              listed (the export with <code>decisions=all</code> lists them). Each decision links to the Access check with the full explanation.
+            </p>
+          </>
+        }
+      />
+      {view.ok ? <ViewBody view={view.data} host={host} hostErrors={hostErrors} raw={raw.host} /> : <Alert tone="error">{view.message}</Alert>}
+    </>
+  );
+}
+
+function ViewBody({ view, host, hostErrors, raw }: { view: PrincipalView; host: string | null; hostErrors?: string[]; raw?: string }) {
+  return (
+    <>
+      <p className={styles.snapshot} data-testid="acl-snapshot">
+        {view.aclSnapshot !== null ? (
+          <>
+            ACLs as of <time dateTime={view.aclSnapshot.takenAt}>{view.aclSnapshot.takenAt}</time> ({view.aclSnapshot.size} ACLs). Assuming{" "}
+            <code>super.users = {view.assumptions.superUsers.join(";") || "(none)"}</code> and{" "}
+            <code>allow.everyone.if.no.acl.found = {String(view.assumptions.allowEveryoneIfNoAclFound)}</code> ({view.assumptions.source}).
+          </>
+        ) : (
+          "The ACLs could not be read."
+        )}
+      </p>
+      <GetForm action={principalHref(view.principal)} label="Decide from a client host" className="card">
+        <FormGrid>
+          <Field id="principal-host" label="Client host" hint="Empty: a client whose address no ACL names" errors={hostErrors}>
+            <input name="host" defaultValue={raw ?? host ?? ""} placeholder="e.g. 127.0.0.1" />
+          </Field>
+          <FormActions>
+            <SubmitButton pendingLabel="Deciding…">Decide</SubmitButton>
+          </FormActions>
+        </FormGrid>
+      </GetForm>
+      {view.notes.map((n) => (
+        <Alert key={n} tone="warn" small>
+          {n}
+        </Alert>
+      ))}
+      {"error" in view.permissions ? (
+        <>
+          <h2>Permissions</h2>
+          <Alert tone="error" testId="permissions-unavailable">
+            {view.permissions.error}
+          </Alert>
+          <p className="muted">The ACLs are read as you, which Kafka allows only with DESCRIBE on CLUSTER.</p>
+        </>
+      ) : (
+        <Permissions permissions={view.permissions} host={host} allowEveryone={view.assumptions.allowEveryoneIfNoAclFound} />
+      )}
+      <Quotas view={view} />
+      <Tokens view={view} />
+    </>
+  );
+}
+
+function Permissions({ permissions, host, allowEveryone }: { permissions: PrincipalPermissions; host: string | null; allowEveryone: boolean }) {
+  const p = permissions.principal;
+  const named = [...permissions.acls.own, ...permissions.acls.wildcard].map((a) => a.host).filter((h) => h !== WILDCARD_HOST);
+  const linkHost = host ?? unnamedHost(named);
+  const hostWords = host ?? "a host no ACL names";
+  return (
+    <>
+      <h2>Permissions</h2>
+      {permissions.superUser && (
+        <Alert tone="info" testId="super-user">
+          {p} is a super user: Kafka allows it every operation on every resource without looking at ACLs.
+        </Alert>
+      )}
+      {permissions.sections.map((s) => {
+        const shown = s.resources.slice(0, SHOWN_PER_SECTION);
+        const hidden = s.total - shown.length;
+        return (
+          <section key={s.resourceType} aria-label={SECTION_TITLE[s.resourceType]} data-section={s.resourceType}>
+            <h3>
+              {SECTION_TITLE[s.resourceType]} <span className="muted small">({s.resources.length} of {s.total} with something allowed or an ACL deciding)</span>
+            </h3>
+            {shown.length === 0 ? (
+              <EmptyState>Nothing allowed and no ACL deciding on any of the {s.total} known.</EmptyState>
+            ) : (
+              <TableScroll label={`${SECTION_TITLE[s.resourceType]}: what ${p} can do`}>
+                <table className={`data ${styles.matrix}`} aria-label={`${SECTION_TITLE[s.resourceType]}: what ${p} can do`}>
+                  <thead>
+                    <tr>
+                      <th scope="col">Resource</th>
+                      {s.operations.map((op) => (
+                        <th key={op} scope="col" className="mono">
+                          {op}
+                        </th>
+                      ))}
+                    </tr>
+                  </thead>
+                  <tbody>
+                    {shown.map((r) => (
+                      <tr key={r.resourceName} data-resource={r.resourceName}>
+                        <th scope="row" className={`mono ${styles.asIs}`}>
+                          <Link href={`/resources?${new URLSearchParams({ type: s.resourceType, name: r.resourceName })}`}>{r.resourceName}</Link>
+                          {r.origin === "acl" && <span className={styles.via}>named in ACLs; not listed by Kafka</span>}
+                        </th>
+                        {r.cells.map((c) => (
+                          <DecisionCell
+                            key={c.operation}
+                            cell={c}
+                            principal={p}
+                            resourceType={s.resourceType}
+                            resourceName={r.resourceName}
+                            linkHost={linkHost}
+                            title={describeRule(c, { principal: p, host: hostWords, operation: c.operation, resourceType: s.resourceType, resourceName: r.resourceName }, { allowEveryoneIfNoAclFound: allowEveryone })}
+                          />
+                        ))}
+                      </tr>
+                    ))}
+                  </tbody>
+                </table>
+              </TableScroll>
+            )}
+            {hidden > 0 && (
+              <p className="muted small" data-testid="hidden-count">
+                {hidden} more {s.resourceType} resource{hidden === 1 ? "" : "s"} not shown
+                {s.resources.length > shown.length ? ` (${s.resources.length - shown.length} of them in the export)` : ""}: every operation DENIED for want of an ACL.
+              </p>
+            )}
+          </section>
+        );
+      })}
+
+      <h2>Grants that cover names not yet seen</h2>
+      <MoreInfo summary="PREFIXED and * patterns">
+        <p>
+          A PREFIXED pattern or LITERAL <code>*</code> applies to every name it covers, also to resources created later. The decision is for a name no
+          narrower ACL names; the DENYs listed take the operation away from some of the names.
+        </p>
+      </MoreInfo>
+      <DataTable
+        label={`Pattern grants of ${p}`}
+        rows={permissions.patterns}
+        rowKey={(r) => `${r.resourceType}|${r.patternType}|${r.resourceName}`}
+        empty={<EmptyState>No PREFIXED or * pattern names {p} or User:*.</EmptyState>}
+        columns={[
+          { key: "covers", header: "Covers", rowHeader: true, cell: (r) => <span className={styles.asIs}>{r.covers}</span> },
+          {
+            key: "ops",
+            header: "Operations",
+            cell: (r) => (
+              <ul className="plain">
+                {r.cells.map((c) => (
+                  <li key={c.operation}>
+                    <span className="mono">{c.operation}</span> <span className={`badge ${c.decision}`}>{c.decision}</span>{" "}
+                    <span className="muted small">{c.via.join(" · ")}</span>
+                    {c.exceptions.length > 0 && <span className="small"> except {c.exceptions.map((e) => e.resourceName).join(", ")} (DENY)</span>}
+                  </li>
+                ))}
+              </ul>
+            ),
+          },
+        ]}
+      />
+
+      <h2>ACLs that name {p}</h2>
+      <AclTable label={`ACLs of ${p}`} acls={permissions.acls.own} empty={`No ACL names ${p} itself.`} />
+      {permissions.principal !== "User:*" && (
+        <>
+          <h3>ACLs for User:* (they apply to {p} too)</h3>
+          <AclTable label="ACLs for User:*" acls={permissions.acls.wildcard} empty="No ACL names User:*." />
+        </>
+      )}
+    </>
+  );
+}
+
+function AclTable({ label, acls, empty }: { label: string; acls: PrincipalPermissions["acls"]["own"]; empty: string }) {
+  return acls.length === 0 ? <EmptyState>{empty}</EmptyState> : <AclBindingsTable label={label} bindings={acls} />;
+}
+
+function Quotas({ view }: { view: PrincipalView }) {
+  return (
+    <section aria-label="Quotas">
+      <h2>Quotas Kafka applies</h2>
+      {"error" in view.quotas ? (
+        <Alert tone="warn" testId="quotas-unavailable">
+          {view.quotas.error}
+        </Alert>
+      ) : (
+        <>
+          <p className="muted small">
+            For user <code>{view.quotas.user}</code> with each client id a quota names, and with any other client id. <Link href="/quotas">Quotas</Link>
+          </p>
+          <DataTable
+            label={`Quotas of ${view.principal}`}
+            rows={view.quotas.clients.flatMap((c) => c.applied.keys.map((k) => ({ clientId: c.clientId, key: k })))}
+            rowKey={(r) => `${r.clientId ?? "\u0000"}|${r.key.key}`}
+            columns={[
+              { key: "client", header: "Client id", rowHeader: true, cell: (r) => (r.clientId === null ? <em>any other</em> : <span className="mono">{r.clientId}</span>) },
+              { key: "key", header: "Quota", className: "mono", cell: (r) => r.key.key },
+              { key: "value", header: "Applied", cell: (r) => r.key.display },
+              { key: "level", header: "From", cell: (r) => (r.key.entityLabel === null ? <span className="muted">{r.key.levelMeaning}</span> : <span className="mono">{r.key.entityLabel}</span>) },
+            ]}
+          />
+        </>
+      )}
+    </section>
+  );
+}
+
+function Tokens({ view }: { view: PrincipalView }) {
+  return (
+    <section aria-label="Tokens" id="tokens">
+      <h2>Delegation tokens</h2>
+      {"error" in view.tokens ? (
+        <Alert tone="warn" testId="tokens-unavailable">
+          {view.tokens.error}
+        </Alert>
+      ) : (
+        <DataTable
+          label={`Tokens of ${view.principal}`}
+          rows={view.tokens.tokens}
+          rowKey={(t) => t.tokenId}
+          empty={<EmptyState>No token of {view.principal} that you may describe.</EmptyState>}
+          columns={[
+            { key: "id", header: "Token id", rowHeader: true, className: "mono", cell: (t) => t.tokenId },
+            { key: "requester", header: "Requester", cell: (t) => <PrincipalLink principal={t.requester} /> },
+            { key: "renewers", header: "Renewers", cell: (t) => t.renewers.map((r) => <PrincipalLink key={r} principal={r} />) },
+            { key: "status", header: "Status", cell: (t) => <span className={`badge ${t.status === "active" ? "success" : "failure"}`}>{t.status}</span> },
+            { key: "expiry", header: "Expires", cell: (t) => <time dateTime={new Date(t.expiryTimestamp).toISOString()}>{new Date(t.expiryTimestamp).toISOString()}</time> },
+          ]}
+        />
+      )}
+    </section>
+  );
+}

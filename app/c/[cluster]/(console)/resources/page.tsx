@@ -1,0 +1,258 @@
+import Link from "@/components/link";
+import { requireViewer } from "@/lib/auth/current";
+import { fieldErrorsOf } from "@/lib/actions/result";
+import { CLUSTER_RESOURCE_NAME, type ResourceType } from "@/lib/policy";
+import {
+  resourceDetailQuerySchema,
+  resourceIndexQuerySchema,
+  type ResourceDetail,
+  type ResourceIndex,
+  type ResourceIndexQuery,
+} from "@/lib/schemas/resources";
+import { resourceDetail, resourceIndex } from "@/lib/services/resources";
+import { accessCheckHref, matrixLinkHost, resourceHref } from "@/lib/services/resources-view";
+import { isResourceListed } from "@/lib/services/effective-permissions-read";
+import { PrincipalLink, principalStyles } from "@/components/principals/decision-cell";
+import { AclBindingCells, AclBindingHeaders, bindingRowKey } from "@/components/acls/acl-row";
+
+export const metadata = { title: "Resources" };
+
+type Search = Record<string, string | string[] | undefined>;
+
+const SECTION_TITLE: Record<ResourceType, string> = {
+  TOPIC: "Topics",
+  GROUP: "Consumer groups",
+  TRANSACTIONAL_ID: "Transactional ids",
+  CLUSTER: "Cluster",
+  USER: "Users",
+  DELEGATION_TOKEN: "Delegation tokens",
+};
+
+const SECTION_NOTE: Partial<Record<ResourceType, string>> = {
+  USER: "The USER resources named in ACLs (token owners others may create or describe tokens for).",
+  DELEGATION_TOKEN: "The token ids Kafka lets you describe.",
+};
+
+function first(v: string | string[] | undefined): string | undefined {
+  return Array.isArray(v) ? v[0] : v;
+}
+
+export default async function ResourcesPage({ searchParams }: { searchParams: Promise<Search> }) {
+  const viewer = await requireViewer();
+  const raw = Object.fromEntries(Object.entries(await searchParams).map(([k, v]) => [k, first(v)]));
+
+  if (raw.type !== undefined || raw.name !== undefined) {
+    const parsed = resourceDetailQuerySchema.safeParse(raw);
+    if (!parsed.success) {
+      const errors = fieldErrorsOf(parsed.error.issues);
+      return (
+        <>
+          <h1>Resources</h1>
+          <div role="alert" className="alert error">
+            {Object.values(errors).flat().join(" ")}
+          </div>
+          <Link href="/resources">← All resources</Link>
+        </>
+      );
+    }
+    const [detail, listed] = await Promise.all([resourceDetail(viewer, parsed.data), isResourceListed(viewer, parsed.data.type, parsed.data.name)]);
+    return (
+      <>
+        <p>
+          <Link href="/resources">← All resources</Link>
+        </p>
+        <h1>
+          {parsed.data.type} <span className="mono">{parsed.data.name}</span>
+        </h1>
+        {listed.ok && !listed.data && (
+          <div role="status" className="alert warn" data-testid="resource-not-listed">
+            Kafka does not list a {parsed.data.type} named <span className="mono">{parsed.data.name}</span> to you ({viewer.principal}): it does not exist,
+            or you may not describe it. The ACLs below are those that would apply to it.
+          </div>
+        )}
+        {detail.ok ? (
+          <Detail detail={detail.data} />
+        ) : (
+          <>
+            <div role="alert" className="alert error" data-testid="resource-error">
+              {detail.message}
+            </div>
+            {detail.code === "DENIED" && (
+              <p className="muted">
+                The ACLs that apply are read as you ({viewer.principal}), which Kafka allows only with DESCRIBE on CLUSTER {CLUSTER_RESOURCE_NAME}.
+              </p>
+            )}
+          </>
+        )}
+      </>
+    );
+  }
+
+  const parsed = resourceIndexQuerySchema.safeParse(raw);
+  const query = parsed.success ? parsed.data : resourceIndexQuerySchema.parse({});
+  const index = await resourceIndex(viewer, query);
+  return (
+    <>
+      <h1>Resources</h1>
+      <p className="lead">Topics, consumer groups, transactional ids, the cluster, users and tokens you ({viewer.principal}) may see, with the ACLs that apply to each.</p>
+      <FilterForm query={query} error={parsed.success ? undefined : fieldErrorsOf(parsed.error.issues).q} />
+      {index.ok ? (
+        <IndexView index={index.data} />
+      ) : (
+        <div role="alert" className="alert error">
+          {index.message}
+        </div>
+      )}
+    </>
+  );
+}
+
+function FilterForm({ query, error }: { query: ResourceIndexQuery; error?: string[] }) {
+  return (
+    <form className="inline card resource-filter" method="get" aria-label="Filter resources">
+      <label className="field">
+        Name contains
+        <input name="q" defaultValue={query.q} placeholder="e.g. payments" aria-invalid={!!error} />
+        {error && <span className="field-error">{error.join(" ")}</span>}
+      </label>
+      <button className="btn" type="submit">
+        Filter
+      </button>
+      <Link href="/resources" className="btn secondary">
+        Clear
+      </Link>
+    </form>
+  );
+}
+
+function IndexView({ index }: { index: ResourceIndex }) {
+  return (
+    <>
+      {index.aclsUnavailable !== null && (
+        <p className="alert info" data-testid="acl-counts-unavailable">
+          ACL counts are not shown: {index.aclsUnavailable}
+        </p>
+      )}
+      <nav className="row resource-tabs" aria-label="Resource types">
+        {index.sections.map((s) => (
+          <a key={s.resourceType} href={`#${s.resourceType}`}>
+            {SECTION_TITLE[s.resourceType]} ({s.resources.length})
+          </a>
+        ))}
+      </nav>
+      {index.sections.map((s) => (
+        <section key={s.resourceType} id={s.resourceType} aria-label={SECTION_TITLE[s.resourceType]} className="resource-section">
+          <h2>{SECTION_TITLE[s.resourceType]}</h2>
+          {SECTION_NOTE[s.resourceType] && <p className="muted">{SECTION_NOTE[s.resourceType]}</p>}
+          {s.error !== null ? (
+            <div className="alert error" data-testid="section-error">{s.error}</div>
+          ) : s.resources.length === 0 ? (
+            <div className="empty">None{s.resourceType === "USER" ? " named in ACLs" : ""}.</div>
+          ) : (
+            <table className="data" aria-label={`${SECTION_TITLE[s.resourceType]} list`}>
+              <thead>
+                <tr>
+                  <th>Name</th>
+                  {index.aclsUnavailable === null && <th>ACLs that apply</th>}
+                </tr>
+              </thead>
+              <tbody>
+                {s.resources.map((r) => (
+                  <tr key={r.name}>
+                    <td className="mono">
+                      <Link href={resourceHref(s.resourceType, r.name)}>{r.name}</Link>
+                    </td>
+                    {index.aclsUnavailable === null && <td data-testid="acl-count">{r.acls}</td>}
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          )}
+        </section>
+      ))}
+    </>
+  );
+}
+
+function Detail({ detail }: { detail: ResourceDetail }) {
+  const linkHost = matrixLinkHost(detail);
+  const count = detail.groups.reduce((n, g) => n + g.acls.length, 0);
+  const su = detail.assumptions.superUsers.length > 0 ? detail.assumptions.superUsers.join(";") : "(none)";
+  return (
+    <>
+      <h2>ACLs that actually apply</h2>
+      <p className="muted acl-scope">
+        {count} ACL{count === 1 ? "" : "s"}: the exact LITERAL name, every PREFIXED pattern the name starts with, and LITERAL <code>*</code>, for every principal.
+      </p>
+      {detail.groups.length === 0 ? (
+        <div className="empty">No ACL applies to this resource.</div>
+      ) : (
+        detail.groups.map((g) => (
+          <section key={`${g.reason}|${g.pattern}`} className="apply-group" data-reason={g.reason} aria-label={g.label}>
+            <h3>{g.label}</h3>
+            <table className="data" aria-label={`ACLs: ${g.label}`}>
+              <thead>
+                <tr>
+                  <AclBindingHeaders />
+                </tr>
+              </thead>
+              <tbody>
+                {g.acls.map((a) => (
+                  <tr key={bindingRowKey(a)}>
+                    <AclBindingCells acl={a} linkPrincipal />
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </section>
+        ))
+      )}
+
+      <h2>Effective permissions</h2>
+      <p className="muted assumptions" data-testid="matrix-assumptions">
+        For clients connecting from a host no ACL names (only <code>*</code>-host ACLs count). {WILDCARD_ROW_NOTE} Assuming <code>super.users = {su}</code> and{" "}
+        <code>allow.everyone.if.no.acl.found = {String(detail.assumptions.allowEveryoneIfNoAclFound)}</code> ({detail.assumptions.source}). Hover a cell for the
+        rule; follow it for the full explanation in Access check (asked from {linkHost}, an address no ACL here names). Each principal opens what it
+        can do everywhere.
+      </p>
+      <div className="matrix-wrap">
+        <table className="data matrix" aria-label="Effective permissions">
+          <thead>
+            <tr>
+              <th>Principal</th>
+              {detail.operations.map((op) => (
+                <th key={op} className="mono">
+                  {op}
+                </th>
+              ))}
+            </tr>
+          </thead>
+          <tbody>
+            {detail.rows.map((row) => (
+              <tr key={row.principal} data-principal={row.principal}>
+                <th scope="row">
+                  <PrincipalLink principal={row.principal} />
+                  {row.specificHosts.length > 0 && <span className={principalStyles.via}>other answers possible from {row.specificHosts.join(", ")}</span>}
+                </th>
+                {row.cells.map((cell) => (
+                  <td key={cell.operation} data-operation={cell.operation}>
+                    <Link
+                      href={accessCheckHref(row.principal, cell.operation, detail.resourceType, detail.resourceName, linkHost)}
+                      className={`badge ${cell.decision}`}
+                      title={cell.reason}
+                      aria-label={`${row.principal} ${cell.operation}: ${cell.decision}. ${cell.reason}`}
+                    >
+                      {cell.decision}
+                    </Link>
+                  </td>
+                ))}
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </div>
+    </>
+  );
+}
+
+const WILDCARD_ROW_NOTE = "The User:* row stands for any principal no ACL here names.";

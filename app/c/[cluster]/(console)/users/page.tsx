@@ -1,0 +1,92 @@
+import Link from "@/components/link";
+import { requireViewer } from "@/lib/auth/current";
+import { PageHeader } from "@/components/ui/page-header";
+import { Alert } from "@/components/ui/alert";
+import { env } from "@/lib/env";
+import { listScramUsers } from "@/lib/services/scram-users";
+import { DeleteScramButton, ScramCredentialForm } from "./scram-forms";
+
+export const metadata = { title: "SCRAM users" };
+
+export default async function ScramUsersPage() {
+  const viewer = await requireViewer();
+  const list = await listScramUsers(viewer);
+  return (
+    <>
+      <PageHeader
+        title="SCRAM users"
+        lead={`Users who sign in to Kafka with SCRAM-SHA-256 or -512, as Kafka shows them to you (${viewer.principal}).`}
+        details={
+          <>
+            <p>
+              Listing needs DESCRIBE on CLUSTER, every change ALTER on CLUSTER: the console asks Kafka as you, and Kafka decides. The console salts and
+              hashes a new password itself (PBKDF2 with the mechanism&apos;s hash, as Kafka&apos;s own tools do) and sends Kafka only that; the password is
+              never stored, logged or written to the audit trail. A generated password is shown once.
+            </p>
+            <p>
+              Rotating or deleting a credential ends that user&apos;s console sessions within {env().CREDENTIAL_REVERIFY_MINUTES} minutes (CREDENTIAL_REVERIFY_MINUTES): sessions prove
+              their credential to Kafka again while in use. Clients already connected to Kafka keep their connection until they reconnect.
+            </p>
+          </>
+        }
+      />
+      <h2>New user or credential</h2>
+      <ScramCredentialForm label="Create" />
+
+      <h2>Users</h2>
+      {!list.ok ? (
+        <Alert tone="error" testId="scram-list-error">
+          {list.message}
+        </Alert>
+      ) : list.data.users.length === 0 ? (
+        <div className="empty">No SCRAM users.</div>
+      ) : (
+        <div className="table-scroll">
+          <table className="data" aria-label="SCRAM users">
+            <thead>
+              <tr>
+                <th>User</th>
+                <th>Credentials</th>
+                <th>Change</th>
+              </tr>
+            </thead>
+            <tbody>
+              {list.data.users.map((u) => (
+                <tr key={u.user} data-testid="scram-user" data-user={u.user}>
+                  <td>
+                    <strong className="mono">{u.user}</strong>
+                    <div className="row small">
+                      <Link href={`/principals/${encodeURIComponent(u.principal)}`}>principal</Link>
+                      <Link href={`/quotas?${new URLSearchParams({ user: u.user }).toString()}`}>quotas</Link>
+                      <Link href={`/principals/${encodeURIComponent(u.principal)}#tokens`}>tokens</Link>
+                    </div>
+                  </td>
+                  <td>
+                    <ul className="plain">
+                      {u.credentials.map((c) => (
+                        <li key={c.mechanism} className="mono">
+                          {c.mechanism}, {c.iterations} iterations
+                        </li>
+                      ))}
+                    </ul>
+                  </td>
+                  <td>
+                    <details>
+                      <summary>Rotate password or add a mechanism</summary>
+                      <ScramCredentialForm user={u.user} mechanism={u.credentials[0]?.mechanism} label="Set password" />
+                    </details>
+                    <details>
+                      <summary>Delete…</summary>
+                      {u.credentials.length > 1 && u.credentials.map((c) => <DeleteScramButton key={c.mechanism} user={u.user} mechanism={c.mechanism} />)}
+                      <DeleteScramButton user={u.user} />
+                    </details>
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      )}
+    </>
+  );
+}
