@@ -1,10 +1,12 @@
 import { clusterById, clusters } from "@/lib/clusters";
 import { switchClusterAction } from "@/app/sign-in/actions";
+import Link from "@/components/link";
 
 /**
  * The cluster the signed-in session is on, and (with more than one cluster) a form to go
  * to another: its console when the browser has a session there, else its sign-in. A plain
- * form, so it works without JavaScript. Nothing is shown with a single cluster.
+ * form, so it works without JavaScript; it goes to the same page on the other cluster. Beside
+ * it, the page comparing two clusters. Nothing is shown with a single cluster.
  */
 export function ClusterSwitcher({ current }: { current: string | undefined }) {
   const all = clusters();
@@ -28,6 +30,9 @@ export function ClusterSwitcher({ current }: { current: string | undefined }) {
       <button className="btn secondary small" type="submit">
         Switch
       </button>
+      <Link href="/compare" className="small">
+        Compare clusters
+      </Link>
     </form>
   );
 }

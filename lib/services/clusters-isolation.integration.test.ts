@@ -68,10 +68,11 @@ const kafka = await import("@/lib/kafka");
 const { ADMIN, createScramUser, dropScramUser, runId } = await import("@/lib/kafka/test-fixtures");
 const { signIn, viewerFromBasic, viewerFromSessionId } = await import("@/lib/auth/sign-in");
 const { recordAudit } = await import("@/lib/db/audit");
-const { getAclSnapshot } = await import("./acl-snapshot");
+const { getAclSnapshot, invalidateAclSnapshot } = await import("./acl-snapshot");
 const { applyPlan, createPlan, getPlanView } = await import("./plans");
 const { listAuditFor } = await import("./audit-view");
 const tokenRequests = await import("./token-requests");
+const { compareClusters } = await import("./cluster-compare");
 
 const RUN = runId();
 const TOPIC = `it-clusters-${RUN}`;
@@ -198,5 +199,47 @@ describe("two clusters, one console", () => {
     // The plan applied on A above was audited on A: B's trail does not have it.
     expect(onB.ok && onB.data.events.some((e) => e.target.includes(TOPIC))).toBe(false);
     expect(onA.ok && onA.data.events.some((e) => e.target.includes(TOPIC))).toBe(true);
+  });
+
+  it("compares a principal's ACLs on A and B, and the plan made on B makes B like A", async () => {
+    const principal = `User:it-compare-${RUN}`;
+    const only = (resourceName: string, operation: AclBinding["operation"]): AclBinding => ({ ...binding, principal, resourceName, operation });
+    const onA = [only(`${TOPIC}-x`, "READ"), only(`${TOPIC}-y`, "WRITE")];
+    const onB = [only(`${TOPIC}-x`, "READ"), only(`${TOPIC}-z`, "DESCRIBE")];
+    const mine = { ...ofThisRun, principal };
+    try {
+      await kafka.createAcls(ADMIN, onA);
+      await kafka.createAcls(ADMIN_B, onB);
+      // Made behind the console's back: read both clusters afresh.
+      invalidateAclSnapshot("a");
+      invalidateAclSnapshot("b");
+      const scope = { principal, prefix: null };
+      const before = await compareClusters(adminA, adminB, scope);
+      expect(before.ok).toBe(true);
+      if (!before.ok) return;
+      expect(before.data.acls.map((r) => [r.side, r.binding.resourceName]).sort()).toEqual([
+        ["both", `${TOPIC}-x`],
+        ["here", `${TOPIC}-y`],
+        ["there", `${TOPIC}-z`],
+      ]);
+      const planInput = before.data.aclPlan!;
+      const plan = await createPlan(adminB, planInput.kind, planInput.input);
+      expect(plan.ok).toBe(true);
+      if (!plan.ok) return;
+      // The plan lives on B: A does not have it.
+      expect((await getPlanView(adminA, plan.data.id)).ok).toBe(false);
+      const applied = await applyPlan(adminB, plan.data.id);
+      expect(applied.ok).toBe(true);
+      // The next compare agrees, and A was not touched.
+      await expect.poll(async () => {
+        const after = await compareClusters(adminA, adminB, scope);
+        return after.ok ? { plan: after.data.aclPlan, sides: after.data.acls.map((r) => r.side) } : after.message;
+      }).toEqual({ plan: null, sides: ["both", "both"] });
+      const stillOnA = await kafka.describeAcls(ADMIN, mine);
+      expect(stillOnA.map((b) => b.resourceName).sort()).toEqual([`${TOPIC}-x`, `${TOPIC}-y`]);
+    } finally {
+      await kafka.deleteAcls(ADMIN, [mine]).catch(() => undefined);
+      await kafka.deleteAcls(ADMIN_B, [mine]).catch(() => undefined);
+    }
   });
 });

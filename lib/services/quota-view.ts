@@ -274,6 +274,12 @@ export function editLinkParams(entity: QuotaEntity, key: QuotaKey, value: number
   return new URLSearchParams(Object.entries(editFormValues(entity, key, value)).map(([k, v]) => [EDIT_PARAM_PREFIX + k, v]));
 }
 
+/** The Quotas page with its edit form filled in for exactly this alteration (`null`: remove the quota). */
+export function quotaEditHref(entity: QuotaEntity, key: QuotaKey, value: number | null): string {
+  const params = new URLSearchParams(Object.entries(editFormValues(entity, key, value)).map(([k, v]) => [EDIT_PARAM_PREFIX + k, v]));
+  return `/quotas?${params}#edit`;
+}
+
 /** The edit form's fields (as FormData gives them) that mean exactly this alteration; `null` ticks "remove". */
 export function editFormValues(entity: QuotaEntity, key: QuotaKey, value: number | null): Record<string, string> {
   const kind = entity.ip !== undefined ? "ip" : entity.user !== undefined && entity["client-id"] !== undefined ? "user+client-id" : entity.user !== undefined ? "user" : "client-id";
