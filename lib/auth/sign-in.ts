@@ -105,7 +105,10 @@ export async function proveCredential(
 /** Puts a refused sign-in on the audit trail, folded per client and username (lib/db/sign-in-audit.ts). */
 export async function auditFailedSignIn(input: SignInInput, clientAddress: string, failure: Failure): Promise<void> {
   if (failure.code !== "INVALID_CREDENTIALS" && failure.code !== "THROTTLED") return;
+  const clusterId = input.cluster || defaultClusterId();
   await recordSignInFailure({
+    // Recorded on the cluster tried (an unknown one never gets here: refused as VALIDATION), shown to its admins only.
+    clusterId: findCluster(clusterId) ? clusterId : defaultClusterId(),
     clientAddress,
     clientSource: addressSource(clientAddress),
     username: input.username,

@@ -390,15 +390,16 @@ export async function listVisibleAudit(visibility: AuditVisibility, filter: Audi
 }
 
 /**
- * The owners named by token rows (subjects[1]) and token-request rows (subjects[2]), each
- * once: the candidates audit-view checks DESCRIBE_TOKENS / CREATE_TOKENS on.
+ * The owners named by token rows (subjects[1]) and token-request rows (subjects[2]) of one
+ * cluster, each once: the candidates audit-view checks DESCRIBE_TOKENS / CREATE_TOKENS on
+ * (as the viewer, on that cluster: another cluster's owners would be asked of the wrong one).
  */
-export async function auditedTokenOwners(): Promise<{ token: string[]; tokenRequest: string[] }> {
+export async function auditedTokenOwners(clusterId: string): Promise<{ token: string[]; tokenRequest: string[] }> {
   const rows = await getPrisma().$queryRaw<{ category: string; owner: string }[]>`
     SELECT DISTINCT category, owner FROM (
-      SELECT category, subjects[1] AS owner FROM audit_event WHERE category = 'token'
+      SELECT category, subjects[1] AS owner FROM audit_event WHERE category = 'token' AND cluster_id = ${clusterId}
       UNION ALL
-      SELECT category, subjects[2] AS owner FROM audit_event WHERE category = 'token-request'
+      SELECT category, subjects[2] AS owner FROM audit_event WHERE category = 'token-request' AND cluster_id = ${clusterId}
     ) AS o
     WHERE owner IS NOT NULL`;
   return {

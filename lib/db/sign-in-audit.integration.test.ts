@@ -18,7 +18,8 @@ afterAll(async () => {
 });
 
 const t0 = new Date("2026-12-01T09:00:00.000Z");
-const failure = (clientAddress: string, username: string, code = "INVALID_CREDENTIALS"): SignInFailure => ({
+const failure = (clientAddress: string, username: string, code = "INVALID_CREDENTIALS", clusterId = "default"): SignInFailure => ({
+  clusterId,
   clientAddress,
   clientSource: clientAddress,
   username,
@@ -26,8 +27,8 @@ const failure = (clientAddress: string, username: string, code = "INVALID_CREDEN
   code,
   message: code === "THROTTLED" ? "Too many failed sign-ins. Try again in 2 s." : "Kafka rejected these credentials (SCRAM-SHA-512).",
 });
-const rowsFrom = (clientAddress: string) =>
-  getPrisma().auditEvent.findMany({ where: { sourceKey: { startsWith: `sign-in-failure|${clientAddress}|` } }, orderBy: { id: "asc" } });
+const rowsFrom = (clientAddress: string, clusterId = "default") =>
+  getPrisma().auditEvent.findMany({ where: { sourceKey: { startsWith: `sign-in-failure|${clusterId}|${clientAddress}|` } }, orderBy: { id: "asc" } });
 
 describe("failed sign-ins on the audit trail", () => {
   it("folds repeated failures of one client and username into one row, also when they arrive in parallel", async () => {
@@ -47,7 +48,8 @@ describe("failed sign-ins on the audit trail", () => {
       outcome: "denied",
       principal: "User:alice",
       repeatCount: 100,
-      sourceKey: "sign-in-failure|192.0.2.1|alice",
+      sourceKey: "sign-in-failure|default|192.0.2.1|alice",
+      clusterId: "default",
       request: { username: "alice", mechanism: "SCRAM-SHA-512", client: "192.0.2.1", code: "INVALID_CREDENTIALS" },
     });
     expect(rows[0]!.lastAt!.getTime()).toBeGreaterThan(t0.getTime());
@@ -72,7 +74,7 @@ describe("failed sign-ins on the audit trail", () => {
     }
     const rows = await rowsFrom(client);
     expect(rows).toHaveLength(MAX_USERNAMES_PER_SOURCE + 1);
-    const rest = rows.find((r) => r.sourceKey === `sign-in-failure|${client}|*`);
+    const rest = rows.find((r) => r.sourceKey === `sign-in-failure|default|${client}|*`);
     expect(rest).toMatchObject({ principal: "User:ANONYMOUS", repeatCount: (40 - MAX_USERNAMES_PER_SOURCE) * 3 });
     expect(rows.reduce((sum, r) => sum + r.repeatCount, 0)).toBe(120);
     // Other clients are not folded into it.
@@ -86,5 +88,16 @@ describe("failed sign-ins on the audit trail", () => {
     await recordSignInFailure(failure(client, "bob"), new Date(t0.getTime() + AGGREGATE_MS - 1));
     await recordSignInFailure(failure(client, "bob"), new Date(t0.getTime() + AGGREGATE_MS));
     expect((await rowsFrom(client)).map((r) => r.repeatCount)).toEqual([2, 1]);
+  });
+
+  it("keeps each cluster's failures in rows of that cluster, folded separately", async () => {
+    const client = "192.0.2.5";
+    await recordSignInFailure(failure(client, "carol"), t0);
+    await recordSignInFailure(failure(client, "carol", "INVALID_CREDENTIALS", "prod"), t0);
+    await recordSignInFailure(failure(client, "carol", "INVALID_CREDENTIALS", "prod"), t0);
+    const onDefault = await rowsFrom(client);
+    const onProd = await rowsFrom(client, "prod");
+    expect(onDefault.map((r) => [r.clusterId, r.repeatCount])).toEqual([["default", 1]]);
+    expect(onProd.map((r) => [r.clusterId, r.repeatCount])).toEqual([["prod", 2]]);
   });
 });

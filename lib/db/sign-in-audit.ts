@@ -2,13 +2,14 @@
  * Failed sign-ins on the audit trail, folded so that no client can grow the table at the
  * speed it can send requests.
  *
- * Failures from one source (client source + lower-case username) within AGGREGATE_MS of
+ * Failures from one source (cluster + client source + lower-case username) within AGGREGATE_MS of
  * the first go into one audit row: the first inserts it (repeatCount 1, sourceKey set),
  * every later one adds 1 to repeatCount and sets lastAt and the latest message. A client
  * trying many usernames gets its own row for each of the first MAX_USERNAMES_PER_SOURCE
  * of them in that time; failures for any further usernames fold into one more row for
  * the client (principal User:ANONYMOUS). So one client adds at most
- * MAX_USERNAMES_PER_SOURCE + 1 rows per AGGREGATE_MS, however fast it guesses.
+ * MAX_USERNAMES_PER_SOURCE + 1 rows per cluster per AGGREGATE_MS, however fast it guesses.
+ * Rows belong to the cluster signed in to: only that cluster's audit shows them.
  *
  * Each fold runs in one short transaction holding an advisory lock on the client, so
  * concurrent failures on several console instances still find the same row. Within one
@@ -26,6 +27,8 @@ export const SIGN_IN_ACTION = "session.sign-in";
 const TRANSACTION_OPTIONS = { maxWait: 15_000, timeout: 15_000 };
 
 export interface SignInFailure {
+  /** The cluster the sign-in was for (lib/clusters.ts). */
+  clusterId: string;
   /** The client address as resolved (shown in the row). */
   clientAddress: string;
   /** What the failures are counted per (addressSource of the address). */
@@ -37,8 +40,8 @@ export interface SignInFailure {
   message: string;
 }
 
-function sourcePrefix(clientSource: string): string {
-  return `sign-in-failure|${clientSource}|`;
+function sourcePrefix(failure: Pick<SignInFailure, "clusterId" | "clientSource">): string {
+  return `sign-in-failure|${failure.clusterId}|${failure.clientSource}|`;
 }
 
 /** The last queued fold per client source, per database client (one per console instance). */
@@ -50,7 +53,7 @@ export function recordSignInFailure(
   now: Date = new Date(),
   prisma: PrismaClient = getPrisma(),
 ): Promise<{ id: string; repeatCount: number }> {
-  const prefix = sourcePrefix(failure.clientSource);
+  const prefix = sourcePrefix(failure);
   let queues = queuesByClient.get(prisma);
   if (!queues) queuesByClient.set(prisma, (queues = new Map()));
   const previous = queues.get(prefix) ?? Promise.resolve();
@@ -65,7 +68,7 @@ export function recordSignInFailure(
 }
 
 async function fold(failure: SignInFailure, now: Date, prisma: PrismaClient): Promise<{ id: string; repeatCount: number }> {
-  const prefix = sourcePrefix(failure.clientSource);
+  const prefix = sourcePrefix(failure);
   const userKey = `${prefix}${failure.username.toLowerCase()}`;
   const overflowKey = `${prefix}*`;
   const openSince = new Date(now.getTime() - AGGREGATE_MS);
@@ -99,6 +102,7 @@ async function fold(failure: SignInFailure, now: Date, prisma: PrismaClient): Pr
           completedAt: now,
           repeatCount: 1,
           sourceKey,
+          clusterId: failure.clusterId,
         },
         select: { id: true, repeatCount: true },
       });

@@ -195,7 +195,7 @@ export async function listAuditFor(viewer: Viewer, filter: AuditFilter): Promise
   try {
     const config = toAuthorizerConfig(clusterOf(viewer.credential).authorizer);
     const rights = await auditRightsFor(viewer);
-    const owners = rights.superUser || (rights.userAcls === null && rights.createdFor.length === 0) ? { token: [], tokenRequest: [] } : await auditedTokenOwners();
+    const owners = rights.superUser || (rights.userAcls === null && rights.createdFor.length === 0) ? { token: [], tokenRequest: [] } : await auditedTokenOwners(clusterIdOf(viewer.credential));
     const visibility = visibilityFor(rights, owners, config);
     // Nothing from another cluster is ever shown: the viewer's session is for one cluster.
     const page = await listVisibleAudit(visibility, { ...filter, clusterId: clusterIdOf(viewer.credential) });
