@@ -16,7 +16,7 @@
  * Server-only: never import lib/kafka from a client component.
  */
 import { createHash } from "node:crypto";
-import { Admin, type Connection } from "@platformatic/kafka";
+import { Admin } from "@platformatic/kafka";
 import { env } from "@/lib/env";
 import { clusterIdOf, clusterOf } from "@/lib/clusters";
 import type { KafkaConfig } from "./config";
@@ -175,11 +175,6 @@ export async function withAdmin<T>(
 
 /** One authenticated connection to a broker that answers, for the raw protocol APIs (one broker down does not stop the console). */
 export { anyBrokerConnection } from "./brokers";
-
-/** Authenticated connections to every broker (ListTransactions is answered per broker). */
-export async function allBrokerConnections(admin: Admin): Promise<Map<number, Connection>> {
-  return admin.connectToBrokers(null);
-}
 
 /** Closes every pooled connection of this user on the credential's cluster (all mechanisms and passwords). */
 export async function closeConnectionsFor(cred: Pick<KafkaCredential, "clusterId" | "username">): Promise<void> {

@@ -3,8 +3,9 @@
  * caller's ACLs instead of failing: topics need DESCRIBE on the topic, groups DESCRIBE
  * on CLUSTER or on the group, transactional ids DESCRIBE on the id.
  */
-import { listTransactionsV1 } from "@platformatic/kafka";
-import { allBrokerConnections, withAdmin } from "./client";
+import { listGroupsV5, listTransactionsV1, type Connection } from "@platformatic/kafka";
+import { withAdmin } from "./client";
+import { reachableBrokerConnections, type UnreachableBroker } from "./brokers";
 import type { ClusterDescription, ConsumerGroupListing, KafkaCredential, TransactionListing } from "./types";
 
 export async function describeCluster(cred: KafkaCredential): Promise<ClusterDescription> {
@@ -28,33 +29,83 @@ export async function listTopics(cred: KafkaCredential, options: { includeIntern
   });
 }
 
-/** Every group type (classic, consumer, share, streams) the caller may DESCRIBE, sorted by id. */
-export async function listConsumerGroups(cred: KafkaCredential): Promise<ConsumerGroupListing[]> {
-  return withAdmin(cred, "ListGroups", async (admin) => {
-    const groups = await admin.listGroups({ types: [] });
-    return [...groups.values()]
-      .map((g) => ({ groupId: g.id, state: String(g.state), protocolType: g.protocolType, groupType: g.groupType ?? "" }))
-      .sort((a, b) => a.groupId.localeCompare(b.groupId));
+/**
+ * A listing Kafka answers per broker (each broker lists the groups it coordinates, or the
+ * transactions): what the brokers that answered listed, and the brokers that did not —
+ * one broker down leaves out only what it coordinates (see unreachableNote), not the rest.
+ */
+export interface PerBrokerListing<T> {
+  items: T[];
+  unreachable: UnreachableBroker[];
+}
+
+async function perBroker<T>(cred: KafkaCredential, api: "ListGroups" | "ListTransactions", ask: (connection: Connection, brokerId: number) => Promise<T[]>): Promise<PerBrokerListing<T>> {
+  return withAdmin(cred, api, async (admin) => {
+    const { connections, unreachable } = await reachableBrokerConnections(admin);
+    const answers = await Promise.allSettled([...connections.entries()].map(([brokerId, connection]) => ask(connection, brokerId)));
+    const items: T[] = [];
+    const missing = [...unreachable];
+    answers.forEach((answer, i) => {
+      if (answer.status === "fulfilled") {
+        items.push(...answer.value);
+        return;
+      }
+      // Kafka's own refusal (a missing permission) is the answer for every broker: the caller reports it.
+      if (isKafkaProtocolError(answer.reason)) throw answer.reason;
+      const brokerId = [...connections.keys()][i]!;
+      missing.push({ id: brokerId, host: "", port: 0, reason: answer.reason instanceof Error ? answer.reason.message : String(answer.reason) });
+    });
+    if (items.length === 0 && missing.length > 0 && missing.length >= connections.size + unreachable.length) {
+      throw answers.find((a): a is PromiseRejectedResult => a.status === "rejected")?.reason ?? new Error("No broker of the cluster answered.");
+    }
+    return { items, unreachable: missing };
   });
 }
 
-/** Transactional ids the caller may DESCRIBE, from every broker's transaction coordinator. */
-export async function listTransactionalIds(cred: KafkaCredential): Promise<TransactionListing[]> {
-  return withAdmin(cred, "ListTransactions", async (admin) => {
-    const connections = await allBrokerConnections(admin);
-    const perBroker = await Promise.all(
-      [...connections.entries()].map(async ([brokerId, connection]) => {
-        const response = await listTransactionsV1.api.async(connection, [], [], -1n, null);
-        return response.transactionStates.map((t) => ({
-          transactionalId: t.transactionalId,
-          producerId: t.producerId.toString(),
-          state: t.transactionState,
-          brokerId,
-        }));
-      }),
-    );
-    return perBroker.flat().sort((a, b) => a.transactionalId.localeCompare(b.transactionalId));
+function isKafkaProtocolError(error: unknown): boolean {
+  const e = error as { code?: string; apiCode?: number; errors?: unknown[] };
+  if (typeof e?.apiCode === "number" && e.apiCode !== 0) return true;
+  return Array.isArray(e?.errors) && e.errors.some(isKafkaProtocolError);
+}
+
+/** "Broker 2 (host:9092) did not answer: what it coordinates is not listed." — for pages and notes; null when every broker answered. */
+export function unreachableNote(unreachable: readonly UnreachableBroker[], what: string): string | null {
+  if (unreachable.length === 0) return null;
+  const names = unreachable.map((b) => (b.host ? `broker ${b.id} (${b.host}:${b.port})` : `broker ${b.id}`));
+  return `${names.join(", ").replace(/^./, (c) => c.toUpperCase())} did not answer: the ${what} ${unreachable.length === 1 ? "it coordinates" : "they coordinate"} are not listed.`;
+}
+
+/** Every group type (classic, consumer, share, streams) the caller may DESCRIBE, sorted by id, from every broker that answers. */
+export async function listConsumerGroupsPerBroker(cred: KafkaCredential): Promise<PerBrokerListing<ConsumerGroupListing>> {
+  const listing = await perBroker(cred, "ListGroups", async (connection) => {
+    const response = await listGroupsV5.api.async(connection, [], []);
+    return response.groups.map((g) => ({ groupId: g.groupId, state: g.groupState || "Unknown", protocolType: g.protocolType, groupType: g.groupType ?? "" }));
   });
+  return { items: listing.items.sort((a, b) => a.groupId.localeCompare(b.groupId)), unreachable: listing.unreachable };
+}
+
+/** The groups of listConsumerGroupsPerBroker (those of brokers that did not answer left out). */
+export async function listConsumerGroups(cred: KafkaCredential): Promise<ConsumerGroupListing[]> {
+  return (await listConsumerGroupsPerBroker(cred)).items;
+}
+
+/** Transactional ids the caller may DESCRIBE, from every broker's transaction coordinator that answers. */
+export async function listTransactionalIdsPerBroker(cred: KafkaCredential): Promise<PerBrokerListing<TransactionListing>> {
+  const listing = await perBroker(cred, "ListTransactions", async (connection, brokerId) => {
+    const response = await listTransactionsV1.api.async(connection, [], [], -1n, null);
+    return response.transactionStates.map((t) => ({
+      transactionalId: t.transactionalId,
+      producerId: t.producerId.toString(),
+      state: t.transactionState,
+      brokerId,
+    }));
+  });
+  return { items: listing.items.sort((a, b) => a.transactionalId.localeCompare(b.transactionalId)), unreachable: listing.unreachable };
+}
+
+/** The transactional ids of listTransactionalIdsPerBroker. */
+export async function listTransactionalIds(cred: KafkaCredential): Promise<TransactionListing[]> {
+  return (await listTransactionalIdsPerBroker(cred)).items;
 }
 
 /** Deletes empty consumer groups (DELETE on each group). */

@@ -27,7 +27,17 @@ export { KafkaOperationError, isKafkaOperationError, type KafkaErrorInfo } from 
 export { REQUIRED_PERMISSIONS, missingPermissions, describePermissions, type KafkaApiName, type MissingPermission } from "./required-permissions";
 export { closeAllConnections, closeConnectionsFor, pooledConnectionCount, principalOf, verifyCredentials, withAdmin } from "./client";
 export { kafkaConfigOf, lastCredentialRejection, rememberRejection } from "./client";
-export { deleteConsumerGroups, describeCluster, listConsumerGroups, listTopics, listTransactionalIds } from "./cluster";
+export {
+  deleteConsumerGroups,
+  describeCluster,
+  listConsumerGroups,
+  listConsumerGroupsPerBroker,
+  listTopics,
+  listTransactionalIds,
+  listTransactionalIdsPerBroker,
+  unreachableNote,
+  type PerBrokerListing,
+} from "./cluster";
 export { AclWriteConfirmation, createAcls, deleteAcls, describeAcls } from "./acls";
 export { alterClientQuotas, describeClientQuotas, entityKey } from "./quotas";
 export { deleteScramCredential, describeScramUsers, upsertScramCredential, SCRAM_DEFAULT_ITERATIONS } from "./scram";

@@ -35,7 +35,7 @@ const { listAudit } = await import("@/lib/db/audit");
 const { createAcls, deleteAcls, describeAcls } = await import("./acls");
 const { closeAllConnections, createAdmin } = await import("./client");
 const { describeClientQuotas, alterClientQuotas } = await import("./quotas");
-const { listTopics } = await import("./cluster");
+const { listConsumerGroupsPerBroker, listTopics, listTransactionalIdsPerBroker, unreachableNote } = await import("./cluster");
 const { filterToWire } = await import("./wire");
 const { ADMIN, runId } = await import("./test-fixtures");
 const { getClusterView } = await import("@/lib/services/cluster");
@@ -141,6 +141,14 @@ describe("a 3-broker cluster", () => {
     await listTopics(ADMIN);
     await cluster("kill-node", "1");
     try {
+      // Groups and transactional ids are listed by each broker for what it coordinates: the
+      // others still answer, and broker 1 is named (asked at once, before the controller
+      // fences it out of the metadata, 9 s on).
+      const [groups, transactions] = await Promise.all([listConsumerGroupsPerBroker(ADMIN), listTransactionalIdsPerBroker(ADMIN)]);
+      expect(groups.unreachable.map((x) => x.id)).toEqual([1]);
+      expect(unreachableNote(groups.unreachable, "groups")).toMatch(/^Broker 1 \(.+\) did not answer: the groups it coordinates are not listed\.$/);
+      expect(transactions.unreachable.map((x) => x.id)).toEqual([1]);
+
       const b = binding("while-down");
       const [created] = await createAcls(ADMIN, [b]);
       expect(created?.error).toBeNull();
@@ -159,6 +167,7 @@ describe("a 3-broker cluster", () => {
     }
     const view = await getClusterView(admin);
     expect(view.unreachable).toEqual([]);
+    await expect.poll(async () => (await listConsumerGroupsPerBroker(ADMIN)).unreachable, { timeout: 60_000 }).toEqual([]);
   }, 300_000);
 
   it("the active controller killed as the console sends a quota change: the change is applied, or the console says it may not have been and a re-read shows the truth", async () => {

@@ -97,6 +97,8 @@ export const resourceSectionSchema = z.object({
   resources: z.array(z.object({ name: z.string(), acls: z.number().int().nullable() })),
   /** Kafka's readable reason when this type's resources could not be listed. */
   error: z.string().nullable(),
+  /** Set when part of the list is missing: brokers that did not answer (groups and transactional ids are listed per broker). */
+  note: z.string().nullable().default(null),
 });
 export type ResourceSection = z.output<typeof resourceSectionSchema>;
 

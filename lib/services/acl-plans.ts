@@ -29,7 +29,16 @@ import type { Viewer } from "@/lib/auth/sign-in";
 import type { ActionResult } from "@/lib/actions/result";
 import { toErrorResult } from "@/lib/actions/errors";
 import { getPrisma } from "@/lib/db/client";
-import { AclWriteConfirmation, describeScramUsers, kafkaConfigOf, listConsumerGroups, listTopics, listTransactionalIds } from "@/lib/kafka";
+import {
+  AclWriteConfirmation,
+  describeScramUsers,
+  kafkaConfigOf,
+  listConsumerGroupsPerBroker,
+  listTopics,
+  listTransactionalIdsPerBroker,
+  unreachableNote,
+  type PerBrokerListing,
+} from "@/lib/kafka";
 import {
   PolicyInputError,
   blastRadius,
@@ -104,10 +113,16 @@ async function universeSources(viewer: Viewer): Promise<UniverseSources> {
       return undefined;
     }
   };
+  // A broker that is down leaves out the groups and transactional ids it coordinates: said in the notes.
+  const partly = <T>(listing: PerBrokerListing<T>, what: string): T[] => {
+    const note = unreachableNote(listing.unreachable, what);
+    if (note) notes.push(`${note} They are covered only where an ACL names them.`);
+    return listing.items;
+  };
   const [topics, groups, transactionalIds, scramUsers, sessions] = await Promise.all([
     attempt("Topics", () => listTopics(viewer.credential)),
-    attempt("Consumer groups", async () => (await listConsumerGroups(viewer.credential)).map((g) => g.groupId)),
-    attempt("Transactional ids", async () => (await listTransactionalIds(viewer.credential)).map((t) => t.transactionalId)),
+    attempt("Consumer groups", async () => partly(await listConsumerGroupsPerBroker(viewer.credential), "groups").map((g) => g.groupId)),
+    attempt("Transactional ids", async () => partly(await listTransactionalIdsPerBroker(viewer.credential), "transactional ids").map((t) => t.transactionalId)),
     attempt("SCRAM users", async () => (await describeScramUsers(viewer.credential, null)).filter((u) => u.error === null).map((u) => u.user)),
     attempt("Console sessions", () => sessionPrincipals()),
   ]);

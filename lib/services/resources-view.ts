@@ -112,6 +112,7 @@ export function buildSection(
     resourceType,
     resources: shown.map((name) => ({ name, acls: index ? index.countMatching(resourceType, name) : null })),
     error: null,
+    note: null,
   };
 }
 

@@ -10,7 +10,7 @@
  * resource). Used by the Resources page and GET /api/v1/resources.
  */
 import "server-only";
-import { describeDelegationTokens, listConsumerGroups, listTopics, listTransactionalIds } from "@/lib/kafka";
+import { describeDelegationTokens, listConsumerGroupsPerBroker, listTopics, listTransactionalIdsPerBroker, unreachableNote } from "@/lib/kafka";
 import { clusterOf } from "@/lib/clusters";
 import type { Viewer } from "@/lib/auth/sign-in";
 import type { ActionResult } from "@/lib/actions/result";
@@ -20,25 +20,40 @@ import { RESOURCE_SECTIONS, type ResourceDetail, type ResourceDetailQuery, type 
 import { getAclSnapshot, type AclSnapshot, type AclSnapshotRead, type AclSnapshotReadOptions } from "./acl-snapshot";
 import { buildResourceDetail, buildSection, userResourcesOfSnapshot } from "./resources-view";
 
-/** The names of topics, groups or transactional ids Kafka lists to the viewer (it filters them by DESCRIBE). */
-export async function listedNames(viewer: Viewer, type: "TOPIC" | "GROUP" | "TRANSACTIONAL_ID"): Promise<string[]> {
+/**
+ * The names of topics, groups or transactional ids Kafka lists to the viewer (it filters
+ * them by DESCRIBE), and which part is missing: groups and transactional ids are listed by
+ * each broker for what it coordinates, so a broker that is down leaves out only its share.
+ */
+export async function listedNamesOf(viewer: Viewer, type: "TOPIC" | "GROUP" | "TRANSACTIONAL_ID"): Promise<{ names: string[]; note: string | null }> {
   switch (type) {
     case "TOPIC":
-      return listTopics(viewer.credential);
-    case "GROUP":
-      return (await listConsumerGroups(viewer.credential)).map((g) => g.groupId);
-    case "TRANSACTIONAL_ID":
-      return (await listTransactionalIds(viewer.credential)).map((t) => t.transactionalId);
+      return { names: await listTopics(viewer.credential), note: null };
+    case "GROUP": {
+      const listing = await listConsumerGroupsPerBroker(viewer.credential);
+      return { names: listing.items.map((g) => g.groupId), note: unreachableNote(listing.unreachable, "groups") };
+    }
+    case "TRANSACTIONAL_ID": {
+      const listing = await listTransactionalIdsPerBroker(viewer.credential);
+      return { names: listing.items.map((t) => t.transactionalId), note: unreachableNote(listing.unreachable, "transactional ids") };
+    }
   }
 }
 
-async function names(viewer: Viewer, type: ResourceType, snapshot: AclSnapshot | null): Promise<ActionResult<string[]>> {
+/** The names of listedNamesOf. */
+export async function listedNames(viewer: Viewer, type: "TOPIC" | "GROUP" | "TRANSACTIONAL_ID"): Promise<string[]> {
+  return (await listedNamesOf(viewer, type)).names;
+}
+
+async function names(viewer: Viewer, type: ResourceType, snapshot: AclSnapshot | null): Promise<ActionResult<string[]> & { note?: string | null }> {
   try {
     switch (type) {
       case "TOPIC":
       case "GROUP":
-      case "TRANSACTIONAL_ID":
-        return { ok: true, data: await listedNames(viewer, type) };
+      case "TRANSACTIONAL_ID": {
+        const listed = await listedNamesOf(viewer, type);
+        return { ok: true, data: listed.names, note: listed.note };
+      }
       case "CLUSTER":
         return { ok: true, data: [CLUSTER_RESOURCE_NAME] };
       case "USER":
@@ -58,11 +73,11 @@ export async function resourceIndex(viewer: Viewer, query: ResourceIndexQuery, o
   const sections = await Promise.all(
     RESOURCE_SECTIONS.map(async (type): Promise<ResourceSection> => {
       if (type === "USER" && snapshot === null) {
-        return { resourceType: type, resources: [], error: "The users listed here are the USER resources named in ACLs, which could not be read." };
+        return { resourceType: type, resources: [], error: "The users listed here are the USER resources named in ACLs, which could not be read.", note: null };
       }
       const listed = await names(viewer, type, snapshot);
-      if (!listed.ok) return { resourceType: type, resources: [], error: listed.message };
-      return buildSection(type, listed.data, query.q, snapshot);
+      if (!listed.ok) return { resourceType: type, resources: [], error: listed.message, note: null };
+      return { ...buildSection(type, listed.data, query.q, snapshot), note: listed.note ?? null };
     }),
   );
   return { ok: true, data: { sections, aclsUnavailable: acls.ok ? null : acls.message }, aclSnapshot: snapshot?.info() ?? null };

@@ -144,6 +144,11 @@ function IndexView({ index }: { index: ResourceIndex }) {
         <section key={s.resourceType} id={s.resourceType} aria-label={SECTION_TITLE[s.resourceType]} className="resource-section">
           <h2>{SECTION_TITLE[s.resourceType]}</h2>
           {SECTION_NOTE[s.resourceType] && <p className="muted">{SECTION_NOTE[s.resourceType]}</p>}
+          {s.note !== null && (
+            <div role="status" className="alert warn" data-testid="section-note">
+              {s.note}
+            </div>
+          )}
           {s.error !== null ? (
             <div className="alert error" data-testid="section-error">{s.error}</div>
           ) : s.resources.length === 0 ? (
