@@ -10,6 +10,12 @@ describe("the cluster in a page's address", () => {
     expect(splitClusterPath("/c/prod/")).toEqual({ clusterId: "prod", rest: "/" });
   });
 
+  it("never leaves an address of another site as the page: /c/<id>//host is /host", () => {
+    expect(splitClusterPath("/c/prod//evil.example/x")).toEqual({ clusterId: "prod", rest: "/evil.example/x" });
+    expect(splitClusterPath("/c/prod/\\evil.example")).toEqual({ clusterId: "prod", rest: "/evil.example" });
+    expect(withClusterPrefix("dev", splitClusterPath("/c/prod//evil.example").rest)).toBe("/c/dev/evil.example");
+  });
+
   it("finds no cluster where the address has none, or only looks like it", () => {
     expect(splitClusterPath("/acls")).toEqual({ clusterId: null, rest: "/acls" });
     expect(splitClusterPath("/")).toEqual({ clusterId: null, rest: "/" });

@@ -27,7 +27,8 @@ export function splitClusterPath(path: string): { clusterId: string | null; rest
   } catch {
     id = m[1]!;
   }
-  const rest = path.slice(m[0].length);
+  // `/c/prod//evil.example` must not leave `//evil.example` (another site, to a browser) as the page.
+  const rest = path.slice(m[0].length).replace(/^[/\\]{2,}/, "/");
   return { clusterId: id, rest: rest === "" || rest.startsWith("?") || rest.startsWith("#") ? `/${rest}` : rest };
 }
 
