@@ -127,6 +127,28 @@ test.describe.serial("two clusters in one console", () => {
     await other.close();
   });
 
+  test("compare clusters: first a sign-in to the other cluster that comes back, then both sides side by side", async ({ page }) => {
+    await signInTo(page, "Plain listener (plain)");
+    await page.getByRole("link", { name: "Compare clusters" }).click();
+    await expect(page).toHaveURL(/\/c\/plain\/compare$/);
+    await page.getByLabel("Compare with").selectOption({ label: "TLS listener" });
+    await page.getByLabel("Principal").fill("User:alice");
+    await page.getByRole("button", { name: "Compare", exact: true }).click();
+    await expect(page.getByTestId("compare-sign-in")).toContainText("You have no session on TLS listener");
+
+    await page.getByRole("link", { name: "Sign in to TLS listener" }).click();
+    await expect(page.getByLabel("Cluster")).toHaveValue("tls");
+    await page.getByLabel("Username").fill("admin");
+    await page.getByLabel("Password").fill("admin-secret");
+    await page.getByRole("button", { name: "Sign in" }).click();
+    // Back on the comparison, on the first cluster: the two clusters are one broker here, so they agree.
+    await expect(page).toHaveURL(/\/c\/plain\/compare\?other=tls&principal=User%3Aalice/);
+    await expect(page.getByTestId("cluster-name")).toHaveText("Plain listener");
+    await expect(page.getByTestId("compare-counts")).toContainText("on TLS listener");
+    await expect(page.getByTestId("compare-same")).toBeVisible();
+    await expect(page.getByRole("button", { name: /Preview the plan/ })).toHaveCount(0);
+  });
+
   test("a mechanism the chosen cluster does not offer is refused on the field, naming what it offers", async ({ page }) => {
     await page.goto(`${instance.url}/sign-in`);
     await page.getByLabel("Cluster").selectOption({ label: "TLS listener (tls)" });

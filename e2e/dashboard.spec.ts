@@ -79,7 +79,7 @@ test("admin: the ACL posture counts are the ACL list's, with the demo ACLs among
   expect(await stat(page, "decisions-pending")).toBeGreaterThanOrEqual(1);
 
   await expect(page.getByTestId("cluster-id")).not.toHaveText("unknown");
-  await expect(page.getByRole("table", { name: "Brokers" })).toContainText("controller");
+  await expect(page.getByRole("table", { name: "Brokers" })).toContainText("takes admin requests");
   const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
   expect(overflow).toBeLessThanOrEqual(0);
   await page.screenshot({ path: ".data/test-results/screens/dashboard-admin-1440.png", fullPage: true });

@@ -19,7 +19,7 @@ test.describe("sign-in", () => {
     await expect(page.getByTestId("cluster-id")).not.toBeEmpty();
     const brokers = page.getByRole("table", { name: "Brokers" });
     await expect(brokers.getByRole("row")).toHaveCount(2); // header + the single dev broker
-    await expect(brokers).toContainText("controller");
+    await expect(brokers).toContainText("takes admin requests"); // KRaft: a broker that forwards them, not the controller
 
     for (const area of ["Resources", "ACLs", "Access check", "Quotas", "Tokens", "Token requests", "Audit"]) {
       await page.getByRole("navigation", { name: "Areas" }).getByRole("link", { name: area, exact: true }).click();

@@ -266,8 +266,9 @@ function ClusterCard({ card }: { card: Dashboard["cluster"] }) {
               </dd>
             </div>
             <div>
-              <dt>Controller</dt>
-              <dd data-testid="controller-id">{card.data.controllerId ?? "unknown"}</dd>
+              {/* KRaft clusters name a broker here, not the active controller (which clients never reach): it forwards the admin requests sent to it. */}
+              <dt>Admin requests via</dt>
+              <dd data-testid="controller-id">{card.data.controllerId === null ? "unknown" : `broker ${card.data.controllerId}`}</dd>
             </div>
             <div>
               <dt>Brokers</dt>
@@ -287,7 +288,7 @@ function ClusterCard({ card }: { card: Dashboard["cluster"] }) {
               { key: "id", header: "Id", cell: (b) => b.id },
               { key: "host", header: "Host", cell: (b) => `${b.host}:${b.port}`, className: "mono" },
               { key: "rack", header: "Rack", cell: (b) => b.rack ?? "—" },
-              { key: "role", header: "Role", cell: (b) => (b.id === card.data.controllerId ? "controller" : "broker") },
+              { key: "role", header: "Role", cell: (b) => (b.id === card.data.controllerId ? "broker, takes admin requests" : "broker") },
             ]}
           />
         </>
