@@ -6,7 +6,7 @@ import { compareQuerySchema } from "@/lib/schemas/cluster-compare";
 import { compareClusters, type AclComparisonRow, type CompareSide } from "@/lib/services/cluster-compare";
 import { quotaEditHref } from "@/lib/services/quota-view";
 import { Alert } from "@/components/ui/alert";
-import { TableScroll } from "@/components/ui/data-table";
+import { DataTable } from "@/components/ui/data-table";
 import { EmptyState } from "@/components/ui/empty-state";
 import { Field, FormActions, FormGrid } from "@/components/ui/field";
 import { GetForm } from "@/components/ui/get-form";
@@ -131,38 +131,27 @@ export default async function ComparePage({ searchParams }: { searchParams: Prom
           {compared.data.quotas.length === 0 ? (
             <EmptyState>No quota names these users or client ids on either cluster.</EmptyState>
           ) : (
-            <TableScroll label="Quotas on both clusters">
-              <table aria-label="Quotas on both clusters">
-                <thead>
-                  <tr>
-                    <th scope="col">Entity</th>
-                    <th scope="col">Quota</th>
-                    <th scope="col">{here.displayName}</th>
-                    <th scope="col">{other.displayName}</th>
-                    <th scope="col">
-                      <span className="sr-only">Action</span>
-                    </th>
-                  </tr>
-                </thead>
-                <tbody>
-                  {compared.data.quotas.map((q) => (
-                    <tr key={`${q.entityLabel}|${q.key}`}>
-                      <td className="mono">{q.entityLabel}</td>
-                      <td className="mono">{q.key}</td>
-                      <td>{q.here ?? "—"}</td>
-                      <td>{q.there ?? "—"}</td>
-                      <td>
-                        {q.here === q.there ? (
-                          "same"
-                        ) : (
-                          <a href={clusterHrefOn(other.id, quotaEditHref(q.entity, q.key, q.here))}>{q.here === null ? `Remove on ${other.displayName}` : `Set on ${other.displayName}`}</a>
-                        )}
-                      </td>
-                    </tr>
-                  ))}
-                </tbody>
-              </table>
-            </TableScroll>
+            <DataTable
+              label="Quotas on both clusters"
+              rows={compared.data.quotas}
+              rowKey={(q) => `${q.entityLabel}|${q.key}`}
+              columns={[
+                { key: "entity", header: "Entity", cell: (q) => q.entityLabel, className: "mono" },
+                { key: "key", header: "Quota", cell: (q) => q.key, className: "mono" },
+                { key: "here", header: here.displayName, cell: (q) => q.here ?? "—" },
+                { key: "there", header: other.displayName, cell: (q) => q.there ?? "—" },
+                {
+                  key: "action",
+                  header: <span className="sr-only">Action</span>,
+                  cell: (q) =>
+                    q.here === q.there ? (
+                      "same"
+                    ) : (
+                      <a href={clusterHrefOn(other.id, quotaEditHref(q.entity, q.key, q.here))}>{q.here === null ? `Remove on ${other.displayName}` : `Set on ${other.displayName}`}</a>
+                    ),
+                },
+              ]}
+            />
           )}
         </>
       )}
@@ -184,36 +173,21 @@ function AclRows({ rows, hereName, otherName }: { rows: readonly AclComparisonRo
   return (
     <>
       {shown.length < ordered.length && <p className="hint">The first {MAX_ROWS} of {ordered.length} rows, differences first.</p>}
-      <TableScroll label="ACLs on both clusters">
-        <table aria-label="ACLs on both clusters">
-          <thead>
-            <tr>
-              <th scope="col">On</th>
-              <th scope="col">Principal</th>
-              <th scope="col">Resource</th>
-              <th scope="col">Pattern</th>
-              <th scope="col">Operation</th>
-              <th scope="col">Permission</th>
-              <th scope="col">Host</th>
-            </tr>
-          </thead>
-          <tbody>
-            {shown.map(({ binding: b, side }) => (
-              <tr key={`${side}|${b.principal}|${b.resourceType}|${b.patternType}|${b.resourceName}|${b.operation}|${b.permissionType}|${b.host}`} data-side={side}>
-                <td>{SIDE_LABEL[side](hereName, otherName)}</td>
-                <td className="mono">{b.principal}</td>
-                <td className="mono">
-                  {b.resourceType} {b.resourceName}
-                </td>
-                <td>{b.patternType}</td>
-                <td>{b.operation}</td>
-                <td>{b.permissionType}</td>
-                <td className="mono">{b.host}</td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      </TableScroll>
+      <DataTable
+        label="ACLs on both clusters"
+        rows={shown}
+        rowKey={({ binding: b, side }) => `${side}|${b.principal}|${b.resourceType}|${b.patternType}|${b.resourceName}|${b.operation}|${b.permissionType}|${b.host}`}
+        rowProps={({ side }) => ({ "data-side": side })}
+        columns={[
+          { key: "side", header: "On", cell: ({ side }) => SIDE_LABEL[side](hereName, otherName) },
+          { key: "principal", header: "Principal", cell: ({ binding: b }) => b.principal, className: "mono" },
+          { key: "resource", header: "Resource", cell: ({ binding: b }) => `${b.resourceType} ${b.resourceName}`, className: "mono" },
+          { key: "pattern", header: "Pattern", cell: ({ binding: b }) => b.patternType },
+          { key: "operation", header: "Operation", cell: ({ binding: b }) => b.operation },
+          { key: "permission", header: "Permission", cell: ({ binding: b }) => b.permissionType },
+          { key: "host", header: "Host", cell: ({ binding: b }) => b.host, className: "mono" },
+        ]}
+      />
       <p>
         <Link href="/acls">All ACLs here</Link>
       </p>
