@@ -18,7 +18,7 @@ import type { Viewer } from "@/lib/auth/sign-in";
 import type { ActionResult } from "@/lib/actions/result";
 import { bindingKey, formatEntity, inPlanScope, parsePrincipal, type AclBinding, type ConfiguredQuota, type PlanScope, type QuotaEntity, type QuotaKey } from "@/lib/policy";
 import { aclsToJson, sortForExport } from "./acl-io";
-import { readAllAcls } from "./acls";
+import { getAclSnapshot } from "./acl-snapshot";
 import { readConfiguredQuotas } from "./quotas";
 
 export interface CompareScope {
@@ -83,13 +83,12 @@ export function compareRead(
   exportedAt: string = new Date().toISOString(),
 ): Omit<ClusterComparison, "problems"> {
   const planScope = planScopeOf(scope);
-  const mine = here.filter((b) => inPlanScope(b, planScope));
-  const theirs = there.filter((b) => inPlanScope(b, planScope));
+  const mine = sortForExport(dedupe(here.filter((b) => inPlanScope(b, planScope))));
+  const theirs = sortForExport(dedupe(there.filter((b) => inPlanScope(b, planScope))));
   const theirKeys = new Set(theirs.map(bindingKey));
   const myKeys = new Set(mine.map(bindingKey));
-  const rows: AclComparisonRow[] = [];
-  for (const b of sortForExport(dedupe(mine))) rows.push({ binding: b, side: theirKeys.has(bindingKey(b)) ? "both" : "here" });
-  for (const b of sortForExport(dedupe(theirs))) if (!myKeys.has(bindingKey(b))) rows.push({ binding: b, side: "there" });
+  const rows: AclComparisonRow[] = mine.map((b) => ({ binding: b, side: theirKeys.has(bindingKey(b)) ? "both" : "here" }));
+  for (const b of theirs) if (!myKeys.has(bindingKey(b))) rows.push({ binding: b, side: "there" });
   const both = rows.filter((r) => r.side === "both").length;
   const counts = { here: myKeys.size, there: theirKeys.size, both };
 
@@ -114,14 +113,14 @@ export function compareRead(
         ? {
             kind: "acl.import",
             input: {
-              content: aclsToJson(dedupe(mine), { exportedAt }),
+              content: aclsToJson(mine, { exportedAt }),
               format: "json",
               fileName: null,
               mode: "sync",
               scope: { principals: planScope.principals ?? [], resourcePrefix: planScope.resourcePrefix ?? "" },
             },
           }
-        : { kind: "acl.delete", input: { bindings: sortForExport(dedupe(theirs)) } };
+        : { kind: "acl.delete", input: { bindings: theirs } };
   }
   return { acls: rows, counts, quotas, aclPlan };
 }
@@ -138,7 +137,12 @@ function dedupe(acls: readonly AclBinding[]): AclBinding[] {
 
 /** Reads both sides as the viewer's session on each and compares them. */
 export async function compareClusters(here: Viewer, there: Viewer, scope: CompareScope): Promise<ActionResult<ClusterComparison>> {
-  const [aclsHere, aclsThere, quotasHere, quotasThere] = await Promise.all([readAllAcls(here), readAllAcls(there), readConfiguredQuotas(here), readConfiguredQuotas(there)]);
+  // The snapshot's indexes answer the scope (an exact principal, a name prefix): work in proportion to the answer.
+  const inScope = async (viewer: Viewer): Promise<ActionResult<AclBinding[]>> => {
+    const read = await getAclSnapshot(viewer);
+    return read.ok ? { ok: true, data: read.snapshot.all({ principal: scope.principal, resourceNamePrefix: scope.prefix }) } : read;
+  };
+  const [aclsHere, aclsThere, quotasHere, quotasThere] = await Promise.all([inScope(here), inScope(there), readConfiguredQuotas(here), readConfiguredQuotas(there)]);
   if (!aclsHere.ok) return aclsHere;
   if (!aclsThere.ok) return aclsThere;
   const problems: string[] = [];
