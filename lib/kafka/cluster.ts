@@ -42,22 +42,20 @@ export interface PerBrokerListing<T> {
 async function perBroker<T>(cred: KafkaCredential, api: "ListGroups" | "ListTransactions", ask: (connection: Connection, brokerId: number) => Promise<T[]>): Promise<PerBrokerListing<T>> {
   return withAdmin(cred, api, async (admin) => {
     const { connections, unreachable } = await reachableBrokerConnections(admin);
-    const answers = await Promise.allSettled([...connections.entries()].map(([brokerId, connection]) => ask(connection, brokerId)));
+    const asked = [...connections.entries()];
+    const answers = await Promise.allSettled(asked.map(([brokerId, connection]) => ask(connection, brokerId)));
+    // Kafka's own refusal (a missing permission) is the answer of every broker, and so is every broker failing: the caller reports it.
+    const failed = answers.filter((a): a is PromiseRejectedResult => a.status === "rejected");
+    const refusal = failed.find((a) => isKafkaProtocolError(a.reason));
+    if (refusal) throw refusal.reason;
+    if (failed.length === answers.length) throw failed[0]!.reason;
     const items: T[] = [];
     const missing = [...unreachable];
     answers.forEach((answer, i) => {
-      if (answer.status === "fulfilled") {
-        items.push(...answer.value);
-        return;
-      }
-      // Kafka's own refusal (a missing permission) is the answer for every broker: the caller reports it.
-      if (isKafkaProtocolError(answer.reason)) throw answer.reason;
-      const brokerId = [...connections.keys()][i]!;
-      missing.push({ id: brokerId, host: "", port: 0, reason: answer.reason instanceof Error ? answer.reason.message : String(answer.reason) });
+      const [id, connection] = asked[i]!;
+      if (answer.status === "fulfilled") items.push(...answer.value);
+      else missing.push({ id, host: connection.host ?? "", port: connection.port ?? 0, reason: answer.reason instanceof Error ? answer.reason.message : String(answer.reason) });
     });
-    if (items.length === 0 && missing.length > 0 && missing.length >= connections.size + unreachable.length) {
-      throw answers.find((a): a is PromiseRejectedResult => a.status === "rejected")?.reason ?? new Error("No broker of the cluster answered.");
-    }
     return { items, unreachable: missing };
   });
 }
