@@ -5,11 +5,12 @@
  * or bookmark always opens the cluster it was made on, and nothing depends on which
  * cluster the browser chose last. With one cluster nothing changes: no prefix.
  *
- * proxy.ts reads the prefix, tells the page its cluster in URL_CLUSTER_HEADER (a header
- * only it sets) and serves the page at its address without the prefix, so the pages
- * themselves never see it. Links, forms and redirects add it back (components/link.tsx,
- * lib/auth/current.ts clusterHref). Pure functions, shared by the proxy, the server and
- * the browser.
+ * The pages live under app/c/[cluster], so Next renders the shell afresh when the cluster
+ * changes. proxy.ts tells each page its cluster in URL_CLUSTER_HEADER (a header only it
+ * sets), and serves an address without one as the default cluster's (one cluster) or
+ * sends it to one that names its cluster (several). Links, forms and redirects keep the
+ * prefix (components/link.tsx, lib/auth/current.ts clusterHref). Pure functions, shared by
+ * the proxy, the server and the browser.
  */
 
 /** Set by proxy.ts on every request it lets through: the cluster the address names (never taken from the client). */

@@ -12,9 +12,9 @@ export const dynamic = "force-dynamic";
 export default async function SignInPage({ searchParams }: { searchParams: Promise<{ next?: string; ended?: string; cluster?: string }> }) {
   const { next, ended, cluster } = await searchParams;
   // The cluster to sign in to: the one asked for, else the one of the page to return to, else the one the browser is on.
-  const nextCluster = splitClusterPath(safeNextPath(next)).clusterId;
-  const chosen = [cluster, nextCluster].find((id) => id !== undefined && id !== null && findCluster(id)) ?? (await currentClusterId());
-  if (await getViewerOn(chosen)) redirect(clusterHrefOn(chosen, splitClusterPath(safeNextPath(next)).rest));
+  const back = splitClusterPath(safeNextPath(next));
+  const chosen = [cluster, back.clusterId].find((id) => id !== undefined && id !== null && findCluster(id)) ?? (await currentClusterId());
+  if (await getViewerOn(chosen)) redirect(clusterHrefOn(chosen, back.rest));
   return (
     <main className="signin-wrap">
       <div className="card signin">
