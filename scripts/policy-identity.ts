@@ -6,10 +6,16 @@
  *       requests: [{ type: "ssl", distinguishedName } | { type: "kerberos", principal }] }
  *     -> { results: [{ name, principal } | { error, message }] }
  *   A rules value Kafka refuses answers every request with its exception (exit 0).
- *   Bad input throws PolicyInputError; the dispatcher turns it into exit 2.
+ *   Bad input throws PolicyInputError; the dispatcher turns it into exit 2. So does a
+ *   document whose rules and requests together need more than CLI_REGEX_STEP_BUDGET regex
+ *   steps (some seconds of work, where the console allows a request a fraction of one).
  */
 import { PolicyInputError } from "../lib/policy/acl/errors";
-import { mapPrincipals, type PrincipalMappingConfig, type PrincipalMappingRequest } from "../lib/policy/identity/principal-map";
+import { mapPrincipals, type PrincipalMappingConfig, type PrincipalMappingRequest, type PrincipalMappingResult } from "../lib/policy/identity/principal-map";
+import { RegexBudget, RegexBudgetExceeded } from "../lib/policy/identity/regex-budget";
+
+/** Regex steps one `principal-map` document may spend over all its rules and requests. */
+export const CLI_REGEX_STEP_BUDGET = 100_000_000;
 
 type Obj = Record<string, unknown>;
 
@@ -53,8 +59,15 @@ export function principalMapCommand(input: unknown): unknown {
     kerberos: kerberos === null ? null : { rules: stringOrNull(kerberos, "rules", "kerberos"), defaultRealm: stringOrNull(kerberos, "defaultRealm", "kerberos") },
   };
   const requests = input.requests.map(parseRequest);
+  let results: PrincipalMappingResult[];
+  try {
+    results = mapPrincipals(config, requests, new RegexBudget(CLI_REGEX_STEP_BUDGET, null, "document"));
+  } catch (e) {
+    if (e instanceof RegexBudgetExceeded) throw new PolicyInputError(e.message);
+    throw e;
+  }
   return {
-    results: mapPrincipals(config, requests).map((r) => (r.ok ? { name: r.name, principal: r.principal } : { error: r.error, message: r.message })),
+    results: results.map((r) => (r.ok ? { name: r.name, principal: r.principal } : { error: r.error, message: r.message })),
   };
 }
 

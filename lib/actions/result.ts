@@ -15,6 +15,8 @@ export type ErrorCode =
   | "CONFLICT"
   | "KAFKA_ERROR"
   | "BROKER_UNAVAILABLE"
+  /** Principal mapping rules that would take longer than one request may (the regex step budget or time limit). */
+  | "RULES_TOO_COSTLY"
   | "INTERNAL";
 
 export type ActionResult<T> =
@@ -42,5 +44,6 @@ export const HTTP_STATUS: Record<ErrorCode, number> = {
   CONFLICT: 409,
   KAFKA_ERROR: 502,
   BROKER_UNAVAILABLE: 503,
+  RULES_TOO_COSTLY: 422,
   INTERNAL: 500,
 };

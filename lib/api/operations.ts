@@ -65,7 +65,7 @@ export const API_AREAS = [
 export type ApiArea = (typeof API_AREAS)[number]["name"];
 
 /** Statuses an operation may answer with besides the ones every operation shares (see openapi.ts). */
-export type RouteStatus = 403 | 404 | 409;
+export type RouteStatus = 403 | 404 | 409 | 422;
 
 export interface NamedExample<T> {
   summary: string;
@@ -211,6 +211,9 @@ const RESOURCES: ApiOperation[] = [
   },
 ];
 
+const RULES_TOO_COSTLY =
+  "RULES_TOO_COSTLY: the mapping rules would take longer than one request may (a budget of regex steps shared by every rule and input, and a time limit); the message names the limit";
+
 const ACCESS_CHECK: ApiOperation[] = [
   {
     operationId: "checkAccess",
@@ -224,6 +227,7 @@ const ACCESS_CHECK: ApiOperation[] = [
       "Instead of a principal, certificateDn or kerberosPrincipal names a client that the configured mapping rules turn into its principal first (`mapping` in the answer); " +
       "a client the rules refuse is a 400 naming Kafka's exception.",
     query: accessCheckQuerySchema,
+    statuses: { 422: RULES_TOO_COSTLY },
     queryExamples: {
       topic: { summary: "May alice read the topic orders?", value: { principal: "User:alice", operation: "READ", resourceType: "TOPIC", resourceName: "orders" } },
       cluster: { summary: "May bob alter the cluster, from 10.0.0.7?", value: { principal: "User:bob", operation: "ALTER", resourceType: "CLUSTER", host: "10.0.0.7" } },
@@ -307,6 +311,7 @@ const IDENTITIES: ApiOperation[] = [
       },
     },
     response: identityMapResultSchema,
+    statuses: { 422: RULES_TOO_COSTLY },
     kafka: true,
   },
 ];

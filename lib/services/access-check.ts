@@ -9,8 +9,9 @@
  * environment (authorizer-config.ts). A client given by certificate DN or Kerberos
  * principal is first mapped to its principal with the configured mapping rules
  * (identities.ts), and the answer says how; a client Kafka would refuse to map is a
- * failure naming Kafka's exception. Used by the Access check page and GET
- * /api/v1/access-check.
+ * failure naming Kafka's exception, and rules that cost more than a request may
+ * (identities.ts's regex budget) are refused (RULES_TOO_COSTLY). Used by the Access check
+ * page and GET /api/v1/access-check.
  */
 import "server-only";
 import type { Viewer } from "@/lib/auth/sign-in";
@@ -18,13 +19,23 @@ import type { AccessCheckInput, AccessCheckResult } from "@/lib/schemas/access-c
 import { getAclSnapshot, type AclSnapshotRead, type AclSnapshotReadOptions } from "./acl-snapshot";
 import { explainAccessDecision } from "./access-check-explain";
 import { clusterOf } from "@/lib/clusters";
-import { mapConfiguredClient } from "./identities";
+import { mapConfiguredClient, requestRegexBudget, rulesTooCostly, type MappedClient } from "./identities";
 
-export async function explainAccess(viewer: Viewer, input: AccessCheckInput, options: AclSnapshotReadOptions = {}): Promise<AclSnapshotRead<AccessCheckResult>> {
+/** `options.signal`: the request's, so that mapping a client stops when its client has gone. */
+export async function explainAccess(
+  viewer: Viewer,
+  input: AccessCheckInput,
+  options: AclSnapshotReadOptions & { signal?: AbortSignal } = {},
+): Promise<AclSnapshotRead<AccessCheckResult>> {
   const { client, ...request } = input;
   let mapping: AccessCheckResult["mapping"];
   if (client !== null) {
-    const mapped = mapConfiguredClient(client.kind, client.value, viewer.credential);
+    let mapped: MappedClient;
+    try {
+      mapped = mapConfiguredClient(client.kind, client.value, viewer.credential, requestRegexBudget(options.signal));
+    } catch (e) {
+      return rulesTooCostly(e);
+    }
     const field = client.kind === "certificate" ? "certificateDn" : "kerberosPrincipal";
     if (!mapped.ok) return { ok: false, code: "VALIDATION", message: mapped.message, fieldErrors: { [field]: [mapped.message] } };
     request.principal = mapped.principal;

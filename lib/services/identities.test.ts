@@ -3,7 +3,8 @@ import { afterEach, describe, expect, it, vi } from "vitest";
 import { resetEnvForTests } from "@/lib/env";
 
 vi.mock("server-only", () => ({}));
-const { mapIdentities, mapConfiguredClient, certificateSubject, configuredPrincipalMapping } = await import("./identities");
+const { mapIdentities, mapIdentitiesFor, mapConfiguredClient, certificateSubject, configuredPrincipalMapping, RULES_TIME_LIMIT_MS } = await import("./identities");
+const { explainAccess } = await import("./access-check");
 
 const SEED_SSL_RULES = [
   "RULE:^CN=(.*?),OU=ServiceUsers.*$/$1/,",
@@ -84,5 +85,43 @@ describe("the configured rules (KAFKA_SSL_PRINCIPAL_MAPPING_RULES, KAFKA_SASL_KE
     expect(configuredPrincipalMapping().configured).toBe(false);
     expect(mapConfiguredClient("certificate", "CN=a,O=b")).toMatchObject({ ok: true, principal: "User:CN=a,O=b", rule: "DEFAULT", canonicalDn: null });
     expect(mapConfiguredClient("certificate", "cn=a, o=b")).toMatchObject({ ok: true, principal: "User:CN=a,O=b", canonicalDn: "CN=a,O=b" });
+  });
+});
+
+describe("one budget per request (rules that backtrack must not hold the server)", () => {
+  // Each match backtracks ~1.8 million steps and fails; 1,050 rules x 100 DNs used to run for minutes.
+  const backtracking = Array<string>(1050).fill("RULE:^(.*a){5}$/x/").join(",");
+  const dn = "a".repeat(40) + "!";
+  const viewer = { credential: {} } as Parameters<typeof mapIdentitiesFor>[0];
+
+  it("refuses the whole request with RULES_TOO_COSTLY (422) naming the limit, within a fraction of a second", async () => {
+    const started = performance.now();
+    const answer = await mapIdentitiesFor(viewer, { sslRules: backtracking, inputs: Array.from({ length: 100 }, () => ({ type: "ssl" as const, distinguishedName: dn })) });
+    const ms = performance.now() - started;
+    expect(answer).toEqual({ ok: false, code: "RULES_TOO_COSTLY", message: expect.stringMatching(/more than 3,000,000 regex steps|longer than 150 ms/) });
+    expect(ms).toBeLessThan(RULES_TIME_LIMIT_MS + 250);
+  });
+
+  it("stops at once when the client has gone", async () => {
+    const gone = new AbortController();
+    gone.abort();
+    const answer = await mapIdentitiesFor(viewer, { sslRules: "DEFAULT", inputs: [{ type: "ssl", distinguishedName: "CN=a" }] }, gone.signal);
+    expect(answer).toMatchObject({ ok: false, code: "RULES_TOO_COSTLY", message: expect.stringContaining("cancelled") });
+  });
+
+  it("holds for the access check's certificate and Kerberos clients with the configured rules", async () => {
+    vi.stubEnv("KAFKA_SSL_PRINCIPAL_MAPPING_RULES", backtracking);
+    resetEnvForTests();
+    const started = performance.now();
+    const answer = await explainAccess(viewer, {
+      client: { kind: "certificate", value: dn },
+      principal: "",
+      operation: "READ",
+      resourceType: "TOPIC",
+      resourceName: "orders",
+      host: "127.0.0.1",
+    } as Parameters<typeof explainAccess>[1]);
+    expect(answer).toMatchObject({ ok: false, code: "RULES_TOO_COSTLY" });
+    expect(performance.now() - started).toBeLessThan(RULES_TIME_LIMIT_MS + 250);
   });
 });

@@ -9,6 +9,12 @@
  * snapshot; nothing is shown when Kafka refuses). Used by the Identities page, POST
  * /api/v1/identities/map, the access check (a client given by DN or Kerberos principal)
  * and the ACL lint (principals no rule can produce).
+ *
+ * The rules and inputs come from the user, and a few backtracking rules against a few
+ * inputs can take seconds on the server's one event loop. So every request maps with ONE
+ * regex budget (requestRegexBudget): RULES_STEP_BUDGET steps shared by all its rules and
+ * inputs, at most RULES_TIME_LIMIT_MS, and no further once its client has gone. Past any
+ * of them the whole request is refused (RULES_TOO_COSTLY, 422) with the limit named.
  */
 import "server-only";
 import { X509Certificate } from "node:crypto";
@@ -21,6 +27,8 @@ import {
   kerberosRuleToString,
   normalizeDistinguishedName,
   principalMapper,
+  RegexBudget,
+  RegexBudgetExceeded,
   sslRuleToString,
   type AuthorizerConfig,
   type PrincipalMappingConfig,
@@ -34,6 +42,30 @@ import type { KafkaCredential } from "@/lib/kafka";
 
 /** Patterns listed per principal; the rest are counted. */
 const ACCESS_PATTERNS_SHOWN = 50;
+
+/** Regex steps one request may spend on principal mapping, over every rule and input (some 0.1 s of work). */
+export const RULES_STEP_BUDGET = 3_000_000;
+/** And the time its mapping may take at most, whatever it is spent on. */
+export const RULES_TIME_LIMIT_MS = 150;
+
+/** The one budget of a request's mapping; `signal` (the request's) stops it when the client has gone. */
+export function requestRegexBudget(signal?: AbortSignal | null): RegexBudget {
+  const deadline = performance.now() + RULES_TIME_LIMIT_MS;
+  return new RegexBudget(RULES_STEP_BUDGET, () => {
+    if (signal?.aborted) throw new RegexBudgetExceeded("The request was cancelled, so its mapping was stopped.");
+    if (performance.now() > deadline) {
+      throw new RegexBudgetExceeded(
+        `Mapping these inputs with these rules takes longer than ${RULES_TIME_LIMIT_MS} ms (the limit per request); simplify the rules or send fewer inputs.`,
+      );
+    }
+  });
+}
+
+/** A request refused for its mapping's cost, or rethrows anything else. */
+export function rulesTooCostly(error: unknown): Extract<ActionResult<never>, { ok: false }> {
+  if (!(error instanceof RegexBudgetExceeded)) throw error;
+  return { ok: false, code: "RULES_TOO_COSTLY", message: error.message };
+}
 
 /**
  * The mapping settings of the brokers of `cluster` (the credential's cluster; the default
@@ -92,14 +124,16 @@ function mappingConfigOf(body: Pick<IdentityMapBody, "sslRules" | "kerberosRules
 export function mapIdentities(
   body: IdentityMapBody,
   cluster: Pick<KafkaCredential, "clusterId"> = {},
+  budget: RegexBudget = requestRegexBudget(),
 ): { config: IdentityMapResult["config"]; results: Omit<IdentityResult, "access">[] } {
   const config = mappingConfigOf(body, cluster);
-  const mapper = principalMapper(config);
+  const mapper = principalMapper(config, budget);
   const results = body.inputs.map((input): Omit<IdentityResult, "access"> => {
     let request: PrincipalMappingRequest;
     let certificate: IdentityResult["certificate"] = null;
     if (input.type === "certificate") {
       const read = certificateSubject(input.pem);
+      budget.check();
       if (!read.ok) return { input: { type: "certificate", value: null }, certificate: null, outcome: { ok: false, error: read.error, message: read.message, stage: "certificate" } };
       certificate = { subject: read.subject, issuer: read.issuer, notes: read.notes };
       request = { type: "ssl", distinguishedName: read.subject };
@@ -131,9 +165,17 @@ function inputValue(input: IdentityInput, certificate: IdentityResult["certifica
   return certificate?.subject ?? null;
 }
 
-/** The page's and the API's answer: every input mapped, with what each principal may do when Kafka lets the viewer describe ACLs. */
-export async function mapIdentitiesFor(viewer: Viewer, body: IdentityMapBody): Promise<ActionResult<IdentityMapResult>> {
-  const mapped = mapIdentities(body, viewer.credential);
+/**
+ * The page's and the API's answer: every input mapped, with what each principal may do when
+ * Kafka lets the viewer describe ACLs. `signal`: the request's, to stop when its client has gone.
+ */
+export async function mapIdentitiesFor(viewer: Viewer, body: IdentityMapBody, signal?: AbortSignal): Promise<ActionResult<IdentityMapResult>> {
+  let mapped: ReturnType<typeof mapIdentities>;
+  try {
+    mapped = mapIdentities(body, viewer.credential, requestRegexBudget(signal));
+  } catch (e) {
+    return rulesTooCostly(e);
+  }
   const principals = mapped.results.some((r) => r.outcome.ok);
   const acls = principals ? await getAclSnapshot(viewer) : null;
   const config = toAuthorizerConfig(clusterOf(viewer.credential).authorizer);
@@ -169,9 +211,14 @@ export type MappedClient =
  * One client, given by certificate DN or Kerberos principal, mapped with the configured
  * rules (the access check). `rules` names the rules used, for the answer.
  */
-export function mapConfiguredClient(kind: "certificate" | "kerberos", value: string, cluster: Pick<KafkaCredential, "clusterId"> = {}): MappedClient {
+export function mapConfiguredClient(
+  kind: "certificate" | "kerberos",
+  value: string,
+  cluster: Pick<KafkaCredential, "clusterId"> = {},
+  budget: RegexBudget = requestRegexBudget(),
+): MappedClient {
   const configured = configuredPrincipalMapping(cluster);
-  const mapper = principalMapper(configured);
+  const mapper = principalMapper(configured, budget);
   const dn = kind === "certificate" ? (normalizeDistinguishedName(value) ?? value) : null;
   const outcome = mapper.map(dn !== null ? { type: "ssl", distinguishedName: dn } : { type: "kerberos", principal: value });
   const rules =

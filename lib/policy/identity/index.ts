@@ -28,3 +28,4 @@ export {
 export type { DnAttribute } from "./x500-name";
 export { JavaException, UNSUPPORTED_JAVA_REGEX } from "./java/exception";
 export { JavaPattern } from "./java/regex/pattern";
+export { CHECKPOINT_STEPS, RegexBudget, RegexBudgetExceeded } from "./regex-budget";

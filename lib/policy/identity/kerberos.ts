@@ -17,11 +17,15 @@
  * The property is a LIST config: ConfigDef trims the value, an empty value is no rules at
  * all, otherwise it is split at commas with surrounding whitespace (`\s*,\s*`, keeping
  * empty items, which are then refused as rules). A rule itself cannot contain a comma.
+ *
+ * Every function that matches takes an optional RegexBudget (./regex-budget.ts) shared by
+ * all the matches of one request.
  */
 import { javaToLowerCase, javaToUpperCase, javaTrim } from "./java/characters";
 import { JavaException } from "./java/exception";
 import { parseJavaInt } from "./java/integer";
 import { JavaPattern } from "./java/regex/pattern";
+import type { RegexBudget } from "./regex-budget";
 
 const NAME_PARSER = JavaPattern.compile("([^/@]*)(/([^/@]*))?@([^/@]*)");
 const RULE_PARSER = JavaPattern.compile(String.raw`((DEFAULT)|((RULE:\[(\d*):([^\]]*)](\(([^)]*)\))?(s/([^/]*)/([^/]*)/(g)?)?/?(L|U)?)))`);
@@ -39,8 +43,8 @@ export interface KerberosName {
 }
 
 /** KerberosName.parse: at most `service/host@REALM`; more slashes or at-signs is IllegalArgumentException. */
-export function parseKerberosName(principalName: string): KerberosName {
-  const m = NAME_PARSER.matcher(principalName);
+export function parseKerberosName(principalName: string, budget: RegexBudget | null = null): KerberosName {
+  const m = NAME_PARSER.matcher(principalName, budget);
   if (!m.matches()) {
     if (principalName.includes("@")) throw new JavaException("IllegalArgumentException", `Malformed Kerberos name: ${principalName}`);
     return { serviceName: principalName, hostName: null, realm: null };
@@ -79,10 +83,10 @@ export function kerberosRuleToString(rule: KerberosRule): string {
 export const kerberosRulesToString = (rules: readonly KerberosRule[]) => `[${rules.map(kerberosRuleToString).join(", ")}]`;
 
 /** ConfigDef.parseType(value, LIST): the rules Kafka reads from the property value. */
-export function splitKerberosRules(value: string): string[] {
+export function splitKerberosRules(value: string, budget: RegexBudget | null = null): string[] {
   const trimmed = javaTrim(value);
   if (trimmed.length === 0) return [];
-  return COMMA_WITH_WHITESPACE.split(trimmed, -1);
+  return COMMA_WITH_WHITESPACE.split(trimmed, -1, budget);
 }
 
 /**
@@ -90,9 +94,9 @@ export function splitKerberosRules(value: string): string[] {
  * exception the broker refuses to start with (IllegalArgumentException "Invalid rule: ...",
  * NumberFormatException for `RULE:[:...]`, PatternSyntaxException).
  */
-export function parseKerberosRules(defaultRealm: string, rules: readonly string[] | null): KerberosRule[] {
+export function parseKerberosRules(defaultRealm: string, rules: readonly string[] | null, budget: RegexBudget | null = null): KerberosRule[] {
   return (rules ?? DEFAULT_KERBEROS_RULES).map((rule): KerberosRule => {
-    const m = RULE_PARSER.matcher(rule);
+    const m = RULE_PARSER.matcher(rule, budget);
     if (!m.lookingAt()) throw new JavaException("IllegalArgumentException", `Invalid rule: ${rule}`);
     if (rule.length !== m.end()) throw new JavaException("IllegalArgumentException", `Invalid rule: \`${rule}\`, unmatched substring: \`${rule.slice(m.end())}\``);
     if (m.group(2) !== null) return { kind: "DEFAULT", defaultRealm };
@@ -115,8 +119,8 @@ export function parseKerberosRules(defaultRealm: string, rules: readonly string[
 }
 
 /** KerberosRule.replaceParameters: `$n` is params[n] (0: the realm); out of range or not a number is BadFormatString. */
-export function replaceParameters(format: string, params: readonly string[]): string {
-  const m = PARAMETER_PATTERN.matcher(format);
+export function replaceParameters(format: string, params: readonly string[], budget: RegexBudget | null = null): string {
+  const m = PARAMETER_PATTERN.matcher(format, budget);
   let start = 0;
   let result = "";
   while (start < format.length && m.findFrom(start)) {
@@ -140,18 +144,18 @@ export function replaceParameters(format: string, params: readonly string[]): st
 }
 
 /** KerberosRule.apply(params): the short name, or null when the rule does not apply. */
-export function applyKerberosRule(rule: KerberosRule, params: readonly string[]): string | null {
+export function applyKerberosRule(rule: KerberosRule, params: readonly string[], budget: RegexBudget | null = null): string | null {
   let result: string | null = null;
   if (rule.kind === "DEFAULT") {
     if (rule.defaultRealm === params[0]) result = params[1] ?? null;
   } else if (params.length - 1 === rule.numOfComponents) {
-    const base = replaceParameters(rule.format, params);
-    if (rule.match === null || rule.match.matches(base)) {
+    const base = replaceParameters(rule.format, params, budget);
+    if (rule.match === null || rule.match.matches(base, budget)) {
       if (rule.fromPattern === null) result = base;
-      else result = rule.repeat ? rule.fromPattern.replaceAll(base, rule.toPattern as string) : rule.fromPattern.replaceFirst(base, rule.toPattern as string);
+      else result = rule.repeat ? rule.fromPattern.replaceAll(base, rule.toPattern as string, budget) : rule.fromPattern.replaceFirst(base, rule.toPattern as string, budget);
     }
   }
-  if (result !== null && NON_SIMPLE_PATTERN.matcher(result).find()) {
+  if (result !== null && NON_SIMPLE_PATTERN.matcher(result, budget).find()) {
     throw new JavaException("NoMatchingRule", `Non-simple name ${result} after auth_to_local rule ${kerberosRuleToString(rule)}`);
   }
   if (rule.kind === "RULE" && result !== null) {
@@ -168,7 +172,7 @@ export interface KerberosMapping {
 }
 
 /** KerberosShortNamer.shortName(name); throws NoMatchingRule, BadFormatString or what a replacement throws. */
-export function kerberosShortName(rules: readonly KerberosRule[], name: KerberosName): KerberosMapping {
+export function kerberosShortName(rules: readonly KerberosRule[], name: KerberosName, budget: RegexBudget | null = null): KerberosMapping {
   let params: string[];
   if (name.hostName === null) {
     if (name.realm === null) return { name: name.serviceName, ruleIndex: null };
@@ -177,7 +181,7 @@ export function kerberosShortName(rules: readonly KerberosRule[], name: Kerberos
     params = [name.realm as string, name.serviceName, name.hostName];
   }
   for (let i = 0; i < rules.length; i++) {
-    const result = applyKerberosRule(rules[i]!, params);
+    const result = applyKerberosRule(rules[i]!, params, budget);
     if (result !== null) return { name: result, ruleIndex: i };
   }
   throw new JavaException("NoMatchingRule", `No rules apply to ${kerberosNameToString(name)}, rules ${kerberosRulesToString(rules)}`);

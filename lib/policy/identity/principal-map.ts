@@ -12,11 +12,16 @@
  * '<principal>' based on Kerberos authentication rules."; `brokerError` carries that
  * outer exception, `error` the mapper's own.)
  *
+ * Every regex step, from parsing the rules to the last request, is charged to the
+ * optional RegexBudget (./regex-budget.ts) given to the mapper: past it, RegexBudgetExceeded
+ * is thrown to the caller (it is no answer Kafka would give, so never a per-request result).
+ *
  * Mirrors clients/.../security/authenticator/DefaultKafkaPrincipalBuilder.java (4.1).
  */
 import { JavaException, UNSUPPORTED_JAVA_REGEX } from "./java/exception";
 import { kerberosNameToString, kerberosRuleToString, kerberosShortName, parseKerberosName, parseKerberosRules, splitKerberosRules, type KerberosRule } from "./kerberos";
 import { mapDistinguishedName, parseSslRules, sslRuleToString, type SslRule } from "./ssl-principal-mapper";
+import type { RegexBudget } from "./regex-budget";
 
 /** KafkaPrincipal.USER_TYPE and KafkaPrincipal.ANONYMOUS's name. */
 export const USER_TYPE = "User";
@@ -69,12 +74,13 @@ function asJavaException(e: unknown): JavaException {
 }
 
 /** Builds the mappers as the broker does at start-up; requests are then mapped one by one. */
-export function principalMapper(config: PrincipalMappingConfig): PrincipalMapper {
+export function principalMapper(config: PrincipalMappingConfig, budget: RegexBudget | null = null): PrincipalMapper {
   let sslRules: SslRule[] | null = null;
   let kerberosRules: KerberosRule[] | null = null;
   let configError: Extract<PrincipalMappingResult, { ok: false }> | null = null;
+  budget?.check();
   try {
-    sslRules = parseSslRules(config.ssl?.rules ?? null);
+    sslRules = parseSslRules(config.ssl?.rules ?? null, budget);
   } catch (e) {
     const j = asJavaException(e);
     configError = { ok: false, error: j.exception, message: j.message, stage: "config", property: "ssl.principal.mapping.rules" };
@@ -82,7 +88,7 @@ export function principalMapper(config: PrincipalMappingConfig): PrincipalMapper
   if (configError === null) {
     try {
       const value = config.kerberos?.rules ?? null;
-      kerberosRules = parseKerberosRules(config.kerberos?.defaultRealm ?? "", value === null ? null : splitKerberosRules(value));
+      kerberosRules = parseKerberosRules(config.kerberos?.defaultRealm ?? "", value === null ? null : splitKerberosRules(value, budget), budget);
     } catch (e) {
       const j = asJavaException(e);
       configError = { ok: false, error: j.exception, message: j.message, stage: "config", property: "sasl.kerberos.principal.to.local.rules" };
@@ -95,7 +101,7 @@ export function principalMapper(config: PrincipalMappingConfig): PrincipalMapper
     if (dn === null) return user(ANONYMOUS, null);
     const rules = sslRules as SslRule[];
     try {
-      const m = mapDistinguishedName(rules, dn);
+      const m = mapDistinguishedName(rules, dn, budget);
       return user(m.name, { index: m.ruleIndex, text: sslRuleToString(rules[m.ruleIndex]!) });
     } catch (e) {
       const j = asJavaException(e);
@@ -114,9 +120,9 @@ export function principalMapper(config: PrincipalMappingConfig): PrincipalMapper
     const rules = kerberosRules as KerberosRule[];
     let printed = principal;
     try {
-      const name = parseKerberosName(principal);
+      const name = parseKerberosName(principal, budget);
       printed = kerberosNameToString(name);
-      const m = kerberosShortName(rules, name);
+      const m = kerberosShortName(rules, name, budget);
       return user(m.name, m.ruleIndex === null ? null : { index: m.ruleIndex, text: kerberosRuleToString(rules[m.ruleIndex]!) });
     } catch (e) {
       const j = asJavaException(e);
@@ -136,6 +142,7 @@ export function principalMapper(config: PrincipalMappingConfig): PrincipalMapper
     kerberosRules,
     configError,
     map(request) {
+      budget?.check();
       if (configError !== null) return configError;
       return request.type === "ssl" ? mapSsl(request.distinguishedName) : mapKerberos(request.principal);
     },
@@ -143,7 +150,7 @@ export function principalMapper(config: PrincipalMappingConfig): PrincipalMapper
 }
 
 /** Maps every request of one document (the `principal-map` CLI command's core). */
-export function mapPrincipals(config: PrincipalMappingConfig, requests: readonly PrincipalMappingRequest[]): PrincipalMappingResult[] {
-  const mapper = principalMapper(config);
+export function mapPrincipals(config: PrincipalMappingConfig, requests: readonly PrincipalMappingRequest[], budget: RegexBudget | null = null): PrincipalMappingResult[] {
+  const mapper = principalMapper(config, budget);
   return requests.map((r) => mapper.map(r));
 }

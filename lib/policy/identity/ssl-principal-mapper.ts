@@ -20,11 +20,15 @@
  * `$n` in a replacement that names a group the pattern lacks is made literal first
  * (escapeLiteralBackReferences, taken by Kafka from Apache NiFi, including its habit of
  * reading positions from the unmodified string after an earlier insertion).
+ *
+ * Every function that matches takes an optional RegexBudget (./regex-budget.ts) shared by
+ * all the matches of one request.
  */
 import { javaToLowerCase, javaToUpperCase, javaTrim } from "./java/characters";
 import { JavaException } from "./java/exception";
 import { parseJavaInt } from "./java/integer";
 import { JavaPattern } from "./java/regex/pattern";
+import type { RegexBudget } from "./regex-budget";
 
 const RULE_PATTERN = String.raw`(DEFAULT)|RULE:((\\.|[^\\/])*)/((\\.|[^\\/])*)/([LU]?).*?|(.*?)`;
 const RULE_SPLITTER = JavaPattern.compile(String.raw`\s*(` + RULE_PATTERN + String.raw`)\s*(,\s*|$)`);
@@ -48,8 +52,8 @@ export function sslRuleToString(rule: SslRule): string {
 export const sslRulesToString = (rules: readonly SslRule[]) => `[${rules.map(sslRuleToString).join(", ")}]`;
 
 /** The items Kafka's RULE_SPLITTER finds in the value (before they are parsed). */
-export function splitSslRules(rules: string | null): string[] {
-  const m = RULE_SPLITTER.matcher(javaTrim(rules ?? DEFAULT_SSL_PRINCIPAL_MAPPING_RULES));
+export function splitSslRules(rules: string | null, budget: RegexBudget | null = null): string[] {
+  const m = RULE_SPLITTER.matcher(javaTrim(rules ?? DEFAULT_SSL_PRINCIPAL_MAPPING_RULES), budget);
   const out: string[] = [];
   while (m.find()) out.push(m.group(1) as string);
   return out;
@@ -60,10 +64,10 @@ export function splitSslRules(rules: string | null): string[] {
  * refuses to start with (IllegalArgumentException "Invalid rule: ...", or
  * PatternSyntaxException for a pattern Java cannot compile).
  */
-export function parseSslRules(rules: string | null): SslRule[] {
+export function parseSslRules(rules: string | null, budget: RegexBudget | null = null): SslRule[] {
   const out: SslRule[] = [];
-  for (const rule of splitSslRules(rules)) {
-    const m = RULE_PARSER.matcher(rule);
+  for (const rule of splitSslRules(rules, budget)) {
+    const m = RULE_PARSER.matcher(rule, budget);
     if (!m.lookingAt()) throw new JavaException("IllegalArgumentException", `Invalid rule: ${rule}`);
     if (rule.length !== m.end()) throw new JavaException("IllegalArgumentException", `Invalid rule: \`${rule}\`, unmatched substring: \`${rule.slice(m.end())}\``);
     if (m.group(1) !== null) {
@@ -82,11 +86,11 @@ export function parseSslRules(rules: string | null): SslRule[] {
   return out;
 }
 
-function escapeLiteralBackReferences(unescaped: string, numCapturingGroups: number): string {
+function escapeLiteralBackReferences(unescaped: string, numCapturingGroups: number, budget: RegexBudget | null): string {
   if (numCapturingGroups === 0) return unescaped;
   let value = unescaped;
   // Positions come from the original string while `value` grows: Kafka's (NiFi's) code does the same.
-  const m = BACK_REFERENCE.matcher(unescaped);
+  const m = BACK_REFERENCE.matcher(unescaped, budget);
   while (m.find()) {
     const backRefNum = m.group(1) as string;
     if (backRefNum.startsWith("0")) continue;
@@ -101,11 +105,11 @@ function escapeLiteralBackReferences(unescaped: string, numCapturingGroups: numb
 }
 
 /** Rule.apply(dn): the short name, or null when the rule does not apply. */
-export function applySslRule(rule: SslRule, distinguishedName: string): string | null {
+export function applySslRule(rule: SslRule, distinguishedName: string, budget: RegexBudget | null = null): string | null {
   if (rule.kind === "DEFAULT") return distinguishedName;
-  const m = rule.pattern.matcher(distinguishedName);
+  const m = rule.pattern.matcher(distinguishedName, budget);
   if (!m.matches()) return null;
-  let result = rule.pattern.replaceAll(distinguishedName, escapeLiteralBackReferences(rule.replacement, rule.pattern.groupCount));
+  let result = rule.pattern.replaceAll(distinguishedName, escapeLiteralBackReferences(rule.replacement, rule.pattern.groupCount, budget), budget);
   if (rule.toLowerCase) result = javaToLowerCase(result);
   else if (rule.toUpperCase) result = javaToUpperCase(result);
   return result;
@@ -118,9 +122,9 @@ export interface SslMapping {
 }
 
 /** SslPrincipalMapper.getName(dn); throws NoMatchingRule (or what a rule's replacement throws). */
-export function mapDistinguishedName(rules: readonly SslRule[], distinguishedName: string): SslMapping {
+export function mapDistinguishedName(rules: readonly SslRule[], distinguishedName: string, budget: RegexBudget | null = null): SslMapping {
   for (let i = 0; i < rules.length; i++) {
-    const name = applySslRule(rules[i]!, distinguishedName);
+    const name = applySslRule(rules[i]!, distinguishedName, budget);
     if (name !== null) return { name, ruleIndex: i };
   }
   throw new JavaException("NoMatchingRule", `No rules apply to ${distinguishedName}, rules ${sslRulesToString(rules)}`);

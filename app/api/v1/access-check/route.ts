@@ -4,4 +4,4 @@ import { explainAccess } from "@/lib/services/access-check";
 
 export const dynamic = "force-dynamic";
 
-export const GET = apiRoute({ query: accessCheckQuerySchema }, ({ viewer, query }) => explainAccess(viewer, query));
+export const GET = apiRoute({ query: accessCheckQuerySchema }, ({ request, viewer, query }) => explainAccess(viewer, query, { signal: request.signal }));

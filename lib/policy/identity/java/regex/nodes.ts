@@ -12,6 +12,7 @@
  */
 import { ASCII, Character, charCount, codePointAt, codePointBefore, generalCategory, isHighSurrogate, isLowSurrogate, toLowerCaseCp, toUpperCaseCp } from "../characters";
 import { JavaException, UNSUPPORTED_JAVA_REGEX } from "../exception";
+import type { RegexBudget } from "../../regex-budget";
 
 /** Upper bound on node visits per match operation; beyond it the matcher gives up instead of hanging the console. */
 export const MAX_STEPS = 2_000_000;
@@ -39,6 +40,8 @@ export class MatchState {
     groupCount: number,
     localCount: number,
     memoCount: number,
+    /** Shared with the other matches of the same request or document; null: only MAX_STEPS per match. */
+    readonly budget: RegexBudget | null = null,
   ) {
     this.to = text.length;
     // Java sizes the array for at least 10 groups: \2 without a second group fails to match instead of failing.
@@ -61,6 +64,7 @@ export class MatchState {
         `the regular expression needs more than ${MAX_STEPS} backtracking steps on this input (Kafka's JVM would spend as long on every connection); simplify the rule`,
       );
     }
+    this.budget?.spend();
   }
 }
 

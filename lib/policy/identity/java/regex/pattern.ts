@@ -6,11 +6,15 @@
  *
  * The matcher is ./nodes.ts, built by ./compiler.ts; see there for what is mirrored and
  * what throws UnsupportedJavaRegex instead.
+ *
+ * Every way to match takes an optional RegexBudget (../../regex-budget.ts) that the steps
+ * are also charged to; without one, only the per-match MAX_STEPS applies.
  */
 import { ASCII } from "../characters";
 import { JavaException, UNSUPPORTED_JAVA_REGEX } from "../exception";
 import { compileJavaRegex, type CompiledPattern } from "./compiler";
 import { MatchState } from "./nodes";
+import type { RegexBudget } from "../../regex-budget";
 
 export class JavaPattern {
   private constructor(private readonly compiled: CompiledPattern) {}
@@ -38,36 +42,36 @@ export class JavaPattern {
     return this.compiled.namedGroups;
   }
 
-  matcher(text: string): JavaMatcher {
-    return new JavaMatcher(this.compiled, text);
+  matcher(text: string, budget: RegexBudget | null = null): JavaMatcher {
+    return new JavaMatcher(this.compiled, text, budget);
   }
 
   /** Pattern.matcher(s).matches() */
-  matches(text: string): boolean {
-    return this.matcher(text).matches();
+  matches(text: string, budget: RegexBudget | null = null): boolean {
+    return this.matcher(text, budget).matches();
   }
 
   /** Pattern.matcher(s).lookingAt() */
-  lookingAt(text: string): boolean {
-    return this.matcher(text).lookingAt();
+  lookingAt(text: string, budget: RegexBudget | null = null): boolean {
+    return this.matcher(text, budget).lookingAt();
   }
 
   /** Pattern.matcher(s).replaceAll(replacement), i.e. String.replaceAll(regex, replacement). */
-  replaceAll(text: string, replacement: string): string {
-    return this.matcher(text).replaceAll(replacement);
+  replaceAll(text: string, replacement: string, budget: RegexBudget | null = null): string {
+    return this.matcher(text, budget).replaceAll(replacement);
   }
 
   /** Pattern.matcher(s).replaceFirst(replacement). */
-  replaceFirst(text: string, replacement: string): string {
-    return this.matcher(text).replaceFirst(replacement);
+  replaceFirst(text: string, replacement: string, budget: RegexBudget | null = null): string {
+    return this.matcher(text, budget).replaceFirst(replacement);
   }
 
   /** Pattern.split(input, limit). */
-  split(input: string, limit: number): string[] {
+  split(input: string, limit: number, budget: RegexBudget | null = null): string[] {
     let index = 0;
     const matchLimited = limit > 0;
     const list: string[] = [];
-    const m = this.matcher(input);
+    const m = this.matcher(input, budget);
     while (m.find()) {
       if (!matchLimited || list.length < limit - 1) {
         if (index === 0 && index === m.start() && m.start() === m.end()) continue;
@@ -94,8 +98,9 @@ export class JavaMatcher {
   constructor(
     private readonly compiled: CompiledPattern,
     private readonly text: string,
+    budget: RegexBudget | null = null,
   ) {
-    this.state = new MatchState(text, compiled.groupCount, compiled.localCount, compiled.memoCount);
+    this.state = new MatchState(text, compiled.groupCount, compiled.localCount, compiled.memoCount, budget);
   }
 
   private run(fn: () => boolean): boolean {
