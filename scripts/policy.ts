@@ -77,7 +77,10 @@ async function runJson(command: JsonCommand): Promise<number> {
   if (process.stdin.isTTY) return fail("expects one JSON document on stdin");
   let input: unknown;
   try {
-    input = JSON.parse(await readStdin());
+    const text = await readStdin();
+    const { jsonNestsDeeperThan, MAX_JSON_DEPTH } = await import("../lib/policy/json-depth");
+    if (jsonNestsDeeperThan(text)) return fail(`stdin nests arrays and objects more than ${MAX_JSON_DEPTH} levels deep`);
+    input = JSON.parse(text);
   } catch (e) {
     return fail(`stdin is not valid JSON: ${(e as Error).message}`);
   }

@@ -8,3 +8,4 @@ export * from "./quota";
 export * from "./token";
 export * from "./crypto";
 export * from "./identity";
+export * from "./json-depth";

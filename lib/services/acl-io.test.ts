@@ -250,6 +250,19 @@ describe("the import", () => {
     expect(parseAclFile(JSON.stringify([{ ...b(), host: "\u0001" }]))).toMatchObject({ ok: false, message: expect.stringContaining("control characters") });
   });
 
+  it("refuses a JSON file nested thousands of levels deep with a message, not a stack overflow", () => {
+    for (const depth of [65, 5_000, 100_000]) {
+      for (const text of [`{"acls":${"[".repeat(depth)}${"]".repeat(depth)}}`, `[${'{"a":'.repeat(depth)}1${"}".repeat(depth)}]`]) {
+        expect(parseAclFile(text), `${depth}`).toEqual({
+          ok: false,
+          format: "json",
+          message: "The file nests arrays and objects more than 64 levels deep; an ACL file needs 3.",
+          line: null,
+        });
+      }
+    }
+  });
+
   it("reads CSV with any column order and refuses a row with a missing cell", () => {
     const csv = "Host,Principal,ResourceType,PatternType,ResourceName,Operation,PermissionType\n*,User:alice,Topic,Literal,orders,Read,Allow\n";
     expect(parseAclFile(csv)).toEqual({ ok: true, format: "csv", bindings: [b()] });

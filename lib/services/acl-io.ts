@@ -22,7 +22,7 @@
  * the plan's business (validateNewAcl); text the console never accepts (NUL, control
  * characters, lone surrogates) is refused here with the place it was found.
  */
-import { CSV_HEADER, PolicyInputError, parseAclBinding, parseAclList, parseCsvRows, type AclBinding } from "@/lib/policy";
+import { CSV_HEADER, jsonNestsDeeperThan, MAX_JSON_DEPTH, PolicyInputError, parseAclBinding, parseAclList, parseCsvRows, type AclBinding } from "@/lib/policy";
 import { unsafeTextProblem } from "@/lib/schemas/safe-text";
 
 export const ACL_FILE_FORMATS = ["json", "csv", "yaml"] as const;
@@ -460,6 +460,7 @@ function bindingAt(value: Record<string, unknown>, line: number | null, where = 
 }
 
 function parseJson(text: string): AclBinding[] {
+  if (jsonNestsDeeperThan(text)) throw new AclFileError(`The file nests arrays and objects more than ${MAX_JSON_DEPTH} levels deep; an ACL file needs 3.`);
   let value: unknown;
   try {
     value = JSON.parse(text);

@@ -43,6 +43,12 @@ describe("reading ACL sets", () => {
     }
   });
 
+  it("refuses a JSON document nested deeper than 64 levels (the CLI's lint FILE) instead of overflowing the stack", () => {
+    const deep = `{"acls":${"[".repeat(5000)}${"]".repeat(5000)}}`;
+    expect(() => parseAclDocument(deep)).toThrow(PolicyInputError);
+    expect(() => parseAclDocument(deep)).toThrow("The ACL file nests arrays and objects more than 64 levels deep; an ACL file needs 3.");
+  });
+
   it("strict JSON for the CLI contract: no PascalCase there", () => {
     expect(() => parseAclList([{ ...acl("TOPIC", "t", "LITERAL", "User:a", "*", "READ", "ALLOW"), resourceType: "Topic" }], "acls")).toThrow(PolicyInputError);
   });

@@ -25,6 +25,7 @@ import {
 } from "../types";
 import { PolicyInputError } from "./errors";
 import { canonicalIp } from "../quota/ip";
+import { jsonNestsDeeperThan, MAX_JSON_DEPTH } from "../json-depth";
 import type { AuthorizeByResourceTypeRequest, AuthorizeRequest, AuthorizerConfig } from "./model";
 
 function isRecord(value: unknown): value is Record<string, unknown> {
@@ -262,6 +263,7 @@ export function parseAclCsv(text: string): AclBinding[] {
 export function parseAclDocument(text: string): AclBinding[] {
   const trimmed = text.trimStart();
   if (trimmed.startsWith("[") || trimmed.startsWith("{")) {
+    if (jsonNestsDeeperThan(text)) throw new PolicyInputError(`The ACL file nests arrays and objects more than ${MAX_JSON_DEPTH} levels deep; an ACL file needs 3.`);
     let value: unknown;
     try {
       value = JSON.parse(text);
