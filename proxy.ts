@@ -5,7 +5,7 @@ import { crossSiteRefusal, isOwnOrigin } from "@/lib/api/same-origin";
 import { CLUSTER_COOKIE, isSessionCookieName } from "@/lib/auth/cookie-names";
 import { clusterOfPageUrl, isPagePath, splitClusterPath, URL_CLUSTER_HEADER, withClusterPrefix } from "@/lib/cluster-path";
 import { clusters, defaultClusterId, findCluster } from "@/lib/clusters";
-import { baseSecurityHeaders, FALLBACK_CONTENT_SECURITY_POLICY, newNonce, pageContentSecurityPolicy } from "@/lib/api/security-headers";
+import { FALLBACK_CONTENT_SECURITY_POLICY, fixedHeadersFor, newNonce, pageContentSecurityPolicy } from "@/lib/api/security-headers";
 import { decodeStrictUtf8, findUnsafeFormData, findUnsafeText, findUnsafeUrl, hasErrors, INVALID_UTF8_MESSAGE, type FieldErrors } from "@/lib/schemas/safe-text";
 
 /**
@@ -28,7 +28,8 @@ import { decodeStrictUtf8, findUnsafeFormData, findUnsafeText, findUnsafeUrl, ha
  *      page or route. The session itself is checked against the database by the page
  *      layout and the route wrapper; this only keeps anonymous visitors out early.
  *   6. Security headers on the answer; pages get a Content-Security-Policy with a fresh
- *      nonce, which Next reads from the request's header and puts on its own scripts.
+ *      nonce, which Next reads from the request's header and puts on its own scripts; API
+ *      answers get Cache-Control: no-store (lib/api/security-headers.ts).
  */
 export async function proxy(request: NextRequest) {
   const settings = env();
@@ -36,7 +37,7 @@ export async function proxy(request: NextRequest) {
   const { pathname, search } = request.nextUrl;
   const isApi = pathname.startsWith("/api/");
   const secured = (response: NextResponse, csp = FALLBACK_CONTENT_SECURITY_POLICY) => {
-    for (const [name, value] of Object.entries(baseSecurityHeaders(headerSettings))) response.headers.set(name, value);
+    for (const [name, value] of Object.entries(fixedHeadersFor(pathname, headerSettings))) response.headers.set(name, value);
     response.headers.set("Content-Security-Policy", csp);
     return response;
   };

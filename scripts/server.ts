@@ -14,7 +14,8 @@
  *      characters get 400 (Next would quietly turn invalid UTF-8 into U+FFFD).
  *   5. Security headers on every answer, also Next's static files and errors and this
  *      server's own 400/405/408 (lib/api/security-headers.ts; pages get their nonce
- *      policy from proxy.ts, which this does not override).
+ *      policy from proxy.ts, which this does not override). Every /api answer is
+ *      Cache-Control: no-store, whatever the route or Next set.
  *   6. Graceful shutdown: SIGTERM/SIGINT close the listener (no new connections; /api/ready
  *      answers down on connections still open), let the requests being served finish
  *      (at most SHUTDOWN_TIMEOUT_SECONDS, then their connections are cut), close the pooled
@@ -45,7 +46,7 @@ import type { Logger } from "pino";
 import { env, type ConsoleEnv } from "../lib/env";
 import { assertSettings, SettingsError } from "../lib/settings-check";
 import { CLIENT_ADDRESS_HEADER, resolveClientAddress } from "../lib/auth/client-address";
-import { baseSecurityHeaders, FALLBACK_CONTENT_SECURITY_POLICY } from "../lib/api/security-headers";
+import { API_CACHE_CONTROL, baseSecurityHeaders, FALLBACK_CONTENT_SECURITY_POLICY, isApiPath } from "../lib/api/security-headers";
 import { findUnsafeUrl, hasErrors } from "../lib/schemas/safe-text";
 import { disconnectPrisma, getPrisma } from "../lib/db/client";
 import { clusterById } from "../lib/clusters";
@@ -64,12 +65,16 @@ export const HEALTH_PATH = "/api/health";
 export const READY_PATH = "/api/ready";
 export const METRICS_PATH = "/api/metrics";
 
-/** Adds the security headers an answer does not already carry, just before it is sent. */
-function secureDefaults(res: ServerResponse, headers: Record<string, string>) {
+/**
+ * Adds the security headers an answer does not already carry, just before it is sent; an
+ * API answer (`api`) is Cache-Control: no-store whatever it set.
+ */
+function secureDefaults(res: ServerResponse, headers: Record<string, string>, api: boolean) {
   const writeHead = res.writeHead;
   res.writeHead = function (this: ServerResponse, ...args: unknown[]) {
     if (!this.headersSent) {
       for (const [name, value] of Object.entries(headers)) if (!this.hasHeader(name)) this.setHeader(name, value);
+      if (api) this.setHeader("Cache-Control", API_CACHE_CONTROL);
     }
     return (writeHead as (...a: unknown[]) => ServerResponse).apply(this, args);
   } as typeof res.writeHead;
@@ -82,6 +87,8 @@ function plainAnswer(status: number, reason: string, message: string, headers: R
     ...extra,
     "Content-Type": "text/plain; charset=utf-8",
     "Content-Length": String(Buffer.byteLength(body)),
+    // The request may have been for the API (whose answers are never cached); an error is not worth caching anyway.
+    "Cache-Control": API_CACHE_CONTROL,
     Connection: "close",
   }).map(([name, value]) => `${name}: ${value}`);
   return `HTTP/1.1 ${status} ${reason}\r\n${lines.join("\r\n")}\r\n\r\n${body}`;
@@ -268,7 +275,7 @@ export async function startConsoleServer(settings: ConsoleEnv = env(), log: Logg
     },
     (req, res) => {
       const started = performance.now();
-      secureDefaults(res, defaults);
+      secureDefaults(res, defaults, isApiPath((req.url ?? "/").split("?")[0]!));
       const requestId = requestIdFor(req.headers[REQUEST_ID_HEADER], settings.TRUST_PROXY);
       replaceRequestHeader(req, REQUEST_ID_HEADER, requestId);
       res.setHeader("X-Request-Id", requestId);

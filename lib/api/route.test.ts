@@ -1,4 +1,4 @@
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { z } from "zod";
 import { resetEnvForTests } from "@/lib/env";
 import { apiRoute, isJsonContentType } from "./route";
@@ -113,6 +113,42 @@ describe("apiRoute", () => {
       expect(body.fieldErrors?.name?.[0]).toMatch(message);
     }
     expect(calls).toEqual([]);
+  });
+
+  it("refuses JSON nested more than 64 levels with 400 before parsing it, not a 500 from a stack overflow", async () => {
+    process.env.MAX_BODY_BYTES = "1000000";
+    resetEnvForTests();
+    for (const depth of [65, 5_000, 100_000]) {
+      const deep = `{"name":${"[".repeat(depth)}${"]".repeat(depth)}}`;
+      const { status, body } = await answer(await route(post(deep, { "content-type": "application/json" }, url)));
+      expect(status, String(depth)).toBe(400);
+      expect(body).toEqual({ error: "The request body nests arrays and objects more than 64 levels deep; no request needs that many.", code: "VALIDATION" });
+    }
+    // Brackets inside strings are text, and 64 levels are still read (here: a field error).
+    const fine = await answer(await route(post(JSON.stringify({ name: "[".repeat(1000), more: [[[["x"]]]] }))));
+    expect(fine.status).toBe(200);
+    const deepest = await answer(await route(post(`{"name":${"[".repeat(63)}${"]".repeat(63)}}`)));
+    expect(deepest.body.fieldErrors?.name).toBeDefined();
+    expect(calls).toEqual([{ name: "[".repeat(1000) }]);
+  });
+
+  it("answers every request Cache-Control: no-store, the handler's answer and every refusal", async () => {
+    const logged = vi.spyOn(console, "error").mockImplementation(() => undefined);
+    const answers = [
+      await route(post(JSON.stringify({ name: "alice" }))),
+      await route(post("{", { "content-type": "application/json" })),
+      await route(post(JSON.stringify({ name: "x" }), { "content-type": "text/plain" })),
+      await route(post(JSON.stringify({ name: "x" }), { "content-type": "application/json", origin: "http://127.0.0.1:4000" })),
+      await route(post(JSON.stringify({ name: "x".repeat(2000) }))),
+      await apiRoute({ auth: false }, async () => ({ ok: false, code: "NOT_FOUND", message: "No such thing." }))(post(null, {})),
+      await apiRoute({ auth: false }, async () => new Response("a,b\n", { headers: { "content-type": "text/csv" } }))(post(null, {})),
+      await apiRoute({ auth: false }, async () => {
+        throw new Error("boom");
+      })(post(null, {})),
+    ];
+    logged.mockRestore();
+    expect(answers.map((r) => r.status)).toEqual([200, 400, 415, 403, 413, 404, 200, 500]);
+    for (const r of answers) expect(r.headers.get("cache-control"), String(r.status)).toBe("no-store");
   });
 
   it("checks the query string and path the same way", async () => {

@@ -7,11 +7,15 @@
  *   2. The path and query string must be valid UTF-8 without NUL, control characters or
  *      lone surrogates (lib/schemas/safe-text.ts): 400 with field errors.
  *   3. A body must be `Content-Type: application/json` (415), at most MAX_BODY_BYTES
- *      (413), arrive within REQUEST_TIMEOUT_SECONDS (408), be valid UTF-8 and JSON (400)
- *      and contain no unsafe text (400 with field errors).
+ *      (413), arrive within REQUEST_TIMEOUT_SECONDS (408), be valid UTF-8 and JSON nested
+ *      at most MAX_JSON_DEPTH levels (400, checked before parsing) and contain no unsafe
+ *      text (400 with field errors).
  *   4. Authenticate (cookie or Basic), parse the query and body with zod (400 with every
  *      field error), call the same lib function the server action calls, map failures
  *      to HTTP statuses.
+ *
+ * Every answer, failures included, is Cache-Control: no-store (as proxy.ts and the
+ * server also make sure): some carry secrets, such as a generated SCRAM password.
  */
 import { NextResponse } from "next/server";
 import type { z } from "zod";
@@ -21,7 +25,9 @@ import { fieldErrorsOf, HTTP_STATUS, type ActionResult } from "@/lib/actions/res
 import { toErrorResult } from "@/lib/actions/errors";
 import { env } from "@/lib/env";
 import { crossSiteRefusal } from "@/lib/api/same-origin";
+import { API_CACHE_CONTROL } from "@/lib/api/security-headers";
 import { decodeStrictUtf8, findUnsafeText, findUnsafeUrl, hasErrors, InvalidUtf8Error, type FieldErrors } from "@/lib/schemas/safe-text";
+import { jsonNestsDeeperThan, MAX_JSON_DEPTH } from "@/lib/policy";
 
 type Failure = Extract<ActionResult<never>, { ok: false }>;
 
@@ -117,12 +123,14 @@ function unsafeTextFailure(fieldErrors: FieldErrors): NextResponse {
 }
 
 const notJson = () => failureResponse({ ok: false, code: "VALIDATION", message: "The request body must be a JSON document." });
+const tooDeep = () =>
+  failureResponse({ ok: false, code: "VALIDATION", message: `The request body nests arrays and objects more than ${MAX_JSON_DEPTH} levels deep; no request needs that many.` });
 
 export function apiRoute<Q extends z.ZodType = z.ZodUnknown, B extends z.ZodType = z.ZodUnknown>(
   options: Options<Q, B>,
   handler: (ctx: Context<z.infer<Q>, z.infer<B>>) => Promise<Response | ActionResult<unknown>>,
 ) {
-  return async (request: Request): Promise<Response> => {
+  const answer = async (request: Request): Promise<Response> => {
     try {
       const settings = env();
       const refusal = crossSiteRefusal(request.method, request.headers, { allowedOrigins: settings.ALLOWED_ORIGINS, trustProxy: settings.TRUST_PROXY });
@@ -167,7 +175,9 @@ export function apiRoute<Q extends z.ZodType = z.ZodUnknown, B extends z.ZodType
         if (options.body) {
           let raw: unknown;
           try {
-            raw = JSON.parse(decodeStrictUtf8(read.bytes));
+            const text = decodeStrictUtf8(read.bytes);
+            if (jsonNestsDeeperThan(text)) return tooDeep();
+            raw = JSON.parse(text);
           } catch (error) {
             if (error instanceof InvalidUtf8Error) {
               return failureResponse({ ok: false, code: "VALIDATION", message: "The request body is not valid UTF-8 text (invalid or overlong byte sequences)." });
@@ -189,6 +199,11 @@ export function apiRoute<Q extends z.ZodType = z.ZodUnknown, B extends z.ZodType
     } catch (error) {
       return failureResponse(toErrorResult(error, `${request.method} ${new URL(request.url).pathname}`));
     }
+  };
+  return async (request: Request): Promise<Response> => {
+    const response = await answer(request);
+    response.headers.set("Cache-Control", API_CACHE_CONTROL);
+    return response;
   };
 }
 

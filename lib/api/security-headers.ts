@@ -5,6 +5,10 @@
  * policy that allows no inline script at all. The custom server (scripts/server.ts) adds
  * the fixed headers and the fallback policy to any answer that has none, so static files,
  * Next's own errors and the server's 405/400 answers carry them too.
+ *
+ * Every answer under /api is also `Cache-Control: no-store`, errors and 404s included:
+ * some carry secrets (a generated SCRAM password, a token's HMAC) and none is worth
+ * keeping in a browser's or a proxy's cache.
  */
 
 export interface HeaderSettings {
@@ -23,6 +27,19 @@ export function baseSecurityHeaders(settings: HeaderSettings): Record<string, st
     "Cross-Origin-Opener-Policy": "same-origin",
   };
   if (settings.cookieSecure) headers["Strict-Transport-Security"] = "max-age=63072000";
+  return headers;
+}
+
+/** Whether `pathname` is the API's (/api and below). */
+export const isApiPath = (pathname: string) => pathname === "/api" || pathname.startsWith("/api/");
+
+/** What no cache may keep: every API answer. */
+export const API_CACHE_CONTROL = "no-store";
+
+/** The fixed headers of an answer to `pathname`: the base ones, and for the API no caching. */
+export function fixedHeadersFor(pathname: string, settings: HeaderSettings): Record<string, string> {
+  const headers = baseSecurityHeaders(settings);
+  if (isApiPath(pathname)) headers["Cache-Control"] = API_CACHE_CONTROL;
   return headers;
 }
 
