@@ -206,6 +206,29 @@ test.describe("security headers", () => {
     expect(answers["redirect to sign-in"].status()).toBe(307);
   });
 
+  test("every API answer is Cache-Control: no-store: a generated SCRAM password, errors, 401, 404, 405 and the OpenAPI document", async ({ request }) => {
+    const user = `e2e-no-store-${Date.now().toString(36)}`;
+    try {
+      const created = await request.post("/api/v1/scram-users", { headers: basic("admin"), data: { user } });
+      expect(created.status(), await created.text()).toBe(200);
+      expect(((await created.json()) as { generatedPassword?: string }).generatedPassword).toBeTruthy();
+      const answers = {
+        "SCRAM user created, with its generated password": created,
+        "API 200": await request.get("/api/v1/cluster", { headers: basic("admin") }),
+        "OpenAPI document": await request.get("/api/v1/openapi.json", { headers: basic("admin") }),
+        "API 400": await request.post("/api/v1/scram-users", { headers: basic("admin"), data: { user: "" } }),
+        "API 401": await request.get("/api/v1/cluster"),
+        "API 404": await request.get("/api/v1/no-such-route", { headers: basic("admin") }),
+        "API 405": await request.put("/api/v1/quotas", { headers: basic("admin"), data: {} }),
+        "health probe": await request.get("/api/health"),
+      };
+      for (const [what, response] of Object.entries(answers)) expect(response.headers()["cache-control"], what).toBe("no-store");
+      expect([answers["API 400"].status(), answers["API 401"].status(), answers["API 404"].status(), answers["API 405"].status()]).toEqual([400, 401, 404, 405]);
+    } finally {
+      await request.delete("/api/v1/scram-users", { headers: basic("admin"), data: { user } });
+    }
+  });
+
   test("with the policy in force, the pages still run their JavaScript in Chromium", async ({ page }) => {
     const violations: string[] = [];
     page.on("console", (m) => {
@@ -299,6 +322,16 @@ test.describe("malformed requests", () => {
     const response = await request.post("/sign-in", { multipart, headers: { origin: baseURL! }, maxRedirects: 0 });
     expect(response.status()).toBe(400);
     expect(await response.text()).toContain("does not accept");
+  });
+
+  test("JSON nested thousands of levels deep gets 400 saying so, as a body or as an ACL import file, not 500", async ({ request }) => {
+    const deep = (depth: number) => `${"[".repeat(depth)}${"]".repeat(depth)}`;
+    const body = await request.post("/api/v1/identities/map", { headers: { ...basic("alice"), "content-type": "application/json" }, data: `{"inputs":${deep(5000)}}` });
+    expect(body.status()).toBe(400);
+    expect(((await body.json()) as { error: string }).error).toBe("The request body nests arrays and objects more than 64 levels deep; no request needs that many.");
+    const file = await request.post("/api/v1/plans", { headers: basic("admin"), data: { kind: "acl.import", content: `{"acls":${deep(5000)}}` } });
+    expect(file.status()).toBe(400);
+    expect(((await file.json()) as { error: string }).error).toContain("The file nests arrays and objects more than 64 levels deep");
   });
 
   test("a body over the limit gets 413 saying so; text/plain gets 415", async ({ request }) => {
