@@ -14,7 +14,7 @@ import type { Viewer } from "@/lib/auth/sign-in";
 import type { ActionResult } from "@/lib/actions/result";
 import { kafkaErrorCode } from "@/lib/actions/errors";
 import { bindingKey, flaggedAcls, lintAcls, validateNewAcl, type AclBinding, type AclBindingFilter, type AclStore, type Finding, type LintCode } from "@/lib/policy";
-import { configuredPrincipalMapping } from "./identities";
+import { configuredPrincipalMapping, requestRegexBudget } from "./identities";
 import type { AclApplyResult, AclListQuery, AclListResult } from "@/lib/schemas/acls";
 import { bindingLine, distinctBindings } from "./acl-preview";
 import { outcomeOf, summary, type BindingResult } from "./acls-outcome";
@@ -70,7 +70,7 @@ export type ClusterOfStore = Pick<KafkaCredential, "clusterId">;
 export function lintOf(store: AclStore, run: boolean, cluster: ClusterOfStore = {}): Finding[] | null {
   let findings = lintCache.get(store) ?? null;
   if (findings === null && (run || store.size <= LINT_ON_LOAD_LIMIT)) {
-    findings = lintAcls(store.bindings(), { principalMapping: configuredPrincipalMapping(cluster) });
+    findings = lintAcls(store.bindings(), { principalMapping: configuredPrincipalMapping(cluster), regexBudget: requestRegexBudget() });
     lintCache.set(store, findings);
   }
   return findings;

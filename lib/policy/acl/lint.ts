@@ -25,6 +25,7 @@ import { CLUSTER_RESOURCE_NAME, WILDCARD_HOST, WILDCARD_RESOURCE, type AclBindin
 import { AclIndex, bindingKey, candidates, type AclGroup, type IndexedAcl } from "./acl-index";
 import { SUPPORTED_OPERATIONS, isOperationSupported } from "./operations";
 import type { PrincipalMappingConfig } from "../identity/principal-map";
+import type { RegexBudget } from "../identity/regex-budget";
 import { hasMappingRules, unproduciblePrincipalFindings } from "./principal-mapping-lint";
 
 export type FindingSeverity = "error" | "warning" | "info";
@@ -181,8 +182,11 @@ function nameFindings(b: AclBinding, add: (severity: FindingSeverity, code: Lint
   }
 }
 
-/** Lint a full ACL set; `principalMapping`: the brokers' mapping rules, when known. */
-export function lintAcls(acls: readonly AclBinding[], options: { principalMapping?: PrincipalMappingConfig | null } = {}): Finding[] {
+/**
+ * Lint a full ACL set; `principalMapping`: the brokers' mapping rules, when known, checked
+ * within `regexBudget` when given (what is left unchecked past it is one info finding).
+ */
+export function lintAcls(acls: readonly AclBinding[], options: { principalMapping?: PrincipalMappingConfig | null; regexBudget?: RegexBudget | null } = {}): Finding[] {
   const findings: Array<Finding & { at: number }> = [];
   const index = AclIndex.build(acls);
 
@@ -225,7 +229,9 @@ export function lintAcls(acls: readonly AclBinding[], options: { principalMappin
     }
   }
   if (hasMappingRules(options.principalMapping)) {
-    for (const f of unproduciblePrincipalFindings(acls, options.principalMapping)) findings.push({ severity: "warning", code: "principal-not-producible", ...f });
+    for (const f of unproduciblePrincipalFindings(acls, options.principalMapping, options.regexBudget ?? null)) {
+      findings.push({ code: "principal-not-producible", ...f, severity: f.severity ?? "warning" });
+    }
   }
   findings.sort((x, y) => SEVERITY_ORDER[x.severity] - SEVERITY_ORDER[y.severity] || x.at - y.at);
   return findings.map((f) => ({ severity: f.severity, code: f.code, message: f.message, acls: f.acls }));

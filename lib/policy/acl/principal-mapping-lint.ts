@@ -6,10 +6,14 @@
  * applies to a certificate or Kerberos client. The message says what such a client is
  * instead. Plain names (`User:alice`) are never reported: SASL/SCRAM, PLAIN and
  * OAUTHBEARER users can be named anything.
+ *
+ * Every regex step is charged to the optional `budget` (identity/regex-budget.ts): when it
+ * runs out, the principals not yet checked are left out and one info finding says so.
  */
 import type { AclBinding } from "../types";
 import { canProduce } from "../identity/producible";
-import { principalMapper, type PrincipalMappingConfig } from "../identity/principal-map";
+import { principalMapper, type PrincipalMapper, type PrincipalMappingConfig } from "../identity/principal-map";
+import { RegexBudgetExceeded, type RegexBudget } from "../identity/regex-budget";
 
 export const PRINCIPAL_NOT_PRODUCIBLE = "principal-not-producible" as const;
 
@@ -19,13 +23,15 @@ export function hasMappingRules(config: PrincipalMappingConfig | null | undefine
 }
 
 export interface PrincipalMappingFinding {
+  /** Only the note that the budget ran out is "info"; the findings themselves are warnings. */
+  severity?: "info";
   message: string;
   acls: AclBinding[];
   /** The input position of the principal's first ACL (for the findings' order). */
   at: number;
 }
 
-export function unproduciblePrincipalFindings(acls: readonly AclBinding[], config: PrincipalMappingConfig): PrincipalMappingFinding[] {
+export function unproduciblePrincipalFindings(acls: readonly AclBinding[], config: PrincipalMappingConfig, budget: RegexBudget | null = null): PrincipalMappingFinding[] {
   const byPrincipal = new Map<string, { at: number; acls: AclBinding[] }>();
   acls.forEach((b, i) => {
     if (!b.principal.startsWith("User:") || b.principal === "User:*") return;
@@ -34,11 +40,36 @@ export function unproduciblePrincipalFindings(acls: readonly AclBinding[], confi
     else byPrincipal.set(b.principal, { at: i, acls: [b] });
   });
   if (byPrincipal.size === 0) return [];
-  const mapper = principalMapper(config);
   const out: PrincipalMappingFinding[] = [];
+  let checked = 0;
+  const stopped = (): PrincipalMappingFinding[] => [
+    ...out,
+    {
+      severity: "info",
+      message:
+        `Only ${checked} of the ${byPrincipal.size} principals were checked against the principal mapping rules: ` +
+        "checking the others would take longer than the console allows one lint (the rules backtrack a lot), so they are not reported.",
+      acls: [],
+      at: acls.length,
+    },
+  ];
+  let mapper: PrincipalMapper;
+  try {
+    mapper = principalMapper(config, budget);
+  } catch (e) {
+    if (e instanceof RegexBudgetExceeded) return stopped();
+    throw e;
+  }
   for (const [principal, { at, acls: list }] of byPrincipal) {
     const name = principal.slice("User:".length);
-    const verdict = canProduce(mapper, name);
+    let verdict: ReturnType<typeof canProduce>;
+    try {
+      verdict = canProduce(mapper, name, budget);
+    } catch (e) {
+      if (e instanceof RegexBudgetExceeded) return stopped();
+      throw e;
+    }
+    checked++;
     if (verdict.producible) continue;
     const parts = [`No configured principal mapping rule produces ${principal}, so its ${list.length === 1 ? "ACL applies" : `${list.length} ACLs apply`} to no certificate or Kerberos client.`];
     if (verdict.insteadAsDn !== null) parts.push(`A client presenting the certificate DN ${verdict.canonicalDn ?? name} is ${verdict.insteadAsDn}.`);

@@ -26,6 +26,7 @@
 import { javaToLowerCase, javaToUpperCase } from "./java/characters";
 import { JavaPattern } from "./java/regex/pattern";
 import type { PrincipalMapper } from "./principal-map";
+import { RegexBudgetExceeded, type RegexBudget } from "./regex-budget";
 import type { SslRule } from "./ssl-principal-mapper";
 import { normalizeDistinguishedName } from "./x500-name";
 
@@ -120,8 +121,8 @@ function ruleTemplate(rule: Extract<SslRule, { kind: "RULE" }>): string | null {
   return out;
 }
 
-/** Whether `rule` may yield `name` (true when unsure). */
-function sslRuleMayYield(rule: SslRule, name: string): boolean {
+/** Whether `rule` may yield `name` (true when unsure; RegexBudgetExceeded is passed on). */
+function sslRuleMayYield(rule: SslRule, name: string, budget: RegexBudget | null): boolean {
   if (rule.kind === "DEFAULT") return false; // decided by mapping the name itself (see canProduce)
   if (rule.toLowerCase && javaToLowerCase(name) !== name) return false;
   if (rule.toUpperCase && javaToUpperCase(name) !== name) return false;
@@ -134,8 +135,9 @@ function sslRuleMayYield(rule: SslRule, name: string): boolean {
     return true;
   }
   try {
-    return compiled.matches(name);
-  } catch {
+    return compiled.matches(name, budget);
+  } catch (e) {
+    if (e instanceof RegexBudgetExceeded) throw e;
     return true;
   }
 }
@@ -156,7 +158,7 @@ export type Producibility =
  * shaped like a mapping input are judged (a DN, or a name with `@` or `/`); any other
  * name is a plain user name (SASL) and is producible.
  */
-export function canProduce(mapper: PrincipalMapper, name: string): Producibility {
+export function canProduce(mapper: PrincipalMapper, name: string, budget: RegexBudget | null = null): Producibility {
   if (mapper.configError !== null || mapper.sslRules === null) return { producible: true };
   const canonical = normalizeDistinguishedName(name);
   const dnShaped = canonical !== null;
@@ -169,7 +171,7 @@ export function canProduce(mapper: PrincipalMapper, name: string): Producibility
     if (asDn.ok && asDn.name === name) return { producible: true };
     insteadAsDn = asDn.ok ? asDn.principal : `refused (${asDn.error})`;
   }
-  if (mapper.sslRules.some((rule) => sslRuleMayYield(rule, name))) return { producible: true };
+  if (mapper.sslRules.some((rule) => sslRuleMayYield(rule, name, budget))) return { producible: true };
   let insteadAsKerberos: string | null = null;
   if (kerberosShaped && name.includes("@")) {
     const asKerberos = mapper.map({ type: "kerberos", principal: name });

@@ -95,7 +95,7 @@ function LintPanel({ findings: all, lintHref, code }: { findings: Finding[] | nu
             <code>{f.code}</code>
             <span>{f.message}</span>
           </div>
-<AclBindingsTable label={`ACLs of finding ${f.code}`} bindings={f.acls} />
+          {f.acls.length > 0 && <AclBindingsTable label={`ACLs of finding ${f.code}`} bindings={f.acls} />}
         </div>
       ))}
     </details>
