@@ -7,10 +7,12 @@
  *      migrations are applied either way (loudly failing if they cannot be).
  *   3. Demo data on the dev broker (skipped when already there, or with SEED=0).
  *   4. A production build when the sources are newer than the last one (in NEXT_DIST_DIR,
- *      default .next; `--no-build` serves the existing build as it is), then the
- *      console's server (scripts/server.ts) on PORT (3000) and HOST (127.0.0.1).
- * Ctrl-C stops the console and the embedded database; the broker keeps running
- * (`npm run kafka:stop` stops it).
+ *      default .next; `--no-build` serves the existing build as it is), without Next's
+ *      type check (`npm test` and `npm run typecheck` run tsc), then the console's server
+ *      (scripts/server.ts) on PORT (3000) and HOST (127.0.0.1).
+ * Ctrl-C stops the console and the embedded database; the local broker keeps running
+ * (`npm run kafka:stop` stops it) unless Ctrl-C is pressed a second time while the console
+ * stops, or the launcher was started with `--stop-broker`.
  *
  * The server never outlives this launcher, however it ends (even `kill -9`): it reads
  * its stdin from a pipe held by this process and exits at end-of-file, and watches its
@@ -33,6 +35,8 @@ const port = Number(process.env.PORT ?? 3000);
 const host = process.env.HOST ?? "127.0.0.1";
 const distDir = process.env.NEXT_DIST_DIR || ".next";
 const log = (line: string) => console.log(`[start] ${line}`);
+/** Stop the local broker too when the console stops (`--stop-broker`, or a second Ctrl-C). */
+let stopBroker = process.argv.includes("--stop-broker");
 
 function run(command: string, args: string[], env: Record<string, string | undefined> = process.env): Promise<number> {
   return new Promise((resolve) => {
@@ -115,7 +119,7 @@ async function main() {
     if (!existsSync(path.join(root, distDir, "BUILD_ID"))) throw new Error(`--no-build: there is no build in ${distDir}; run npm run build first`);
   } else if (buildIsStale()) {
     log("building the console (first start or changed sources; about a minute)...");
-    if ((await run(bin("next"), ["build"], env)) !== 0) throw new Error("next build failed; see the output above");
+    if ((await run(bin("next"), ["build"], { ...env, KSC_BUILD_SKIP_TYPECHECK: "1" })) !== 0) throw new Error("next build failed; see the output above");
   }
 
   env.PORT = String(port);
@@ -138,7 +142,11 @@ async function main() {
           localBroker
             ? "  Demo sign-in (SCRAM-SHA-512): admin / admin-secret (super user); alice, bob, carol, svc-orders, svc-billing with <name>-secret"
             : "  Sign in with your Kafka credentials.",
-          "  Stop with Ctrl-C; stop the local broker with: npm run kafka:stop",
+          !localBroker
+            ? "  Stop with Ctrl-C."
+            : stopBroker
+              ? "  Stop with Ctrl-C (the local broker stops too)."
+              : "  Stop with Ctrl-C; the local broker keeps running (a second Ctrl-C, or npm run kafka:stop, stops it too).",
           "",
         ].join("\n"),
       );
@@ -146,6 +154,8 @@ async function main() {
   });
 
   let stopping = false;
+  let interrupted = false;
+  let secondInterrupt: (() => void) | undefined;
   const shutdown = async (code: number) => {
     if (stopping) return;
     stopping = true;
@@ -163,9 +173,30 @@ async function main() {
       });
     }
     await stopDatabase?.();
+    if (localBroker && !stopBroker && interrupted) {
+      // Stopped with Ctrl-C: a second one within a few seconds stops the broker as well.
+      log("console stopped; the local Kafka broker keeps running: press Ctrl-C within 3 s to stop it too");
+      await new Promise<void>((resolve) => {
+        secondInterrupt = resolve;
+        setTimeout(resolve, 3_000);
+      });
+    }
+    if (localBroker && stopBroker) {
+      log("stopping the local Kafka broker");
+      await run("bash", ["scripts/kafka.sh", "stop"]);
+    } else if (localBroker) {
+      log("the local Kafka broker keeps running; stop it with: npm run kafka:stop");
+    }
     process.exit(code);
   };
-  process.on("SIGINT", () => void shutdown(0));
+  process.on("SIGINT", () => {
+    if (interrupted) {
+      stopBroker = true;
+      secondInterrupt?.();
+    }
+    interrupted = true;
+    void shutdown(0);
+  });
   process.on("SIGTERM", () => void shutdown(0));
   process.on("SIGHUP", () => void shutdown(0));
   server.on("exit", (code) => void shutdown(code ?? 1));
