@@ -79,6 +79,15 @@ describe("sign-in throttle (parallel guesses)", () => {
     expect(elsewhere.ok).toBe(true);
   });
 
+  it("lets 5 simultaneous correct sign-ins from one address all in (those beyond the free attempts wait for the ones in flight)", async () => {
+    const user = await throwawayUser("tabs");
+    const client = "203.0.113.53";
+    const results = await Promise.all(Array.from({ length: 5 }, () => signInAudited({ ...user }, client)));
+    expect(results.map((r) => (r.ok ? "OK" : r.code))).toEqual(Array(5).fill("OK"));
+    // Each success gave its attempt back: nothing is left counted against the user.
+    expect(await getPrisma().signInThrottle.findUnique({ where: { key: throttleKey(client, user.username) } })).toBeNull();
+  });
+
   it("keys the throttle on the username in any case, so case variants are no extra free guesses", async () => {
     const victim = await throwawayUser("case");
     const client = "203.0.113.51";

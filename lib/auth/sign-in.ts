@@ -5,7 +5,9 @@
  *
  * Guessing is slowed by the shared sign-in throttle (lib/db/sign-in-throttle.ts), keyed
  * by client source and username, so a noisy client cannot lock a user out everywhere.
- * Every attempt is counted before Kafka is asked.
+ * Every attempt is counted before Kafka is asked; one refused while others of its key are
+ * in flight waits for them (a success gives its attempt back), so parallel correct
+ * sign-ins are not turned away.
  *
  * A credential can be revoked in Kafka while a session holds it. So a session proves its
  * credential again with a fresh SASL handshake once CREDENTIAL_REVERIFY_MINUTES have
@@ -23,7 +25,7 @@ import { addressSource } from "@/lib/auth/client-address";
 import { recordAudit } from "@/lib/db/audit";
 import { createSession, deleteSession, getSession, hashSessionId, markSessionVerified, type Session } from "@/lib/db/session";
 import { recordSignInFailure } from "@/lib/db/sign-in-audit";
-import { beginSignInAttempt, finishSignInAttempt, type AttemptOutcome } from "@/lib/db/sign-in-throttle";
+import { awaitSignInAttempt, finishSignInAttempt, type AttemptOutcome } from "@/lib/db/sign-in-throttle";
 import { env } from "@/lib/env";
 import { closeConnectionsFor, lastCredentialRejection, rememberRejection, verifyCredentials, type KafkaCredential } from "@/lib/kafka";
 import { defaultClusterId, findCluster } from "@/lib/clusters";
@@ -76,7 +78,7 @@ export async function proveCredential(
   if (!asked.ok) return asked;
   const credential = asked.data;
   const key = throttleKey(clientAddress, input.username);
-  const decision = await beginSignInAttempt(key);
+  const decision = await awaitSignInAttempt(key);
   if (!decision.allowed) {
     const seconds = Math.ceil(decision.retryAfterMs / 1000);
     return { ok: false, code: "THROTTLED", message: `Too many failed sign-ins. Try again in ${seconds} s.` };

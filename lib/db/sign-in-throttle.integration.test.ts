@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { PrismaPg } from "@prisma/adapter-pg";
 import { PrismaClient } from "../generated/prisma/client";
 import {
+  awaitSignInAttempt,
   beginSignInAttempt,
   deleteStaleSignInThrottles,
   delayAfterMs,
@@ -80,12 +81,24 @@ describe("the shared sign-in throttle", () => {
     expect(await beginSignInAttempt(`198.51.100.1|alice`, at(7000))).toMatchObject({ allowed: true, attempt: 1 });
   });
 
-  it("forgets the key after a success", async () => {
+  it("forgets the key after a success with nothing else in flight", async () => {
     const key = freshKey();
     for (let i = 0; i < 5; i++) await beginSignInAttempt(key, t0);
     expect(await beginSignInAttempt(key, t0)).toMatchObject({ allowed: false });
+    for (let i = 0; i < FREE_FAILURES - 1; i++) await finishSignInAttempt(key, "failure");
     await finishSignInAttempt(key, "success");
+    expect(await getPrisma().signInThrottle.findUnique({ where: { key } })).toBeNull();
     expect(await beginSignInAttempt(key, t0)).toEqual({ allowed: true, attempt: 1 });
+  });
+
+  it("a success while others are in flight gives back its own attempt only: their failures still count", async () => {
+    const key = freshKey();
+    for (let i = 0; i < FREE_FAILURES; i++) await beginSignInAttempt(key, t0);
+    expect(await beginSignInAttempt(key, t0)).toMatchObject({ allowed: false });
+    await finishSignInAttempt(key, "success");
+    expect(await beginSignInAttempt(key, t0)).toEqual({ allowed: true, attempt: FREE_FAILURES });
+    for (let i = 0; i < FREE_FAILURES; i++) await finishSignInAttempt(key, "failure");
+    expect(await beginSignInAttempt(key, t0)).toMatchObject({ allowed: false });
   });
 
   it("gives back an attempt Kafka was never asked (broker unreachable)", async () => {
@@ -124,5 +137,45 @@ describe("the shared sign-in throttle", () => {
     expect(await getPrisma().signInThrottle.findUnique({ where: { key: stale } })).toBeNull();
     expect(await getPrisma().signInThrottle.findUnique({ where: { key } })).not.toBeNull();
     expect(await getPrisma().signInThrottle.count()).toBeLessThan(before);
+  });
+
+  it("an attempt refused while others are in flight waits for them and gets through when one succeeds, on another instance too", async () => {
+    const key = freshKey();
+    for (let i = 0; i < FREE_FAILURES; i++) expect(await beginSignInAttempt(key)).toMatchObject({ allowed: true });
+    const waiting = awaitSignInAttempt(key, 5_000, other);
+    await new Promise((r) => setTimeout(r, 300));
+    await finishSignInAttempt(key, "success");
+    expect(await waiting).toEqual({ allowed: true, attempt: FREE_FAILURES });
+  });
+
+  it("does not wait when nothing is in flight, and waits at most its bound", async () => {
+    const key = freshKey();
+    for (let i = 0; i < FREE_FAILURES; i++) {
+      await beginSignInAttempt(key);
+      await finishSignInAttempt(key, "failure");
+    }
+    let started = Date.now();
+    expect(await awaitSignInAttempt(key, 5_000)).toMatchObject({ allowed: false });
+    expect(Date.now() - started).toBeLessThan(1_000);
+
+    const stuck = freshKey();
+    for (let i = 0; i < FREE_FAILURES; i++) await beginSignInAttempt(stuck); // in flight, never finished
+    started = Date.now();
+    expect(await awaitSignInAttempt(stuck, 400)).toMatchObject({ allowed: false });
+    expect(Date.now() - started).toBeGreaterThanOrEqual(400);
+  });
+
+  it("20 parallel wrong guesses that wait for each other still get exactly FREE_FAILURES of them tried", async () => {
+    const key = freshKey();
+    const guess = async (i: number) => {
+      const decision = await awaitSignInAttempt(key, 5_000, i % 2 === 0 ? getPrisma() : other);
+      if (decision.allowed) {
+        await new Promise((r) => setTimeout(r, 50)); // Kafka refusing the password
+        await finishSignInAttempt(key, "failure");
+      }
+      return decision;
+    };
+    const decisions = await Promise.all(Array.from({ length: 20 }, (_, i) => guess(i)));
+    expect(decisions.filter((d) => d.allowed)).toHaveLength(FREE_FAILURES);
   });
 });

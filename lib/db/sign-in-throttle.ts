@@ -5,7 +5,8 @@
  * the first FREE_FAILURES attempts go to Kafka at once; after that, attempt n+1 must
  * wait BASE_DELAY_MS * 2^(n - FREE_FAILURES) (1 s, 2 s, 4 s, ... at most MAX_DELAY_MS)
  * after attempt n was let through, and only when no earlier attempt is still waiting for
- * Kafka. A key with no attempt for WINDOW_MS starts over; a success deletes it.
+ * Kafka. A key with no attempt for WINDOW_MS starts over. A success gives its attempt
+ * back, and forgets the key when no other attempt is in flight.
  *
  * An attempt is counted *before* Kafka is asked, in one INSERT ... ON CONFLICT DO UPDATE
  * whose WHERE is the policy: the row lock serialises concurrent attempts on every
@@ -16,6 +17,12 @@
  *
  * in_flight counts attempts let through whose answer is not back yet. An instance that
  * dies mid-attempt leaves it raised; after IN_FLIGHT_STALE_MS it is ignored.
+ *
+ * An attempt refused while others of its key are in flight waits for them (polling the
+ * row, at most SIGN_IN_WAIT_MS) instead of failing at once: a success among them gives
+ * its attempt back, so five tabs signing in at once with the right password all get in.
+ * Waiting lets nothing more through than arriving later would: once nothing is in
+ * flight, an attempt still refused is refused at once.
  *
  * There is deliberately no cap per username across all clients: anyone could then slow
  * a user's own sign-in from everywhere by guessing wrong from a few addresses. Per
@@ -30,12 +37,15 @@ export const BASE_DELAY_MS = 1_000;
 export const MAX_DELAY_MS = 60_000;
 /** Longer than any sign-in takes (5 s to connect, 30 s per request, no retries). */
 export const IN_FLIGHT_STALE_MS = 60_000;
+/** How long a refused attempt waits at most for the attempts of its key in flight. */
+export const SIGN_IN_WAIT_MS = 10_000;
+const WAIT_POLL_MS = 100;
 
 export type ThrottleDecision = { allowed: true; attempt: number } | { allowed: false; retryAfterMs: number };
 
 /** How an attempt that was let through ended. */
 export type AttemptOutcome =
-  /** Kafka accepted the credential: the key is forgotten. */
+  /** Kafka accepted the credential: its attempt is given back (the key forgotten when none other is in flight). */
   | "success"
   /** Kafka refused it (or anything else went wrong): the attempt stays counted. */
   | "failure"
@@ -91,10 +101,38 @@ async function retryAfterMs(key: string, now: Date, db: Db): Promise<number> {
   return Math.max(BASE_DELAY_MS, waitDelay);
 }
 
+/** Whether an attempt of `key` let through is still waiting for Kafka (and not stale). */
+async function attemptInFlight(key: string, now: Date, db: Db): Promise<boolean> {
+  const inFlightStaleBefore = new Date(now.getTime() - IN_FLIGHT_STALE_MS);
+  const rows = await db.$queryRaw<{ key: string }[]>`
+    SELECT key FROM sign_in_throttle WHERE key = ${key} AND in_flight > 0 AND last_attempt_at > ${inFlightStaleBefore}::timestamptz`;
+  return rows.length > 0;
+}
+
+/**
+ * beginSignInAttempt, waiting (at most `maxWaitMs`) while attempts of `key` are in flight:
+ * each that ends may let this one through (a success gives its attempt back). Refused at
+ * once when nothing is in flight, and after the wait.
+ */
+export async function awaitSignInAttempt(key: string, maxWaitMs: number = SIGN_IN_WAIT_MS, db: Db = getPrisma()): Promise<ThrottleDecision> {
+  const deadline = Date.now() + maxWaitMs;
+  for (;;) {
+    const decision = await beginSignInAttempt(key, new Date(), db);
+    if (decision.allowed || Date.now() >= deadline || !(await attemptInFlight(key, new Date(), db))) return decision;
+    await new Promise((resolve) => setTimeout(resolve, Math.min(WAIT_POLL_MS, Math.max(0, deadline - Date.now()))));
+  }
+}
+
 /** Records how an allowed attempt ended. */
 export async function finishSignInAttempt(key: string, outcome: AttemptOutcome, db: Db = getPrisma()): Promise<void> {
   if (outcome === "success") {
-    await db.$executeRaw`DELETE FROM sign_in_throttle WHERE key = ${key}`;
+    // Its attempt back; with nothing else in flight the key starts over (the failures before are forgotten).
+    // One UPDATE, so an attempt begun meanwhile on another instance is never lost; then a row back at zero goes.
+    await db.$executeRaw`
+      UPDATE sign_in_throttle
+      SET attempts = CASE WHEN in_flight <= 1 THEN 0 ELSE GREATEST(attempts - 1, 0) END, in_flight = GREATEST(in_flight - 1, 0)
+      WHERE key = ${key}`;
+    await db.$executeRaw`DELETE FROM sign_in_throttle WHERE key = ${key} AND attempts = 0 AND in_flight = 0`;
   } else if (outcome === "not-asked") {
     await db.$executeRaw`
       UPDATE sign_in_throttle SET in_flight = GREATEST(in_flight - 1, 0), attempts = GREATEST(attempts - 1, 0) WHERE key = ${key}`;
