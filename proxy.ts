@@ -1,6 +1,6 @@
 import { NextResponse, type NextRequest } from "next/server";
 import { env } from "@/lib/env";
-import { PAGE_PATH_HEADER } from "@/lib/auth/page-path";
+import { PAGE_PATH_HEADER, signInAgainPath } from "@/lib/auth/page-path";
 import { crossSiteRefusal, isOwnOrigin } from "@/lib/api/same-origin";
 import { CLUSTER_COOKIE, isSessionCookieName } from "@/lib/auth/cookie-names";
 import { clusterOfPageUrl, isPagePath, splitClusterPath, URL_CLUSTER_HEADER, withClusterPrefix } from "@/lib/cluster-path";
@@ -26,7 +26,10 @@ import { decodeStrictUtf8, findUnsafeFormData, findUnsafeText, findUnsafeUrl, ha
  *      cluster acts on the cluster of the page it came from.
  *   5. Requests without a session cookie (or Basic credentials, for the API) never reach a
  *      page or route. The session itself is checked against the database by the page
- *      layout and the route wrapper; this only keeps anonymous visitors out early.
+ *      layout and the route wrapper; this only keeps anonymous visitors out early. A
+ *      server action posted from a page whose cookie has expired meanwhile is answered
+ *      the way Next answers an action's redirect(), so the browser goes to the sign-in,
+ *      which returns to the page (and the form refills itself: components/ui/form-draft.ts).
  *   6. Security headers on the answer; pages get a Content-Security-Policy with a fresh
  *      nonce, which Next reads from the request's header and puts on its own scripts; API
  *      answers get Cache-Control: no-store (lib/api/security-headers.ts).
@@ -90,6 +93,12 @@ export async function proxy(request: NextRequest) {
     );
   }
   const page = fromPath.rest;
+  if (page !== "/sign-in" && !hasSession && request.method === "POST" && request.headers.has("next-action")) {
+    // Following a redirect would hand the action the sign-in page instead of its answer
+    // ("An unexpected response"): say where to go in the header Next's router reads.
+    const to = signInAgainPath(pathname + search, true, fromPath.clusterId);
+    return secured(new NextResponse(null, { status: 200, headers: { "x-action-redirect": `${to};push`, "content-type": "text/plain; charset=utf-8" } }));
+  }
   if (page !== "/sign-in" && !hasSession) {
     const url = request.nextUrl.clone();
     url.pathname = "/sign-in";

@@ -5,9 +5,10 @@ import { useEffect, useRef, useState, type RefObject } from "react";
 /**
  * Keeps a POST form's fields across a sign-in. When a form is submitted its fields
  * (never passwords, HMACs or hidden fields) are written to this tab's sessionStorage;
- * when the action answers, they are dropped. If the session had ended, the action
- * answers nothing: the server sends the browser to sign in and back to the page
- * (`next`), and there the form finds its draft and refills itself, once.
+ * when the action answers, they are dropped. If the session had ended (in the database,
+ * or its cookie expired in the browser: proxy.ts), the action answers nothing: the
+ * server sends the browser to sign in and back to the page (`next`), and there the form
+ * finds its draft and refills itself, once.
  *
  * Without JavaScript there is no draft (the sign-in still returns to the page).
  */
@@ -36,12 +37,22 @@ function valueOf(c: Control): string {
 
 /**
  * `formRef`: the form; `key`: which form (one per page); `answered`: changes whenever the
- * action answers (the action state). Returns true when the form was refilled from a draft.
+ * action answers (the action state). `onRestore`: for a form whose fields depend on its
+ * state (e.g. a mode select that decides which fields exist), receives the draft after the
+ * fields on the page were refilled, to render the form with. Returns true when the form was
+ * refilled from a draft.
  */
-export function useFormDraft(formRef: RefObject<HTMLFormElement | null>, key: string, answered: unknown, exclude: readonly string[] = []): boolean {
+export function useFormDraft(
+  formRef: RefObject<HTMLFormElement | null>,
+  key: string,
+  answered: unknown,
+  exclude: readonly string[] = [],
+  onRestore?: (values: Record<string, string>) => void,
+): boolean {
   const storageKey = PREFIX + key;
   const [restored, setRestored] = useState(false);
   const excludeRef = useRef(exclude);
+  const onRestoreRef = useRef(onRestore);
 
   // Refill once, on mount, from a submission that never got its answer.
   useEffect(() => {
@@ -58,25 +69,33 @@ export function useFormDraft(formRef: RefObject<HTMLFormElement | null>, key: st
     for (const c of controlsOf(form)) {
       if (!(c.name in values)) continue;
       if (c instanceof HTMLInputElement && c.type === "checkbox") c.checked = values[c.name] === "on";
+      else if (c instanceof HTMLInputElement && c.type === "radio") c.checked = c.value === values[c.name];
       else c.value = values[c.name] ?? "";
     }
+    onRestoreRef.current?.(values);
     // eslint-disable-next-line react-hooks/set-state-in-effect -- a one-off notice after refilling from storage, which only exists in the browser
     setRestored(true);
   }, [formRef, storageKey]);
 
-  // Write the draft when the form is submitted.
+  // Write the draft when the form is submitted (listening on the document: a form keyed on
+  // its last answer is a new element after each one).
   useEffect(() => {
-    const form = formRef.current;
-    if (!form) return;
-    const onSubmit = () => {
+    const onSubmit = (event: SubmitEvent) => {
+      const form = formRef.current;
+      if (!form || event.target !== form) return;
       const fields = draftFields(
-        controlsOf(form).map((c) => [c.name, valueOf(c), c instanceof HTMLInputElement ? c.type : c.tagName.toLowerCase()] as [string, string, string]),
+        // A radio group's value is that of its checked radio.
+        controlsOf(form).filter((c) => !(c instanceof HTMLInputElement && c.type === "radio" && !c.checked)).map((c) => [c.name, valueOf(c), c instanceof HTMLInputElement ? c.type : c.tagName.toLowerCase()] as [string, string, string]),
         excludeRef.current,
       );
-      sessionStorage.setItem(storageKey, JSON.stringify(fields));
+      try {
+        sessionStorage.setItem(storageKey, JSON.stringify(fields));
+      } catch {
+        // Storage full (e.g. a large pasted import): no draft, the submission goes on.
+      }
     };
-    form.addEventListener("submit", onSubmit);
-    return () => form.removeEventListener("submit", onSubmit);
+    document.addEventListener("submit", onSubmit, true);
+    return () => document.removeEventListener("submit", onSubmit, true);
   }, [formRef, storageKey]);
 
   // The action answered: the draft has served its purpose.

@@ -1,7 +1,7 @@
 "use client";
 
 import Link from "@/components/link";
-import { useActionState, useState } from "react";
+import { useActionState, useRef, useState } from "react";
 import { PATTERN_TYPES, PERMISSION_TYPES, RESOURCE_TYPES } from "@/lib/policy";
 import { TEMPLATE_KINDS } from "@/lib/schemas/acls";
 import { Check, Field, FormActions, FormGrid } from "@/components/ui/field";
@@ -11,6 +11,7 @@ import { Combobox } from "@/components/ui/combobox";
 import { ResourceNameCombobox } from "@/components/ui/resource-name-combobox";
 import { ResultPanel } from "@/components/ui/alert";
 import { SubmitButton } from "@/components/ui/submit-button";
+import { useFormDraft } from "@/components/ui/form-draft";
 import type { AclSuggestions } from "@/lib/services/acl-suggestions";
 import { AclPlanPreview } from "@/components/plans/acl-plan-view";
 import { AclPlanResult } from "@/components/plans/acl-plan-result";
@@ -45,12 +46,19 @@ const SHOWN_FIELDS = ["principal", "host", "resourceType", "patternType", "resou
  * stand. Every answer carries the submitted values and a new `seq`: the form is mounted
  * again with them as defaults, so nothing falls back to its default value. `initial`
  * fills the fields before the first answer (a cloned ACL). `suggestions`: principals and
- * names the cluster's ACLs use, offered as you type.
+ * names the cluster's ACLs use, offered as you type. A preview sent after the session
+ * ended comes back from the sign-in with its fields (useFormDraft).
  */
 export function CreateAclForm({ initial = {}, suggestions }: { initial?: Record<string, string>; suggestions: AclSuggestions }) {
   const [state, formAction, pending] = useActionState<AclChangeState, FormData>(createAclAction, null);
-  const values = state?.values ?? initial;
-  const [mode, setMode] = useState<string>(values.mode ?? "raw");
+  const formRef = useRef<HTMLFormElement>(null);
+  const [draft, setDraft] = useState<Record<string, string> | null>(null);
+  const [mode, setMode] = useState<string>((state?.values ?? initial).mode ?? "raw");
+  const restored = useFormDraft(formRef, "create-acl", state, [], (d) => {
+    setDraft(d);
+    setMode(d.mode ?? "raw");
+  });
+  const values = state?.values ?? draft ?? initial;
   const errors = state?.step === "preview" && !state.result.ok ? (state.result.fieldErrors ?? {}) : {};
   const v = (name: string, fallback = "") => values[name] ?? fallback;
   const text = (name: string, label: string, placeholder: string, options: { fallback?: string; suggest?: readonly string[] } = {}) => (
@@ -74,7 +82,7 @@ export function CreateAclForm({ initial = {}, suggestions }: { initial?: Record<
   return (
     <section className="card" aria-label="Create ACLs">
       <h2>Create</h2>
-      <form key={state?.seq ?? 0} id={FORM_ID} action={formAction} aria-label="New ACLs" noValidate>
+      <form key={state?.seq ?? (draft ? "draft" : 0)} ref={formRef} id={FORM_ID} action={formAction} aria-label="New ACLs" noValidate>
         <FormGrid>
           <Field id="acl-mode" label="What to create">
             <select name="mode" value={mode} onChange={(e) => setMode(e.target.value)}>
@@ -124,6 +132,11 @@ export function CreateAclForm({ initial = {}, suggestions }: { initial?: Record<
             <p className="hint">Nothing changes until you apply the previewed plan.</p>
           </FormActions>
         </FormGrid>
+        {restored && state === null && (
+          <p className="hint" data-testid="draft-restored">
+            Your entries from before the sign-in are back: preview again.
+          </p>
+        )}
       </form>
 
       {state && !state.result.ok && <ResultPanel result={state.result} testId="create" shownFields={state.step === "preview" ? SHOWN_FIELDS : []} />}

@@ -1,11 +1,12 @@
 "use client";
 
 import Link from "@/components/link";
-import { useActionState } from "react";
+import { useActionState, useRef } from "react";
 import { Field, FormActions, FormGrid } from "@/components/ui/field";
 import { Alert, ResultPanel } from "@/components/ui/alert";
 import { Badge } from "@/components/ui/badge";
 import { SubmitButton } from "@/components/ui/submit-button";
+import { useFormDraft } from "@/components/ui/form-draft";
 import type { IdentityMapResult, IdentityResult } from "@/lib/schemas/identities";
 import { mapIdentitiesAction, type IdentitiesState } from "./actions";
 
@@ -15,11 +16,13 @@ const TYPE_LABEL: Record<IdentityResult["input"]["type"], string> = { ssl: "Cert
 
 export function IdentitiesForm({ defaults }: { defaults: { sslRules: string; kerberosRules: string; defaultRealm: string } }) {
   const [state, formAction] = useActionState<IdentitiesState, FormData>(mapIdentitiesAction, null);
+  const formRef = useRef<HTMLFormElement>(null);
+  const restored = useFormDraft(formRef, "identities", state);
   const v = state?.values ?? { ...defaults, clients: "", interpret: "auto" };
   const errors = state && !state.ok ? (state.fieldErrors ?? {}) : {};
   return (
     <>
-      <form action={formAction} className="card" aria-label="Map identities" noValidate>
+      <form ref={formRef} action={formAction} className="card" aria-label="Map identities" noValidate>
         <FormGrid>
           <Field id="id-ssl-rules" label="ssl.principal.mapping.rules" hint="As in server.properties; one rule per line is fine. Empty: DEFAULT (the DN itself)." errors={errors.sslRules} wide>
             <textarea name="sslRules" rows={4} defaultValue={v.sslRules} className="mono" spellCheck={false} placeholder="RULE:^CN=(.*?),OU=ServiceUsers.*$/$1/L,DEFAULT" />
@@ -54,6 +57,11 @@ export function IdentitiesForm({ defaults }: { defaults: { sslRules: string; ker
             <SubmitButton pendingLabel="Mapping…">Map</SubmitButton>
           </FormActions>
         </FormGrid>
+        {restored && state === null && (
+          <p className="hint" data-testid="draft-restored">
+            Your entries from before the sign-in are back (choose the certificates again if you had chosen some): map again.
+          </p>
+        )}
       </form>
       {state && !state.ok && <ResultPanel result={state} testId="identities" shownFields={SHOWN_FIELDS} />}
       {state?.ok && <MappingResults result={state.data} />}

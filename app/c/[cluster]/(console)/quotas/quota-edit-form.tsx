@@ -1,6 +1,6 @@
 "use client";
 
-import { useActionState, useState } from "react";
+import { useActionState, useRef, useState } from "react";
 import { quotaAlterAction, type QuotaEditState } from "./actions";
 import { QUOTA_ENTITY_KINDS } from "@/lib/schemas/quotas";
 import { QUOTA_KEYS } from "@/lib/policy/types";
@@ -9,6 +9,7 @@ import { Check, Field, FormActions, FormGrid } from "@/components/ui/field";
 import { Select } from "@/components/ui/select";
 import { Combobox } from "@/components/ui/combobox";
 import { Alert } from "@/components/ui/alert";
+import { useFormDraft } from "@/components/ui/form-draft";
 
 const KIND_LABEL: Record<(typeof QUOTA_ENTITY_KINDS)[number], string> = {
   user: "user",
@@ -37,6 +38,8 @@ export function QuotaEditForm({
   const [state, formAction, pending] = useActionState<QuotaEditState, FormData>(quotaAlterAction, null);
   // The answer after which a field was edited: Apply would no longer match the form, so it is hidden.
   const [editedAfter, setEditedAfter] = useState<number | null>(null);
+  const formRef = useRef<HTMLFormElement>(null);
+  const restored = useFormDraft(formRef, "quota-edit", state);
   const v = state?.values ?? initial;
   const errors = state?.error?.fieldErrors ?? {};
   const plan = state?.plan ?? null;
@@ -46,6 +49,7 @@ export function QuotaEditForm({
   const key = v.key ?? "producer_byte_rate";
   return (
     <form
+      ref={formRef}
       action={formAction}
       className="card"
       aria-label="Change a quota"
@@ -97,6 +101,11 @@ export function QuotaEditForm({
           <p className="hint">The entity fields used are those of the chosen kind.</p>
         </FormActions>
       </FormGrid>
+      {restored && state === null && (
+        <p className="hint" data-testid="draft-restored">
+          Your entries from before the sign-in are back: preview again.
+        </p>
+      )}
       <div className="result">
         {state?.error && (
           <Alert tone="error" testId="quota-error">

@@ -1,10 +1,11 @@
 "use client";
 
-import { useActionState, useState } from "react";
+import { useActionState, useRef, useState } from "react";
 import { Field, FormActions, FormGrid } from "@/components/ui/field";
 import { Alert, ResultPanel } from "@/components/ui/alert";
 import { SubmitButton } from "@/components/ui/submit-button";
 import { CopyButton } from "@/components/ui/copy-button";
+import { useFormDraft } from "@/components/ui/form-draft";
 import { SCRAM_DEFAULT_ITERATIONS, SCRAM_MAX_ITERATIONS, SCRAM_MECHANISMS, SCRAM_MIN_ITERATIONS, type ScramChangeResult } from "@/lib/schemas/scram-users";
 import { deleteScramAction, upsertScramAction, type ScramState } from "./actions";
 
@@ -22,9 +23,12 @@ export function ScramCredentialForm({ user, mechanism, label }: { user?: string;
   const [source, setSource] = useState(v.passwordSource ?? "generated");
   const errors = state && !state.ok ? (state.fieldErrors ?? {}) : {};
   const id = `scram-${user ?? "new"}`;
+  const formRef = useRef<HTMLFormElement>(null);
+  // Passwords are never part of a draft; the password source radio decides which fields show.
+  const restored = useFormDraft(formRef, id, state, [], (d) => setSource(d.passwordSource === "typed" ? "typed" : "generated"));
   return (
     <>
-      <form action={formAction} aria-label={label} noValidate className={user ? "scram-inline" : "card"}>
+      <form ref={formRef} action={formAction} aria-label={label} noValidate className={user ? "scram-inline" : "card"}>
         <FormGrid>
           {/* Create never replaces an existing credential (someone may have created the user meanwhile); Set password rotates. */}
           <input type="hidden" name="ifExists" value={user === undefined ? "refuse" : "replace"} />
@@ -70,6 +74,11 @@ export function ScramCredentialForm({ user, mechanism, label }: { user?: string;
             <SubmitButton pendingLabel="Saving…">{label}</SubmitButton>
           </FormActions>
         </FormGrid>
+        {restored && state === null && (
+          <p className="hint" data-testid="draft-restored">
+            Your entries from before the sign-in are back (type the password again): submit again.
+          </p>
+        )}
       </form>
       {state && !state.ok && <ResultPanel result={state} testId={`${id}-result`} shownFields={SHOWN} />}
       {state?.ok && <ScramDone result={state.data} testId={`${id}-result`} />}

@@ -1,12 +1,14 @@
 "use client";
 
-import { useActionState, useEffect, useState } from "react";
+import { useActionState, useEffect, useRef, useState } from "react";
 import { applyImportAction, previewImportAction, type ImportApplyState, type ImportPreviewState } from "./actions";
 import { ACL_IMPORT_FORMATS } from "@/lib/schemas/acl-io";
 import type { AclImportProgress } from "@/lib/schemas/acl-io";
 import type { AclImportPlanView } from "@/lib/schemas/plans";
 import { AclPlanPreview } from "@/components/plans/acl-plan-view";
 import { AclPlanResult } from "@/components/plans/acl-plan-result";
+import { useFormDraft } from "@/components/ui/form-draft";
+import styles from "./import-form.module.css";
 
 /** What one server action may carry (Next's default body limit); larger files go through the API. */
 const MAX_FORM_BYTES = 1_000_000;
@@ -88,6 +90,9 @@ export function AclImportForm() {
   const [state, previewAction, previewing] = useActionState<ImportPreviewState, FormData>(previewImportAction, null);
   const [applied, applyAction, applying] = useActionState<ImportApplyState, FormData>(applyImportAction, null);
   const [tooBig, setTooBig] = useState<string | null>(null);
+  const formRef = useRef<HTMLFormElement>(null);
+  // A preview sent after the session ended comes back from the sign-in with the pasted file and scope (not a chosen file).
+  const restored = useFormDraft(formRef, "acl-import", state);
   const v = state?.values ?? {};
   const errors = state?.error?.fieldErrors ?? {};
   const plan = state?.plan ?? null;
@@ -99,6 +104,7 @@ export function AclImportForm() {
   return (
     <>
       <form
+        ref={formRef}
         action={previewAction}
         className="card import-form"
         aria-label="Import ACLs"
@@ -134,12 +140,12 @@ export function AclImportForm() {
             ))}
           </select>
         </label>
-        <fieldset className="field">
+        <fieldset className={`field ${styles.mode}`}>
           <legend>Mode</legend>
-          <label className="check">
+          <label className={styles.choice}>
             <input type="radio" name="mode" value="add-only" defaultChecked={mode === "add-only"} /> add only (never deletes)
           </label>
-          <label className="check">
+          <label className={styles.choice}>
             <input type="radio" name="mode" value="sync" defaultChecked={mode === "sync"} /> sync within the scope (also deletes what the file lacks there)
           </label>
         </fieldset>
@@ -162,6 +168,11 @@ export function AclImportForm() {
             scope, is refused: an import never deletes everything.
           </p>
         </div>
+        {restored && state === null && (
+          <p className="hint" data-testid="draft-restored">
+            Your entries from before the sign-in are back (choose the file again if you had chosen one): preview again.
+          </p>
+        )}
         {(tooBig || state?.error) && (
           <div role="alert" className="alert error" data-testid="import-error">
             {tooBig ?? state?.error?.message}
