@@ -20,8 +20,12 @@ import { ResultPanel } from "@/components/ui/alert";
 import { PageHeader } from "@/components/ui/page-header";
 import { GetForm } from "@/components/ui/get-form";
 import { SubmitButton } from "@/components/ui/submit-button";
+import { objectTitle } from "@/lib/page-title";
 
-export const metadata = { title: "Access check" };
+export async function generateMetadata({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
+  const q = await searchParams;
+  return { title: objectTitle("Access check", q.principal, q.operation, q.resourceName) };
+}
 
 type Search = Record<string, string | string[] | undefined>;
 

@@ -13,8 +13,12 @@ import { SubmitButton } from "@/components/ui/submit-button";
 import { AuditTable } from "@/components/audit/audit-table";
 import { describeMatch } from "@/components/audit/audit-change";
 import styles from "@/components/audit/audit.module.css";
+import { objectTitle } from "@/lib/page-title";
 
-export const metadata = { title: "Audit" };
+export async function generateMetadata({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
+  const q = await searchParams;
+  return { title: objectTitle("Audit", q.principal, q.action) };
+}
 export const dynamic = "force-dynamic";
 
 type Search = Record<string, string | string[] | undefined>;

@@ -14,8 +14,12 @@ import { GetForm } from "@/components/ui/get-form";
 import { Combobox } from "@/components/ui/combobox";
 import { SubmitButton } from "@/components/ui/submit-button";
 import { QuotaEditForm } from "./quota-edit-form";
+import { objectTitle } from "@/lib/page-title";
 
-export const metadata = { title: "Quotas" };
+export async function generateMetadata({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
+  const q = await searchParams;
+  return { title: objectTitle("Quotas", q.user, q.clientId, q.ip) };
+}
 
 type Search = Record<string, string | string[] | undefined>;
 

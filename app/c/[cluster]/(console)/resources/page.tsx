@@ -14,8 +14,12 @@ import { accessCheckHref, matrixLinkHost, resourceHref } from "@/lib/services/re
 import { isResourceListed } from "@/lib/services/effective-permissions-read";
 import { PrincipalLink, principalStyles } from "@/components/principals/decision-cell";
 import { AclBindingCells, AclBindingHeaders, bindingRowKey } from "@/components/acls/acl-row";
+import { objectTitle } from "@/lib/page-title";
 
-export const metadata = { title: "Resources" };
+export async function generateMetadata({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
+  const q = await searchParams;
+  return { title: q.type !== undefined || q.name !== undefined ? objectTitle("Resource", q.type, q.name) : "Resources" };
+}
 
 type Search = Record<string, string | string[] | undefined>;
 

@@ -4,8 +4,11 @@ import { AclPlanPreview, DecisionRowsTable } from "@/components/plans/acl-plan-v
 import { PLAN_ROWS_PAGE_SIZE, aclPlanPageViewSchema, planPageQuerySchema } from "@/lib/schemas/plans";
 import { getPlanView } from "@/lib/services/plans";
 import { ApplyPlanForm } from "./apply-plan-form";
+import { objectTitle } from "@/lib/page-title";
 
-export const metadata = { title: "Plan" };
+export async function generateMetadata({ params }: { params: Promise<{ id: string }> }) {
+  return { title: objectTitle("Plan", (await params).id.slice(0, 8)) };
+}
 export const dynamic = "force-dynamic";
 
 type Search = Record<string, string | string[] | undefined>;

@@ -15,8 +15,12 @@ import { GetForm } from "@/components/ui/get-form";
 import { MoreInfo, PageHeader } from "@/components/ui/page-header";
 import { SubmitButton } from "@/components/ui/submit-button";
 import { DecisionCell, PrincipalLink, principalStyles as styles } from "@/components/principals/decision-cell";
+import { objectTitle } from "@/lib/page-title";
 
-export const metadata = { title: "Principal" };
+export async function generateMetadata({ params }: { params: Promise<{ principal: string }> }) {
+  const principal = principalParamSchema.safeParse(decodeSegment((await params).principal));
+  return { title: objectTitle("Principal", principal.success ? principal.data : null) };
+}
 export const dynamic = "force-dynamic";
 
 type Search = Record<string, string | string[] | undefined>;
