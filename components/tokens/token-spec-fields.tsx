@@ -1,11 +1,14 @@
 import { LIFETIME_UNITS } from "@/lib/schemas/tokens";
 import { Field } from "@/components/ui/field";
 import { Select } from "@/components/ui/select";
+import { Combobox } from "@/components/ui/combobox";
+import { ListCombobox } from "@/components/ui/list-combobox";
 
 /**
  * Owner, renewers and max lifetime: the fields a token is described by, shared by
  * "Create token" and "Request a token" (both parse them with the same schema). Field ids
- * are `${idPrefix}-owner` etc.; their errors `${idPrefix}-owner-error`.
+ * are `${idPrefix}-owner` etc.; their errors `${idPrefix}-owner-error`. `principals`: the
+ * user principals the cluster's ACLs name, offered as the owner and renewers are typed.
  */
 export function TokenSpecFields({
   idPrefix,
@@ -13,20 +16,22 @@ export function TokenSpecFields({
   errors,
   ownerPlaceholder,
   renewersPlaceholder,
+  principals = [],
 }: {
   idPrefix: string;
   values: Partial<Record<"owner" | "renewers" | "maxLifetime" | "maxLifetimeUnit", string>>;
   errors: Record<string, string[] | undefined>;
   ownerPlaceholder: string;
   renewersPlaceholder: string;
+  principals?: readonly string[];
 }) {
   return (
     <>
       <Field id={`${idPrefix}-owner`} label="Owner" errors={errors.owner}>
-        <input name="owner" defaultValue={values.owner ?? ""} placeholder={ownerPlaceholder} />
+        <Combobox name="owner" defaultValue={values.owner ?? ""} placeholder={ownerPlaceholder} suggestions={principals} />
       </Field>
       <Field id={`${idPrefix}-renewers`} label="Renewers" errors={errors.renewers}>
-        <input name="renewers" defaultValue={values.renewers ?? ""} placeholder={renewersPlaceholder} />
+        <ListCombobox name="renewers" defaultValue={values.renewers ?? ""} placeholder={renewersPlaceholder} suggestions={principals} />
       </Field>
       <Field id={`${idPrefix}-maxLifetime`} label="Max lifetime" errors={errors.maxLifetime}>
         <input name="maxLifetime" inputMode="decimal" defaultValue={values.maxLifetime ?? ""} placeholder="broker default (7 d)" />

@@ -62,6 +62,11 @@ export function suggestionsOf(
   };
 }
 
+/** The user principals among `principals` (`User:*` left out): who may own or renew a delegation token. */
+export function userPrincipals(principals: readonly string[]): string[] {
+  return principals.filter((p) => p.startsWith("User:") && p !== "User:*");
+}
+
 /** The viewer's suggestions; none when Kafka does not let the viewer read the ACLs (the forms still work). */
 export async function aclSuggestions(viewer: Viewer): Promise<AclSuggestions> {
   const acls = await getAclSnapshot(viewer);

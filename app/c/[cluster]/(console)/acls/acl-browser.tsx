@@ -10,6 +10,7 @@ import { LINT_CODES, OPERATIONS, PATTERN_TYPES, PERMISSION_TYPES, RESOURCE_TYPES
 import { Field, FormActions, FormGrid } from "@/components/ui/field";
 import { operationsFor } from "@/components/ui/select";
 import { Alert } from "@/components/ui/alert";
+import { Combobox } from "@/components/ui/combobox";
 import type { AclListResult, AclSortColumn } from "@/lib/schemas/acls";
 import { AclTable } from "./acl-table";
 
@@ -21,8 +22,19 @@ const TYPING_PAUSE_MS = 250;
  * on screen until the next arrives), a column header sorts, the next page is fetched
  * ahead, and the address follows (reload and bookmarks keep the view). The first answer
  * is the server's render; without JavaScript the same markup is a GET form and links.
+ * `principals`: the principals the cluster's ACLs name, offered as the principal filter is typed.
  */
-export function AclBrowser({ initialParams, initialList, errors }: { initialParams: AclListParams; initialList: AclListResult; errors: Record<string, string[]> }) {
+export function AclBrowser({
+  initialParams,
+  initialList,
+  errors,
+  principals = [],
+}: {
+  initialParams: AclListParams;
+  initialList: AclListResult;
+  errors: Record<string, string[]>;
+  principals?: readonly string[];
+}) {
   const queryClient = useQueryClient();
   const clusterHref = useClusterHref();
   const aclListHref = (p: AclListParams, extra?: AclListParams) => clusterHref(aclListPath(p, extra));
@@ -80,7 +92,7 @@ export function AclBrowser({ initialParams, initialList, errors }: { initialPara
 
   return (
     <>
-      <FilterForm value={value} set={set} onSubmit={submit} errors={errors} sort={params.sort ?? "resourceType"} order={params.order ?? "asc"} />
+      <FilterForm value={value} set={set} onSubmit={submit} errors={errors} sort={params.sort ?? "resourceType"} order={params.order ?? "asc"} principals={principals} />
       {list.isError && (
         <Alert tone="error" testId="acls-error">
           {list.error.message}
@@ -164,6 +176,7 @@ function FilterForm({
   errors,
   sort,
   order,
+  principals,
 }: {
   value: (name: string, fallback: string) => string;
   set: (name: string) => (event: { target: { value: string } }) => void;
@@ -171,6 +184,7 @@ function FilterForm({
   errors: Record<string, string[]>;
   sort: string;
   order: string;
+  principals: readonly string[];
 }) {
   const clusterHref = useClusterHref();
   const select = (name: string, label: string, options: readonly (string | [string, string])[], fallback = "ANY") => (
@@ -199,7 +213,9 @@ function FilterForm({
   return (
     <form className="card" method="get" action={clusterHref("/acls")} aria-label="Filter ACLs" onSubmit={onSubmit}>
       <FormGrid>
-        {text("principal", "Principal", "User:alice", "A name without a type means a user: alice is User:alice.")}
+        <Field id="acl-filter-principal" label="Principal" hint="A name without a type means a user: alice is User:alice." errors={errors.principal}>
+          <Combobox name="principal" value={value("principal", "")} onChange={set("principal")} placeholder="User:alice" suggestions={principals} />
+        </Field>
         {select("principalMatch", "Principal match", [
           ["exact", "exact"],
           ["contains", "contains (any case)"],

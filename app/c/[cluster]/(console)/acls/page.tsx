@@ -9,6 +9,7 @@ import { AclExportLinks } from "@/components/acls/acl-export-links";
 import { aclListHref, listParams } from "@/components/acls/acl-list-params";
 import { PageHeader } from "@/components/ui/page-header";
 import { ResultPanel } from "@/components/ui/alert";
+import { aclSuggestions } from "@/lib/services/acl-suggestions";
 import { AclBrowser } from "./acl-browser";
 
 export const metadata = { title: "ACLs" };
@@ -25,7 +26,7 @@ export default async function AclsPage({ searchParams }: { searchParams: Promise
   const parsed = aclListQuerySchema.safeParse(raw);
   const errors = parsed.success ? {} : fieldErrorsOf(parsed.error.issues);
   const query = parsed.success ? parsed.data : aclListQuerySchema.parse({});
-  const overview = await aclOverview(viewer, query, { lint: raw.lint === "1" });
+  const [overview, suggestions] = await Promise.all([aclOverview(viewer, query, { lint: raw.lint === "1" }), aclSuggestions(viewer)]);
   // What the form shows: the address as typed, where it parsed; a field in error is shown as typed too.
   const params = listParams({ ...listParams(query), ...Object.fromEntries(Object.keys(errors).map((k) => [k, raw[k] ?? ""])) });
 
@@ -62,7 +63,7 @@ export default async function AclsPage({ searchParams }: { searchParams: Promise
         <>
           <LintPanel findings={overview.data.findings} lintHref={aclListHref(listParams(query), { lint: "1" })} code={query.lintCode === "ANY" ? null : query.lintCode} />
           {/* Keyed on the address: a navigation (Clear, a link) starts from the server's answer again. */}
-          <AclBrowser key={JSON.stringify(params)} initialParams={params} initialList={overview.data.list} errors={errors} />
+          <AclBrowser key={JSON.stringify(params)} initialParams={params} initialList={overview.data.list} errors={errors} principals={suggestions.principals} />
         </>
       )}
     </>

@@ -9,6 +9,8 @@ import { EmptyState } from "@/components/ui/empty-state";
 import { Field, FormActions, FormGrid } from "@/components/ui/field";
 import { GetForm } from "@/components/ui/get-form";
 import { Select } from "@/components/ui/select";
+import { Combobox } from "@/components/ui/combobox";
+import { aclSuggestions } from "@/lib/services/acl-suggestions";
 import { SubmitButton } from "@/components/ui/submit-button";
 import { AuditTable } from "@/components/audit/audit-table";
 import { describeMatch } from "@/components/audit/audit-change";
@@ -37,7 +39,8 @@ export default async function AuditPage({ searchParams }: { searchParams: Promis
   const errors = parsed.success ? {} : fieldErrorsOf(parsed.error.issues);
   const filters = parsed.success ? parsed.data : auditQuerySchema.parse({});
   const { format: _format, ...listFilters } = filters;
-  let result = await listAuditFor(viewer, listFilters);
+  const [listed, suggestions] = await Promise.all([listAuditFor(viewer, listFilters), aclSuggestions(viewer)]);
+  let result = listed;
   // A stale or hand-edited cursor: show the first page rather than an error.
   if (!result.ok && result.fieldErrors?.cursor) result = await listAuditFor(viewer, { ...listFilters, cursor: undefined });
   const foldSignIns = raw.signIns !== "show";
@@ -89,7 +92,13 @@ export default async function AuditPage({ searchParams }: { searchParams: Promis
       <GetForm action="/audit" label="Audit filters" className="card">
         <FormGrid>
           <Field id="audit-principal" label="Actor" hint="The principal who acted, e.g. User:alice">
-            <input name="principal" defaultValue={raw.principal ?? ""} placeholder="User:alice" />
+            <Combobox
+              name="principal"
+              defaultValue={raw.principal ?? ""}
+              placeholder="User:alice"
+              // Yourself, the actors on this page, then the principals the cluster's ACLs name.
+              suggestions={[viewer.principal, ...(result.ok ? result.data.events.map((e) => e.principal) : []), ...suggestions.principals]}
+            />
           </Field>
           <Field id="audit-action" label="Action">
             <Select name="action" defaultValue={raw.action ?? ""} options={[ANY, ...actions.map((a) => ({ value: a.action, label: `${a.action} — ${a.label}` }))]} />

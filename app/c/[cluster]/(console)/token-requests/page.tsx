@@ -1,6 +1,7 @@
 import Link from "@/components/link";
 import { requireViewer } from "@/lib/auth/current";
 import { listTokenRequests } from "@/lib/services/token-requests";
+import { aclSuggestions, userPrincipals } from "@/lib/services/acl-suggestions";
 import { APPEARS_ENTITLED, formatLifetime, formatRelative } from "@/lib/services/token-view";
 import type { DecidableRequest, TokenRequestView } from "@/lib/schemas/tokens";
 import { PageHeader, MoreInfo } from "@/components/ui/page-header";
@@ -26,7 +27,7 @@ const none = <span className="muted">none</span>;
 
 export default async function TokenRequestsPage() {
   const viewer = await requireViewer();
-  const lists = await listTokenRequests(viewer);
+  const [lists, suggestions] = await Promise.all([listTokenRequests(viewer), aclSuggestions(viewer)]);
   const now = lists.ok ? lists.data.now : 0;
   return (
     <>
@@ -43,7 +44,7 @@ export default async function TokenRequestsPage() {
       />
 
       <h2>Request a token</h2>
-      <TokenRequestForm />
+      <TokenRequestForm principals={userPrincipals(suggestions.principals)} />
 
       {!lists.ok ? (
         <Alert tone="error" testId="token-requests-error">

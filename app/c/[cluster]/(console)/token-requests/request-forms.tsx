@@ -25,7 +25,7 @@ const REQUEST_FIELDS = ["owner", "renewers", "maxLifetime", "maxLifetimeUnit", "
  * errors (the action answers with the values) and through a sign-in when the session
  * ended before the answer (useFormDraft).
  */
-export function TokenRequestForm() {
+export function TokenRequestForm({ principals = [] }: { principals?: readonly string[] }) {
   const [state, formAction] = useActionState<SubmitState, FormData>(submitTokenRequestAction, null);
   const formRef = useRef<HTMLFormElement>(null);
   const restored = useFormDraft(formRef, "token-request", state);
@@ -34,7 +34,7 @@ export function TokenRequestForm() {
   return (
     <form ref={formRef} action={formAction} className="card" aria-label="Request a token" noValidate key={state?.ok ? state.data.id : "form"}>
       <FormGrid>
-        <TokenSpecFields idPrefix="tr" values={v} errors={errors} ownerPlaceholder="User:svc-orders" renewersPlaceholder="User:carol" />
+        <TokenSpecFields idPrefix="tr" values={v} errors={errors} ownerPlaceholder="User:svc-orders" renewersPlaceholder="User:carol" principals={principals} />
         <Field id="tr-reason" label="Reason" errors={errors.reason} wide>
           <textarea name="reason" rows={2} defaultValue={v.reason ?? ""} placeholder="What the token is for" />
         </Field>

@@ -15,7 +15,7 @@ import { useFormDraft } from "@/components/ui/form-draft";
 const SPEC_FIELDS = ["owner", "renewers", "maxLifetime", "maxLifetimeUnit"];
 
 /** Create a token for yourself or (KIP-373) for another owner; the HMAC is shown once. */
-export function CreateTokenForm({ viewer }: { viewer: string }) {
+export function CreateTokenForm({ viewer, principals }: { viewer: string; principals: readonly string[] }) {
   const [state, formAction] = useActionState<TokenCreateState, FormData>(createTokenAction, null);
   const formRef = useRef<HTMLFormElement>(null);
   const restored = useFormDraft(formRef, "create-token", state);
@@ -30,7 +30,7 @@ export function CreateTokenForm({ viewer }: { viewer: string }) {
     <>
       <form ref={formRef} action={formAction} className="card" aria-label="Create a token" noValidate>
         <FormGrid>
-          <TokenSpecFields idPrefix="t" values={v} errors={errors} ownerPlaceholder={`${viewer} (yourself)`} renewersPlaceholder="User:bob, User:carol" />
+          <TokenSpecFields idPrefix="t" values={v} errors={errors} ownerPlaceholder={`${viewer} (yourself)`} renewersPlaceholder="User:bob, User:carol" principals={principals} />
           <FormActions>
             <SubmitButton pendingLabel="Creating…">Create token</SubmitButton>
             <p className="hint">

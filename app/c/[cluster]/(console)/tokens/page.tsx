@@ -1,6 +1,7 @@
 import Link from "@/components/link";
 import { requireViewer } from "@/lib/auth/current";
 import { listTokens } from "@/lib/services/tokens";
+import { aclSuggestions, userPrincipals } from "@/lib/services/acl-suggestions";
 import { describeTokenFilter, tokenFilterOf } from "@/lib/services/token-view";
 import { PageHeader, MoreInfo } from "@/components/ui/page-header";
 import { PendingRequestsBadge } from "@/components/tokens/pending-badge";
@@ -14,7 +15,7 @@ type Search = Record<string, string | string[] | undefined>;
 
 export default async function TokensPage({ searchParams }: { searchParams: Promise<Search> }) {
   const viewer = await requireViewer();
-  const list = await listTokens(viewer);
+  const [list, suggestions] = await Promise.all([listTokens(viewer), aclSuggestions(viewer)]);
   // The dashboard's numbers open the list filtered to what they counted (?role=owner|renewer, ?expiring=24h|7d).
   const filter = tokenFilterOf(await searchParams);
   const filtered = describeTokenFilter(filter);
@@ -38,7 +39,7 @@ export default async function TokensPage({ searchParams }: { searchParams: Promi
       />
 
       <h2>Create a token</h2>
-      <CreateTokenForm viewer={viewer.principal} />
+      <CreateTokenForm viewer={viewer.principal} principals={userPrincipals(suggestions.principals)} />
 
       <h2>Tokens you can see</h2>
       <MoreInfo summary="Renewing and expiring">
