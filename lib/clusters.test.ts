@@ -1,4 +1,4 @@
-import { mkdtempSync, writeFileSync } from "node:fs";
+import { chmodSync, mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
@@ -172,5 +172,50 @@ describe("CLUSTERS_FILE in the settings check", () => {
     const good = file("good.json", JSON.stringify({ clusters: [{ id: "one", bootstrapServers: "127.0.0.1:9092" }, { id: "two", bootstrapServers: "127.0.0.1:23092" }] }));
     expect(checkSettings({ CLUSTERS_FILE: good })).toEqual([]);
     expect(loadClusters({ CLUSTERS_FILE: good }).clusters.map((c) => c.id)).toEqual(["one", "two"]);
+  });
+});
+
+describe("the console's service principal (a credentials file per cluster)", () => {
+  const secretFile = (name: string, text: string, mode = 0o600) => {
+    const p = path.join(dir, name);
+    writeFileSync(p, text, { mode });
+    chmodSync(p, mode);
+    return p;
+  };
+
+  it("is read from KAFKA_SERVICE_CREDENTIALS_FILE (JSON) or the clusters file's serviceCredentialsFile (YAML); none without either", () => {
+    const json = secretFile("service.json", JSON.stringify({ username: "console-service", password: "s3cret-pw", mechanism: "SCRAM-SHA-256" }));
+    expect(loadClusters({ KAFKA_SERVICE_CREDENTIALS_FILE: json }).clusters[0]?.servicePrincipal).toEqual({
+      principal: "User:console-service",
+      file: json,
+      credential: { username: "console-service", password: "s3cret-pw", mechanism: "SCRAM-SHA-256", clusterId: "default" },
+    });
+    expect(loadClusters({}).clusters[0]?.servicePrincipal).toBeNull();
+
+    const yaml = secretFile("service.yaml", "username: reader\npassword: other-pw\n");
+    const clustersFile = file("with-service.yaml", `clusters:\n  - { id: one, bootstrapServers: "h:1", serviceCredentialsFile: ${yaml} }\n  - { id: two, bootstrapServers: "h:2" }\n`);
+    const [one, two] = loadClusters({ CLUSTERS_FILE: clustersFile }).clusters;
+    expect(one?.servicePrincipal?.credential).toEqual({ username: "reader", password: "other-pw", mechanism: "SCRAM-SHA-512", clusterId: "one" });
+    expect(two?.servicePrincipal).toBeNull();
+  });
+
+  it("refuses a file other users may read, a bad one and a missing one, never quoting the password", () => {
+    const open = secretFile("open.json", JSON.stringify({ username: "u", password: "leaky-pw" }), 0o644);
+    const broken = secretFile("broken.json", '{"username": "u", "password": "broken-pw"');
+    const incomplete = secretFile("incomplete.yaml", "username: u\nmechanism: GSSAPI\n");
+    const problems = [open, broken, incomplete, path.join(dir, "absent.json")].flatMap((f) => clusterProblems({ KAFKA_SERVICE_CREDENTIALS_FILE: f }));
+    expect(problems).toEqual([
+      `KAFKA_SERVICE_CREDENTIALS_FILE: ${open} is readable by other users (mode 644); it holds a password: run chmod 600 ${open}`,
+      `KAFKA_SERVICE_CREDENTIALS_FILE: ${broken} is not valid JSON or YAML (its content is not shown: it holds a password)`,
+      `KAFKA_SERVICE_CREDENTIALS_FILE: ${incomplete}: password: password must be a string`,
+      `KAFKA_SERVICE_CREDENTIALS_FILE: ${incomplete}: mechanism: mechanism must be one of SCRAM-SHA-512, SCRAM-SHA-256, PLAIN`,
+      expect.stringMatching(/absent\.json cannot be read: ENOENT/),
+    ]);
+    expect(problems.join("\n")).not.toMatch(/leaky-pw|broken-pw/);
+    const inFile = file("bad-service.yaml", `clusters:\n  - { id: one, bootstrapServers: "h:1", serviceCredentialsFile: ${open} }\n`);
+    expect(clusterProblems({ CLUSTERS_FILE: inFile })).toEqual([expect.stringMatching(/^CLUSTERS_FILE=.*: clusters\[0\]\.serviceCredentialsFile: .* is readable by other users/)]);
+    expect(clusterProblems({ CLUSTERS_FILE: inFile, KAFKA_SERVICE_CREDENTIALS_FILE: open })[0]).toBe(
+      "KAFKA_SERVICE_CREDENTIALS_FILE: set together with CLUSTERS_FILE; the clusters file describes every cluster, so say it there",
+    );
   });
 });

@@ -18,7 +18,7 @@
  * The default cluster (the file's `default`, else its first cluster) is the one meant by
  * an address or API call that names none.
  */
-import { readFileSync } from "node:fs";
+import { readFileSync, statSync } from "node:fs";
 import { parse as parseYaml } from "yaml";
 import { z } from "zod";
 import { pickSettings } from "./env";
@@ -51,6 +51,21 @@ export interface Cluster {
   /** `super.users` and `allow.everyone.if.no.acl.found` as the console assumes them. */
   authorizer: AccessCheckAssumptions;
   principalMapping: PrincipalMappingSettings;
+  /**
+   * The console's service principal on this cluster, from the credentials file the operator
+   * named (KAFKA_SERVICE_CREDENTIALS_FILE, or the clusters file's serviceCredentialsFile);
+   * null when none is configured. Used only for decisions no signed-in user can make alone
+   * (lib/services/service-principal.ts), never to show a user what they could not read.
+   */
+  servicePrincipal: ServicePrincipal | null;
+}
+
+export interface ServicePrincipal {
+  /** `User:<username>`. */
+  principal: string;
+  /** The file it was read from (for messages; its content is never shown). */
+  file: string;
+  credential: KafkaCredential;
 }
 
 export interface ClusterRegistry {
@@ -73,6 +88,7 @@ export const SINGLE_CLUSTER_VARIABLES = [
   "KAFKA_SSL_PRINCIPAL_MAPPING_RULES",
   "KAFKA_SASL_KERBEROS_PRINCIPAL_TO_LOCAL_RULES",
   "KAFKA_KERBEROS_DEFAULT_REALM",
+  "KAFKA_SERVICE_CREDENTIALS_FILE",
 ] as const;
 
 export const CLUSTERS_FILE_EXAMPLE = `# CLUSTERS_FILE=clusters.yaml (JSON works too)
@@ -85,6 +101,7 @@ clusters:
     saslMechanisms: [SCRAM-SHA-512, SCRAM-SHA-256, PLAIN]
     superUsers: [User:admin]        # the brokers' super.users
     allowEveryoneIfNoAclFound: false
+    # serviceCredentialsFile: /etc/kafka-console/dev-service.yaml  # the console's service principal (optional)
   - id: prod-eu
     name: Production (EU)
     bootstrapServers: [kafka-1.example:9093, kafka-2.example:9093]
@@ -142,6 +159,7 @@ const clusterSchema = z
       })
       .strict()
       .default({ sslRules: null, kerberosRules: null, kerberosDefaultRealm: null }),
+    serviceCredentialsFile: nonBlank("serviceCredentialsFile").optional(),
   })
   .strict()
   .superRefine((c, ctx) => {
@@ -153,6 +171,10 @@ const clusterSchema = z
       if (file === undefined) continue;
       const unreadable = readError(file);
       if (unreadable) problem(["tls", key], `${file} cannot be read: ${unreadable}`);
+    }
+    if (c.serviceCredentialsFile !== undefined) {
+      const read = readServiceCredentials(c.serviceCredentialsFile, c.id);
+      if ("problems" in read) for (const p of read.problems) problem(["serviceCredentialsFile"], p);
     }
     try {
       parseSslRules(c.principalMapping.sslRules);
@@ -202,6 +224,42 @@ function readError(file: string): string | null {
   }
 }
 
+const serviceCredentialsSchema = z
+  .object({
+    username: nonBlank("username"),
+    password: z.string({ error: "password must be a string" }).min(1, "password must not be empty"),
+    mechanism: z.enum(KAFKA_MECHANISMS, { error: `mechanism must be one of ${KAFKA_MECHANISMS.join(", ")}` }).default("SCRAM-SHA-512"),
+  })
+  .strict();
+
+/**
+ * The service principal in `file` (JSON or YAML: username, password, mechanism), or the
+ * problems with the file. It holds a password: like the console's secret key file it must
+ * not be readable by other users, and no problem ever quotes its content.
+ */
+export function readServiceCredentials(file: string, clusterId: string): ServicePrincipal | { problems: string[] } {
+  let text: string;
+  try {
+    text = readFileSync(file, "utf8");
+    const mode = statSync(file).mode;
+    if (process.platform !== "win32" && (mode & 0o077) !== 0) {
+      return { problems: [`${file} is readable by other users (mode ${(mode & 0o777).toString(8)}); it holds a password: run chmod 600 ${file}`] };
+    }
+  } catch (error) {
+    return { problems: [`${file} cannot be read: ${messageOf(error)}`] };
+  }
+  let document: unknown;
+  try {
+    document = /^\s*[[{]/.test(text) ? JSON.parse(text) : parseYaml(text);
+  } catch {
+    return { problems: [`${file} is not valid JSON or YAML (its content is not shown: it holds a password)`] };
+  }
+  const parsed = serviceCredentialsSchema.safeParse(document);
+  if (!parsed.success) return { problems: parsed.error.issues.map((i) => `${file}: ${pathName(i.path) || "the file"}: ${i.message}`) };
+  const { username, password, mechanism } = parsed.data;
+  return { principal: `User:${username}`, file, credential: { username, password, mechanism, clusterId } };
+}
+
 /** `clusters[1].tls.caFile` for the zod path ["clusters", 1, "tls", "caFile"]. */
 function pathName(path: readonly PropertyKey[]): string {
   let out = "";
@@ -247,6 +305,7 @@ export function parseClustersFile(text: string, file: string): ClusterRegistry {
         warnings: [],
       },
       principalMapping: c.principalMapping,
+      servicePrincipal: c.serviceCredentialsFile === undefined ? null : (readServiceCredentials(c.serviceCredentialsFile, c.id) as ServicePrincipal),
     };
   });
   return { clusters, defaultId: parsed.data.default ?? clusters[0]!.id, file };
@@ -267,8 +326,14 @@ function environmentCluster(env: Env): ClusterRegistry {
     problems.push(error.message);
   }
   problems.push(...authorizerConfigProblems(env));
+  const e = pickSettings(env, ["KAFKA_SSL_PRINCIPAL_MAPPING_RULES", "KAFKA_SASL_KERBEROS_PRINCIPAL_TO_LOCAL_RULES", "KAFKA_KERBEROS_DEFAULT_REALM", "KAFKA_SERVICE_CREDENTIALS_FILE"]);
+  let servicePrincipal: ServicePrincipal | null = null;
+  if (e.KAFKA_SERVICE_CREDENTIALS_FILE !== undefined) {
+    const read = readServiceCredentials(e.KAFKA_SERVICE_CREDENTIALS_FILE.trim(), DEFAULT_CLUSTER_ID);
+    if ("problems" in read) problems.push(...read.problems.map((p) => `KAFKA_SERVICE_CREDENTIALS_FILE: ${p}`));
+    else servicePrincipal = read;
+  }
   if (problems.length > 0 || !kafka) throw new ClustersError(problems);
-  const e = pickSettings(env, ["KAFKA_SSL_PRINCIPAL_MAPPING_RULES", "KAFKA_SASL_KERBEROS_PRINCIPAL_TO_LOCAL_RULES", "KAFKA_KERBEROS_DEFAULT_REALM"]);
   return {
     clusters: [
       {
@@ -282,6 +347,7 @@ function environmentCluster(env: Env): ClusterRegistry {
           kerberosRules: e.KAFKA_SASL_KERBEROS_PRINCIPAL_TO_LOCAL_RULES ?? null,
           kerberosDefaultRealm: e.KAFKA_KERBEROS_DEFAULT_REALM ?? null,
         },
+        servicePrincipal,
       },
     ],
     defaultId: DEFAULT_CLUSTER_ID,

@@ -5,7 +5,10 @@
  *      CLUSTERS_FILE (lib/clusters.ts) says where the clusters are.
  *   2. Database: embedded PGlite served on 127.0.0.1 unless DATABASE_URL is set; the
  *      migrations are applied either way (loudly failing if they cannot be).
- *   3. Demo data on the dev broker (skipped when already there, or with SEED=0).
+ *   3. Demo data on the dev broker, once: the database records that it was written and it
+ *      never is again (SEED=0 skips it; `npm run seed -- --force` writes it again). The dev
+ *      broker's service principal (console-service, DESCRIBE on the cluster) is ensured and
+ *      its credentials file handed to the console as KAFKA_SERVICE_CREDENTIALS_FILE.
  *   4. A production build when the sources are newer than the last one (in NEXT_DIST_DIR,
  *      default .next; `--no-build` serves the existing build as it is), without Next's
  *      type check (`npm test` and `npm run typecheck` run tsc), then the console's server
@@ -27,7 +30,8 @@ import { assertSettings } from "../lib/settings-check";
 import { clusters } from "../lib/clusters";
 import { startEmbeddedDatabase } from "../lib/db/embedded";
 import { migrate, redactUrl } from "../lib/db/migrate";
-import { seedDemoData } from "./seed";
+import { seedDemoDataOnce } from "./seed/seed-demo";
+import { ensureDevServicePrincipal } from "./seed/service-principal";
 
 const root = path.resolve(import.meta.dirname, "..");
 const bin = (name: string) => path.join(root, "node_modules", ".bin", name);
@@ -111,8 +115,12 @@ async function main() {
   }
 
   if (localBroker && process.env.SEED !== "0") {
-    const { seeded } = await seedDemoData((line) => log(line));
-    log(seeded ? "demo data seeded" : "demo data already present");
+    const { seeded } = await seedDemoDataOnce(env.DATABASE_URL!, (line) => log(line));
+    if (seeded) log("demo data seeded");
+  }
+  if (localBroker && !env.KAFKA_SERVICE_CREDENTIALS_FILE) {
+    env.KAFKA_SERVICE_CREDENTIALS_FILE = await ensureDevServicePrincipal((line) => log(line));
+    log(`service principal: User:console-service, credentials in ${path.relative(root, env.KAFKA_SERVICE_CREDENTIALS_FILE)} (reads ACLs to decide who may approve token requests)`);
   }
 
   if (process.argv.includes("--no-build")) {

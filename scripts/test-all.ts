@@ -11,7 +11,7 @@
  * NEXT_DIST_DIR, E2E_PORT and DATABASE_URL set, several such runs can coexist.
  */
 import { spawn } from "node:child_process";
-import { mkdirSync, readFileSync, rmSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, rmSync } from "node:fs";
 import path from "node:path";
 import os from "node:os";
 import pg from "pg";
@@ -151,7 +151,8 @@ async function main() {
     try {
       await ensureDatabase(env.DATABASE_URL!);
       if ((await run(bin("tsx"), ["scripts/db-migrate.ts"])) !== 0) ready = false;
-      if (ready && process.env.SEED !== "0" && (await run(bin("tsx"), ["scripts/seed.ts"])) !== 0) ready = false;
+      // --force: the tests start from the demo state, whatever earlier runs changed (npm start seeds once only).
+      if (ready && process.env.SEED !== "0" && (await run(bin("tsx"), ["scripts/seed.ts", "--force"])) !== 0) ready = false;
     } catch (error) {
       console.error(`database not ready: ${(error as Error).message}`);
       ready = false;
@@ -167,7 +168,9 @@ async function main() {
           failed += 1;
           failures.push("next build");
         } else {
-          await playwright(env);
+          // The console's service principal on the dev broker (written by the seed), as npm start configures it.
+          const service = path.join(path.resolve(root, process.env.KAFKA_STATE_DIR || ".kafka"), "console-service.json"); // devServiceCredentialsFile()
+          await playwright({ ...env, ...(!process.env.KAFKA_SERVICE_CREDENTIALS_FILE && existsSync(service) ? { KAFKA_SERVICE_CREDENTIALS_FILE: service } : {}) });
         }
       }
     }

@@ -47,7 +47,7 @@ describe("migrate", () => {
     const all = readMigrations().map((m) => m.name);
     expect(first.applied).toEqual(all);
     expect(logs).toContain(`applied migration ${all[0]}`);
-    expect(await tables(db.url)).toEqual(["_console_migrations", "audit_event", "change_plan", "session", "sign_in_throttle", "token_request"]);
+    expect(await tables(db.url)).toEqual(["_console_migrations", "audit_event", "change_plan", "demo_seed", "session", "sign_in_throttle", "token_request"]);
 
     const second = await migrate(db.url);
     expect(second.applied).toEqual([]);
@@ -76,7 +76,7 @@ describe("migrate", () => {
     expect((err as Error).message).toMatch(/migration 20990101000000_broken failed and was rolled back: relation "no_such_table" does not exist \(SQLSTATE 42P01\) at line 3/);
 
     // The good migrations before it were committed; nothing of the broken one was.
-    expect(await tables(db.url)).toEqual(["_console_migrations", "audit_event", "change_plan", "session", "sign_in_throttle", "token_request"]);
+    expect(await tables(db.url)).toEqual(["_console_migrations", "audit_event", "change_plan", "demo_seed", "session", "sign_in_throttle", "token_request"]);
     const cols = await query<{ c: string }>(db.url, "SELECT column_name AS c FROM information_schema.columns WHERE table_name = 'session' AND column_name = 'x'");
     expect(cols).toEqual([]);
     const names = await query<{ name: string }>(db.url, "SELECT name FROM _console_migrations");

@@ -220,10 +220,24 @@ export const decidableRequestSchema = tokenRequestViewSchema.extend({
 });
 export type DecidableRequest = z.output<typeof decidableRequestSchema>;
 
+/**
+ * Who read the ACLs that say which open requests the caller may decide: the caller; the
+ * console's service principal (the caller cannot describe ACLs); or nobody, and why.
+ */
+export const approverCheckSchema = z
+  .discriminatedUnion("by", [
+    z.object({ by: z.literal("you") }),
+    z.object({ by: z.literal("servicePrincipal"), principal: z.string() }),
+    z.object({ by: z.literal("nobody"), reason: z.string() }),
+  ])
+  .meta({ description: "Who read the ACLs the entitlements are judged from: you, the console's service principal, or nobody (with the reason)" });
+export type ApproverCheck = z.output<typeof approverCheckSchema>;
+
 export const tokenRequestListsSchema = z.object({
   mine: z.array(tokenRequestViewSchema),
   pending: z.array(decidableRequestSchema),
   aclsReadable: z.boolean().meta({ description: "Whether Kafka let the caller read the USER-resource ACLs the entitlement is judged from" }),
+  approverCheck: approverCheckSchema,
   now: z.number(),
 });
 export type TokenRequestLists = z.output<typeof tokenRequestListsSchema>;

@@ -256,6 +256,7 @@ describe("decisionPosture", () => {
           decidable({ id: "being-approved", status: "APPROVING" }),
         ],
         aclsReadable: true,
+        approverCheck: { by: "you" },
         now: NOW,
       },
       "User:bob",

@@ -31,7 +31,7 @@
  */
 import "server-only";
 import { randomUUID } from "node:crypto";
-import { createDelegationToken, describeAcls, describeDelegationTokens, expireDelegationToken, isKafkaOperationError, type KafkaCredential } from "@/lib/kafka";
+import { createDelegationToken, describeAcls, describeDelegationTokens, expireDelegationToken, isKafkaOperationError } from "@/lib/kafka";
 import type { Viewer } from "@/lib/auth/sign-in";
 import type { ActionResult } from "@/lib/actions/result";
 import { toErrorResult } from "@/lib/actions/errors";
@@ -53,10 +53,11 @@ import {
 } from "@/lib/db/token-request";
 import { decryptSecret, encryptSecret } from "@/lib/auth/crypto";
 import { aclIsAllowed, isSuperUser, type AclBinding, type DelegationToken } from "@/lib/policy";
-import type { DecidableRequest, TokenRequestCreateInput, TokenRequestLists, TokenRequestView, TokenRetrieved } from "@/lib/schemas/tokens";
+import type { ApproverCheck, DecidableRequest, TokenRequestCreateInput, TokenRequestLists, TokenRequestView, TokenRetrieved } from "@/lib/schemas/tokens";
 import { auditedMutation, type MutationOutcome, type MutationSpec } from "./audited-mutation";
 import { toAuthorizerConfig } from "./authorizer-config";
 import { clusterIdOf, clusterOf } from "@/lib/clusters";
+import { describeAclsAsService } from "./service-principal";
 import { APPEARS_ENTITLED, RETRIEVAL_WINDOW_MS, approverEntitlement, formatDuration, toTokenRequestView, withEntitlement, type ApproverEvidence } from "./token-view";
 
 type Failure = Extract<ActionResult<never>, { ok: false }>;
@@ -86,19 +87,45 @@ const kafkaCodeOf = (error: unknown): string | null => (isKafkaOperationError(er
 
 const ANY_USER_ACL = { resourceType: "USER", resourceName: null, patternType: "ANY", principal: null, host: null, operation: "ANY", permissionType: "ANY" } as const;
 
+/** The open requests whose approvers a decision judges. */
+type Judged = Pick<TokenRequest, "id" | "owner" | "requester">;
+
+const NO_SERVICE_PRINCIPAL =
+  "this cluster has no service principal configured (KAFKA_SERVICE_CREDENTIALS_FILE, or serviceCredentialsFile in the clusters file) to read them for the console";
+
 /**
  * What the viewer's approval entitlement can be judged from: the USER-resource ACLs when
- * Kafka lets the viewer describe them (DESCRIBE on CLUSTER), the super users assumed from
- * the environment, and the owners the viewer has created tokens for before.
+ * Kafka lets the viewer describe them (DESCRIBE on CLUSTER), else as the cluster's service
+ * principal read them for the requests `judged` names (only those the ACLs decide: not the
+ * viewer's own, not for the viewer, not for a super user; audited as the service principal);
+ * the super users assumed from the settings; and the owners the viewer has created tokens
+ * for before.
  */
-async function evidenceFor(cred: KafkaCredential, viewer: string): Promise<ApproverEvidence> {
-  const config = toAuthorizerConfig(clusterOf(cred).authorizer);
+async function evidenceFor(viewer: Viewer, judged: () => Promise<readonly Judged[]>): Promise<ApproverEvidence & { check: ApproverCheck }> {
+  const cluster = clusterOf(viewer.credential);
+  const config = toAuthorizerConfig(cluster.authorizer);
   const [acls, tokens] = await Promise.all([
-    describeAcls(cred, ANY_USER_ACL).catch(() => null as AclBinding[] | null),
-    describeDelegationTokens(cred, null).catch(() => [] as DelegationToken[]),
+    describeAcls(viewer.credential, ANY_USER_ACL).catch(() => null as AclBinding[] | null),
+    describeDelegationTokens(viewer.credential, null).catch(() => [] as DelegationToken[]),
   ]);
-  const createdFor = new Set(tokens.filter((t) => t.requester === viewer && t.owner !== viewer).map((t) => t.owner));
-  return { config, acls, createdFor, host: CONSOLE_HOST };
+  const createdFor = new Set(tokens.filter((t) => t.requester === viewer.principal && t.owner !== viewer.principal).map((t) => t.owner));
+  const evidence = { config, acls, createdFor, host: CONSOLE_HOST };
+  if (acls !== null) return { ...evidence, check: { by: "you" } };
+  const service = cluster.servicePrincipal;
+  if (!service) return { ...evidence, check: { by: "nobody", reason: NO_SERVICE_PRINCIPAL } };
+  const check: ApproverCheck = { by: "servicePrincipal", principal: service.principal };
+  const needed = isSuperUser(viewer.principal, config) ? [] : (await judged()).filter((r) => r.requester !== viewer.principal && r.owner !== viewer.principal);
+  if (needed.length === 0) return { ...evidence, check };
+  const ids = needed.map((r) => r.id);
+  const read = await describeAclsAsService(service, ANY_USER_ACL, {
+    action: "service.acls.describe",
+    actingFor: viewer.principal,
+    purpose: "who may approve these token requests",
+    target: ids.length === 1 ? `token request ${ids[0]}` : `token requests ${ids.slice(0, 3).join(", ")}${ids.length > 3 ? ` and ${ids.length - 3} more` : ""}`,
+    about: { requestIds: ids, owners: [...new Set(needed.map((r) => r.owner))] },
+  });
+  if (!read.ok) return { ...evidence, check: { by: "nobody", reason: `the console's service principal ${service.principal} could not read them: ${read.message.replace(/\.$/, "")}` } };
+  return { ...evidence, acls: read.acls, aclsReadBy: read.principal, check };
 }
 
 /** The principals a request is about, for the audit visibility rule: requester, owner, renewers. */
@@ -135,11 +162,9 @@ export async function listTokenRequests(viewer: Viewer, now = Date.now()): Promi
   try {
     // Requests are per cluster: nothing made on another is listed here.
     const clusterId = clusterIdOf(viewer.credential);
-    const [mine, owners, evidence] = await Promise.all([
-      listMyTokenRequests(viewer.principal, undefined, clusterId),
-      openRequestOwners(clusterId),
-      evidenceFor(viewer.credential, viewer.principal),
-    ]);
+    const [mine, owners] = await Promise.all([listMyTokenRequests(viewer.principal, undefined, clusterId), openRequestOwners(clusterId)]);
+    const others = owners.filter((owner) => owner !== viewer.principal);
+    const evidence = await evidenceFor(viewer, () => (others.length === 0 ? Promise.resolve([]) : listPendingTokenRequests({ owners: others, clusterId })));
     const decidable = owners.filter((owner) => APPEARS_ENTITLED.has(approverEntitlement(viewer.principal, { requester: "", owner }, evidence).entitlement));
     const pending = await listPendingTokenRequests({ owners: decidable, requester: viewer.principal, clusterId });
     return {
@@ -147,7 +172,8 @@ export async function listTokenRequests(viewer: Viewer, now = Date.now()): Promi
       data: {
         mine: mine.map((r) => toTokenRequestView(r, now)),
         pending: pending.map((r) => withEntitlement(toTokenRequestView(r, now), viewer.principal, evidence)),
-        aclsReadable: evidence.acls !== null,
+        aclsReadable: evidence.check.by === "you",
+        approverCheck: evidence.check,
         now,
       },
     };
@@ -325,7 +351,7 @@ export async function approveRequest(viewer: Viewer, id: string): Promise<Action
 
 async function approveClaimed(viewer: Viewer, request: TokenRequest): Promise<MutationOutcome<DecidableRequest>> {
   if (request.requester === viewer.principal) {
-    const evidence = await evidenceFor(viewer.credential, viewer.principal);
+    const evidence = await evidenceFor(viewer, async () => []);
     const direct = approverEntitlement(viewer.principal, { requester: "", owner: request.owner }, evidence);
     const message = APPEARS_ENTITLED.has(direct.entitlement)
       ? `You cannot approve your own request. Kafka would let you create this token directly (${direct.note}) — create it on the Tokens page instead.`
@@ -460,7 +486,7 @@ export async function denyRequest(viewer: Viewer, id: string, reason: string): P
   const request = settled.data;
   return auditedMutation(specFor(viewer, "token.request.deny", request, { reason }), async (): Promise<MutationOutcome<TokenRequestView>> => {
     if (request.requester !== viewer.principal) {
-      const { entitlement, note } = approverEntitlement(viewer.principal, request, await evidenceFor(viewer.credential, viewer.principal));
+      const { entitlement, note } = approverEntitlement(viewer.principal, request, await evidenceFor(viewer, async () => [request]));
       if (!APPEARS_ENTITLED.has(entitlement)) {
         const message = `Only someone who may approve this request can deny it. ${note}`;
         return { result: { ok: false, code: "DENIED", message }, audit: { outcome: "denied", message } };

@@ -92,8 +92,13 @@ export function toTokenRequestView(r: TokenRequest, now: number): TokenRequestVi
 export interface ApproverEvidence {
   /** Super users as assumed from the environment. */
   config: AuthorizerConfig;
-  /** The ACLs, when the viewer may describe them (DESCRIBE on CLUSTER); null otherwise. */
+  /**
+   * The ACLs, when the viewer may describe them (DESCRIBE on CLUSTER) or the console's
+   * service principal read them for this decision (aclsReadBy); null otherwise.
+   */
   acls: readonly AclBinding[] | null;
+  /** The service principal that read `acls` when the viewer could not; absent: the viewer read them. */
+  aclsReadBy?: string;
   /** Owners the viewer has created tokens for before (Kafka said yes then). */
   createdFor: ReadonlySet<string>;
   host: string;
@@ -109,9 +114,10 @@ export function approverEntitlement(viewer: string, request: { requester: string
   if (isSuperUser(viewer, evidence.config)) return { entitlement: "superUser", note: "You are a super user (assumed from the console's configuration)." };
   if (evidence.acls !== null) {
     const allowed = aclIsAllowed(evidence.acls, evidence.config, evidence.host)(viewer, "CREATE_TOKENS", "USER", owner);
+    const readBy = evidence.aclsReadBy ? ` (as the console's service principal ${evidence.aclsReadBy} read them)` : "";
     return allowed
-      ? { entitlement: "acl", note: `The ACLs give you CREATE_TOKENS on USER ${owner}.` }
-      : { entitlement: "notEntitled", note: `The ACLs do not give you CREATE_TOKENS on USER ${owner}; Kafka would refuse.` };
+      ? { entitlement: "acl", note: `The ACLs give you CREATE_TOKENS on USER ${owner}${readBy}.` }
+      : { entitlement: "notEntitled", note: `The ACLs do not give you CREATE_TOKENS on USER ${owner}${readBy}; Kafka would refuse.` };
   }
   if (evidence.createdFor.has(owner)) {
     return { entitlement: "createdBefore", note: `You have created tokens for ${owner} before (the console cannot read the ACLs; Kafka decides at approval).` };

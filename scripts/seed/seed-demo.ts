@@ -4,13 +4,21 @@
  * changes nothing and reports "already seeded". Consumer groups and the transactional
  * id are created the way Kafka creates them: by consuming and by producing in a
  * transaction, as the service users (which also proves their ACLs work).
+ *
+ * Once per cluster (seedDemoDataOnce, what `npm start` runs): the console's database
+ * records (table demo_seed) each Kafka cluster id it wrote the demo data to, and never
+ * writes it there again, so what people changed in the console (a quota, a deleted demo
+ * user) stays changed. `npm run seed -- --force` (what `npm test` runs, since its tests
+ * start from the demo state) writes what is missing or changed regardless.
  */
+import pg from "pg";
 import {
   alterClientQuotas,
   consumeWithGroup,
   createAcls,
   createTopics,
   describeAcls,
+  describeCluster,
   describeClientQuotas,
   describeScramUsers,
   entityKey,
@@ -46,7 +54,7 @@ export const SEED_ADMIN: KafkaCredential = { username: "admin", password: demoPa
  * (Kafka 4.1.1 loses them when a restart replays a log with deletions, see
  * scripts/kafka.sh); the seed then restores them, which it could not do as a SCRAM user.
  */
-async function signInAdmin(): Promise<KafkaCredential> {
+export async function signInAdmin(): Promise<KafkaCredential> {
   const mechanisms = ["SCRAM-SHA-512", "SCRAM-SHA-256", "PLAIN"] as const;
   for (const mechanism of mechanisms) {
     const cred: KafkaCredential = { ...SEED_ADMIN, mechanism };
@@ -166,4 +174,43 @@ export async function seedDemoData(log: (line: string) => void = () => undefined
   }
 
   return { seeded: true };
+}
+
+/**
+ * The demo data, once per Kafka cluster, recorded in the console database at
+ * `databaseUrl` (table demo_seed, by Kafka's cluster id; `clusterId` is the console's id
+ * for it). Written when the database has no record of the cluster, or a record of a seed
+ * that did not finish; not when it records a finished one. A cluster without a record that
+ * already holds demo topics was seeded by a console from before the record: it is recorded
+ * and nothing is written. `force` writes regardless (and records it).
+ */
+export async function seedDemoDataOnce(
+  databaseUrl: string,
+  log: (line: string) => void = () => undefined,
+  options: { force?: boolean; clusterId?: string } = {},
+): Promise<{ seeded: boolean }> {
+  const admin = await signInAdmin();
+  const kafkaClusterId = (await describeCluster(admin)).clusterId;
+  const db = new pg.Client({ connectionString: databaseUrl });
+  await db.connect();
+  db.on("error", (error) => log(`database connection error: ${error.message}`));
+  try {
+    const found = await db.query<{ seeded_at: Date | null }>(`SELECT seeded_at FROM demo_seed WHERE kafka_cluster_id = $1`, [kafkaClusterId]);
+    const record = found.rows[0];
+    if (!options.force && record?.seeded_at) {
+      log(`demo data: written to this cluster (${kafkaClusterId}) on ${record.seeded_at.toISOString()}; not written again (npm run seed -- --force would)`);
+      return { seeded: false };
+    }
+    if (!options.force && !record && (await listTopics(admin)).some((t) => DEMO_TOPICS.some((d) => d.name === t))) {
+      await db.query(`INSERT INTO demo_seed (kafka_cluster_id, cluster_id, seeded_at) VALUES ($1, $2, now()) ON CONFLICT DO NOTHING`, [kafkaClusterId, options.clusterId ?? "default"]);
+      log(`demo data: already on this cluster (${kafkaClusterId}) from an earlier start; recorded, not written again`);
+      return { seeded: false };
+    }
+    await db.query(`INSERT INTO demo_seed (kafka_cluster_id, cluster_id) VALUES ($1, $2) ON CONFLICT DO NOTHING`, [kafkaClusterId, options.clusterId ?? "default"]);
+    const result = await seedDemoData(log);
+    await db.query(`UPDATE demo_seed SET seeded_at = now() WHERE kafka_cluster_id = $1`, [kafkaClusterId]);
+    return result;
+  } finally {
+    await db.end();
+  }
 }

@@ -60,11 +60,20 @@ export default async function TokenRequestsPage() {
             <p data-testid="decide-scope">
               Open requests for owners you appear entitled to create tokens for (you are the owner, a super user, you have CREATE_TOKENS on
               USER:&lt;owner&gt;, or Kafka shows tokens you created for that owner), and your own. Nobody else sees a request or its reason.{" "}
-              {lists.data.aclsReadable
+              {lists.data.approverCheck.by === "you"
                 ? "Judged from the ACLs Kafka shows you; Kafka decides when you approve."
-                : "The console cannot read the ACLs as you (that needs DESCRIBE on CLUSTER), so requests for owners it cannot tell you may create tokens for are not listed; Kafka decides when you approve."}
+                : lists.data.approverCheck.by === "servicePrincipal"
+                  ? `Kafka does not let you describe ACLs (that needs DESCRIBE on CLUSTER), so the console's service principal ${lists.data.approverCheck.principal} reads them to tell whether you may approve (each read is audited; the ACLs are not shown); Kafka decides when you approve.`
+                  : "Kafka does not let you describe ACLs (that needs DESCRIBE on CLUSTER); Kafka decides when you approve."}
             </p>
           </MoreInfo>
+          {lists.data.approverCheck.by === "nobody" && (
+            <Alert tone="info" testId="approvers-limited">
+              Only super users, the owner and those Kafka shows tokens they created for that owner see a request here: the console cannot read the ACLs as you (that
+              needs DESCRIBE on CLUSTER) and {lists.data.approverCheck.reason}. Someone with CREATE_TOKENS on USER:&lt;owner&gt; may approve, but is not shown the
+              request.
+            </Alert>
+          )}
           <PendingRequests requests={lists.data.pending} now={now} />
         </>
       )}
