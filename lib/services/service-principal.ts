@@ -7,11 +7,14 @@
  *
  * Every call is audited as the service principal, naming whom and which requests it acted
  * for: the row (category "other": cluster admins and super users read it) is written before
- * Kafka is asked, and without it Kafka is not asked.
+ * Kafka is asked, and without it Kafka is not asked. A successful repeat of a read (the same
+ * user and requests: a page polling) within FOLD_MS is counted on that read's row
+ * (repeatCount, lastAt) rather than adding one (lib/db/service-read-audit.ts).
  */
 import "server-only";
 import { describeAcls, isKafkaOperationError } from "@/lib/kafka";
 import { completeAudit, recordIntent } from "@/lib/db/audit";
+import { foldServiceRead, foldableServiceRead, markFoldable } from "@/lib/db/service-read-audit";
 import { clusterById, type ServicePrincipal } from "@/lib/clusters";
 import { toErrorResult } from "@/lib/actions/errors";
 import type { AclBinding, AclBindingFilter } from "@/lib/policy/types";
@@ -40,35 +43,49 @@ export type ServiceAcls = { ok: true; acls: AclBinding[]; principal: string } | 
 /** The ACLs matching `filter`, read as the cluster's service principal and audited as it. */
 export async function describeAclsAsService(service: ServicePrincipal, filter: AclBindingFilter, read: ServiceRead): Promise<ServiceAcls> {
   const clusterId = service.credential.clusterId;
-  let intentId: string;
+  const intent = async () =>
+    (
+      await recordIntent({
+        principal: service.principal,
+        action: read.action,
+        category: "other",
+        target: read.target,
+        request: { actingFor: read.actingFor, purpose: read.purpose, ...read.about, filter },
+        subjects: [read.actingFor],
+        ...(clusterId !== undefined ? { clusterId } : {}),
+      })
+    ).id;
+  const foldKey = `service-read|${clusterId ?? ""}|${service.principal}|${read.action}|${read.actingFor}|${read.target}|${JSON.stringify(read.about)}`;
+  let foldInto: string | null = null;
+  let intentId: string | null = null;
   try {
-    const intent = await recordIntent({
-      principal: service.principal,
-      action: read.action,
-      category: "other",
-      target: read.target,
-      request: { actingFor: read.actingFor, purpose: read.purpose, ...read.about, filter },
-      subjects: [read.actingFor],
-      ...(clusterId !== undefined ? { clusterId } : {}),
-    });
-    intentId = intent.id;
+    foldInto = await foldableServiceRead(foldKey);
+    if (foldInto === null) intentId = await intent();
   } catch {
     return { ok: false, message: "its audit row could not be written (database unavailable), so it was not asked." };
   }
-  let result: ServiceAcls;
   try {
     const acls = await describeAcls(service.credential, filter);
-    result = { ok: true, acls, principal: service.principal };
-    await completeAudit(intentId, { outcome: "success", message: `Read ${acls.length} ACLs for ${read.actingFor}: ${read.purpose}.` }).catch(() => undefined);
+    if (foldInto !== null) await foldServiceRead(foldInto).catch(() => undefined);
+    else if (intentId !== null) {
+      const id = intentId;
+      await completeAudit(id, { outcome: "success", message: `Read ${acls.length} ACLs for ${read.actingFor}: ${read.purpose}.` })
+        .then(() => markFoldable(id, foldKey))
+        .catch(() => undefined);
+    }
+    return { ok: true, acls, principal: service.principal };
   } catch (error) {
     const failure = toErrorResult(error, `read ACLs as the service principal ${service.principal}`);
-    result = { ok: false, message: failure.message };
-    const denied = isKafkaOperationError(error) && error.isAuthorizationFailure;
-    await completeAudit(intentId, {
-      outcome: denied ? "denied" : isKafkaOperationError(error) ? "failure" : "unknown",
-      kafkaError: isKafkaOperationError(error) ? error.code : null,
-      message: failure.message,
-    }).catch(() => undefined);
+    const known = isKafkaOperationError(error);
+    // A failed repeat of a folded read gets a row of its own.
+    const id = intentId ?? (await intent().catch(() => null));
+    if (id !== null) {
+      await completeAudit(id, {
+        outcome: known && error.isAuthorizationFailure ? "denied" : known ? "failure" : "unknown",
+        kafkaError: known ? error.code : null,
+        message: failure.message,
+      }).catch(() => undefined);
+    }
+    return { ok: false, message: failure.message };
   }
-  return result;
 }
