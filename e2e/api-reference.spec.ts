@@ -1,4 +1,12 @@
 import { test, expect } from "./fixtures";
+import type { Page } from "@playwright/test";
+
+/** An operation of the reference, opened (each is folded to its summary line). */
+async function openOperation(page: Page, title: string) {
+  const operation = page.getByRole("region", { name: title, exact: true });
+  await operation.locator("summary").first().click();
+  return operation;
+}
 
 test.describe("API reference page", () => {
   test("runs GET /api/v1/cluster from the browser with the session and shows the cluster id", async ({ adminPage: page }) => {
@@ -9,7 +17,7 @@ test.describe("API reference page", () => {
     await page.getByRole("navigation", { name: "Developers" }).getByRole("link", { name: "API reference" }).click();
     await expect(page.getByRole("heading", { level: 1, name: "API reference" })).toBeVisible();
 
-    const operation = page.getByRole("region", { name: "GET /api/v1/cluster", exact: true });
+    const operation = await openOperation(page, "GET /api/v1/cluster");
     await operation.getByRole("button", { name: "Send request" }).click();
     await expect(operation.getByLabel("Status")).toHaveText(/HTTP 200/);
     const answer = operation.getByLabel("Answer of GET /api/v1/cluster", { exact: true });
@@ -19,7 +27,7 @@ test.describe("API reference page", () => {
 
   test("fills a GET form from a documented example, marks what is required, and shows the refusal of a bad value", async ({ adminPage: page }) => {
     await page.goto("/api-reference");
-    const operation = page.getByRole("region", { name: "GET /api/v1/access-check", exact: true });
+    const operation = await openOperation(page, "GET /api/v1/access-check");
     const parameters = operation.getByRole("table", { name: "Parameters of GET /api/v1/access-check" });
     await expect(parameters.getByRole("row", { name: /^operation required/ })).toBeVisible();
     // One of principal, certificateDn and kerberosPrincipal names the client, so none of them alone is required.
@@ -39,9 +47,22 @@ test.describe("API reference page", () => {
     await expect(form.getByLabel("Answer of GET /api/v1/access-check", { exact: true })).toContainText("Type:name");
   });
 
+  test("a page of one line per operation, grouped by area; the table of contents opens the operation it names", async ({ adminPage: page }) => {
+    await page.setViewportSize({ width: 1440, height: 900 });
+    await page.goto("/api-reference");
+    const height = await page.evaluate(() => document.documentElement.scrollHeight);
+    expect(height).toBeLessThan(12_000);
+    await expect(page.getByRole("button", { name: "Send request" }).first()).toBeHidden();
+
+    await page.getByRole("navigation", { name: "API areas" }).getByRole("link", { name: "GET /api/v1/cluster" }).click();
+    const operation = page.getByRole("region", { name: "GET /api/v1/cluster", exact: true });
+    await expect(operation.getByRole("button", { name: "Send request" })).toBeVisible();
+    await expect(operation.getByRole("button", { name: "Send request" })).toBeInViewport();
+  });
+
   test("shows changes as curl commands, never as a live button", async ({ adminPage: page }) => {
     await page.goto("/api-reference");
-    const operation = page.getByRole("region", { name: "POST /api/v1/acls", exact: true });
+    const operation = await openOperation(page, "POST /api/v1/acls");
     await expect(operation.getByRole("button", { name: "Send request" })).toHaveCount(0);
     const curl = operation.getByLabel(/^curl: Create that binding/);
     await expect(curl).toContainText("curl -X POST");

@@ -1,11 +1,13 @@
 import { SchemaView } from "./schema-view";
 import { TryIt } from "./try-it";
 import { CurlExample } from "./curl-example";
+import { OperationDetails } from "./operation-details";
 import { constraintsOf, typeLabel, type AreaView, type OperationView } from "./model";
 import styles from "./api-reference.module.css";
 
 /**
- * The console's API, readable: operations grouped by area, their parameters, body and
+ * The console's API, readable: a table of contents, then the operations grouped by area,
+ * each folded to one line (method, path, summary) that opens to its parameters, body and
  * answers, a Try-it form for every GET (sent with the session cookie) and a curl command
  * for every change (changes are never sent from this page).
  */
@@ -38,6 +40,9 @@ export function ApiReference({ areas, version }: { areas: AreaView[]; version: s
         <section key={area.name} aria-labelledby={`area-${slug(area.name)}`} className={styles.area}>
           <h2 id={`area-${slug(area.name)}`}>{area.name}</h2>
           {area.description && <p className="muted">{area.description}</p>}
+          <p className="hint">
+            {area.operations.length} operation{area.operations.length === 1 ? "" : "s"}: open one to see its parameters, answers and an example.
+          </p>
           {area.operations.map((op) => (
             <Operation key={op.id} op={op} />
           ))}
@@ -55,112 +60,121 @@ function Operation({ op }: { op: OperationView }) {
   const headers = op.parameters.filter((p) => p.in === "header");
   return (
     <section id={op.id} className={`card ${styles.operation}`} aria-label={title}>
-      <h3>
-        <span className={`${styles.method} ${styles[op.method]}`}>{op.method.toUpperCase()}</span> <code>{op.path}</code>
-      </h3>
-      <p className={styles.summary}>{op.summary}</p>
-      {op.description && op.description !== op.summary && <p className={styles.description}>{op.description}</p>}
-      <p className={styles.meta}>
-        <span className="muted">Operation id</span> <code>{op.id}</code> ·{" "}
-        {op.public ? <span>no credentials needed</span> : <span className="muted">session cookie or Basic credentials</span>}
-        {headers.length > 0 && (
+      <OperationDetails
+        id={op.id}
+        className={styles.fold}
+        summary={
           <>
-            {" "}
-            · <span className="muted">optional header</span> {headers.map((h) => <code key={h.name}>{h.name}</code>)}
+            <h3>
+              <span className={`${styles.method} ${styles[op.method]}`}>{op.method.toUpperCase()}</span> <code>{op.path}</code>
+            </h3>
+            <span className={styles.summary}>{op.summary}</span>
+          </>
+        }
+      >
+        {op.description && op.description !== op.summary && <p className={styles.description}>{op.description}</p>}
+        <p className={styles.meta}>
+          <span className="muted">Operation id</span> <code>{op.id}</code> ·{" "}
+          {op.public ? <span>no credentials needed</span> : <span className="muted">session cookie or Basic credentials</span>}
+          {headers.length > 0 && (
+            <>
+              {" "}
+              · <span className="muted">optional header</span> {headers.map((h) => <code key={h.name}>{h.name}</code>)}
+            </>
+          )}
+        </p>
+
+        {parameters.length > 0 && (
+          <>
+            <h4>Parameters</h4>
+            <div className="table-scroll" role="region" tabIndex={0} aria-label={`Parameters of ${title} (scrolls sideways)`}>
+              <table className={`data ${styles.params}`} aria-label={`Parameters of ${title}`}>
+                <thead>
+                  <tr>
+                    <th scope="col">Name</th>
+                    <th scope="col">In</th>
+                    <th scope="col">Type</th>
+                    <th scope="col">Meaning</th>
+                    <th scope="col">Examples</th>
+                  </tr>
+                </thead>
+                <tbody>
+                  {parameters.map((p) => (
+                    <tr key={`${p.in}-${p.name}`}>
+                      <td>
+                        <code>{p.name}</code>
+                        {p.required && <span className={styles.required}> required</span>}
+                      </td>
+                      <td>{p.in}</td>
+                      <td>
+                        <code className={styles.type}>{typeLabel(p.schema)}</code>
+                      </td>
+                      <td>
+                        {p.description}
+                        {constraintsOf(p.schema).length > 0 && <span className={styles.notes}> {constraintsOf(p.schema).join("; ")}</span>}
+                      </td>
+                      <td>
+                        {[...new Set(Object.values(p.examples))].map((v) => (
+                          <code key={v} className={styles.exampleValue}>
+                            {v}
+                          </code>
+                        ))}
+                      </td>
+                    </tr>
+                  ))}
+                </tbody>
+              </table>
+            </div>
           </>
         )}
-      </p>
 
-      {parameters.length > 0 && (
-        <>
-          <h4>Parameters</h4>
-          <div className="table-scroll" role="region" tabIndex={0} aria-label={`Parameters of ${title} (scrolls sideways)`}>
-            <table className={`data ${styles.params}`} aria-label={`Parameters of ${title}`}>
-              <thead>
-                <tr>
-                  <th scope="col">Name</th>
-                  <th scope="col">In</th>
-                  <th scope="col">Type</th>
-                  <th scope="col">Meaning</th>
-                  <th scope="col">Examples</th>
-                </tr>
-              </thead>
-              <tbody>
-                {parameters.map((p) => (
-                  <tr key={`${p.in}-${p.name}`}>
-                    <td>
-                      <code>{p.name}</code>
-                      {p.required && <span className={styles.required}> required</span>}
-                    </td>
-                    <td>{p.in}</td>
-                    <td>
-                      <code className={styles.type}>{typeLabel(p.schema)}</code>
-                    </td>
-                    <td>
-                      {p.description}
-                      {constraintsOf(p.schema).length > 0 && <span className={styles.notes}> {constraintsOf(p.schema).join("; ")}</span>}
-                    </td>
-                    <td>
-                      {[...new Set(Object.values(p.examples))].map((v) => (
-                        <code key={v} className={styles.exampleValue}>
-                          {v}
-                        </code>
-                      ))}
-                    </td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </div>
-        </>
-      )}
+        {op.body && (
+          <>
+            <h4>Request body (application/json)</h4>
+            <SchemaView schema={op.body.schema} label={`Request body of ${title}`} />
+          </>
+        )}
 
-      {op.body && (
-        <>
-          <h4>Request body (application/json)</h4>
-          <SchemaView schema={op.body.schema} label={`Request body of ${title}`} />
-        </>
-      )}
+        <h4>Answers</h4>
+        <ul className={styles.responses}>
+          {op.responses.map((r) => (
+            <li key={r.status}>
+              <span className={`badge ${r.status.startsWith("2") ? "success" : "failure"}`}>{r.status}</span> {r.description}
+              {r.mediaTypes.filter((m) => m !== "application/json").map((m) => (
+                <span key={m} className="muted">
+                  {" "}
+                  (or <code>{m}</code>)
+                </span>
+              ))}
+            </li>
+          ))}
+        </ul>
+        {op.responses
+          .filter((r) => r.status.startsWith("2") && r.schema)
+          .map((r) => (
+            <details key={r.status} className={styles.answerSchema}>
+              <summary>Shape of the {r.status} answer</summary>
+              <SchemaView schema={r.schema!} label={`${r.status} answer of ${title}`} />
+            </details>
+          ))}
 
-      <h4>Answers</h4>
-      <ul className={styles.responses}>
-        {op.responses.map((r) => (
-          <li key={r.status}>
-            <span className={`badge ${r.status.startsWith("2") ? "success" : "failure"}`}>{r.status}</span> {r.description}
-            {r.mediaTypes.filter((m) => m !== "application/json").map((m) => (
-              <span key={m} className="muted">
-                {" "}
-                (or <code>{m}</code>)
-              </span>
-            ))}
-          </li>
-        ))}
-      </ul>
-      {op.responses
-        .filter((r) => r.status.startsWith("2") && r.schema)
-        .map((r) => (
-          <details key={r.status} className={styles.answerSchema}>
-            <summary>Shape of the {r.status} answer</summary>
-            <SchemaView schema={r.schema!} label={`${r.status} answer of ${title}`} />
-          </details>
-        ))}
-
-      {op.method === "get" ? (
-        <>
-          <h4>Try it</h4>
-          <TryIt title={title} path={op.path} parameters={parameters} exampleSets={op.exampleSets} />
-        </>
-      ) : (
-        <>
-          <h4>Example{op.body && op.body.examples.length > 1 ? "s" : ""}</h4>
-          <p className="muted">Changes are not sent from this page. Run the command with your Kafka credentials in KAFKA_USER and KAFKA_PASSWORD.</p>
-          {op.body && op.body.examples.length > 0 ? (
-            op.body.examples.map((e) => <CurlExample key={e.name} method={op.method} path={op.path} body={e.value} public={op.public} title={e.summary || e.name} />)
-          ) : (
-            <CurlExample method={op.method} path={op.path} public={op.public} title={op.summary} />
-          )}
-        </>
-      )}
+        {op.method === "get" ? (
+          <>
+            <h4>Try it</h4>
+            <TryIt title={title} path={op.path} parameters={parameters} exampleSets={op.exampleSets} />
+          </>
+        ) : (
+          <>
+            <h4>Example{op.body && op.body.examples.length > 1 ? "s" : ""}</h4>
+            <p className="muted">Changes are not sent from this page. Run the command with your Kafka credentials in KAFKA_USER and KAFKA_PASSWORD.</p>
+            {op.body && op.body.examples.length > 0 ? (
+              op.body.examples.map((e) => <CurlExample key={e.name} method={op.method} path={op.path} body={e.value} public={op.public} title={e.summary || e.name} />)
+            ) : (
+              <CurlExample method={op.method} path={op.path} public={op.public} title={op.summary} />
+            )}
+          </>
+        )}
+      </OperationDetails>
     </section>
   );
 }
