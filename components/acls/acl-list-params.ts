@@ -65,11 +65,13 @@ export function cloneHref(b: AclBinding): string {
 
 /**
  * The access check for the binding's principal, operation and resource (a PREFIXED
- * pattern's name is itself a name it covers); a host pinned ACL from its host. ALL is no
+ * pattern's name is itself a name it covers, and `prefix` tells the page to say that a
+ * name under it may be checked instead); a host pinned ACL from its host. ALL is no
  * request's operation, so it is left for the user to choose.
  */
 export function accessCheckHref(b: AclBinding): string {
   const params = new URLSearchParams({ principal: b.principal, resourceType: b.resourceType, resourceName: b.resourceName });
+  if (b.patternType === "PREFIXED") params.set("prefix", b.resourceName);
   if (b.operation !== "ALL") params.set("operation", b.operation);
   if (b.host !== "*") params.set("host", b.host);
   return `/access-check?${params}`;

@@ -109,7 +109,17 @@ export default async function AccessCheckPage({ searchParams }: { searchParams: 
           <Field id="access-operation" label="Operation" hint="the operations Kafka checks on the resource type" errors={errors.operation}>
             <OperationSelect name="operation" withAll={false} defaultValue={value("operation", "READ")} />
           </Field>
-          <Field id="access-resourceName" label="Resource name" hint={`CLUSTER: ${CLUSTER_RESOURCE_NAME}`} errors={errors.resourceName}>
+          <Field
+            id="access-resourceName"
+            label="Resource name"
+            hint={
+              // From a PREFIXED ACL's "Check access": the prefix is checked as a name (it covers itself); say that any name under it may be checked.
+              raw.prefix && raw.resourceName === raw.prefix
+                ? `Checked: the prefix ${raw.prefix} itself, a name its PREFIXED ACL covers. The ACL covers every name that starts with it: type one to check that name.`
+                : `CLUSTER: ${CLUSTER_RESOURCE_NAME}`
+            }
+            errors={errors.resourceName}
+          >
             <ResourceNameCombobox name="resourceName" defaultValue={value("resourceName", "")} placeholder="orders" byType={suggestions.byType} all={suggestions.resourceNames} />
           </Field>
           <Field
