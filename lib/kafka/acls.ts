@@ -6,6 +6,10 @@
  * Writes cost one CreateAcls / DeleteAcls call plus one DescribeAcls per confirmation
  * pass, whatever the number of bindings: the pass describes the narrowest single filter
  * that covers every binding (see coveringFilter) and checks the answer as a set.
+ *
+ * A write whose answer is lost (connection closed or timed out mid-request) is settled by
+ * reading the ACLs back (acl-read-back.ts): each binding is reported applied, not applied
+ * or unknown (readBack), never as a plain failure that Kafka may have carried out.
  */
 import { createAPI, createAclsV3, deleteAclsV3, describeAclsV3, ResponseError, type Admin, type AclFilter, type Connection } from "@platformatic/kafka";
 import { AclStoreBuilder, bindingKey, type AclStore } from "@/lib/policy/acl";
@@ -14,9 +18,10 @@ import { anyBrokerConnection, principalOf, withAdmin } from "./client";
 import { clusterIdOf } from "@/lib/clusters";
 import { reachableBrokerConnections } from "./brokers";
 import { aclsHeldOn, deleteFiltersPerRequest, noteAclsHeld, slices } from "./acl-delete-batches";
-import { errorInfoFor, kafkaErrorName, partialResponse } from "./errors";
+import { errorInfoFor, kafkaErrorName, partialResponse, toKafkaOperationError, type ErrorContext, type KafkaErrorInfo } from "./errors";
 import type { CreateAclResult, DeleteAclsResult, KafkaCredential } from "./types";
 import { settle } from "./settle";
+import { ACL_READ_BACK_MS, exactBinding, isAnswerLost, settleLostWrite } from "./acl-read-back";
 import { bindingFromWire, bindingToWire, filterToWire, operationFromWire, patternTypeFromWire, permissionFromWire, resourceTypeFromWire } from "./wire";
 
 type DescribedResources = Awaited<ReturnType<Admin["describeAcls"]>>;
@@ -248,12 +253,18 @@ export async function bindingsVisible(admin: Admin, bindings: readonly AclBindin
 
 /** Whether one DescribeAcls answer holds every binding (`present`) or none of them. */
 function answerShows(bytes: Buffer, bindings: readonly AclBinding[], present: boolean): boolean {
+  const held = heldKeys(bytes, bindings);
+  return present ? held.size >= new Set(bindings.map(bindingKey)).size : held.size === 0;
+}
+
+/** The keys of the bindings one DescribeAcls answer holds. */
+function heldKeys(bytes: Buffer, bindings: readonly AclBinding[]): Set<string> {
   const wanted = new Set(bindings.map(bindingKey));
+  const held = new Set<string>();
   const resourceKey = (type: ResourceType, name: string, pattern: PatternType) => `${type}\u0000${pattern}\u0000${name}`;
   const wantedResources = new Set(bindings.map((b) => resourceKey(b.resourceType, b.resourceName, b.patternType)));
   const r = new WireReader(bytes, 6);
   r.nullableString();
-  let found = 0;
   for (let resources = r.uvarint() - 1; resources > 0; resources--) {
     const type = resourceTypeFromWire(r.int8());
     const name = r.string();
@@ -272,13 +283,42 @@ function answerShows(bytes: Buffer, bindings: readonly AclBinding[], present: bo
       const operation = operationFromWire(r.int8());
       const permissionType = permissionFromWire(r.int8());
       r.skipTaggedFields();
-      if (!wanted.has(bindingKey({ resourceType: type, resourceName: name, patternType: pattern, principal, host, operation, permissionType }))) continue;
-      if (!present) return false;
-      found++;
+      const key = bindingKey({ resourceType: type, resourceName: name, patternType: pattern, principal, host, operation, permissionType });
+      if (wanted.has(key)) held.add(key);
     }
     r.skipTaggedFields();
   }
-  return present ? found >= wanted.size : true;
+  return held;
+}
+
+/**
+ * After a write whose answer was lost: reads the ACLs back through any broker that answers
+ * until every binding shows the write (present after a create, absent after a delete) or
+ * ACL_READ_BACK_MS pass. Returns the keys some read showed written and whether any read
+ * was answered.
+ */
+async function readBack(admin: Admin, bindings: readonly AclBinding[], present: boolean): Promise<{ shown: Set<string>; readable: boolean }> {
+  const shown = new Set<string>();
+  const wanted = new Set(bindings.map(bindingKey));
+  let readable = false;
+  const filter = filterToWire(coveringFilter(bindings));
+  await settle(async () => {
+    try {
+      const held = heldKeys(await describeAclsBytes.async(await anyBrokerConnection(admin), filter), bindings);
+      readable = true;
+      for (const key of wanted) if (held.has(key) === present) shown.add(key);
+    } catch {
+      // Kafka does not answer (yet): read again until the deadline.
+    }
+    return shown.size === wanted.size;
+  }, ACL_READ_BACK_MS);
+  return { shown, readable };
+}
+
+/** The error of a write that failed without an answer from Kafka, or null when Kafka answered (a refusal). */
+function lostAnswer(error: unknown, ctx: ErrorContext): KafkaErrorInfo | null {
+  const converted = toKafkaOperationError(error, ctx);
+  return isAnswerLost(converted.code) ? converted.toJSON() : null;
 }
 
 /**
@@ -339,7 +379,17 @@ export async function createAcls(cred: KafkaCredential, bindings: AclBinding[], 
   const ctx = { api: "CreateAcls", principal: principalOf(cred) };
   return withAdmin(cred, ctx.api, async (admin) => {
     const connection: Connection = await anyBrokerConnection(admin);
-    const response = await reporting(cred, () => sendOrPartial<CreateAclsResponse>(() => createAclsV3.api.async(connection, bindings.map(bindingToWire))));
+    let response: CreateAclsResponse;
+    try {
+      response = await reporting(cred, () => sendOrPartial<CreateAclsResponse>(() => createAclsV3.api.async(connection, bindings.map(bindingToWire))));
+    } catch (error) {
+      const lost = lostAnswer(error, ctx);
+      if (lost === null) throw error;
+      const { shown, readable } = await readBack(admin, bindings, true);
+      // Told again now that reading back is over: a snapshot read meanwhile may predate the change.
+      notify(cred, { unknown: true });
+      return settleLostWrite("create", bindings, lost, shown, readable);
+    }
     const results = bindings.map((binding, i) => {
       const result = response.results[i];
       if (!result) throw new Error(`Kafka answered CreateAcls with ${response.results.length} results for ${bindings.length} bindings.`);
@@ -366,9 +416,30 @@ export async function deleteAcls(cred: KafkaCredential, filters: AclBindingFilte
   return withAdmin(cred, ctx.api, async (admin) => {
     const connection = await anyBrokerConnection(admin);
     const results: DeleteAclsResult[] = [];
+    let answerLost = false;
     // Requests the controller finishes quickly, one after the other (see acl-delete-batches.ts).
     for (const chunk of slices(filters, options.filtersPerRequest ?? deleteFiltersPerRequest(aclsHeldOn(clusterIdOf(cred))))) {
-      const response = await reporting(cred, () => sendOrPartial<DeleteAclsResponse>(() => deleteAclsV3.api.async(connection, chunk.map(filterToWire))));
+      if (answerLost) {
+        results.push(...chunk.map((filter) => ({ filter, deleted: [], error: notSent(ctx) })));
+        continue;
+      }
+      let response: DeleteAclsResponse;
+      try {
+        response = await reporting(cred, () => sendOrPartial<DeleteAclsResponse>(() => deleteAclsV3.api.async(connection, chunk.map(filterToWire))));
+      } catch (error) {
+        // Settled by reading back when every filter names one binding; a broader filter's effect cannot be read back.
+        const exact = chunk.map(exactBinding);
+        const lost = lostAnswer(error, ctx);
+        if (lost === null || exact.some((b) => b === null)) throw error;
+        const bindings = exact as AclBinding[];
+        const { shown, readable } = await readBack(admin, bindings, false);
+        notify(cred, { unknown: true });
+        for (const [i, r] of settleLostWrite("delete", bindings, lost, shown, readable).entries()) {
+          results.push({ filter: chunk[i]!, deleted: r.readBack === "applied" ? [r.binding] : [], error: r.error, readBack: r.readBack });
+        }
+        answerLost = true;
+        continue;
+      }
       chunk.forEach((filter, i) => {
         const result = response.filterResults[i];
         if (!result) throw new Error(`Kafka answered DeleteAcls with ${response.filterResults.length} results for ${chunk.length} filters.`);
@@ -384,6 +455,7 @@ export async function deleteAcls(cred: KafkaCredential, filters: AclBindingFilte
         });
       });
     }
+    if (answerLost) return results;
     const deleted = distinct(results.flatMap((r) => r.deleted));
     if (options.confirmation) options.confirmation.add({ created: [], deleted });
     else {
@@ -393,6 +465,11 @@ export async function deleteAcls(cred: KafkaCredential, filters: AclBindingFilte
     }
     return results;
   });
+}
+
+/** The filters after a request whose answer was lost are not sent. */
+function notSent(ctx: ErrorContext): KafkaErrorInfo {
+  return { code: "NOT_SENT", api: ctx.api, message: "Not sent: Kafka's answer to an earlier request of this change was lost.", kafkaMessage: null, missing: [] };
 }
 
 function distinct(bindings: readonly AclBinding[]): AclBinding[] {

@@ -49,11 +49,20 @@ export interface TransactionListing {
   brokerId: number;
 }
 
+/**
+ * A write whose answer from Kafka was lost (the connection closed or timed out mid-request),
+ * settled by reading the ACLs back: `applied` Kafka shows the change; `not-applied` Kafka
+ * answered the reads and never showed it; `unknown` Kafka could not be read.
+ */
+export type ReadBack = "applied" | "not-applied" | "unknown";
+
 export interface CreateAclResult {
   binding: AclBinding;
   error: KafkaErrorInfo | null;
   /** Created, but not every reachable broker showed it yet when the write stopped waiting (still propagating). */
   propagating?: true;
+  /** Kafka's answer was lost: what reading back showed (error null when applied). */
+  readBack?: ReadBack;
 }
 
 export interface DeleteAclsResult {
@@ -63,6 +72,8 @@ export interface DeleteAclsResult {
   error: KafkaErrorInfo | null;
   /** Deleted, but some reachable broker still showed a binding when the write stopped waiting (still propagating). */
   propagating?: true;
+  /** Kafka's answer was lost: what reading back showed (error null when applied). */
+  readBack?: ReadBack;
 }
 
 export type QuotaValues = Partial<Record<QuotaKey, number>>;

@@ -233,7 +233,8 @@ const bindingResultSchema = aclBindingSchema.extend({ host: z.string() });
 
 export const aclApplyResultSchema = z.object({
   kind: z.enum(["create", "delete"]),
-  outcome: z.enum(["success", "failure", "denied", "partial"]),
+  /** unknown: Kafka's answer was lost and reading the ACLs back was not possible, so some binding may or may not be changed. */
+  outcome: z.enum(["success", "failure", "denied", "partial", "unknown"]),
   message: z.string(),
   results: z.array(
     bindingResultSchema.extend({
@@ -241,6 +242,8 @@ export const aclApplyResultSchema = z.object({
       /** Delete: how many ACLs Kafka removed for this binding (0 when it was not there). */
       deleted: z.number().optional(),
       error: z.object({ code: z.string(), message: z.string() }).nullable(),
+      /** Kafka's answer was lost: what reading the ACLs back showed (applied: ok, confirmed by reading back; unknown: could not be read). */
+      readBack: z.enum(["applied", "not-applied", "unknown"]).optional(),
     }),
   ),
 });

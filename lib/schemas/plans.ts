@@ -210,7 +210,7 @@ const aclBindingOutcome = aclApplyResultSchema.shape.results.element;
 
 export const aclPlanApplyResultSchema = z.object({
   plan: planHeaderSchema,
-  outcome: z.enum(["success", "partial", "failure", "denied"]),
+  outcome: z.enum(["success", "partial", "failure", "denied", "unknown"]),
   message: z.string(),
   batches: z.number().meta({ description: "Audited Kafka requests made (deletes first, then creates, at most ACL_APPLY_BATCH bindings each)" }),
   results: z.array(aclBindingOutcome.extend({ action: z.enum(["create", "delete"]) })).meta({ description: "What Kafka did with each binding of the plan" }),

@@ -56,6 +56,7 @@ import { fieldErrorsOf } from "@/lib/actions/result";
 import { bindingLine } from "./acl-preview";
 import { getAclSnapshot, type AclSnapshot } from "./acl-snapshot";
 import { createAclsAudited, deleteAclsAudited } from "./acls";
+import { lostAnswerLine } from "./acls-outcome";
 import { expandTemplate } from "./acls-templates";
 import { toAuthorizerConfig } from "./authorizer-config";
 import { clusterOf } from "@/lib/clusters";
@@ -334,7 +335,7 @@ export async function executeAclPlan(viewer: Viewer, id: string, payload: AclPla
           continue;
         }
         for (const x of r.data.results) results.push({ ...x, action });
-        if (r.data.results.some((x) => x.ok)) changed = true;
+        if (r.data.results.some((x) => x.ok || x.readBack === "unknown")) changed = true;
         if (r.data.outcome !== "success") stopped = true;
       }
     }
@@ -346,15 +347,26 @@ export async function executeAclPlan(viewer: Viewer, id: string, payload: AclPla
     const suffix = notSent.length > 0 ? ` ${plural(notSent.length, "more binding")} ${notSent.length === 1 ? "was" : "were"} not sent.` : "";
     return { result: { ...firstFailure, message: `${firstFailure.message}${suffix}` }, changed };
   }
+  const unconfirmed = results.filter((r) => r.readBack === "unknown");
   const outcome: ApplyData["outcome"] =
-    ok.length === results.length && notSent.length === 0 ? "success" : ok.length > 0 ? "partial" : results.every((r) => r.error?.code === "DENIED") ? "denied" : "failure";
+    unconfirmed.length > 0
+      ? "unknown"
+      : ok.length === results.length && notSent.length === 0
+        ? "success"
+        : ok.length > 0
+          ? "partial"
+          : results.every((r) => r.error?.code === "DENIED")
+            ? "denied"
+            : "failure";
   const deleted = results.filter((r) => r.action === "delete");
   const created = results.filter((r) => r.action === "create");
   const parts: string[] = [];
   if (deleted.length > 0) parts.push(`Deleted ${deleted.filter((r) => r.ok).length} of ${deleted.length}`);
   if (created.length > 0) parts.push(`created ${created.filter((r) => r.ok).length} of ${created.length}`);
-  const failed = results.filter((r) => !r.ok);
-  let message = `${parts.join(", ").replace(/^./, (c) => c.toUpperCase())} ACL${results.length === 1 ? "" : "s"} of the plan.`;
+  const failed = results.filter((r) => !r.ok && r.readBack !== "unknown");
+  const lost = [lostAnswerLine("delete", deleted), lostAnswerLine("create", created)].filter((line) => line !== null);
+  let message = `${lost.length > 0 ? `${lost.join(" ")} ` : ""}${parts.join(", ").replace(/^./, (c) => c.toUpperCase())} ACL${results.length === 1 ? "" : "s"} of the plan.`;
+  if (unconfirmed.length > 0) message += ` Not confirmed: ${unconfirmed.map((r) => `${r.action} ${bindingLine(r)}`).join("; ")}.`;
   if (failed.length > 0) message += ` Failed: ${failed.map((r) => `${bindingLine(r)}: ${(r.error?.message ?? "failed").replace(/\.$/, "")}`).join("; ")}.`;
   if (notSent.length > 0) message += ` Not sent after that failure: ${plural(notSent.length, "binding")}.`;
   return { result: { ok: true, data: { outcome, message, batches, results, notSent } }, changed };

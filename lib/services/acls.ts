@@ -187,7 +187,12 @@ export async function createAclsAudited(viewer: Viewer, input: AclBinding[], opt
   const result = await applyAudited(viewer, "create", bindings, options, async () => {
     const created = await createAcls(viewer.credential, bindings, { confirmation: options.confirmation });
     propagating = created.some((r) => r.propagating);
-    return created.map(({ binding, error }) => ({ ...binding, ok: error === null, error: error ? { code: error.code, message: error.message } : null }));
+    return created.map(({ binding, error, readBack }) => ({
+      ...binding,
+      ok: error === null,
+      error: error ? { code: error.code, message: error.message } : null,
+      ...(readBack ? { readBack } : {}),
+    }));
   });
   return propagating ? withPropagatingNote(result) : result;
 }
@@ -203,6 +208,16 @@ function withPropagatingNote(result: ActionResult<AclApplyResult>): ActionResult
   return result.ok ? { ...result, data: { ...result.data, message: `${result.data.message} ${PROPAGATING_NOTE}` } } : result;
 }
 
+/**
+ * The API's one-call answer: a change of which Kafka confirmed nothing while some binding
+ * could not be confirmed (its answer lost, the ACLs unreadable) is a 503 whose message
+ * says so, not a 200 a script would take for done.
+ */
+export function unconfirmedAsFailure(result: ActionResult<AclApplyResult>): ActionResult<AclApplyResult> {
+  if (!result.ok || result.data.outcome !== "unknown" || result.data.results.some((r) => r.ok)) return result;
+  return { ok: false, code: "BROKER_UNAVAILABLE", message: result.data.message };
+}
+
 /** The exact filter for one binding: its own pattern type, principal, host, operation and permission. */
 export function exactFilter(b: AclBinding): AclBindingFilter {
   return { ...b };
@@ -215,11 +230,12 @@ export async function deleteAclsAudited(viewer: Viewer, input: AclBinding[], opt
   const result = await applyAudited(viewer, "delete", bindings, options, async () => {
     const deleted = await deleteAcls(viewer.credential, bindings.map(exactFilter), { confirmation: options.confirmation });
     propagating = deleted.some((r) => r.propagating);
-    return deleted.map(({ deleted: removed, error }, i) => {
+    return deleted.map(({ deleted: removed, error, readBack }, i) => {
       const binding = bindings[i]!;
-      if (error) return { ...binding, ok: false, deleted: 0, error: { code: error.code, message: error.message } };
+      const settled = readBack ? { readBack } : {};
+      if (error) return { ...binding, ok: false, deleted: 0, error: { code: error.code, message: error.message }, ...settled };
       if (removed.length === 0) return { ...binding, ok: false, deleted: 0, error: { code: "NOT_FOUND", message: "Kafka holds no such ACL (already deleted?)" } };
-      return { ...binding, ok: true, deleted: removed.length, error: null };
+      return { ...binding, ok: true, deleted: removed.length, error: null, ...settled };
     });
   });
   return propagating ? withPropagatingNote(result) : result;
