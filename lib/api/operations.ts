@@ -406,7 +406,8 @@ const ACLS: ApiOperation[] = [
     summary: "Create ACL bindings at once (or make a sealed plan of them)",
     description:
       "For scripts: create ACL bindings as the caller at once (needs ALTER on CLUSTER), audited like a plan's apply. Some bindings failing is a 200 with " +
-      "outcome partial and per-binding results. With ?preview=1 or dryRun nothing changes: the answer is a sealed plan, as from POST /api/v1/plans " +
+      "outcome partial and per-binding results. When Kafka's answer is lost the ACLs are read back: confirmed bindings carry readBack applied; " +
+      "when they cannot be read the outcome is unknown (a 503 saying it could not be confirmed when nothing was). With ?preview=1 or dryRun nothing changes: the answer is a sealed plan, as from POST /api/v1/plans " +
       "(Kafka's validation, no-ops, every decision that changes, the kafka-acls.sh commands); apply it with POST /api/v1/plans/{id}/apply.",
     query: aclPreviewQuerySchema,
     queryExamples: { preview: { summary: "Only the preview, whatever the body says", value: { preview: "1" } } },
@@ -425,7 +426,7 @@ const ACLS: ApiOperation[] = [
     area: "ACLs",
     summary: "Delete exactly these ACL bindings at once (or make a sealed plan of it)",
     description:
-      "For scripts: delete exactly these ACL bindings as the caller at once (needs ALTER on CLUSTER), audited. With ?preview=1 or dryRun nothing changes: " +
+      "For scripts: delete exactly these ACL bindings as the caller at once (needs ALTER on CLUSTER), audited; a lost answer is settled by reading back, as for POST. With ?preview=1 or dryRun nothing changes: " +
       "the answer is a sealed plan, as from POST /api/v1/plans.",
     query: aclPreviewQuerySchema,
     queryExamples: { preview: { summary: "Only the preview, whatever the body says", value: { preview: "1" } } },
