@@ -92,6 +92,16 @@ export const envSchema = z.object({
   KAFKA_SASL_KERBEROS_PRINCIPAL_TO_LOCAL_RULES: z.string().optional(),
   /** The brokers' Kerberos default realm (krb5.conf), which the DEFAULT Kerberos rule compares realms with. Unset: "". */
   KAFKA_KERBEROS_DEFAULT_REALM: z.string().optional(),
+  /**
+   * How much V8 lets the server's heap grow past what its last full collection kept, in
+   * percent (scripts/server.ts applies it). 0: V8's own factor (up to 4x under load).
+   */
+  HEAP_GROWING_PERCENT: z
+    .string()
+    .regex(/^\d+$/, "HEAP_GROWING_PERCENT must be a whole number (0: V8's own factor)")
+    .transform(Number)
+    .refine((n) => n <= 300, "HEAP_GROWING_PERCENT must be at most 300")
+    .default(20),
   DATABASE_URL: z.string().min(1).optional(),
   /** Connections in the console database pool of each console instance (lib/db/client.ts). */
   DATABASE_POOL_MAX: z

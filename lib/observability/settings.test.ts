@@ -19,4 +19,12 @@ describe("the settings for running it for real", () => {
     expect(checkSettings({ METRICS_PORT: "3000", PORT: "3000" }).join("\n")).toContain("METRICS_PORT: must differ from PORT");
     expect(checkSettings({ METRICS_PORT: "9464", METRICS_TOKEN: "x".repeat(24), LOG_LEVEL: "debug" })).toEqual([]);
   });
+
+  it("lets the heap grow 20% past what the last full collection kept, unless told otherwise", () => {
+    expect(parseEnv({}).HEAP_GROWING_PERCENT).toBe(20);
+    expect(parseEnv({ HEAP_GROWING_PERCENT: "0" }).HEAP_GROWING_PERCENT).toBe(0);
+    const problems = checkSettings({ HEAP_GROWING_PERCENT: "lots" }).join("\n");
+    expect(problems).toContain("HEAP_GROWING_PERCENT must be a whole number");
+    expect(checkSettings({ HEAP_GROWING_PERCENT: "1000" }).join("\n")).toContain("HEAP_GROWING_PERCENT must be at most 300");
+  });
 });
