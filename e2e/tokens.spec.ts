@@ -290,3 +290,35 @@ test("the token list is sorted soonest-to-stop first and sorts by any column in 
   await expect(table.getByRole("columnheader", { name: /^Token id/ })).toHaveAttribute("aria-sort", "descending");
   expect(await order()).toEqual([...ascending].reverse());
 });
+
+test("right after creation, renew and expire use the HMAC still on screen (the page's memory), and after a reload ask for it again", async ({ page }) => {
+  await signInAs(page, "alice");
+  await page.goto("/tokens");
+  await createInForm(page, {});
+  const { tokenId, hmac } = await readHmac(page);
+  created.push({ hmac, as: "alice" });
+
+  const row = page.locator(`tbody[data-token-id="${tokenId}"]`);
+  await expect(row).toBeVisible();
+  await openActions(row);
+  const renew = page.getByRole("form", { name: `Renew ${tokenId}` });
+  await expect(renew.getByLabel("HMAC")).toHaveValue(hmac);
+  await expect(renew).toContainText("the HMAC shown above (on this page only)");
+  await renew.getByRole("button", { name: "Renew" }).click();
+  await expect(row.getByTestId("token-renew-done")).toContainText(`Token ${tokenId} renewed`);
+
+  // Nothing of it survives the page: after a reload the HMAC is asked for again.
+  await page.reload();
+  await openActions(row);
+  await expect(page.getByRole("form", { name: `Renew ${tokenId}` }).getByLabel("HMAC")).toHaveValue("");
+  expect(await page.evaluate(() => JSON.stringify({ ...sessionStorage }) + JSON.stringify({ ...localStorage }) + document.cookie)).not.toContain(hmac);
+
+  await page.goto("/tokens");
+  await createInForm(page, {});
+  const second = await readHmac(page);
+  created.push({ hmac: second.hmac, as: "alice" });
+  const secondRow = page.locator(`tbody[data-token-id="${second.tokenId}"]`);
+  await openActions(secondRow);
+  await page.getByRole("form", { name: `Expire ${second.tokenId}` }).getByRole("button", { name: "Expire" }).click();
+  await expect(page.getByTestId("token-expire-done")).toContainText(`Token ${second.tokenId} was expired now and removed.`);
+});

@@ -11,6 +11,7 @@ import { FormActions, FormGrid } from "@/components/ui/field";
 import { ResultPanel } from "@/components/ui/alert";
 import { SubmitButton } from "@/components/ui/submit-button";
 import { useFormDraft } from "@/components/ui/form-draft";
+import { useHmacMemory } from "@/components/tokens/hmac-memory";
 
 const SPEC_FIELDS = ["owner", "renewers", "maxLifetime", "maxLifetimeUnit"];
 
@@ -21,9 +22,15 @@ export function CreateTokenForm({ viewer, principals }: { viewer: string; princi
   const restored = useFormDraft(formRef, "create-token", state);
   const queryClient = useQueryClient();
   const created = state?.ok ? state.data.token.tokenId : null;
+  const hmac = state?.ok ? state.data.hmac : null;
+  const { remember } = useHmacMemory();
   useEffect(() => {
     if (created) void queryClient.invalidateQueries({ queryKey: tokenKeys.list() });
   }, [created, queryClient]);
+  // Renew and expire of this token use the HMAC on screen (the page's memory only).
+  useEffect(() => {
+    if (created && hmac) remember(created, hmac);
+  }, [created, hmac, remember]);
   const v = state?.values ?? {};
   const errors = state && !state.ok ? (state.fieldErrors ?? {}) : {};
   return (

@@ -5,6 +5,7 @@ import { aclSuggestions, userPrincipals } from "@/lib/services/acl-suggestions";
 import { describeTokenFilter, tokenFilterOf } from "@/lib/services/token-view";
 import { PageHeader, MoreInfo } from "@/components/ui/page-header";
 import { PendingRequestsBadge } from "@/components/tokens/pending-badge";
+import { HmacMemoryProvider } from "@/components/tokens/hmac-memory";
 import { CreateTokenForm } from "./create-token-form";
 import { TokenList } from "./token-list";
 
@@ -38,26 +39,28 @@ export default async function TokensPage({ searchParams }: { searchParams: Promi
         }
       />
 
-      <h2>Create a token</h2>
-      <CreateTokenForm viewer={viewer.principal} principals={userPrincipals(suggestions.principals)} />
+      <HmacMemoryProvider>
+        <h2>Create a token</h2>
+        <CreateTokenForm viewer={viewer.principal} principals={userPrincipals(suggestions.principals)} />
 
-      <h2>Tokens you can see</h2>
-      <MoreInfo summary="Renewing and expiring">
-        <p>
-          HMACs are never listed. Renewing and expiring need the token&apos;s HMAC: Kafka identifies the token by it, and the console does not keep
-          HMACs, so paste the one you received at creation. Only the owner and the renewers may renew or expire a token (Kafka refuses anyone else),
-          so only their rows offer it.
-        </p>
-      </MoreInfo>
-      {filtered !== null && (
-        <p className="row" data-testid="token-filter">
-          <span>
-            Showing {filtered}.
-          </span>
-          <Link href="/tokens">Show every token</Link>
-        </p>
-      )}
-      <TokenList initial={list.ok ? list.data : null} initialError={list.ok ? null : list.message} viewer={viewer.principal} filter={filter} />
+        <h2>Tokens you can see</h2>
+        <MoreInfo summary="Renewing and expiring">
+          <p>
+            HMACs are never listed. Renewing and expiring need the token&apos;s HMAC: Kafka identifies the token by it, and the console does not keep
+            HMACs, so paste the one you received at creation (a token you just created on this page has its HMAC filled in until you leave or reload).
+            Only the owner and the renewers may renew or expire a token (Kafka refuses anyone else), so only their rows offer it.
+          </p>
+        </MoreInfo>
+        {filtered !== null && (
+          <p className="row" data-testid="token-filter">
+            <span>
+              Showing {filtered}.
+            </span>
+            <Link href="/tokens">Show every token</Link>
+          </p>
+        )}
+        <TokenList initial={list.ok ? list.data : null} initialError={list.ok ? null : list.message} viewer={viewer.principal} filter={filter} />
+      </HmacMemoryProvider>
     </>
   );
 }

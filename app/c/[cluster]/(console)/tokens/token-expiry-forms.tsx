@@ -8,12 +8,15 @@ import { Field } from "@/components/ui/field";
 import { Select } from "@/components/ui/select";
 import { ResultPanel } from "@/components/ui/alert";
 import { SubmitButton } from "@/components/ui/submit-button";
+import { useHmacMemory } from "@/components/tokens/hmac-memory";
 
 const errorsOf = (state: TokenExpiryState) => (state && !state.ok ? (state.fieldErrors ?? {}) : {});
 
 /**
  * Renew and expire one token. Kafka identifies the token by its HMAC, which the console
- * does not keep. `onExpired` tells the list a token was expired now (Kafka removes it).
+ * does not keep: it is typed, or for a token created on this page filled in from the
+ * page's memory (HmacMemoryProvider). `onExpired` tells the list a token was expired now
+ * (Kafka removes it).
  */
 export function TokenExpiryForms({ tokenId, onExpired }: { tokenId: string; onExpired?: () => void }) {
   const [renew, renewAction] = useActionState<TokenExpiryState, FormData>(renewTokenAction, null);
@@ -22,6 +25,8 @@ export function TokenExpiryForms({ tokenId, onExpired }: { tokenId: string; onEx
   const expireErrors = errorsOf(expire);
   const removed = expire?.ok === true && expire.data.expiryTimestamp === null;
   const queryClient = useQueryClient();
+  const known = useHmacMemory().hmacOf(tokenId);
+  const hmacHint = known === undefined ? undefined : "the HMAC shown above (on this page only)";
   useEffect(() => {
     if (removed) onExpired?.();
   }, [removed, onExpired]);
@@ -34,8 +39,8 @@ export function TokenExpiryForms({ tokenId, onExpired }: { tokenId: string; onEx
     <div className="token-actions">
       <form action={renewAction} className="inline" aria-label={`Renew ${tokenId}`} noValidate>
         <input type="hidden" name="tokenId" value={tokenId} />
-        <Field id={`r-${tokenId}-hmac`} label="HMAC" errors={renewErrors.hmac}>
-          <input name="hmac" type="password" autoComplete="off" required />
+        <Field id={`r-${tokenId}-hmac`} label="HMAC" hint={hmacHint} errors={renewErrors.hmac}>
+          <input key={known === undefined ? "typed" : "remembered"} name="hmac" type="password" autoComplete="off" defaultValue={known} required />
         </Field>
         <Field id={`r-${tokenId}-period`} label="Period (hours)" errors={renewErrors.periodHours}>
           <input name="periodHours" inputMode="decimal" defaultValue={renew?.values.periodHours ?? "24"} />
@@ -47,8 +52,8 @@ export function TokenExpiryForms({ tokenId, onExpired }: { tokenId: string; onEx
       <ResultPanel result={renew} testId="token-renew" small shownFields={["hmac", "periodHours"]} success={(d) => d.message} />
       <form action={expireAction} className="inline" aria-label={`Expire ${tokenId}`} noValidate>
         <input type="hidden" name="tokenId" value={tokenId} />
-        <Field id={`e-${tokenId}-hmac`} label="HMAC" errors={expireErrors.hmac}>
-          <input name="hmac" type="password" autoComplete="off" required />
+        <Field id={`e-${tokenId}-hmac`} label="HMAC" hint={hmacHint} errors={expireErrors.hmac}>
+          <input key={known === undefined ? "typed" : "remembered"} name="hmac" type="password" autoComplete="off" defaultValue={known} required />
         </Field>
         <Field id={`e-${tokenId}-when`} label="When">
           <Select
