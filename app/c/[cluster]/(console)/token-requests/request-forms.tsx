@@ -78,6 +78,8 @@ export function RetrieveButton({ id, owner }: { id: string; owner: string }) {
 export function DecideForms({ id, canApprove, own }: { id: string; canApprove: boolean; own: boolean }) {
   const [approve, approveAction] = useActionState<ApproveState, FormData>(approveTokenRequestAction, null);
   const [deny, denyAction] = useActionState<DenyState, FormData>(denyTokenRequestAction, null);
+  const denyRef = useRef<HTMLFormElement>(null);
+  useFormDraft(denyRef, `deny-${id}`, deny);
   const denyErrors = deny && !deny.ok ? (deny.fieldErrors ?? {}) : {};
   const canDeny = canApprove || own;
   return (
@@ -101,7 +103,7 @@ export function DecideForms({ id, canApprove, own }: { id: string; canApprove: b
         )}
       />
       {canDeny && (
-        <form action={denyAction} className="inline" aria-label={own ? `Withdraw ${id}` : `Deny ${id}`} noValidate>
+        <form ref={denyRef} action={denyAction} className="inline" aria-label={own ? `Withdraw ${id}` : `Deny ${id}`} noValidate>
           <input type="hidden" name="id" value={id} />
           <Field id={`deny-${id}-reason`} label={own ? "Reason for withdrawing" : "Reason for denying"} errors={denyErrors.reason}>
             <input name="reason" defaultValue={deny?.values.reason ?? ""} />

@@ -1,6 +1,6 @@
 "use client";
 
-import { useActionState, useEffect } from "react";
+import { useActionState, useEffect, useRef } from "react";
 import { useQueryClient } from "@tanstack/react-query";
 import { tokenKeys } from "@/components/tokens/token-queries";
 import { expireTokenAction, renewTokenAction, type TokenExpiryState } from "./actions";
@@ -9,6 +9,7 @@ import { Select } from "@/components/ui/select";
 import { ResultPanel } from "@/components/ui/alert";
 import { SubmitButton } from "@/components/ui/submit-button";
 import { useHmacMemory } from "@/components/tokens/hmac-memory";
+import { useFormDraft } from "@/components/ui/form-draft";
 
 const errorsOf = (state: TokenExpiryState) => (state && !state.ok ? (state.fieldErrors ?? {}) : {});
 
@@ -21,6 +22,11 @@ const errorsOf = (state: TokenExpiryState) => (state && !state.ok ? (state.field
 export function TokenExpiryForms({ tokenId, onExpired }: { tokenId: string; onExpired?: () => void }) {
   const [renew, renewAction] = useActionState<TokenExpiryState, FormData>(renewTokenAction, null);
   const [expire, expireAction] = useActionState<TokenExpiryState, FormData>(expireTokenAction, null);
+  // Kept across a sign-in when the session ended (never the HMAC: a password field).
+  const renewRef = useRef<HTMLFormElement>(null);
+  const expireRef = useRef<HTMLFormElement>(null);
+  useFormDraft(renewRef, `renew-${tokenId}`, renew);
+  useFormDraft(expireRef, `expire-${tokenId}`, expire);
   const renewErrors = errorsOf(renew);
   const expireErrors = errorsOf(expire);
   const removed = expire?.ok === true && expire.data.expiryTimestamp === null;
@@ -37,7 +43,7 @@ export function TokenExpiryForms({ tokenId, onExpired }: { tokenId: string; onEx
   }, [changed, queryClient]);
   return (
     <div className="token-actions">
-      <form action={renewAction} className="inline" aria-label={`Renew ${tokenId}`} noValidate>
+      <form ref={renewRef} action={renewAction} className="inline" aria-label={`Renew ${tokenId}`} noValidate>
         <input type="hidden" name="tokenId" value={tokenId} />
         <Field id={`r-${tokenId}-hmac`} label="HMAC" hint={hmacHint} errors={renewErrors.hmac}>
           <input key={known === undefined ? "typed" : "remembered"} name="hmac" type="password" autoComplete="off" defaultValue={known} required />
@@ -50,7 +56,7 @@ export function TokenExpiryForms({ tokenId, onExpired }: { tokenId: string; onEx
         </SubmitButton>
       </form>
       <ResultPanel result={renew} testId="token-renew" small shownFields={["hmac", "periodHours"]} success={(d) => d.message} />
-      <form action={expireAction} className="inline" aria-label={`Expire ${tokenId}`} noValidate>
+      <form ref={expireRef} action={expireAction} className="inline" aria-label={`Expire ${tokenId}`} noValidate>
         <input type="hidden" name="tokenId" value={tokenId} />
         <Field id={`e-${tokenId}-hmac`} label="HMAC" hint={hmacHint} errors={expireErrors.hmac}>
           <input key={known === undefined ? "typed" : "remembered"} name="hmac" type="password" autoComplete="off" defaultValue={known} required />
