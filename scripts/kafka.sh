@@ -31,7 +31,9 @@
 #
 # Users: admin (super user) has SCRAM-SHA-512/256 credentials from format time and a
 # PLAIN password; alice, bob, carol, svc-orders, svc-billing have PLAIN passwords from
-# the static JAAS config below. Every password is "<name>-secret".
+# the static JAAS config below. Every password is "<name>-secret". `npm start` and
+# `npm run seed` add console-service, the console's service principal (SCRAM, DESCRIBE on
+# the cluster only; its random password in <state dir>/console-service.json, mode 0600).
 set -euo pipefail
 
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
