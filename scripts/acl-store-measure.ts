@@ -12,7 +12,8 @@
  */
 import v8 from "node:v8";
 import vm from "node:vm";
-import { ACL_STORE_SORTS, AclStore, AclStoreBuilder } from "../lib/policy/acl/acl-store";
+import { AclStore, AclStoreBuilder } from "../lib/policy/acl/acl-store";
+import { ACL_STORE_SORTS } from "../lib/policy/acl/acl-store-query";
 import { lintAcls } from "../lib/policy/acl/lint";
 import { authorize } from "../lib/policy/acl/authorize";
 import type { AclBinding, AclOperation, ResourceType } from "../lib/policy/types";

@@ -5,453 +5,87 @@
  * The authorizer's own index (AclIndex, Kafka's scan order) is built from the same
  * interned bindings on first use, so one snapshot answers lists, filters and decisions.
  *
- * Layout (n distinct ACLs, positions 0..n-1 in the browse order):
- * - three sorted string tables — resource names, principals, hosts — whose index IS the
- *   string's rank, so comparing two ids compares the strings (UTF-16 code units, like
- *   JavaScript's `<` and Java's String.compareTo);
- * - seven parallel typed arrays, one field each: resource type, name id, pattern type,
- *   principal id, host id, operation, permission (16 bytes per ACL);
- * - the browse order is (resource type, resource name, pattern type, principal,
- *   operation, permission, host), each compared as the name Kafka gives it. So every
- *   resource type, every (type, name) and every (type, name, pattern) is a contiguous
- *   range (binary search), and so are the names starting with a prefix;
- * - posting lists (CSR: offsets + one Uint32Array) by principal, operation and host, each
- *   list ascending, built on first use. Concatenated in principal order, the principal
- *   lists ARE the permutation "sorted by principal, then the browse order".
+ * The layout (sorted string tables, one typed array per field, the browse order) is in
+ * acl-store-columns.ts; loading in acl-store-builder.ts; changing in acl-store-change.ts;
+ * the position sets a query works with (ranges, posting lists by principal, operation
+ * and host, built on first use) in acl-selection.ts.
  *
  * Filters follow Kafka's AclBindingFilter (see filter.ts): pattern ANY = this exact name,
  * any pattern; MATCH = every pattern that applies to the name. The store adds what a
- * console needs beside them: names starting with a prefix, and a principal fragment.
+ * console needs beside them (acl-store-query.ts): names starting with a prefix, and a
+ * principal fragment.
  */
 import {
-  OPERATIONS,
-  PATTERN_TYPES,
-  PERMISSION_TYPES,
-  RESOURCE_TYPES,
   WILDCARD_RESOURCE,
   type AclBinding,
   type AclBindingFilter,
-  type AclOperation,
-  type AclOperationFilter,
-  type AclPermissionType,
-  type AclPermissionTypeFilter,
   type PatternType,
-  type PatternTypeFilter,
   type ResourceType,
-  type ResourceTypeFilter,
 } from "../types";
 import { AclIndex } from "./acl-index";
-
-// ---- codes: each enum's names sorted as strings, so codes compare like the names ----------
-
-const sortedCopy = <T extends string>(xs: readonly T[]): readonly T[] => Object.freeze([...xs].sort());
-
-const TYPE_NAMES = sortedCopy(RESOURCE_TYPES);
-const PATTERN_NAMES = sortedCopy(PATTERN_TYPES);
-const OPERATION_NAMES = sortedCopy(OPERATIONS);
-const PERMISSION_NAMES = sortedCopy(PERMISSION_TYPES);
-
-const codes = <T extends string>(names: readonly T[]): ReadonlyMap<string, number> => new Map(names.map((n, i) => [n, i]));
-const TYPE_CODE = codes(TYPE_NAMES);
-const PATTERN_CODE = codes(PATTERN_NAMES);
-const OPERATION_CODE = codes(OPERATION_NAMES);
-const PERMISSION_CODE = codes(PERMISSION_NAMES);
-const LITERAL = PATTERN_CODE.get("LITERAL")!;
-const PREFIXED = PATTERN_CODE.get("PREFIXED")!;
-
-function codeOf(table: ReadonlyMap<string, number>, value: string, what: string): number {
-  const c = table.get(value);
-  if (c === undefined) throw new Error(`Not a Kafka ${what}: ${JSON.stringify(value)}.`);
-  return c;
-}
-
-// ---- queries ---------------------------------------------------------------------------------
-
-/**
- * Orders a page can be a slice of: the browse order ("resource", the same as
- * "resourceType"), or one column first and then the browse order. Each column's order is
- * a permutation counted out once per store (O(n), no comparison sort); a filtered query
- * orders just its matches (a small answer is sorted, a large one picked out of the
- * permutation). `descending` reverses the whole order.
- */
-export const ACL_STORE_SORTS = ["resource", "resourceType", "resourceName", "patternType", "principal", "host", "operation", "permissionType"] as const;
-export type AclStoreSort = (typeof ACL_STORE_SORTS)[number];
-
-export interface AclStoreQuery {
-  resourceType?: ResourceTypeFilter;
-  /** With patternType: Kafka's filter semantics (ANY: exact name; MATCH: applies to the name). */
-  resourceName?: string | null;
-  patternType?: PatternTypeFilter;
-  /** Only patterns whose name starts with this (the pattern's own name, not MATCH). */
-  resourceNamePrefix?: string | null;
-  /**
-   * Only patterns that apply to a resource of this name (Kafka's MATCH, what
-   * `kafka-acls.sh --list --resource-pattern-type match` answers): LITERAL this name,
-   * LITERAL `*`, and PREFIXED patterns the name starts with. Combines with every other
-   * field (e.g. patternType PREFIXED: just the prefixes that apply).
-   */
-  resourceNameMatch?: string | null;
-  /** Exact principal (`User:alice` does not return `User:*`). */
-  principal?: string | null;
-  /** Case-insensitive fragment of the principal. */
-  principalContains?: string | null;
-  host?: string | null;
-  operation?: AclOperationFilter;
-  permissionType?: AclPermissionTypeFilter;
-  sort?: AclStoreSort;
-  descending?: boolean;
-}
-
-export interface AclStorePageRequest extends AclStoreQuery {
-  /** 1-based; clamped to the last page. */
-  page?: number;
-  pageSize?: number;
-}
-
-/** The same shape as the ACL list's answer (lib/schemas/acls AclListResult). */
-export interface AclStorePage {
-  acls: AclBinding[];
-  /** ACLs in the store. */
-  total: number;
-  /** ACLs the filters match. */
-  matching: number;
-  page: number;
-  pageSize: number;
-  pages: number;
-}
-
-export const DEFAULT_STORE_PAGE_SIZE = 200;
-
-/** A sequence of positions, in the order a page slices. */
-interface Selection {
-  readonly length: number;
-  at(i: number): number;
-}
-
-const EMPTY_SELECTION: Selection = { length: 0, at: () => -1 };
-
-class ArraySelection implements Selection {
-  constructor(readonly positions: Uint32Array) {}
-  get length(): number {
-    return this.positions.length;
-  }
-  at(i: number): number {
-    return this.positions[i]!;
-  }
-}
-
-/** Disjoint ascending ranges [from, to), paged without listing their positions. */
-class RangeSelection implements Selection {
-  readonly length: number;
-  /** ends[k]: positions in ranges 0..k. */
-  private readonly ends: Float64Array;
-  constructor(private readonly ranges: readonly (readonly [number, number])[]) {
-    this.ends = new Float64Array(ranges.length);
-    let total = 0;
-    ranges.forEach(([from, to], k) => {
-      total += to - from;
-      this.ends[k] = total;
-    });
-    this.length = total;
-  }
-  at(i: number): number {
-    let lo = 0;
-    let hi = this.ranges.length - 1;
-    while (lo < hi) {
-      const mid = (lo + hi) >>> 1;
-      if (this.ends[mid]! > i) hi = mid;
-      else lo = mid + 1;
-    }
-    const before = lo === 0 ? 0 : this.ends[lo - 1]!;
-    return this.ranges[lo]![0] + (i - before);
-  }
-}
-
-class ReversedSelection implements Selection {
-  constructor(private readonly inner: Selection) {}
-  get length(): number {
-    return this.inner.length;
-  }
-  at(i: number): number {
-    return this.inner.at(this.inner.length - 1 - i);
-  }
-}
-
-/** Posting lists: ids 0..k-1 -> ascending positions, as offsets into one array. */
-interface Postings {
-  readonly offsets: Uint32Array;
-  readonly positions: Uint32Array;
-}
-
-function buildPostings(ids: Uint8Array | Uint32Array, idCount: number): Postings {
-  const offsets = new Uint32Array(idCount + 1);
-  for (let i = 0; i < ids.length; i++) offsets[ids[i]! + 1]! += 1;
-  for (let k = 0; k < idCount; k++) offsets[k + 1]! += offsets[k]!;
-  const fill = offsets.slice(0, idCount);
-  const positions = new Uint32Array(ids.length);
-  for (let i = 0; i < ids.length; i++) positions[fill[ids[i]!]!++] = i;
-  return { offsets, positions };
-}
-
-function postingSize(p: Postings, id: number): number {
-  return p.offsets[id + 1]! - p.offsets[id]!;
-}
-
-/** First index in [lo, hi) of the sorted `table` whose value is >= `value`. */
-function lowerBoundString(table: readonly string[], value: string, lo = 0, hi = table.length): number {
-  while (lo < hi) {
-    const mid = (lo + hi) >>> 1;
-    if (table[mid]! < value) lo = mid + 1;
-    else hi = mid;
-  }
-  return lo;
-}
-
-function indexOfString(table: readonly string[], value: string): number {
-  const i = lowerBoundString(table, value);
-  return i < table.length && table[i] === value ? i : -1;
-}
-
-/** First position in [lo, hi) whose `column` value is >= `value` (the column is sorted on that stretch). */
-function lowerBound(column: Uint8Array | Uint32Array, value: number, lo: number, hi: number): number {
-  while (lo < hi) {
-    const mid = (lo + hi) >>> 1;
-    if (column[mid]! < value) lo = mid + 1;
-    else hi = mid;
-  }
-  return lo;
-}
-
-/** The smallest string greater than every string that starts with `prefix` (null: none). */
-function prefixEnd(prefix: string): string | null {
-  let p = prefix;
-  while (p.length > 0) {
-    const last = p.charCodeAt(p.length - 1);
-    if (last < 0xffff) return p.slice(0, -1) + String.fromCharCode(last + 1);
-    p = p.slice(0, -1);
-  }
-  return null;
-}
-
-// ---- building ----------------------------------------------------------------------------------
+import {
+  ArraySelection,
+  EMPTY_SELECTION,
+  RangeSelection,
+  ReversedSelection,
+  buildPostings,
+  intersectRanges,
+  postingSize,
+  type Postings,
+  type Selection,
+} from "./acl-selection";
+import { AclRowsBuilder } from "./acl-store-builder";
+import { mergeRows } from "./acl-store-change";
+import {
+  LITERAL,
+  OPERATION_CODE,
+  OPERATION_NAMES,
+  PATTERN_CODE,
+  PATTERN_NAMES,
+  PERMISSION_CODE,
+  PERMISSION_NAMES,
+  PREFIXED,
+  TYPE_CODE,
+  TYPE_NAMES,
+  indexOfString,
+  lowerBound,
+  lowerBoundString,
+  prefixEnd,
+  type AclRows,
+} from "./acl-store-columns";
+import {
+  DEFAULT_STORE_PAGE_SIZE,
+  fromKafkaFilter,
+  type AclStorePage,
+  type AclStorePageRequest,
+  type AclStoreQuery,
+  type AclStoreSort,
+} from "./acl-store-query";
 
 /**
  * Collects ACLs one at a time (e.g. straight from a DescribeAcls answer, without an
  * AclBinding object each), interning the strings, then sorts once.
  */
-export class AclStoreBuilder {
-  private readonly names = new Map<string, number>();
-  private readonly principals = new Map<string, number>();
-  private readonly hosts = new Map<string, number>();
-  private type = new Uint8Array(1024);
-  private pattern = new Uint8Array(1024);
-  private operation = new Uint8Array(1024);
-  private permission = new Uint8Array(1024);
-  private name = new Uint32Array(1024);
-  private principal = new Uint32Array(1024);
-  private host = new Uint32Array(1024);
-  private count = 0;
-  private built = false;
-
-  get size(): number {
-    return this.count;
-  }
-
-  private grow(): void {
-    const cap = this.type.length * 2;
-    const u8 = (a: Uint8Array) => {
-      const b = new Uint8Array(cap);
-      b.set(a);
-      return b;
-    };
-    const u32 = (a: Uint32Array) => {
-      const b = new Uint32Array(cap);
-      b.set(a);
-      return b;
-    };
-    this.type = u8(this.type);
-    this.pattern = u8(this.pattern);
-    this.operation = u8(this.operation);
-    this.permission = u8(this.permission);
-    this.name = u32(this.name);
-    this.principal = u32(this.principal);
-    this.host = u32(this.host);
-  }
-
-  private static intern(table: Map<string, number>, value: string): number {
-    let id = table.get(value);
-    if (id === undefined) {
-      id = table.size;
-      table.set(value, id);
-    }
-    return id;
-  }
-
-  /** One ACL in the policy vocabulary; throws on a name that is not Kafka's. */
-  add(
-    resourceType: ResourceType,
-    resourceName: string,
-    patternType: PatternType,
-    principal: string,
-    host: string,
-    operation: AclOperation,
-    permissionType: AclPermissionType,
-  ): void {
-    if (this.built) throw new Error("This AclStoreBuilder has already built its store.");
-    if (this.count === this.type.length) this.grow();
-    const i = this.count;
-    this.type[i] = codeOf(TYPE_CODE, resourceType, "resource type");
-    this.pattern[i] = codeOf(PATTERN_CODE, patternType, "pattern type");
-    this.operation[i] = codeOf(OPERATION_CODE, operation, "operation");
-    this.permission[i] = codeOf(PERMISSION_CODE, permissionType, "permission type");
-    this.name[i] = AclStoreBuilder.intern(this.names, resourceName);
-    this.principal[i] = AclStoreBuilder.intern(this.principals, principal);
-    this.host[i] = AclStoreBuilder.intern(this.hosts, host);
-    this.count = i + 1;
-  }
-
-  addBinding(b: AclBinding): void {
-    this.add(b.resourceType, b.resourceName, b.patternType, b.principal, b.host, b.operation, b.permissionType);
-  }
-
+export class AclStoreBuilder extends AclRowsBuilder {
   /** The store; the builder is spent. `keyLimit` (tests) forces the comparator sort when small. */
   build(options: { keyLimit?: number } = {}): AclStore {
-    if (this.built) throw new Error("This AclStoreBuilder has already built its store.");
-    this.built = true;
-    const n = this.count;
-    // Sorted tables; ids become ranks.
-    const rank = (table: Map<string, number>): { values: string[]; rankOf: Uint32Array } => {
-      const values = [...table.keys()].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
-      const rankOf = new Uint32Array(values.length);
-      for (let r = 0; r < values.length; r++) rankOf[table.get(values[r]!)!] = r;
-      return { values, rankOf };
-    };
-    const names = rank(this.names);
-    const principals = rank(this.principals);
-    const hosts = rank(this.hosts);
-    for (let i = 0; i < n; i++) {
-      this.name[i] = names.rankOf[this.name[i]!]!;
-      this.principal[i] = principals.rankOf[this.principal[i]!]!;
-      this.host[i] = hosts.rankOf[this.host[i]!]!;
-    }
-    const radix: Radix = [
-      TYPE_NAMES.length,
-      Math.max(1, names.values.length),
-      PATTERN_NAMES.length,
-      Math.max(1, principals.values.length),
-      OPERATION_NAMES.length,
-      PERMISSION_NAMES.length,
-      Math.max(1, hosts.values.length),
-    ];
-    const out: Columns = {
-      type: new Uint8Array(n),
-      name: new Uint32Array(n),
-      pattern: new Uint8Array(n),
-      principal: new Uint32Array(n),
-      operation: new Uint8Array(n),
-      permission: new Uint8Array(n),
-      host: new Uint32Array(n),
-    };
-    const keyFits = radix.reduce((a, b) => a * b, 1) <= (options.keyLimit ?? Number.MAX_SAFE_INTEGER);
-    const m = keyFits ? this.sortByKey(radix, out) : this.sortByColumns(out);
-    const trim = <A extends Uint8Array | Uint32Array>(a: A): A => (m === n ? a : (a.slice(0, m) as A));
-    return new AclStore(
-      names.values,
-      principals.values,
-      hosts.values,
-      trim(out.type),
-      trim(out.name),
-      trim(out.pattern),
-      trim(out.principal),
-      trim(out.operation),
-      trim(out.permission),
-      trim(out.host),
-    );
-  }
-
-  /**
-   * The common case: the mixed-radix key of all seven field ids fits a double exactly
-   * (2^53; e.g. 300,000 names x 3,000 principals x 10 hosts), so one native
-   * Float64Array sort orders the ACLs, equal keys are the duplicates, and each key
-   * decodes back into its fields.
-   */
-  private sortByKey(radix: Radix, out: Columns): number {
-    const n = this.count;
-    const [, r1, r2, r3, r4, r5, r6] = radix;
-    const keys = new Float64Array(n);
-    const { type, name, pattern, principal, operation, permission, host } = this;
-    for (let i = 0; i < n; i++) {
-      keys[i] = (((((type[i]! * r1 + name[i]!) * r2 + pattern[i]!) * r3 + principal[i]!) * r4 + operation[i]!) * r5 + permission[i]!) * r6 + host[i]!;
-    }
-    keys.sort();
-    let m = 0;
-    let previous = -1;
-    for (let k = 0; k < n; k++) {
-      let key = keys[k]!;
-      if (key === previous) continue;
-      previous = key;
-      let q = Math.floor(key / r6);
-      out.host[m] = key - q * r6;
-      key = q;
-      q = Math.floor(key / r5);
-      out.permission[m] = key - q * r5;
-      key = q;
-      q = Math.floor(key / r4);
-      out.operation[m] = key - q * r4;
-      key = q;
-      q = Math.floor(key / r3);
-      out.principal[m] = key - q * r3;
-      key = q;
-      q = Math.floor(key / r2);
-      out.pattern[m] = key - q * r2;
-      key = q;
-      q = Math.floor(key / r1);
-      out.name[m] = key - q * r1;
-      out.type[m] = q;
-      m++;
-    }
-    return m;
-  }
-
-  /** Larger tables: a comparator sort over the columns, then the same copy without duplicates. */
-  private sortByColumns(out: Columns): number {
-    const n = this.count;
-    const cols = [this.type, this.name, this.pattern, this.principal, this.operation, this.permission, this.host];
-    const order = new Uint32Array(n);
-    for (let i = 0; i < n; i++) order[i] = i;
-    order.sort((a, b) => {
-      for (const c of cols) if (c[a] !== c[b]) return c[a]! - c[b]!;
-      return 0;
-    });
-    const outCols = [out.type, out.name, out.pattern, out.principal, out.operation, out.permission, out.host];
-    let m = 0;
-    for (let k = 0; k < n; k++) {
-      const i = order[k]!;
-      if (m > 0 && cols.every((c, j) => outCols[j]![m - 1] === c[i])) continue;
-      for (let j = 0; j < cols.length; j++) outCols[j]![m] = cols[j]![i]!;
-      m++;
-    }
-    return m;
+    return new AclStore(this.sortRows(options));
   }
 }
-
-type Radix = readonly [number, number, number, number, number, number, number];
-
-interface Columns {
-  type: Uint8Array;
-  name: Uint32Array;
-  pattern: Uint8Array;
-  principal: Uint32Array;
-  operation: Uint8Array;
-  permission: Uint8Array;
-  host: Uint32Array;
-}
-
-// ---- the store -------------------------------------------------------------------------------------
 
 const QUERY_CACHE_SIZE = 32;
 
 export class AclStore {
+  readonly names: readonly string[];
+  readonly principals: readonly string[];
+  readonly hosts: readonly string[];
+  private readonly typeCol: Uint8Array;
+  private readonly nameCol: Uint32Array;
+  private readonly patternCol: Uint8Array;
+  private readonly principalCol: Uint32Array;
+  private readonly operationCol: Uint8Array;
+  private readonly permissionCol: Uint8Array;
+  private readonly hostCol: Uint32Array;
   /** Per resource type code t: positions [typeStart[t], typeStart[t+1]). */
   private readonly typeStart: Uint32Array;
   /** Distinct lengths of PREFIXED names (for MATCH). */
@@ -467,18 +101,18 @@ export class AclStore {
   private readonly cache = new Map<string, Selection>();
 
   /** Use AclStore.build or AclStoreBuilder. */
-  constructor(
-    readonly names: readonly string[],
-    readonly principals: readonly string[],
-    readonly hosts: readonly string[],
-    private readonly typeCol: Uint8Array,
-    private readonly nameCol: Uint32Array,
-    private readonly patternCol: Uint8Array,
-    private readonly principalCol: Uint32Array,
-    private readonly operationCol: Uint8Array,
-    private readonly permissionCol: Uint8Array,
-    private readonly hostCol: Uint32Array,
-  ) {
+  constructor(rows: AclRows) {
+    const { names, type: typeCol, name: nameCol, pattern: patternCol } = rows;
+    this.names = names;
+    this.principals = rows.principals;
+    this.hosts = rows.hosts;
+    this.typeCol = typeCol;
+    this.nameCol = nameCol;
+    this.patternCol = patternCol;
+    this.principalCol = rows.principal;
+    this.operationCol = rows.operation;
+    this.permissionCol = rows.permission;
+    this.hostCol = rows.host;
     this.typeStart = new Uint32Array(TYPE_NAMES.length + 1);
     for (let t = 0; t <= TYPE_NAMES.length; t++) this.typeStart[t] = lowerBound(typeCol, t, 0, typeCol.length);
     const lengths = new Set<number>();
@@ -947,122 +581,25 @@ export class AclStore {
       }
     }
     if (goneCount === 0 && adds.length === 0) return this;
-    const add = AclStore.build(adds);
-
-    // The string tables: the entries surviving rows still use, merged with the new ones.
-    const used = (col: Uint32Array, size: number): Uint8Array => {
-      const u = new Uint8Array(size);
-      for (let i = 0; i < n; i++) if (gone[i] === 0) u[col[i]!] = 1;
-      return u;
-    };
-    const names = mergeTables(this.names, used(this.nameCol, this.names.length), add.names);
-    const principals = mergeTables(this.principals, used(this.principalCol, this.principals.length), add.principals);
-    const hosts = mergeTables(this.hosts, used(this.hostCol, this.hosts.length), add.hosts);
-
-    // The rows: two sorted sequences (ids remapped to the merged tables keep their order).
-    const m = n - goneCount + add.size;
-    const out: Columns = {
-      type: new Uint8Array(m),
-      name: new Uint32Array(m),
-      pattern: new Uint8Array(m),
-      principal: new Uint32Array(m),
-      operation: new Uint8Array(m),
-      permission: new Uint8Array(m),
-      host: new Uint32Array(m),
-    };
-    const a = { store: this as AclStore, nameMap: names.oldMap, principalMap: principals.oldMap, hostMap: hosts.oldMap };
-    const b = { store: add, nameMap: names.addMap, principalMap: principals.addMap, hostMap: hosts.addMap };
-    const key = (side: typeof a, i: number): [number, number, number, number, number, number, number] => [
-      side.store.typeCol[i]!,
-      side.nameMap[side.store.nameCol[i]!]!,
-      side.store.patternCol[i]!,
-      side.principalMap[side.store.principalCol[i]!]!,
-      side.store.operationCol[i]!,
-      side.store.permissionCol[i]!,
-      side.hostMap[side.store.hostCol[i]!]!,
-    ];
-    const put = (k: number, f: readonly number[]) => {
-      out.type[k] = f[0]!;
-      out.name[k] = f[1]!;
-      out.pattern[k] = f[2]!;
-      out.principal[k] = f[3]!;
-      out.operation[k] = f[4]!;
-      out.permission[k] = f[5]!;
-      out.host[k] = f[6]!;
-    };
-    let i = 0;
-    let j = 0;
-    let k = 0;
-    let next = add.size > 0 ? key(b, 0) : null;
-    while (i < n) {
-      if (gone[i] === 1) {
-        i++;
-        continue;
-      }
-      if (next !== null) {
-        const mine = key(a, i);
-        let before = false;
-        for (let f = 0; f < 7; f++) {
-          if (next[f] !== mine[f]) {
-            before = next[f]! < mine[f]!;
-            break;
-          }
-        }
-        if (before) {
-          put(k++, next);
-          j++;
-          next = j < add.size ? key(b, j) : null;
-          continue;
-        }
-      }
-      // Unchanged rows between two insertions: copy the stretch, remapping the ids.
-      let end = i + 1;
-      const limit = next === null ? n : this.upperBoundBefore(next, i, a);
-      while (end < limit && gone[end] === 0) end++;
-      for (let r = i; r < end; r++) {
-        out.type[k] = this.typeCol[r]!;
-        out.name[k] = a.nameMap[this.nameCol[r]!]!;
-        out.pattern[k] = this.patternCol[r]!;
-        out.principal[k] = a.principalMap[this.principalCol[r]!]!;
-        out.operation[k] = this.operationCol[r]!;
-        out.permission[k] = this.permissionCol[r]!;
-        out.host[k] = a.hostMap[this.hostCol[r]!]!;
-        k++;
-      }
-      i = end;
-    }
-    while (next !== null) {
-      put(k++, next);
-      j++;
-      next = j < add.size ? key(b, j) : null;
-    }
-    return new AclStore(names.values, principals.values, hosts.values, out.type, out.name, out.pattern, out.principal, out.operation, out.permission, out.host);
+    return new AclStore(mergeRows(this.rows(), gone, goneCount, AclStore.build(adds).rows()));
   }
 
-  /** The first position in [from, size) whose row (ids remapped by `side`) sorts after `row`; at least from + 1. */
-  private upperBoundBefore(row: readonly number[], from: number, side: { nameMap: Uint32Array; principalMap: Uint32Array; hostMap: Uint32Array }): number {
-    const cmp = (i: number): number => {
-      const mine = [
-        this.typeCol[i]!,
-        side.nameMap[this.nameCol[i]!]!,
-        this.patternCol[i]!,
-        side.principalMap[this.principalCol[i]!]!,
-        this.operationCol[i]!,
-        this.permissionCol[i]!,
-        side.hostMap[this.hostCol[i]!]!,
-      ];
-      for (let f = 0; f < 7; f++) if (mine[f] !== row[f]) return mine[f]! - row[f]!;
-      return 0;
+  /** The store's content as AclRows (the arrays themselves, not copies). */
+  private rows(): AclRows {
+    return {
+      names: this.names,
+      principals: this.principals,
+      hosts: this.hosts,
+      type: this.typeCol,
+      name: this.nameCol,
+      pattern: this.patternCol,
+      principal: this.principalCol,
+      operation: this.operationCol,
+      permission: this.permissionCol,
+      host: this.hostCol,
     };
-    let lo = from + 1;
-    let hi = this.size;
-    while (lo < hi) {
-      const mid = (lo + hi) >>> 1;
-      if (cmp(mid) < 0) lo = mid + 1;
-      else hi = mid;
-    }
-    return lo;
   }
+
 
   /** Every ACL that applies to the resource (Kafka's MATCH), in the browse order; not cached. */
   matching(resourceType: ResourceType, resourceName: string): AclBinding[] {
@@ -1113,63 +650,4 @@ export class AclStore {
     for (const table of [this.names, this.principals, this.hosts]) for (const s of table) bytes += 16 + s.length * 2;
     return bytes;
   }
-}
-
-/** The positions in both lists of ascending disjoint ranges, as ascending disjoint ranges. */
-function intersectRanges(a: readonly [number, number][], b: readonly [number, number][]): [number, number][] {
-  const out: [number, number][] = [];
-  let i = 0;
-  let j = 0;
-  while (i < a.length && j < b.length) {
-    const from = Math.max(a[i]![0], b[j]![0]);
-    const to = Math.min(a[i]![1], b[j]![1]);
-    if (to > from) out.push([from, to]);
-    if (a[i]![1] < b[j]![1]) i++;
-    else j++;
-  }
-  return out;
-}
-
-/**
- * Merges a sorted table — only the entries `used` marks — with another sorted table,
- * and maps both tables' ids to the merged table's (ids of dropped entries are unused).
- */
-function mergeTables(old: readonly string[], used: Uint8Array, added: readonly string[]): { values: string[]; oldMap: Uint32Array; addMap: Uint32Array } {
-  const values: string[] = [];
-  const oldMap = new Uint32Array(old.length);
-  const addMap = new Uint32Array(added.length);
-  let i = 0;
-  let j = 0;
-  while (i < old.length || j < added.length) {
-    const x = i < old.length ? old[i]! : undefined;
-    const y = j < added.length ? added[j]! : undefined;
-    if (y === undefined || (x !== undefined && x < y)) {
-      if (used[i] === 1) {
-        oldMap[i] = values.length;
-        values.push(x!);
-      }
-      i++;
-    } else if (x === undefined || y < x) {
-      addMap[j++] = values.length;
-      values.push(y);
-    } else {
-      oldMap[i++] = values.length;
-      addMap[j++] = values.length;
-      values.push(x);
-    }
-  }
-  return { values, oldMap, addMap };
-}
-
-/** An AclBindingFilter as a store query (same semantics). */
-export function fromKafkaFilter(f: AclBindingFilter): AclStoreQuery {
-  return {
-    resourceType: f.resourceType,
-    resourceName: f.resourceName,
-    patternType: f.patternType,
-    principal: f.principal,
-    host: f.host,
-    operation: f.operation,
-    permissionType: f.permissionType,
-  };
 }

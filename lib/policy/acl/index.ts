@@ -4,17 +4,16 @@ export * from "./errors";
 export * from "./operations";
 export * from "./principal";
 export { AclIndex, bindingKey, type AclGroup, type IndexedAcl } from "./acl-index";
+export { AclStore, AclStoreBuilder } from "./acl-store";
 export {
   ACL_STORE_SORTS,
-  AclStore,
-  AclStoreBuilder,
   DEFAULT_STORE_PAGE_SIZE,
   fromKafkaFilter,
   type AclStorePage,
   type AclStorePageRequest,
   type AclStoreQuery,
   type AclStoreSort,
-} from "./acl-store";
+} from "./acl-store-query";
 export { authorize, authorizeByResourceType, authorizeInScanOrder, scanOrder, isSuperUser, HARDCODE_RESOURCE_NAME } from "./authorize";
 export * from "./filter";
 export * from "./validate";
