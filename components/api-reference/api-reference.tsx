@@ -18,7 +18,7 @@ export function ApiReference({ areas, version }: { areas: AreaView[]; version: s
       <p className="lead">
         The JSON API under <code>/api/v1</code>, OpenAPI {version}. Every call acts as the signed-in Kafka principal. Sign in with{" "}
         <code>POST /api/v1/session</code> (a cookie) or send <code>Authorization: Basic</code> with Kafka credentials on each request. The machine-readable
-        document: <a href="/api/v1/openapi.json">/api/v1/openapi.json</a>.
+        document: <a href="/api/v1/openapi.json">/api/v1/openapi.json</a>. Each operation below opens to its parameters, answers and an example.
       </p>
       <nav aria-label="API areas" className={`card ${styles.toc}`}>
         {areas.map((area) => (
@@ -40,9 +40,6 @@ export function ApiReference({ areas, version }: { areas: AreaView[]; version: s
         <section key={area.name} aria-labelledby={`area-${slug(area.name)}`} className={styles.area}>
           <h2 id={`area-${slug(area.name)}`}>{area.name}</h2>
           {area.description && <p className="muted">{area.description}</p>}
-          <p className="hint">
-            {area.operations.length} operation{area.operations.length === 1 ? "" : "s"}: open one to see its parameters, answers and an example.
-          </p>
           {area.operations.map((op) => (
             <Operation key={op.id} op={op} />
           ))}

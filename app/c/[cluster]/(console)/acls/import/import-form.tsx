@@ -106,7 +106,7 @@ export function AclImportForm() {
       <form
         ref={formRef}
         action={previewAction}
-        className="card import-form"
+        className={`card import-form ${styles.form}`}
         aria-label="Import ACLs"
         noValidate
         onSubmit={(e) => {
