@@ -42,7 +42,7 @@ test.describe.serial("two clusters in one console", () => {
 `,
     );
     // The single-cluster variables are refused beside a clusters file: blank is unset.
-    instance = await startInstance("clusters", { CLUSTERS_FILE: file, KAFKA_BOOTSTRAP_SERVERS: "", KAFKA_SUPER_USERS: "", KAFKA_SECURITY_PROTOCOL: "", LOG_LEVEL: "info" });
+    instance = await startInstance("clusters", { CLUSTERS_FILE: file, KAFKA_BOOTSTRAP_SERVERS: "", KAFKA_SUPER_USERS: "", KAFKA_SECURITY_PROTOCOL: "", KAFKA_SERVICE_CREDENTIALS_FILE: "", LOG_LEVEL: "info" });
   });
 
   test.afterAll(() => {
