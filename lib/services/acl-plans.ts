@@ -4,7 +4,7 @@
  *
  * prepare: the shared ACL snapshot (the viewer's right proven by Kafka) -> computePlan
  * (exact creates and deletes, invalid bindings, no-ops) -> the blast radius over the
- * console's universe (lib/policy/acl/plan.ts: every principal the console knows, every
+ * console's universe (lib/policy/acl/plan-universe.ts: every principal the console knows, every
  * host named in an ACL plus "any other host", every existing resource, every operation
  * kafka-acls.sh allows) -> counts, rules in words, groups, the first rows and the
  * kafka-acls.sh commands.

@@ -1,7 +1,7 @@
 /**
  * How the ACLs area names bindings and resources in messages, tables and the audit
  * trail. Pure. (The preview of a change itself is the sealed plan's blast radius:
- * lib/services/acl-plans.ts over lib/policy/acl/plan.ts.)
+ * lib/services/acl-plans.ts over lib/policy/acl/blast-radius.ts.)
  */
 import { WILDCARD_HOST, WILDCARD_RESOURCE, bindingKey, type AclBinding } from "@/lib/policy";
 

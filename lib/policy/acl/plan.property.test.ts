@@ -16,7 +16,10 @@ import { AclIndex, bindingKey } from "./acl-index";
 import { authorize } from "./authorize";
 import type { AuthorizerConfig } from "./model";
 import { SUPPORTED_OPERATIONS } from "./operations";
-import { applyPlan, blastRadius, computePlan, inPlanScope, planWithBlastRadius, type AclDecisionChange, type PlanInput, type PlanUniverse } from "./plan";
+import { blastRadius } from "./blast-radius";
+import type { AclDecisionChange } from "./blast-radius-result";
+import { applyPlan, computePlan, inPlanScope, planWithBlastRadius, type PlanInput } from "./plan";
+import type { PlanUniverse } from "./plan-universe";
 import { validateNewAcl } from "./validate";
 
 // ---- brute force ---------------------------------------------------------------------

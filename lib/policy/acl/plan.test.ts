@@ -1,7 +1,9 @@
 import { describe, expect, it } from "vitest";
 import type { AclBinding } from "../types";
 import { AclIndex } from "./acl-index";
-import { ANY_OTHER_HOST, applyPlan, blastRadius, computePlan, consoleUniverse, planWithBlastRadius, type PlanUniverse } from "./plan";
+import { blastRadius } from "./blast-radius";
+import { applyPlan, computePlan, planWithBlastRadius } from "./plan";
+import { ANY_OTHER_HOST, consoleUniverse, type PlanUniverse } from "./plan-universe";
 import { acl } from "./test-helpers";
 
 const allowSvcOrdersWrite = acl("TOPIC", "orders", "LITERAL", "User:svc-orders", "*", "WRITE", "ALLOW");
