@@ -43,7 +43,7 @@ export function AclTable({ acls, sort }: { acls: AclBinding[]; sort?: AclSortCon
                   <span className="sr-only">Select</span>
                 </th>
                 <AclBindingHeaders sort={sort} />
-                <th>
+                <th className="sticky-actions">
                   <span className="sr-only">Actions</span>
                 </th>
               </tr>
@@ -57,17 +57,17 @@ export function AclTable({ acls, sort }: { acls: AclBinding[]; sort?: AclSortCon
                       <input type="checkbox" name="acl" value={value} defaultChecked={selected.has(value)} aria-label={`Select ${describe(a)}`} />
                     </td>
                     <AclBindingCells acl={a} linkPrincipal />
-                    <td>
-                      <div className="row nowrap">
-                      <button className="btn secondary small" type="submit" name="only" value={value} disabled={pending} aria-label={`Delete ${describe(a)}`}>
-                        Delete…
-                      </button>
-                      <Link href={cloneHref(a)} aria-label={`Clone ${describe(a)}`}>
-                        Clone
-                      </Link>
-                      <Link href={accessCheckHref(a)} aria-label={`Check access like ${describe(a)}`}>
-                        Check access
-                      </Link>
+                    <td className="sticky-actions">
+                      <div className="row-actions">
+                        <button className="btn secondary small" type="submit" name="only" value={value} disabled={pending} aria-label={`Delete ${describe(a)}`}>
+                          Delete…
+                        </button>
+                        <Link href={cloneHref(a)} aria-label={`Clone ${describe(a)}`}>
+                          Clone
+                        </Link>
+                        <Link href={accessCheckHref(a)} aria-label={`Check access like ${describe(a)}`}>
+                          Check
+                        </Link>
                       </div>
                     </td>
                   </tr>
