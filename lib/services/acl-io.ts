@@ -22,7 +22,7 @@
  * the plan's business (validateNewAcl); text the console never accepts (NUL, control
  * characters, lone surrogates) is refused here with the place it was found.
  */
-import { CSV_HEADER, jsonNestsDeeperThan, MAX_JSON_DEPTH, PolicyInputError, parseAclBinding, parseAclList, parseCsvRows, type AclBinding } from "@/lib/policy";
+import { cleanBinding, CSV_HEADER, jsonNestsDeeperThan, MAX_JSON_DEPTH, PolicyInputError, parseAclBinding, parseAclList, parseCsvRows, type AclBinding } from "@/lib/policy";
 import { unsafeTextProblem } from "@/lib/schemas/safe-text";
 
 export const ACL_FILE_FORMATS = ["json", "csv", "yaml"] as const;
@@ -59,21 +59,10 @@ export function compareForExport(a: AclBinding, b: AclBinding): number {
 
 /** The bindings once each (Kafka's set), in export order. */
 export function sortForExport(acls: readonly AclBinding[]): AclBinding[] {
-  const sorted = acls.map(clean).sort(compareForExport);
+  const sorted = acls.map(cleanBinding).sort(compareForExport);
   return sorted.filter((b, i) => i === 0 || compareForExport(sorted[i - 1]!, b) !== 0);
 }
 
-function clean(b: AclBinding): AclBinding {
-  return {
-    resourceType: b.resourceType,
-    resourceName: b.resourceName,
-    patternType: b.patternType,
-    principal: b.principal,
-    host: b.host,
-    operation: b.operation,
-    permissionType: b.permissionType,
-  };
-}
 
 /** Consecutive runs of one principal, in export order. */
 export function groupByPrincipal(acls: readonly AclBinding[]): { principal: string; acls: AclBinding[] }[] {

@@ -24,6 +24,6 @@ export * from "./roles";
 export * from "./lint";
 export * from "./plan";
 export * from "./plan-universe";
-export { distinctBindings, findAclEntry } from "./acl-set";
+export { cleanBinding, distinctBindings, findAclEntry } from "./acl-set";
 export { blastRadius, type BlastRadiusInput } from "./blast-radius";
 export { BlastRadius, type AclDecisionChange, type BlastRule, type BlastRuleKind, type BlastSummary } from "./blast-radius-result";
