@@ -92,7 +92,9 @@ test.describe("Access check page", () => {
   test("the form submits as a linkable GET; CLUSTER needs no name", async ({ adminPage: page }) => {
     await page.goto("/access-check");
     await expect(page.getByLabel("Principal")).toHaveValue("User:admin");
-    await expect(page.getByLabel("Host")).toHaveValue("127.0.0.1");
+    // No host prefilled: the check asks from any host no ACL names, as the principal and resource pages do.
+    await expect(page.getByLabel("Host")).toHaveValue("");
+    await expect(page.getByLabel("Host")).toHaveAttribute("placeholder", "any host no ACL names");
     await page.getByLabel("Principal").fill("User:svc-orders");
     // The type first: the operation list then holds the operations Kafka checks on CLUSTER.
     await page.getByRole("combobox", { name: /^Resource type/ }).selectOption("CLUSTER");
@@ -131,7 +133,8 @@ test.describe("GET /api/v1/access-check", () => {
     expect(res.status()).toBe(200);
     const body = await res.json();
     expect(body).toMatchObject({
-      request: { principal: "User:bob", operation: "READ", resourceType: "TOPIC", resourceName: "payments-eu", host: "127.0.0.1" },
+      request: { principal: "User:bob", operation: "READ", resourceType: "TOPIC", resourceName: "payments-eu" },
+      hosts: { assumed: "unnamed", statement: "host: any host no ACL names", differing: [] },
       decision: "DENIED",
       rule: { kind: "acl", acl: { principal: "User:bob", operation: "READ", permissionType: "DENY", patternType: "LITERAL", resourceName: "payments-eu", host: "*" } },
       assumptions: { superUsers: ["User:admin"], allowEveryoneIfNoAclFound: false },

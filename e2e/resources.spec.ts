@@ -42,10 +42,10 @@ test("the detail of payments-eu groups the ACLs by why they apply, and the matri
   expect(reasons[reasons.length - 1]).toBe("wildcard");
 
   const matrix = page.getByRole("table", { name: "Effective permissions" });
-  const bobRead = matrix.locator('tr[data-principal="User:bob"] td[data-operation="READ"] a');
+  const bobRead = matrix.locator('tr[data-principal="User:bob"] td[data-operation="READ"] > a');
   await expect(bobRead).toHaveText("DENIED");
   await expect(bobRead).toHaveAttribute("title", /A matching DENY wins/);
-  const billingRead = matrix.locator('tr[data-principal="User:svc-billing"] td[data-operation="READ"] a');
+  const billingRead = matrix.locator('tr[data-principal="User:svc-billing"] td[data-operation="READ"] > a');
   await expect(billingRead).toHaveText("ALLOWED");
   await expect(billingRead).toHaveAttribute("title", /PREFIXED/);
   await expect(page.getByTestId("matrix-assumptions")).toContainText("host no ACL names");
@@ -88,7 +88,7 @@ test("the matrix keeps principals' case and links each to its view; a DENIED cel
   expect(await header.innerText()).toBe("User:svc-billing");
 
   // carol may READ audit-log only from 127.0.0.1; the matrix answers for a host no ACL names.
-  const carolRead = matrix.locator('tr[data-principal="User:carol"] td[data-operation="READ"] a');
+  const carolRead = matrix.locator('tr[data-principal="User:carol"] td[data-operation="READ"] > a');
   await expect(carolRead).toHaveText("DENIED");
   await expect(carolRead).not.toHaveAttribute("href", /host=127\.0\.0\.1/);
   await carolRead.click();

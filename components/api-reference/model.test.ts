@@ -24,7 +24,7 @@ describe("referenceModel", () => {
   });
 
   it("turns the query examples into named sets for the Try-it form, path examples included", () => {
-    expect(op("checkAccess").exampleSets.map((s) => s.name)).toEqual(["topic", "cluster", "certificate"]);
+    expect(op("checkAccess").exampleSets.map((s) => s.name)).toEqual(["topic", "pinnedHost", "cluster", "certificate"]);
     expect(op("checkAccess").exampleSets[0]?.values).toEqual({ principal: "User:alice", operation: "READ", resourceType: "TOPIC", resourceName: "orders" });
     expect(op("approveTokenRequest").exampleSets).toEqual([{ name: "example", summary: "example", values: { id: "00000000-0000-4000-8000-000000000000" } }]);
     expect(op("getCluster").exampleSets).toEqual([]);

@@ -200,7 +200,9 @@ const RESOURCES: ApiOperation[] = [
     summary: "The ACLs that apply to one resource, and the effective permissions",
     description:
       "One resource (type, name; CLUSTER is kafka-cluster): the ACLs that apply to it grouped by why (exact LITERAL name, PREFIXED patterns it starts with, " +
-      "LITERAL *), and the effective-permission matrix per principal and operation for clients whose host no ACL names. ACLs are read as the caller: needs DESCRIBE on CLUSTER.",
+      "LITERAL *), and the effective-permission matrix per principal and operation for clients whose host no ACL names (each cell's otherHosts: the answer " +
+      "from a host an ACL names where it differs): User:* (any other principal no ACL here names, super users aside), each super user (every operation " +
+      "ALLOWED), then each principal an applicable ACL names. ACLs are read as the caller: needs DESCRIBE on CLUSTER.",
     query: resourceDetailQuerySchema,
     queryExamples: {
       topic: { summary: "A topic", value: { type: "TOPIC", name: "orders" } },
@@ -224,12 +226,19 @@ const ACCESS_CHECK: ApiOperation[] = [
     description:
       "May a principal do an operation on a resource from a host, and which rule decides. ACLs are read from Kafka as the caller (needs DESCRIBE on CLUSTER); " +
       "super.users and allow.everyone.if.no.acl.found are assumed from the console's environment. resourceName is required except for CLUSTER. " +
+      "Without host the question is asked, as on the principal, resource and who-can pages, from any host no ACL names (only *-host ACLs count): " +
+      "hosts.assumed is `unnamed`, request.host an address no applicable ACL names, and hosts.differing gives the answer from each host the ACLs " +
+      "of the principal (or User:*) name where it differs. " +
       "Instead of a principal, certificateDn or kerberosPrincipal names a client that the configured mapping rules turn into its principal first (`mapping` in the answer); " +
       "a client the rules refuse is a 400 naming Kafka's exception.",
     query: accessCheckQuerySchema,
     statuses: { 422: RULES_TOO_COSTLY },
     queryExamples: {
-      topic: { summary: "May alice read the topic orders?", value: { principal: "User:alice", operation: "READ", resourceType: "TOPIC", resourceName: "orders" } },
+      topic: { summary: "May alice read the topic orders (from any host no ACL names)?", value: { principal: "User:alice", operation: "READ", resourceType: "TOPIC", resourceName: "orders" } },
+      pinnedHost: {
+        summary: "May carol read audit-log? (no host: any host no ACL names; hosts.differing lists the host her ACL names)",
+        value: { principal: "User:carol", operation: "READ", resourceType: "TOPIC", resourceName: "audit-log" },
+      },
       cluster: { summary: "May bob alter the cluster, from 10.0.0.7?", value: { principal: "User:bob", operation: "ALTER", resourceType: "CLUSTER", host: "10.0.0.7" } },
       certificate: {
         summary: "May a client presenting this certificate read orders? (mapped with the configured SSL rules first)",

@@ -29,10 +29,11 @@ describe("accessCheckQuerySchema", () => {
     expect(accessCheckQuerySchema.parse({ ...q, host: "::1" }).host).toBe("0:0:0:0:0:0:0:1");
   });
 
-  it("defaults the host to 127.0.0.1 when absent or blank", () => {
+  it("without a host (absent or blank) asks from any host no ACL names, as the other pages do: null, never 127.0.0.1", () => {
     const q = { principal: "User:alice", operation: "READ", resourceType: "TOPIC", resourceName: "orders" };
-    expect(accessCheckQuerySchema.parse(q).host).toBe("127.0.0.1");
-    expect(accessCheckQuerySchema.parse({ ...q, host: "" }).host).toBe("127.0.0.1");
+    expect(accessCheckQuerySchema.parse(q).host).toBeNull();
+    expect(accessCheckQuerySchema.parse({ ...q, host: "" }).host).toBeNull();
+    expect(accessCheckQuerySchema.parse({ ...q, host: " 10.0.0.7 " }).host).toBe("10.0.0.7");
   });
 
   it("names CLUSTER kafka-cluster when no name is given, and refuses any other name", () => {

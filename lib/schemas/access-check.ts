@@ -18,8 +18,12 @@ import {
   type ResourceType,
 } from "@/lib/policy";
 
-/** The host a check assumes when none is given: a client on the broker's own machine. */
-export const DEFAULT_CHECK_HOST = "127.0.0.1";
+/**
+ * The host a check assumes when none is given, as every page words it: a client whose
+ * address no ACL names, so only `*`-host ACLs count (the principal, resource and who-can
+ * pages decide the same way). The answer lists the hosts the ACLs do name where it differs.
+ */
+export const UNNAMED_HOST_WORDS = "any host no ACL names";
 
 /** Operations a client request can ask for (ALL exists only in ACLs). */
 export const CHECKABLE_OPERATIONS = OPERATIONS.filter((op) => op !== "ALL");
@@ -61,7 +65,13 @@ export const accessCheckQueryFieldsSchema = z.object({
   operation: required(40).meta({ description: "The operation the request needs", enum: [...CHECKABLE_OPERATIONS] }),
   resourceType: required(40).meta({ description: "The resource type", enum: [...RESOURCE_TYPES] }),
   resourceName: trimmed(1000).default("").meta({ description: `The resource name; for CLUSTER it is always ${CLUSTER_RESOURCE_NAME} (the default)` }),
-  host: trimmed(100).default(DEFAULT_CHECK_HOST).meta({ description: `The client's IP address exactly as Kafka prints it (default ${DEFAULT_CHECK_HOST})` }),
+  host: trimmed(100)
+    .default("")
+    .meta({
+      description:
+        `The client's IP address exactly as Kafka prints it. Omitted or empty: ${UNNAMED_HOST_WORDS} (only *-host ACLs count); ` +
+        "the answer's hosts.assumed says so and hosts.differing lists the hosts the ACLs name where the answer differs",
+    }),
 });
 
 /** The question, checked: every field error at once; CLUSTER's name and the host filled in. */
@@ -106,13 +116,21 @@ export const accessCheckQuerySchema = accessCheckQueryFieldsSchema
       resourceType,
       resourceName: resourceType === "CLUSTER" ? CLUSTER_RESOURCE_NAME : v.resourceName,
       // Kafka compares ACL hosts with the address as Java writes it (::1 -> 0:0:0:0:0:0:0:1).
-      host: v.host === "" ? DEFAULT_CHECK_HOST : (canonicalIp(v.host) ?? v.host),
+      /** null: none given, a host no ACL names (UNNAMED_HOST_WORDS). */
+      host: v.host === "" ? null : (canonicalIp(v.host) ?? v.host),
     };
   });
 export type AccessCheckInput = z.output<typeof accessCheckQuerySchema>;
 export type AccessCheckClient = { kind: "certificate" | "kerberos"; value: string };
 
 const aclBindingSchema = aclBindingResponseSchema;
+
+const ruleSchema = z.discriminatedUnion("kind", [
+  z.object({ kind: z.literal("superUser") }),
+  z.object({ kind: z.literal("acl"), acl: aclBindingSchema }),
+  z.object({ kind: z.literal("noAclMatched") }),
+  z.object({ kind: z.literal("default") }),
+]);
 
 /** How one applicable ACL relates to the request. */
 export const ACL_MATCHES = ["decides", "matches", "otherPrincipal", "otherHost", "otherOperation", "skipped"] as const;
@@ -126,12 +144,7 @@ export const accessCheckResultSchema = z.object({
     host: z.string(),
   }),
   decision: z.enum(["ALLOWED", "DENIED"]),
-  rule: z.discriminatedUnion("kind", [
-    z.object({ kind: z.literal("superUser") }),
-    z.object({ kind: z.literal("acl"), acl: aclBindingSchema }),
-    z.object({ kind: z.literal("noAclMatched") }),
-    z.object({ kind: z.literal("default") }),
-  ]),
+  rule: ruleSchema,
   /** The deciding rule in plain words. */
   reason: z.string(),
   /** When the client was given by certificate DN or Kerberos principal: how it became request.principal. */
@@ -147,6 +160,22 @@ export const accessCheckResultSchema = z.object({
     .optional(),
   /** The ACLs that apply to the resource (Kafka's MATCH filter): the exact name, then prefixes (longest first), then `*`. */
   acls: z.array(aclBindingSchema.extend({ match: z.enum(ACL_MATCHES), detail: z.string() })),
+  /** The host the answer is for, and (for a host no ACL names) the named hosts where it differs. */
+  hosts: z.object({
+    assumed: z.enum(["given", "unnamed"]).meta({ description: "given: the host asked about; unnamed: none given, so a host no ACL names (request.host is one such address)" }),
+    /** "host: 10.0.0.7" or "host: any host no ACL names". */
+    statement: z.string(),
+    /** For an unnamed host: each host an applicable ACL of the principal (or User:*) names where the answer is different. */
+    differing: z.array(
+      z.object({
+        host: z.string(),
+        decision: z.enum(["ALLOWED", "DENIED"]),
+        rule: ruleSchema,
+        via: z.array(z.string()),
+        reason: z.string(),
+      }),
+    ),
+  }),
   /** What else follows from the answer (implications, hosts, how to change it). */
   notes: z.array(z.string()),
   /** The broker settings the answer assumes (from the console's environment). */

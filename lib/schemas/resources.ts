@@ -73,11 +73,27 @@ export const resourceDetailSchema = z.object({
   groups: z.array(applicableGroupSchema),
   /** The operations valid for the resource type (the matrix's columns). */
   operations: z.array(z.enum(OPERATIONS)),
-  /** One row per principal named by the applicable ACLs, User:* first (anyone else); clients whose host no ACL names. */
+  /**
+   * One row per principal: User:* first (any other principal no ACL here names, super users aside), then each super user,
+   * then every principal the applicable ACLs name; for clients whose host no ACL names.
+   */
   rows: z.array(
     z.object({
       principal: z.string(),
-      cells: z.array(z.object({ operation: z.enum(OPERATIONS), decision: z.enum(["ALLOWED", "DENIED"]), rule: ruleSchema, reason: z.string() })),
+      /** In super.users (as assumed): Kafka allows it everything without looking at ACLs. */
+      superUser: z.boolean(),
+      cells: z.array(
+        z.object({
+          operation: z.enum(OPERATIONS),
+          decision: z.enum(["ALLOWED", "DENIED"]),
+          rule: ruleSchema,
+          reason: z.string(),
+          /** The deciding rule in short labels (super.users, DENY wins, PREFIXED "x", from 10.0.0.7, implied by READ). */
+          via: z.array(z.string()),
+          /** The hosts this principal's (or User:*'s) applicable ACLs name where the answer differs, with that answer. */
+          otherHosts: z.array(z.object({ host: z.string(), decision: z.enum(["ALLOWED", "DENIED"]), rule: ruleSchema, via: z.array(z.string()) })),
+        }),
+      ),
       /** Hosts named by this principal's applicable ACLs: a client from one of them may get another answer. */
       specificHosts: z.array(z.string()),
     }),

@@ -32,7 +32,8 @@ import {
   type AuthorizationResult,
   type AuthorizeRequest,
 } from "@/lib/policy";
-import type { AccessCheckAcl, AccessCheckAssumptions, AccessCheckResult } from "@/lib/schemas/access-check";
+import { UNNAMED_HOST_WORDS, type AccessCheckAcl, type AccessCheckAssumptions, type AccessCheckResult } from "@/lib/schemas/access-check";
+import { decideFromUnnamedHost, unnamedHost } from "./effective-permissions";
 
 type Match = AccessCheckAcl["match"];
 
@@ -136,6 +137,8 @@ export function accessNotes(
   assumptions: Pick<AccessCheckAssumptions, "allowEveryoneIfNoAclFound">,
   /** The same question for another operation (to follow implications through). */
   decide: (operation: AclOperation) => AuthorizationResult,
+  /** Asked from a host no ACL names: the answer lists the named hosts where it differs, so no note about them. */
+  hostsListed = false,
 ): string[] {
   const notes: string[] = [];
   const rule = result.rule;
@@ -225,7 +228,7 @@ export function accessNotes(
         .map((a) => a.host),
     ),
   ].sort();
-  if (otherHosts.length > 0 && rule.kind !== "superUser") {
+  if (otherHosts.length > 0 && rule.kind !== "superUser" && !hostsListed) {
     notes.push(
       `ACLs here for ${request.principal} name other hosts (${otherHosts.join(", ")}): a client connecting from ${otherHosts.length === 1 ? "that address" : "those addresses"} may get a different answer.`,
     );
@@ -265,34 +268,56 @@ export function applicableAclsFilter(resource: Pick<AuthorizeRequest, "resourceT
   };
 }
 
+/** A question as the Access check takes it: `host` null is a client whose address no ACL names. */
+export type AccessQuestion = Omit<AuthorizeRequest, "host"> & { host: string | null };
+
 /**
  * The whole answer: decide with the policy core over the ACLs that apply to the
  * resource (Kafka's MATCH), then explain. `index` is an authorizer index holding them
  * (the ACL snapshot's, over every ACL: the same decision and rule, since only the ACLs
  * that apply to a resource take part in deciding it); without one, they are indexed here.
+ *
+ * Without a host (`host` null) the question is asked from a host no ACL names, as the
+ * principal, resource and who-can pages ask it: `request.host` is such an address (for
+ * asking again), the sentences say "any host no ACL names", and `hosts.differing` gives
+ * the answer from each host the principal's (or User:*'s) applicable ACLs name where it differs.
  */
 export function explainAccessDecision(
-  request: AuthorizeRequest,
+  question: AccessQuestion,
   applicable: readonly AclBinding[],
   assumptions: AccessCheckAssumptions,
   index: AclIndex = AclIndex.build(applicable),
 ): AccessCheckResult {
   const config = { superUsers: new Set(assumptions.superUsers), allowEveryoneIfNoAclFound: assumptions.allowEveryoneIfNoAclFound };
+  const unnamed = question.host === null;
+  const request: AuthorizeRequest = { ...question, host: question.host ?? unnamedHost(applicable.map((a) => a.host)) };
+  // The words the sentences use for the host: the address given, or "any host no ACL names".
+  const worded: AuthorizeRequest = unnamed ? { ...request, host: UNNAMED_HOST_WORDS } : request;
   const result = authorize(index, request, config);
   // What StandardAuthorizer looks at for this name (it skips LITERAL `*` for names starting with `*`).
   const considered = new Set<string>();
   for (const group of scanOrder(index, request.resourceType, request.resourceName)) for (const e of group.entries) considered.add(bindingKey(e.binding));
   const acls = [...applicable].sort(tableOrder).map((acl) => ({
     ...acl,
-    ...classifyAcl(acl, request, result, considered.has(bindingKey(acl))),
+    ...classifyAcl(acl, worded, result, considered.has(bindingKey(acl))),
   }));
+  const differing = unnamed
+    ? decideFromUnnamedHost(index, request, config).otherHosts.map((o) => ({
+        host: o.host,
+        decision: o.decision,
+        rule: o.rule.kind === "acl" ? { kind: "acl" as const, acl: { ...o.rule.acl } } : { kind: o.rule.kind },
+        via: [...o.via],
+        reason: describeRule(o, { ...request, host: o.host }, assumptions),
+      }))
+    : [];
   return {
     request: { ...request },
     decision: result.decision,
     rule: result.rule.kind === "acl" ? { kind: "acl", acl: { ...result.rule.acl } } : { kind: result.rule.kind },
-    reason: describeRule(result, request, assumptions),
+    reason: describeRule(result, worded, assumptions),
     acls,
-    notes: accessNotes(request, result, applicable, assumptions, (operation) => authorize(index, { ...request, operation }, config)),
+    hosts: { assumed: unnamed ? "unnamed" : "given", statement: `host: ${worded.host}`, differing },
+    notes: accessNotes(worded, result, applicable, assumptions, (operation) => authorize(index, { ...request, operation }, config), unnamed),
     assumptions,
   };
 }

@@ -1,7 +1,7 @@
 import { describe, expect, it, vi } from "vitest";
 import type { AclBinding, AuthorizeRequest } from "@/lib/policy";
 import type { AccessCheckAssumptions } from "@/lib/schemas/access-check";
-import { aclSentence, applicableAclsFilter, describeRule, explainAccessDecision } from "./access-check-explain";
+import { aclSentence, applicableAclsFilter, describeRule, explainAccessDecision, type AccessQuestion } from "./access-check-explain";
 
 vi.mock("server-only", () => ({}));
 const { readAuthorizerConfig } = await import("./authorizer-config");
@@ -30,6 +30,8 @@ const ask = (r: Partial<AuthorizeRequest>): AuthorizeRequest => ({
   host: "127.0.0.1",
   ...r,
 });
+/** The question without a host (the Access check's default). */
+const askFromAnyHost = (r: Partial<AuthorizeRequest>): AccessQuestion => ({ ...ask(r), host: null });
 
 describe("aclSentence", () => {
   it("says who may (not) do what, on which pattern, from where", () => {
@@ -148,6 +150,39 @@ describe("explainAccessDecision", () => {
     expect(away.decision).toBe("DENIED");
     expect(away.acls.find((a) => a.host === "127.0.0.1")).toMatchObject({ match: "otherHost", detail: "Only from 127.0.0.1, not 10.0.0.7" });
     expect(away.notes.some((n) => n.includes("name other hosts (127.0.0.1)"))).toBe(true);
+  });
+
+  it("without a host, asks from any host no ACL names (as the principal and resource pages do) and lists the named host where the answer differs", () => {
+    const acls = [CAROL_AUDIT_LOCAL, NOBODY_DELETES_AUDIT, CAROL_ANY_TOPIC];
+    const r = explainAccessDecision(askFromAnyHost({ principal: "User:carol", resourceName: "audit-log" }), acls, DEV);
+    // Kafka: carol's READ is pinned to 127.0.0.1, so from any other address no ACL matches.
+    expect(r).toMatchObject({ decision: "DENIED", rule: { kind: "noAclMatched" } });
+    expect(r.hosts.assumed).toBe("unnamed");
+    expect(r.hosts.statement).toBe("host: any host no ACL names");
+    expect(r.request.host).toBe("192.0.2.1");
+    expect(r.reason).toContain("(User:carol, READ, any host no ACL names)");
+    expect(r.hosts.differing).toEqual([
+      {
+        host: "127.0.0.1",
+        decision: "ALLOWED",
+        rule: { kind: "acl", acl: CAROL_AUDIT_LOCAL },
+        via: ["from 127.0.0.1"],
+        reason: "ALLOW ACL: User:carol may READ on TOPIC audit-log (LITERAL) from 127.0.0.1.",
+      },
+    ]);
+    expect(r.acls.find((a) => a.host === "127.0.0.1")).toMatchObject({ match: "otherHost", detail: "Only from 127.0.0.1, not any host no ACL names" });
+    // The same question asked from the address the answer names gets the same answer.
+    expect(explainAccessDecision(ask({ principal: "User:carol", resourceName: "audit-log", host: r.request.host }), acls, DEV).decision).toBe("DENIED");
+    // A host given: that host, nothing listed beside it.
+    const given = explainAccessDecision(ask({ principal: "User:carol", resourceName: "audit-log", host: "127.0.0.1" }), acls, DEV);
+    expect(given.hosts).toEqual({ assumed: "given", statement: "host: 127.0.0.1", differing: [] });
+  });
+
+  it("without a host, an answer no named host changes lists none; a super user none either", () => {
+    const r = explainAccessDecision(askFromAnyHost({ principal: "User:carol", operation: "DESCRIBE", resourceName: "audit-log" }), [CAROL_AUDIT_LOCAL, CAROL_ANY_TOPIC], DEV);
+    expect(r).toMatchObject({ decision: "ALLOWED", hosts: { assumed: "unnamed", differing: [] } });
+    const admin = explainAccessDecision(askFromAnyHost({ principal: "User:admin", resourceName: "audit-log" }), [CAROL_AUDIT_LOCAL], DEV);
+    expect(admin).toMatchObject({ decision: "ALLOWED", rule: { kind: "superUser" }, hosts: { differing: [] } });
   });
 
   it("User:* ACLs apply to everyone", () => {

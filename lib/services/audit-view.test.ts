@@ -49,6 +49,15 @@ beforeEach(() => {
 });
 afterEach(() => vi.unstubAllEnvs());
 
+describe("visibilityFor: hosts", () => {
+  it("decides from any host no ACL names, as every page does by default: a grant pinned to 127.0.0.1 shows nothing", () => {
+    const rights = { principal: "User:bob", superUser: false, acls: false, quotas: false, clusterAdmin: false, createdFor: [], problems: [] };
+    const owner = { resourceType: "USER" as const, resourceName: "User:svc-orders", principal: "User:bob", operation: "DESCRIBE_TOKENS" as const };
+    expect(visibilityFor({ ...rights, userAcls: [acl({ ...owner, host: "127.0.0.1" })] }, OWNERS, config).tokenOwners).toEqual([]);
+    expect(visibilityFor({ ...rights, userAcls: [acl(owner)] }, OWNERS, config).tokenOwners).toEqual(["User:svc-orders"]);
+  });
+});
+
 describe("probeAuditRights", () => {
   it("a super user is not probed and sees everything", async () => {
     const rights = await probeAuditRights("User:admin", cred("admin"), config);

@@ -36,12 +36,11 @@ import { auditedTokenOwners, InvalidCursorError, listVisibleAudit, type AuditCat
 import { aclIsAllowed, isSuperUser, type AclBinding, type AuthorizerConfig } from "@/lib/policy";
 import { toAuthorizerConfig } from "./authorizer-config";
 import { clusterIdOf, clusterOf } from "@/lib/clusters";
+import { unnamedHost } from "./effective-permissions";
 
 /** How long the rights learned from Kafka are reused for one session. */
 export const RIGHTS_TTL_MS = 30_000;
 
-/** The console's connections come from the loopback address of the dev broker's host. */
-const CONSOLE_HOST = "127.0.0.1";
 const CLUSTER = "kafka-cluster";
 
 /** What Kafka lets the viewer see, as far as the audit trail is concerned. */
@@ -98,7 +97,7 @@ export async function probeAuditRights(principal: string, cred: KafkaCredential,
     probe(() => describeDelegationTokens(cred, null), "describe delegation tokens to decide audit visibility"),
   ]);
   const problems = [clusterAcls, userAcls, quotas, tokens].flatMap((p) => (!p.ok && !p.refused ? [p.message] : []));
-  const clusterAdmin = clusterAcls.ok && aclIsAllowed(clusterAcls.value, config, CONSOLE_HOST)(principal, "ALTER", "CLUSTER", CLUSTER);
+  const clusterAdmin = clusterAcls.ok && aclIsAllowed(clusterAcls.value, config, unnamedHost(clusterAcls.value.map((a) => a.host)))(principal, "ALTER", "CLUSTER", CLUSTER);
   return {
     principal,
     superUser: false,
@@ -147,7 +146,8 @@ export function visibilityFor(rights: AuditRights, owners: { token: readonly str
   let tokenOwners: string[] = [];
   let tokenRequestOwners = owners.tokenRequest.filter((owner) => rights.createdFor.includes(owner));
   if (rights.userAcls !== null) {
-    const allowed = aclIsAllowed(rights.userAcls, config, CONSOLE_HOST);
+    // From a host no ACL names, as every page decides by default: a host-pinned grant does not count.
+    const allowed = aclIsAllowed(rights.userAcls, config, unnamedHost(rights.userAcls.map((a) => a.host)));
     const describes = (owner: string) => allowed(rights.principal, "DESCRIBE_TOKENS", "USER", owner);
     tokenOwners = owners.token.filter(describes);
     tokenRequestOwners = owners.tokenRequest.filter((owner) => describes(owner) || allowed(rights.principal, "CREATE_TOKENS", "USER", owner));

@@ -229,6 +229,35 @@ function cellsFor(
   });
 }
 
+/**
+ * One principal's cells on one resource, for a host no ACL names (`host` null: with the
+ * named hosts where the answer differs) or from `host`: the principal page's cells, for
+ * the resource page's matrix.
+ */
+export function resourceCells(
+  index: AclIndex,
+  resourceType: ResourceType,
+  resourceName: string,
+  principal: string,
+  config: AuthorizerConfig,
+  host: string | null = null,
+): PermissionCell[] {
+  return cellsFor(scanOrder(index, resourceType, resourceName), principal, SUPPORTED_OPERATIONS[resourceType], host, config);
+}
+
+/**
+ * One question asked from a host no ACL names, decided as the principal, resource and
+ * who-can pages decide it (the Access check's default): the answer, and each host the
+ * applicable ACLs of the principal (or User:*) name where the answer differs.
+ */
+export function decideFromUnnamedHost(
+  index: AclIndex,
+  request: { principal: string; operation: AclOperation; resourceType: ResourceType; resourceName: string },
+  config: AuthorizerConfig,
+): PermissionCell {
+  return cellsFor(scanOrder(index, request.resourceType, request.resourceName), request.principal, [request.operation], null, config)[0]!;
+}
+
 /** Whether a cell says something beyond "no ACL gives it": ALLOWED, or an ACL (a DENY) decides, at some host. */
 const isRelevant = (c: PermissionCell) =>
   c.decision === "ALLOWED" || c.rule.kind === "acl" || c.otherHosts.some((o) => o.decision === "ALLOWED" || o.rule.kind === "acl");

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { AclIndex, authorize, type AclBinding } from "@/lib/policy";
 import { resourceDetailSchema } from "@/lib/schemas/resources";
-import { accessCheckHref, appliesTo, buildResourceDetail, buildSection, groupApplicableAcls, matrixLinkHost, resourceHref, userResourcesOf } from "./resources-view";
+import { WILDCARD_ROW_MEANING, accessCheckHref, appliesTo, buildResourceDetail, buildSection, groupApplicableAcls, matrixLinkHost, resourceHref, userResourcesOf } from "./resources-view";
 
 function acl(a: Partial<AclBinding> & Pick<AclBinding, "resourceName" | "principal" | "operation">): AclBinding {
   return { resourceType: "TOPIC", patternType: "LITERAL", host: "*", permissionType: "ALLOW", ...a };
@@ -74,9 +74,54 @@ describe("buildResourceDetail", () => {
   it("says when no ACL applies (the default)", () => {
     const none = buildResourceDetail("GROUP", "nobody", AclIndex.build(ACLS), ASSUMPTIONS);
     expect(none.groups).toEqual([]);
-    expect(none.rows.map((r) => r.principal)).toEqual(["User:*"]);
+    expect(none.rows.map((r) => r.principal)).toEqual(["User:*", "User:admin"]);
     expect(none.rows[0]!.cells[0]).toMatchObject({ decision: "DENIED", rule: { kind: "default" } });
+    expect(none.rows[1]!.cells.every((c) => c.decision === "ALLOWED")).toBe(true);
     expect(none.rows[0]!.cells[0]!.reason).toContain("allow.everyone.if.no.acl.found=false");
+  });
+});
+
+describe("the matrix and super users (audit-log as in the demo data)", () => {
+  const AUDIT = [
+    acl({ resourceName: "audit-log", principal: "User:carol", operation: "READ", host: "127.0.0.1" }),
+    acl({ resourceName: "audit-log", principal: "User:svc-billing", operation: "WRITE" }),
+    acl({ resourceName: "audit-log", principal: "User:*", operation: "DELETE", permissionType: "DENY" }),
+    acl({ resourceName: "*", principal: "User:carol", operation: "DESCRIBE" }),
+  ];
+  const detail = buildResourceDetail("TOPIC", "audit-log", AclIndex.build(AUDIT), ASSUMPTIONS);
+  const row = (p: string) => detail.rows.find((r) => r.principal === p)!;
+
+  it("has a row per super user, marked, every operation ALLOWED with the Access check's reason, even DELETE that User:* is denied", () => {
+    expect(detail.rows.map((r) => r.principal)).toEqual(["User:*", "User:admin", "User:carol", "User:svc-billing"]);
+    const admin = row("User:admin");
+    expect(admin.superUser).toBe(true);
+    expect(admin.cells.map((c) => c.operation)).toEqual(detail.operations);
+    for (const c of admin.cells) {
+      expect(c).toMatchObject({ decision: "ALLOWED", rule: { kind: "superUser" }, via: ["super.users"], otherHosts: [] });
+      expect(c.reason).toBe("Super user: User:admin is in super.users, so Kafka allows every operation without looking at ACLs.");
+    }
+    expect(row("User:*").superUser).toBe(false);
+    expect(row("User:*").cells.find((c) => c.operation === "DELETE")!.decision).toBe("DENIED");
+    expect(resourceDetailSchema.safeParse(detail).success).toBe(true);
+  });
+
+  it("a super user an ACL also names gets one row, still a super user's", () => {
+    const named = buildResourceDetail("TOPIC", "audit-log", AclIndex.build([...AUDIT, acl({ resourceName: "audit-log", principal: "User:admin", operation: "READ", permissionType: "DENY" })]), ASSUMPTIONS);
+    expect(named.rows.filter((r) => r.principal === "User:admin")).toHaveLength(1);
+    expect(named.rows.find((r) => r.principal === "User:admin")!.cells.find((c) => c.operation === "READ")).toMatchObject({ decision: "ALLOWED", rule: { kind: "superUser" } });
+  });
+
+  it("the User:* row leaves super users out of what it stands for", () => {
+    expect(WILDCARD_ROW_MEANING).toBe("any other principal no ACL here names, super users aside");
+  });
+
+  it("answers for any host no ACL names and lists the named host where the answer differs: carol READ is DENIED, ALLOWED from 127.0.0.1", () => {
+    const read = row("User:carol").cells.find((c) => c.operation === "READ")!;
+    expect(read).toMatchObject({ decision: "DENIED", rule: { kind: "noAclMatched" } });
+    expect(read.reason).toContain("any host no ACL names");
+    expect(read.otherHosts).toEqual([{ host: "127.0.0.1", decision: "ALLOWED", rule: { kind: "acl", acl: AUDIT[0] }, via: ["from 127.0.0.1"] }]);
+    // DESCRIBE is ALLOWED from everywhere (LITERAL *): no other host to list.
+    expect(row("User:carol").cells.find((c) => c.operation === "DESCRIBE")).toMatchObject({ decision: "ALLOWED", otherHosts: [] });
   });
 });
 

@@ -6,15 +6,26 @@
  *   apply (the exact LITERAL name, each PREFIXED pattern the name starts with, longest
  *   first, then LITERAL `*`);
  * - `buildResourceDetail`: those groups and the effective-permission matrix of the
- *   policy core (clients whose host no ACL names: only `*`-host ACLs count);
+ *   policy core (clients whose host no ACL names: only `*`-host ACLs count, with the
+ *   named hosts where an answer differs), super users included;
  * - `buildSection`: one index section, filtered by name, with the ACL count per resource
  *   (one lookup in the authorizer index per resource; nothing is listed or sorted).
  */
-import { WILDCARD_RESOURCE, effectiveForResource, SUPPORTED_OPERATIONS, type AclBinding, type AclIndex, type ResourceType } from "@/lib/policy";
-import type { AccessCheckAssumptions } from "@/lib/schemas/access-check";
+import {
+  WILDCARD_PRINCIPAL,
+  WILDCARD_RESOURCE,
+  effectiveForResource,
+  SUPPORTED_OPERATIONS,
+  type AclBinding,
+  type AclIndex,
+  type AclOperation,
+  type MatchingRule,
+  type ResourceType,
+} from "@/lib/policy";
+import { UNNAMED_HOST_WORDS, type AccessCheckAssumptions } from "@/lib/schemas/access-check";
 import type { ApplicableGroup, ResourceDetail, ResourceSection } from "@/lib/schemas/resources";
 import { describeRule } from "./access-check-explain";
-import { unnamedHost } from "./effective-permissions";
+import { resourceCells, unnamedHost } from "./effective-permissions";
 
 /**
  * The host the matrix's Access check links ask about. The matrix answers for a client
@@ -71,29 +82,42 @@ export function groupApplicableAcls(resourceType: ResourceType, name: string, ac
   return groups;
 }
 
-/** The detail: applicable ACLs by reason and the effective-permission matrix over them. */
+/** What the matrix's User:* row stands for. */
+export const WILDCARD_ROW_MEANING = "any other principal no ACL here names, super users aside";
+
+/**
+ * The detail: applicable ACLs by reason and the effective-permission matrix over them:
+ * User:* (everyone else), each super user (every operation ALLOWED without ACLs), then
+ * each principal the applicable ACLs name; each cell for a host no ACL names, with the
+ * named hosts where the answer differs (as the principal page gives them).
+ */
 export function buildResourceDetail(resourceType: ResourceType, name: string, index: AclIndex, assumptions: AccessCheckAssumptions): ResourceDetail {
   const applicable = index.matching(resourceType, name);
   const config = { superUsers: new Set(assumptions.superUsers), allowEveryoneIfNoAclFound: assumptions.allowEveryoneIfNoAclFound };
   const effective = effectiveForResource(index, resourceType, name, { config });
+  const specificHosts = new Map(effective.rows.map((row) => [row.principal, row.specificHosts]));
+  const [wildcard, ...named] = effective.rows.map((row) => row.principal);
+  const supers = [...config.superUsers].filter((p) => p !== WILDCARD_PRINCIPAL).sort();
+  const principals = [wildcard ?? WILDCARD_PRINCIPAL, ...supers, ...named.filter((p) => !config.superUsers.has(p))];
+  const worded = (principal: string, operation: AclOperation, host: string) => ({ principal, host, operation, resourceType, resourceName: name });
+  const ruleOf = (rule: MatchingRule) => (rule.kind === "acl" ? { kind: "acl" as const, acl: { ...rule.acl } } : { kind: rule.kind });
   return {
     resourceType,
     resourceName: name,
     groups: groupApplicableAcls(resourceType, name, applicable),
     operations: [...SUPPORTED_OPERATIONS[resourceType]],
-    rows: effective.rows.map((row) => ({
-      principal: row.principal,
-      cells: row.operations.map((cell) => ({
+    rows: principals.map((principal) => ({
+      principal,
+      superUser: config.superUsers.has(principal),
+      cells: resourceCells(index, resourceType, name, principal, config).map((cell) => ({
         operation: cell.operation,
         decision: cell.decision,
-        rule: cell.rule.kind === "acl" ? { kind: "acl" as const, acl: { ...cell.rule.acl } } : { kind: cell.rule.kind },
-        reason: describeRule(
-          { decision: cell.decision, rule: cell.rule },
-          { principal: row.principal, host: "a host no ACL names", operation: cell.operation, resourceType, resourceName: name },
-          assumptions,
-        ),
+        rule: ruleOf(cell.rule),
+        reason: describeRule(cell, worded(principal, cell.operation, UNNAMED_HOST_WORDS), assumptions),
+        via: [...cell.via],
+        otherHosts: cell.otherHosts.map((o) => ({ host: o.host, decision: o.decision, rule: ruleOf(o.rule), via: [...o.via] })),
       })),
-      specificHosts: row.specificHosts,
+      specificHosts: config.superUsers.has(principal) ? [] : (specificHosts.get(principal) ?? []),
     })),
     assumptions,
   };

@@ -59,11 +59,10 @@ import { toAuthorizerConfig } from "./authorizer-config";
 import { clusterIdOf, clusterOf } from "@/lib/clusters";
 import { describeAclsAsService } from "./service-principal";
 import { APPEARS_ENTITLED, RETRIEVAL_WINDOW_MS, approverEntitlement, formatDuration, toTokenRequestView, withEntitlement, type ApproverEvidence } from "./token-view";
+import { unnamedHost } from "./effective-permissions";
 
 type Failure = Extract<ActionResult<never>, { ok: false }>;
 
-/** The console's connections come from the loopback address of the dev broker's host. */
-const CONSOLE_HOST = "127.0.0.1";
 
 /**
  * How long an approval may hold a request before anyone else may resolve it. Well beyond
@@ -109,7 +108,7 @@ async function evidenceFor(viewer: Viewer, judged: () => Promise<readonly Judged
     describeDelegationTokens(viewer.credential, null).catch(() => [] as DelegationToken[]),
   ]);
   const createdFor = new Set(tokens.filter((t) => t.requester === viewer.principal && t.owner !== viewer.principal).map((t) => t.owner));
-  const evidence = { config, acls, createdFor, host: CONSOLE_HOST };
+  const evidence = { config, acls, createdFor };
   if (acls !== null) return { ...evidence, check: { by: "you" } };
   const service = cluster.servicePrincipal;
   if (!service) return { ...evidence, check: { by: "nobody", reason: NO_SERVICE_PRINCIPAL } };
@@ -213,7 +212,7 @@ async function seesClaimersTokens(viewer: Viewer, request: TokenRequest, claim: 
   const config = toAuthorizerConfig(clusterOf(viewer.credential).authorizer);
   if (isSuperUser(viewer.principal, config)) return true;
   const acls = await describeAcls(viewer.credential, ANY_USER_ACL).catch(() => null);
-  return acls !== null && aclIsAllowed(acls, config, CONSOLE_HOST)(viewer.principal, "DESCRIBE_TOKENS", "USER", request.owner);
+  return acls !== null && aclIsAllowed(acls, config, unnamedHost(acls.map((a) => a.host)))(viewer.principal, "DESCRIBE_TOKENS", "USER", request.owner);
 }
 
 /**

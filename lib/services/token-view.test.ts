@@ -70,7 +70,6 @@ describe("approverEntitlement", () => {
     config: { superUsers: new Set(["User:admin"]) },
     acls: [bobCreates],
     createdFor: new Set(),
-    host: "127.0.0.1",
     ...e,
   });
   const req = { requester: "User:carol", owner: "User:svc-orders" };
@@ -80,6 +79,9 @@ describe("approverEntitlement", () => {
     expect(approverEntitlement("User:admin", req, evidence()).entitlement).toBe("superUser");
     expect(approverEntitlement("User:bob", req, evidence()).entitlement).toBe("acl");
     expect(approverEntitlement("User:alice", req, evidence()).entitlement).toBe("notEntitled");
+  });
+  it("decides from any host no ACL names, as every page does by default: CREATE_TOKENS pinned to one host does not entitle", () => {
+    expect(approverEntitlement("User:bob", req, evidence({ acls: [{ ...bobCreates, host: "127.0.0.1" }] })).entitlement).toBe("notEntitled");
   });
   it("a DENY wins over bob's ALLOW", () => {
     const deny = { ...bobCreates, permissionType: "DENY" as const };

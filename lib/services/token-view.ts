@@ -11,6 +11,7 @@
 import { aclIsAllowed, isSuperUser, isTokenExpired, mayRenew, type AclBinding, type AuthorizerConfig, type DelegationToken } from "@/lib/policy";
 import type { TokenRequest } from "@/lib/db/token-request";
 import type { DecidableRequest, Entitlement, TokenRequestView, TokenStatus, TokenView } from "@/lib/schemas/tokens";
+import { unnamedHost } from "./effective-permissions";
 
 const MINUTE = 60_000;
 const HOUR = 60 * MINUTE;
@@ -101,7 +102,6 @@ export interface ApproverEvidence {
   aclsReadBy?: string;
   /** Owners the viewer has created tokens for before (Kafka said yes then). */
   createdFor: ReadonlySet<string>;
-  host: string;
 }
 
 /** Does `viewer` appear entitled to approve (= create a token for) `owner`, and why. */
@@ -113,7 +113,8 @@ export function approverEntitlement(viewer: string, request: { requester: string
   if (owner === viewer) return { entitlement: "owner", note: "You are the owner: Kafka lets you create tokens for yourself." };
   if (isSuperUser(viewer, evidence.config)) return { entitlement: "superUser", note: "You are a super user (assumed from the console's configuration)." };
   if (evidence.acls !== null) {
-    const allowed = aclIsAllowed(evidence.acls, evidence.config, evidence.host)(viewer, "CREATE_TOKENS", "USER", owner);
+    // From a host no ACL names, as every page decides by default: a host-pinned grant does not count.
+    const allowed = aclIsAllowed(evidence.acls, evidence.config, unnamedHost(evidence.acls.map((a) => a.host)))(viewer, "CREATE_TOKENS", "USER", owner);
     const readBy = evidence.aclsReadBy ? ` (as the console's service principal ${evidence.aclsReadBy} read them)` : "";
     return allowed
       ? { entitlement: "acl", note: `The ACLs give you CREATE_TOKENS on USER ${owner}${readBy}.` }

@@ -1,8 +1,9 @@
+import Link from "@/components/link";
 import { requireViewer } from "@/lib/auth/current";
 import { fieldErrorsOf } from "@/lib/actions/result";
 import { CLUSTER_RESOURCE_NAME, RESOURCE_TYPES, SUPPORTED_OPERATIONS, type ResourceType } from "@/lib/policy";
 import {
-  DEFAULT_CHECK_HOST,
+  UNNAMED_HOST_WORDS,
   accessCheckQueryFieldsSchema,
   accessCheckQuerySchema,
   type AccessCheckAssumptions,
@@ -20,6 +21,7 @@ import { ResultPanel } from "@/components/ui/alert";
 import { PageHeader } from "@/components/ui/page-header";
 import { GetForm } from "@/components/ui/get-form";
 import { SubmitButton } from "@/components/ui/submit-button";
+import { accessCheckLink } from "@/components/principals/decision-cell";
 import { objectTitle } from "@/lib/page-title";
 
 export async function generateMetadata({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
@@ -71,7 +73,7 @@ export default async function AccessCheckPage({ searchParams }: { searchParams: 
   const assumptions = outcome?.ok ? outcome.data.assumptions : readAuthorizerConfig();
 
   const value = (field: (typeof FIELDS)[number], fallback: string) => (submitted ? (raw[field] ?? "") : fallback);
-  const hostValue = raw.host ?? DEFAULT_CHECK_HOST;
+  const hostValue = raw.host ?? "";
   const suggestions = await aclSuggestions(viewer);
 
   return (
@@ -127,12 +129,13 @@ export default async function AccessCheckPage({ searchParams }: { searchParams: 
             label="Host"
             hint={
               <>
-                the client&apos;s IP address, matched as an exact string (no host names, no ranges); ACLs with host <code>*</code> match any host
+                empty: {UNNAMED_HOST_WORDS}, as on the principal and resource pages (only ACLs with host <code>*</code> count). Or the client&apos;s IP
+                address, matched as an exact string (no host names, no ranges)
               </>
             }
             errors={errors.host}
           >
-            <input name="host" defaultValue={hostValue} placeholder={DEFAULT_CHECK_HOST} />
+            <input name="host" defaultValue={hostValue} placeholder={UNNAMED_HOST_WORDS} />
           </Field>
           <FormActions>
             <SubmitButton pendingLabel="Checking…">Check</SubmitButton>
@@ -211,9 +214,26 @@ function Answer({ result }: { result: AccessCheckResult }) {
             {result.decision}
           </span>
           <span className="mono">
-            {r.principal} {r.operation} on {r.resourceType} {r.resourceName} from {r.host}
+            {r.principal} {r.operation} on {r.resourceType} {r.resourceName} from {result.hosts.assumed === "unnamed" ? UNNAMED_HOST_WORDS : r.host}
           </span>
         </div>
+        <p className="muted" data-testid="assumed-host">
+          {result.hosts.statement}
+          {result.hosts.assumed === "unnamed" && <> (asked as {r.host}, an address no ACL here names; type a host to ask from it)</>}
+        </p>
+        {result.hosts.differing.length > 0 && (
+          <ul className="plain" aria-label="Other answers from hosts the ACLs name" data-testid="differing-hosts">
+            {result.hosts.differing.map((o) => (
+              <li key={o.host} data-host={o.host}>
+                from <span className="mono">{o.host}</span>:{" "}
+                <Link href={accessCheckLink({ ...r, host: o.host })} className={`badge ${o.decision}`} title={o.reason}>
+                  {o.decision}
+                </Link>{" "}
+                <span className="muted small">{o.via.join(" · ")}</span>
+              </li>
+            ))}
+          </ul>
+        )}
         {result.mapping && (
           <p className="mapping" data-testid="mapping">
             <strong>Mapped first: </strong>

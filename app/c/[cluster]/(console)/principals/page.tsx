@@ -13,6 +13,7 @@ import {
 } from "@/lib/schemas/effective-permissions";
 import { describeRule } from "@/lib/services/access-check-explain";
 import { unnamedHost } from "@/lib/services/effective-permissions";
+import { UNNAMED_HOST_WORDS } from "@/lib/schemas/access-check";
 import { effectivePermissionsExport, knownPrincipals } from "@/lib/services/effective-permissions-read";
 import { aclSuggestions } from "@/lib/services/acl-suggestions";
 import { Alert } from "@/components/ui/alert";
@@ -101,7 +102,7 @@ export default async function PrincipalsPage({ searchParams }: { searchParams: P
           <Field id="who-prefix" label="or a name prefix" hint="Every known name starting with it" errors={whoErrors.prefix}>
             <ResourceNameCombobox name="prefix" defaultValue={raw.prefix ?? ""} placeholder="payments-" byType={suggestions.byType} all={suggestions.resourceNames} />
           </Field>
-          <Field id="who-host" label="Client host" hint="Empty: a host no ACL names" errors={whoErrors.host}>
+          <Field id="who-host" label="Client host" hint={`Empty: ${UNNAMED_HOST_WORDS}`} errors={whoErrors.host}>
             <input name="host" defaultValue={raw.host ?? ""} placeholder="e.g. 10.0.0.7" />
           </Field>
           <FormActions>
@@ -170,7 +171,7 @@ function WhoCan({ answer, exportQuery }: { answer: EffectiveExport; exportQuery:
   const shown = blocks.slice(0, SHOWN_RESOURCES);
   const named = answer.rows.filter((r) => r.rule.kind === "acl").map((r) => (r.rule.kind === "acl" ? r.rule.acl.host : "*"));
   const linkHost = answer.host ?? unnamedHost(named);
-  const hostWords = answer.host ?? "a host no ACL names";
+  const hostWords = answer.host ?? UNNAMED_HOST_WORDS;
   return (
     <section aria-label="Who can do what" data-testid="who-can">
       <p className={styles.snapshot} data-testid="who-can-snapshot">
@@ -184,6 +185,10 @@ function WhoCan({ answer, exportQuery }: { answer: EffectiveExport; exportQuery:
             JSON
           </a>
         </span>
+      </p>
+      <p className="muted" data-testid="assumed-host">
+        host: {hostWords}
+        {answer.host === null && ". Where an ACL names a host and the answer from it differs, the cell gives that answer too."}
       </p>
       <MoreInfo summary="Notes">
         <ul className="notes">

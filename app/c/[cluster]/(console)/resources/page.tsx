@@ -1,7 +1,7 @@
 import Link from "@/components/link";
 import { requireViewer } from "@/lib/auth/current";
 import { fieldErrorsOf } from "@/lib/actions/result";
-import { CLUSTER_RESOURCE_NAME, type ResourceType } from "@/lib/policy";
+import { CLUSTER_RESOURCE_NAME, WILDCARD_PRINCIPAL, type ResourceType } from "@/lib/policy";
 import {
   resourceDetailQuerySchema,
   resourceIndexQuerySchema,
@@ -10,9 +10,10 @@ import {
   type ResourceIndexQuery,
 } from "@/lib/schemas/resources";
 import { resourceDetail, resourceIndex } from "@/lib/services/resources";
-import { accessCheckHref, matrixLinkHost, resourceHref } from "@/lib/services/resources-view";
+import { WILDCARD_ROW_MEANING, matrixLinkHost, resourceHref } from "@/lib/services/resources-view";
+import { UNNAMED_HOST_WORDS } from "@/lib/schemas/access-check";
 import { isResourceListed } from "@/lib/services/effective-permissions-read";
-import { PrincipalLink, principalStyles } from "@/components/principals/decision-cell";
+import { DecisionCell, PrincipalLink, principalStyles } from "@/components/principals/decision-cell";
 import { AclBindingCells, AclBindingHeaders, bindingRowKey } from "@/components/acls/acl-row";
 import { objectTitle } from "@/lib/page-title";
 
@@ -218,6 +219,9 @@ function Detail({ detail }: { detail: ResourceDetail }) {
       )}
 
       <h2>Effective permissions</h2>
+      <p className="muted" data-testid="assumed-host">
+        host: {UNNAMED_HOST_WORDS}. Where an ACL names a host and the answer from it differs, the cell gives that answer too.
+      </p>
       <p className="muted assumptions" data-testid="matrix-assumptions">
         For clients connecting from a host no ACL names (only <code>*</code>-host ACLs count). {WILDCARD_ROW_NOTE} Assuming <code>super.users = {su}</code> and{" "}
         <code>allow.everyone.if.no.acl.found = {String(detail.assumptions.allowEveryoneIfNoAclFound)}</code> ({detail.assumptions.source}). Hover a cell for the
@@ -238,22 +242,22 @@ function Detail({ detail }: { detail: ResourceDetail }) {
           </thead>
           <tbody>
             {detail.rows.map((row) => (
-              <tr key={row.principal} data-principal={row.principal}>
+              <tr key={row.principal} data-principal={row.principal} data-super-user={row.superUser ? "true" : undefined}>
                 <th scope="row">
                   <PrincipalLink principal={row.principal} />
-                  {row.specificHosts.length > 0 && <span className={principalStyles.via}>other answers possible from {row.specificHosts.join(", ")}</span>}
+                  {row.superUser && <span className={principalStyles.via}>super user</span>}
+                  {row.principal === WILDCARD_PRINCIPAL && <span className={principalStyles.via}>{WILDCARD_ROW_MEANING}</span>}
                 </th>
                 {row.cells.map((cell) => (
-                  <td key={cell.operation} data-operation={cell.operation}>
-                    <Link
-                      href={accessCheckHref(row.principal, cell.operation, detail.resourceType, detail.resourceName, linkHost)}
-                      className={`badge ${cell.decision}`}
-                      title={cell.reason}
-                      aria-label={`${row.principal} ${cell.operation}: ${cell.decision}. ${cell.reason}`}
-                    >
-                      {cell.decision}
-                    </Link>
-                  </td>
+                  <DecisionCell
+                    key={cell.operation}
+                    cell={cell}
+                    principal={row.principal}
+                    resourceType={detail.resourceType}
+                    resourceName={detail.resourceName}
+                    linkHost={linkHost}
+                    title={cell.reason}
+                  />
                 ))}
               </tr>
             ))}
@@ -264,4 +268,4 @@ function Detail({ detail }: { detail: ResourceDetail }) {
   );
 }
 
-const WILDCARD_ROW_NOTE = "The User:* row stands for any principal no ACL here names.";
+const WILDCARD_ROW_NOTE = `The User:* row stands for ${WILDCARD_ROW_MEANING}; each super user has its own row.`;

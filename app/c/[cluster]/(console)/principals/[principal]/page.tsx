@@ -3,6 +3,7 @@ import { requireViewer } from "@/lib/auth/current";
 import { fieldErrorsOf } from "@/lib/actions/result";
 import { WILDCARD_HOST, type ResourceType } from "@/lib/policy";
 import { principalHref, principalParamSchema, principalViewQuerySchema, type PrincipalPermissions, type PrincipalView } from "@/lib/schemas/effective-permissions";
+import { UNNAMED_HOST_WORDS } from "@/lib/schemas/access-check";
 import { describeRule } from "@/lib/services/access-check-explain";
 import { unnamedHost } from "@/lib/services/effective-permissions";
 import { principalView } from "@/lib/services/effective-permissions-read";
@@ -127,7 +128,7 @@ function ViewBody({ view, host, hostErrors, raw }: { view: PrincipalView; host: 
       </p>
       <GetForm action={principalHref(view.principal)} label="Decide from a client host" className="card">
         <FormGrid>
-          <Field id="principal-host" label="Client host" hint="Empty: a client whose address no ACL names" errors={hostErrors}>
+          <Field id="principal-host" label="Client host" hint={`Empty: ${UNNAMED_HOST_WORDS}`} errors={hostErrors}>
             <input name="host" defaultValue={raw ?? host ?? ""} placeholder="e.g. 127.0.0.1" />
           </Field>
           <FormActions>
@@ -161,10 +162,14 @@ function Permissions({ permissions, host, allowEveryone }: { permissions: Princi
   const p = permissions.principal;
   const named = [...permissions.acls.own, ...permissions.acls.wildcard].map((a) => a.host).filter((h) => h !== WILDCARD_HOST);
   const linkHost = host ?? unnamedHost(named);
-  const hostWords = host ?? "a host no ACL names";
+  const hostWords = host ?? UNNAMED_HOST_WORDS;
   return (
     <>
       <h2>Permissions</h2>
+      <p className="muted" data-testid="assumed-host">
+        host: {hostWords}
+        {host === null && ". Where an ACL names a host and the answer from it differs, the cell gives that answer too."}
+      </p>
       {permissions.superUser && (
         <Alert tone="info" testId="super-user">
           {p} is a super user: Kafka allows it every operation on every resource without looking at ACLs.
