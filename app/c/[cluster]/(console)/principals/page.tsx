@@ -103,7 +103,7 @@ export default async function PrincipalsPage({ searchParams }: { searchParams: P
             <ResourceNameCombobox name="prefix" defaultValue={raw.prefix ?? ""} placeholder="payments-" byType={suggestions.byType} all={suggestions.resourceNames} />
           </Field>
           <Field id="who-host" label="Client host" hint={`Empty: ${UNNAMED_HOST_WORDS}`} errors={whoErrors.host}>
-            <input name="host" defaultValue={raw.host ?? ""} placeholder="e.g. 10.0.0.7" />
+            <input name="host" defaultValue={raw.host ?? ""} placeholder={UNNAMED_HOST_WORDS} />
           </Field>
           <FormActions>
             <SubmitButton pendingLabel="Deciding…">Who can</SubmitButton>

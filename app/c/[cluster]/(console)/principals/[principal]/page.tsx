@@ -129,7 +129,7 @@ function ViewBody({ view, host, hostErrors, raw }: { view: PrincipalView; host: 
       <GetForm action={principalHref(view.principal)} label="Decide from a client host" className="card">
         <FormGrid>
           <Field id="principal-host" label="Client host" hint={`Empty: ${UNNAMED_HOST_WORDS}`} errors={hostErrors}>
-            <input name="host" defaultValue={raw ?? host ?? ""} placeholder="e.g. 127.0.0.1" />
+            <input name="host" defaultValue={raw ?? host ?? ""} placeholder={UNNAMED_HOST_WORDS} />
           </Field>
           <FormActions>
             <SubmitButton pendingLabel="Deciding…">Decide</SubmitButton>
