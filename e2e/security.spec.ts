@@ -366,19 +366,29 @@ test.describe("malformed requests", () => {
 
 test.describe("the client address", () => {
   test("is the socket's: a client-sent x-ksc-client-address or X-Forwarded-For is not believed", async ({ request }) => {
-    const username = `e2e-forged-${Date.now()}`;
+    const started = Date.now();
+    const username = `e2e-forged-${started}`;
     const response = await request.post("/api/v1/session", {
       data: { username, password: "wrong" },
       headers: { "x-ksc-client-address": "203.0.113.77", "x-forwarded-for": "198.51.100.77" },
     });
     expect(response.status()).toBe(401);
-    const audit = await request.get(`/api/v1/audit?${new URLSearchParams({ action: "session.sign-in", principal: `User:${username}` })}`, { headers: basic("admin") });
-    const events = ((await audit.json()) as { events: { principal: string }[] }).events.filter((e) => e.principal === `User:${username}`);
-    expect(events).toHaveLength(1);
-    const recorded = JSON.stringify(events[0]);
-    expect(recorded).toContain("127.0.0.1");
-    expect(recorded).not.toContain("203.0.113.77");
-    expect(recorded).not.toContain("198.51.100.77");
+    type Event = { principal: string; lastAt: string | null; at: string };
+    const signIns = async (principal: string) => {
+      const audit = await request.get(`/api/v1/audit?${new URLSearchParams({ action: "session.sign-in", principal })}`, { headers: basic("admin") });
+      return ((await audit.json()) as { events: Event[] }).events.filter((e) => e.principal === principal);
+    };
+    // The failure is counted for the socket's address: in its own row while that address has
+    // failed for fewer than 10 usernames this hour (lib/db/sign-in-audit.ts), else in the
+    // address's overflow row (User:ANONYMOUS). Had a forged header been believed, it would be
+    // a new source, and the failure a row of its own naming the forged address.
+    const own = await signIns(`User:${username}`);
+    const recorded = own.length > 0 ? own : (await signIns("User:ANONYMOUS")).filter((e) => Date.parse(e.lastAt ?? e.at) >= started - 1_000);
+    expect(recorded).toHaveLength(1);
+    const text = JSON.stringify(recorded[0]);
+    expect(text).toContain("127.0.0.1");
+    expect(text).not.toContain("203.0.113.77");
+    expect(text).not.toContain("198.51.100.77");
   });
 });
 
