@@ -46,7 +46,8 @@ export default tseslint.config(
  * Node and in the browser. It imports only itself: no framework, database, Kafka client
  * or Node module, and nothing else of the console, neither through the `@/` alias nor
  * through a relative path that climbs out of lib/policy. Tests may climb out (the
- * differential test drives the Java harness in scripts/) but not use the rest.
+ * differential test drives the Java harness in scripts/) but not use the rest; they and
+ * their helpers in test/policy may import those helpers too.
  */
 function policyFence() {
   const message = "lib/policy is the pure policy core: it may import only lib/policy (DESIGN.md, Layers).";
@@ -57,7 +58,8 @@ function policyFence() {
     // Any alias import but lib/policy itself: @/lib/kafka, @/lib/db/client, @/lib/auth/*, @/lib/services/*...
     { regex: "^@/(?!lib/policy(/|$))", message },
   ];
-  const tests = ["lib/policy/**/*.test.ts"];
+  const tests = ["lib/policy/**/*.test.ts", "test/policy/**/*.ts"];
+  const testBase = [base[0], { regex: "^@/(?!(lib|test)/policy(/|$))", message }];
   const depths = [0, 1, 2, 3];
   return [
     ...depths.map((depth) => ({
@@ -65,6 +67,6 @@ function policyFence() {
       ignores: tests,
       rules: { "no-restricted-imports": ["error", { patterns: [...base, { regex: `^(\\.\\./){${depth + 1}}`, message }] }] },
     })),
-    { files: tests, rules: { "no-restricted-imports": ["error", { patterns: base }] } },
+    { files: tests, rules: { "no-restricted-imports": ["error", { patterns: testBase }] } },
   ];
 }

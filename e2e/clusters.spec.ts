@@ -10,7 +10,7 @@ import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { test, expect, type Page } from "@playwright/test";
-import { devBrokerTls } from "../lib/kafka/dev-broker-tls";
+import { devBrokerTls } from "@/test/kafka/dev-broker-tls";
 import { startInstance, type Instance } from "./console-instance";
 
 // CLUSTERS_E2E_STATE_DIR: take the TLS listener of another broker started by scripts/kafka.sh (its state dir).

@@ -9,7 +9,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { test, expect, type Page } from "@playwright/test";
-import { devBrokerTls, makeUnrelatedCa } from "../lib/kafka/dev-broker-tls";
+import { devBrokerTls, makeUnrelatedCa } from "@/test/kafka/dev-broker-tls";
 import { startInstance, type Instance } from "./console-instance";
 
 const broker = devBrokerTls();

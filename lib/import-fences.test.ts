@@ -48,6 +48,11 @@ describe("the lib/policy fence", () => {
     ["lib/policy/fixture.ts", "../auth/crypto"],
     ["lib/policy/fixture.test.ts", "@/lib/kafka"],
     ["lib/policy/quota/fixture.test.ts", "node:net"],
+    // Test helpers: policy tests get only the pure ones, and production code none.
+    ["lib/policy/acl/fixture.ts", "@/test/policy/acl-helpers"],
+    ["lib/policy/acl/fixture.test.ts", "@/test/db"],
+    ["test/policy/fixture.ts", "@/lib/kafka"],
+    ["test/policy/fixture.ts", "node:fs"],
   ])("%s may not import %s", async (file, source) => {
     expect(await refusals(file, source)).toEqual([expect.stringContaining("lib/policy is the pure policy core")]);
   });
@@ -61,6 +66,8 @@ describe("the lib/policy fence", () => {
     ["lib/policy/acl/fixture.ts", "@/lib/policy/types"],
     // Tests may drive the Java harness in scripts/.
     ["lib/policy/fixture.integration.test.ts", "../../scripts/java-harness"],
+    ["lib/policy/acl/fixture.test.ts", "@/test/policy/acl-helpers"],
+    ["test/policy/fixture.ts", "@/lib/policy/types"],
   ])("%s may import %s", async (file, source) => {
     expect(await refusals(file, source)).toEqual([]);
   });

@@ -45,8 +45,8 @@ export async function createTestDatabase(purpose: string): Promise<TestDatabase>
  * `teardown()`, which disconnects Prisma, restores DATABASE_URL and drops the database.
  */
 export async function useMigratedTestDatabase(purpose: string): Promise<TestDatabase & { teardown(): Promise<void> }> {
-  const { migrate } = await import("./migrate");
-  const { disconnectPrisma } = await import("./client");
+  const { migrate } = await import("@/lib/db/migrate");
+  const { disconnectPrisma } = await import("@/lib/db/client");
   const db = await createTestDatabase(purpose);
   await migrate(db.url);
   const previous = process.env.DATABASE_URL;

@@ -14,7 +14,7 @@ vi.mock("@/lib/kafka", async (importOriginal) => ({ ...(await importOriginal<typ
 const { viewerFromSessionId, UNREACHABLE_RETRY_MS } = await import("./sign-in");
 const { encryptSecret } = await import("./crypto");
 const { createSession, getSession } = await import("@/lib/db/session");
-const { useMigratedTestDatabase } = await import("@/lib/db/testing");
+const { useMigratedTestDatabase } = await import("@/test/db");
 
 let db: Awaited<ReturnType<typeof useMigratedTestDatabase>>;
 const savedKey = process.env.CONSOLE_SECRET_KEY;

@@ -9,11 +9,11 @@ import { throttleKey, viewerFromBasic, viewerFromSessionId } from "@/lib/auth/si
 import { FREE_FAILURES } from "@/lib/db/sign-in-throttle";
 import { getSession } from "@/lib/db/session";
 import { getPrisma } from "@/lib/db/client";
-import { useMigratedTestDatabase } from "@/lib/db/testing";
+import { useMigratedTestDatabase } from "@/test/db";
 import { resetEnvForTests } from "@/lib/env";
 import { closeAllConnections, lastCredentialRejection, listTopics, pooledConnectionCount } from "@/lib/kafka";
 import { deleteScramCredential } from "@/lib/kafka/scram";
-import { ADMIN, createScramUser, dropScramUser, runId } from "@/lib/kafka/test-fixtures";
+import { ADMIN, createScramUser, dropScramUser, runId } from "@/test/kafka/fixtures";
 import type { KafkaCredential } from "@/lib/kafka";
 
 let db: Awaited<ReturnType<typeof useMigratedTestDatabase>>;

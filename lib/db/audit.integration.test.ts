@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import pg from "pg";
 import { auditToCsv, listAudit, recordAudit, type AuditEvent } from "./audit";
-import { useMigratedTestDatabase } from "./testing";
+import { useMigratedTestDatabase } from "@/test/db";
 
 let db: Awaited<ReturnType<typeof useMigratedTestDatabase>>;
 beforeAll(async () => {

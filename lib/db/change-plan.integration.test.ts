@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { claimForApply, finishPlan, getPlan, purgeExpiredPlans, savePlan } from "./change-plan";
-import { useMigratedTestDatabase } from "./testing";
+import { useMigratedTestDatabase } from "@/test/db";
 
 let db: Awaited<ReturnType<typeof useMigratedTestDatabase>>;
 beforeAll(async () => {

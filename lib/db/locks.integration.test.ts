@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import pg from "pg";
-import { createTestDatabase, type TestDatabase } from "./testing";
+import { createTestDatabase, type TestDatabase } from "@/test/db";
 import { LockBusyError, LockUnavailableError, withAdvisoryLocks, withProcessLock } from "./locks";
 
 let db: TestDatabase;

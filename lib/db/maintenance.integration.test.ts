@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { runDbMaintenance } from "./maintenance";
 import { createSession, getSession } from "./session";
 import { approveTokenRequest, createTokenRequest, getTokenRequest } from "./token-request";
-import { useMigratedTestDatabase } from "./testing";
+import { useMigratedTestDatabase } from "@/test/db";
 
 let db: Awaited<ReturnType<typeof useMigratedTestDatabase>>;
 beforeAll(async () => {

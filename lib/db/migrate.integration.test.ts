@@ -4,7 +4,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import pg from "pg";
 import { defaultMigrationsDir, migrate, MigrationError, readMigrations } from "./migrate";
-import { createTestDatabase, type TestDatabase } from "./testing";
+import { createTestDatabase, type TestDatabase } from "@/test/db";
 
 const cleanups: (() => Promise<void> | void)[] = [];
 afterEach(async () => {

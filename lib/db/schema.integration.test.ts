@@ -9,7 +9,7 @@ import { readFileSync } from "node:fs";
 import path from "node:path";
 import pg from "pg";
 import { migrate } from "./migrate";
-import { createTestDatabase, type TestDatabase } from "./testing";
+import { createTestDatabase, type TestDatabase } from "@/test/db";
 
 type Column = { type: string; nullable: boolean; hasDefault: boolean };
 type Table = { columns: Record<string, Column>; primaryKey: string[]; indexes: Record<string, string[]> };

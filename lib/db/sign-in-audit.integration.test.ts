@@ -3,7 +3,7 @@ import { PrismaPg } from "@prisma/adapter-pg";
 import { PrismaClient } from "../generated/prisma/client";
 import { AGGREGATE_MS, MAX_USERNAMES_PER_SOURCE, recordSignInFailure, type SignInFailure } from "./sign-in-audit";
 import { getPrisma } from "./client";
-import { useMigratedTestDatabase } from "./testing";
+import { useMigratedTestDatabase } from "@/test/db";
 
 let db: Awaited<ReturnType<typeof useMigratedTestDatabase>>;
 /** A second console instance: its own Prisma client and connection pool on the same database. */

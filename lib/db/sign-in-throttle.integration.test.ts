@@ -13,7 +13,7 @@ import {
   WINDOW_MS,
 } from "./sign-in-throttle";
 import { getPrisma } from "./client";
-import { useMigratedTestDatabase } from "./testing";
+import { useMigratedTestDatabase } from "@/test/db";
 
 let db: Awaited<ReturnType<typeof useMigratedTestDatabase>>;
 /** A second console instance: its own Prisma client and connection pool on the same database. */

@@ -16,7 +16,7 @@ import {
   tokenIdsRecordedElsewhere,
   type DecisionResult,
 } from "./token-request";
-import { useMigratedTestDatabase } from "./testing";
+import { useMigratedTestDatabase } from "@/test/db";
 
 let db: Awaited<ReturnType<typeof useMigratedTestDatabase>>;
 beforeAll(async () => {

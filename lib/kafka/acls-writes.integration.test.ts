@@ -12,7 +12,7 @@ import { AclWriteConfirmation, bindingsVisible, coveringFilter, createAcls, dele
 import { clusterIdOf } from "@/lib/clusters";
 import { aclsHeldOn, deleteFiltersPerRequest } from "./acl-delete-batches";
 import { closeAllConnections, withAdmin } from "./client";
-import { ADMIN, runId } from "./test-fixtures";
+import { ADMIN, runId } from "@/test/kafka/fixtures";
 
 const API_KEYS = { CreateAcls: 30, DeleteAcls: 31, DescribeAcls: 29 } as const;
 

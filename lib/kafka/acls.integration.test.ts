@@ -5,7 +5,7 @@ import { ANY_ACL_FILTER } from "@/lib/policy/acl/filter";
 import { createAcls, deleteAcls, describeAcls } from "./acls";
 import { closeAllConnections } from "./client";
 import { KafkaOperationError } from "./errors";
-import { ADMIN, createScramUser, dropScramUser, runId } from "./test-fixtures";
+import { ADMIN, createScramUser, dropScramUser, runId } from "@/test/kafka/fixtures";
 import type { KafkaCredential } from "./types";
 
 const id = runId();

@@ -3,7 +3,7 @@ import { closeAllConnections, closeConnectionsFor, pooledConnectionCount, verify
 import { describeCluster } from "./cluster";
 import { loadKafkaConfig } from "./config";
 import { KafkaOperationError } from "./errors";
-import { ADMIN, createScramUser, dropScramUser, runId } from "./test-fixtures";
+import { ADMIN, createScramUser, dropScramUser, runId } from "@/test/kafka/fixtures";
 import type { KafkaCredential } from "./types";
 
 const user = `it-conn-${runId()}`;

@@ -5,7 +5,7 @@ import { closeAllConnections } from "./client";
 import { describeCluster, listConsumerGroups, listTopics, listTransactionalIds } from "./cluster";
 import { consumeWithGroup, createTopics, deleteTopics, produce, produceTransactional } from "./data-plane";
 import { KafkaOperationError } from "./errors";
-import { ADMIN, createScramUser, dropScramUser, runId } from "./test-fixtures";
+import { ADMIN, createScramUser, dropScramUser, runId } from "@/test/kafka/fixtures";
 import type { KafkaCredential } from "./types";
 
 const id = runId();

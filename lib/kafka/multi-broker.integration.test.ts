@@ -30,14 +30,14 @@ process.env.KAFKA_BOOTSTRAP_SERVERS = SERVERS.join(",");
 process.env.KAFKA_SECURITY_PROTOCOL = "SASL_PLAINTEXT";
 
 const { describeAclsV3 } = await import("@platformatic/kafka");
-const { useMigratedTestDatabase } = await import("@/lib/db/testing");
+const { useMigratedTestDatabase } = await import("@/test/db");
 const { listAudit } = await import("@/lib/db/audit");
 const { createAcls, deleteAcls, describeAcls } = await import("./acls");
 const { closeAllConnections, createAdmin } = await import("./client");
 const { describeClientQuotas, alterClientQuotas } = await import("./quotas");
 const { listConsumerGroupsPerBroker, listTopics, listTransactionalIdsPerBroker, unreachableNote } = await import("./cluster");
 const { filterToWire } = await import("./wire");
-const { ADMIN, runId } = await import("./test-fixtures");
+const { ADMIN, runId } = await import("@/test/kafka/fixtures");
 const { getClusterView } = await import("@/lib/services/cluster");
 const { applyQuotaAlteration } = await import("@/lib/services/quotas");
 const { createAclsAudited, PROPAGATING_NOTE } = await import("@/lib/services/acls");

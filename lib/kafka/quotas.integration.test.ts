@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { closeAllConnections } from "./client";
 import { KafkaOperationError } from "./errors";
 import { alterClientQuotas, describeClientQuotas, entityKey } from "./quotas";
-import { ADMIN, createScramUser, dropScramUser, runId } from "./test-fixtures";
+import { ADMIN, createScramUser, dropScramUser, runId } from "@/test/kafka/fixtures";
 import type { KafkaCredential, QuotaEntry } from "./types";
 
 const id = runId();

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { closeAllConnections, verifyCredentials } from "./client";
 import { deleteScramCredential, describeScramUsers, upsertScramCredential } from "./scram";
-import { ADMIN, createScramUser, dropScramUser, runId } from "./test-fixtures";
+import { ADMIN, createScramUser, dropScramUser, runId } from "@/test/kafka/fixtures";
 import type { KafkaCredential } from "./types";
 
 const id = runId();

@@ -16,9 +16,9 @@ import { anyKafkaBrokerAnswers } from "@/lib/observability/readiness";
 import { createAcls, deleteAcls } from "./acls";
 import { createAdmin, verifyCredentials } from "./client";
 import { loadKafkaConfig, type KafkaConfig } from "./config";
-import { devBrokerTls, makeUnrelatedCa } from "./dev-broker-tls";
+import { devBrokerTls, makeUnrelatedCa } from "@/test/kafka/dev-broker-tls";
 import { KafkaOperationError, toKafkaOperationError } from "./errors";
-import { ADMIN } from "./test-fixtures";
+import { ADMIN } from "@/test/kafka/fixtures";
 import { filterToWire } from "./wire";
 
 const broker = devBrokerTls();

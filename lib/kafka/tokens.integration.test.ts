@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createAcls } from "./acls";
 import { closeAllConnections } from "./client";
 import { KafkaOperationError } from "./errors";
-import { ADMIN, createScramUser, dropScramUser, runId } from "./test-fixtures";
+import { ADMIN, createScramUser, dropScramUser, runId } from "@/test/kafka/fixtures";
 import { createDelegationToken, describeDelegationTokens, expireDelegationToken, renewDelegationToken } from "./tokens";
 import type { KafkaCredential } from "./types";
 

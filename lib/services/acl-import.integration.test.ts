@@ -15,10 +15,10 @@ import type { AclImportPlanView, AclPlanApplyResult } from "@/lib/schemas/plans"
 
 vi.mock("server-only", () => ({}));
 
-const { useMigratedTestDatabase } = await import("@/lib/db/testing");
+const { useMigratedTestDatabase } = await import("@/test/db");
 const { getPrisma } = await import("@/lib/db/client");
 const kafka = await import("@/lib/kafka");
-const { ADMIN } = await import("@/lib/kafka/test-fixtures");
+const { ADMIN } = await import("@/test/kafka/fixtures");
 const { aclSnapshotCache } = await import("./acl-snapshot");
 const { ACL_APPLY_BATCH } = await import("./acl-plans");
 const { exportAcls, importProgress } = await import("./acl-import");

@@ -14,17 +14,17 @@ import type { AclPlanApplyResult } from "@/lib/schemas/plans";
 
 vi.mock("server-only", () => ({}));
 
-const { startAnswerDroppingProxy } = await import("@/lib/kafka/answer-dropping-proxy");
+const { startAnswerDroppingProxy } = await import("@/test/kafka/answer-dropping-proxy");
 const [upstreamHost, upstreamPort] = (process.env.KAFKA_BOOTSTRAP_SERVERS ?? "127.0.0.1:9092").split(",")[0]!.split(":");
 const proxy = await startAnswerDroppingProxy({ host: upstreamHost!, port: Number(upstreamPort) });
 // Read once, on the first Kafka call: every connection of this test goes through the proxy.
 process.env.KAFKA_BOOTSTRAP_SERVERS = proxy.bootstrap;
 
-const { useMigratedTestDatabase } = await import("@/lib/db/testing");
+const { useMigratedTestDatabase } = await import("@/test/db");
 const { listAudit } = await import("@/lib/db/audit");
 const { HTTP_STATUS } = await import("@/lib/actions/result");
 const kafka = await import("@/lib/kafka");
-const { ADMIN, runId } = await import("@/lib/kafka/test-fixtures");
+const { ADMIN, runId } = await import("@/test/kafka/fixtures");
 const { createAclsAudited, deleteAclsAudited, unconfirmedAsFailure } = await import("./acls");
 const { applyPlan, createPlan } = await import("./plans");
 

@@ -21,7 +21,7 @@ const { listAcls } = await import("./acls");
 const { aclListQuerySchema } = await import("@/lib/schemas/acls");
 const { aclSnapshotCache } = await import("./acl-snapshot");
 const { closeAllConnections } = await import("@/lib/kafka/client");
-const { ADMIN, createScramUser, dropScramUser, runId } = await import("@/lib/kafka/test-fixtures");
+const { ADMIN, createScramUser, dropScramUser, runId } = await import("@/test/kafka/fixtures");
 
 const id = runId();
 const user = `it-list-${id}`;

@@ -18,7 +18,7 @@ const { AclSnapshotCache, aclSnapshotCache, createKafkaAclSnapshotSource, getAcl
 const { createAcls, deleteAcls, describeAcls } = await import("@/lib/kafka/acls");
 const { AclStore } = await import("@/lib/policy");
 const { closeAllConnections } = await import("@/lib/kafka/client");
-const { ADMIN, createScramUser, dropScramUser, runId } = await import("@/lib/kafka/test-fixtures");
+const { ADMIN, createScramUser, dropScramUser, runId } = await import("@/test/kafka/fixtures");
 
 const id = runId();
 const user = `it-snapshot-${id}`;

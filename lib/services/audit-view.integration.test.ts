@@ -16,8 +16,8 @@ vi.mock("server-only", () => ({}));
 
 const { closeAllConnections } = await import("@/lib/kafka");
 const { createAcls } = await import("@/lib/kafka/acls");
-const { ADMIN, createScramUser, dropScramUser, runId } = await import("@/lib/kafka/test-fixtures");
-const { useMigratedTestDatabase } = await import("@/lib/db/testing");
+const { ADMIN, createScramUser, dropScramUser, runId } = await import("@/test/kafka/fixtures");
+const { useMigratedTestDatabase } = await import("@/test/db");
 const { recordAudit, listVisibleAudit } = await import("@/lib/db/audit");
 const { listAuditFor, auditToCsv } = await import("./audit-view");
 

@@ -19,13 +19,13 @@ vi.mock("next/cache", () => ({ revalidatePath: vi.fn() }));
 const session = vi.hoisted(() => ({ viewer: null as unknown }));
 vi.mock("@/lib/auth/current", () => ({ requireViewer: vi.fn(async () => session.viewer) }));
 
-const { createTestDatabase, useMigratedTestDatabase } = await import("@/lib/db/testing");
+const { createTestDatabase, useMigratedTestDatabase } = await import("@/test/db");
 const { migrate } = await import("@/lib/db/migrate");
 const { disconnectPrisma } = await import("@/lib/db/client");
 const { listAudit } = await import("@/lib/db/audit");
 const { HTTP_STATUS } = await import("@/lib/actions/result");
 const kafka = await import("@/lib/kafka");
-const { ADMIN, createScramUser, dropScramUser } = await import("@/lib/kafka/test-fixtures");
+const { ADMIN, createScramUser, dropScramUser } = await import("@/test/kafka/fixtures");
 const { AUDIT_UNAVAILABLE_MESSAGE } = await import("./audited-mutation");
 const { createAclsAudited, deleteAclsAudited } = await import("./acls");
 const { alterQuota } = await import("./quotas");

@@ -13,7 +13,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import type { AclBinding } from "@/lib/policy";
-import { startPrivateBroker, untilSignsIn, type PrivateBroker } from "@/lib/kafka/private-broker";
+import { startPrivateBroker, untilSignsIn, type PrivateBroker } from "@/test/kafka/private-broker";
 
 vi.mock("server-only", () => ({}));
 
@@ -63,9 +63,9 @@ for (const name of ["CLUSTERS_FILE", "KAFKA_BOOTSTRAP_SERVERS", "KAFKA_SUPER_USE
 }
 process.env.CLUSTERS_FILE = clustersFile;
 
-const { useMigratedTestDatabase } = await import("@/lib/db/testing");
+const { useMigratedTestDatabase } = await import("@/test/db");
 const kafka = await import("@/lib/kafka");
-const { ADMIN, createScramUser, dropScramUser, runId } = await import("@/lib/kafka/test-fixtures");
+const { ADMIN, createScramUser, dropScramUser, runId } = await import("@/test/kafka/fixtures");
 const { signIn, viewerFromBasic, viewerFromSessionId } = await import("@/lib/auth/sign-in");
 const { recordAudit } = await import("@/lib/db/audit");
 const { getAclSnapshot, invalidateAclSnapshot } = await import("./acl-snapshot");

@@ -13,10 +13,10 @@ import type { AclPlanApplyResult, AclPlanPageView, AclPlanView } from "@/lib/sch
 
 vi.mock("server-only", () => ({}));
 
-const { useMigratedTestDatabase } = await import("@/lib/db/testing");
+const { useMigratedTestDatabase } = await import("@/test/db");
 const { getPrisma } = await import("@/lib/db/client");
 const kafka = await import("@/lib/kafka");
-const { ADMIN } = await import("@/lib/kafka/test-fixtures");
+const { ADMIN } = await import("@/test/kafka/fixtures");
 const { aclSnapshotCache } = await import("./acl-snapshot");
 const { forgetKeptBlastRadii } = await import("./acl-plans");
 const { applyPlan, createPlan, getPlanView } = await import("./plans");

@@ -12,11 +12,11 @@ import type { QuotaPlanView } from "@/lib/schemas/plans";
 
 vi.mock("server-only", () => ({}));
 
-const { useMigratedTestDatabase } = await import("@/lib/db/testing");
+const { useMigratedTestDatabase } = await import("@/test/db");
 const { getPrisma } = await import("@/lib/db/client");
 const { getPlan } = await import("@/lib/db/change-plan");
 const { alterClientQuotas, closeAllConnections, describeClientQuotas } = await import("@/lib/kafka");
-const { ADMIN } = await import("@/lib/kafka/test-fixtures");
+const { ADMIN } = await import("@/test/kafka/fixtures");
 const { applyPlan, createPlan, getPlanView } = await import("./plans");
 const { quotaAlterPlanKind } = await import("./quota-plans");
 const { applyQuotaAlteration, QUOTA_PLAN_STALE_MESSAGE } = await import("./quotas");

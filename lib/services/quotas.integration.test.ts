@@ -12,10 +12,10 @@ import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest
 
 vi.mock("server-only", () => ({}));
 
-const { useMigratedTestDatabase } = await import("@/lib/db/testing");
+const { useMigratedTestDatabase } = await import("@/test/db");
 const { listAudit } = await import("@/lib/db/audit");
 const { alterClientQuotas, closeAllConnections, describeClientQuotas } = await import("@/lib/kafka");
-const { ADMIN } = await import("@/lib/kafka/test-fixtures");
+const { ADMIN } = await import("@/test/kafka/fixtures");
 const { alterQuota, quotaLockPlan } = await import("./quotas");
 
 type Db = Awaited<ReturnType<typeof useMigratedTestDatabase>>;
@@ -116,9 +116,9 @@ describe("the KIP-55 budget under concurrency (one console process)", () => {
 });
 
 describe("the KIP-55 budget across console processes sharing one PostgreSQL", () => {
-  /** Starts a console process (quota-race.child.ts); resolves once it printed "ready". */
+  /** Starts a console process (test/services/quota-race.child.ts); resolves once it printed "ready". */
   function startInstance(env: Record<string, string>) {
-    const child = spawn("npx", ["tsx", "--conditions=react-server", path.join(import.meta.dirname, "quota-race.child.ts")], {
+    const child = spawn("npx", ["tsx", "--conditions=react-server", path.join(import.meta.dirname, "../../test/services/quota-race.child.ts")], {
       cwd: path.resolve(import.meta.dirname, "../.."),
       env: { ...process.env, ...env },
       stdio: ["pipe", "pipe", "pipe"],

@@ -13,9 +13,9 @@ import { readdirSync, statSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
-import { useMigratedTestDatabase } from "@/lib/db/testing";
+import { useMigratedTestDatabase } from "@/test/db";
 import { resetEnvForTests } from "@/lib/env";
-import { startPrivateBroker, untilSignsIn, type PrivateBroker } from "@/lib/kafka/private-broker";
+import { startPrivateBroker, untilSignsIn, type PrivateBroker } from "@/test/kafka/private-broker";
 import type { Viewer } from "@/lib/auth/sign-in";
 
 vi.mock("server-only", () => ({}));
@@ -53,7 +53,7 @@ function newestSnapshotAt(stateDir: string): number {
 describe("a deleted SCRAM credential meets a broker restart", () => {
   it("the other users of the mechanism still sign in afterwards, the deleted one does not, and the console lists exactly that", { timeout: 240_000 }, async () => {
     const { closeAllConnections, verifyCredentials } = await import("@/lib/kafka");
-    const { ADMIN } = await import("@/lib/kafka/test-fixtures");
+    const { ADMIN } = await import("@/test/kafka/fixtures");
     const { deleteScramUser, listScramUsers, upsertScramUser } = await import("./scram-users");
     const admin: Viewer = { sessionId: null, principal: "User:admin", credential: ADMIN };
     await untilSignsIn(ADMIN);

@@ -10,11 +10,11 @@
  */
 import { randomBytes } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
-import { useMigratedTestDatabase } from "@/lib/db/testing";
+import { useMigratedTestDatabase } from "@/test/db";
 import { getPrisma } from "@/lib/db/client";
 import { resetEnvForTests } from "@/lib/env";
 import { closeAllConnections, verifyCredentials } from "@/lib/kafka";
-import { ADMIN, createScramUser, dropScramUser, runId } from "@/lib/kafka/test-fixtures";
+import { ADMIN, createScramUser, dropScramUser, runId } from "@/test/kafka/fixtures";
 import type { Viewer } from "@/lib/auth/sign-in";
 
 vi.mock("server-only", () => ({}));

@@ -19,8 +19,8 @@ process.env.CONSOLE_SECRET_KEY ??= randomBytes(32).toString("hex");
 
 const kafka = await import("@/lib/kafka");
 const { createAcls } = await import("@/lib/kafka/acls");
-const { ADMIN, createScramUser, dropScramUser, runId } = await import("@/lib/kafka/test-fixtures");
-const { useMigratedTestDatabase } = await import("@/lib/db/testing");
+const { ADMIN, createScramUser, dropScramUser, runId } = await import("@/test/kafka/fixtures");
+const { useMigratedTestDatabase } = await import("@/test/db");
 const service = await import("./token-requests");
 
 const id = runId();

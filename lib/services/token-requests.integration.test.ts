@@ -27,8 +27,8 @@ vi.mock("@/lib/kafka", async (importOriginal) => {
 const kafka = await import("@/lib/kafka");
 const { KafkaOperationError } = await import("@/lib/kafka/errors");
 const { createAcls } = await import("@/lib/kafka/acls");
-const { ADMIN, createScramUser, dropScramUser, runId } = await import("@/lib/kafka/test-fixtures");
-const { useMigratedTestDatabase } = await import("@/lib/db/testing");
+const { ADMIN, createScramUser, dropScramUser, runId } = await import("@/test/kafka/fixtures");
+const { useMigratedTestDatabase } = await import("@/test/db");
 const { getTokenRequest } = await import("@/lib/db/token-request");
 const service = await import("./token-requests");
 

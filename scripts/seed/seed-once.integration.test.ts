@@ -7,7 +7,7 @@
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { alterClientQuotas, closeAllConnections, describeClientQuotas } from "@/lib/kafka";
-import { useMigratedTestDatabase } from "@/lib/db/testing";
+import { useMigratedTestDatabase } from "@/test/db";
 import { SEED_ADMIN, seedDemoDataOnce } from "./seed-demo";
 
 const MiB = 1_048_576;

@@ -4,9 +4,9 @@
  * repeat and other suites can share the broker; users are real SCRAM users.
  */
 import { randomBytes } from "node:crypto";
-import { deleteAcls } from "./acls";
-import { deleteScramCredential, upsertScramCredential } from "./scram";
-import type { KafkaCredential } from "./types";
+import { deleteAcls } from "@/lib/kafka/acls";
+import { deleteScramCredential, upsertScramCredential } from "@/lib/kafka/scram";
+import type { KafkaCredential } from "@/lib/kafka/types";
 
 export const ADMIN: KafkaCredential = { username: "admin", password: "admin-secret", mechanism: "SCRAM-SHA-512" };
 

@@ -7,8 +7,8 @@
 import { spawnSync } from "node:child_process";
 import { rmSync } from "node:fs";
 import path from "node:path";
-import { verifyCredentials } from "./client";
-import type { KafkaCredential } from "./types";
+import { verifyCredentials } from "@/lib/kafka/client";
+import type { KafkaCredential } from "@/lib/kafka/types";
 
 const ROOT = path.resolve(import.meta.dirname, "..", "..");
 

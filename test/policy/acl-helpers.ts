@@ -1,6 +1,6 @@
 /** Test helpers shared by the ACL test files (not exported from the barrel). */
-import type { AclBinding, AclOperation, AclPermissionType, PatternType, ResourceType } from "../types";
-import type { AuthorizeRequest } from "./model";
+import type { AclBinding, AclOperation, AclPermissionType, PatternType, ResourceType } from "@/lib/policy/types";
+import type { AuthorizeRequest } from "@/lib/policy/acl/model";
 
 /** StandardAcl's constructor order: type, name, pattern, principal, host, operation, permission. */
 export function acl(

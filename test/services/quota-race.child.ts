@@ -11,7 +11,7 @@
 import { createInterface } from "node:readline";
 import { disconnectPrisma, getPrisma } from "@/lib/db/client";
 import { closeAllConnections } from "@/lib/kafka";
-import { alterQuota } from "./quotas";
+import { alterQuota } from "@/lib/services/quotas";
 
 const user = process.env.QUOTA_RACE_USER ?? "";
 const prefix = process.env.QUOTA_RACE_PREFIX ?? "c";

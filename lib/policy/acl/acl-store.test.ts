@@ -12,7 +12,7 @@ import { AclStore, AclStoreBuilder } from "./acl-store";
 import { ACL_STORE_SORTS, fromKafkaFilter, type AclStorePageRequest, type AclStoreQuery } from "./acl-store-query";
 import { authorize } from "./authorize";
 import { filterAcls, matchesFilter } from "./filter";
-import { acl } from "./test-helpers";
+import { acl } from "@/test/policy/acl-helpers";
 
 // ---- the reference ------------------------------------------------------------------------
 

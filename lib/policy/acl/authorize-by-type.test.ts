@@ -8,7 +8,7 @@ import { describe, expect, it } from "vitest";
 import type { AclBinding, AclOperation, ResourceType } from "../types";
 import { authorizeByResourceType } from "./authorize";
 import type { AuthorizerConfig } from "./model";
-import { acl } from "./test-helpers";
+import { acl } from "@/test/policy/acl-helpers";
 
 const user1 = "User:user1";
 const user2 = "User:user2";

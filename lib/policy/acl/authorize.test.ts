@@ -8,7 +8,7 @@ import { OPERATIONS, type AclBinding, type AclOperation } from "../types";
 import { AclIndex } from "./acl-index";
 import { authorize } from "./authorize";
 import type { AuthorizeRequest, AuthorizerConfig } from "./model";
-import { acl, req } from "./test-helpers";
+import { acl, req } from "@/test/policy/acl-helpers";
 
 type Row = [request: AuthorizeRequest, expected: "ALLOWED" | "DENIED"];
 

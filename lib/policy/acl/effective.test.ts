@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { AclIndex } from "./acl-index";
 import { effectiveForPrincipal, effectiveForResource } from "./effective";
 import { consumerTemplate, missingForRole, producerTemplate, streamsTemplate, transactionalTemplate } from "./roles";
-import { acl } from "./test-helpers";
+import { acl } from "@/test/policy/acl-helpers";
 
 describe("effectiveForResource", () => {
   const acls = [

@@ -7,7 +7,7 @@ import { describe, expect, it } from "vitest";
 import type { AclBinding, AclBindingFilter, PatternType, PatternTypeFilter, ResourceType, ResourceTypeFilter } from "../types";
 import { AclIndex } from "./acl-index";
 import { ANY_ACL_FILTER, filterAcls, matchesFilter } from "./filter";
-import { acl } from "./test-helpers";
+import { acl } from "@/test/policy/acl-helpers";
 
 function patternFilter(resourceType: ResourceTypeFilter, resourceName: string | null, patternType: PatternTypeFilter): AclBindingFilter {
   return { ...ANY_ACL_FILTER, resourceType, resourceName, patternType };

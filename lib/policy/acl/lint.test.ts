@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import type { AclBinding } from "../types";
 import { lintAcls, type LintCode } from "./lint";
-import { acl } from "./test-helpers";
+import { acl } from "@/test/policy/acl-helpers";
 
 function codes(acls: AclBinding[]): Array<[LintCode, AclBinding[]]> {
   return lintAcls(acls).map((f) => [f.code, f.acls]);

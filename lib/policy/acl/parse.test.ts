@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { PolicyInputError } from "./errors";
 import { parseAclDocument, parseAclFilter, parseAclList, parseAllowEveryone, parseAuthorizeRequest, parseSuperUsers, toAclCsv } from "./parse";
-import { acl } from "./test-helpers";
+import { acl } from "@/test/policy/acl-helpers";
 
 const HEADER = "Principal,ResourceType,PatternType,ResourceName,Operation,PermissionType,Host";
 

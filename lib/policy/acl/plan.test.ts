@@ -4,7 +4,7 @@ import { AclIndex } from "./acl-index";
 import { blastRadius } from "./blast-radius";
 import { applyPlan, computePlan, planWithBlastRadius } from "./plan";
 import { ANY_OTHER_HOST, consoleUniverse, type PlanUniverse } from "./plan-universe";
-import { acl } from "./test-helpers";
+import { acl } from "@/test/policy/acl-helpers";
 
 const allowSvcOrdersWrite = acl("TOPIC", "orders", "LITERAL", "User:svc-orders", "*", "WRITE", "ALLOW");
 const allowSvcOrdersDlq = acl("TOPIC", "orders-dlq", "LITERAL", "User:svc-orders", "*", "WRITE", "ALLOW");

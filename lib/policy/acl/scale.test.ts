@@ -12,7 +12,7 @@ import { AclIndex } from "./acl-index";
 import { authorize } from "./authorize";
 import { filterAcls } from "./filter";
 import { effectiveForResource } from "./effective";
-import { acl } from "./test-helpers";
+import { acl } from "@/test/policy/acl-helpers";
 
 function syntheticAcls(n: number): AclBinding[] {
   const ops: AclOperation[] = ["READ", "WRITE", "DESCRIBE", "CREATE", "ALTER", "DESCRIBE_CONFIGS"];
