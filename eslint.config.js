@@ -4,7 +4,7 @@ import reactHooks from "eslint-plugin-react-hooks";
 import { builtinModules } from "node:module";
 
 export default tseslint.config(
-  { ignores: ["node_modules/", ".next/", "lib/generated/", ".data/", ".kafka/", "target/", "test-results/", "playwright-report/", "next-env.d.ts"] },
+  { ignores: ["node_modules/", ".next/", ".next-*/", "lib/generated/", ".data/", ".kafka/", "target/", "test-results/", "playwright-report/", "next-env.d.ts"] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {
