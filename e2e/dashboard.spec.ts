@@ -18,6 +18,15 @@ const tokens: string[] = [];
 test.describe.configure({ mode: "serial" });
 
 test.beforeAll(async ({ request }) => {
+  // The list shows the oldest requests waiting: deny what an interrupted earlier run of the
+  // suite left waiting (e2e reasons only), or carol's request below would not be among them.
+  const waiting = await request.get("/api/v1/token-requests", { headers: basic("admin") });
+  if (waiting.ok()) {
+    const body = (await waiting.json()) as { pending?: { id: string; reason: string; status: string }[] };
+    for (const r of body.pending ?? []) {
+      if (r.status === "PENDING" && r.reason.startsWith("e2e ")) await request.post(`/api/v1/token-requests/${r.id}/deny`, { headers: basic("admin"), data: { reason: "e2e leftover" } });
+    }
+  }
   const submitted = await request.post("/api/v1/token-requests", { headers: basic("carol"), data: { owner: "User:svc-orders", reason: `e2e dashboard ${RUN}` } });
   expect(submitted.status(), await submitted.text()).toBe(200);
   requestId = ((await submitted.json()) as { id: string }).id;

@@ -73,6 +73,9 @@ async function principalOf(page: Page) {
   return response.ok() ? ((await response.json()) as { principal: string }).principal : `status ${response.status()}`;
 }
 
+/** What a test left behind in Kafka or the database, undone when it ends (passed or not). */
+const cleanups: (() => Promise<unknown>)[] = [];
+
 test.describe("cross-site requests", () => {
   test("a page on another port of the same host cannot change anything through the signed-in admin's browser", async ({ adminPage: page, request, baseURL }) => {
     const site = await attackerSite();
@@ -82,6 +85,7 @@ test.describe("cross-site requests", () => {
       const submitted = await request.post("/api/v1/token-requests", { headers: basic("alice"), data: { owner: "User:svc-orders", reason: `e2e ${marker}` } });
       expect(submitted.status(), await submitted.text()).toBe(200);
       const requestId = ((await submitted.json()) as { id: string }).id;
+      cleanups.push(() => request.post(`/api/v1/token-requests/${requestId}/deny`, { headers: basic("admin"), data: { reason: "e2e cross-site test done" } }));
       const before = await consoleState(request, marker, requestId);
       expect(before).toEqual({ quotaSet: false, acls: 0, markedTokens: 0, requestStatus: "PENDING" });
 
@@ -131,6 +135,7 @@ test.describe("cross-site requests", () => {
       expect(own).toBe(200);
     } finally {
       await site.close();
+      for (const cleanup of cleanups.splice(0)) await cleanup();
     }
   });
 
