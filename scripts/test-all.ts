@@ -4,7 +4,8 @@
  * plain summary line `N passed, N failed`. Typecheck and lint count as one check each;
  * Vitest and Playwright tests count one each. Exit code 1 when anything failed.
  *
- * Environment: DATABASE_URL (default: the machine's PostgreSQL, database ksc_test),
+ * Environment: DATABASE_URL (default: the machine's PostgreSQL, database ksc_test, made
+ * anew for each run; a given one is kept, unless TEST_FRESH_DATABASE=1),
  * KAFKA_BOOTSTRAP_SERVERS (default: the dev broker, started here if not running),
  * TEST_ONLY=typecheck,lint,unit,integration,e2e to run a subset. Arguments after `--`
  * go to Playwright (e.g. `TEST_ONLY=e2e npm test -- e2e/security.spec.ts`); with
@@ -106,7 +107,13 @@ async function playwright(env: Record<string, string | undefined>) {
   }
 }
 
-async function ensureDatabase(url: string) {
+/**
+ * Creates the test database when missing. With `fresh` (the default database, ksc_test)
+ * it is dropped first: the suites then start from nothing, as on a new machine, whatever
+ * earlier runs on this machine left (failed sign-ins fold per client and hour, waiting
+ * token requests are listed oldest first). A DATABASE_URL given by the caller is kept.
+ */
+async function ensureDatabase(url: string, fresh: boolean) {
   const target = new URL(url);
   const name = target.pathname.replace(/^\//, "");
   const admin = new URL(url);
@@ -114,6 +121,7 @@ async function ensureDatabase(url: string) {
   const client = new pg.Client({ connectionString: admin.toString() });
   await client.connect();
   try {
+    if (fresh) await client.query(`drop database if exists "${name.replace(/"/g, '""')}" with (force)`);
     const exists = await client.query("select 1 from pg_database where datname = $1", [name]);
     if (exists.rowCount === 0) await client.query(`create database "${name.replace(/"/g, '""')}"`);
   } finally {
@@ -123,6 +131,7 @@ async function ensureDatabase(url: string) {
 
 async function main() {
   mkdirSync(outDir, { recursive: true });
+  const freshDatabase = process.env.DATABASE_URL === undefined || process.env.TEST_FRESH_DATABASE === "1";
   const env: Record<string, string | undefined> = {
     DATABASE_URL: process.env.DATABASE_URL ?? "postgresql://postgres@127.0.0.1:5432/ksc_test",
     NEXT_TELEMETRY_DISABLED: "1",
@@ -149,7 +158,7 @@ async function main() {
       }
     }
     try {
-      await ensureDatabase(env.DATABASE_URL!);
+      await ensureDatabase(env.DATABASE_URL!, freshDatabase);
       if ((await run(bin("tsx"), ["scripts/db-migrate.ts"])) !== 0) ready = false;
       // --force: the tests start from the demo state, whatever earlier runs changed (npm start seeds once only).
       if (ready && process.env.SEED !== "0" && (await run(bin("tsx"), ["scripts/seed.ts", "--force"])) !== 0) ready = false;
