@@ -30,7 +30,7 @@ describe("the lib/policy fence", () => {
     ["lib/policy/acl/fixture.ts", "@/lib/auth/crypto"],
     ["lib/policy/acl/fixture.ts", "@/lib/services/acls"],
     ["lib/policy/acl/fixture.ts", "@/lib/api/route"],
-    ["lib/policy/acl/fixture.ts", "@/lib/actions/result"],
+    ["lib/policy/acl/fixture.ts", "@/lib/schemas/result"],
     ["lib/policy/acl/fixture.ts", "@/lib/schemas/acls"],
     ["lib/policy/acl/fixture.ts", "@/lib/env"],
     ["lib/policy/acl/fixture.ts", "next/server"],

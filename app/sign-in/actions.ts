@@ -9,7 +9,7 @@ import { defaultClusterId, findCluster } from "@/lib/clusters";
 import { safeNextPath } from "@/lib/auth/safe-next";
 import { signInSchema } from "@/lib/schemas/session";
 import { signInAudited, signOutAudited } from "@/lib/services/session";
-import { fieldErrorsOf, type ActionResult } from "@/lib/actions/result";
+import { fieldErrorsOf, type ActionResult } from "@/lib/schemas/result";
 
 export type SignInState = ActionResult<null> | null;
 

@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { createElement } from "react";
 import { renderToStaticMarkup } from "react-dom/server";
 import { ResultPanel, unshownFieldErrors } from "./alert";
-import type { ActionResult } from "@/lib/actions/result";
+import type { ActionResult } from "@/lib/schemas/result";
 
 describe("ResultPanel", () => {
   it("nothing before a submission", () => {

@@ -1,6 +1,6 @@
 import type { ReactNode } from "react";
 import Link from "@/components/link";
-import type { ActionResult } from "@/lib/actions/result";
+import type { ActionResult } from "@/lib/schemas/result";
 
 export type AlertTone = "error" | "warn" | "info" | "success";
 

@@ -13,7 +13,7 @@
  */
 import { z } from "zod";
 import { errorResponseSchema, MECHANISMS } from "@/lib/schemas/session";
-import { HTTP_STATUS } from "@/lib/actions/result";
+import { HTTP_STATUS } from "@/lib/schemas/result";
 import { API_AREAS, API_OPERATIONS, type ApiOperation, type HttpMethod, type JsonSchema } from "./operations";
 
 export { API_OPERATIONS };

@@ -12,7 +12,7 @@ import { clientAddressFromHeaders } from "@/lib/auth/client-address";
 import { PAGE_PATH_HEADER, signInAgainPath } from "@/lib/auth/page-path";
 import { env } from "@/lib/env";
 import { clusterIdOf, clusters, defaultClusterId, findCluster } from "@/lib/clusters";
-import type { ActionResult } from "@/lib/actions/result";
+import type { ActionResult } from "@/lib/schemas/result";
 import { CLUSTER_COOKIE, isSessionCookieName, SESSION_COOKIE } from "@/lib/auth/cookie-names";
 import { URL_CLUSTER_HEADER, withClusterPrefix } from "@/lib/cluster-path";
 

@@ -30,8 +30,8 @@ import { env } from "@/lib/env";
 import { closeConnectionsFor, lastCredentialRejection, rememberRejection, verifyCredentials, type KafkaCredential } from "@/lib/kafka";
 import { defaultClusterId, findCluster } from "@/lib/clusters";
 import type { SignInInput } from "@/lib/schemas/session";
-import { toErrorResult } from "@/lib/actions/errors";
-import type { ActionResult } from "@/lib/actions/result";
+import { toErrorResult } from "@/lib/kafka/error-result";
+import type { ActionResult } from "@/lib/schemas/result";
 
 export interface Viewer {
   sessionId: string | null;

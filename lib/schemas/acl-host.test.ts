@@ -4,7 +4,7 @@
  * refuses, with its message, and store the host the way Kafka compares it.
  */
 import { describe, expect, it } from "vitest";
-import { fieldErrorsOf } from "@/lib/actions/result";
+import { fieldErrorsOf } from "@/lib/schemas/result";
 import { checkAclHost } from "@/lib/policy";
 import { aclBindingFormSchema, aclCreateBodySchema, aclDeleteBodySchema, aclTemplateFormSchema } from "./acls";
 

@@ -28,7 +28,7 @@
 import "server-only";
 import { createHash } from "node:crypto";
 import type { Viewer } from "@/lib/auth/sign-in";
-import type { ActionResult } from "@/lib/actions/result";
+import type { ActionResult } from "@/lib/schemas/result";
 import { getPlan } from "@/lib/db/change-plan";
 import { getPrisma } from "@/lib/db/client";
 import { inPlanScope, type AclBinding, type PlanInput, type PlanScope } from "@/lib/policy";

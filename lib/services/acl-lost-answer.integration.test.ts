@@ -22,7 +22,7 @@ process.env.KAFKA_BOOTSTRAP_SERVERS = proxy.bootstrap;
 
 const { useMigratedTestDatabase } = await import("@/test/db");
 const { listAudit } = await import("@/lib/db/audit");
-const { HTTP_STATUS } = await import("@/lib/actions/result");
+const { HTTP_STATUS } = await import("@/lib/schemas/result");
 const kafka = await import("@/lib/kafka");
 const { ADMIN, runId } = await import("@/test/kafka/fixtures");
 const { createAclsAudited, deleteAclsAudited, unconfirmedAsFailure } = await import("./acls");

@@ -26,8 +26,8 @@
  */
 import "server-only";
 import type { Viewer } from "@/lib/auth/sign-in";
-import type { ActionResult } from "@/lib/actions/result";
-import { toErrorResult } from "@/lib/actions/errors";
+import type { ActionResult } from "@/lib/schemas/result";
+import { toErrorResult } from "@/lib/kafka/error-result";
 import { getPrisma } from "@/lib/db/client";
 import {
   AclWriteConfirmation,
@@ -52,7 +52,7 @@ import {
 } from "@/lib/policy";
 import { aclTemplateFormSchema } from "@/lib/schemas/acls";
 import type { AclDecisionRow, AclPlanApplyResult, AclPlanPreview, AclTemplateBody } from "@/lib/schemas/plans";
-import { fieldErrorsOf } from "@/lib/actions/result";
+import { fieldErrorsOf } from "@/lib/schemas/result";
 import { bindingLine } from "./acl-preview";
 import { getAclSnapshot, type AclSnapshot } from "./acl-snapshot";
 import { createAclsAudited, deleteAclsAudited } from "./acls";

@@ -29,8 +29,8 @@
 import "server-only";
 import { createHash } from "node:crypto";
 import type { Viewer } from "@/lib/auth/sign-in";
-import { toErrorResult } from "@/lib/actions/errors";
-import type { ActionResult } from "@/lib/actions/result";
+import { toErrorResult } from "@/lib/kafka/error-result";
+import type { ActionResult } from "@/lib/schemas/result";
 import { env } from "@/lib/env";
 import { describeAcls, type KafkaCredential } from "@/lib/kafka";
 import { clusterIdOf } from "@/lib/clusters";

@@ -3,7 +3,7 @@
  * people: pure, so "which half was applied" is unit-tested. A batch where some bindings
  * failed is `partial`, and the message names the ones that were and were not changed.
  */
-import { kafkaErrorCode } from "@/lib/actions/errors";
+import { kafkaErrorCode } from "@/lib/kafka/error-result";
 import type { AuditOutcome } from "@/lib/db/audit";
 import type { AclApplyResult } from "@/lib/schemas/acls";
 import { bindingLine } from "./acl-preview";

@@ -11,8 +11,8 @@
 import "server-only";
 import { createAcls, deleteAcls, type AclWriteConfirmation, type KafkaCredential } from "@/lib/kafka";
 import type { Viewer } from "@/lib/auth/sign-in";
-import type { ActionResult } from "@/lib/actions/result";
-import { kafkaErrorCode } from "@/lib/actions/errors";
+import type { ActionResult } from "@/lib/schemas/result";
+import { kafkaErrorCode } from "@/lib/kafka/error-result";
 import { bindingKey, flaggedAcls, lintAcls, validateNewAcl, type AclBinding, type AclBindingFilter, type AclStore, type Finding, type LintCode } from "@/lib/policy";
 import { configuredPrincipalMapping, requestRegexBudget } from "./identities";
 import type { AclApplyResult, AclListQuery, AclListResult } from "@/lib/schemas/acls";

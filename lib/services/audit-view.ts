@@ -30,8 +30,8 @@
 import "server-only";
 import { describeAcls, describeClientQuotas, describeDelegationTokens, isKafkaOperationError, type KafkaCredential } from "@/lib/kafka";
 import type { Viewer } from "@/lib/auth/sign-in";
-import type { ActionResult } from "@/lib/actions/result";
-import { toErrorResult } from "@/lib/actions/errors";
+import type { ActionResult } from "@/lib/schemas/result";
+import { toErrorResult } from "@/lib/kafka/error-result";
 import { auditedTokenOwners, InvalidCursorError, listVisibleAudit, type AuditCategory, type AuditEvent, type AuditFilter, type AuditVisibility } from "@/lib/db/audit";
 import { aclIsAllowed, isSuperUser, type AclBinding, type AuthorizerConfig } from "@/lib/policy";
 import { toAuthorizerConfig } from "./authorizer-config";

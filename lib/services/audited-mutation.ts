@@ -18,8 +18,8 @@
  */
 import "server-only";
 import type { Viewer } from "@/lib/auth/sign-in";
-import type { ActionResult } from "@/lib/actions/result";
-import { toErrorResult } from "@/lib/actions/errors";
+import type { ActionResult } from "@/lib/schemas/result";
+import { toErrorResult } from "@/lib/kafka/error-result";
 import { completeAudit, recordIntent, type AuditCategory, type AuditCompletion } from "@/lib/db/audit";
 import { KafkaOperationError } from "@/lib/kafka/errors";
 import type { KafkaCredential } from "@/lib/kafka/types";

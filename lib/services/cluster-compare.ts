@@ -15,7 +15,7 @@
  */
 import "server-only";
 import type { Viewer } from "@/lib/auth/sign-in";
-import type { ActionResult } from "@/lib/actions/result";
+import type { ActionResult } from "@/lib/schemas/result";
 import { bindingKey, formatEntity, inPlanScope, parsePrincipal, type AclBinding, type ConfiguredQuota, type PlanScope, type QuotaEntity, type QuotaKey } from "@/lib/policy";
 import { aclsToJson, sortForExport } from "./acl-io";
 import { getAclSnapshot } from "./acl-snapshot";

@@ -21,8 +21,8 @@
  */
 import "server-only";
 import type { Viewer } from "@/lib/auth/sign-in";
-import type { ActionResult } from "@/lib/actions/result";
-import { toErrorResult } from "@/lib/actions/errors";
+import type { ActionResult } from "@/lib/schemas/result";
+import { toErrorResult } from "@/lib/kafka/error-result";
 import { RESOURCE_TYPES, type AclBinding, type AclStore, type Finding, type ResourceType } from "@/lib/policy";
 import type { AuditEvent } from "@/lib/db/audit";
 import type { QuotasOverview } from "@/lib/schemas/quotas";

@@ -13,8 +13,8 @@
 import "server-only";
 import { describeDelegationTokens } from "@/lib/kafka";
 import type { Viewer } from "@/lib/auth/sign-in";
-import type { ActionResult } from "@/lib/actions/result";
-import { toErrorResult } from "@/lib/actions/errors";
+import type { ActionResult } from "@/lib/schemas/result";
+import { toErrorResult } from "@/lib/kafka/error-result";
 import { AclIndex, WILDCARD_PRINCIPAL, parsePrincipal, type ConfiguredQuota, type DelegationToken, type ResourceType } from "@/lib/policy";
 import type {
   EffectiveExport,

@@ -19,7 +19,7 @@
 import "server-only";
 import { X509Certificate } from "node:crypto";
 import type { Viewer } from "@/lib/auth/sign-in";
-import type { ActionResult } from "@/lib/actions/result";
+import type { ActionResult } from "@/lib/schemas/result";
 import {
   certificateIssuerRfc2253,
   certificateSubjectRfc2253,

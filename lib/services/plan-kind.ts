@@ -19,7 +19,7 @@
  *   GET /api/v1/plans/{id} and the plan page.
  */
 import type { Viewer } from "@/lib/auth/sign-in";
-import type { ActionResult } from "@/lib/actions/result";
+import type { ActionResult } from "@/lib/schemas/result";
 
 /** What prepare computed; plans.ts stores it with an expiry. */
 export interface PreparedPlan<P, V> {

@@ -28,7 +28,7 @@
  */
 import "server-only";
 import type { Viewer } from "@/lib/auth/sign-in";
-import type { ActionResult } from "@/lib/actions/result";
+import type { ActionResult } from "@/lib/schemas/result";
 import { clusterIdOf, findCluster } from "@/lib/clusters";
 import { claimForApply, finishPlan, getPlan, purgeExpiredPlans, reopenPlan, savePlan, type StoredPlan } from "@/lib/db/change-plan";
 import { hashSessionId } from "@/lib/db/session";

@@ -16,7 +16,7 @@
  */
 import "server-only";
 import type { Viewer } from "@/lib/auth/sign-in";
-import type { ActionResult } from "@/lib/actions/result";
+import type { ActionResult } from "@/lib/schemas/result";
 import { kafkaConfigOf } from "@/lib/kafka";
 import { normalizeEntity } from "@/lib/policy";
 import type { QuotaAlterResult, QuotaPlanPreview } from "@/lib/schemas/quotas";

@@ -17,8 +17,8 @@
 import "server-only";
 import { alterClientQuotas, describeClientQuotas, type KafkaErrorInfo } from "@/lib/kafka";
 import type { Viewer } from "@/lib/auth/sign-in";
-import type { ActionResult } from "@/lib/actions/result";
-import { kafkaErrorCode, toErrorResult } from "@/lib/actions/errors";
+import type { ActionResult } from "@/lib/schemas/result";
+import { kafkaErrorCode, toErrorResult } from "@/lib/kafka/error-result";
 import { DEFAULT_LOCK_WAIT_MS, LockBusyError, LockUnavailableError, withConsoleLocks, type LockGuard, type LockRequest } from "@/lib/db/locks";
 import { formatEntity, sameEntity, type ConfiguredQuota, type QuotaEntity, type QuotaKey } from "@/lib/policy";
 import type { AppliedQuotaQuery, AppliedQuotaView, QuotaAlterationInput, QuotaAlterResult, QuotaPreview, QuotasOverview } from "@/lib/schemas/quotas";

@@ -21,8 +21,8 @@
 import "server-only";
 import { randomBytes } from "node:crypto";
 import type { Viewer } from "@/lib/auth/sign-in";
-import type { ActionResult } from "@/lib/actions/result";
-import { toErrorResult } from "@/lib/actions/errors";
+import type { ActionResult } from "@/lib/schemas/result";
+import { toErrorResult } from "@/lib/kafka/error-result";
 import { deleteScramCredential, describeScramUsers, isKafkaOperationError, kafkaConfigOf, upsertScramCredential } from "@/lib/kafka";
 import type { ScramChangeResult, ScramCredentialDelete, ScramCredentialUpsert, ScramUserList } from "@/lib/schemas/scram-users";
 import { DEFAULT_LOCK_WAIT_MS, LockBusyError, LockUnavailableError, withConsoleLocks } from "@/lib/db/locks";

@@ -16,7 +16,7 @@ import { describeAcls, isKafkaOperationError } from "@/lib/kafka";
 import { completeAudit, recordIntent } from "@/lib/db/audit";
 import { foldServiceRead, foldableServiceRead, markFoldable } from "@/lib/db/service-read-audit";
 import { clusterById, type ServicePrincipal } from "@/lib/clusters";
-import { toErrorResult } from "@/lib/actions/errors";
+import { toErrorResult } from "@/lib/kafka/error-result";
 import type { AclBinding, AclBindingFilter } from "@/lib/policy/types";
 
 /** The service principal of the cluster, or null when the operator configured none. */

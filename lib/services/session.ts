@@ -9,7 +9,7 @@ import { recordAudit } from "@/lib/db/audit";
 import { auditFailedSignIn, signIn, signOut } from "@/lib/auth/sign-in";
 import { defaultClusterId } from "@/lib/clusters";
 import type { SignInInput } from "@/lib/schemas/session";
-import type { ActionResult } from "@/lib/actions/result";
+import type { ActionResult } from "@/lib/schemas/result";
 
 export async function signInAudited(
   input: SignInInput,

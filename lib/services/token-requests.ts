@@ -33,8 +33,8 @@ import "server-only";
 import { randomUUID } from "node:crypto";
 import { createDelegationToken, describeAcls, describeDelegationTokens, expireDelegationToken, isKafkaOperationError } from "@/lib/kafka";
 import type { Viewer } from "@/lib/auth/sign-in";
-import type { ActionResult } from "@/lib/actions/result";
-import { toErrorResult } from "@/lib/actions/errors";
+import type { ActionResult } from "@/lib/schemas/result";
+import { toErrorResult } from "@/lib/kafka/error-result";
 import {
   claimOf,
   claimTokenRequest,

@@ -15,8 +15,8 @@
 import "server-only";
 import { createDelegationToken, describeDelegationTokens, expireDelegationToken, isKafkaOperationError, renewDelegationToken } from "@/lib/kafka";
 import type { Viewer } from "@/lib/auth/sign-in";
-import type { ActionResult } from "@/lib/actions/result";
-import { toErrorResult } from "@/lib/actions/errors";
+import type { ActionResult } from "@/lib/schemas/result";
+import { toErrorResult } from "@/lib/kafka/error-result";
 import type { DelegationToken } from "@/lib/policy";
 import type { TokenCreated, TokenCreateInput, TokenExpireInput, TokenExpiryResult, TokenList, TokenRenewInput } from "@/lib/schemas/tokens";
 import { formatRelative, toTokenView } from "./token-view";

@@ -1,5 +1,5 @@
 import { apiRoute } from "@/lib/api/route";
-import { fieldErrorsOf } from "@/lib/actions/result";
+import { fieldErrorsOf } from "@/lib/schemas/result";
 import { principalParamSchema, principalViewQuerySchema } from "@/lib/schemas/effective-permissions";
 import { principalView } from "@/lib/services/effective-permissions-read";
 

@@ -2,7 +2,7 @@
 
 import { revalidatePath } from "next/cache";
 import { requireViewer } from "@/lib/auth/current";
-import { fieldErrorsOf, type ActionResult } from "@/lib/actions/result";
+import { fieldErrorsOf, type ActionResult } from "@/lib/schemas/result";
 import { aclBindingFormSchema, aclBindingsSchema, aclTemplateFormSchema } from "@/lib/schemas/acls";
 import type { AclPlanApplyResult, AclPlanView } from "@/lib/schemas/plans";
 import { applyPlan, createPlan } from "@/lib/services/plans";

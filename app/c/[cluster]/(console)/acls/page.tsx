@@ -1,6 +1,6 @@
 import Link from "@/components/link";
 import { requireViewer } from "@/lib/auth/current";
-import { fieldErrorsOf } from "@/lib/actions/result";
+import { fieldErrorsOf } from "@/lib/schemas/result";
 import { CLUSTER_RESOURCE_NAME, type Finding } from "@/lib/policy";
 import { aclListQuerySchema } from "@/lib/schemas/acls";
 import { LINT_ON_LOAD_LIMIT, aclOverview } from "@/lib/services/acls";

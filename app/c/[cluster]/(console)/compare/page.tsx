@@ -1,7 +1,7 @@
 import Link from "@/components/link";
 import { clusterHref, clusterHrefOn, currentClusterId, getViewerOn, requireViewer } from "@/lib/auth/current";
 import { clusterById, clusters } from "@/lib/clusters";
-import { fieldErrorsOf } from "@/lib/actions/result";
+import { fieldErrorsOf } from "@/lib/schemas/result";
 import { compareQuerySchema } from "@/lib/schemas/cluster-compare";
 import { compareClusters, type AclComparisonRow, type CompareSide } from "@/lib/services/cluster-compare";
 import { quotaEditHref } from "@/lib/services/quota-view";

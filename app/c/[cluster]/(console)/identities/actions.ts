@@ -1,7 +1,7 @@
 "use server";
 
 import { requireViewer } from "@/lib/auth/current";
-import { fieldErrorsOf, type ActionResult } from "@/lib/actions/result";
+import { fieldErrorsOf, type ActionResult } from "@/lib/schemas/result";
 import { findUnsafeText, hasErrors } from "@/lib/schemas/safe-text";
 import { identityMapBodySchema, type IdentityInput, type IdentityMapResult } from "@/lib/schemas/identities";
 import { mapIdentitiesFor } from "@/lib/services/identities";

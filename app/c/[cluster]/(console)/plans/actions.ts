@@ -2,7 +2,7 @@
 
 import { revalidatePath } from "next/cache";
 import { requireViewer } from "@/lib/auth/current";
-import type { ActionResult } from "@/lib/actions/result";
+import type { ActionResult } from "@/lib/schemas/result";
 import type { AclPlanApplyResult } from "@/lib/schemas/plans";
 import { applyPlan } from "@/lib/services/plans";
 

@@ -1,7 +1,7 @@
 import Link from "@/components/link";
 import { redirect } from "next/navigation";
 import { clusterHref, requireViewer } from "@/lib/auth/current";
-import { fieldErrorsOf } from "@/lib/actions/result";
+import { fieldErrorsOf } from "@/lib/schemas/result";
 import { RESOURCE_TYPES, SUPPORTED_OPERATIONS, WILDCARD_PRINCIPAL } from "@/lib/policy";
 import {
   effectivePermissionsQuerySchema,

@@ -2,7 +2,7 @@
 
 import { revalidatePath } from "next/cache";
 import { requireViewer } from "@/lib/auth/current";
-import { fieldErrorsOf, type ActionResult, type ErrorCode } from "@/lib/actions/result";
+import { fieldErrorsOf, type ActionResult, type ErrorCode } from "@/lib/schemas/result";
 import { quotaAlterFormSchema, type QuotaAlterResult } from "@/lib/schemas/quotas";
 import type { QuotaPlanView } from "@/lib/schemas/plans";
 import { findUnsafeFormData, hasErrors } from "@/lib/schemas/safe-text";

@@ -1,5 +1,5 @@
 import { requireViewer } from "@/lib/auth/current";
-import { fieldErrorsOf } from "@/lib/actions/result";
+import { fieldErrorsOf } from "@/lib/schemas/result";
 import { appliedQuotaQueryFieldsSchema, appliedQuotaQuerySchema, type AppliedQuotaView, type QuotasOverview } from "@/lib/schemas/quotas";
 import { explainAppliedQuota, listQuotas } from "@/lib/services/quotas";
 import { KIP55_RULE_LABEL, editFormInitial, editLinkParams } from "@/lib/services/quota-view";

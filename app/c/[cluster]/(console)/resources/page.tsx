@@ -1,6 +1,6 @@
 import Link from "@/components/link";
 import { requireViewer } from "@/lib/auth/current";
-import { fieldErrorsOf } from "@/lib/actions/result";
+import { fieldErrorsOf } from "@/lib/schemas/result";
 import { CLUSTER_RESOURCE_NAME, WILDCARD_PRINCIPAL, type ResourceType } from "@/lib/policy";
 import {
   resourceDetailQuerySchema,

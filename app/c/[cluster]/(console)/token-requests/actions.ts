@@ -2,7 +2,7 @@
 
 import { revalidatePath } from "next/cache";
 import { requireViewer } from "@/lib/auth/current";
-import { fieldErrorsOf, type ActionResult } from "@/lib/actions/result";
+import { fieldErrorsOf, type ActionResult } from "@/lib/schemas/result";
 import { tokenRequestDenySchema, tokenRequestFormSchema, type DecidableRequest, type TokenRequestView, type TokenRetrieved } from "@/lib/schemas/tokens";
 import { approveRequest, denyRequest, retrieveRequestedToken, submitTokenRequest } from "@/lib/services/token-requests";
 

@@ -2,7 +2,7 @@
 
 import { revalidatePath } from "next/cache";
 import { requireViewer } from "@/lib/auth/current";
-import { fieldErrorsOf, type ActionResult } from "@/lib/actions/result";
+import { fieldErrorsOf, type ActionResult } from "@/lib/schemas/result";
 import { tokenCreateFormSchema, tokenExpireSchema, tokenRenewSchema, type TokenCreated, type TokenExpiryResult } from "@/lib/schemas/tokens";
 import { createToken, expireToken, renewToken } from "@/lib/services/tokens";
 import { findUnsafeFormData, hasErrors } from "@/lib/schemas/safe-text";

@@ -2,7 +2,7 @@
 
 import { revalidatePath } from "next/cache";
 import { requireViewer } from "@/lib/auth/current";
-import { fieldErrorsOf, type ActionResult } from "@/lib/actions/result";
+import { fieldErrorsOf, type ActionResult } from "@/lib/schemas/result";
 import { findUnsafeFormData, hasErrors } from "@/lib/schemas/safe-text";
 import { scramCredentialDeleteSchema, scramCredentialUpsertSchema, type ScramChangeResult } from "@/lib/schemas/scram-users";
 import { deleteScramUser, upsertScramUser } from "@/lib/services/scram-users";

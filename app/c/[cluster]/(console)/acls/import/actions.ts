@@ -2,7 +2,7 @@
 
 import { revalidatePath } from "next/cache";
 import { requireViewer } from "@/lib/auth/current";
-import { fieldErrorsOf, type ActionResult, type ErrorCode } from "@/lib/actions/result";
+import { fieldErrorsOf, type ActionResult, type ErrorCode } from "@/lib/schemas/result";
 import { aclImportFormSchema } from "@/lib/schemas/acl-io";
 import type { AclImportPlanView, AclPlanApplyResult } from "@/lib/schemas/plans";
 import { decodeStrictUtf8, findUnsafeFormData, hasErrors, INVALID_UTF8_MESSAGE, InvalidUtf8Error } from "@/lib/schemas/safe-text";

@@ -1,6 +1,6 @@
 import Link from "@/components/link";
 import { requireViewer } from "@/lib/auth/current";
-import { fieldErrorsOf } from "@/lib/actions/result";
+import { fieldErrorsOf } from "@/lib/schemas/result";
 import { WILDCARD_HOST, type ResourceType } from "@/lib/policy";
 import { principalHref, principalParamSchema, principalViewQuerySchema, type PrincipalPermissions, type PrincipalView } from "@/lib/schemas/effective-permissions";
 import { UNNAMED_HOST_WORDS } from "@/lib/schemas/access-check";

@@ -2,9 +2,9 @@ import { describe, expect, it, vi } from "vitest";
 import { protocolErrors, protocolErrorsCodesById } from "@platformatic/kafka";
 import { KafkaOperationError } from "@/lib/kafka/errors";
 import { AUTHORIZATION_ERROR_RESOURCE } from "@/lib/kafka/required-permissions";
-import { toErrorResult } from "./errors";
-import { KAFKA_ERROR_STATUS, kafkaErrorCode } from "./kafka-status";
-import { HTTP_STATUS, type ErrorCode } from "./result";
+import { toErrorResult } from "./error-result";
+import { KAFKA_ERROR_STATUS, kafkaErrorCode } from "./error-status";
+import { HTTP_STATUS, type ErrorCode } from "@/lib/schemas/result";
 
 /** Codes the console makes itself, before or instead of a Kafka answer. */
 const CONSOLE_CODES = ["BROKER_UNAVAILABLE", "UNKNOWN", "NOT_FOUND"];

@@ -4,8 +4,8 @@
  * logged once here and the user sees a generic message.
  */
 import { KafkaOperationError } from "@/lib/kafka/errors";
-import { GENERIC_ERROR_MESSAGE, type ActionResult } from "@/lib/actions/result";
-import { kafkaErrorCode } from "@/lib/actions/kafka-status";
+import { GENERIC_ERROR_MESSAGE, type ActionResult } from "@/lib/schemas/result";
+import { kafkaErrorCode } from "@/lib/kafka/error-status";
 
 export { kafkaErrorCode };
 

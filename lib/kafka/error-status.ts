@@ -19,7 +19,7 @@
  *                             console can fix (server errors, protocol bookkeeping)
  * A name not in the table (a newer Kafka) is KAFKA_ERROR.
  */
-import type { ErrorCode } from "./result";
+import type { ErrorCode } from "@/lib/schemas/result";
 
 export const KAFKA_ERROR_STATUS = {
   UNKNOWN_SERVER_ERROR: "KAFKA_ERROR",
