@@ -6,6 +6,7 @@ import Ajv2020 from "ajv/dist/2020.js";
 import { describe, expect, it } from "vitest";
 import type { z } from "zod";
 import { API_OPERATIONS, buildOpenApiDocument, queryStrings, type ApiOperation } from "./openapi";
+import { CHANGES, NO_INPUT, type ChangeDefinition, type ChangeId } from "@/lib/schemas/changes";
 
 type Schema = Record<string, unknown>;
 interface Parameter {
@@ -198,6 +199,8 @@ interface HandlerExport {
   path: string;
   options: string;
   source: string;
+  /** `changeRoute("<id>")`: the declared change it serves. */
+  change?: string;
 }
 
 /** `export const GET = apiRoute({ ... }, ...)` in app/api/v1/a/[id]/b/route.ts -> GET /api/v1/a/{id}/b. */
@@ -212,6 +215,23 @@ function apiRouteExports(): HandlerExport[] {
       path: apiPath,
       options: m[2]!,
       source,
+    }));
+  }).concat(changeRouteExports());
+}
+
+/** `export const POST = changeRoute("token.create")` -> the change's route, at the file's path. */
+function changeRouteExports(): HandlerExport[] {
+  return routeFiles(API_DIR).flatMap((file) => {
+    const source = readFileSync(file, "utf8");
+    const relative = path.relative(path.join(ROOT, "app"), path.dirname(file)).split(path.sep);
+    const apiPath = "/" + relative.map((segment) => segment.replace(/^\[(\w+)\]$/, "{$1}")).join("/");
+    return [...source.matchAll(/export\s+const\s+(GET|POST|PUT|PATCH|DELETE)\s*=\s*changeRoute\s*\(\s*"([^"]+)"/g)].map((m) => ({
+      file: path.relative(ROOT, file),
+      method: m[1]!.toLowerCase(),
+      path: apiPath,
+      options: "",
+      source,
+      change: m[2]!,
     }));
   });
 }
@@ -240,6 +260,11 @@ describe("route handlers and the document", () => {
     expect(handlers.length).toBeGreaterThan(10);
   });
 
+  it("serves every declared change at exactly one route, and every run is declared", () => {
+    const served = handlers.flatMap((h) => (h.change !== undefined ? [h.change] : []));
+    expect([...served].sort()).toEqual(Object.keys(CHANGES).sort());
+  });
+
   it("documents every apiRoute handler under app/api/v1, and nothing else", () => {
     expect(API_OPERATIONS.map(key).sort()).toEqual(handlers.map(key).sort());
   });
@@ -250,6 +275,16 @@ describe("route handlers and the document", () => {
       const op = byKey.get(key(handler));
       if (!op) continue;
       const where = `${key(handler)} (${handler.file})`;
+      if (handler.change !== undefined) {
+        // The definition itself is the entry: the file must sit at the path, and export the method, it declares.
+        const change = CHANGES[handler.change as ChangeId] as ChangeDefinition | undefined;
+        expect(change, `${where}: no change "${handler.change}" is declared`).toBeDefined();
+        expect(key(change!.http), where).toBe(key(handler));
+        expect(op.body, where).toBe(change!.input === NO_INPUT ? undefined : change!.input);
+        expect(op.query, where).toBe(change!.http.query);
+        expect(op.public ?? false, where).toBe(change!.public ?? false);
+        continue;
+      }
       for (const part of ["query", "body"] as const) {
         const name = new RegExp(`\\b${part}\\s*:\\s*(\\w+)`).exec(handler.options)?.[1];
         if (name === undefined) {

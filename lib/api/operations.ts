@@ -1,94 +1,38 @@
 /**
- * Every /api/v1 operation, described once: the zod schemas its handler parses with
- * (the same exports, so the document cannot drift from what the server accepts), what
- * it answers, the statuses it can answer with, and examples a person or a test can send.
- * lib/api/openapi.ts turns this table into the OpenAPI document; lib/api/openapi.test.ts
- * checks that every `apiRoute` export under app/api/v1 has exactly one entry here (and
- * parses the schema named here), and e2e/openapi.spec.ts sends every example to the
- * running console.
+ * Every /api/v1 operation, in the order the reference shows them: the zod schemas its
+ * handler parses with (the same exports, so the document cannot drift from what the
+ * server accepts), what it answers, the statuses it can answer with, and examples a person
+ * or a test can send. lib/api/openapi.ts turns this table into the OpenAPI document;
+ * lib/api/openapi.test.ts checks that every route export under app/api/v1 has exactly one
+ * entry here, and e2e/openapi.spec.ts sends every example to the running console.
  *
- * Adding a route: put its input and answer schemas in lib/schemas/<area>.ts, add one
- * entry to the area's list below with `query`/`body` set to the very schemas the handler
- * passes to `apiRoute`, at least one example per body (harmless on the dev broker: the
- * examples are sent by the e2e test) and, for a query with refinements, example sets
- * that show which parameters the route refuses to do without.
+ * Changes are not described here but in their definition (lib/schemas/changes), which
+ * also gives their route (`changeRoute(id)`) and server action: `changeOperation(id)`
+ * places one in the table. A read-only route gets an entry here, with `query` set to the
+ * very schema its handler passes to `apiRoute` and, for a query with refinements, example
+ * sets that show which parameters the route refuses to do without.
  */
 import { z } from "zod";
-import { sessionResponseSchema, signInSchema } from "@/lib/schemas/session";
 import { clusterSchema } from "@/lib/schemas/cluster";
 import { dashboardQuerySchema, dashboardSchema } from "@/lib/schemas/dashboard";
 import { auditPageSchema, auditQuerySchema } from "@/lib/schemas/audit";
 import { accessCheckQuerySchema, accessCheckResultSchema } from "@/lib/schemas/access-check";
 import { identityMapBodySchema, identityMapResultSchema } from "@/lib/schemas/identities";
-import { scramChangeResultSchema, scramCredentialDeleteSchema, scramCredentialUpsertSchema, scramUserListSchema } from "@/lib/schemas/scram-users";
-import { appliedQuotaQuerySchema, appliedQuotaSchema, quotaAlterationSchema, quotaAlterResultSchema, quotasOverviewSchema } from "@/lib/schemas/quotas";
-import { aclApplyResultSchema, aclCreateBodySchema, aclDeleteBodySchema, aclListQuerySchema, aclListResultSchema, aclPreviewQuerySchema } from "@/lib/schemas/acls";
-import { planApplyResultSchema, planCreateBodySchema, planPageQuerySchema, planPageViewSchema, planViewSchema, quotaPlanViewSchema } from "@/lib/schemas/plans";
+import { scramUserListSchema } from "@/lib/schemas/scram-users";
+import { appliedQuotaQuerySchema, appliedQuotaSchema, quotasOverviewSchema } from "@/lib/schemas/quotas";
+import { aclListQuerySchema, aclListResultSchema } from "@/lib/schemas/acls";
+import { planPageQuerySchema, planPageViewSchema } from "@/lib/schemas/plans";
 import { resourceDetailQuerySchema, resourceDetailSchema } from "@/lib/schemas/resources";
 import { effectiveExportSchema, effectivePermissionsQuerySchema, principalViewQuerySchema, principalViewSchema } from "@/lib/schemas/effective-permissions";
 import { aclExportQuerySchema, aclImportProgressSchema } from "@/lib/schemas/acl-io";
 import { aclBindingResponseSchema } from "@/lib/schemas/acl-binding";
-import {
-  decidableRequestSchema,
-  tokenCreatedSchema,
-  tokenCreateSchema,
-  tokenExpireSchema,
-  tokenExpiryResultSchema,
-  tokenListSchema,
-  tokenRenewSchema,
-  tokenRequestCreateSchema,
-  tokenRequestDenySchema,
-  tokenRequestListsSchema,
-  tokenRequestViewSchema,
-  tokenRetrievedSchema,
-} from "@/lib/schemas/tokens";
+import { tokenListSchema, tokenRequestListsSchema } from "@/lib/schemas/tokens";
+import { CHANGES, NO_INPUT, type ChangeDefinition, type ChangeId } from "@/lib/schemas/changes";
+import { NO_SUCH_PLAN, NOT_YOUR_PLAN, PLAN_ID } from "@/lib/schemas/changes/plans";
 
-export type HttpMethod = "get" | "post" | "put" | "patch" | "delete";
-export type JsonSchema = Record<string, unknown>;
-
-/** The areas of the console, in the order the reference shows them (OpenAPI tags). */
-export const API_AREAS = [
-  { name: "Session", description: "Sign in with Kafka credentials and sign out. Everything else acts as the signed-in Kafka principal." },
-  { name: "Cluster", description: "The cluster the console is connected to, as the caller sees it." },
-  { name: "Resources", description: "One Kafka resource: the ACLs that apply to it and who may do what." },
-  { name: "ACLs", description: "Browse, preview, create and delete ACL bindings (Kafka's StandardAuthorizer decides what the caller may do)." },
-  { name: "Access check", description: "Explain whether a principal may do an operation on a resource, and which rule decides." },
-  { name: "Identities", description: "Who a client is to Kafka: certificate DNs and Kerberos principals through the brokers' principal mapping rules." },
-  { name: "SCRAM users", description: "SCRAM credentials (KIP-554): list, create, rotate and delete, as the caller (Kafka decides: DESCRIBE / ALTER on CLUSTER)." },
-  { name: "Quotas", description: "Client quotas: what is configured, which quota Kafka applies, and changes checked against the KIP-55 budget." },
-  { name: "Tokens", description: "Delegation tokens (KIP-48, KIP-373): create, list, renew and expire." },
-  { name: "Token requests", description: "Self-service token requests: ask, approve or deny, and the requester's one-time retrieval." },
-  { name: "Plans", description: "Sealed change plans (ACLs, ACL imports, quotas): preview a change, keep it, apply exactly what was previewed." },
-  { name: "Audit", description: "Every change made through the console, who made it and what Kafka answered." },
-  { name: "API", description: "This description of the API." },
-] as const;
-export type ApiArea = (typeof API_AREAS)[number]["name"];
-
-/** Statuses an operation may answer with besides the ones every operation shares (see openapi.ts). */
-export type RouteStatus = 403 | 404 | 409 | 422;
-
-export interface NamedExample<T> {
-  summary: string;
-  value: T;
-}
-
-export interface PathParam {
-  description: string;
-  schema: JsonSchema;
-  /** A well-formed value that names nothing (the route answers 404). */
-  example: string;
-}
-
-/**
- * An OpenAPI link: how an answer of this operation feeds another one. Strings of the form
- * `{$response.body#/json/pointer}` are replaced by that part of the answer.
- */
-export interface ApiLink {
-  operationId: string;
-  description: string;
-  parameters?: Record<string, string>;
-  requestBody?: unknown;
-}
+export { API_AREAS } from "@/lib/schemas/api";
+export type { ApiArea, ApiLink, HttpMethod, JsonSchema, NamedExample, PathParam, RouteStatus } from "@/lib/schemas/api";
+import type { ApiArea, ApiLink, HttpMethod, NamedExample, PathParam, RouteStatus } from "@/lib/schemas/api";
 
 export interface ApiOperation {
   operationId: string;
@@ -126,37 +70,35 @@ export interface ApiOperation {
   links?: Record<string, ApiLink>;
 }
 
+/** A declared change's entry, from its definition (lib/schemas/changes). */
+function changeOperation(id: ChangeId): ApiOperation {
+  const change: ChangeDefinition = CHANGES[id];
+  const { http } = change;
+  return {
+    operationId: http.operationId,
+    method: http.method,
+    path: http.path,
+    area: http.area,
+    summary: change.summary,
+    description: change.description,
+    ...(change.public ? { public: true } : {}),
+    ...(http.query ? { query: http.query } : {}),
+    ...(http.queryExamples ? { queryExamples: http.queryExamples } : {}),
+    ...(http.pathParams ? { pathParams: http.pathParams } : {}),
+    ...(change.input !== NO_INPUT ? { body: change.input } : {}),
+    ...(http.bodyExamples ? { bodyExamples: http.bodyExamples } : {}),
+    response: change.output,
+    ...(http.kafka ? { kafka: true } : {}),
+    ...(http.statuses ? { statuses: http.statuses } : {}),
+    ...(http.links ? { links: http.links } : {}),
+  };
+}
+
 // ---- Session ------------------------------------------------------------------------
 
 const SESSION: ApiOperation[] = [
-  {
-    operationId: "signIn",
-    method: "post",
-    path: "/api/v1/session",
-    area: "Session",
-    summary: "Sign in",
-    description:
-      "Sign in with Kafka credentials, proven by a SASL handshake with the broker; sets the `ksc_session` cookie (httpOnly). " +
-      "Failed sign-ins are throttled per user and address (429).",
-    public: true,
-    body: signInSchema,
-    bodyExamples: {
-      placeholder: {
-        summary: "Your Kafka user name and password (the mechanism defaults to SCRAM-SHA-512)",
-        value: { username: "alice", password: "your-kafka-password", mechanism: "SCRAM-SHA-512" },
-      },
-    },
-    response: sessionResponseSchema,
-  },
-  {
-    operationId: "signOut",
-    method: "delete",
-    path: "/api/v1/session",
-    area: "Session",
-    summary: "Sign out",
-    description: "Wipes the session and its stored credential and clears the cookie. With Basic credentials there is no session to end.",
-    response: z.object({ signedOut: z.literal(true) }),
-  },
+  changeOperation("session.sign-in"),
+  changeOperation("session.sign-out"),
 ];
 
 // ---- Cluster, resources, access check -------------------------------------------------
@@ -325,9 +267,6 @@ const IDENTITIES: ApiOperation[] = [
   },
 ];
 
-/** A SCRAM user nobody uses: the e2e test creates it with the `generated` example and deletes it with `user`. */
-const EXAMPLE_SCRAM_USER = "ksc-api-example";
-
 const SCRAM_USERS: ApiOperation[] = [
   {
     operationId: "listScramUsers",
@@ -339,54 +278,11 @@ const SCRAM_USERS: ApiOperation[] = [
     response: scramUserListSchema,
     kafka: true,
   },
-  {
-    operationId: "upsertScramCredential",
-    method: "post",
-    path: "/api/v1/scram-users",
-    area: "SCRAM users",
-    summary: "Create a SCRAM user, add a mechanism or rotate a password",
-    description:
-      "Sets one mechanism's credential of a user (AlterUserScramCredentials as the caller: needs ALTER on CLUSTER). The console salts and hashes the " +
-      "password (PBKDF2, as Kafka's ScramFormatter) and sends Kafka only the salted password. Without `password` it generates one and answers it " +
-      "once (`generatedPassword`); the password is never stored, logged or audited. Answers the kafka-configs.sh equivalent with the password masked.",
-    body: scramCredentialUpsertSchema,
-    bodyExamples: {
-      generated: { summary: "A new user with a generated password", value: { user: EXAMPLE_SCRAM_USER, mechanism: "SCRAM-SHA-512", iterations: 8192 } },
-    },
-    response: scramChangeResultSchema,
-    kafka: true,
-  },
-  {
-    operationId: "deleteScramCredential",
-    method: "delete",
-    path: "/api/v1/scram-users",
-    area: "SCRAM users",
-    summary: "Delete one mechanism's credential, or the whole user",
-    description:
-      "Deletes the credential of one mechanism, or (without `mechanism`) every credential of the user, so the user can no longer sign in with SCRAM " +
-      "(AlterUserScramCredentials as the caller: needs ALTER on CLUSTER). Sessions of that user end at their next credential check. 404 when there is no such credential.",
-    body: scramCredentialDeleteSchema,
-    bodyExamples: { user: { summary: "Delete the example user", value: { user: EXAMPLE_SCRAM_USER } } },
-    response: scramChangeResultSchema,
-    kafka: true,
-    statuses: { 404: "The user has no such SCRAM credential" },
-  },
+  changeOperation("scram.upsert"),
+  changeOperation("scram.delete"),
 ];
 
 // ---- ACLs -----------------------------------------------------------------------------
-
-/** A binding nobody uses: the e2e test creates it with the `create` example and deletes it with the `delete` one. */
-const EXAMPLE_BINDING = {
-  resourceType: "TOPIC",
-  resourceName: "ksc-api-example",
-  patternType: "LITERAL",
-  principal: "User:ksc-api-example",
-  host: "*",
-  operation: "READ",
-  permissionType: "ALLOW",
-} as const;
-
-const aclChangeResponse = z.union([aclApplyResultSchema, planViewSchema]);
 
 const ACLS: ApiOperation[] = [
   {
@@ -407,46 +303,8 @@ const ACLS: ApiOperation[] = [
     response: aclListResultSchema,
     kafka: true,
   },
-  {
-    operationId: "createAcls",
-    method: "post",
-    path: "/api/v1/acls",
-    area: "ACLs",
-    summary: "Create ACL bindings at once (or make a sealed plan of them)",
-    description:
-      "For scripts: create ACL bindings as the caller at once (needs ALTER on CLUSTER), audited like a plan's apply. Some bindings failing is a 200 with " +
-      "outcome partial and per-binding results. When Kafka's answer is lost the ACLs are read back: confirmed bindings carry readBack applied; " +
-      "when they cannot be read the outcome is unknown (a 503 saying it could not be confirmed when nothing was). With ?preview=1 or dryRun nothing changes: the answer is a sealed plan, as from POST /api/v1/plans " +
-      "(Kafka's validation, no-ops, every decision that changes, the kafka-acls.sh commands); apply it with POST /api/v1/plans/{id}/apply.",
-    query: aclPreviewQuerySchema,
-    queryExamples: { preview: { summary: "Only the preview, whatever the body says", value: { preview: "1" } } },
-    body: aclCreateBodySchema,
-    bodyExamples: {
-      preview: { summary: "Preview: what would change if User:ksc-api-example could read topic ksc-api-example", value: { bindings: [EXAMPLE_BINDING], dryRun: true } },
-      create: { summary: "Create that binding", value: { bindings: [EXAMPLE_BINDING] } },
-    },
-    response: aclChangeResponse,
-    kafka: true,
-  },
-  {
-    operationId: "deleteAcls",
-    method: "delete",
-    path: "/api/v1/acls",
-    area: "ACLs",
-    summary: "Delete exactly these ACL bindings at once (or make a sealed plan of it)",
-    description:
-      "For scripts: delete exactly these ACL bindings as the caller at once (needs ALTER on CLUSTER), audited; a lost answer is settled by reading back, as for POST. With ?preview=1 or dryRun nothing changes: " +
-      "the answer is a sealed plan, as from POST /api/v1/plans.",
-    query: aclPreviewQuerySchema,
-    queryExamples: { preview: { summary: "Only the preview, whatever the body says", value: { preview: "1" } } },
-    body: aclDeleteBodySchema,
-    bodyExamples: {
-      preview: { summary: "Preview the deletion of the example binding", value: { bindings: [EXAMPLE_BINDING], dryRun: true } },
-      delete: { summary: "Delete it", value: { bindings: [EXAMPLE_BINDING] } },
-    },
-    response: aclChangeResponse,
-    kafka: true,
-  },
+  changeOperation("acl.create"),
+  changeOperation("acl.delete"),
 ];
 
 // ---- ACLs as code ----------------------------------------------------------------------
@@ -458,20 +316,6 @@ const aclExportJsonSchema = z.object({
   exportedAt: z.string().meta({ description: "When the ACLs were read from Kafka (ISO 8601)" }),
   acls: z.array(aclBindingResponseSchema).meta({ description: "Every ACL, once each, sorted by principal, resource type, name, pattern type, operation, permission, host" }),
 });
-
-/** The example binding as an exported YAML file: importing it add-only plans to create it (nothing else). */
-const EXAMPLE_IMPORT_YAML = [
-  "principals:",
-  `  - principal: "${EXAMPLE_BINDING.principal}"`,
-  "    acls:",
-  `      - resourceType: ${EXAMPLE_BINDING.resourceType}`,
-  `        resourceName: "${EXAMPLE_BINDING.resourceName}"`,
-  `        patternType: ${EXAMPLE_BINDING.patternType}`,
-  `        operation: ${EXAMPLE_BINDING.operation}`,
-  `        permissionType: ${EXAMPLE_BINDING.permissionType}`,
-  `        host: "${EXAMPLE_BINDING.host}"`,
-  "",
-].join("\n");
 
 const ACLS_AS_CODE: ApiOperation[] = [
   {
@@ -501,9 +345,6 @@ const ACLS_AS_CODE: ApiOperation[] = [
 
 // ---- Quotas ---------------------------------------------------------------------------
 
-/** A user nobody signs in as: the `set` example gives it a quota, the `remove` example takes it away. */
-const EXAMPLE_QUOTA_ENTITY = { user: "ksc-api-example" };
-
 const QUOTAS: ApiOperation[] = [
   {
     operationId: "listQuotas",
@@ -517,28 +358,7 @@ const QUOTAS: ApiOperation[] = [
     response: quotasOverviewSchema,
     kafka: true,
   },
-  {
-    operationId: "alterQuota",
-    method: "post",
-    path: "/api/v1/quotas",
-    area: "Quotas",
-    summary: "Set or remove one quota key on one entity (or preview it as a sealed plan)",
-    description:
-      "Set (value) or remove (null) one quota key on one entity as the caller (ALTER_CONFIGS on CLUSTER), after Kafka's validation and the console's " +
-      "KIP-55 rule, checked inside a per-user lock against a fresh read; audited. With dryRun nothing changes: the answer is a sealed plan of kind " +
-      "quota.alter, as from POST /api/v1/plans (Kafka's validation, the KIP-55 check, every affected (user, client-id) pair with the quota Kafka " +
-      "applies and the user's KIP-55 budget before and after, the kafka-configs.sh command); apply exactly it with POST /api/v1/plans/{id}/apply, " +
-      "which answers 409 \"The quotas changed since this preview; preview again.\" when a quota it depends on changed in between.",
-    body: quotaAlterationSchema,
-    bodyExamples: {
-      preview: { summary: "Preview a 1 MiB/s produce quota for user ksc-api-example", value: { entity: EXAMPLE_QUOTA_ENTITY, key: "producer_byte_rate", value: 1048576, dryRun: true } },
-      set: { summary: "Set it", value: { entity: EXAMPLE_QUOTA_ENTITY, key: "producer_byte_rate", value: 1048576 } },
-      remove: { summary: "Remove it again (value null)", value: { entity: EXAMPLE_QUOTA_ENTITY, key: "producer_byte_rate", value: null } },
-    },
-    response: z.union([quotaAlterResultSchema, quotaPlanViewSchema]),
-    kafka: true,
-    statuses: { 409: "Rejected by the console's KIP-55 sub-quota budget rule (Kafka itself would accept it), or other changes of the user's quotas were still in progress" },
-  },
+  changeOperation("quota.alter"),
   {
     operationId: "explainAppliedQuota",
     method: "get",
@@ -559,9 +379,6 @@ const QUOTAS: ApiOperation[] = [
 
 // ---- Tokens ---------------------------------------------------------------------------
 
-/** Well-formed, but the HMAC of no token: Kafka answers that it knows no such token. */
-const UNKNOWN_HMAC = "a3NjLWFwaS1leGFtcGxlLW5vdC1hLXJlYWwtaG1hYw==";
-
 const TOKENS: ApiOperation[] = [
   {
     operationId: "listTokens",
@@ -573,77 +390,12 @@ const TOKENS: ApiOperation[] = [
     response: tokenListSchema,
     kafka: true,
   },
-  {
-    operationId: "createToken",
-    method: "post",
-    path: "/api/v1/tokens",
-    area: "Tokens",
-    summary: "Create a delegation token (the answer carries its HMAC, once)",
-    description:
-      "Create a delegation token as the caller, for the caller or (KIP-373) another owner (needs CREATE_TOKENS on USER:<owner>), audited. " +
-      "The answer carries the HMAC, the only time the console hands it out (it keeps none); it is sent with Cache-Control: no-store.",
-    body: tokenCreateSchema,
-    bodyExamples: {
-      own: { summary: "A token for yourself that lives at most one hour", value: { maxLifetimeMs: 3600000 } },
-    },
-    response: tokenCreatedSchema,
-    kafka: true,
-    links: {
-      renew: {
-        operationId: "renewToken",
-        description: "Renew the new token with its HMAC",
-        requestBody: { tokenId: "{$response.body#/token/tokenId}", hmac: "{$response.body#/hmac}", periodHours: 1 },
-      },
-      expire: {
-        operationId: "expireToken",
-        description: "Expire the new token at once",
-        requestBody: { tokenId: "{$response.body#/token/tokenId}", hmac: "{$response.body#/hmac}", when: "now" },
-      },
-    },
-  },
-  {
-    operationId: "renewToken",
-    method: "post",
-    path: "/api/v1/tokens/renew",
-    area: "Tokens",
-    summary: "Renew a token identified by its HMAC",
-    description: "Renew a token identified by its HMAC (only its owner and renewers may), audited without the HMAC.",
-    body: tokenRenewSchema,
-    bodyExamples: {
-      unknown: { summary: "The shape of a renewal (this HMAC belongs to no token: Kafka answers 404)", value: { hmac: UNKNOWN_HMAC, periodHours: 24 } },
-    },
-    response: tokenExpiryResultSchema,
-    kafka: true,
-    statuses: { 404: "Kafka knows no token with this HMAC (expired or never created)" },
-  },
-  {
-    operationId: "expireToken",
-    method: "post",
-    path: "/api/v1/tokens/expire",
-    area: "Tokens",
-    summary: "Expire a token identified by its HMAC, now or in N hours",
-    description: "Expire a token identified by its HMAC, now or in N hours (only its owner and renewers may), audited without the HMAC.",
-    body: tokenExpireSchema,
-    bodyExamples: {
-      now: { summary: "Expire at once (this HMAC belongs to no token: Kafka answers 404)", value: { hmac: UNKNOWN_HMAC, when: "now" } },
-      later: { summary: "Expiry in 2 hours (this HMAC belongs to no token: Kafka answers 404)", value: { hmac: UNKNOWN_HMAC, when: "in", hours: 2 } },
-    },
-    response: tokenExpiryResultSchema,
-    kafka: true,
-    statuses: { 404: "Kafka knows no token with this HMAC (expired or never created)" },
-  },
+  changeOperation("token.create"),
+  changeOperation("token.renew"),
+  changeOperation("token.expire"),
 ];
 
 // ---- Token requests -------------------------------------------------------------------
-
-const REQUEST_ID: Record<string, PathParam> = {
-  id: {
-    description: "The token request's id (from POST /api/v1/token-requests or the lists of GET /api/v1/token-requests)",
-    schema: { type: "string", format: "uuid" },
-    example: "00000000-0000-4000-8000-000000000000",
-  },
-};
-const NO_SUCH_REQUEST = "There is no token request with this id";
 
 const TOKEN_REQUESTS: ApiOperation[] = [
   {
@@ -656,124 +408,16 @@ const TOKEN_REQUESTS: ApiOperation[] = [
     response: tokenRequestListsSchema,
     kafka: true,
   },
-  {
-    operationId: "submitTokenRequest",
-    method: "post",
-    path: "/api/v1/token-requests",
-    area: "Token requests",
-    summary: "Ask for a token for another owner",
-    description: "Ask for a token for an owner the caller cannot create for (PENDING until approved or denied), audited.",
-    body: tokenRequestCreateSchema,
-    bodyExamples: {
-      service: {
-        summary: "A one-day token for svc-orders",
-        value: { owner: "User:svc-orders", renewers: [], maxLifetimeMs: 86400000, reason: "Example request: the orders service's nightly export needs a token" },
-      },
-    },
-    response: tokenRequestViewSchema,
-    links: {
-      approve: { operationId: "approveTokenRequest", description: "Approve this request", parameters: { id: "$response.body#/id" } },
-      deny: { operationId: "denyTokenRequest", description: "Deny (or, as its requester, withdraw) this request", parameters: { id: "$response.body#/id" } },
-      retrieve: { operationId: "retrieveRequestedToken", description: "Retrieve the token once it is approved", parameters: { id: "$response.body#/id" } },
-    },
-  },
-  {
-    operationId: "approveTokenRequest",
-    method: "post",
-    path: "/api/v1/token-requests/{id}/approve",
-    area: "Token requests",
-    summary: "Approve a pending request: the console creates the token as the caller",
-    description:
-      "The console creates the token as the caller with the requested owner, renewers and lifetime (Kafka decides: 403 with its reason, " +
-      "the request stays PENDING); a requester cannot approve their own request. 409 when already decided (a token created by a losing approver is expired at once).",
-    pathParams: REQUEST_ID,
-    response: decidableRequestSchema,
-    kafka: true,
-    statuses: { 403: "Kafka refused to create the token as the caller, or the caller is the requester", 404: NO_SUCH_REQUEST, 409: "The request is no longer PENDING" },
-  },
-  {
-    operationId: "denyTokenRequest",
-    method: "post",
-    path: "/api/v1/token-requests/{id}/deny",
-    area: "Token requests",
-    summary: "Deny a pending request with a reason",
-    description: "Deny a pending request with a reason the requester sees (the requester may withdraw; others must appear entitled to approve).",
-    pathParams: REQUEST_ID,
-    body: tokenRequestDenySchema,
-    bodyExamples: { withdraw: { summary: "A reason the requester sees", value: { reason: "Not needed any more" } } },
-    response: tokenRequestViewSchema,
-    kafka: true,
-    statuses: { 403: "The caller does not appear entitled to approve this request", 404: NO_SUCH_REQUEST, 409: "The request is no longer PENDING" },
-  },
-  {
-    operationId: "retrieveRequestedToken",
-    method: "post",
-    path: "/api/v1/token-requests/{id}/retrieve",
-    area: "Token requests",
-    summary: "The requester's one retrieval of an approved token's HMAC",
-    description:
-      "The requester's single retrieval of an approved token's HMAC (erased from the console in the same step; sent with Cache-Control: no-store). " +
-      "409 once retrieved, before approval or after its deadline.",
-    pathParams: REQUEST_ID,
-    response: tokenRetrievedSchema,
-    statuses: { 403: "Only the requester may retrieve the token", 404: NO_SUCH_REQUEST, 409: "Not approved, already retrieved, or past the retrieval deadline" },
-  },
+  changeOperation("token-request.submit"),
+  changeOperation("token-request.approve"),
+  changeOperation("token-request.deny"),
+  changeOperation("token-request.retrieve"),
 ];
 
 // ---- Plans ----------------------------------------------------------------------------
 
-const PLAN_ID: Record<string, PathParam> = {
-  id: {
-    description: "The plan's id (from POST /api/v1/plans)",
-    schema: { type: "string", format: "uuid" },
-    example: "00000000-0000-4000-8000-000000000000",
-  },
-};
-const NO_SUCH_PLAN = "There is no plan with this id (it may have expired and been removed)";
-const NOT_YOUR_PLAN = "The plan was made by another principal: only they may see and apply it";
-
 const PLANS: ApiOperation[] = [
-  {
-    operationId: "createPlan",
-    method: "post",
-    path: "/api/v1/plans",
-    area: "Plans",
-    summary: "Preview a change and keep it as a sealed plan",
-    description:
-      "Reads the ACLs Kafka holds now (needs DESCRIBE on CLUSTER) and answers the plan: exactly what Apply will create and delete, the bindings Kafka " +
-      "would refuse, no-ops, the blast radius (every decision of the universe the console knows that changes: counts, rules for principals and " +
-      "resources not yet seen, groups by principal and by resource, the first rows) and the equivalent kafka-acls.sh commands. Nothing changes in " +
-      "Kafka. The plan is kept until expiresAt (PLAN_TTL_MINUTES); only its principal may see or apply it. Kinds: acl.create, acl.delete, acl.change; " +
-      "acl.import (a desired-state file as the export writes it: add-only creates what Kafka lacks; sync also deletes what the file lacks inside a " +
-      "scope of principals and/or a resource-name prefix; an empty file, sync without a scope, or a file with nothing inside the scope is a 400 and " +
-      "deletes nothing); quota.alter (one key of one entity: every affected (user, client-id) pair with the quota Kafka applies and the KIP-55 " +
-      "budget before and after, the kafka-configs.sh command; it reads the quotas, not the ACLs).",
-    body: planCreateBodySchema,
-    bodyExamples: {
-      create: { summary: "Plan: User:ksc-api-example may read topic ksc-api-example", value: { kind: "acl.create", bindings: [EXAMPLE_BINDING] } },
-      template: {
-        summary: "Plan: the consumer template for User:ksc-api-example",
-        value: { kind: "acl.create", template: { template: "consumer", principal: "User:ksc-api-example", topics: ["ksc-api-example"], group: "ksc-api-example" } },
-      },
-      delete: { summary: "Plan: delete the example binding (nothing to delete unless it exists)", value: { kind: "acl.delete", bindings: [EXAMPLE_BINDING] } },
-      change: { summary: "Plan: delete one binding and create another", value: { kind: "acl.change", delete: [EXAMPLE_BINDING], create: [{ ...EXAMPLE_BINDING, operation: "DESCRIBE" }] } },
-      import: {
-        summary: "Plan: import a YAML file add-only (sync would also delete, inside scope, what the file lacks)",
-        value: { kind: "acl.import", content: EXAMPLE_IMPORT_YAML, format: "yaml", mode: "add-only" },
-      },
-      quota: {
-        summary: "Plan: a 1 MiB/s produce quota for user ksc-api-example",
-        value: { kind: "quota.alter", entity: EXAMPLE_QUOTA_ENTITY, key: "producer_byte_rate", value: 1048576 },
-      },
-    },
-    response: planViewSchema,
-    kafka: true,
-    links: {
-      rows: { operationId: "getPlan", description: "Every decision change of this plan, paged", parameters: { id: "$response.body#/id" } },
-      apply: { operationId: "applyPlan", description: "Apply exactly this plan", parameters: { id: "$response.body#/id" } },
-      progress: { operationId: "getImportProgress", description: "An acl.import plan: how far its apply has come", parameters: { id: "$response.body#/id" } },
-    },
-  },
+  changeOperation("plan.create"),
   {
     operationId: "getPlan",
     method: "get",
@@ -791,26 +435,7 @@ const PLANS: ApiOperation[] = [
     kafka: true,
     statuses: { 403: `${NOT_YOUR_PLAN}. Or: Kafka refused to describe ACLs`, 404: NO_SUCH_PLAN },
   },
-  {
-    operationId: "applyPlan",
-    method: "post",
-    path: "/api/v1/plans/{id}/apply",
-    area: "Plans",
-    summary: "Apply exactly a previewed plan",
-    description:
-      "Claims the plan (once: a second apply, or one racing it, answers 409), reads the ACLs again from Kafka and refuses with 409 if those the plan " +
-      "depends on changed since the preview (nothing is sent; preview again). Otherwise deletes, then creates, exactly the plan's bindings as the " +
-      "caller, in batches, each batch audited with the plan id. A 200 may report outcome partial with per-binding results. 400 when the plan " +
-      "cannot be applied at all (nothing to change, or bindings Kafka would refuse: see notApplicable).",
-    pathParams: PLAN_ID,
-    response: planApplyResultSchema,
-    kafka: true,
-    statuses: {
-      403: `${NOT_YOUR_PLAN}. Or: Kafka refused the change`,
-      404: NO_SUCH_PLAN,
-      409: "Expired, already applied (or being applied), failed before, or the ACLs (for quota.alter: the quotas) it depends on changed since the preview: preview again",
-    },
-  },
+  changeOperation("plan.apply"),
 ];
 
 /** After PLANS: its example id names nothing, and the import plan it follows comes from POST /api/v1/plans (a link). */

@@ -54,6 +54,13 @@ interface Context<Q, B> {
   viewer: Viewer;
   query: Q;
   body: B;
+  /** The path's `[name]` segments (app/api's dynamic folders), decoded. */
+  params: Record<string, string>;
+}
+
+/** What Next hands a route handler besides the request: the dynamic segments, as a promise. */
+interface RouteSegments {
+  params?: Promise<Record<string, string | string[] | undefined>>;
 }
 
 const METHODS_WITH_BODY = new Set(["POST", "PUT", "PATCH", "DELETE"]);
@@ -130,7 +137,7 @@ export function apiRoute<Q extends z.ZodType = z.ZodUnknown, B extends z.ZodType
   options: Options<Q, B>,
   handler: (ctx: Context<z.infer<Q>, z.infer<B>>) => Promise<Response | ActionResult<unknown>>,
 ) {
-  const answer = async (request: Request): Promise<Response> => {
+  const answer = async (request: Request, segments: RouteSegments | undefined): Promise<Response> => {
     try {
       const settings = env();
       const refusal = crossSiteRefusal(request.method, request.headers, { allowedOrigins: settings.ALLOWED_ORIGINS, trustProxy: settings.TRUST_PROXY });
@@ -192,7 +199,9 @@ export function apiRoute<Q extends z.ZodType = z.ZodUnknown, B extends z.ZodType
         }
       }
 
-      const result = await handler({ request, viewer: viewer as Viewer, query: query as z.infer<Q>, body: body as z.infer<B> });
+      const params: Record<string, string> = {};
+      for (const [name, value] of Object.entries((await segments?.params) ?? {})) if (typeof value === "string") params[name] = value;
+      const result = await handler({ request, viewer: viewer as Viewer, query: query as z.infer<Q>, body: body as z.infer<B>, params });
       if (result instanceof Response) return result;
       if (!result.ok) return failureResponse(result);
       return NextResponse.json(result.data);
@@ -200,8 +209,8 @@ export function apiRoute<Q extends z.ZodType = z.ZodUnknown, B extends z.ZodType
       return failureResponse(toErrorResult(error, `${request.method} ${new URL(request.url).pathname}`));
     }
   };
-  return async (request: Request): Promise<Response> => {
-    const response = await answer(request);
+  return async (request: Request, segments?: RouteSegments): Promise<Response> => {
+    const response = await answer(request, segments);
     response.headers.set("Cache-Control", API_CACHE_CONTROL);
     return response;
   };

@@ -3,6 +3,9 @@ import { z } from "zod";
 /** As in lib/db/audit.ts: "pending" = the outcome was never recorded, "unknown" = Kafka's answer was lost. */
 export const AUDIT_OUTCOMES = ["success", "failure", "denied", "partial", "pending", "unknown"] as const;
 
+/** An audit row's action, e.g. "acl.create". */
+export type AuditActionName = (typeof AUDIT_ACTIONS)[number]["action"];
+
 /** As in lib/db/audit.ts; decides who may read an event (lib/services/audit-view.ts). */
 export const AUDIT_CATEGORIES = ["acl", "quota", "token", "token-request", "scram", "session", "other"] as const;
 

@@ -245,3 +245,31 @@ export async function applyPlan<R = Record<string, unknown>>(viewer: Viewer, id:
   if (!execution.result.ok) return execution.result;
   return { ok: true, data: { ...(execution.result.data as R), plan: headerOf(after) } };
 }
+
+/**
+ * The API's one-call form of a plan change (every ACL and quota change of /api/v1 that is
+ * not a dry run): make the plan and apply exactly it, so a script gets what a reviewer
+ * gets: the basis read twice (a change between the two steps is the apply's 409, and
+ * nothing is sent), the plan id in the answer and in every audit row. A plan Apply would
+ * refuse is answered by `refused` (the plan stays OPEN, nothing changes); a failure after
+ * the plan was made names its id, so the audit trail and GET /api/v1/plans/{id} can be
+ * consulted.
+ */
+export async function makeAndApplyPlan<R>(
+  viewer: Viewer,
+  kind: string,
+  input: unknown,
+  refused: (plan: PlanView, notApplicable: string) => ActionResult<PlanApplyView<R>>,
+): Promise<ActionResult<PlanApplyView<R>>> {
+  const made = await createPlan(viewer, kind, input);
+  if (!made.ok) return made;
+  if (made.data.notApplicable !== null) return refused(made.data, made.data.notApplicable);
+  const applied = await applyPlan<R>(viewer, made.data.id);
+  return applied.ok ? applied : { ...applied, message: `${applied.message} (plan ${made.data.id})` };
+}
+
+/** The header part of a plan as shown (what Apply's answer carries as `plan`). */
+export function planHeaderOf(view: PlanHeader): PlanHeader {
+  const { id, kind, principal, status, createdAt, expiresAt, appliedAt, applicable, notApplicable } = view;
+  return { id, kind, principal, status, createdAt, expiresAt, appliedAt, applicable, notApplicable };
+}

@@ -1,23 +1,24 @@
 import { NextResponse } from "next/server";
-import { apiRoute } from "@/lib/api/route";
-import { clientAddress, sessionCookieName, sessionCookieOptions } from "@/lib/auth/current";
+import { changeRoute } from "@/lib/api/change-route";
+import { sessionCookieName, sessionCookieOptions } from "@/lib/auth/current";
 import { clusterIdOf, defaultClusterId } from "@/lib/clusters";
-import { signInSchema } from "@/lib/schemas/session";
-import { signInAudited, signOutAudited } from "@/lib/services/session";
 
 export const dynamic = "force-dynamic";
 
-export const POST = apiRoute({ auth: false, body: signInSchema }, async ({ body }) => {
-  const result = await signInAudited(body, await clientAddress());
-  if (!result.ok) return result;
-  const response = NextResponse.json({ principal: result.data.principal, expiresAt: result.data.expiresAt.toISOString() });
-  response.cookies.set(sessionCookieName(body.cluster || defaultClusterId()), result.data.sessionId, sessionCookieOptions(result.data.expiresAt));
-  return response;
+/** Sets the session cookie of the cluster signed in to; the answer names the principal, never the session id. */
+export const POST = changeRoute("session.sign-in", {
+  respond: (data, { input }) => {
+    const session = data as { sessionId: string; principal: string; expiresAt: Date };
+    const response = NextResponse.json({ principal: session.principal, expiresAt: session.expiresAt.toISOString() });
+    response.cookies.set(sessionCookieName(input.cluster || defaultClusterId()), session.sessionId, sessionCookieOptions(session.expiresAt));
+    return response;
+  },
 });
 
-export const DELETE = apiRoute({}, async ({ viewer }) => {
-  if (viewer.sessionId) await signOutAudited(viewer.sessionId, viewer.principal);
-  const response = NextResponse.json({ signedOut: true });
-  response.cookies.delete(sessionCookieName(clusterIdOf(viewer.credential)));
-  return response;
+export const DELETE = changeRoute("session.sign-out", {
+  respond: (_data, { viewer }) => {
+    const response = NextResponse.json({ signedOut: true });
+    response.cookies.delete(sessionCookieName(clusterIdOf(viewer.credential)));
+    return response;
+  },
 });

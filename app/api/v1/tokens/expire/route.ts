@@ -1,7 +1,5 @@
-import { apiRoute } from "@/lib/api/route";
-import { tokenExpireSchema } from "@/lib/schemas/tokens";
-import { expireToken } from "@/lib/services/tokens";
+import { changeRoute } from "@/lib/api/change-route";
 
 export const dynamic = "force-dynamic";
 
-export const POST = apiRoute({ body: tokenExpireSchema }, ({ viewer, body }) => expireToken(viewer, body));
+export const POST = changeRoute("token.expire");

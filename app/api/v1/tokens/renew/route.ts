@@ -1,7 +1,5 @@
-import { apiRoute } from "@/lib/api/route";
-import { tokenRenewSchema } from "@/lib/schemas/tokens";
-import { renewToken } from "@/lib/services/tokens";
+import { changeRoute } from "@/lib/api/change-route";
 
 export const dynamic = "force-dynamic";
 
-export const POST = apiRoute({ body: tokenRenewSchema }, ({ viewer, body }) => renewToken(viewer, body));
+export const POST = changeRoute("token.renew");

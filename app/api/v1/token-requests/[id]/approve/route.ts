@@ -1,7 +1,5 @@
-import { apiRoute } from "@/lib/api/route";
-import { approveRequest } from "@/lib/services/token-requests";
-import { requestIdOf } from "../request-id";
+import { changeRoute } from "@/lib/api/change-route";
 
 export const dynamic = "force-dynamic";
 
-export const POST = apiRoute({}, ({ viewer, request }) => approveRequest(viewer, requestIdOf(request)));
+export const POST = changeRoute("token-request.approve");

@@ -1,8 +1,5 @@
-import { apiRoute } from "@/lib/api/route";
-import { tokenRequestDenySchema } from "@/lib/schemas/tokens";
-import { denyRequest } from "@/lib/services/token-requests";
-import { requestIdOf } from "../request-id";
+import { changeRoute } from "@/lib/api/change-route";
 
 export const dynamic = "force-dynamic";
 
-export const POST = apiRoute({ body: tokenRequestDenySchema }, ({ viewer, request, body }) => denyRequest(viewer, requestIdOf(request), body.reason));
+export const POST = changeRoute("token-request.deny");
