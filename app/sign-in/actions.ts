@@ -2,28 +2,26 @@
 
 import { cookies, headers } from "next/headers";
 import { redirect } from "next/navigation";
-import { clientAddress, CLUSTER_COOKIE, clusterHref, clusterHrefOn, clustersInAddresses, currentClusterId, getViewer, sessionCookieName, sessionCookieOptions } from "@/lib/auth/current";
+import { CLUSTER_COOKIE, clusterHref, clusterHrefOn, clustersInAddresses, currentClusterId, getViewer, sessionCookieName, sessionCookieOptions } from "@/lib/auth/current";
 import { PAGE_PATH_HEADER } from "@/lib/auth/page-path";
 import { splitClusterPath } from "@/lib/cluster-path";
 import { defaultClusterId, findCluster } from "@/lib/clusters";
 import { safeNextPath } from "@/lib/auth/safe-next";
-import { signInSchema } from "@/lib/schemas/session";
-import { signInAudited, signOutAudited } from "@/lib/services/session";
-import { fieldErrorsOf, type ActionResult } from "@/lib/schemas/result";
+import { changeFromForm } from "@/lib/actions/form";
+import { runChange } from "@/lib/services/changes";
+import type { ActionResult } from "@/lib/schemas/result";
 
 export type SignInState = ActionResult<null> | null;
 
 export async function signInAction(_prev: SignInState, formData: FormData): Promise<SignInState> {
-  const parsed = signInSchema.safeParse(Object.fromEntries(formData));
-  if (!parsed.success) {
-    return { ok: false, code: "VALIDATION", message: "Check the highlighted fields.", fieldErrors: fieldErrorsOf(parsed.error.issues) };
-  }
-  const result = await signInAudited(parsed.data, await clientAddress());
-  if (!result.ok) return result;
-  const clusterId = parsed.data.cluster || defaultClusterId();
+  const { input, result } = await changeFromForm("session.sign-in", formData);
+  if (!result.ok || input === null) return result.ok ? null : result;
+  // The run answers the new session; the cookie carries its id (the API answers only principal and expiry).
+  const session = result.data as unknown as { sessionId: string; expiresAt: Date };
+  const clusterId = input.cluster || defaultClusterId();
   const jar = await cookies();
-  jar.set(sessionCookieName(clusterId), result.data.sessionId, sessionCookieOptions(result.data.expiresAt));
-  jar.set(CLUSTER_COOKIE, clusterId, sessionCookieOptions(result.data.expiresAt));
+  jar.set(sessionCookieName(clusterId), session.sessionId, sessionCookieOptions(session.expiresAt));
+  jar.set(CLUSTER_COOKIE, clusterId, sessionCookieOptions(session.expiresAt));
   // The page asked for. A page of another cluster stays when the browser has a session there
   // (it asked for this sign-in, e.g. to compare the two); else it becomes the same page here.
   const next = splitClusterPath(safeNextPath(formData.get("next")));
@@ -50,8 +48,9 @@ export async function switchClusterAction(formData: FormData): Promise<void> {
 }
 
 export async function signOutAction(): Promise<void> {
+  // A session that already ended still gets its cookie cleared.
   const viewer = await getViewer();
-  if (viewer?.sessionId) await signOutAudited(viewer.sessionId, viewer.principal);
+  if (viewer) await runChange("session.sign-out", { viewer, input: undefined });
   const clusterId = await currentClusterId();
   (await cookies()).delete(sessionCookieName(clusterId));
   redirect(clustersInAddresses() ? `/sign-in?cluster=${encodeURIComponent(clusterId)}` : "/sign-in");

@@ -310,7 +310,8 @@ describe("NUL and lone surrogates are a 400 field error; nothing reaches Kafka o
     );
     expect(client).toMatchObject({ plan: null, error: { code: "VALIDATION", fieldErrors: { clientId: [expect.stringContaining("control characters")] } } });
     const quotaApply = await quotaActions.quotaAlterAction(null, form({ intent: "apply", planId: `00000000-0000-4000-8000-00000000000${NUL}` }));
-    expect(quotaApply).toMatchObject({ applied: null, error: { code: "NOT_FOUND" } });
+    // Apply reads only the plan id, and refuses one with unsafe text like every form field (as the ACL form does).
+    expect(quotaApply).toMatchObject({ applied: null, error: { code: "VALIDATION", fieldErrors: { planId: [expect.stringContaining("NUL")] } } });
 
     session.viewer = owner();
     const token = await tokenActions.createTokenAction(null, form({ owner: "", renewers: `User:bob, User:carol${NUL}`, maxLifetime: "1", maxLifetimeUnit: "hours" }));

@@ -8,7 +8,7 @@
 import "server-only";
 import { clientAddress } from "@/lib/auth/current";
 import type { Viewer } from "@/lib/auth/sign-in";
-import { CHANGES, type ChangeId, type ChangeInput } from "@/lib/schemas/changes";
+import { CHANGES, type ChangeId, type ChangeInput, type ChangeOutput } from "@/lib/schemas/changes";
 import type { AclPlanApplyResult } from "@/lib/schemas/plans";
 import type { QuotaAlterResult } from "@/lib/schemas/quotas";
 import type { ActionResult } from "@/lib/schemas/result";
@@ -90,9 +90,9 @@ const RUNS: Runs = {
   "plan.apply": ({ viewer, params }) => applyPlan(viewer, params?.id ?? ""),
 };
 
-/** Runs the change `id` (its input already parsed with the declared schema). */
-export function runChange<K extends ChangeId>(id: K, ctx: ChangeContext<K>): Promise<ActionResult<unknown>> {
-  return (RUNS[id] as (ctx: ChangeContext<K>) => Promise<ActionResult<unknown>>)(ctx);
+/** Runs the change `id` (its input already parsed with the declared schema); the answer is the declared output. */
+export function runChange<K extends ChangeId>(id: K, ctx: ChangeContext<K>): Promise<ActionResult<ChangeOutput<K>>> {
+  return (RUNS[id] as (ctx: ChangeContext<K>) => Promise<ActionResult<ChangeOutput<K>>>)(ctx);
 }
 
 /** Every declared change has a run (the type says so; this is for the test that lists them). */

@@ -1,13 +1,11 @@
 "use server";
 
 import { revalidatePath } from "next/cache";
-import { requireViewer } from "@/lib/auth/current";
-import { fieldErrorsOf, type ActionResult } from "@/lib/schemas/result";
+import { changeFromForm, formValues, unsafeFields, type Failure } from "@/lib/actions/form";
+import type { ActionResult } from "@/lib/schemas/result";
 import { aclBindingFormSchema, aclBindingsSchema, aclTemplateFormSchema } from "@/lib/schemas/acls";
 import type { AclPlanApplyResult, AclPlanView } from "@/lib/schemas/plans";
-import { applyPlan, createPlan } from "@/lib/services/plans";
 import { expandTemplate } from "@/lib/services/acls-templates";
-import { findUnsafeFormData, hasErrors } from "@/lib/schemas/safe-text";
 
 /**
  * The last step's answer and the form values to show again. Every step answers with the
@@ -20,77 +18,76 @@ export type AclChangeState =
   | { seq: number; step: "apply"; result: ActionResult<AclPlanApplyResult>; values: Record<string, string>; selected: string[] }
   | null;
 
-const CHECK_FIELDS = "Check the highlighted fields.";
+/** The form's own fields: not the buttons, the plan id or the row selection. */
+const NOT_FIELDS = ["intent", "planId", "acl", "only"];
 
-/** The fields of the form as submitted (not the buttons, the plan id or the row selection). */
-function formValues(formData: FormData): Record<string, string> {
-  const out: Record<string, string> = {};
-  for (const [k, v] of formData) if (typeof v === "string" && !k.startsWith("$") && k !== "intent" && k !== "planId" && k !== "acl" && k !== "only") out[k] = v;
-  return out;
-}
-
-/** NUL, control characters or lone surrogates in any field: refused before anything else happens. */
-function unsafeFields(formData: FormData): ActionResult<never> | null {
-  const fieldErrors = findUnsafeFormData(formData.entries());
-  return hasErrors(fieldErrors) ? { ok: false, code: "VALIDATION", message: CHECK_FIELDS, fieldErrors } : null;
-}
-
-/** Apply: only the plan id counts; the form's other fields are never read into the change. */
+/** Apply (change plan.apply): only the plan id counts; the form's other fields are never read into the change. */
 async function applyStep(formData: FormData, again: string): Promise<ActionResult<AclPlanApplyResult>> {
-  const viewer = await requireViewer();
   const planId = formData.get("planId");
   if (typeof planId !== "string" || planId === "") return { ok: false, code: "VALIDATION", message: again };
-  const result = await applyPlan<Omit<AclPlanApplyResult, "plan">>(viewer, planId);
+  const { result } = await changeFromForm("plan.apply", formData, { omit: NOT_FIELDS, raw: () => undefined, params: { id: planId } });
   revalidatePath("/acls");
-  return result;
+  return result as ActionResult<AclPlanApplyResult>;
 }
+
+/** The raw binding or the template form, as the input of an acl.create plan (change plan.create). */
+const createPlanForm = (template: boolean) =>
+  (template
+    ? aclTemplateFormSchema.transform((t) => ({ kind: "acl.create" as const, bindings: expandTemplate(t) }))
+    : aclBindingFormSchema.transform((b) => ({ kind: "acl.create" as const, bindings: [b] }))
+  );
 
 /** Create: "preview" expands the raw binding or the template into a sealed plan; "apply" applies that plan by its id. */
 export async function createAclAction(prev: AclChangeState, formData: FormData): Promise<AclChangeState> {
-  const viewer = await requireViewer();
   const seq = (prev?.seq ?? 0) + 1;
-  const values = formValues(formData);
-  const apply = formData.get("intent") === "apply";
-  const unsafe = unsafeFields(formData);
-  if (unsafe) return apply ? { seq, step: "apply", values, selected: [], result: unsafe } : { seq, step: "preview", values, selected: [], result: unsafe };
-  if (apply) return { seq, step: "apply", values, selected: [], result: await applyStep(formData, "Preview the change before applying it.") };
-
-  const template = values.mode !== undefined && values.mode !== "raw";
-  const parsed = template ? aclTemplateFormSchema.safeParse({ ...values, template: values.mode }) : aclBindingFormSchema.safeParse(values);
-  if (!parsed.success) {
-    return { seq, step: "preview", values, selected: [], result: { ok: false, code: "VALIDATION", message: CHECK_FIELDS, fieldErrors: fieldErrorsOf(parsed.error.issues) } };
+  const values = formValues(formData, NOT_FIELDS);
+  const answer = (step: "preview" | "apply", result: ActionResult<unknown>) => ({ seq, step, values, selected: [], result }) as AclChangeState;
+  if (formData.get("intent") === "apply") {
+    const unsafe = unsafeFields(formData);
+    return answer("apply", unsafe ?? (await applyStep(formData, "Preview the change before applying it.")));
   }
-  const bindings = "template" in parsed.data ? expandTemplate(parsed.data) : [parsed.data];
-  return { seq, step: "preview", values, selected: [], result: (await createPlan(viewer, "acl.create", { bindings })) as ActionResult<AclPlanView> };
+  const template = values.mode !== undefined && values.mode !== "raw";
+  const { result } = await changeFromForm("plan.create", formData, {
+    omit: NOT_FIELDS,
+    raw: (v) => (template ? { ...v, template: v.mode } : v),
+    schema: createPlanForm(template),
+  });
+  return answer("preview", result);
+}
+
+/** Each selected row's binding (JSON in the checkbox's value), or null where it is not JSON. */
+function selectedBindings(selectedRaw: string[]): unknown[] {
+  return selectedRaw.map((v) => {
+    try {
+      return JSON.parse(v) as unknown;
+    } catch {
+      return null;
+    }
+  });
 }
 
 /** Delete: "preview" makes a plan deleting the selected rows (or the one row whose button was pressed); "delete" applies that plan by its id. */
 export async function deleteAclAction(prev: AclChangeState, formData: FormData): Promise<AclChangeState> {
-  const viewer = await requireViewer();
   const seq = (prev?.seq ?? 0) + 1;
   // A row's own "Delete…" button previews just that row, whatever else is selected.
   const only = formData.get("only");
   const selectedRaw = typeof only === "string" && only !== "" ? [only] : formData.getAll("acl").map(String);
-  const apply = formData.get("intent") === "delete";
-  const unsafe = unsafeFields(formData);
-  if (unsafe) return apply ? { seq, step: "apply", values: {}, selected: selectedRaw, result: unsafe } : { seq, step: "preview", values: {}, selected: selectedRaw, result: unsafe };
-  if (apply) {
+  const answer = (step: "preview" | "apply", result: ActionResult<unknown>, selected = selectedRaw) =>
+    ({ seq, step, values: {}, selected, result }) as AclChangeState;
+  const unsafe: Failure | null = unsafeFields(formData);
+  if (unsafe) return answer(formData.get("intent") === "delete" ? "apply" : "preview", unsafe);
+  if (formData.get("intent") === "delete") {
     const result = await applyStep(formData, "Preview the deletion before deleting.");
-    return { seq, step: "apply", values: {}, selected: result.ok ? [] : selectedRaw, result };
+    return answer("apply", result, result.ok ? [] : selectedRaw);
   }
-
-  const selected: unknown[] = [];
-  for (const v of selectedRaw) {
-    try {
-      selected.push(JSON.parse(v));
-    } catch {
-      selected.push(null);
-    }
-  }
-  const parsed = aclBindingsSchema.safeParse(selected);
-  if (!parsed.success) {
-    const message = selected.length === 0 ? "Select the ACLs to delete first." : "The selection is not a list of ACL bindings; reload the page.";
-    return { seq, step: "preview", values: {}, selected: selectedRaw, result: { ok: false, code: "VALIDATION", message } };
-  }
-  return { seq, step: "preview", values: {}, selected: selectedRaw, result: (await createPlan(viewer, "acl.delete", { bindings: parsed.data })) as ActionResult<AclPlanView> };
+  const selected = selectedBindings(selectedRaw);
+  const message = selected.length === 0 ? "Select the ACLs to delete first." : "The selection is not a list of ACL bindings; reload the page.";
+  const { result } = await changeFromForm("plan.create", formData, {
+    omit: NOT_FIELDS,
+    raw: () => selected,
+    schema: aclBindingsSchema.transform((bindings) => ({ kind: "acl.delete" as const, bindings })),
+    message,
+  });
+  // A selection that is not bindings is one message, not a field error per row.
+  return answer("preview", result.ok ? result : { ok: false, code: result.code, message: result.code === "VALIDATION" ? message : result.message });
 }

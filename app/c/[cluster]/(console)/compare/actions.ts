@@ -5,7 +5,8 @@ import { clusterHref, clusterHrefOn, getViewerOn, requireViewer } from "@/lib/au
 import { findCluster } from "@/lib/clusters";
 import { compareQuerySchema } from "@/lib/schemas/cluster-compare";
 import { compareClusters } from "@/lib/services/cluster-compare";
-import { createPlan } from "@/lib/services/plans";
+import { runChange } from "@/lib/services/changes";
+import type { ChangeInput } from "@/lib/schemas/changes";
 
 /**
  * "Preview the plan on <other>": compares again (the page's figures are not trusted from the
@@ -28,7 +29,7 @@ export async function previewComparePlanAction(formData: FormData): Promise<void
   if (!compared.ok) return back(compared.message);
   const plan = compared.data.aclPlan;
   if (plan === null) return back("The ACLs already agree: there is nothing to change.");
-  const made = await createPlan(there, plan.kind, plan.input);
+  const made = await runChange("plan.create", { viewer: there, input: { kind: plan.kind, ...plan.input } as ChangeInput<"plan.create"> });
   if (!made.ok) return back(made.message);
   redirect(clusterHrefOn(query.data.other, `/plans/${encodeURIComponent(made.data.id)}`));
 }

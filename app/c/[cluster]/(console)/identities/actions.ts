@@ -1,7 +1,8 @@
 "use server";
 
 import { requireViewer } from "@/lib/auth/current";
-import { fieldErrorsOf, type ActionResult } from "@/lib/schemas/result";
+import { parseFields } from "@/lib/actions/form";
+import type { ActionResult } from "@/lib/schemas/result";
 import { findUnsafeText, hasErrors } from "@/lib/schemas/safe-text";
 import { identityMapBodySchema, type IdentityInput, type IdentityMapResult } from "@/lib/schemas/identities";
 import { mapIdentitiesFor } from "@/lib/services/identities";
@@ -47,16 +48,16 @@ export async function mapIdentitiesAction(_prev: IdentitiesState, formData: Form
   if (fileErrors.length > 0) return { ok: false, code: "VALIDATION", message: "Check the certificates.", fieldErrors: { certificates: fileErrors }, values };
 
   const blankIsUnset = (v: string | undefined) => (v === undefined || v.trim() === "" ? null : v);
-  const parsed = identityMapBodySchema.safeParse({
+  const parsed = parseFields(identityMapBodySchema, {
     sslRules: blankIsUnset(values.sslRules),
     kerberosRules: blankIsUnset(values.kerberosRules),
     defaultRealm: blankIsUnset(values.defaultRealm),
     inputs,
   });
-  if (!parsed.success) {
-    const errors = fieldErrorsOf(parsed.error.issues);
+  if (!parsed.ok) {
+    const errors = parsed.fieldErrors ?? {};
     if (errors.inputs) errors.clients = errors.inputs;
-    return { ok: false, code: "VALIDATION", message: "Check the highlighted fields.", fieldErrors: errors, values };
+    return { ...parsed, fieldErrors: errors, values };
   }
   return { ...(await mapIdentitiesFor(viewer, parsed.data)), values };
 }

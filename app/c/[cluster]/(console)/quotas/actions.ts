@@ -1,12 +1,11 @@
 "use server";
 
 import { revalidatePath } from "next/cache";
-import { requireViewer } from "@/lib/auth/current";
-import { fieldErrorsOf, type ActionResult, type ErrorCode } from "@/lib/schemas/result";
+import { changeFromForm } from "@/lib/actions/form";
+import type { ActionResult, ErrorCode } from "@/lib/schemas/result";
 import { quotaAlterFormSchema, type QuotaAlterResult } from "@/lib/schemas/quotas";
 import type { QuotaPlanView } from "@/lib/schemas/plans";
-import { findUnsafeFormData, hasErrors } from "@/lib/schemas/safe-text";
-import { applyPlan, createPlan, getPlanView, type PlanHeader } from "@/lib/services/plans";
+import { getPlanView } from "@/lib/services/plans";
 import { editFormValues } from "@/lib/services/quota-view";
 
 /**
@@ -24,33 +23,25 @@ export type QuotaEditState = {
 
 const errorOf = (r: Extract<ActionResult<unknown>, { ok: false }>) => ({ code: r.code, message: r.message, ...(r.fieldErrors ? { fieldErrors: r.fieldErrors } : {}) });
 
-/** Preview (the fields -> a sealed quota.alter plan) or Apply (the plan id only: the fields are not read). */
+/** The fields -> the input of a quota.alter plan (change plan.create). */
+const quotaPlanForm = quotaAlterFormSchema.transform(({ entity, key, value }) => ({ kind: "quota.alter" as const, entity, key, value }));
+
+/** Preview (the fields -> a sealed quota.alter plan) or Apply (change plan.apply: the plan id only; the fields are not read). */
 export async function quotaAlterAction(prev: QuotaEditState, formData: FormData): Promise<QuotaEditState> {
-  const viewer = await requireViewer();
   const seq = (prev?.seq ?? 0) + 1;
 
   if (formData.get("intent") === "apply") {
     const planId = String(formData.get("planId") ?? "");
-    const applied = await applyPlan<QuotaAlterResult>(viewer, planId);
+    const { viewer, result } = await changeFromForm("plan.apply", formData, { raw: () => undefined, params: { id: planId } });
     const view = await getPlanView<Omit<QuotaPlanView, "changes">>(viewer, planId);
     const plan = view.ok ? (view.data as QuotaPlanView) : (prev?.plan ?? null);
     const values = plan ? editFormValues(plan.entity, plan.key, plan.value) : (prev?.values ?? {});
-    if (!applied.ok) return { seq, values, plan, applied: null, error: errorOf(applied) };
+    if (!result.ok) return { seq, values, plan, applied: null, error: errorOf(result) };
     revalidatePath("/quotas");
-    return { seq, values, plan, applied: { message: applied.data.message }, error: null };
+    return { seq, values, plan, applied: { message: (result.data as QuotaAlterResult).message }, error: null };
   }
 
-  const values: Record<string, string> = {};
-  for (const [k, v] of formData) if (typeof v === "string" && !k.startsWith("$") && k !== "intent" && k !== "planId") values[k] = v;
-  // NUL, control characters or lone surrogates: refused before Kafka or the audit trail sees them.
-  const unsafe = findUnsafeFormData(formData.entries());
-  if (hasErrors(unsafe)) return { seq, values, plan: null, applied: null, error: { code: "VALIDATION", message: "Check the highlighted fields.", fieldErrors: unsafe } };
-  const parsed = quotaAlterFormSchema.safeParse(values);
-  if (!parsed.success) {
-    return { seq, values, plan: null, applied: null, error: { code: "VALIDATION", message: "Check the highlighted fields.", fieldErrors: fieldErrorsOf(parsed.error.issues) } };
-  }
-  const { entity, key, value } = parsed.data;
-  const plan = await createPlan<Omit<QuotaPlanView, keyof PlanHeader>>(viewer, "quota.alter", { entity, key, value });
-  if (!plan.ok) return { seq, values, plan: null, applied: null, error: errorOf(plan) };
-  return { seq, values, plan: plan.data as QuotaPlanView, applied: null, error: null };
+  const { values, result } = await changeFromForm("plan.create", formData, { omit: ["intent", "planId"], schema: quotaPlanForm });
+  if (!result.ok) return { seq, values, plan: null, applied: null, error: errorOf(result) };
+  return { seq, values, plan: result.data as QuotaPlanView, applied: null, error: null };
 }

@@ -1,52 +1,35 @@
 "use server";
 
 import { revalidatePath } from "next/cache";
-import { requireViewer } from "@/lib/auth/current";
-import { fieldErrorsOf, type ActionResult } from "@/lib/schemas/result";
-import { tokenRequestDenySchema, tokenRequestFormSchema, type DecidableRequest, type TokenRequestView, type TokenRetrieved } from "@/lib/schemas/tokens";
-import { approveRequest, denyRequest, retrieveRequestedToken, submitTokenRequest } from "@/lib/services/token-requests";
+import { changeFromForm, type FormResult } from "@/lib/actions/form";
+import type { ActionResult } from "@/lib/schemas/result";
+import { tokenRequestFormSchema, type DecidableRequest, type TokenRequestView, type TokenRetrieved } from "@/lib/schemas/tokens";
 
-type Values = Record<string, string>;
-
-export type SubmitState = (ActionResult<TokenRequestView> & { values: Values }) | null;
+export type SubmitState = FormResult<TokenRequestView> | null;
 export type ApproveState = ActionResult<DecidableRequest> | null;
-export type DenyState = (ActionResult<TokenRequestView> & { values: Values }) | null;
+export type DenyState = FormResult<TokenRequestView> | null;
 export type RetrieveState = ActionResult<TokenRetrieved> | null;
 
-function valuesOf(formData: FormData): Values {
-  const values: Values = {};
-  for (const [k, v] of formData) if (typeof v === "string" && !k.startsWith("$")) values[k] = v;
-  return values;
-}
-
-const idOf = (formData: FormData): string => String(formData.get("id") ?? "");
+/** The request the row's form is about (its hidden `id` field): the API's `{id}`. */
+const onRequest = (formData: FormData) => ({ omit: ["id"], params: { id: String(formData.get("id") ?? "") } });
 
 export async function submitTokenRequestAction(_prev: SubmitState, formData: FormData): Promise<SubmitState> {
-  const viewer = await requireViewer();
-  const values = valuesOf(formData);
-  const parsed = tokenRequestFormSchema.safeParse(values);
-  if (!parsed.success) return { ok: false, code: "VALIDATION", message: "Check the highlighted fields.", fieldErrors: fieldErrorsOf(parsed.error.issues), values };
-  const result = await submitTokenRequest(viewer, parsed.data);
+  const { values, result } = await changeFromForm("token-request.submit", formData, { schema: tokenRequestFormSchema });
   if (result.ok) revalidatePath("/token-requests");
   return { ...result, values: result.ok ? {} : values };
 }
 
 export async function approveTokenRequestAction(_prev: ApproveState, formData: FormData): Promise<ApproveState> {
-  const viewer = await requireViewer();
   // No revalidation: the row keeps showing the outcome; the lists refresh on the next visit.
-  return approveRequest(viewer, idOf(formData));
+  return (await changeFromForm("token-request.approve", formData, { ...onRequest(formData), raw: () => undefined })).result;
 }
 
 export async function denyTokenRequestAction(_prev: DenyState, formData: FormData): Promise<DenyState> {
-  const viewer = await requireViewer();
-  const values = valuesOf(formData);
-  const parsed = tokenRequestDenySchema.safeParse(values);
-  if (!parsed.success) return { ok: false, code: "VALIDATION", message: "Give the requester a reason.", fieldErrors: fieldErrorsOf(parsed.error.issues), values };
-  return { ...(await denyRequest(viewer, idOf(formData), parsed.data.reason)), values };
+  const { values, result } = await changeFromForm("token-request.deny", formData, { ...onRequest(formData), message: "Give the requester a reason." });
+  return { ...result, values };
 }
 
 /** The one retrieval: the HMAC goes back in this answer only (not a URL, cookie or log). */
 export async function retrieveTokenAction(_prev: RetrieveState, formData: FormData): Promise<RetrieveState> {
-  const viewer = await requireViewer();
-  return retrieveRequestedToken(viewer, idOf(formData));
+  return (await changeFromForm("token-request.retrieve", formData, { ...onRequest(formData), raw: () => undefined })).result;
 }

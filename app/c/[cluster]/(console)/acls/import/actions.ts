@@ -1,12 +1,11 @@
 "use server";
 
 import { revalidatePath } from "next/cache";
-import { requireViewer } from "@/lib/auth/current";
-import { fieldErrorsOf, type ActionResult, type ErrorCode } from "@/lib/schemas/result";
+import { CHECK_FIELDS, changeFromForm, formValues } from "@/lib/actions/form";
+import type { ActionResult, ErrorCode } from "@/lib/schemas/result";
 import { aclImportFormSchema } from "@/lib/schemas/acl-io";
 import type { AclImportPlanView, AclPlanApplyResult } from "@/lib/schemas/plans";
 import { decodeStrictUtf8, findUnsafeFormData, hasErrors, INVALID_UTF8_MESSAGE, InvalidUtf8Error } from "@/lib/schemas/safe-text";
-import { applyPlan, createPlan } from "@/lib/services/plans";
 
 type Failure = { code: ErrorCode; message: string; fieldErrors?: Record<string, string[]> };
 
@@ -22,43 +21,41 @@ export type ImportApplyState = { planId: string; result: ActionResult<AclPlanApp
 
 const failure = (r: Extract<ActionResult<unknown>, { ok: false }>): Failure => ({ code: r.code, message: r.message, ...(r.fieldErrors ? { fieldErrors: r.fieldErrors } : {}) });
 
+/** The import form's fields -> the input of an acl.import plan (change plan.create); an empty file is refused here. */
+const importPlanForm = aclImportFormSchema
+  .refine((d) => d.content.trim() !== "", { path: ["content"], message: "Choose a file or paste its content." })
+  .transform((d) => ({ kind: "acl.import" as const, ...d }));
+
 /** The file (uploaded, else pasted), the mode and the scope -> a sealed plan of kind acl.import. */
 export async function previewImportAction(prev: ImportPreviewState, formData: FormData): Promise<ImportPreviewState> {
-  const viewer = await requireViewer();
   const seq = (prev?.seq ?? 0) + 1;
-  const values: Record<string, string> = {};
-  for (const [k, v] of formData) if (typeof v === "string" && !k.startsWith("$")) values[k] = v;
-
+  const values = formValues(formData);
   const file = formData.get("file");
   if (file instanceof File && file.size > 0) {
     try {
       values.content = decodeStrictUtf8(new Uint8Array(await file.arrayBuffer()));
     } catch (error) {
       if (!(error instanceof InvalidUtf8Error)) throw error;
-      return { seq, values, plan: null, error: { code: "VALIDATION", message: `The file ${file.name} is not UTF-8 text.`, fieldErrors: { file: [INVALID_UTF8_MESSAGE] } } };
+      const fieldErrors = { file: [INVALID_UTF8_MESSAGE] };
+      return { seq, values, plan: null, error: { code: "VALIDATION", message: `The file ${file.name} is not UTF-8 text.`, fieldErrors } };
     }
     values.fileName = file.name;
   }
+  // The file's text is checked like a field (changeFromForm checks the fields, not files).
   const unsafe = findUnsafeFormData(Object.entries(values));
-  if (hasErrors(unsafe)) return { seq, values, plan: null, error: { code: "VALIDATION", message: "Check the highlighted fields.", fieldErrors: unsafe } };
-  const parsed = aclImportFormSchema.safeParse(values);
-  if (!parsed.success) return { seq, values, plan: null, error: { code: "VALIDATION", message: "Check the highlighted fields.", fieldErrors: fieldErrorsOf(parsed.error.issues) } };
-  if (parsed.data.content.trim() === "") {
-    return { seq, values, plan: null, error: { code: "VALIDATION", message: "Choose a file or paste its content.", fieldErrors: { content: ["Choose a file or paste its content."] } } };
+  if (hasErrors(unsafe)) return { seq, values, plan: null, error: { code: "VALIDATION", message: CHECK_FIELDS, fieldErrors: unsafe } };
+  const { result } = await changeFromForm("plan.create", formData, { raw: () => values, schema: importPlanForm });
+  if (!result.ok) {
+    const fieldErrors = result.fieldErrors?.scope ? { ...result.fieldErrors, resourcePrefix: result.fieldErrors.scope } : result.fieldErrors;
+    return { seq, values, plan: null, error: failure({ ...result, ...(fieldErrors ? { fieldErrors } : {}) }) };
   }
-  const plan = await createPlan(viewer, "acl.import", parsed.data);
-  if (!plan.ok) {
-    const fieldErrors = plan.fieldErrors?.scope ? { ...plan.fieldErrors, resourcePrefix: plan.fieldErrors.scope } : plan.fieldErrors;
-    return { seq, values, plan: null, error: failure({ ...plan, ...(fieldErrors ? { fieldErrors } : {}) }) };
-  }
-  return { seq, values, plan: plan.data as unknown as AclImportPlanView, error: null };
+  return { seq, values, plan: result.data as unknown as AclImportPlanView, error: null };
 }
 
-/** Apply: the plan id only (the preview form's fields are not sent). */
+/** Apply (change plan.apply): the plan id only (the preview form's fields are not sent). */
 export async function applyImportAction(_prev: ImportApplyState, formData: FormData): Promise<ImportApplyState> {
-  const viewer = await requireViewer();
   const planId = String(formData.get("planId") ?? "");
-  const result = await applyPlan<Omit<AclPlanApplyResult, "plan">>(viewer, planId);
+  const { result } = await changeFromForm("plan.apply", formData, { raw: () => undefined, params: { id: planId } });
   revalidatePath("/acls");
-  return { planId, result };
+  return { planId, result: result as ActionResult<AclPlanApplyResult> };
 }
