@@ -42,7 +42,7 @@ export default tseslint.config(
 );
 
 /**
- * The fence around the policy core (DESIGN.md, "Layers"): pure TypeScript that runs in
+ * The fence around the policy core (docs/architecture.md, "Layers"): pure TypeScript that runs in
  * Node and in the browser. It imports only itself: no framework, database, Kafka client
  * or Node module, and nothing else of the console, neither through the `@/` alias nor
  * through a relative path that climbs out of lib/policy. Tests may climb out (the
@@ -50,7 +50,7 @@ export default tseslint.config(
  * their helpers in test/policy may import those helpers too.
  */
 function policyFence() {
-  const message = "lib/policy is the pure policy core: it may import only lib/policy (DESIGN.md, Layers).";
+  const message = "lib/policy is the pure policy core: it may import only lib/policy (docs/architecture.md, Layers).";
   // Regexes, not gitignore globs: the glob `crypto` would also match lib/policy's own ./crypto.
   const packages = ["next", "react", "react-dom", "server-only", "prisma", "@prisma", "pg", "@platformatic", ...builtinModules];
   const base = [

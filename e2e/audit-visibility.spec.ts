@@ -2,7 +2,7 @@ import { test, expect, signInAs } from "./fixtures";
 import type { APIRequestContext } from "@playwright/test";
 
 /**
- * Who sees what (README, "Who sees which audit events"), against the dev broker, the demo
+ * Who sees what (docs/audit.md, "Who sees which audit events"), against the dev broker, the demo
  * ACLs (scripts/seed/demo-data.ts) and this run's own database: alice has no cluster
  * permission; bob has CREATE_TOKENS and DESCRIBE_TOKENS on USER User:svc-orders but may not
  * describe ACLs; admin is the super user. The outside tester's findings, replayed: alice

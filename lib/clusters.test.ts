@@ -65,7 +65,7 @@ describe("without CLUSTERS_FILE: the environment's one cluster", () => {
 });
 
 describe("a clusters file", () => {
-  it("reads the README's example (YAML), the default first named by `default`", () => {
+  it("reads the example of docs/clusters.md (YAML), the default first named by `default`", () => {
     const registry = parseClustersFile(CLUSTERS_FILE_EXAMPLE.replace("/etc/kafka/ca.pem", ca), "clusters.yaml");
     expect(registry.defaultId).toBe("dev");
     expect(registry.clusters.map((c) => [c.id, c.displayName])).toEqual([

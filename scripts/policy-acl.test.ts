@@ -4,7 +4,7 @@ import { PolicyInputError, aclHumanCommand, aclJsonCommands } from "./policy-acl
 const orders = { resourceType: "TOPIC", resourceName: "orders", patternType: "LITERAL", principal: "User:alice", host: "*", operation: "READ", permissionType: "ALLOW" };
 const ordDeny = { resourceType: "TOPIC", resourceName: "ord", patternType: "PREFIXED", principal: "User:*", host: "10.0.0.9", operation: "READ", permissionType: "DENY" };
 
-describe("aclJsonCommands (DESIGN.md contract)", () => {
+describe("aclJsonCommands (docs/policy-cli.md contract)", () => {
   it("authorize: request hosts are compared as Kafka writes the address (StandardAuthorizerTest.testHostAddressAclValidation)", () => {
     const acl = (resourceName: string, host: string) => ({ ...orders, resourceName, principal: "User:*", host });
     const out = aclJsonCommands.authorize({

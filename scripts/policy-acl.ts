@@ -1,7 +1,7 @@
 /**
  * The ACL commands of the policy CLI. scripts/policy.ts dispatches to them:
  * - `aclJsonCommands`: one JSON document in, one out, exactly the shapes of the stable
- *   contract in DESIGN.md (authorize, authorize-by-type, filter, validate-acl, plan). Bad
+ *   contract in docs/policy-cli.md (authorize, authorize-by-type, filter, validate-acl, plan). Bad
  *   input throws PolicyInputError; the dispatcher turns it into exit 2 and
  *   `{ "error": ... }`. An answer that must also fail the pipeline (a plan deleting more
  *   than maxDeletes) comes back as a JsonAnswer with its exit code.

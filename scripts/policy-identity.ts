@@ -1,7 +1,7 @@
 /**
  * The identity commands of the policy CLI (scripts/policy.ts dispatches to them).
  * - `principal-map`: one JSON document in, one out, exactly the shape of the stable
- *   contract in DESIGN.md:
+ *   contract in docs/policy-cli.md:
  *     { ssl: { rules } | null, kerberos: { rules, defaultRealm } | null,
  *       requests: [{ type: "ssl", distinguishedName } | { type: "kerberos", principal }] }
  *     -> { results: [{ name, principal } | { error, message }] }

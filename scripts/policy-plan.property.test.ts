@@ -30,7 +30,7 @@ interface Change {
   after: string;
 }
 
-/** kafka-acls.sh's operations per resource type (ALL excluded), as DESIGN.md states them. */
+/** kafka-acls.sh's operations per resource type (ALL excluded), as docs/policy-cli.md states them. */
 const OPS: Record<string, string[]> = {
   TOPIC: ["READ", "WRITE", "CREATE", "DESCRIBE", "DELETE", "ALTER", "DESCRIBE_CONFIGS", "ALTER_CONFIGS"],
   GROUP: ["READ", "DESCRIBE", "DELETE", "DESCRIBE_CONFIGS", "ALTER_CONFIGS"],

@@ -1,7 +1,7 @@
 /**
  * The quota and token commands of the policy CLI (scripts/policy.ts dispatches to them).
  * - `quotaTokenJsonCommands`: one JSON document in, one out, exactly the shapes of the
- *   stable contract in DESIGN.md (quota, quota-filter, quota-alter, quota-budget, token).
+ *   stable contract in docs/policy-cli.md (quota, quota-filter, quota-alter, quota-budget, token).
  *   Bad input throws PolicyInputError; the dispatcher turns it into exit 2.
  * - `quotaTokenHumanCommand`: `quota --quotas FILE ...` and `budget FILE`, for people.
  */

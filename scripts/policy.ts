@@ -1,7 +1,7 @@
 /**
  * The policy CLI: `npm run --silent policy -- <command>`.
  *
- * JSON mode (the stable contract of DESIGN.md, for scripts, CI and parity tests): a JSON
+ * JSON mode (the stable contract of docs/policy-cli.md, for scripts, CI and parity tests): a JSON
  * command with no further arguments reads one JSON document on stdin and writes one JSON
  * document on stdout, exit 0. Bad input (unparseable JSON, missing or invalid fields) exits 2
  * with `{ "error": "..." }` on stdout and the message on stderr. `plan` exits 1 when the

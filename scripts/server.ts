@@ -417,7 +417,7 @@ export function watchParent(onGone: () => void) {
  * garbage given back only after ~25 s idle. A fixed factor of 1.2 (V8's
  * --heap-growing-percent, read at every collection, so it can be set at run time) kept the
  * peak at 375 MB in the same run, for about 15% fewer requests per second
- * (`npm run bench -- console`; README). HEAP_GROWING_PERCENT=0 leaves V8's own factor.
+ * (`npm run bench -- console`; docs/performance.md). HEAP_GROWING_PERCENT=0 leaves V8's own factor.
  */
 export function applyHeapGrowth(percent: number): void {
   if (percent > 0) v8.setFlagsFromString(`--heap-growing-percent=${percent}`);

@@ -1,5 +1,5 @@
 /**
- * Self-service delegation token requests (DESIGN.md, "Token flows").
+ * Self-service delegation token requests (docs/tokens.md, "Self-service requests").
  *
  * Life cycle (status):
  *   PENDING --claimTokenRequest--> APPROVING --recordClaimedApproval--> APPROVED

@@ -5,7 +5,7 @@
  * filter (lib/db/audit.ts#listVisibleAudit), so paging stays correct and the cost follows
  * the page.
  *
- * The rule (README, "Who sees which audit events"), by the row's category:
+ * The rule (docs/audit.md, "Who sees which audit events"), by the row's category:
  *   - every row: its actor (principal), except sign-in failures;
  *   - acl: whoever Kafka lets describe ACLs (DESCRIBE on CLUSTER);
  *   - quota: whoever Kafka lets describe client quotas (DESCRIBE_CONFIGS on CLUSTER);

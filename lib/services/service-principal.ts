@@ -1,5 +1,5 @@
 /**
- * The console's service principal (DESIGN.md, "Who the console acts as"): per cluster,
+ * The console's service principal (docs/security.md, "The service principal"): per cluster,
  * optional credentials the operator puts in a file (lib/clusters.ts), for a principal that
  * needs only DESCRIBE on the cluster. The console reads ACLs with it for decisions no
  * signed-in user can make alone (who may approve a token request), and only to reach that

@@ -1,5 +1,5 @@
 /**
- * Self-service delegation token requests (DESIGN.md, "Token flows"): a user asks for a
+ * Self-service delegation token requests (docs/tokens.md, "Self-service requests"): a user asks for a
  * token for an owner they cannot create for; someone entitled approves (the console
  * creates the token AS THE APPROVER, so Kafka decides) or denies with a reason; the
  * requester retrieves the HMAC exactly once. Used by the Token requests page, its server

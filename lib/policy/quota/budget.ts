@@ -1,5 +1,5 @@
 /**
- * The KIP-55 sub-quota budget — a CONSOLE rule, not Kafka behaviour (DESIGN.md).
+ * The KIP-55 sub-quota budget — a CONSOLE rule, not Kafka behaviour (docs/quotas.md).
  *
  * KIP-55 promised that "changes to user quotas and client sub-quotas will be validated to
  * ensure that the total quota of the user is not exceeded by the clients with sub-quotas";

@@ -2,7 +2,7 @@
  * Quota entities: identity, display, and the strings Kafka prints for them.
  *
  * An entity is a map from entity type (`user`, `client-id`, `ip`) to a name, where `null` is
- * the `<default>` entity and an absent key is not part of the entity (DESIGN.md). A client
+ * the `<default>` entity and an absent key is not part of the entity (docs/quotas.md). A client
  * id literally named `<default>` is an ordinary named entity, never the default
  * (ClientQuotasRequestTest.testClientQuotasWithDefaultName).
  */
