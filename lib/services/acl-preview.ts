@@ -3,7 +3,7 @@
  * trail. Pure. (The preview of a change itself is the sealed plan's blast radius:
  * lib/services/acl-plans.ts over lib/policy/acl/blast-radius.ts.)
  */
-import { WILDCARD_HOST, WILDCARD_RESOURCE, bindingKey, type AclBinding } from "@/lib/policy";
+import { WILDCARD_HOST, WILDCARD_RESOURCE, distinctBindings, type AclBinding } from "@/lib/policy";
 
 /** "TOPIC orders", "TOPIC names starting with payments-", "every TOPIC". */
 export function resourceLabel(b: Pick<AclBinding, "resourceType" | "resourceName" | "patternType">): string {
@@ -12,16 +12,7 @@ export function resourceLabel(b: Pick<AclBinding, "resourceType" | "resourceName
   return `${b.resourceType} ${b.resourceName}`;
 }
 
-/** The bindings once each, in first-seen order. */
-export function distinctBindings(bindings: readonly AclBinding[]): AclBinding[] {
-  const seen = new Set<string>();
-  return bindings.filter((b) => {
-    const k = bindingKey(b);
-    if (seen.has(k)) return false;
-    seen.add(k);
-    return true;
-  });
-}
+export { distinctBindings };
 
 /** "ALLOW User:bob READ on TOPIC orders (LITERAL) from *": one binding in one line, for messages and the audit trail. */
 export function bindingLine(b: AclBinding): string {

@@ -16,7 +16,7 @@
 import "server-only";
 import type { Viewer } from "@/lib/auth/sign-in";
 import type { ActionResult } from "@/lib/schemas/result";
-import { bindingKey, formatEntity, inPlanScope, parsePrincipal, type AclBinding, type ConfiguredQuota, type PlanScope, type QuotaEntity, type QuotaKey } from "@/lib/policy";
+import { bindingKey, distinctBindings, formatEntity, inPlanScope, parsePrincipal, type AclBinding, type ConfiguredQuota, type PlanScope, type QuotaEntity, type QuotaKey } from "@/lib/policy";
 import { aclsToJson, sortForExport } from "./acl-io";
 import { getAclSnapshot } from "./acl-snapshot";
 import { readConfiguredQuotas } from "./quotas";
@@ -83,8 +83,8 @@ export function compareRead(
   exportedAt: string = new Date().toISOString(),
 ): Omit<ClusterComparison, "problems"> {
   const planScope = planScopeOf(scope);
-  const mine = sortForExport(dedupe(here.filter((b) => inPlanScope(b, planScope))));
-  const theirs = sortForExport(dedupe(there.filter((b) => inPlanScope(b, planScope))));
+  const mine = sortForExport(distinctBindings(here.filter((b) => inPlanScope(b, planScope))));
+  const theirs = sortForExport(distinctBindings(there.filter((b) => inPlanScope(b, planScope))));
   const theirKeys = new Set(theirs.map(bindingKey));
   const myKeys = new Set(mine.map(bindingKey));
   const rows: AclComparisonRow[] = mine.map((b) => ({ binding: b, side: theirKeys.has(bindingKey(b)) ? "both" : "here" }));
@@ -123,16 +123,6 @@ export function compareRead(
         : { kind: "acl.delete", input: { bindings: theirs } };
   }
   return { acls: rows, counts, quotas, aclPlan };
-}
-
-function dedupe(acls: readonly AclBinding[]): AclBinding[] {
-  const seen = new Set<string>();
-  return acls.filter((b) => {
-    const k = bindingKey(b);
-    if (seen.has(k)) return false;
-    seen.add(k);
-    return true;
-  });
 }
 
 /** Reads both sides as the viewer's session on each and compares them. */
