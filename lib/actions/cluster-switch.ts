@@ -2,7 +2,13 @@
 
 import { cookies, headers } from "next/headers";
 import { redirect } from "next/navigation";
-import { CLUSTER_COOKIE, clusterHref, clusterHrefOn, sessionCookieName, sessionCookieOptions } from "@/lib/auth/current";
+import {
+  CLUSTER_COOKIE,
+  clusterHref,
+  clusterHrefOn,
+  sessionCookieName,
+  sessionCookieOptions,
+} from "@/lib/auth/current";
 import { PAGE_PATH_HEADER } from "@/lib/auth/page-path";
 import { safeNextPath } from "@/lib/auth/safe-next";
 import { splitClusterPath } from "@/lib/cluster-path";

@@ -13,8 +13,14 @@ export const API_VERSIONS_TIMEOUT_MS = 2_000;
 
 const API_VERSIONS = 18;
 
+export interface ApiVersionsOptions {
+  tls?: ConnectionOptions;
+  timeoutMs?: number;
+  clientId?: string;
+}
+
 /** Resolves once `host:port` answered an ApiVersions v0 request without an error code. */
-export function kafkaApiVersions(server: string, options: { tls?: ConnectionOptions; timeoutMs?: number; clientId?: string } = {}): Promise<void> {
+export function kafkaApiVersions(server: string, options: ApiVersionsOptions = {}): Promise<void> {
   const separator = server.lastIndexOf(":");
   const host = server.slice(0, separator).replace(/^\[(.*)\]$/, "$1");
   const port = Number(server.slice(separator + 1));
@@ -49,13 +55,21 @@ export function kafkaApiVersions(server: string, options: { tls?: ConnectionOpti
       const errorCode = received.readInt16BE(8);
       finish(errorCode === 0 ? undefined : new Error(`ApiVersions error ${errorCode}`));
     });
-    socket.on("error", (error) => finish(new Error(transportFailureMessage(error, { tls: Boolean(options.tls), server }) ?? error.message, { cause: error })));
+    socket.on("error", (error) => {
+      const message = transportFailureMessage(error, { tls: Boolean(options.tls), server }) ?? error.message;
+      finish(new Error(message, { cause: error }));
+    });
     // A plaintext listener answers ApiVersions; one that hangs up on it probably speaks TLS.
-    socket.on("close", () => finish(new Error(options.tls ? "closed before answering" : plaintextToTlsMessage(server))));
+    socket.on("close", () => {
+      finish(new Error(options.tls ? "closed before answering" : plaintextToTlsMessage(server)));
+    });
   });
 }
 
 /** Resolves when any of `servers` answers (they are asked at the same time). */
-export function anyKafkaBrokerAnswers(servers: readonly string[], options: { tls?: ConnectionOptions; timeoutMs?: number } = {}): Promise<void> {
+export function anyKafkaBrokerAnswers(
+  servers: readonly string[],
+  options: Omit<ApiVersionsOptions, "clientId"> = {},
+): Promise<void> {
   return Promise.any(servers.map((server) => kafkaApiVersions(server, options))).then(() => undefined);
 }
