@@ -7,7 +7,14 @@ import { readFileSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 
-import { ANY_OTHER_HOST, AclIndex, blastRadius, computePlan, type PlanResource, type PlanUniverse } from "../../lib/policy/index";
+import {
+  ANY_OTHER_HOST,
+  AclIndex,
+  blastRadius,
+  computePlan,
+  type PlanResource,
+  type PlanUniverse,
+} from "../../lib/policy/index";
 import type { AclBinding } from "../../lib/policy/types";
 import { bestOf, fmt, peakRssMb } from "./measure";
 import { QUICK, SEED } from "./policy-options";

@@ -1,9 +1,22 @@
 /**
- * Conformance of the policy CLI with Apache Kafka 4.x, ACLs: authorize (StandardAuthorizer), authorize-by-type, filter, validate-acl, and the plan previews issue #7 found wrong.
+ * Conformance of the policy CLI with Apache Kafka 4.x, ACLs: authorize (StandardAuthorizer),
+ * authorize-by-type, filter, validate-acl, and the plan previews issue #7 found wrong.
  * How the cases are translated from Kafka's own tests: ./cli.ts.
  */
 import { describe, expect, it } from "vitest";
-import { type Acl, acl, authorizeCases, type Case, cli, type Expect, type Json, LOCALHOST, OPS, request, T } from "./cli";
+import {
+  type Acl,
+  acl,
+  authorizeCases,
+  type Case,
+  cli,
+  type Expect,
+  type Json,
+  LOCALHOST,
+  OPS,
+  request,
+  T,
+} from "./cli";
 
 describe.concurrent("authorize (StandardAuthorizer)", () => {
   it(

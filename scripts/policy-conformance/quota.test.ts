@@ -1,6 +1,6 @@
 /**
- * Conformance of the policy CLI with Apache Kafka 4.x, client quotas: quota, quota-filter, quota-alter and quota-budget.
- * How the cases are translated from Kafka's own tests: ./cli.ts.
+ * Conformance of the policy CLI with Apache Kafka 4.x, client quotas: quota, quota-filter,
+ * quota-alter and quota-budget. How the cases are translated from Kafka's own tests: ./cli.ts.
  */
 import { describe, expect, it } from "vitest";
 import { cli, T } from "./cli";
