@@ -2,6 +2,7 @@ import js from "@eslint/js";
 import tseslint from "typescript-eslint";
 import reactHooks from "eslint-plugin-react-hooks";
 import { builtinModules } from "node:module";
+import layers from "./eslint-layers.js";
 
 export default tseslint.config(
   { ignores: ["node_modules/", ".next/", ".next-*/", "lib/generated/", ".data/", ".kafka/", "target/", "test-results/", "playwright-report/", "next-env.d.ts"] },
@@ -21,6 +22,14 @@ export default tseslint.config(
     rules: { "react-hooks/rules-of-hooks": "off" },
   },
   ...policyFence(),
+  {
+    // The layer order (eslint-layers.js): production code imports only its own layer or
+    // lower ones, and never test/. Tests, test/ and scripts/ are outside it.
+    files: ["app/**/*.{ts,tsx}", "components/**/*.{ts,tsx}", "lib/**/*.{ts,tsx}", "proxy.ts", "instrumentation.ts"],
+    ignores: ["**/*.test.{ts,tsx}"],
+    plugins: { layers },
+    rules: { "layers/order": "error" },
+  },
   {
     // Pages and components reach the database and Kafka through lib/services (and the
     // actions), which check who is asking, audit, and map errors; never directly.

@@ -1,5 +1,5 @@
 import { clusterById, clusters } from "@/lib/clusters";
-import { switchClusterAction } from "@/app/sign-in/actions";
+import { switchClusterAction } from "@/lib/actions/cluster-switch";
 import Link from "@/components/link";
 
 /**

@@ -47,7 +47,7 @@
  *
  * The bench workload is Kafka's jmh-benchmarks AuthorizerBenchmark (prepareAclCache and
  * testAuthorizer), with its java.util.Random replaced by a seeded mulberry32 generator
- * that scripts/bench.ts reproduces bit for bit, so both sides load the same ACLs.
+ * that scripts/bench/policy-workloads.ts reproduces bit for bit, so both sides load the same ACLs.
  *
  * Errors in one request (Kafka throws for some inputs, see the differential test) are
  * reported per request; an unparseable line answers {"id":..,"error":"..."}.
@@ -372,7 +372,7 @@ public final class AuthorizerHarness {
 
     // ---- benchmark -------------------------------------------------------------------
 
-    /** mulberry32; scripts/bench.ts has the same generator. */
+    /** mulberry32; scripts/bench/policy-workloads.ts has the same generator. */
     static final class Mulberry32 {
         private int state;
 
@@ -477,7 +477,7 @@ public final class AuthorizerHarness {
 
     /**
      * A list of requests over a list of ACLs, both read from a file: the "realistic-mixed"
-     * row of scripts/bench.ts. Each request is asked the way the broker asks it (one
+     * row of scripts/bench/policy-rows.ts. Each request is asked the way the broker asks it (one
      * prebuilt request context, one Action list), with audit logging off
      * (logIfAllowed = logIfDenied = false) because the policy core builds no log message
      * either. The timed loop answers every request in turn, round after round.

@@ -11,8 +11,8 @@
  *     the file), as lib/settings-check.ts asks at start. The single-cluster variables
  *     (KAFKA_BOOTSTRAP_SERVERS, KAFKA_SUPER_USERS, ...) are then refused: a cluster
  *     described twice would be described wrongly once.
- *   - Without it, today's environment variables (lib/kafka/config.ts,
- *     lib/services/authorizer-config.ts, the mapping rules of lib/env.ts) are one cluster
+ *   - Without it, today's environment variables (lib/kafka-config.ts,
+ *     lib/authorizer-config.ts, the mapping rules of lib/env.ts) are one cluster
  *     with the id "default", so `npm start` still needs no configuration.
  *
  * The default cluster (the file's `default`, else its first cluster) is the one meant by
@@ -22,9 +22,9 @@ import { readFileSync, statSync } from "node:fs";
 import { parse as parseYaml } from "yaml";
 import { z } from "zod";
 import { pickSettings } from "./env";
-import { KafkaConfigError, loadKafkaConfig, type KafkaConfig } from "./kafka/config";
-import { KAFKA_MECHANISMS, type KafkaCredential, type KafkaMechanism } from "./kafka/types";
-import { authorizerConfigProblems, readAuthorizerConfig } from "./services/authorizer-config";
+import { KafkaConfigError, loadKafkaConfig, type KafkaConfig } from "./kafka-config";
+import { KAFKA_MECHANISMS, type KafkaCredential, type KafkaMechanism } from "./kafka-credential";
+import { authorizerConfigProblems, readAuthorizerConfig } from "./authorizer-config";
 import { parseKerberosRules, parseSslRules, splitKerberosRules } from "./policy";
 import type { AccessCheckAssumptions } from "./schemas/access-check";
 

@@ -5,8 +5,8 @@
  * authorizer assumptions together); nothing else in the console reads process.env for
  * these settings.
  *
- * Kafka's connection settings are checked the same way in lib/kafka/config.ts, the
- * authorizer assumptions in lib/services/authorizer-config.ts.
+ * Kafka's connection settings are checked the same way in lib/kafka-config.ts, the
+ * authorizer assumptions in lib/authorizer-config.ts.
  */
 import { z } from "zod";
 

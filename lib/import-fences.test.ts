@@ -1,7 +1,8 @@
 /**
  * The import fences of eslint.config.js, run through ESLint itself, so a later edit of the
- * config cannot silently reopen them: the policy core imports only itself, and pages and
- * components never reach the database or the Kafka client directly.
+ * config cannot silently reopen them: the policy core imports only itself, pages and
+ * components never reach the database or the Kafka client directly, and production code
+ * imports only its own layer or lower ones (eslint-layers.js), never test/.
  */
 import path from "node:path";
 import { ESLint } from "eslint";
@@ -14,10 +15,10 @@ beforeAll(() => {
   eslint = new ESLint({ cwd: root });
 });
 
-/** The restricted-import messages ESLint gives `source` imported from a (not necessarily existing) file. */
-async function refusals(file: string, source: string): Promise<string[]> {
+/** The messages of `rule` ESLint gives `source` imported from a (not necessarily existing) file. */
+async function refusals(file: string, source: string, rule = "no-restricted-imports"): Promise<string[]> {
   const [result] = await eslint.lintText(`import "${source}";\n`, { filePath: path.join(root, file) });
-  return (result?.messages ?? []).filter((m) => m.ruleId === "no-restricted-imports").map((m) => m.message);
+  return (result?.messages ?? []).filter((m) => m.ruleId === rule).map((m) => m.message);
 }
 
 describe("the lib/policy fence", () => {
@@ -91,5 +92,74 @@ describe("the app/ and components/ fence", () => {
     ["components/fixture.tsx", "@/lib/dbx"],
   ])("%s may import %s", async (file, source) => {
     expect(await refusals(file, source)).toEqual([]);
+  });
+});
+
+describe("the layer order", () => {
+  const order = (file: string, source: string) => refusals(file, source, "layers/order");
+
+  it.each([
+    // Each layer refuses the one above it, through the alias and through relative paths.
+    ["lib/schemas/fixture.ts", "@/lib/env"],
+    ["lib/schemas/fixture.ts", "../clusters"],
+    ["lib/clusters.ts", "@/lib/kafka/config"],
+    ["lib/clusters.ts", "./kafka"],
+    ["lib/fixture.ts", "@/lib/db/client"],
+    ["lib/env.ts", "./services/authorizer-config"],
+    ["lib/kafka/fixture.ts", "@/lib/auth/sign-in"],
+    ["lib/db/fixture.ts", "../auth/current"],
+    ["lib/auth/fixture.ts", "@/lib/services/session"],
+    ["lib/services/fixture.ts", "@/lib/api/route"],
+    ["lib/services/fixture.ts", "../actions/cluster-switch"],
+    ["lib/services/fixture.ts", "@/lib/observability/readiness"],
+    ["lib/kafka/fixture.ts", "@/lib/observability/metrics"],
+    ["lib/api/fixture.ts", "@/components/link"],
+    ["lib/actions/fixture.ts", "@/app/sign-in/actions"],
+    ["components/fixture.tsx", "@/app/sign-in/actions"],
+    ["components/ui/fixture.tsx", "../../app/layout"],
+    ["lib/observability/logger.ts", "./metrics"],
+    ["lib/observability/hooks.ts", "@/lib/kafka"],
+    ["lib/fixture.ts", "@/proxy"],
+  ])("%s may not import %s", async (file, source) => {
+    expect(await order(file, source)).toEqual([expect.stringContaining("may not import")]);
+  });
+
+  it.each([
+    ["lib/schemas/fixture.ts", "@/lib/policy"],
+    ["lib/clusters.ts", "./env"],
+    ["lib/clusters.ts", "./schemas/access-check"],
+    ["lib/kafka/fixture.ts", "@/lib/clusters"],
+    ["lib/kafka/fixture.ts", "@/lib/observability/hooks"],
+    ["lib/db/fixture.ts", "../generated/prisma/client"],
+    ["lib/db/fixture.ts", "@/lib/kafka/errors"],
+    ["lib/auth/fixture.ts", "@/lib/db/session"],
+    ["lib/services/fixture.ts", "@/lib/observability/logger"],
+    ["lib/observability/readiness.ts", "../kafka/api-versions"],
+    ["lib/observability/metrics.ts", "../services/acl-snapshot"],
+    ["lib/api/fixture.ts", "@/lib/actions/cluster-switch"],
+    ["components/fixture.tsx", "@/lib/actions/cluster-switch"],
+    ["app/sign-in/fixture.ts", "@/components/link"],
+    ["proxy.ts", "@/lib/api/same-origin"],
+    ["lib/fixture.ts", "zod"],
+    // Outside the order: tests, test helpers and scripts may import anything.
+    ["lib/kafka/fixture.test.ts", "@/lib/services/acls"],
+    ["test/fixture.ts", "@/app/sign-in/actions"],
+    ["scripts/fixture.ts", "../app/sign-in/actions"],
+  ])("%s may import %s", async (file, source) => {
+    expect(await order(file, source)).toEqual([]);
+  });
+
+  it.each([
+    ["lib/services/fixture.ts", "@/test/db"],
+    ["lib/kafka/fixture.ts", "../../test/kafka/fixtures"],
+    ["components/fixture.tsx", "@/test/policy/acl-helpers"],
+    ["app/api/v1/fixture/route.ts", "@/test"],
+    ["proxy.ts", "./test/db"],
+  ])("production code: %s may not import the test helper %s", async (file, source) => {
+    expect(await order(file, source)).toEqual([expect.stringContaining("never imports the test helpers")]);
+  });
+
+  it("refuses a lib/ folder the order does not place", async () => {
+    expect(await order("lib/newfolder/fixture.ts", "zod")).toEqual([expect.stringContaining("is in no layer")]);
   });
 });

@@ -1,8 +1,8 @@
 /**
  * Every problem with the console's settings at once, from the modules that read them: the
  * console's own (lib/env.ts) and the clusters (lib/clusters.ts: the CLUSTERS_FILE, or
- * without it where Kafka is and how to reach it, lib/kafka/config.ts, and the authorizer
- * assumptions, lib/services/authorizer-config.ts).
+ * without it where Kafka is and how to reach it, lib/kafka-config.ts, and the authorizer
+ * assumptions, lib/authorizer-config.ts).
  * instrumentation.ts calls it when the server starts, the launcher before it starts
  * anything, so `SESSION_TTL_HOURS=abc` stops the start with its reason instead of becoming
  * NaN hours later. Free of Next and of I/O beyond reading the TLS files Kafka is told to

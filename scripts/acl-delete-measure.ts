@@ -23,7 +23,7 @@ import os from "node:os";
 import { createAclsV3, deleteAclsV3 } from "@platformatic/kafka";
 import { bindingsVisible } from "../lib/kafka/acls";
 import { anyBrokerConnection, closeAllConnections, withAdmin } from "../lib/kafka/client";
-import { kafkaConfig } from "../lib/kafka/config";
+import { kafkaConfig } from "../lib/kafka-config";
 import { bindingToWire, filterToWire } from "../lib/kafka/wire";
 import type { KafkaCredential } from "../lib/kafka/types";
 import type { AclBinding, AclOperation } from "../lib/policy/types";

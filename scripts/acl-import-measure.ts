@@ -13,7 +13,7 @@
  */
 import { createAclsV3 } from "@platformatic/kafka";
 import { anyBrokerConnection, closeAllConnections, withAdmin } from "../lib/kafka/client";
-import { kafkaConfig } from "../lib/kafka/config";
+import { kafkaConfig } from "../lib/kafka-config";
 import { bindingToWire } from "../lib/kafka/wire";
 import type { KafkaCredential } from "../lib/kafka/types";
 import { realisticAcls } from "./acl-store-measure";

@@ -16,7 +16,7 @@ import { createAclsV3, deleteAclsV3 } from "@platformatic/kafka";
 import { ANY_ACL_FILTER } from "../lib/policy/acl/filter";
 import { createAcls, deleteAcls, describeAclStore, describeAcls } from "../lib/kafka/acls";
 import { anyBrokerConnection, closeAllConnections, withAdmin } from "../lib/kafka/client";
-import { kafkaConfig } from "../lib/kafka/config";
+import { kafkaConfig } from "../lib/kafka-config";
 import { bindingToWire, filterToWire } from "../lib/kafka/wire";
 import type { KafkaCredential } from "../lib/kafka/types";
 import v8 from "node:v8";

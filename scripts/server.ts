@@ -54,7 +54,8 @@ import { clusterById } from "../lib/clusters";
 import { closeAllConnections, pooledConnectionCount } from "../lib/kafka/client";
 import { logger, routeConsoleTo } from "../lib/observability/logger";
 import { createMetrics, heldAclSnapshots, type ConsoleMetrics } from "../lib/observability/metrics";
-import { anyKafkaBrokerAnswers, readinessProbe } from "../lib/observability/readiness";
+import { anyKafkaBrokerAnswers } from "../lib/kafka/api-versions";
+import { readinessProbe } from "../lib/observability/readiness";
 import { REQUEST_ID_HEADER, requestIdFor, runWithRequestId } from "../lib/observability/request-context";
 import { routeNormaliser, routesOfBuild } from "../lib/observability/routes";
 

@@ -1,9 +1,8 @@
 "use server";
 
-import { cookies, headers } from "next/headers";
+import { cookies } from "next/headers";
 import { redirect } from "next/navigation";
-import { CLUSTER_COOKIE, clusterHref, clusterHrefOn, clustersInAddresses, currentClusterId, getViewer, sessionCookieName, sessionCookieOptions } from "@/lib/auth/current";
-import { PAGE_PATH_HEADER } from "@/lib/auth/page-path";
+import { CLUSTER_COOKIE, clusterHrefOn, clustersInAddresses, currentClusterId, getViewer, sessionCookieName, sessionCookieOptions } from "@/lib/auth/current";
 import { splitClusterPath } from "@/lib/cluster-path";
 import { defaultClusterId, findCluster } from "@/lib/clusters";
 import { safeNextPath } from "@/lib/auth/safe-next";
@@ -27,24 +26,6 @@ export async function signInAction(_prev: SignInState, formData: FormData): Prom
   const next = splitClusterPath(safeNextPath(formData.get("next")));
   const keep = next.clusterId !== null && findCluster(next.clusterId) !== undefined && (next.clusterId === clusterId || jar.has(sessionCookieName(next.clusterId)));
   redirect(keep ? clusterHrefOn(next.clusterId!, next.rest) : clusterHrefOn(clusterId, next.rest));
-}
-
-/**
- * The shell's cluster switcher: the same page on `cluster` (`/c/<id>/…`) when the browser
- * has a session there, else that cluster's sign-in, which returns to it (the other
- * clusters' sessions stay). The cluster chosen is remembered for addresses that name none.
- */
-export async function switchClusterAction(formData: FormData): Promise<void> {
-  const clusterId = String(formData.get("cluster") ?? "");
-  if (!findCluster(clusterId)) redirect(await clusterHref("/"));
-  const jar = await cookies();
-  jar.set(CLUSTER_COOKIE, clusterId, sessionCookieOptions(new Date(Date.now() + 365 * 86_400_000)));
-  const here = splitClusterPath(safeNextPath((await headers()).get(PAGE_PATH_HEADER))).rest;
-  const there = clusterHrefOn(clusterId, here);
-  if (jar.has(sessionCookieName(clusterId))) redirect(there);
-  const params = new URLSearchParams({ cluster: clusterId });
-  if (there !== "/") params.set("next", there);
-  redirect(`/sign-in?${params}`);
 }
 
 export async function signOutAction(): Promise<void> {

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { closeAllConnections, closeConnectionsFor, pooledConnectionCount, verifyCredentials } from "./client";
 import { describeCluster } from "./cluster";
-import { loadKafkaConfig } from "./config";
+import { loadKafkaConfig } from "@/lib/kafka-config";
 import { KafkaOperationError } from "./errors";
 import { ADMIN, createScramUser, dropScramUser, runId } from "@/test/kafka/fixtures";
 import type { KafkaCredential } from "./types";

@@ -19,7 +19,7 @@ import { createHash } from "node:crypto";
 import { Admin } from "@platformatic/kafka";
 import { env } from "@/lib/env";
 import { clusterIdOf, clusterOf } from "@/lib/clusters";
-import type { KafkaConfig } from "./config";
+import type { KafkaConfig } from "@/lib/kafka-config";
 import { KafkaOperationError, toKafkaOperationError, type ErrorContext } from "./errors";
 import { recordKafkaCall } from "@/lib/observability/hooks";
 import type { KafkaCredential } from "./types";

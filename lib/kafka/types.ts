@@ -5,19 +5,7 @@
 import type { AclBinding, AclBindingFilter, DelegationToken, QuotaEntity, QuotaKey } from "@/lib/policy/types";
 import type { KafkaErrorInfo } from "./errors";
 
-export const KAFKA_MECHANISMS = ["SCRAM-SHA-512", "SCRAM-SHA-256", "PLAIN"] as const;
-export type KafkaMechanism = (typeof KAFKA_MECHANISMS)[number];
-
-export interface KafkaCredential {
-  username: string;
-  password: string;
-  mechanism: KafkaMechanism;
-  /**
-   * The cluster (lib/clusters.ts) this credential is for: every call made with it goes
-   * there. Absent: the default cluster.
-   */
-  clusterId?: string;
-}
+export { KAFKA_MECHANISMS, type KafkaCredential, type KafkaMechanism } from "@/lib/kafka-credential";
 
 export interface BrokerDescription {
   id: number;

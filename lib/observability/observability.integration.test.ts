@@ -9,7 +9,8 @@ import { closeAllConnections, describeCluster, kafkaConfig, listTopics, verifyCr
 import { disconnectPrisma, getPrisma } from "@/lib/db/client";
 import { installObservabilitySink } from "./hooks";
 import { createMetrics } from "./metrics";
-import { anyKafkaBrokerAnswers, kafkaApiVersions, readinessProbe } from "./readiness";
+import { anyKafkaBrokerAnswers, kafkaApiVersions } from "../kafka/api-versions";
+import { readinessProbe } from "./readiness";
 
 const admin = { username: "admin", password: "admin-secret", mechanism: "SCRAM-SHA-512" as const };
 

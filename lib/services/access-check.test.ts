@@ -4,7 +4,7 @@ import type { AccessCheckAssumptions } from "@/lib/schemas/access-check";
 import { aclSentence, applicableAclsFilter, describeRule, explainAccessDecision, type AccessQuestion } from "./access-check-explain";
 
 vi.mock("server-only", () => ({}));
-const { readAuthorizerConfig } = await import("./authorizer-config");
+const { readAuthorizerConfig } = await import("@/lib/authorizer-config");
 
 function acl(a: Partial<AclBinding> & Pick<AclBinding, "resourceName" | "principal" | "operation">): AclBinding {
   return { resourceType: "TOPIC", patternType: "LITERAL", host: "*", permissionType: "ALLOW", ...a };

@@ -6,7 +6,7 @@
  * are found with the snapshot's indexes, and the policy core decides over just those
  * (the same decision and rule as over every ACL), so an answer costs in proportion to
  * the ACLs on the resource. The broker settings it depends on are assumptions from the
- * environment (authorizer-config.ts). A client given by certificate DN or Kerberos
+ * environment (lib/authorizer-config.ts). A client given by certificate DN or Kerberos
  * principal is first mapped to its principal with the configured mapping rules
  * (identities.ts), and the answer says how; a client Kafka would refuse to map is a
  * failure naming Kafka's exception, and rules that cost more than a request may

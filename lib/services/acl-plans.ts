@@ -58,7 +58,7 @@ import { getAclSnapshot, type AclSnapshot } from "./acl-snapshot";
 import { createAclsAudited, deleteAclsAudited } from "./acls";
 import { lostAnswerLine } from "./acls-outcome";
 import { expandTemplate } from "./acls-templates";
-import { toAuthorizerConfig } from "./authorizer-config";
+import { toAuthorizerConfig } from "@/lib/authorizer-config";
 import { clusterOf } from "@/lib/clusters";
 import { AUDIT_UNAVAILABLE_MESSAGE } from "./audited-mutation";
 import { aclPlanBasis, aclStaleMessage, type AclPlanPayload } from "./acl-plan-basis";

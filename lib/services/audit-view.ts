@@ -34,7 +34,7 @@ import type { ActionResult } from "@/lib/schemas/result";
 import { toErrorResult } from "@/lib/kafka/error-result";
 import { auditedTokenOwners, InvalidCursorError, listVisibleAudit, type AuditCategory, type AuditEvent, type AuditFilter, type AuditVisibility } from "@/lib/db/audit";
 import { aclIsAllowed, isSuperUser, type AclBinding, type AuthorizerConfig } from "@/lib/policy";
-import { toAuthorizerConfig } from "./authorizer-config";
+import { toAuthorizerConfig } from "@/lib/authorizer-config";
 import { clusterIdOf, clusterOf } from "@/lib/clusters";
 import { unnamedHost } from "./effective-permissions";
 

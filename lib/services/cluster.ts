@@ -1,6 +1,6 @@
 import { describeCluster, kafkaConfigOf } from "@/lib/kafka";
 import { brokersDown } from "@/lib/kafka/brokers";
-import { kafkaApiVersions } from "@/lib/observability/readiness";
+import { kafkaApiVersions } from "@/lib/kafka/api-versions";
 import type { Viewer } from "@/lib/auth/sign-in";
 import type { ClusterView } from "@/lib/schemas/cluster";
 

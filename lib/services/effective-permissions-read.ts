@@ -24,7 +24,7 @@ import type {
 } from "@/lib/schemas/effective-permissions";
 import { getAclSnapshot, type AclSnapshotReadOptions } from "./acl-snapshot";
 import { listedNames } from "./resources";
-import { toAuthorizerConfig } from "./authorizer-config";
+import { toAuthorizerConfig } from "@/lib/authorizer-config";
 import { clusterOf } from "@/lib/clusters";
 import {
   exportNotes,

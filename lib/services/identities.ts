@@ -36,7 +36,7 @@ import {
 } from "@/lib/policy";
 import type { IdentityInput, IdentityMapBody, IdentityMapResult, IdentityResult, PrincipalAccess } from "@/lib/schemas/identities";
 import { getAclSnapshot, type AclSnapshot } from "./acl-snapshot";
-import { toAuthorizerConfig } from "./authorizer-config";
+import { toAuthorizerConfig } from "@/lib/authorizer-config";
 import { clusterOf } from "@/lib/clusters";
 import type { KafkaCredential } from "@/lib/kafka";
 

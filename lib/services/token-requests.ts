@@ -55,7 +55,7 @@ import { decryptSecret, encryptSecret } from "@/lib/auth/crypto";
 import { aclIsAllowed, isSuperUser, type AclBinding, type DelegationToken } from "@/lib/policy";
 import type { ApproverCheck, DecidableRequest, TokenRequestCreateInput, TokenRequestLists, TokenRequestView, TokenRetrieved } from "@/lib/schemas/tokens";
 import { auditedMutation, type MutationOutcome, type MutationSpec } from "./audited-mutation";
-import { toAuthorizerConfig } from "./authorizer-config";
+import { toAuthorizerConfig } from "@/lib/authorizer-config";
 import { clusterIdOf, clusterOf } from "@/lib/clusters";
 import { describeAclsAsService } from "./service-principal";
 import { APPEARS_ENTITLED, RETRIEVAL_WINDOW_MS, approverEntitlement, formatDuration, toTokenRequestView, withEntitlement, type ApproverEvidence } from "./token-view";

@@ -10,7 +10,7 @@ import {
   type AccessCheckResult,
 } from "@/lib/schemas/access-check";
 import { explainAccess } from "@/lib/services/access-check";
-import { readAuthorizerConfig } from "@/lib/services/authorizer-config";
+import { readAuthorizerConfig } from "@/lib/authorizer-config";
 import { aclSuggestions } from "@/lib/services/acl-suggestions";
 import { Field, FormActions, FormGrid } from "@/components/ui/field";
 import { Select } from "@/components/ui/select";

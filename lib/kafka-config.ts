@@ -12,7 +12,7 @@
 import { readFileSync } from "node:fs";
 import type { ConnectionOptions as TlsConnectionOptions } from "node:tls";
 import { z } from "zod";
-import { pickSettings } from "../env";
+import { pickSettings } from "./env";
 
 const hostPort = /^(\[[0-9a-fA-F:.]+\]|[^\s:,]+):(\d{1,5})$/;
 

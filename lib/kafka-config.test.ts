@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { KafkaConfigError, loadKafkaConfig } from "./config";
+import { KafkaConfigError, loadKafkaConfig } from "./kafka-config";
 
 describe("loadKafkaConfig", () => {
   it("defaults to the dev broker on 127.0.0.1, following KAFKA_PORT", () => {
