@@ -211,10 +211,12 @@ test("every documented operation answers its documented examples with a document
   expect((await request.get("/api/v1/cluster")).status()).toBe(401);
 
   const answerOf = (id: string, label: string) => outcomes.find((o) => o.id === id && o.label.startsWith(label))?.answer;
-  expect(answerOf("createAcls", "body example create")).toMatchObject({ kind: "create", outcome: "success" });
-  expect(answerOf("deleteAcls", "body example delete")).toMatchObject({ kind: "delete", outcome: "success", results: [{ deleted: 1 }] });
-  expect(answerOf("alterQuota", "body example set")).toMatchObject({ applied: true });
-  expect(answerOf("alterQuota", "body example remove")).toMatchObject({ applied: true });
+  // The one-call changes apply a plan of their own and name it.
+  const applied = (kind: string) => ({ plan: { kind, status: "APPLIED", id: expect.stringMatching(/^[0-9a-f-]{36}$/) } });
+  expect(answerOf("createAcls", "body example create")).toMatchObject({ ...applied("acl.create"), outcome: "success", results: [{ action: "create" }] });
+  expect(answerOf("deleteAcls", "body example delete")).toMatchObject({ ...applied("acl.delete"), outcome: "success", results: [{ action: "delete", deleted: 1 }] });
+  expect(answerOf("alterQuota", "body example set")).toMatchObject({ ...applied("quota.alter"), applied: true });
+  expect(answerOf("alterQuota", "body example remove")).toMatchObject({ ...applied("quota.alter"), applied: true });
   expect(answerOf("expireToken", "link expire")).toMatchObject({ expiryTimestamp: null });
 
   // Nothing of the examples is left on the broker.

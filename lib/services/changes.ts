@@ -9,7 +9,7 @@ import "server-only";
 import { clientAddress } from "@/lib/auth/current";
 import type { Viewer } from "@/lib/auth/sign-in";
 import { CHANGES, type ChangeId, type ChangeInput, type ChangeOutput } from "@/lib/schemas/changes";
-import type { AclPlanApplyResult } from "@/lib/schemas/plans";
+import type { AclPlanApplyResult, QuotaPlanView } from "@/lib/schemas/plans";
 import type { QuotaAlterResult } from "@/lib/schemas/quotas";
 import type { ActionResult } from "@/lib/schemas/result";
 import { approveRequest, denyRequest, retrieveRequestedToken, submitTokenRequest } from "./token-requests";
@@ -67,10 +67,11 @@ const RUNS: Runs = {
   "quota.alter": ({ viewer, input }) => {
     const { entity, key, value } = input;
     if (input.dryRun) return createPlan(viewer, "quota.alter", { entity, key, value });
-    // The KIP-55 budget (or Kafka's validation) refusing the plan: a 409 as the quota page shows it; nothing was sent.
+    // Kafka's validation refusing the plan is a 400 (change the request); the console's KIP-55 budget a 409 (change the
+    // other quotas first). Nothing was sent either way.
     return makeAndApplyPlan<QuotaAlterResult>(viewer, "quota.alter", { entity, key, value }, (plan, why) => ({
       ok: false,
-      code: "CONFLICT",
+      code: (plan as PlanView<Partial<QuotaPlanView>>).kafka?.ok === false ? "VALIDATION" : "CONFLICT",
       message: `${why} Nothing was changed (plan ${plan.id}).`,
     }));
   },
