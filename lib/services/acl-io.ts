@@ -22,7 +22,7 @@
  * the plan's business (validateNewAcl); text the console never accepts (NUL, control
  * characters, lone surrogates) is refused here with the place it was found.
  */
-import { cleanBinding, CSV_HEADER, jsonNestsDeeperThan, MAX_JSON_DEPTH, PolicyInputError, parseAclBinding, parseAclList, parseCsvRows, type AclBinding } from "@/lib/policy";
+import { cleanBinding, csvBindingFields, CSV_HEADER, jsonNestsDeeperThan, MAX_JSON_DEPTH, PolicyInputError, parseAclBinding, parseAclList, parseCsvRows, type AclBinding } from "@/lib/policy";
 import { unsafeTextProblem } from "@/lib/schemas/safe-text";
 
 export const ACL_FILE_FORMATS = ["json", "csv", "yaml"] as const;
@@ -128,15 +128,7 @@ function parseCsv(text: string): AclBinding[] {
     if (cells.length !== header.length) throw new AclFileError(`${cells.length} cells where the header has ${header.length}.`, line);
     const get = (name: (typeof CSV_HEADER)[number]) => unescapeCell(cells[columns.get(name)!] ?? "");
     return bindingAt(
-      {
-        principal: get("Principal"),
-        resourceType: get("ResourceType"),
-        patternType: get("PatternType"),
-        resourceName: get("ResourceName"),
-        operation: get("Operation"),
-        permissionType: get("PermissionType"),
-        host: get("Host"),
-      },
+      csvBindingFields(get),
       line,
     );
   });

@@ -188,6 +188,19 @@ export function parseAuthorizerConfig(input: Record<string, unknown>): Authorize
 
 export const CSV_HEADER = ["Principal", "ResourceType", "PatternType", "ResourceName", "Operation", "PermissionType", "Host"] as const;
 
+/** One CSV line's cells, by header name, as the fields of a binding (still to be parsed). */
+export function csvBindingFields<T>(get: (name: (typeof CSV_HEADER)[number]) => T) {
+  return {
+    principal: get("Principal"),
+    resourceType: get("ResourceType"),
+    patternType: get("PatternType"),
+    resourceName: get("ResourceName"),
+    operation: get("Operation"),
+    permissionType: get("PermissionType"),
+    host: get("Host"),
+  };
+}
+
 /** RFC 4180 rows (quoted fields, doubled quotes, CRLF or LF). */
 export function parseCsvRows(text: string): string[][] {
   const rows: string[][] = [];
@@ -244,15 +257,7 @@ export function parseAclCsv(text: string): AclBinding[] {
   return rows.slice(1).map((cells, r) => {
     const get = (name: (typeof CSV_HEADER)[number]) => cells[columns.get(name)!];
     return parseAclBinding(
-      {
-        principal: get("Principal"),
-        resourceType: get("ResourceType"),
-        patternType: get("PatternType"),
-        resourceName: get("ResourceName"),
-        operation: get("Operation"),
-        permissionType: get("PermissionType"),
-        host: get("Host"),
-      },
+      csvBindingFields(get),
       `CSV line ${r + 2}`,
       { lenient: true },
     );
