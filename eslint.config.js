@@ -20,6 +20,8 @@ export default tseslint.config(
     files: ["e2e/**/*.ts"],
     rules: { "react-hooks/rules-of-hooks": "off" },
   },
+  // Before the stricter fences of lib/policy, app/ and components/, which replace it there.
+  ...kafkaWriteFence(),
   ...policyFence(),
   {
     // Pages and components reach the database and Kafka through lib/services (and the
@@ -68,5 +70,63 @@ function policyFence() {
       rules: { "no-restricted-imports": ["error", { patterns: [...base, { regex: `^(\\.\\./){${depth + 1}}`, message }] }] },
     })),
     { files: tests, rules: { "no-restricted-imports": ["error", { patterns: testBase }] } },
+  ];
+}
+
+/**
+ * The Kafka write fence (DESIGN.md, "Changes": only the audited wrapper can reach a Kafka
+ * write). lib/kafka/writes holds every call that changes Kafka; auditedMutation
+ * (lib/services/audited-mutation.ts) alone imports it and hands each mutation a KafkaWriter
+ * between its intent and its outcome record. Everywhere else the module is refused, and so
+ * are a write imported by name from the lib/kafka module defining it, the raw Admin
+ * (withAdmin, createAdmin and the broker connections), the Kafka client package, and any
+ * dynamic import of lib/kafka (its names cannot be checked). Named exemptions: lib/kafka
+ * itself, the demo seed, the benches and measurement scripts, tests and their helpers (they
+ * set up and clean up the broker they run against).
+ */
+function kafkaWriteFence() {
+  const message =
+    "Kafka writes go through auditedMutation (lib/services/audited-mutation.ts), which hands the mutation " +
+    "its KafkaWriter: nothing else imports lib/kafka/writes or a Kafka write (DESIGN.md, Changes).";
+  const writes = [
+    ...["createAcls", "deleteAcls", "alterClientQuotas", "upsertScramCredential", "deleteScramCredential"],
+    ...["createDelegationToken", "renewDelegationToken", "expireDelegationToken", "deleteConsumerGroups"],
+    ...["createTopics", "deleteTopics", "produce", "produceTransactional", "consumeWithGroup"],
+    ...["withAdmin", "createAdmin", "anyBrokerConnection", "reachableBrokerConnections"],
+  ];
+  // @/lib/kafka/..., ../kafka/... (from lib/*), ../lib/kafka/... (from scripts/), ./kafka/... (from lib/).
+  const kafkaPath = "^(@/lib/|(\\.{1,2}/)+(lib/)?)kafka";
+  const exempt = [
+    "lib/services/audited-mutation.ts",
+    "lib/kafka/**",
+    ...["scripts/seed.ts", "scripts/seed/**", "scripts/bench*.ts", "scripts/bench/**"],
+    ...["scripts/acl-load.ts", "scripts/acl-*-measure.ts"],
+    ...["**/*.test.ts", "test/**", "e2e/**"],
+  ];
+  return [
+    {
+      files: ["**/*.{ts,tsx,js,mjs,cjs}"],
+      ignores: exempt,
+      rules: {
+        "no-restricted-imports": [
+          "error",
+          {
+            patterns: [
+              { regex: `${kafkaPath}/writes(\\.[jt]s)?$`, message },
+              { regex: `${kafkaPath}(?!/writes)(/[\\w-]+)?(\\.[jt]s)?$`, importNames: writes, message },
+              { regex: "^@platformatic/kafka(/|$)", message },
+            ],
+          },
+        ],
+        // esquery regexes cannot hold a "/"; \x2F is one.
+        "no-restricted-syntax": [
+          "error",
+          {
+            selector: "ImportExpression[source.value=/(^|\\x2F)kafka(\\x2F|$)/]",
+            message: `${message} Import lib/kafka statically (a dynamic import's names cannot be checked).`,
+          },
+        ],
+      },
+    },
   ];
 }
