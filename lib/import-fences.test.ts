@@ -168,7 +168,7 @@ describe("the Kafka write fence", () => {
 
   it.each([
     ["lib/services/fixture.ts", `import { describeAclStore, onAclChange } from "@/lib/kafka/acls";`],
-    ["lib/services/fixture.ts", `import { describeAcls, validateClientQuotas, type KafkaCredential } from "@/lib/kafka";`],
+    ["lib/services/fixture.ts", `import { describeAcls, validateClientQuotas } from "@/lib/kafka";`],
     ["lib/services/fixture.ts", `import { brokersDown } from "@/lib/kafka/brokers";`],
     ["lib/services/fixture.ts", `import { auditedMutation, type KafkaWriter } from "./audited-mutation";`],
     ["lib/services/audited-mutation.ts", `import { openKafkaWriter, type KafkaWriter } from "@/lib/kafka/writes";`],

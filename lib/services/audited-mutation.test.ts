@@ -81,15 +81,10 @@ describe("auditedMutation", () => {
 
   describe("the KafkaWriter it hands the change", () => {
     const cred = { username: "alice", password: "x", mechanism: "SCRAM-SHA-512" as const };
-    const WRITES = [
-      ...["createAcls", "deleteAcls", "alterClientQuotas", "upsertScramCredential", "deleteScramCredential"],
-      ...["createDelegationToken", "renewDelegationToken", "expireDelegationToken"],
-    ];
 
-    it("holds the console's Kafka writes, usable while the change runs (an empty batch reaches no broker)", async () => {
+    it("is usable while the change runs (an empty batch reaches no broker)", async () => {
       let inside: unknown;
       const r = await auditedMutation(spec, async (kafka) => {
-        expect(Object.keys(kafka).sort()).toEqual([...WRITES].sort());
         expect(Object.isFrozen(kafka)).toBe(true);
         inside = await kafka.createAcls(cred, []);
         return ok;
