@@ -28,7 +28,8 @@ export { KAFKA_MECHANISMS } from "./types";
 export { kafkaConfig, loadKafkaConfig, KafkaConfigError, type KafkaConfig, type SecurityProtocol } from "./config";
 export { KafkaOperationError, isKafkaOperationError, type KafkaErrorInfo } from "./errors";
 export { REQUIRED_PERMISSIONS, missingPermissions, describePermissions, type KafkaApiName, type MissingPermission } from "./required-permissions";
-export { closeAllConnections, closeConnectionsFor, pooledConnectionCount, principalOf, verifyCredentials } from "./client";
+export { closeAllConnections, closeConnectionsFor, pooledConnectionCount, verifyCredentials } from "./client";
+export { principalOf } from "./client";
 export { kafkaConfigOf, lastCredentialRejection, rememberRejection } from "./client";
 export {
   describeCluster,

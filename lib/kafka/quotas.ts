@@ -154,7 +154,10 @@ export async function alterClientQuotas(
  * Kafka's own check of alterations, applying nothing (AlterClientQuotas with validateOnly):
  * the preview's last word, so it is a read, outside the audit (lib/kafka/writes.ts).
  */
-export function validateClientQuotas(cred: KafkaCredential, alterations: QuotaAlteration[]): Promise<AlterClientQuotaResult[]> {
+export function validateClientQuotas(
+  cred: KafkaCredential,
+  alterations: QuotaAlteration[],
+): Promise<AlterClientQuotaResult[]> {
   return alterClientQuotas(cred, alterations, true);
 }
 

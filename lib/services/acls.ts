@@ -228,7 +228,8 @@ export async function deleteAclsAudited(viewer: Viewer, input: AclBinding[], opt
   const bindings = distinctBindings(input);
   let propagating = false;
   const result = await applyAudited(viewer, "delete", bindings, options, async (kafka) => {
-    const deleted = await kafka.deleteAcls(viewer.credential, bindings.map(exactFilter), { confirmation: options.confirmation });
+    const filters = bindings.map(exactFilter);
+    const deleted = await kafka.deleteAcls(viewer.credential, filters, { confirmation: options.confirmation });
     propagating = deleted.some((r) => r.propagating);
     return deleted.map(({ deleted: removed, error, readBack }, i) => {
       const binding = bindings[i]!;

@@ -114,7 +114,9 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
-  for (const t of await tokensOfOwner().catch(() => [])) await writes.expireDelegationToken(tokenUser, t.hmac, -1).catch(() => undefined);
+  for (const t of await tokensOfOwner().catch(() => [])) {
+    await writes.expireDelegationToken(tokenUser, t.hmac, -1).catch(() => undefined);
+  }
   const leftovers = await aclsOfThisRun();
   if (leftovers.length > 0) await writes.deleteAcls(ADMIN, leftovers.map((b) => ({ ...b })));
   // Also names that should never have reached Kafka (a NUL appended), should a run get them there.

@@ -59,7 +59,8 @@ async function previewWith(viewer: Viewer, configured: ConfiguredQuota[], input:
   if (!preview.kafka.ok) return { ok: true, data: preview };
   let results;
   try {
-    results = await validateClientQuotas(viewer.credential, [{ entity: input.entity, ops: [{ key: input.key, value: input.value }] }]);
+    const ops = [{ key: input.key, value: input.value }];
+    results = await validateClientQuotas(viewer.credential, [{ entity: input.entity, ops }]);
   } catch (error) {
     return toErrorResult(error, "validate a client quota change");
   }

@@ -57,7 +57,8 @@ beforeAll(async () => {
 
 afterAll(async () => {
   for (const t of await kafka.describeDelegationTokens(creds.owner, null)) {
-    if (t.owner === p(names.owner)) await kafkaTokens.expireDelegationToken(creds.owner, t.hmac, -1).catch(() => undefined);
+    if (t.owner !== p(names.owner)) continue;
+    await kafkaTokens.expireDelegationToken(creds.owner, t.hmac, -1).catch(() => undefined);
   }
   for (const name of Object.values(names)) await dropScramUser(name);
   await kafka.closeAllConnections();

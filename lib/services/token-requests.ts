@@ -345,10 +345,15 @@ export async function approveRequest(viewer: Viewer, id: string): Promise<Action
     if (!settled.ok) return settled;
     request = settled.data;
   }
-  return auditedMutation(specFor(viewer, "token.request.approve", request), (kafka) => approveClaimed(kafka, viewer, request));
+  const spec = specFor(viewer, "token.request.approve", request);
+  return auditedMutation(spec, (kafka) => approveClaimed(kafka, viewer, request));
 }
 
-async function approveClaimed(kafka: KafkaWriter, viewer: Viewer, request: TokenRequest): Promise<MutationOutcome<DecidableRequest>> {
+async function approveClaimed(
+  kafka: KafkaWriter,
+  viewer: Viewer,
+  request: TokenRequest,
+): Promise<MutationOutcome<DecidableRequest>> {
   if (request.requester === viewer.principal) {
     const evidence = await evidenceFor(viewer, async () => []);
     const direct = approverEntitlement(viewer.principal, { requester: "", owner: request.owner }, evidence);

@@ -135,5 +135,6 @@ export function renewToken(viewer: Viewer, input: TokenRenewInput): Promise<Acti
 }
 
 export function expireToken(viewer: Viewer, input: TokenExpireInput): Promise<ActionResult<TokenExpiryResult>> {
-  return changeExpiry(viewer, "expire", input, (kafka) => kafka.expireDelegationToken(viewer.credential, input.hmac, input.periodMs));
+  const expire = (kafka: KafkaWriter) => kafka.expireDelegationToken(viewer.credential, input.hmac, input.periodMs);
+  return changeExpiry(viewer, "expire", input, expire);
 }
