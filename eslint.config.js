@@ -3,6 +3,10 @@ import tseslint from "typescript-eslint";
 import reactHooks from "eslint-plugin-react-hooks";
 import { builtinModules } from "node:module";
 
+/** Pages and components reach the database and Kafka only through lib/services (and the actions). */
+const DIRECT =
+  "Go through lib/services (or lib/actions): pages and components never use the database or Kafka directly.";
+
 export default tseslint.config(
   { ignores: ["node_modules/", ".next/", ".next-*/", "lib/generated/", ".data/", ".kafka/", "target/", "test-results/", "playwright-report/", "next-env.d.ts"] },
   js.configs.recommended,
@@ -20,7 +24,8 @@ export default tseslint.config(
     files: ["e2e/**/*.ts"],
     rules: { "react-hooks/rules-of-hooks": "off" },
   },
-  // Before the stricter fences of lib/policy, app/ and components/, which replace it there.
+  // Before the stricter import fences of lib/policy, app/ and components/: a later block's
+  // no-restricted-imports replaces this one's in their files (its dynamic-import rule stays).
   ...kafkaWriteFence(),
   ...policyFence(),
   {
@@ -34,8 +39,9 @@ export default tseslint.config(
           // With several clusters every page address carries its cluster (lib/cluster-path.ts); components/link.tsx adds it.
           paths: [{ name: "next/link", importNames: ["default"], message: "Use @/components/link: it keeps the page's cluster in the address." }],
           patterns: [
-            { regex: "^@/lib/(db|kafka)(/|$)", message: "Go through lib/services (or lib/actions): pages and components never use the database or Kafka directly." },
-            { regex: "^(\\.\\./)+lib/(db|kafka)(/|$)", message: "Go through lib/services (or lib/actions): pages and components never use the database or Kafka directly." },
+            { regex: "^@/lib/(db|kafka)(/|$)", message: DIRECT },
+            { regex: "^(\\.\\./)+lib/(db|kafka)(/|$)", message: DIRECT },
+            { regex: "^@platformatic/kafka(/|$)", message: DIRECT },
           ],
         },
       ],
@@ -80,7 +86,8 @@ function policyFence() {
  * between its intent and its outcome record. Everywhere else the module is refused, and so
  * are a write imported by name from the lib/kafka module defining it, the raw Admin
  * (withAdmin, createAdmin and the broker connections), the Kafka client package, and any
- * dynamic import of lib/kafka (its names cannot be checked). Named exemptions: lib/kafka
+ * dynamic import of lib/kafka (its names cannot be checked), and the test helpers (they write
+ * to set up and clean up). Named exemptions: lib/kafka
  * itself, the demo seed, the benches and measurement scripts, tests and their helpers (they
  * set up and clean up the broker they run against).
  */
@@ -115,6 +122,8 @@ function kafkaWriteFence() {
               { regex: `${kafkaPath}/writes(\\.[jt]s)?$`, message },
               { regex: `${kafkaPath}(?!/writes)(/[\\w-]+)?(\\.[jt]s)?$`, importNames: writes, message },
               { regex: "^@platformatic/kafka(/|$)", message },
+              // The test helpers write to Kafka to set up and clean up (test/kafka/fixtures.ts).
+              { regex: "^(@/|(\\.\\./)+)test(/|$)", message: `${message} Only tests import test/.` },
             ],
           },
         ],

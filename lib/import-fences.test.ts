@@ -88,6 +88,7 @@ describe("the app/ and components/ fence", () => {
     ["components/fixture.tsx", "@/lib/kafka/errors"],
     ["components/ui/fixture.tsx", "../../lib/db/client"],
     ["app/c/[cluster]/(console)/fixture/actions.ts", "@/lib/kafka/writes"],
+    ["components/fixture.tsx", "@platformatic/kafka"],
   ])("%s may not import %s", async (file, source) => {
     expect(await refusals(file, source)).toEqual([expect.stringContaining("Go through lib/services")]);
   });
@@ -117,6 +118,9 @@ describe("the Kafka write fence", () => {
     ["lib/fixture.ts", "./kafka/writes"],
     ["scripts/fixture.ts", "../lib/kafka/writes"],
     ["scripts/policy/fixture.ts", "../../lib/kafka/writes"],
+    // The test helpers make writes of their own.
+    ["lib/services/fixture.ts", "@/test/kafka/fixtures"],
+    ["lib/api/fixture.ts", "../../test/kafka/fixtures"],
   ])("%s may not import %s", async (file, source) => {
     expect(await refusals(file, source)).toEqual(refused);
   });
@@ -158,6 +162,7 @@ describe("the Kafka write fence", () => {
     ["lib/services/fixture.integration.test.ts", "@/lib/kafka/writes"],
     ["test/kafka/fixture.ts", "@/lib/kafka/writes"],
     ["e2e/fixture.ts", "../lib/kafka/writes"],
+    ["lib/services/fixture.test.ts", "@/test/kafka/fixtures"],
     // What only reads.
     ["lib/services/fixture.ts", "@/lib/kafka"],
     ["lib/services/fixture.ts", "@/lib/kafka/error-result"],
