@@ -4,6 +4,10 @@ import reactHooks from "eslint-plugin-react-hooks";
 import { builtinModules } from "node:module";
 import layers from "./eslint-layers.js";
 
+/** Pages and components reach the database and Kafka only through lib/services (and the actions). */
+const DIRECT =
+  "Go through lib/services (or lib/actions): pages and components never use the database or Kafka directly.";
+
 export default tseslint.config(
   { ignores: ["node_modules/", ".next/", ".next-*/", "lib/generated/", ".data/", ".kafka/", "target/", "test-results/", "playwright-report/", "next-env.d.ts"] },
   js.configs.recommended,
@@ -21,6 +25,9 @@ export default tseslint.config(
     files: ["e2e/**/*.ts"],
     rules: { "react-hooks/rules-of-hooks": "off" },
   },
+  // Before the stricter import fences of lib/policy, app/ and components/: a later block's
+  // no-restricted-imports replaces this one's in their files (its dynamic-import rule stays).
+  ...kafkaWriteFence(),
   ...policyFence(),
   {
     // The layer order (eslint-layers.js): production code imports only its own layer or
@@ -41,8 +48,9 @@ export default tseslint.config(
           // With several clusters every page address carries its cluster (lib/cluster-path.ts); components/link.tsx adds it.
           paths: [{ name: "next/link", importNames: ["default"], message: "Use @/components/link: it keeps the page's cluster in the address." }],
           patterns: [
-            { regex: "^@/lib/(db|kafka)(/|$)", message: "Go through lib/services (or lib/actions): pages and components never use the database or Kafka directly." },
-            { regex: "^(\\.\\./)+lib/(db|kafka)(/|$)", message: "Go through lib/services (or lib/actions): pages and components never use the database or Kafka directly." },
+            { regex: "^@/lib/(db|kafka)(/|$)", message: DIRECT },
+            { regex: "^(\\.\\./)+lib/(db|kafka)(/|$)", message: DIRECT },
+            { regex: "^@platformatic/kafka(/|$)", message: DIRECT },
           ],
         },
       ],
@@ -77,5 +85,66 @@ function policyFence() {
       rules: { "no-restricted-imports": ["error", { patterns: [...base, { regex: `^(\\.\\./){${depth + 1}}`, message }] }] },
     })),
     { files: tests, rules: { "no-restricted-imports": ["error", { patterns: testBase }] } },
+  ];
+}
+
+/**
+ * The Kafka write fence (DESIGN.md, "Changes": only the audited wrapper can reach a Kafka
+ * write). lib/kafka/writes holds every call that changes Kafka; auditedMutation
+ * (lib/services/audited-mutation.ts) alone imports it and hands each mutation a KafkaWriter
+ * between its intent and its outcome record. Everywhere else the module is refused, and so
+ * are a write imported by name from the lib/kafka module defining it, the raw Admin
+ * (withAdmin, createAdmin and the broker connections), the Kafka client package, and any
+ * dynamic import of lib/kafka (its names cannot be checked), and the test helpers (they write
+ * to set up and clean up). Named exemptions: lib/kafka
+ * itself, the demo seed, the benches and measurement scripts, tests and their helpers (they
+ * set up and clean up the broker they run against).
+ */
+function kafkaWriteFence() {
+  const message =
+    "Kafka writes go through auditedMutation (lib/services/audited-mutation.ts), which hands the mutation " +
+    "its KafkaWriter: nothing else imports lib/kafka/writes or a Kafka write (DESIGN.md, Changes).";
+  const writes = [
+    ...["createAcls", "deleteAcls", "alterClientQuotas", "upsertScramCredential", "deleteScramCredential"],
+    ...["createDelegationToken", "renewDelegationToken", "expireDelegationToken", "deleteConsumerGroups"],
+    ...["createTopics", "deleteTopics", "produce", "produceTransactional", "consumeWithGroup"],
+    ...["withAdmin", "createAdmin", "anyBrokerConnection", "reachableBrokerConnections"],
+  ];
+  // @/lib/kafka/..., ../kafka/... (from lib/*), ../lib/kafka/... (from scripts/), ./kafka/... (from lib/).
+  const kafkaPath = "^(@/lib/|(\\.{1,2}/)+(lib/)?)kafka";
+  const exempt = [
+    "lib/services/audited-mutation.ts",
+    "lib/kafka/**",
+    ...["scripts/seed.ts", "scripts/seed/**", "scripts/bench*.ts", "scripts/bench/**"],
+    ...["scripts/acl-load.ts", "scripts/acl-*-measure.ts"],
+    ...["**/*.test.ts", "test/**", "e2e/**"],
+  ];
+  return [
+    {
+      files: ["**/*.{ts,tsx,js,mjs,cjs}"],
+      ignores: exempt,
+      rules: {
+        "no-restricted-imports": [
+          "error",
+          {
+            patterns: [
+              { regex: `${kafkaPath}/writes(\\.[jt]s)?$`, message },
+              { regex: `${kafkaPath}(?!/writes)(/[\\w-]+)?(\\.[jt]s)?$`, importNames: writes, message },
+              { regex: "^@platformatic/kafka(/|$)", message },
+              // The test helpers write to Kafka to set up and clean up (test/kafka/fixtures.ts).
+              { regex: "^(@/|(\\.\\./)+)test(/|$)", message: `${message} Only tests import test/.` },
+            ],
+          },
+        ],
+        // esquery regexes cannot hold a "/"; \x2F is one.
+        "no-restricted-syntax": [
+          "error",
+          {
+            selector: "ImportExpression[source.value=/(^|\\x2F)kafka(\\x2F|$)/]",
+            message: `${message} Import lib/kafka statically (a dynamic import's names cannot be checked).`,
+          },
+        ],
+      },
+    },
   ];
 }

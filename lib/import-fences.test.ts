@@ -1,8 +1,9 @@
 /**
  * The import fences of eslint.config.js, run through ESLint itself, so a later edit of the
  * config cannot silently reopen them: the policy core imports only itself, pages and
- * components never reach the database or the Kafka client directly, and production code
- * imports only its own layer or lower ones (eslint-layers.js), never test/.
+ * components never reach the database or the Kafka client directly, only the audited wrapper
+ * reaches a Kafka write, and production code imports only its own layer or lower ones
+ * (eslint-layers.js), never test/.
  */
 import path from "node:path";
 import { ESLint } from "eslint";
@@ -15,10 +16,16 @@ beforeAll(() => {
   eslint = new ESLint({ cwd: root });
 });
 
-/** The messages of `rule` ESLint gives `source` imported from a (not necessarily existing) file. */
-async function refusals(file: string, source: string, rule = "no-restricted-imports"): Promise<string[]> {
-  const [result] = await eslint.lintText(`import "${source}";\n`, { filePath: path.join(root, file) });
-  return (result?.messages ?? []).filter((m) => m.ruleId === rule).map((m) => m.message);
+/** The messages of the import fences (or of `rule`) ESLint gives `source` imported from a (not necessarily existing) file. */
+async function refusals(file: string, source: string, rule?: string): Promise<string[]> {
+  return refusalsOf(file, `import "${source}";\n`, rule);
+}
+
+/** The restricted-import and restricted-syntax messages (or those of `rule`) ESLint gives `code` in a file. */
+async function refusalsOf(file: string, code: string, rule?: string): Promise<string[]> {
+  const [result] = await eslint.lintText(code, { filePath: path.join(root, file) });
+  const fences = rule ? [rule] : ["no-restricted-imports", "no-restricted-syntax"];
+  return (result?.messages ?? []).filter((m) => fences.includes(m.ruleId ?? "")).map((m) => m.message);
 }
 
 describe("the lib/policy fence", () => {
@@ -81,6 +88,8 @@ describe("the app/ and components/ fence", () => {
     ["app/c/[cluster]/(console)/fixture/actions.ts", "@/lib/kafka"],
     ["components/fixture.tsx", "@/lib/kafka/errors"],
     ["components/ui/fixture.tsx", "../../lib/db/client"],
+    ["app/c/[cluster]/(console)/fixture/actions.ts", "@/lib/kafka/writes"],
+    ["components/fixture.tsx", "@platformatic/kafka"],
   ])("%s may not import %s", async (file, source) => {
     expect(await refusals(file, source)).toEqual([expect.stringContaining("Go through lib/services")]);
   });
@@ -161,5 +170,86 @@ describe("the layer order", () => {
 
   it("refuses a lib/ folder the order does not place", async () => {
     expect(await order("lib/newfolder/fixture.ts", "zod")).toEqual([expect.stringContaining("is in no layer")]);
+  });
+});
+
+
+describe("the Kafka write fence", () => {
+  const refused = [expect.stringContaining("Kafka writes go through auditedMutation")];
+
+  it.each([
+    ["lib/services/fixture.ts", "@/lib/kafka/writes"],
+    ["lib/services/fixture.ts", "../kafka/writes"],
+    ["lib/services/acls.ts", "@/lib/kafka/writes"],
+    ["lib/services/fixture.ts", "@platformatic/kafka"],
+    ["lib/auth/fixture.ts", "@/lib/kafka/writes"],
+    ["lib/api/fixture.ts", "@/lib/kafka/writes.ts"],
+    ["lib/actions/fixture.ts", "../kafka/writes"],
+    ["lib/db/fixture.ts", "@/lib/kafka/writes"],
+    ["lib/fixture.ts", "./kafka/writes"],
+    ["scripts/fixture.ts", "../lib/kafka/writes"],
+    ["scripts/policy/fixture.ts", "../../lib/kafka/writes"],
+    // The test helpers make writes of their own.
+    ["lib/services/fixture.ts", "@/test/kafka/fixtures"],
+    ["lib/api/fixture.ts", "../../test/kafka/fixtures"],
+  ])("%s may not import %s", async (file, source) => {
+    expect(await refusals(file, source)).toEqual(refused);
+  });
+
+  it.each([
+    ["lib/services/fixture.ts", `import { createAcls } from "@/lib/kafka/acls";`],
+    ["lib/services/fixture.ts", `import { describeAcls, deleteAcls } from "../kafka/acls";`],
+    ["lib/services/fixture.ts", `import { alterClientQuotas } from "@/lib/kafka/quotas";`],
+    ["lib/services/fixture.ts", `import { upsertScramCredential } from "@/lib/kafka/scram";`],
+    ["lib/services/fixture.ts", `import { expireDelegationToken } from "@/lib/kafka/tokens";`],
+    ["lib/services/fixture.ts", `import { produce } from "@/lib/kafka/data-plane";`],
+    ["lib/services/fixture.ts", `import { withAdmin } from "@/lib/kafka/client";`],
+    ["lib/services/fixture.ts", `import { anyBrokerConnection } from "@/lib/kafka/brokers";`],
+    ["lib/services/fixture.ts", `import { createAcls } from "@/lib/kafka";`],
+    ["lib/services/fixture.ts", `import * as acls from "@/lib/kafka/acls";\nvoid acls;`],
+    ["lib/services/fixture.ts", `export { createDelegationToken } from "@/lib/kafka/tokens";`],
+    ["lib/services/fixture.ts", `import type { KafkaWriter } from "@/lib/kafka/writes";\nexport type W = KafkaWriter;`],
+    ["lib/services/fixture.ts", `export const w = await import("@/lib/kafka/writes");`],
+    ["lib/services/fixture.ts", `export const c = await import("../kafka/client");`],
+    ["scripts/fixture.ts", `import { createAcls } from "../lib/kafka/acls";\nvoid createAcls;`],
+  ])("%s: %s is refused", async (file, code) => {
+    expect(await refusalsOf(file, `${code}\n`)).toEqual(refused);
+  });
+
+  it.each([
+    // The audited wrapper: it hands each mutation its KafkaWriter.
+    ["lib/services/audited-mutation.ts", "@/lib/kafka/writes"],
+    // lib/kafka itself, the seed, the benches and measurement scripts, tests and their helpers.
+    ["lib/kafka/fixture.ts", "./writes"],
+    ["lib/kafka/fixture.ts", "@platformatic/kafka"],
+    ["scripts/seed.ts", "@/lib/kafka/writes"],
+    ["scripts/seed/fixture.ts", "@/lib/kafka/writes"],
+    ["scripts/bench.ts", "../lib/kafka/writes"],
+    ["scripts/bench-console.ts", "../lib/kafka/writes"],
+    ["scripts/bench/fixture.ts", "../../lib/kafka/writes"],
+    ["scripts/acl-load.ts", "../lib/kafka/writes"],
+    ["scripts/acl-delete-measure.ts", "../lib/kafka/writes"],
+    ["lib/services/fixture.test.ts", "@/lib/kafka/writes"],
+    ["lib/services/fixture.integration.test.ts", "@/lib/kafka/writes"],
+    ["test/kafka/fixture.ts", "@/lib/kafka/writes"],
+    ["e2e/fixture.ts", "../lib/kafka/writes"],
+    ["lib/services/fixture.test.ts", "@/test/kafka/fixtures"],
+    // What only reads.
+    ["lib/services/fixture.ts", "@/lib/kafka"],
+    ["lib/services/fixture.ts", "@/lib/kafka/error-result"],
+    ["lib/services/fixture.ts", "./kafka-cluster-id"],
+  ])("%s may import %s", async (file, source) => {
+    expect(await refusals(file, source)).toEqual([]);
+  });
+
+  it.each([
+    ["lib/services/fixture.ts", `import { describeAclStore, onAclChange } from "@/lib/kafka/acls";`],
+    ["lib/services/fixture.ts", `import { describeAcls, validateClientQuotas } from "@/lib/kafka";`],
+    ["lib/services/fixture.ts", `import { brokersDown } from "@/lib/kafka/brokers";`],
+    ["lib/services/fixture.ts", `import { auditedMutation, type KafkaWriter } from "./audited-mutation";`],
+    ["lib/services/audited-mutation.ts", `import { openKafkaWriter, type KafkaWriter } from "@/lib/kafka/writes";`],
+    ["scripts/bench-console.ts", `export const c = await import("../lib/kafka/client");`],
+  ])("%s: %s passes", async (file, code) => {
+    expect(await refusalsOf(file, `${code}\n`)).toEqual([]);
   });
 });

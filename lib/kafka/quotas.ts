@@ -150,6 +150,17 @@ export async function alterClientQuotas(
   });
 }
 
+/**
+ * Kafka's own check of alterations, applying nothing (AlterClientQuotas with validateOnly):
+ * the preview's last word, so it is a read, outside the audit (lib/kafka/writes.ts).
+ */
+export function validateClientQuotas(
+  cred: KafkaCredential,
+  alterations: QuotaAlteration[],
+): Promise<AlterClientQuotaResult[]> {
+  return alterClientQuotas(cred, alterations, true);
+}
+
 /** The error of a change whose answer was lost and that a re-read does not show. */
 function notShownAfterLoss(error: KafkaErrorInfo): KafkaErrorInfo {
   const cause = error.code === "BROKER_UNAVAILABLE" ? "the connection to the broker closed or timed out mid-request" : error.message.replace(/\.$/, "");

@@ -18,6 +18,7 @@ vi.mock("server-only", () => ({}));
 const { useMigratedTestDatabase } = await import("@/test/db");
 const { getPrisma } = await import("@/lib/db/client");
 const kafka = await import("@/lib/kafka");
+const writes = await import("@/lib/kafka/writes");
 const { ADMIN } = await import("@/test/kafka/fixtures");
 const { aclSnapshotCache } = await import("./acl-snapshot");
 const { ACL_APPLY_BATCH } = await import("./acl-plans");
@@ -56,8 +57,8 @@ async function aclsOfThisRun(): Promise<AclBinding[]> {
 
 async function reset(bindings: AclBinding[]): Promise<void> {
   const leftovers = await aclsOfThisRun();
-  if (leftovers.length > 0) await kafka.deleteAcls(ADMIN, leftovers.map((b) => ({ ...b })));
-  if (bindings.length > 0) await kafka.createAcls(ADMIN, bindings);
+  if (leftovers.length > 0) await writes.deleteAcls(ADMIN, leftovers.map((b) => ({ ...b })));
+  if (bindings.length > 0) await writes.createAcls(ADMIN, bindings);
   aclSnapshotCache().clear();
 }
 
@@ -211,7 +212,7 @@ describe("import", () => {
     const p = await plan({ content: yamlOf([aReadOrders]), mode: "sync", scope: { principals: [], resourcePrefix: PREFIX } });
     expect(p.delete).toEqual([aWriteOrders]);
     const late = acl({ principal: B, resourceName: `${PREFIX}late` });
-    await kafka.createAcls(ADMIN, [late]);
+    await writes.createAcls(ADMIN, [late]);
     const applied = await applyPlan(admin, p.id);
     expect(applied).toMatchObject({ ok: false, code: "CONFLICT", message: expect.stringContaining("inside the sync scope changed since this preview (2 ACLs then, 3 now)") });
     expect(sorted(await aclsOfThisRun())).toEqual(sorted([aReadOrders, aWriteOrders, late]));

@@ -24,6 +24,7 @@ const { useMigratedTestDatabase } = await import("@/test/db");
 const { listAudit } = await import("@/lib/db/audit");
 const { HTTP_STATUS } = await import("@/lib/schemas/result");
 const kafka = await import("@/lib/kafka");
+const writes = await import("@/lib/kafka/writes");
 const { ADMIN, runId } = await import("@/test/kafka/fixtures");
 const { createAclsAudited, deleteAclsAudited, unconfirmedAsFailure } = await import("./acls");
 const { applyPlan, createPlan } = await import("./plans");
@@ -59,7 +60,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   proxy.allow();
-  if (made.length > 0) await kafka.deleteAcls(ADMIN, made.map((b) => ({ ...b }))).catch(() => undefined);
+  if (made.length > 0) await writes.deleteAcls(ADMIN, made.map((b) => ({ ...b }))).catch(() => undefined);
   await kafka.closeAllConnections();
   await proxy.close();
   await db?.teardown();
@@ -80,7 +81,7 @@ describe("an ACL write whose answer from Kafka is lost", () => {
 
   it("deleted all the same: confirmed by reading back, answered and audited as success", async () => {
     const a = binding("deleted");
-    await kafka.createAcls(ADMIN, [a]);
+    await writes.createAcls(ADMIN, [a]);
     proxy.dropNextAnswer(DELETE_ACLS);
     const result = await deleteAclsAudited(admin, [a]);
     expect(result).toMatchObject({ ok: true, data: { outcome: "success", message: expect.stringMatching(/^Kafka's answer was lost; reading back confirms 1 of 1 deleted\./) } });

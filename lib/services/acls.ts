@@ -9,7 +9,7 @@
  * which passes the plan id); POST / DELETE /api/v1/acls call them directly for scripts.
  */
 import "server-only";
-import { createAcls, deleteAcls, type AclWriteConfirmation, type KafkaCredential } from "@/lib/kafka";
+import type { AclWriteConfirmation, KafkaCredential } from "@/lib/kafka";
 import type { Viewer } from "@/lib/auth/sign-in";
 import type { ActionResult } from "@/lib/schemas/result";
 import { kafkaErrorCode } from "@/lib/kafka/error-result";
@@ -20,7 +20,7 @@ import { bindingLine, distinctBindings } from "./acl-preview";
 import { outcomeOf, summary, type BindingResult } from "./acls-outcome";
 import { toStoreQuery } from "./acls-browse";
 import { getAclSnapshot, type AclSnapshot, type AclSnapshotReadOptions } from "./acl-snapshot";
-import { auditedMutation, type MutationOutcome } from "./audited-mutation";
+import { auditedMutation, type KafkaWriter, type MutationOutcome } from "./audited-mutation";
 
 type Failure = Extract<ActionResult<never>, { ok: false }>;
 
@@ -170,11 +170,11 @@ function applyAudited(
   kind: AclApplyResult["kind"],
   bindings: readonly AclBinding[],
   options: AclApplyOptions,
-  call: () => Promise<BindingResult[]>,
+  call: (kafka: KafkaWriter) => Promise<BindingResult[]>,
 ): Promise<ActionResult<AclApplyResult>> {
   return auditedMutation(
     { viewer, action: `acl.${kind}`, category: "acl", target: auditTarget(bindings), request: { bindings }, planId: options.planId ?? null },
-    async () => finish(kind, await call()),
+    async (kafka) => finish(kind, await call(kafka)),
   );
 }
 
@@ -184,8 +184,8 @@ export async function createAclsAudited(viewer: Viewer, input: AclBinding[], opt
   const invalid = validationFailure(bindings);
   if (invalid) return invalid;
   let propagating = false;
-  const result = await applyAudited(viewer, "create", bindings, options, async () => {
-    const created = await createAcls(viewer.credential, bindings, { confirmation: options.confirmation });
+  const result = await applyAudited(viewer, "create", bindings, options, async (kafka) => {
+    const created = await kafka.createAcls(viewer.credential, bindings, { confirmation: options.confirmation });
     propagating = created.some((r) => r.propagating);
     return created.map(({ binding, error, readBack }) => ({
       ...binding,
@@ -227,8 +227,9 @@ export function exactFilter(b: AclBinding): AclBindingFilter {
 export async function deleteAclsAudited(viewer: Viewer, input: AclBinding[], options: AclApplyOptions = {}): Promise<ActionResult<AclApplyResult>> {
   const bindings = distinctBindings(input);
   let propagating = false;
-  const result = await applyAudited(viewer, "delete", bindings, options, async () => {
-    const deleted = await deleteAcls(viewer.credential, bindings.map(exactFilter), { confirmation: options.confirmation });
+  const result = await applyAudited(viewer, "delete", bindings, options, async (kafka) => {
+    const filters = bindings.map(exactFilter);
+    const deleted = await kafka.deleteAcls(viewer.credential, filters, { confirmation: options.confirmation });
     propagating = deleted.some((r) => r.propagating);
     return deleted.map(({ deleted: removed, error, readBack }, i) => {
       const binding = bindings[i]!;

@@ -1,4 +1,5 @@
 import { beforeEach, describe, expect, it, vi } from "vitest";
+import type { KafkaWriter } from "./audited-mutation";
 
 vi.mock("server-only", () => ({}));
 
@@ -7,6 +8,7 @@ vi.mock("@/lib/db/audit", () => audit);
 
 const { auditedMutation, AUDIT_UNAVAILABLE_MESSAGE, UNSAFE_TEXT_MESSAGE } = await import("./audited-mutation");
 const { KafkaOperationError } = await import("@/lib/kafka/errors");
+const { WRITER_CLOSED_MESSAGE } = await import("@/lib/kafka/writes");
 
 const viewer = { principal: "User:alice" };
 const spec = { viewer, action: "acl.create", category: "acl" as const, target: "TOPIC:orders", request: { bindings: [{ principal: "User:bob" }] } };
@@ -75,5 +77,34 @@ describe("auditedMutation", () => {
   it("names each subject once", async () => {
     await auditedMutation({ ...spec, subjects: ["User:o", "User:r", "User:o"] }, async () => ok);
     expect(audit.recordIntent).toHaveBeenCalledWith(expect.objectContaining({ subjects: ["User:o", "User:r"] }));
+  });
+
+  describe("the KafkaWriter it hands the change", () => {
+    const cred = { username: "alice", password: "x", mechanism: "SCRAM-SHA-512" as const };
+
+    it("is usable while the change runs (an empty batch reaches no broker)", async () => {
+      let inside: unknown;
+      const r = await auditedMutation(spec, async (kafka) => {
+        expect(Object.isFrozen(kafka)).toBe(true);
+        inside = await kafka.createAcls(cred, []);
+        return ok;
+      });
+      expect(r).toEqual({ ok: true, data: "done" });
+      expect(inside).toEqual([]);
+    });
+
+    it("refuses every write once the mutation ended, also after a failed change, before anything is sent", async () => {
+      let kept: KafkaWriter | undefined;
+      await auditedMutation(spec, async (kafka) => ((kept = kafka), ok));
+      await expect(kept!.createAcls(cred, [])).rejects.toThrow(WRITER_CLOSED_MESSAGE);
+      await expect(kept!.alterClientQuotas(cred, [])).rejects.toThrow("(alterClientQuotas)");
+      let failed: KafkaWriter | undefined;
+      await auditedMutation(spec, async (kafka) => {
+        failed = kafka;
+        throw new Error("socket hang up");
+      });
+      await expect(failed!.deleteAcls(cred, [])).rejects.toThrow(WRITER_CLOSED_MESSAGE);
+      expect(kept).not.toBe(failed);
+    });
   });
 });

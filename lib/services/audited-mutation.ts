@@ -5,6 +5,9 @@
  * - The intent row (outcome "pending") is written first. If the database cannot take it,
  *   nothing is sent to Kafka and the caller gets a failure saying so.
  * - The Kafka call runs. Whatever it returns (or throws) is turned into the outcome.
+ * - The mutation reaches Kafka's writes only through the KafkaWriter it is handed, open
+ *   while it runs: lib/kafka/writes is imported here and nowhere else (the Kafka write fence
+ *   in eslint.config.js), so no change to Kafka can skip the trail.
  * - The outcome is written onto the same row. If that write fails, the row stays
  *   "pending" (visible on the Audit page as "outcome unknown"), the error is logged, and
  *   the caller still gets the result of the change: it happened, and the trail says an
@@ -22,11 +25,14 @@ import type { ActionResult } from "@/lib/schemas/result";
 import { toErrorResult } from "@/lib/kafka/error-result";
 import { completeAudit, recordIntent, type AuditCategory, type AuditCompletion } from "@/lib/db/audit";
 import { KafkaOperationError } from "@/lib/kafka/errors";
+import { openKafkaWriter, type KafkaWriter } from "@/lib/kafka/writes";
 import type { KafkaCredential } from "@/lib/kafka/types";
 import { clusterIdOf } from "@/lib/clusters";
 import { findUnsafeText, hasErrors, type FieldErrors } from "@/lib/schemas/safe-text";
 
 type Failure = Extract<ActionResult<never>, { ok: false }>;
+
+export type { KafkaWriter };
 
 export interface MutationSpec {
   /** Who acts, and (through the credential) on which cluster; without a credential the default cluster. */
@@ -75,11 +81,15 @@ function writeFailure(error: unknown): string {
 }
 
 /**
- * Runs `change` between an intent and an outcome record. `change` may throw: a
+ * Runs `change` between an intent and an outcome record, handing it the KafkaWriter it
+ * makes its writes with (closed once `change` settles). `change` may throw: a
  * KafkaOperationError becomes a denied/failure outcome, anything else "unknown" (the
  * call may or may not have reached Kafka).
  */
-export async function auditedMutation<T>(spec: MutationSpec, change: () => Promise<MutationOutcome<T>>): Promise<ActionResult<T>> {
+export async function auditedMutation<T>(
+  spec: MutationSpec,
+  change: (kafka: KafkaWriter) => Promise<MutationOutcome<T>>,
+): Promise<ActionResult<T>> {
   const unsafe = unsafeSpecText(spec);
   if (hasErrors(unsafe)) return { ok: false, code: "VALIDATION", message: UNSAFE_TEXT_MESSAGE, fieldErrors: unsafe };
 
@@ -103,8 +113,9 @@ export async function auditedMutation<T>(spec: MutationSpec, change: () => Promi
   }
 
   let outcome: MutationOutcome<T>;
+  const kafka = openKafkaWriter();
   try {
-    outcome = await change();
+    outcome = await change(kafka.writer);
   } catch (error) {
     const failure: Failure = toErrorResult(error, spec.action);
     const known = error instanceof KafkaOperationError;
@@ -116,6 +127,8 @@ export async function auditedMutation<T>(spec: MutationSpec, change: () => Promi
         message: failure.message,
       },
     };
+  } finally {
+    kafka.close();
   }
 
   // One retry for a passing blip; after that the row stays "pending" (outcome unknown to the trail).

@@ -25,6 +25,7 @@ const { disconnectPrisma } = await import("@/lib/db/client");
 const { listAudit } = await import("@/lib/db/audit");
 const { HTTP_STATUS } = await import("@/lib/schemas/result");
 const kafka = await import("@/lib/kafka");
+const writes = await import("@/lib/kafka/writes");
 const { ADMIN, createScramUser, dropScramUser } = await import("@/test/kafka/fixtures");
 const { AUDIT_UNAVAILABLE_MESSAGE } = await import("./audited-mutation");
 const { createAclsAudited, deleteAclsAudited } = await import("./acls");
@@ -113,13 +114,15 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
-  for (const t of await tokensOfOwner().catch(() => [])) await kafka.expireDelegationToken(tokenUser, t.hmac, -1).catch(() => undefined);
+  for (const t of await tokensOfOwner().catch(() => [])) {
+    await writes.expireDelegationToken(tokenUser, t.hmac, -1).catch(() => undefined);
+  }
   const leftovers = await aclsOfThisRun();
-  if (leftovers.length > 0) await kafka.deleteAcls(ADMIN, leftovers.map((b) => ({ ...b })));
+  if (leftovers.length > 0) await writes.deleteAcls(ADMIN, leftovers.map((b) => ({ ...b })));
   // Also names that should never have reached Kafka (a NUL appended), should a run get them there.
   const ours = (await kafka.describeClientQuotas(ADMIN, { components: [] })).filter((e) => quotaUsers.some((u) => e.entity.user?.startsWith(u)));
   if (ours.length > 0) {
-    await kafka.alterClientQuotas(
+    await writes.alterClientQuotas(
       ADMIN,
       ours.map((e) => ({ entity: e.entity, ops: Object.keys(e.values).map((key) => ({ key: key as "producer_byte_rate", value: null })) })),
     );
@@ -156,9 +159,9 @@ describe("every mutation writes one event: intent first, outcome on the same row
 describe("the intent cannot be written: nothing changes in Kafka, a clear failure", () => {
   it("database unreachable: ACL create and delete, quota alteration, token create, renew and expire", async () => {
     const existing = grant("kept");
-    await kafka.createAcls(ADMIN, [existing]);
+    await writes.createAcls(ADMIN, [existing]);
     const quotaUser = freshQuotaUser();
-    const token = await kafka.createDelegationToken(tokenUser, { renewers: [], maxLifetimeMs: 3_600_000 });
+    const token = await writes.createDelegationToken(tokenUser, { renewers: [], maxLifetimeMs: 3_600_000 });
 
     const results = await withDatabaseAt(CLOSED_PORT_URL, async () => ({
       create: await createAclsAudited(admin, [grant("down")]),
@@ -178,8 +181,8 @@ describe("the intent cannot be written: nothing changes in Kafka, a clear failur
     expect(tokens.map((t) => t.tokenId)).toEqual([token.tokenId]);
     expect(tokens[0]!.expiryTimestamp).toBe(token.expiryTimestamp);
 
-    await kafka.deleteAcls(ADMIN, [{ ...existing }]);
-    await kafka.expireDelegationToken(tokenUser, token.hmac, -1);
+    await writes.deleteAcls(ADMIN, [{ ...existing }]);
+    await writes.expireDelegationToken(tokenUser, token.hmac, -1);
   });
 
   it("database dropped under the console: the ACL is not created", async () => {
@@ -231,8 +234,8 @@ describe("the outcome cannot be written: the change is reported, its event stays
     expect(quotaEvent?.request).toMatchObject({ entity: { user: quotaUser }, key: "producer_byte_rate", value: 2048 });
     expect(JSON.stringify(events)).not.toContain(hmac);
 
-    await kafka.deleteAcls(ADMIN, [{ ...grant("pending") }]);
-    await kafka.expireDelegationToken(tokenUser, hmac, -1);
+    await writes.deleteAcls(ADMIN, [{ ...grant("pending") }]);
+    await writes.expireDelegationToken(tokenUser, hmac, -1);
   });
 });
 

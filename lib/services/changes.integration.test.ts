@@ -12,6 +12,7 @@ vi.mock("server-only", () => ({}));
 const { useMigratedTestDatabase } = await import("@/test/db");
 const { listAudit } = await import("@/lib/db/audit");
 const kafka = await import("@/lib/kafka");
+const writes = await import("@/lib/kafka/writes");
 const { ADMIN } = await import("@/test/kafka/fixtures");
 const { runChange } = await import("./changes");
 
@@ -58,8 +59,8 @@ beforeAll(async () => {
 
 afterAll(async () => {
   const left = await aclsOfThisRun();
-  if (left.length > 0) await kafka.deleteAcls(ADMIN, left.map((b) => ({ ...b })));
-  await kafka.alterClientQuotas(ADMIN, [{ entity: { user: quotaUser }, ops: [{ key: "producer_byte_rate", value: null }] }]).catch(() => undefined);
+  if (left.length > 0) await writes.deleteAcls(ADMIN, left.map((b) => ({ ...b })));
+  await writes.alterClientQuotas(ADMIN, [{ entity: { user: quotaUser }, ops: [{ key: "producer_byte_rate", value: null }] }]).catch(() => undefined);
   await kafka.closeAllConnections();
   await db.teardown();
 });

@@ -65,6 +65,7 @@ process.env.CLUSTERS_FILE = clustersFile;
 
 const { useMigratedTestDatabase } = await import("@/test/db");
 const kafka = await import("@/lib/kafka");
+const writes = await import("@/lib/kafka/writes");
 const { ADMIN, createScramUser, dropScramUser, runId } = await import("@/test/kafka/fixtures");
 const { signIn, viewerFromBasic, viewerFromSessionId } = await import("@/lib/auth/sign-in");
 const { recordAudit } = await import("@/lib/db/audit");
@@ -94,8 +95,8 @@ describe("two clusters, one console", () => {
   });
 
   afterAll(async () => {
-    await kafka.deleteAcls(ADMIN, [{ ...ofThisRun }]).catch(() => undefined);
-    await kafka.deleteAcls(ADMIN_B, [{ ...ofThisRun }]).catch(() => undefined);
+    await writes.deleteAcls(ADMIN, [{ ...ofThisRun }]).catch(() => undefined);
+    await writes.deleteAcls(ADMIN_B, [{ ...ofThisRun }]).catch(() => undefined);
     await dropScramUser(requester.username).catch(() => undefined);
     await kafka.closeAllConnections();
     await db.teardown();
@@ -146,7 +147,7 @@ describe("two clusters, one console", () => {
   });
 
   it("keeps one ACL snapshot per cluster: an ACL created on A is not in B's", async () => {
-    await kafka.createAcls(adminA.credential, [binding]);
+    await writes.createAcls(adminA.credential, [binding]);
     const a = await getAclSnapshot(adminA, { forceRefresh: true });
     const b = await getAclSnapshot(adminB, { forceRefresh: true });
     expect(a.ok && b.ok).toBe(true);
@@ -208,8 +209,8 @@ describe("two clusters, one console", () => {
     const onB = [only(`${TOPIC}-x`, "READ"), only(`${TOPIC}-z`, "DESCRIBE")];
     const mine = { ...ofThisRun, principal };
     try {
-      await kafka.createAcls(ADMIN, onA);
-      await kafka.createAcls(ADMIN_B, onB);
+      await writes.createAcls(ADMIN, onA);
+      await writes.createAcls(ADMIN_B, onB);
       // Made behind the console's back: read both clusters afresh.
       invalidateAclSnapshot("a");
       invalidateAclSnapshot("b");
@@ -238,8 +239,8 @@ describe("two clusters, one console", () => {
       const stillOnA = await kafka.describeAcls(ADMIN, mine);
       expect(stillOnA.map((b) => b.resourceName).sort()).toEqual([`${TOPIC}-x`, `${TOPIC}-y`]);
     } finally {
-      await kafka.deleteAcls(ADMIN, [mine]).catch(() => undefined);
-      await kafka.deleteAcls(ADMIN_B, [mine]).catch(() => undefined);
+      await writes.deleteAcls(ADMIN, [mine]).catch(() => undefined);
+      await writes.deleteAcls(ADMIN_B, [mine]).catch(() => undefined);
     }
   });
 });

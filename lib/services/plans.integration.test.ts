@@ -16,6 +16,7 @@ vi.mock("server-only", () => ({}));
 const { useMigratedTestDatabase } = await import("@/test/db");
 const { getPrisma } = await import("@/lib/db/client");
 const kafka = await import("@/lib/kafka");
+const writes = await import("@/lib/kafka/writes");
 const { ADMIN } = await import("@/test/kafka/fixtures");
 const { aclSnapshotCache } = await import("./acl-snapshot");
 const { forgetKeptBlastRadii } = await import("./acl-plans");
@@ -58,12 +59,12 @@ async function plan(input: Record<string, unknown> & { kind: string }): Promise<
 beforeAll(async () => {
   db = await useMigratedTestDatabase("plans");
   // svc may write the run's topics: ALLOW WRITE on the topic and on the PREFIXED name.
-  await kafka.createAcls(ADMIN, [acl({}), acl({ resourceName: `${TOPIC}-dlq` })]);
+  await writes.createAcls(ADMIN, [acl({}), acl({ resourceName: `${TOPIC}-dlq` })]);
 });
 
 afterAll(async () => {
   const leftovers = await aclsOfThisRun();
-  if (leftovers.length > 0) await kafka.deleteAcls(ADMIN, leftovers.map((b) => ({ ...b })));
+  if (leftovers.length > 0) await writes.deleteAcls(ADMIN, leftovers.map((b) => ({ ...b })));
   await kafka.closeAllConnections();
   aclSnapshotCache().clear();
   await db.teardown();
@@ -141,8 +142,8 @@ describe("apply", () => {
       ["acl.delete", "success"],
       ["acl.create", "success"],
     ]);
-    await kafka.createAcls(ADMIN, [acl({ resourceName: `${TOPIC}-dlq` })]);
-    await kafka.deleteAcls(ADMIN, [{ ...grant }]);
+    await writes.createAcls(ADMIN, [acl({ resourceName: `${TOPIC}-dlq` })]);
+    await writes.deleteAcls(ADMIN, [{ ...grant }]);
   });
 
   it("an ACL on a touched resource changed after the preview: 409 asking for a new preview, the plan FAILED, nothing applied", async () => {
@@ -150,7 +151,7 @@ describe("apply", () => {
     const p = await plan({ kind: "acl.create", bindings: [deny] });
     // Someone else adds an ACL on the same topic, not through this plan.
     const other = acl({ principal: `User:${MARK}-other`, operation: "READ" });
-    await kafka.createAcls(ADMIN, [other]);
+    await writes.createAcls(ADMIN, [other]);
     const r = await applyPlan(admin, p.id);
     expect(r).toMatchObject({ ok: false, code: "CONFLICT" });
     const counts = !r.ok ? /: (\d+) then, (\d+) now\); nothing was changed\. Preview again\.$/.exec(r.message) : null;
@@ -160,16 +161,16 @@ describe("apply", () => {
     const view = await getPlanView(admin, p.id);
     expect(view).toMatchObject({ ok: true, data: { status: "FAILED", applicable: false } });
     expect(await applyPlan(admin, p.id)).toMatchObject({ ok: false, code: "CONFLICT" });
-    await kafka.deleteAcls(ADMIN, [{ ...other }]);
+    await writes.deleteAcls(ADMIN, [{ ...other }]);
   });
 
   it("an ACL on an unrelated resource does not make the plan stale", async () => {
     const grant = acl({ operation: "DESCRIBE", principal: `User:${MARK}-describer` });
     const p = await plan({ kind: "acl.create", bindings: [grant] });
     const elsewhere = acl({ resourceName: `${MARK}-elsewhere`, principal: `User:${MARK}-x`, operation: "READ" });
-    await kafka.createAcls(ADMIN, [elsewhere]);
+    await writes.createAcls(ADMIN, [elsewhere]);
     expect(await applyPlan(admin, p.id)).toMatchObject({ ok: true, data: { outcome: "success" } });
-    await kafka.deleteAcls(ADMIN, [{ ...grant }, { ...elsewhere }]);
+    await writes.deleteAcls(ADMIN, [{ ...grant }, { ...elsewhere }]);
   });
 
   it("only its principal may see or apply a plan; an expired plan is 409; an unknown id is 404", async () => {
@@ -209,10 +210,10 @@ describe("every decision change, paged", () => {
     // Once the ACLs it depends on changed, only the first rows are still known.
     forgetKeptBlastRadii();
     const other = acl({ principal: `User:${MARK}-other2`, operation: "READ" });
-    await kafka.createAcls(ADMIN, [other]);
+    await writes.createAcls(ADMIN, [other]);
     const stale = await pageOf(1, 2);
     expect(stale).toMatchObject({ complete: false, total });
     expect(stale.note).toContain("Preview again");
-    await kafka.deleteAcls(ADMIN, [{ ...other }]);
+    await writes.deleteAcls(ADMIN, [{ ...other }]);
   });
 });

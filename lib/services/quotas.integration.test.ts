@@ -14,7 +14,8 @@ vi.mock("server-only", () => ({}));
 
 const { useMigratedTestDatabase } = await import("@/test/db");
 const { listAudit } = await import("@/lib/db/audit");
-const { alterClientQuotas, closeAllConnections, describeClientQuotas } = await import("@/lib/kafka");
+const { closeAllConnections, describeClientQuotas } = await import("@/lib/kafka");
+const { alterClientQuotas } = await import("@/lib/kafka/writes");
 const { ADMIN } = await import("@/test/kafka/fixtures");
 const { alterQuota, quotaLockPlan } = await import("./quotas");
 

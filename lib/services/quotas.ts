@@ -15,7 +15,7 @@
  * fresh read inside the lock (QUOTA_PLAN_STALE_MESSAGE when it differs, nothing sent).
  */
 import "server-only";
-import { alterClientQuotas, describeClientQuotas, type KafkaErrorInfo } from "@/lib/kafka";
+import { describeClientQuotas, validateClientQuotas, type KafkaErrorInfo } from "@/lib/kafka";
 import type { Viewer } from "@/lib/auth/sign-in";
 import type { ActionResult } from "@/lib/schemas/result";
 import { kafkaErrorCode, toErrorResult } from "@/lib/kafka/error-result";
@@ -59,7 +59,8 @@ async function previewWith(viewer: Viewer, configured: ConfiguredQuota[], input:
   if (!preview.kafka.ok) return { ok: true, data: preview };
   let results;
   try {
-    results = await alterClientQuotas(viewer.credential, [{ entity: input.entity, ops: [{ key: input.key, value: input.value }] }], true);
+    const ops = [{ key: input.key, value: input.value }];
+    results = await validateClientQuotas(viewer.credential, [{ entity: input.entity, ops }]);
   } catch (error) {
     return toErrorResult(error, "validate a client quota change");
   }
@@ -223,7 +224,7 @@ export async function applyQuotaAlteration(
 
   const result = await auditedMutation<QuotaAlterResult>(
     { viewer, action: "quota.alter", category: "quota", target, request, planId: options.planId ?? null },
-    async () => {
+    async (kafka) => {
       let locked: MutationOutcome<QuotaAlterResult>;
       try {
         locked = await withQuotaBudgetLock(viewer, input.entity, async (guard) => {
@@ -249,7 +250,8 @@ export async function applyQuotaAlteration(
           }
 
           await guard.assertHeld();
-          const results = await alterClientQuotas(viewer.credential, [{ entity: input.entity, ops: [{ key: input.key, value: input.value }] }]);
+          const ops = [{ key: input.key, value: input.value }];
+          const results = await kafka.alterClientQuotas(viewer.credential, [{ entity: input.entity, ops }]);
           const error = results[0]?.error ?? null;
           if (error !== null) {
             const failure = kafkaFailure(error);

@@ -23,7 +23,7 @@ import { randomBytes } from "node:crypto";
 import type { Viewer } from "@/lib/auth/sign-in";
 import type { ActionResult } from "@/lib/schemas/result";
 import { toErrorResult } from "@/lib/kafka/error-result";
-import { deleteScramCredential, describeScramUsers, isKafkaOperationError, kafkaConfigOf, upsertScramCredential } from "@/lib/kafka";
+import { describeScramUsers, isKafkaOperationError, kafkaConfigOf } from "@/lib/kafka";
 import type { ScramChangeResult, ScramCredentialDelete, ScramCredentialUpsert, ScramUserList } from "@/lib/schemas/scram-users";
 import { DEFAULT_LOCK_WAIT_MS, LockBusyError, LockUnavailableError, withConsoleLocks } from "@/lib/db/locks";
 import { auditedMutation } from "./audited-mutation";
@@ -151,8 +151,8 @@ async function upsertLocked(viewer: Viewer, input: ScramCredentialUpsert, doing:
       before: { credentials: current.data },
       subjects: [principal],
     },
-    async () => {
-      await upsertScramCredential(viewer.credential, input.user, input.mechanism, password, input.iterations);
+    async (kafka) => {
+      await kafka.upsertScramCredential(viewer.credential, input.user, input.mechanism, password, input.iterations);
       const credentials = await credentialsOf(viewer, input.user).catch(() => null);
       return {
         result: {
@@ -196,8 +196,8 @@ async function deleteLocked(viewer: Viewer, input: ScramCredentialDelete, doing:
       before: { credentials: current.data },
       subjects: [principal],
     },
-    async () => {
-      for (const mechanism of mechanisms) await deleteScramCredential(viewer.credential, input.user, mechanism);
+    async (kafka) => {
+      for (const mechanism of mechanisms) await kafka.deleteScramCredential(viewer.credential, input.user, mechanism);
       const credentials = await credentialsOf(viewer, input.user).catch(() => null);
       return {
         result: { ok: true, data: { user: input.user, principal, change: "deleted", credentials: credentials ?? [], cli: [scramCommand(input.user, { delete: mechanisms }, bootstrapOf(viewer))] } },

@@ -18,6 +18,7 @@ vi.mock("server-only", () => ({}));
 process.env.CONSOLE_SECRET_KEY ??= randomBytes(32).toString("hex");
 
 const kafka = await import("@/lib/kafka");
+const writes = await import("@/lib/kafka/writes");
 const { createAcls } = await import("@/lib/kafka/acls");
 const { ADMIN, createScramUser, dropScramUser, runId } = await import("@/test/kafka/fixtures");
 const { useMigratedTestDatabase } = await import("@/test/db");
@@ -48,7 +49,7 @@ beforeAll(async () => {
 afterAll(async () => {
   delete process.env.KAFKA_SERVICE_CREDENTIALS_FILE;
   for (const t of await kafka.describeDelegationTokens(creds.owner, null)) {
-    if (t.owner === p(names.owner)) await kafka.expireDelegationToken(creds.owner, t.hmac, -1).catch(() => undefined);
+    if (t.owner === p(names.owner)) await writes.expireDelegationToken(creds.owner, t.hmac, -1).catch(() => undefined);
   }
   for (const name of Object.values(names)) await dropScramUser(name);
   await kafka.closeAllConnections();

@@ -10,7 +10,7 @@
 import { randomBytes } from "node:crypto";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
-import type * as KafkaModule from "@/lib/kafka";
+import type * as KafkaTokens from "@/lib/kafka/tokens";
 import type { KafkaCredential } from "@/lib/kafka";
 import type { Viewer } from "@/lib/auth/sign-in";
 
@@ -18,13 +18,15 @@ vi.mock("server-only", () => ({}));
 process.env.CONSOLE_SECRET_KEY ??= randomBytes(32).toString("hex");
 
 const real = vi.hoisted(() => ({ create: null as null | ((...args: unknown[]) => Promise<unknown>) }));
-vi.mock("@/lib/kafka", async (importOriginal) => {
-  const actual = await importOriginal<typeof KafkaModule>();
+// The approvals' writes go through the KafkaWriter, which calls lib/kafka/tokens.
+vi.mock("@/lib/kafka/tokens", async (importOriginal) => {
+  const actual = await importOriginal<typeof KafkaTokens>();
   real.create = actual.createDelegationToken as never;
   return { ...actual, createDelegationToken: vi.fn(actual.createDelegationToken) };
 });
 
 const kafka = await import("@/lib/kafka");
+const kafkaTokens = await import("@/lib/kafka/tokens");
 const { KafkaOperationError } = await import("@/lib/kafka/errors");
 const { createAcls } = await import("@/lib/kafka/acls");
 const { ADMIN, createScramUser, dropScramUser, runId } = await import("@/test/kafka/fixtures");
@@ -37,7 +39,7 @@ const names = { owner: `it-trq-owner-${id}`, requester: `it-trq-req-${id}`, appr
 const viewers = {} as Record<keyof typeof names | "admin", Viewer>;
 const creds = {} as Record<keyof typeof names, KafkaCredential>;
 const p = (name: string) => `User:${name}`;
-const createMock = vi.mocked(kafka.createDelegationToken);
+const createMock = vi.mocked(kafkaTokens.createDelegationToken);
 
 let db: Awaited<ReturnType<typeof useMigratedTestDatabase>>;
 
@@ -55,7 +57,8 @@ beforeAll(async () => {
 
 afterAll(async () => {
   for (const t of await kafka.describeDelegationTokens(creds.owner, null)) {
-    if (t.owner === p(names.owner)) await kafka.expireDelegationToken(creds.owner, t.hmac, -1).catch(() => undefined);
+    if (t.owner !== p(names.owner)) continue;
+    await kafkaTokens.expireDelegationToken(creds.owner, t.hmac, -1).catch(() => undefined);
   }
   for (const name of Object.values(names)) await dropScramUser(name);
   await kafka.closeAllConnections();

@@ -28,6 +28,12 @@ vi.mock("@/lib/kafka", async () => {
   const errors = await import("@/lib/kafka/errors");
   return { ...kafka, isKafkaOperationError: errors.isKafkaOperationError };
 });
+// The writes reach the service through auditedMutation's KafkaWriter, which calls lib/kafka/tokens.
+vi.mock("@/lib/kafka/tokens", async (importOriginal) => ({
+  ...(await importOriginal<object>()),
+  createDelegationToken: kafka.createDelegationToken,
+  expireDelegationToken: kafka.expireDelegationToken,
+}));
 vi.mock("@/lib/db/token-request", async () => {
   const real = await vi.importActual<typeof TokenRequestDb>("@/lib/db/token-request");
   return { ...db, claimOf: real.claimOf };

@@ -31,7 +31,7 @@
  */
 import "server-only";
 import { randomUUID } from "node:crypto";
-import { createDelegationToken, describeAcls, describeDelegationTokens, expireDelegationToken, isKafkaOperationError } from "@/lib/kafka";
+import { describeAcls, describeDelegationTokens, isKafkaOperationError } from "@/lib/kafka";
 import type { Viewer } from "@/lib/auth/sign-in";
 import type { ActionResult } from "@/lib/schemas/result";
 import { toErrorResult } from "@/lib/kafka/error-result";
@@ -54,7 +54,7 @@ import {
 import { decryptSecret, encryptSecret } from "@/lib/auth/crypto";
 import { aclIsAllowed, isSuperUser, type AclBinding, type DelegationToken } from "@/lib/policy";
 import type { ApproverCheck, DecidableRequest, TokenRequestCreateInput, TokenRequestLists, TokenRequestView, TokenRetrieved } from "@/lib/schemas/tokens";
-import { auditedMutation, type MutationOutcome, type MutationSpec } from "./audited-mutation";
+import { auditedMutation, type KafkaWriter, type MutationOutcome, type MutationSpec } from "./audited-mutation";
 import { toAuthorizerConfig } from "@/lib/authorizer-config";
 import { clusterIdOf, clusterOf } from "@/lib/clusters";
 import { describeAclsAsService } from "./service-principal";
@@ -345,10 +345,15 @@ export async function approveRequest(viewer: Viewer, id: string): Promise<Action
     if (!settled.ok) return settled;
     request = settled.data;
   }
-  return auditedMutation(specFor(viewer, "token.request.approve", request), () => approveClaimed(viewer, request));
+  const spec = specFor(viewer, "token.request.approve", request);
+  return auditedMutation(spec, (kafka) => approveClaimed(kafka, viewer, request));
 }
 
-async function approveClaimed(viewer: Viewer, request: TokenRequest): Promise<MutationOutcome<DecidableRequest>> {
+async function approveClaimed(
+  kafka: KafkaWriter,
+  viewer: Viewer,
+  request: TokenRequest,
+): Promise<MutationOutcome<DecidableRequest>> {
   if (request.requester === viewer.principal) {
     const evidence = await evidenceFor(viewer, async () => []);
     const direct = approverEntitlement(viewer.principal, { requester: "", owner: request.owner }, evidence);
@@ -374,7 +379,7 @@ async function approveClaimed(viewer: Viewer, request: TokenRequest): Promise<Mu
 
   let token: DelegationToken;
   try {
-    token = await createDelegationToken(viewer.credential, {
+    token = await kafka.createDelegationToken(viewer.credential, {
       ...(request.owner !== viewer.principal ? { owner: request.owner } : {}),
       renewers: request.renewers,
       ...(request.maxLifetimeMs !== null ? { maxLifetimeMs: request.maxLifetimeMs } : {}),
@@ -383,7 +388,7 @@ async function approveClaimed(viewer: Viewer, request: TokenRequest): Promise<Mu
     if (!isOutcomeUnknown(error)) return refused(request, claim, error);
     return settleUnknownOutcome(viewer, claimed.request, claim, error);
   }
-  return recordCreated(viewer, request, claim, token);
+  return recordCreated(kafka, viewer, request, claim, token);
 }
 
 /** Kafka said no: no token exists; the request goes back to PENDING. */
@@ -434,7 +439,13 @@ function decided(r: TokenRequest): DecidableRequest {
 }
 
 /** The token exists: record it on the claim (or learn that a resolver already did). */
-async function recordCreated(viewer: Viewer, request: TokenRequest, claim: Claim, token: DelegationToken): Promise<MutationOutcome<DecidableRequest>> {
+async function recordCreated(
+  kafka: KafkaWriter,
+  viewer: Viewer,
+  request: TokenRequest,
+  claim: Claim,
+  token: DelegationToken,
+): Promise<MutationOutcome<DecidableRequest>> {
   const now = new Date();
   const deadline = new Date(now.getTime() + RETRIEVAL_WINDOW_MS);
   const after = { status: "APPROVED", tokenId: token.tokenId, owner: token.owner, renewers: token.renewers, hmacDeadline: deadline.toISOString() };
@@ -463,7 +474,7 @@ async function recordCreated(viewer: Viewer, request: TokenRequest, claim: Claim
   // live on; Kafka lets only the owner and renewers expire it, so this works when we are one.
   let expired = true;
   try {
-    await expireDelegationToken(viewer.credential, token.hmac, -1);
+    await kafka.expireDelegationToken(viewer.credential, token.hmac, -1);
   } catch (error) {
     expired = false;
     toErrorResult(error, "expire a token created by an approval whose claim was lost");

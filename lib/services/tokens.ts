@@ -13,14 +13,14 @@
  * after), with category "token", the token id, and owner and renewers as subjects.
  */
 import "server-only";
-import { createDelegationToken, describeDelegationTokens, expireDelegationToken, isKafkaOperationError, renewDelegationToken } from "@/lib/kafka";
+import { describeDelegationTokens, isKafkaOperationError } from "@/lib/kafka";
 import type { Viewer } from "@/lib/auth/sign-in";
 import type { ActionResult } from "@/lib/schemas/result";
 import { toErrorResult } from "@/lib/kafka/error-result";
 import type { DelegationToken } from "@/lib/policy";
 import type { TokenCreated, TokenCreateInput, TokenExpireInput, TokenExpiryResult, TokenList, TokenRenewInput } from "@/lib/schemas/tokens";
 import { formatRelative, toTokenView } from "./token-view";
-import { auditedMutation, failureOutcome } from "./audited-mutation";
+import { auditedMutation, failureOutcome, type KafkaWriter } from "./audited-mutation";
 
 export const kafkaCodeOf = (error: unknown): string | null => (isKafkaOperationError(error) ? error.code : null);
 
@@ -40,8 +40,8 @@ export async function createToken(viewer: Viewer, input: TokenCreateInput): Prom
   const request = { owner, renewers: input.renewers, maxLifetimeMs: input.maxLifetimeMs };
   return auditedMutation(
     { viewer, action: "token.create", category: "token", target: `token for ${owner}`, request, subjects: [owner, ...input.renewers] },
-    async () => {
-      const token = await createDelegationToken(viewer.credential, {
+    async (kafka) => {
+      const token = await kafka.createDelegationToken(viewer.credential, {
         ...(input.owner !== null && input.owner !== viewer.principal ? { owner: input.owner } : {}),
         renewers: input.renewers,
         ...(input.maxLifetimeMs !== null ? { maxLifetimeMs: input.maxLifetimeMs } : {}),
@@ -94,7 +94,7 @@ async function changeExpiry(
   viewer: Viewer,
   verb: "renew" | "expire",
   input: { tokenId: string; hmac: string; periodMs: number },
-  call: () => Promise<number>,
+  call: (kafka: KafkaWriter) => Promise<number>,
 ): Promise<ActionResult<TokenExpiryResult>> {
   const found = await identify(viewer, input.hmac, input.tokenId);
   const token = found.ok ? found.data : null;
@@ -109,10 +109,10 @@ async function changeExpiry(
     // Unknown when the viewer cannot describe the token: the event is then the actor's alone.
     subjects: token ? [token.owner, ...token.renewers] : [],
   };
-  return auditedMutation<TokenExpiryResult>(spec, async () => {
+  return auditedMutation<TokenExpiryResult>(spec, async (kafka) => {
     // A pasted HMAC of another token: refused before Kafka, recorded as an attempt.
     if (!found.ok) return { result: found, audit: failureOutcome(found) };
-    const expiry = await call();
+    const expiry = await call(kafka);
     const now = Date.now();
     const removed = verb === "expire" && input.periodMs < 0;
     const name = tokenId ? `Token ${tokenId}` : "The token";
@@ -130,9 +130,11 @@ async function changeExpiry(
 
 export function renewToken(viewer: Viewer, input: TokenRenewInput): Promise<ActionResult<TokenExpiryResult>> {
   const periodMs = Math.round(input.periodHours * 3_600_000);
-  return changeExpiry(viewer, "renew", { tokenId: input.tokenId, hmac: input.hmac, periodMs }, () => renewDelegationToken(viewer.credential, input.hmac, periodMs));
+  const renew = (kafka: KafkaWriter) => kafka.renewDelegationToken(viewer.credential, input.hmac, periodMs);
+  return changeExpiry(viewer, "renew", { tokenId: input.tokenId, hmac: input.hmac, periodMs }, renew);
 }
 
 export function expireToken(viewer: Viewer, input: TokenExpireInput): Promise<ActionResult<TokenExpiryResult>> {
-  return changeExpiry(viewer, "expire", input, () => expireDelegationToken(viewer.credential, input.hmac, input.periodMs));
+  const expire = (kafka: KafkaWriter) => kafka.expireDelegationToken(viewer.credential, input.hmac, input.periodMs);
+  return changeExpiry(viewer, "expire", input, expire);
 }

@@ -6,7 +6,8 @@
  */
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { alterClientQuotas, closeAllConnections, describeClientQuotas } from "@/lib/kafka";
+import { closeAllConnections, describeClientQuotas } from "@/lib/kafka";
+import { alterClientQuotas } from "@/lib/kafka/writes";
 import { useMigratedTestDatabase } from "@/test/db";
 import { SEED_ADMIN, seedDemoDataOnce } from "./seed-demo";
 

@@ -1,17 +1,14 @@
 import { randomBytes } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { closeAllConnections, describeAcls, describeClientQuotas, KafkaOperationError } from "@/lib/kafka";
+import type { KafkaCredential } from "@/lib/kafka";
 import {
-  closeAllConnections,
   consumeWithGroup,
   createAcls,
   createDelegationToken,
   deleteConsumerGroups,
-  describeAcls,
-  describeClientQuotas,
   expireDelegationToken,
-  KafkaOperationError,
-  type KafkaCredential,
-} from "@/lib/kafka";
+} from "@/lib/kafka/writes";
 import { seedDemoData, SEED_ADMIN } from "./seed-demo";
 
 const user = (name: string): KafkaCredential => ({ username: name, password: `${name}-secret`, mechanism: "SCRAM-SHA-512" });

@@ -9,7 +9,8 @@
 import { randomBytes } from "node:crypto";
 import { chmodSync, existsSync, mkdirSync, writeFileSync } from "node:fs";
 import path from "node:path";
-import { createAcls, describeAcls, isKafkaOperationError, upsertScramCredential, verifyCredentials } from "@/lib/kafka";
+import { describeAcls, isKafkaOperationError, verifyCredentials } from "@/lib/kafka";
+import { createAcls, upsertScramCredential } from "@/lib/kafka/writes";
 import { readServiceCredentials } from "@/lib/clusters";
 import type { AclBinding } from "@/lib/policy/types";
 import { signInAdmin } from "./seed-demo";
