@@ -4,7 +4,7 @@
  * kafka-acls.sh --remove names: --topics x --allow-principals x --operations, ALLOW from
  * any host) are created, then deleted by each way in turn and created again in between.
  *
- * - console: deleteAclsAudited (what DELETE /api/v1/acls runs: audited, one DeleteAcls,
+ * - console: deleteAclsAudited (one audited batch: one DeleteAcls,
  *   one confirming DescribeAcls) and executeAclPlan (an acl.delete plan's apply: audited
  *   batches of ACL_APPLY_BATCH, one confirmation for all);
  * - raw DeleteAcls with the exact filters: one request, batches of 200 one after the
