@@ -21,6 +21,7 @@ export default tseslint.config(
     rules: { "react-hooks/rules-of-hooks": "off" },
   },
   ...policyFence(),
+  settingsFence(),
   {
     // Pages and components reach the database and Kafka through lib/services (and the
     // actions), which check who is asking, audit, and map errors; never directly.
@@ -69,4 +70,27 @@ function policyFence() {
     })),
     { files: tests, rules: { "no-restricted-imports": ["error", { patterns: testBase }] } },
   ];
+}
+
+/**
+ * Every setting is read by lib/env.ts alone, from one schema that also writes
+ * docs/configuration.md; everything else gets its values from there. (Tests, scripts/ and
+ * next.config.ts may read the environment; so may a check of NEXT_RUNTIME, which Next sets.)
+ */
+function settingsFence() {
+  const message = "Read settings through lib/env.ts (one schema, documented in docs/configuration.md), not process.env.";
+  const selectors = [
+    // process.env, process["env"], globalThis.process.env, but not process.env.NEXT_RUNTIME
+    "MemberExpression[object.name='process'][property.name='env']:not([parent.property.name='NEXT_RUNTIME'])",
+    "MemberExpression[object.name='process'][property.value='env']",
+    "MemberExpression[object.property.name='process'][property.name='env']",
+    // const { env } = process; import { env } from "node:process"
+    "VariableDeclarator[init.name='process'] > ObjectPattern > Property[key.name='env']",
+    "ImportDeclaration[source.value=/^(node:)?process$/] > ImportSpecifier[imported.name='env']",
+  ];
+  return {
+    files: ["app/**/*.{ts,tsx}", "components/**/*.{ts,tsx}", "lib/**/*.{ts,tsx}", "proxy.ts", "instrumentation.ts"],
+    ignores: ["lib/env.ts", "**/*.test.{ts,tsx}"],
+    rules: { "no-restricted-syntax": ["error", ...selectors.map((selector) => ({ selector, message }))] },
+  };
 }
