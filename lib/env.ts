@@ -324,13 +324,18 @@ export const consoleSchema = z.object({
   ),
 });
 
-/** Every setting the console reads. */
+/** Every setting the console reads (in the order docs/configuration.md lists them). */
+const { CLUSTERS_FILE, ...brokerAssumptions } = clusterSettingsSchema.shape;
+const { DATABASE_URL, DATABASE_POOL_MAX, ...serverSettings } = consoleSchema.shape;
 export const envSchema = z.object({
-  ...clusterSettingsSchema.shape,
+  CLUSTERS_FILE,
   ...kafkaConnectionSchema.shape,
+  ...brokerAssumptions,
+  DATABASE_URL,
+  DATABASE_POOL_MAX,
   ...embeddedDatabaseSchema.shape,
   ...secretKeySchema.shape,
-  ...consoleSchema.shape,
+  ...serverSettings,
 });
 
 export type SettingName = keyof typeof envSchema.shape;
