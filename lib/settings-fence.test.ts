@@ -3,22 +3,10 @@
  * process.env in app/, components/, lib/, proxy.ts and instrumentation.ts (tests, scripts
  * and next.config.ts may; so may a check of NEXT_RUNTIME).
  */
-import path from "node:path";
-import { ESLint } from "eslint";
-import { beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
+import { lintMessages } from "@/test/eslint";
 
-const root = path.resolve(import.meta.dirname, "..");
-let eslint: ESLint;
-
-beforeAll(() => {
-  eslint = new ESLint({ cwd: root });
-});
-
-/** The settings-fence messages ESLint gives `code` in a (not necessarily existing) file. */
-async function refusals(file: string, code: string): Promise<string[]> {
-  const [result] = await eslint.lintText(code, { filePath: path.join(root, file) });
-  return (result?.messages ?? []).filter((m) => m.ruleId === "no-restricted-syntax").map((m) => m.message);
-}
+const refusals = (file: string, code: string) => lintMessages(file, code, "no-restricted-syntax");
 
 const READ = "export const port = process.env.PORT;\n";
 
