@@ -324,9 +324,10 @@ export const consoleSchema = z.object({
   ),
 });
 
-/** Every setting the console reads (in the order docs/configuration.md lists them). */
 const { CLUSTERS_FILE, ...brokerAssumptions } = clusterSettingsSchema.shape;
 const { DATABASE_URL, DATABASE_POOL_MAX, ...serverSettings } = consoleSchema.shape;
+
+/** Every setting the console reads (in the order docs/configuration.md lists them). */
 export const envSchema = z.object({
   CLUSTERS_FILE,
   ...kafkaConnectionSchema.shape,
@@ -340,8 +341,8 @@ export const envSchema = z.object({
 
 export type SettingName = keyof typeof envSchema.shape;
 export type ConsoleEnv = z.infer<typeof consoleSchema>;
-export type ClusterSettings = Partial<Record<keyof typeof clusterSettingsSchema.shape | KafkaSettingName, string>>;
-type KafkaSettingName = keyof typeof kafkaConnectionSchema.shape;
+type ClusterSettingName = keyof typeof clusterSettingsSchema.shape | keyof typeof kafkaConnectionSchema.shape;
+export type ClusterSettings = Partial<Record<ClusterSettingName, string>>;
 
 /** Settings read by `next build` (next.config.ts) and the shell scripts, never by the console. */
 export const EXTERNAL_SETTINGS: readonly ({ name: string } & Omit<SettingDoc, "section">)[] = [
@@ -380,6 +381,14 @@ export const EXTERNAL_SETTINGS: readonly ({ name: string } & Omit<SettingDoc, "s
     description: "how many seconds `npm run kafka:stop` waits for a clean shutdown before killing the broker",
   },
   { name: "KAFKA_STATE_DIR", default: "`.kafka`", description: "the local dev broker's data, logs and TLS files" },
+  {
+    name: "KAFKA_CLUSTER_BASE_PORT",
+    default: "`19092`",
+    description: "the local 3-broker cluster (`npm run kafka:start -- --brokers 3`): node N's SASL_PLAINTEXT " +
+      "listener is this + N-1, its controller +10, SASL_SSL +20, mTLS +30",
+  },
+  { name: "KAFKA_CLUSTER_STATE_DIR", default: "`.kafka-cluster`", description: "the local 3-broker cluster's state" },
+  { name: "SEED", default: "unset", description: "`0`: `npm start` writes no demo data to the local broker" },
 ];
 
 // ---- Reading -----------------------------------------------------------------------------
