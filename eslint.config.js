@@ -8,6 +8,18 @@ import layers from "./eslint-layers.js";
 const DIRECT =
   "Go through lib/services (or lib/actions): pages and components never use the database or Kafka directly.";
 
+/** Part of the Kafka write fence that is a syntax rule; settingsFence() repeats it, since its own no-restricted-syntax replaces this one in the files both cover. */
+const KAFKA_DYNAMIC_IMPORT = {
+  // esquery regexes cannot hold a "/"; \x2F is one.
+  selector: "ImportExpression[source.value=/(^|\\x2F)kafka(\\x2F|$)/]",
+  message:
+    "Kafka writes go through auditedMutation (lib/services/audited-mutation.ts). " +
+    "Import lib/kafka statically (a dynamic import's names cannot be checked).",
+};
+
+/** Modules the Kafka write fence exempts that the settings fence covers: they get the settings rule alone. */
+const KAFKA_FENCE_EXEMPT_PRODUCTION = ["lib/services/audited-mutation.ts", "lib/kafka/**"];
+
 export default tseslint.config(
   { ignores: ["node_modules/", ".next/", ".next-*/", "lib/generated/", ".data/", ".kafka/", "target/", "test-results/", "playwright-report/", "next-env.d.ts"] },
   js.configs.recommended,
@@ -29,6 +41,7 @@ export default tseslint.config(
   // no-restricted-imports replaces this one's in their files (its dynamic-import rule stays).
   ...kafkaWriteFence(),
   ...policyFence(),
+  ...settingsFence(),
   {
     // The layer order (eslint-layers.js): production code imports only its own layer or
     // lower ones, and never test/. Tests, test/ and scripts/ are outside it.
@@ -136,15 +149,42 @@ function kafkaWriteFence() {
             ],
           },
         ],
-        // esquery regexes cannot hold a "/"; \x2F is one.
-        "no-restricted-syntax": [
-          "error",
-          {
-            selector: "ImportExpression[source.value=/(^|\\x2F)kafka(\\x2F|$)/]",
-            message: `${message} Import lib/kafka statically (a dynamic import's names cannot be checked).`,
-          },
-        ],
+        "no-restricted-syntax": ["error", KAFKA_DYNAMIC_IMPORT],
       },
+    },
+  ];
+}
+
+
+/**
+ * Every setting is read by lib/env.ts alone, from one schema that also writes
+ * docs/configuration.md; everything else gets its values from there. (Tests, scripts/ and
+ * next.config.ts may read the environment; so may a check of NEXT_RUNTIME, which Next sets.)
+ */
+function settingsFence() {
+  const message = "Read settings through lib/env.ts (one schema, documented in docs/configuration.md), not process.env.";
+  const selectors = [
+    // process.env, process["env"], globalThis.process.env, but not process.env.NEXT_RUNTIME
+    "MemberExpression[object.name='process'][property.name='env']:not([parent.property.name='NEXT_RUNTIME'])",
+    "MemberExpression[object.name='process'][property.value='env']",
+    "MemberExpression[object.property.name='process'][property.name='env']",
+    // const { env } = process; import { env } from "node:process"
+    "VariableDeclarator[init.name='process'] > ObjectPattern > Property[key.name='env']",
+    "ImportDeclaration[source.value=/^(node:)?process$/] > ImportSpecifier[imported.name='env']",
+  ];
+  const settings = selectors.map((selector) => ({ selector, message }));
+  const production = ["app/**/*.{ts,tsx}", "components/**/*.{ts,tsx}", "lib/**/*.{ts,tsx}", "proxy.ts", "instrumentation.ts"];
+  return [
+    // Both fences' syntax rules in the files both cover (one no-restricted-syntax replaces the other).
+    {
+      files: production,
+      ignores: ["lib/env.ts", "**/*.test.{ts,tsx}"],
+      rules: { "no-restricted-syntax": ["error", ...settings, KAFKA_DYNAMIC_IMPORT] },
+    },
+    {
+      files: KAFKA_FENCE_EXEMPT_PRODUCTION,
+      ignores: ["**/*.test.{ts,tsx}"],
+      rules: { "no-restricted-syntax": ["error", ...settings] },
     },
   ];
 }

@@ -11,7 +11,8 @@ export async function register() {
   if (process.env.NEXT_RUNTIME !== "nodejs") return;
   const { exitOnBadSettings } = await import("./lib/settings-check");
   exitOnBadSettings();
-  if (!process.env.DATABASE_URL) return;
+  const { databaseUrl } = await import("./lib/env");
+  if (!databaseUrl()) return;
   const { startDbMaintenance } = await import("./lib/db/maintenance");
   startDbMaintenance();
 }

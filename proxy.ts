@@ -36,7 +36,7 @@ import { decodeStrictUtf8, findUnsafeFormData, findUnsafeText, findUnsafeUrl, ha
  */
 export async function proxy(request: NextRequest) {
   const settings = env();
-  const headerSettings = { cookieSecure: settings.COOKIE_SECURE, dev: process.env.NODE_ENV === "development" };
+  const headerSettings = { cookieSecure: settings.COOKIE_SECURE, dev: settings.NODE_ENV === "development" };
   const { pathname, search } = request.nextUrl;
   const isApi = pathname.startsWith("/api/");
   const secured = (response: NextResponse, csp = FALLBACK_CONTENT_SECURITY_POLICY) => {

@@ -1,8 +1,8 @@
 /**
  * The broker settings an access decision depends on but that the console usually
  * cannot read from Kafka (`super.users` and `allow.everyone.if.no.acl.found` are static
- * broker config): taken from the console's environment and shown beside every answer
- * as an assumption.
+ * broker config): taken from the settings lib/env.ts reads (or a cluster's entry in the
+ * CLUSTERS_FILE, lib/clusters.ts) and shown beside every answer as an assumption.
  *
  *   KAFKA_SUPER_USERS                      `;`-separated principals, as in server.properties.
  *                                          Default: `User:admin` for the local dev broker
@@ -14,11 +14,10 @@
  */
 import type { AuthorizerConfig } from "@/lib/policy";
 import type { AccessCheckAssumptions } from "@/lib/schemas/access-check";
+import type { Settings as Env } from "@/lib/env";
 
 /** The dev broker's `super.users` (scripts/kafka.sh). */
 export const DEV_BROKER_SUPER_USERS = ["User:admin"];
-
-type Env = Readonly<Record<string, string | undefined>>;
 
 const present = (v: string | undefined): v is string => v !== undefined && v.trim() !== "";
 
@@ -28,7 +27,7 @@ const present = (v: string | undefined): v is string => v !== undefined && v.tri
  * Boolean.parseBoolean of the trimmed value. Entries Kafka would refuse to start with
  * are left out and reported, not thrown: the page still answers.
  */
-export function readAuthorizerConfig(env: Env = process.env): AccessCheckAssumptions {
+export function readAuthorizerConfig(env: Env): AccessCheckAssumptions {
   const warnings: string[] = [];
   let superUsers: string[];
   let source: string;
@@ -62,7 +61,7 @@ export function readAuthorizerConfig(env: Env = process.env): AccessCheckAssumpt
  * describes no cluster that can exist. (The flag is not refused: Kafka reads anything
  * but "true" as false, and so does the console, with a warning beside every answer.)
  */
-export function authorizerConfigProblems(env: Env = process.env): string[] {
+export function authorizerConfigProblems(env: Env): string[] {
   if (!present(env.KAFKA_SUPER_USERS)) return [];
   return env.KAFKA_SUPER_USERS.split(";")
     .map((s) => s.trim())

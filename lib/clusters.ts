@@ -11,8 +11,8 @@
  *     the file), as lib/settings-check.ts asks at start. The single-cluster variables
  *     (KAFKA_BOOTSTRAP_SERVERS, KAFKA_SUPER_USERS, ...) are then refused: a cluster
  *     described twice would be described wrongly once.
- *   - Without it, today's environment variables (lib/kafka-config.ts,
- *     lib/authorizer-config.ts, the mapping rules of lib/env.ts) are one cluster
+ *   - Without it, the single-cluster settings lib/env.ts reads (checked by lib/kafka-config.ts
+ *     and lib/authorizer-config.ts, the mapping rules taken as written) are one cluster
  *     with the id "default", so `npm start` still needs no configuration.
  *
  * The default cluster (the file's `default`, else its first cluster) is the one meant by
@@ -21,17 +21,20 @@
 import { readFileSync, statSync } from "node:fs";
 import { parse as parseYaml } from "yaml";
 import { z } from "zod";
-import { pickSettings } from "./env";
+import { clusterSettings, pickSettings, type ClusterSettings, type SettingName } from "./env";
 import { KafkaConfigError, loadKafkaConfig, type KafkaConfig } from "./kafka-config";
 import { KAFKA_MECHANISMS, type KafkaCredential, type KafkaMechanism } from "./kafka-credential";
 import { authorizerConfigProblems, readAuthorizerConfig } from "./authorizer-config";
 import { parseKerberosRules, parseSslRules, splitKerberosRules } from "./policy";
 import type { AccessCheckAssumptions } from "./schemas/access-check";
 
-type Env = Readonly<Record<string, string | undefined>>;
+type Env = ClusterSettings | Readonly<Record<string, string | undefined>>;
 
 /** The id of the one cluster the environment variables describe (no CLUSTERS_FILE). */
 export const DEFAULT_CLUSTER_ID = "default";
+
+/** The client.id of the console's connections when KAFKA_CLIENT_ID is unset. */
+const DEFAULT_CLIENT_ID = "kafka-security-console";
 
 /** The brokers' principal mapping properties, exactly as written in server.properties (null: unset, i.e. DEFAULT). */
 export interface PrincipalMappingSettings {
@@ -89,7 +92,7 @@ export const SINGLE_CLUSTER_VARIABLES = [
   "KAFKA_SASL_KERBEROS_PRINCIPAL_TO_LOCAL_RULES",
   "KAFKA_KERBEROS_DEFAULT_REALM",
   "KAFKA_SERVICE_CREDENTIALS_FILE",
-] as const;
+] as const satisfies readonly SettingName[];
 
 export const CLUSTERS_FILE_EXAMPLE = `# CLUSTERS_FILE=clusters.yaml (JSON works too)
 default: dev                        # optional; else the first cluster
@@ -276,8 +279,11 @@ function parseDocument(text: string, file: string): unknown {
   }
 }
 
-/** The clusters a clusters file names; throws ClustersError listing every problem, each with its place in the file. */
-export function parseClustersFile(text: string, file: string): ClusterRegistry {
+/**
+ * The clusters a clusters file names; throws ClustersError listing every problem, each with its place in the file.
+ * `clientId`: the client.id of their connections (KAFKA_CLIENT_ID).
+ */
+export function parseClustersFile(text: string, file: string, clientId = DEFAULT_CLIENT_ID): ClusterRegistry {
   const parsed = fileSchema.safeParse(parseDocument(text, file));
   if (!parsed.success) {
     throw new ClustersError(parsed.error.issues.map((i) => `CLUSTERS_FILE=${file}: ${pathName(i.path) || "the file"}: ${i.message}`));
@@ -296,7 +302,7 @@ export function parseClustersFile(text: string, file: string): ClusterRegistry {
     return {
       id: c.id,
       displayName: c.name ?? c.id,
-      kafka: { bootstrapServers: c.bootstrapServers, securityProtocol: c.securityProtocol, tls, clientId: clientIdOf(process.env) },
+      kafka: { bootstrapServers: c.bootstrapServers, securityProtocol: c.securityProtocol, tls, clientId },
       saslMechanisms: [...new Set(c.saslMechanisms)],
       authorizer: {
         superUsers: c.superUsers,
@@ -312,7 +318,7 @@ export function parseClustersFile(text: string, file: string): ClusterRegistry {
 }
 
 function clientIdOf(env: Env): string {
-  return env.KAFKA_CLIENT_ID?.trim() || "kafka-security-console";
+  return env.KAFKA_CLIENT_ID?.trim() || DEFAULT_CLIENT_ID;
 }
 
 /** The one cluster today's environment variables describe. Throws ClustersError listing every problem. */
@@ -356,7 +362,7 @@ function environmentCluster(env: Env): ClusterRegistry {
 }
 
 /** Every cluster the settings describe; throws ClustersError listing every problem. */
-export function loadClusters(env: Env = process.env): ClusterRegistry {
+export function loadClusters(env: Env = clusterSettings()): ClusterRegistry {
   const file = env.CLUSTERS_FILE?.trim();
   if (!file) return environmentCluster(env);
   const problems = SINGLE_CLUSTER_VARIABLES.filter((name) => (env[name] ?? "").trim() !== "").map(
@@ -371,7 +377,7 @@ export function loadClusters(env: Env = process.env): ClusterRegistry {
   let registry: ClusterRegistry | undefined;
   if (text !== undefined) {
     try {
-      registry = parseClustersFile(text, file);
+      registry = parseClustersFile(text, file, clientIdOf(env));
     } catch (error) {
       if (!(error instanceof ClustersError)) throw error;
       problems.push(...error.problems);
@@ -382,7 +388,7 @@ export function loadClusters(env: Env = process.env): ClusterRegistry {
 }
 
 /** Each problem with the clusters settings as one line; empty when they are fine (lib/settings-check.ts). */
-export function clusterProblems(env: Env = process.env): string[] {
+export function clusterProblems(env: Env = clusterSettings()): string[] {
   try {
     loadClusters(env);
     return [];
@@ -399,8 +405,9 @@ let cached: { key: string; registry: ClusterRegistry } | undefined;
  * changes (tests set them per case; a running console never does).
  */
 function registry(): ClusterRegistry {
-  const key = JSON.stringify(["CLUSTERS_FILE", "KAFKA_PORT", "KAFKA_CLIENT_ID", ...SINGLE_CLUSTER_VARIABLES].map((name) => process.env[name] ?? null));
-  if (cached?.key !== key) cached = { key, registry: loadClusters() };
+  const settings = clusterSettings();
+  const key = JSON.stringify(settings);
+  if (cached?.key !== key) cached = { key, registry: loadClusters(settings) };
   return cached.registry;
 }
 

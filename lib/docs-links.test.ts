@@ -10,13 +10,6 @@ import { describe, expect, it } from "vitest";
 
 const root = path.resolve(import.meta.dirname, "..");
 
-/**
- * Links that may be missing for now. docs/configuration.md is GENERATED from the settings
- * schema (lib/env.ts) by scripts/docs-config.ts, which another change adds; until it is
- * committed, links to it are allowed to dangle. Remove the entry once the file exists.
- */
-const GENERATED_NOT_YET_COMMITTED = new Set(["docs/configuration.md"]);
-
 interface MarkdownLink {
   line: number;
   target: string;
@@ -83,7 +76,7 @@ function brokenLinks(file: string, markdown: string, repoRoot = root): string[] 
       continue;
     }
     if (!existsSync(resolved)) {
-      if (!GENERATED_NOT_YET_COMMITTED.has(relative)) problems.push(`${where} — no such file`);
+      problems.push(`${where} — no such file`);
       continue;
     }
     const targetText = pathPart === "" ? markdown : resolved.endsWith(".md") ? readFileSync(resolved, "utf8") : null;

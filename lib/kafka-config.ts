@@ -1,35 +1,14 @@
 /**
- * Where the console's Kafka is and how to reach it, from the environment. Credentials
- * are not here: every connection authenticates as the signed-in user.
- *
- *   KAFKA_BOOTSTRAP_SERVERS        host:port[,host:port...]  (default 127.0.0.1:${KAFKA_PORT ?? 9092})
- *   KAFKA_SECURITY_PROTOCOL        SASL_PLAINTEXT (default) | SASL_SSL
- *   KAFKA_TLS_CA_FILE              PEM bundle that signs the brokers' certificates (SASL_SSL)
- *   KAFKA_TLS_CERT_FILE / _KEY_FILE client certificate and key, when the listener asks for one
- *   KAFKA_TLS_REJECT_UNAUTHORIZED  true (default) | false
- *   KAFKA_CLIENT_ID                client.id the broker sees (default kafka-security-console)
+ * Where the console's Kafka is and how to reach it, from the settings lib/env.ts reads
+ * (kafkaConnectionSchema) when no CLUSTERS_FILE names the clusters. Credentials are not
+ * here: every connection authenticates as the signed-in user.
+ * (What each variable means: lib/env.ts, docs/configuration.md.)
  */
 import { readFileSync } from "node:fs";
 import type { ConnectionOptions as TlsConnectionOptions } from "node:tls";
-import { z } from "zod";
-import { pickSettings } from "./env";
+import { clusterSettings, kafkaConnectionSchema, pickSettings, type Settings } from "./env";
 
 const hostPort = /^(\[[0-9a-fA-F:.]+\]|[^\s:,]+):(\d{1,5})$/;
-
-const booleanString = z
-  .enum(["true", "false", "1", "0", "yes", "no"])
-  .transform((v) => v === "true" || v === "1" || v === "yes");
-
-const envSchema = z.object({
-  KAFKA_PORT: z.string().regex(/^\d{1,5}$/, "KAFKA_PORT must be a port number").optional(),
-  KAFKA_BOOTSTRAP_SERVERS: z.string().trim().min(1).optional(),
-  KAFKA_SECURITY_PROTOCOL: z.enum(["SASL_PLAINTEXT", "SASL_SSL"]).default("SASL_PLAINTEXT"),
-  KAFKA_TLS_CA_FILE: z.string().min(1).optional(),
-  KAFKA_TLS_CERT_FILE: z.string().min(1).optional(),
-  KAFKA_TLS_KEY_FILE: z.string().min(1).optional(),
-  KAFKA_TLS_REJECT_UNAUTHORIZED: booleanString.default(true),
-  KAFKA_CLIENT_ID: z.string().trim().min(1).default("kafka-security-console"),
-});
 
 export type SecurityProtocol = "SASL_PLAINTEXT" | "SASL_SSL";
 
@@ -47,8 +26,8 @@ export class KafkaConfigError extends Error {
 }
 
 /** Parses and checks the Kafka settings; throws KafkaConfigError naming every bad variable. */
-export function loadKafkaConfig(env: Readonly<Record<string, string | undefined>> = process.env): KafkaConfig {
-  const parsed = envSchema.safeParse(pickSettings(env, Object.keys(envSchema.shape)));
+export function loadKafkaConfig(env: Settings): KafkaConfig {
+  const parsed = kafkaConnectionSchema.safeParse(pickSettings(env, Object.keys(kafkaConnectionSchema.shape)));
   if (!parsed.success) {
     const problems = parsed.error.issues.map((i) => `${i.path.join(".")}: ${i.message}`).join("; ");
     throw new KafkaConfigError(`Invalid Kafka settings in the environment: ${problems}`);
@@ -92,8 +71,8 @@ function readPem(variable: string, file: string): string {
 
 let cached: KafkaConfig | undefined;
 
-/** The process-wide settings, read once. */
+/** The process-wide settings of the single cluster (scripts and tests), read once. */
 export function kafkaConfig(): KafkaConfig {
-  cached ??= loadKafkaConfig();
+  cached ??= loadKafkaConfig(clusterSettings());
   return cached;
 }

@@ -1,20 +1,20 @@
 /**
- * Every problem with the console's settings at once, from the modules that read them: the
- * console's own (lib/env.ts) and the clusters (lib/clusters.ts: the CLUSTERS_FILE, or
- * without it where Kafka is and how to reach it, lib/kafka-config.ts, and the authorizer
- * assumptions, lib/authorizer-config.ts).
+ * Every problem with the console's settings at once, as lib/env.ts reads them, from the
+ * modules that check them: the console's own (lib/env.ts) and the clusters
+ * (lib/clusters.ts: the CLUSTERS_FILE, or without it where Kafka is and how to reach it,
+ * lib/kafka-config.ts, and the authorizer assumptions, lib/authorizer-config.ts).
  * instrumentation.ts calls it when the server starts, the launcher before it starts
  * anything, so `SESSION_TTL_HOURS=abc` stops the start with its reason instead of becoming
  * NaN hours later. Free of Next and of I/O beyond reading the TLS files Kafka is told to
  * use, so a plain script can call it.
  */
-import { EnvError, parseEnv } from "./env";
+import { currentSettings, EnvError, parseEnv, type Settings } from "./env";
 import { clusterProblems } from "./clusters";
 
-type Env = Readonly<Record<string, string | undefined>>;
+type Env = Settings;
 
 /** Each problem as one line naming the variable; empty when the settings are fine. */
-export function checkSettings(env: Env = process.env): string[] {
+export function checkSettings(env: Env = currentSettings()): string[] {
   const problems: string[] = [];
   try {
     const settings = parseEnv(env);
@@ -43,7 +43,7 @@ export class SettingsError extends Error {
  * For the server start: prints every problem and ends the process with exit code 1.
  * (`next start` only logs a failing instrumentation hook and goes on serving errors.)
  */
-export function exitOnBadSettings(env: Env = process.env): void {
+export function exitOnBadSettings(env: Env = currentSettings()): void {
   const problems = checkSettings(env);
   if (problems.length === 0) return;
   console.error(new SettingsError(problems).message);
@@ -51,7 +51,7 @@ export function exitOnBadSettings(env: Env = process.env): void {
 }
 
 /** Throws a SettingsError listing every problem; returns when the settings are fine. */
-export function assertSettings(env: Env = process.env): void {
+export function assertSettings(env: Env = currentSettings()): void {
   const problems = checkSettings(env);
   if (problems.length > 0) throw new SettingsError(problems);
 }

@@ -13,7 +13,7 @@
  * bare auth error) without revealing anything useful about it. "v1.<keyId>" is
  * authenticated as associated data, so the header cannot be swapped either.
  *
- * Key source, in order:
+ * Key source (the settings lib/env.ts reads, at each use), in order:
  *   1. CONSOLE_SECRET_KEY: 32 bytes as 64 hex digits or base64/base64url (44/43 chars).
  *   2. CONSOLE_SECRET_KEY_FILE: path of a file holding the key in the same format.
  *      Outside production it is created (mode 0600) when missing.
@@ -33,6 +33,7 @@ import { createCipheriv, createDecipheriv, createHash, randomBytes } from "node:
 import { chmodSync, mkdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { homedir } from "node:os";
 import path from "node:path";
+import { secretKeySettings, type SecretKeySettings } from "../env";
 
 const VERSION = "v1";
 const IV_BYTES = 12;
@@ -52,7 +53,7 @@ type Key = { key: Buffer; id: string; source: string };
 let cache: { fingerprint: string; key: Key } | undefined;
 
 /** Default location of the generated development key (outside any repository). */
-export function defaultDevKeyPath(env: NodeJS.ProcessEnv = process.env): string {
+export function defaultDevKeyPath(env: SecretKeySettings = secretKeySettings()): string {
   const configHome = env.XDG_CONFIG_HOME && env.XDG_CONFIG_HOME.length > 0 ? env.XDG_CONFIG_HOME : path.join(homedir(), ".config");
   return path.join(configHome, "kafka-security-console", "secret.key");
 }
@@ -114,7 +115,7 @@ function readOrCreateKeyFile(file: string): Buffer {
   }
 }
 
-function resolveKey(env: NodeJS.ProcessEnv = process.env): Key {
+function resolveKey(env: SecretKeySettings = secretKeySettings()): Key {
   const production = env.NODE_ENV === "production";
   const fingerprint = JSON.stringify([env.CONSOLE_SECRET_KEY ?? null, env.CONSOLE_SECRET_KEY_FILE ?? null, production, env.XDG_CONFIG_HOME ?? null]);
   if (cache && cache.fingerprint === fingerprint) return cache.key;
@@ -152,7 +153,7 @@ function resolveKey(env: NodeJS.ProcessEnv = process.env): Key {
 
 let previousCache: { text: string; keys: Key[] } | undefined;
 
-function previousKeys(env: NodeJS.ProcessEnv = process.env): Key[] {
+function previousKeys(env: SecretKeySettings = secretKeySettings()): Key[] {
   const text = env.CONSOLE_SECRET_KEY_PREVIOUS ?? "";
   if (previousCache && previousCache.text === text) return previousCache.keys;
   const keys = text

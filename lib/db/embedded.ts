@@ -34,6 +34,7 @@ import { mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { PGlite } from "@electric-sql/pglite";
 import { PGLiteSocketServer } from "@electric-sql/pglite-socket";
+import { embeddedDatabaseSettings, type EmbeddedDatabaseSettings } from "../env";
 
 export const DEFAULT_EMBEDDED_PORT = 54329;
 export const DEFAULT_DATA_DIR = ".data/pglite";
@@ -58,9 +59,9 @@ export class EmbeddedDatabaseError extends Error {
   override name = "EmbeddedDatabaseError";
 }
 
-function envInt(name: string, fallback: number): number {
-  const v = process.env[name];
-  if (v === undefined || v.trim() === "") return fallback;
+function envInt(name: keyof EmbeddedDatabaseSettings, fallback: number): number {
+  const v = embeddedDatabaseSettings()[name];
+  if (v === undefined) return fallback;
   const n = Number(v);
   if (!Number.isInteger(n) || n < 0 || n > 65535) throw new EmbeddedDatabaseError(`${name} must be an integer 0..65535, got "${v}"`);
   return n;

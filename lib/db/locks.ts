@@ -21,6 +21,7 @@
  * keys whose hashes collide only serialise more than needed, never less.
  */
 import pg from "pg";
+import { databaseUrl } from "../env";
 
 /** "ksql" in ASCII: the int4 namespace of the console's advisory locks. */
 const LOCK_SPACE = 0x6b73716c;
@@ -96,8 +97,8 @@ export async function withProcessLock<T>(key: string, waitMs: number, fn: () => 
 
 // ---- PostgreSQL advisory locks -------------------------------------------------------
 
-function databaseUrl(): string {
-  const url = process.env.DATABASE_URL;
+function lockDatabaseUrl(): string {
+  const url = databaseUrl();
   if (!url) throw new LockUnavailableError("DATABASE_URL is not set");
   return url;
 }
@@ -112,7 +113,8 @@ const LOCK_NOT_AVAILABLE = "55P03";
  */
 export async function withAdvisoryLocks<T>(locks: readonly LockRequest[], fn: (guard: LockGuard) => Promise<T>, options: { waitMs?: number } = {}): Promise<T> {
   const waitMs = Math.max(1, Math.round(options.waitMs ?? DEFAULT_LOCK_WAIT_MS));
-  const client = new pg.Client({ connectionString: databaseUrl(), application_name: "ksc-lock", connectionTimeoutMillis: 10_000 });
+  const connectionString = lockDatabaseUrl();
+  const client = new pg.Client({ connectionString, application_name: "ksc-lock", connectionTimeoutMillis: 10_000 });
   let lost = null as Error | null;
   client.on("error", (e) => {
     lost = e;

@@ -10,7 +10,7 @@ import {
   type AccessCheckResult,
 } from "@/lib/schemas/access-check";
 import { explainAccess } from "@/lib/services/access-check";
-import { readAuthorizerConfig } from "@/lib/authorizer-config";
+import { clusterOf } from "@/lib/clusters";
 import { aclSuggestions } from "@/lib/services/acl-suggestions";
 import { Field, FormActions, FormGrid } from "@/components/ui/field";
 import { Select } from "@/components/ui/select";
@@ -70,7 +70,7 @@ export default async function AccessCheckPage({ searchParams }: { searchParams: 
     const mapped = outcome.fieldErrors.certificateDn ?? outcome.fieldErrors.kerberosPrincipal;
     if (mapped) errors.principal = mapped;
   }
-  const assumptions = outcome?.ok ? outcome.data.assumptions : readAuthorizerConfig();
+  const assumptions = outcome?.ok ? outcome.data.assumptions : clusterOf(viewer.credential).authorizer;
 
   const value = (field: (typeof FIELDS)[number], fallback: string) => (submitted ? (raw[field] ?? "") : fallback);
   const hostValue = raw.host ?? "";

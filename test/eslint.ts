@@ -1,0 +1,16 @@
+/**
+ * ESLint with the repository's own config (eslint.config.js), for the tests of its fences:
+ * what a rule says of some code as if it were in a given (not necessarily existing) file.
+ */
+import path from "node:path";
+import { ESLint } from "eslint";
+
+const root = path.resolve(import.meta.dirname, "..");
+let eslint: ESLint | undefined;
+
+/** The messages rule `ruleId` gives `code` placed at `file` (relative to the repository). */
+export async function lintMessages(file: string, code: string, ruleId: string): Promise<string[]> {
+  eslint ??= new ESLint({ cwd: root });
+  const [result] = await eslint.lintText(code, { filePath: path.join(root, file) });
+  return (result?.messages ?? []).filter((m) => m.ruleId === ruleId).map((m) => m.message);
+}
