@@ -72,7 +72,7 @@ async function cli(command: string, input: unknown): Promise<Json> {
   const r = await runCli([command], JSON.stringify(input));
   expect(r.stderr).toBe("");
   expect(r.code).toBe(0);
-  return JSON.parse(r.stdout) as Json;
+  return JSON.parse(r.stdout);
 }
 
 // ---- ACL vocabulary -----------------------------------------------------------------
@@ -1329,8 +1329,8 @@ describe.concurrent("input robustness and speed", () => {
       ]);
       expect(a.code).toBe(0);
       expect(t.code).toBe(0);
-      expect((JSON.parse(a.stdout) as Json).results).toHaveLength(3000);
-      expect((JSON.parse(t.stdout) as Json).tokens).toHaveLength(200);
+      expect(JSON.parse(a.stdout).results).toHaveLength(3000);
+      expect(JSON.parse(t.stdout).tokens).toHaveLength(200);
       // ~1 s each when run alone; generous here because the whole suite runs in parallel.
       expect(a.ms).toBeLessThan(15_000);
       expect(t.ms).toBeLessThan(15_000);

@@ -30,7 +30,7 @@ const failures: string[] = [];
 
 function run(command: string, args: string[], env: Record<string, string | undefined> = {}): Promise<number> {
   return new Promise((resolve) => {
-    const child = spawn(command, args, { cwd: root, stdio: "inherit", env: { ...process.env, ...env } as NodeJS.ProcessEnv });
+    const child = spawn(command, args, { cwd: root, stdio: "inherit", env: { ...process.env, ...env } });
     child.on("exit", (code, signal) => resolve(code ?? (signal ? 1 : 0)));
     child.on("error", (error) => {
       console.error(`could not run ${command}: ${error.message}`);

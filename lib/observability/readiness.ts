@@ -58,7 +58,7 @@ export function kafkaApiVersions(server: string, options: { tls?: ConnectionOpti
       const errorCode = received.readInt16BE(8);
       finish(errorCode === 0 ? undefined : new Error(`ApiVersions error ${errorCode}`));
     });
-    socket.on("error", (error) => finish(new Error(transportFailureMessage(error, { tls: Boolean(options.tls), server }) ?? error.message, { cause: error })));
+    socket.on("error", (error: Error) => finish(new Error(transportFailureMessage(error, { tls: Boolean(options.tls), server }) ?? error.message, { cause: error })));
     // A plaintext listener answers ApiVersions; one that hangs up on it probably speaks TLS.
     socket.on("close", () => finish(new Error(options.tls ? "closed before answering" : plaintextToTlsMessage(server))));
   });
@@ -103,7 +103,7 @@ export function readinessProbe(checks: ReadinessChecks, options: { cacheMs?: num
 
   const run = async (): Promise<ReadinessResult> => {
     const attempt = (check: () => Promise<unknown>) => withTimeout(Promise.resolve().then(check), timeoutMs);
-    const outcomes = await Promise.allSettled([attempt(checks.database), attempt(checks.kafka)]);
+    const outcomes = await Promise.allSettled([attempt(() => checks.database()), attempt(() => checks.kafka())]);
     const problems: string[] = [];
     const describe = (reason: unknown) =>
       reason instanceof AggregateError ? reason.errors.map((e: unknown) => (e instanceof Error ? e.message : String(e))).join("; ") : reason instanceof Error ? reason.message : String(reason);
