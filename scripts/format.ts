@@ -223,7 +223,7 @@ function commentEdits(source: ts.SourceFile, problems: string[]): Edit[] {
         continue;
       }
       const line: CommentLine = { prefix: before + m[1]!, text: m[2]! };
-      const r0 = run as { start: number; end: number; lines: CommentLine[] } | null;
+      const r0: { start: number; end: number; lines: CommentLine[] } | null = run;
       if (r0 && text.slice(r0.end, start) === "\n" && r0.lines[0]!.prefix.replace(/\S.*/, "") === before) {
         r0.lines.push(line);
         r0.end = end;
@@ -236,6 +236,19 @@ function commentEdits(source: ts.SourceFile, problems: string[]): Edit[] {
     flush();
     const lines = text.slice(start, end).split("\n");
     if (!lines.some((l) => width(l) > MAX)) continue;
+    const jsx = before.trim() === "{" && after.trim() === "}" && lines.length === 1;
+    if (jsx) {
+      // `{/* text */}` alone on its line: the same as a block of lines.
+      const m = /^\/\*\s*(.*?)\s*\*\/$/.exec(body);
+      const ws = before.slice(0, before.indexOf("{"));
+      const inner =
+        m && !DIRECTIVE.test(m[1]!)
+          ? (wrapCommentLines([{ prefix: `${ws} * `, text: m[1]! }], problems) ?? [`${ws} * ${m[1]!}`])
+          : null;
+      if (inner) edits.push({ start, end, text: [`${ws}{/*`, ...inner, `${ws} */}`].join("\n") });
+      else problems.push(`a JSX comment that cannot be wrapped: ${body.slice(0, 80)}…`);
+      continue;
+    }
     if (!alone) {
       problems.push(
         `a block comment beside code: ${lines
@@ -294,10 +307,14 @@ function commentEdits(source: ts.SourceFile, problems: string[]): Edit[] {
 function splittable(node: ts.StringLiteral | ts.TemplateLiteral): boolean {
   const parent = node.parent;
   if (ts.isCallExpression(parent) || ts.isNewExpression(parent)) return parent.arguments?.includes(node) ?? false;
-  if (ts.isBinaryExpression(parent)) return parent.operatorToken.kind === ts.SyntaxKind.PlusToken;
+  if (ts.isBinaryExpression(parent)) {
+    const op = parent.operatorToken.kind;
+    const assigns = op === ts.SyntaxKind.EqualsToken || op === ts.SyntaxKind.PlusEqualsToken;
+    return op === ts.SyntaxKind.PlusToken || (parent.right === node && assigns);
+  }
   if (ts.isPropertyAssignment(parent)) return parent.initializer === node;
-  if (ts.isVariableDeclaration(parent))
-    return parent.initializer === node && (parent.type !== undefined || !ts.isStringLiteral(node));
+  // A `const` without a type gets `string` instead of the literal's type: typecheck after formatting tells if that matters.
+  if (ts.isVariableDeclaration(parent)) return parent.initializer === node;
   if (ts.isReturnStatement(parent) || ts.isArrowFunction(parent) || ts.isJsxExpression(parent)) return true;
   if (ts.isConditionalExpression(parent)) return parent.whenTrue === node || parent.whenFalse === node;
   if (ts.isArrayLiteralExpression(parent) || ts.isParenthesizedExpression(parent)) return true;
@@ -306,8 +323,14 @@ function splittable(node: ts.StringLiteral | ts.TemplateLiteral): boolean {
   return false;
 }
 
-/** Offsets in `raw` (a literal's source) where a cut after a space is safe: in literal text, not in `${}`. */
-function cuts(node: ts.StringLiteral | ts.TemplateLiteral, source: ts.SourceFile): number[] {
+/**
+ * Offsets in `raw` (a literal's source) where a cut is safe: in literal text (not in `${}`), never inside an
+ * escape sequence; `spaces` are those just after a space, preferred.
+ */
+function cuts(
+  node: ts.StringLiteral | ts.TemplateLiteral,
+  source: ts.SourceFile,
+): { spaces: number[]; anywhere: number[] } {
   const raw = node.getText(source);
   const start = node.getStart(source);
   const segments: [number, number][] = [];
@@ -321,13 +344,29 @@ function cuts(node: ts.StringLiteral | ts.TemplateLiteral, source: ts.SourceFile
     }
   }
   const out: number[] = [];
+  const anywhere: number[] = [];
   for (const [from, to] of segments) {
-    for (let i = from + 1; i < to; i++) {
-      // After a space that is not escaped, before a character that is not a space.
-      if (raw[i - 1] === " " && raw[i] !== " " && raw[i - 2] !== "\\") out.push(i);
+    if (from > 1) anywhere.push(from); // just after a `}`
+    for (let i = from; i < to; i++) {
+      const escape = raw[i] === "\\";
+      // Never inside an escape sequence, nor between the two halves of a surrogate pair.
+      if (i > from && !/[\uDC00-\uDFFF]/.test(raw[i]!)) {
+        anywhere.push(i);
+        if (raw[i - 1] === " " && raw[i] !== " ") out.push(i);
+      }
+      if (escape)
+        i +=
+          raw[i + 1] === "u" && raw[i + 2] === "{"
+            ? raw.indexOf("}", i) - i
+            : /^u/.test(raw[i + 1]!)
+              ? 5
+              : raw[i + 1] === "x"
+                ? 3
+                : 1;
     }
+    if (to > 1 && to < raw.length - 1) anywhere.push(to); // just before a `${`
   }
-  return out;
+  return { spaces: out, anywhere: [...new Set(anywhere)].sort((a, b) => a - b) };
 }
 
 /** The literal cut into pieces of at most `room` characters (quotes included), or null. */
@@ -358,8 +397,9 @@ function stringEdits(source: ts.SourceFile, problems: string[]): Edit[] {
         const indent = /^\s*/.exec(line)![0].length;
         // Short enough to fit on a line of its own, and shorter than the line's excess.
         const room = Math.min(MAX - indent - 8, width(raw) - (width(line) - MAX) - 2);
-        const plain = !raw.includes("\n") && (raw.startsWith('"') || raw.startsWith("`")) && splittable(node);
-        const split = plain && room >= 20 ? pieces(raw, cuts(node, source), room) : null;
+        const plain = !raw.includes("\n") && /^["'`]/.test(raw) && splittable(node);
+        const at = plain && room >= 20 ? cuts(node, source) : null;
+        const split = at ? (pieces(raw, at.spaces, room) ?? pieces(raw, at.anywhere, room)) : null;
         if (split) {
           const joined = split.join(" +\n" + " ".repeat(indent + 2));
           edits.push({ start, end: node.getEnd(), text: ts.isJsxAttribute(node.parent) ? `{${joined}}` : joined });
@@ -386,10 +426,21 @@ function apply(text: string, edits: Edit[]): string {
 
 /** Fixes one file's text; returns the new text (after Prettier) and what it could not fix. */
 export async function fixText(file: string, input: string): Promise<{ text: string; problems: string[] }> {
-  let text = input;
+  const options = { ...((await prettier.resolveConfig(path.join(root, file))) ?? {}), filepath: path.join(root, file) };
+  // Prettier's first pass over a long one-line call can differ from its second (it keeps an object it broke
+  // open): run it to a fixed point, so that a second `npm run format` changes nothing.
+  const settle = async (from: string) => {
+    let current = from;
+    for (let i = 0; i < 4; i++) {
+      const next = await prettier.format(current, options);
+      if (next === current) break;
+      current = next;
+    }
+    return current;
+  };
+  let text = await settle(input);
   let problems: string[] = [];
-  const options = (await prettier.resolveConfig(path.join(root, file))) ?? {};
-  for (let pass = 0; pass < 4; pass++) {
+  for (let pass = 0; pass < 6; pass++) {
     problems = [];
     const kind = file.endsWith("x") ? ts.ScriptKind.TSX : ts.ScriptKind.TS;
     const source = ts.createSourceFile(file, text, ts.ScriptTarget.Latest, true, kind);
@@ -398,7 +449,7 @@ export async function fixText(file: string, input: string): Promise<{ text: stri
     if (edits.length === 0) edits = stringEdits(source, problems);
     else problems = [];
     if (edits.length === 0) break;
-    const next = await prettier.format(apply(text, edits), { ...options, filepath: path.join(root, file) });
+    const next = await settle(apply(text, edits));
     if (next === text) break;
     text = next;
   }
