@@ -75,6 +75,17 @@ function prose(text: string): boolean {
   );
 }
 
+/** The words of a comment line; a `code span` with spaces stays one word. */
+function words(text: string): string[] {
+  const out: string[] = [];
+  for (const word of text.split(/ +/)) {
+    const last = out[out.length - 1];
+    if (last !== undefined && (last.match(/`/g) ?? []).length % 2 === 1) out[out.length - 1] = `${last} ${word}`;
+    else out.push(word);
+  }
+  return out;
+}
+
 /** Greedy fill of `words` into lines of at most MAX characters with `prefix` (the first with `first`). */
 function fill(words: string[], first: string, prefix: string): string[] | null {
   const lines: string[] = [];
@@ -128,7 +139,7 @@ function wrapCommentLines(lines: CommentLine[], problems: string[]): string[] | 
     if (item || /^@/.test(text)) {
       // A list item or a tag: split it, never merge it with the next line.
       const hang = item ? " ".repeat(item[0].length) : "  ";
-      const wrapped = fill(text.split(/ +/), prefix, prefix + hang);
+      const wrapped = fill(words(text), prefix, prefix + hang);
       if (wrapped === null) {
         problems.push(`a word too long to wrap: ${line.trim().slice(0, 80)}…`);
         out.push(line);
@@ -141,12 +152,13 @@ function wrapCommentLines(lines: CommentLine[], problems: string[]): string[] | 
     // Plain prose: re-wrap it with the rest of its paragraph (the following prose lines of the same prefix).
     let end = i + 1;
     while (end < lines.length && lines[end]!.prefix === prefix && prose(lines[end]!.text) && !fence) end++;
-    const words = lines
-      .slice(i, end)
-      .map((l) => l.text)
-      .join(" ")
-      .split(/ +/);
-    const wrapped = fill(words, prefix, prefix);
+    const paragraph = words(
+      lines
+        .slice(i, end)
+        .map((l) => l.text)
+        .join(" "),
+    );
+    const wrapped = fill(paragraph, prefix, prefix);
     if (wrapped === null) {
       problems.push(`a word too long to wrap: ${line.trim().slice(0, 80)}…`);
       out.push(line);
