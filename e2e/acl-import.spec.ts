@@ -93,7 +93,7 @@ test("export the ACLs as YAML, edit the file, import it with sync within a prefi
   // Export: the download a person would save.
   const [download] = await Promise.all([page.waitForEvent("download"), page.getByRole("link", { name: "Export ACLs as YAML" }).click()]);
   expect(download.suggestedFilename()).toMatch(/^kafka-acls-\d{4}-\d\d-\d\d\.yaml$/);
-  const exported = await readFile((await download.path())!, "utf8");
+  const exported = await readFile(await download.path(), "utf8");
   expect(exported).toContain(`  - principal: "${SVC}"`);
 
   // Import the edited file: sync within this run's prefix.

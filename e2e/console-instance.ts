@@ -29,8 +29,8 @@ export async function startInstance(name: string, settings: Record<string, strin
     stdio: ["ignore", "pipe", "pipe"],
   });
   let output = "";
-  child.stdout!.on("data", (chunk: Buffer) => (output += chunk.toString()));
-  child.stderr!.on("data", (chunk: Buffer) => (output += chunk.toString()));
+  child.stdout.on("data", (chunk: Buffer) => (output += chunk.toString()));
+  child.stderr.on("data", (chunk: Buffer) => (output += chunk.toString()));
   const exited = new Promise<number | null>((resolve) => child.on("exit", (code) => resolve(code)));
   const lines = () =>
     output

@@ -285,14 +285,14 @@ test.describe.serial("two console instances on one database", () => {
       req.write(body.slice(0, 10));
       setTimeout(() => {
         b.child.kill("SIGTERM");
-        setTimeout(async () => {
+        setTimeout(() => void (async () => {
           const refused = await fetch(`${b.url}/api/health`).then(
             () => false,
             () => true,
           );
           expect(refused, "a new connection during the drain").toBe(true);
           req.end(body.slice(10));
-        }, 1_000);
+        })().catch(reject), 1_000);
       }, 500);
     });
     const answer = await response;

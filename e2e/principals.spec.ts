@@ -82,7 +82,7 @@ test("a host-pinned grant: carol reads audit-log only from 127.0.0.1, shown besi
 test("exports: what svc-orders can do as CSV and JSON from the page's links, computed from one snapshot that they name", async ({ adminPage: page }) => {
   await page.goto("/principals/User%3Asvc-orders");
   const [csvDownload] = await Promise.all([page.waitForEvent("download"), page.getByRole("link", { name: "Export what User:svc-orders can do as CSV" }).click()]);
-  const csv = readFileSync((await csvDownload.path())!, "utf8").split("\r\n");
+  const csv = readFileSync(await csvDownload.path(), "utf8").split("\r\n");
   expect(csv[0]).toBe("principal,resource_type,resource_name,resource,operation,host,decision,rule,via,acl_permission,acl_principal,acl_operation,acl_pattern_type,acl_resource_name,acl_host,snapshot_taken_at");
   expect(csv).toContainEqual(expect.stringMatching(/^User:svc-orders,TOPIC,orders,listed\+acl,READ,,ALLOWED,acl,,ALLOW,User:svc-orders,READ,LITERAL,orders,\*,\d{4}-/));
   expect(csv).toContainEqual(expect.stringMatching(/^User:svc-orders,TOPIC,inventory,listed\+acl,READ,,DENIED,acl,DENY wins,DENY,User:svc-orders,READ,LITERAL,inventory,\*,/));
@@ -91,7 +91,7 @@ test("exports: what svc-orders can do as CSV and JSON from the page's links, com
   expect(new Set(csv.slice(1, -1).map((line) => line.split(",").at(-1))).size).toBe(1);
 
   const [jsonDownload] = await Promise.all([page.waitForEvent("download"), page.getByRole("link", { name: "Export what User:svc-orders can do as JSON" }).click()]);
-  const json = JSON.parse(readFileSync((await jsonDownload.path())!, "utf8")) as {
+  const json = JSON.parse(readFileSync(await jsonDownload.path(), "utf8")) as {
     question: unknown;
     aclSnapshot: { takenAt: string; size: number };
     rows: { resourceType: string; resourceName: string; operation: string; decision: string; host: string | null; rule: { kind: string } }[];

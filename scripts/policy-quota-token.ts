@@ -20,7 +20,6 @@ import {
   describeTokens,
   expireToken,
   renewToken,
-  type SecurityProtocol,
   type TokenContext,
 } from "../lib/policy/token/token";
 import { CLIENT_QUOTA_KEYS, QUOTA_ENTITY_TYPES, QUOTA_KEYS } from "../lib/policy/types";
@@ -156,7 +155,7 @@ function quotaBudget(input: unknown): unknown {
     if (!("value" in o)) throw new PolicyInputError(`change[${i}].value is required (a number, or null to remove the key)`);
     return {
       entity: parseEntity(o.entity, `change[${i}].entity`),
-      key: oneOf(o.key, QUOTA_KEYS, `change[${i}].key`) as QuotaChange["key"],
+      key: oneOf(o.key, QUOTA_KEYS, `change[${i}].key`),
       value: numOrNull(o.value, `change[${i}].value`),
     };
   });
@@ -252,7 +251,7 @@ function token(input: unknown): unknown {
   const conn = obj(doc.connection, "connection");
   const connection = {
     principal: parsePrincipal(conn.principal, "connection.principal"),
-    securityProtocol: oneOf(conn.securityProtocol, SECURITY_PROTOCOLS, "connection.securityProtocol") as SecurityProtocol,
+    securityProtocol: oneOf(conn.securityProtocol, SECURITY_PROTOCOLS, "connection.securityProtocol"),
     tokenAuthenticated: conn.tokenAuthenticated === undefined ? false : bool(conn.tokenAuthenticated, "connection.tokenAuthenticated"),
   };
   // The client address ACL hosts are matched against; the console reaches the broker from localhost by default.

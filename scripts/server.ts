@@ -72,6 +72,7 @@ export const METRICS_PATH = "/api/metrics";
  * API answer (`api`) is Cache-Control: no-store whatever it set.
  */
 function secureDefaults(res: ServerResponse, headers: Record<string, string>, api: boolean) {
+  // eslint-disable-next-line @typescript-eslint/unbound-method -- applied to `this` below
   const writeHead = res.writeHead;
   res.writeHead = function (this: ServerResponse, ...args: unknown[]) {
     if (!this.headersSent) {
@@ -79,7 +80,7 @@ function secureDefaults(res: ServerResponse, headers: Record<string, string>, ap
       if (api) this.setHeader("Cache-Control", API_CACHE_CONTROL);
     }
     return (writeHead as (...a: unknown[]) => ServerResponse).apply(this, args);
-  } as typeof res.writeHead;
+  };
 }
 
 function plainAnswer(status: number, reason: string, message: string, headers: Record<string, string>, extra: Record<string, string> = {}): string {
@@ -198,7 +199,7 @@ export async function startConsoleServer(settings: ConsoleEnv = env(), log: Logg
   const observability: Observability = {
     log,
     metrics: createMetrics({ kafkaPooledConnections: () => pooledConnectionCount(), aclSnapshots: heldAclSnapshots, lastReady: readiness.probe.last }),
-    ready: readiness.ready,
+    ready: () => readiness.ready(),
   };
   const { metrics } = observability;
 

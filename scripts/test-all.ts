@@ -1,13 +1,13 @@
 /**
- * `npm test`: typecheck, lint, unit, integration and e2e, starting what they need (the
+ * `npm test`: typecheck, lint, format, unit, integration and e2e, starting what they need (the
  * dev broker, the test database schema, the demo data, a production build), then one
- * plain summary line `N passed, N failed`. Typecheck and lint count as one check each;
+ * plain summary line `N passed, N failed`. Typecheck, lint and format count as one check each;
  * Vitest and Playwright tests count one each. Exit code 1 when anything failed.
  *
  * Environment: DATABASE_URL (default: the machine's PostgreSQL, database ksc_test, made
  * anew for each run; a given one is kept, unless TEST_FRESH_DATABASE=1),
  * KAFKA_BOOTSTRAP_SERVERS (default: the dev broker, started here if not running),
- * TEST_ONLY=typecheck,lint,unit,integration,e2e to run a subset. Arguments after `--`
+ * TEST_ONLY=typecheck,lint,format,unit,integration,e2e to run a subset. Arguments after `--`
  * go to Playwright (e.g. `TEST_ONLY=e2e npm test -- e2e/security.spec.ts`); with
  * NEXT_DIST_DIR, E2E_PORT and DATABASE_URL set, several such runs can coexist.
  */
@@ -30,7 +30,7 @@ const failures: string[] = [];
 
 function run(command: string, args: string[], env: Record<string, string | undefined> = {}): Promise<number> {
   return new Promise((resolve) => {
-    const child = spawn(command, args, { cwd: root, stdio: "inherit", env: { ...process.env, ...env } as NodeJS.ProcessEnv });
+    const child = spawn(command, args, { cwd: root, stdio: "inherit", env: { ...process.env, ...env } });
     child.on("exit", (code, signal) => resolve(code ?? (signal ? 1 : 0)));
     child.on("error", (error) => {
       console.error(`could not run ${command}: ${error.message}`);
@@ -144,6 +144,8 @@ async function main() {
 
   if (wants("typecheck")) await check("typecheck", bin("tsc"), ["--noEmit"]);
   if (wants("lint")) await check("lint", bin("eslint"), ["--max-warnings=0", "."]);
+  // One format (.prettierrc.json) and no line over 120 characters (scripts/format.ts); `npm run format` fixes both.
+  if (wants("format")) await check("format", "npm", ["run", "-s", "format:check"]);
   if (wants("unit")) await vitest("unit");
 
   let startedBroker = false;

@@ -19,7 +19,7 @@ const DEFAULTS: Record<string, string> = Object.fromEntries(
 export function listParams(query: AclListQuery | AclListParams): AclListParams {
   const out: AclListParams = {};
   for (const k of Object.keys(DEFAULTS)) {
-    const v = String((query as Record<string, unknown>)[k] ?? DEFAULTS[k]);
+    const v = String((query as Record<string, string | number | boolean | undefined>)[k] ?? DEFAULTS[k]);
     if (v !== DEFAULTS[k]) out[k] = v;
   }
   return out;

@@ -14,7 +14,7 @@ export function CopyButton({ text, label }: { text: string; label: string }) {
   };
   return (
     <span className="row">
-      <button type="button" className="btn secondary small" onClick={copy} aria-label={label}>
+      <button type="button" className="btn secondary small" onClick={() => void copy()} aria-label={label}>
         Copy
       </button>
       {state === "copied" && <span className="muted">Copied.</span>}

@@ -86,6 +86,7 @@ function operationView(doc: Doc, method: string, path: string, op: Doc): Operati
   const parameters: ParameterView[] = ((op.parameters as Doc[] | undefined) ?? []).map((raw) => {
     const p = resolveRef(doc, raw);
     const examples: Record<string, string> = {};
+    // eslint-disable-next-line @typescript-eslint/no-base-to-string -- a parameter's example is a scalar
     if (p.example !== undefined) examples.example = String(p.example);
     for (const [name, e] of Object.entries((p.examples ?? {}) as Record<string, { value: unknown }>)) examples[name] = String(e.value);
     return {
@@ -165,7 +166,7 @@ export function typeLabel(schema: Schema | undefined): string {
 export function constraintsOf(schema: Schema): string[] {
   const out: string[] = [];
   if (schema.default !== undefined) out.push(`default ${JSON.stringify(schema.default)}`);
-  const safe = (n: unknown) => typeof n === "number" && Math.abs(n) < Number.MAX_SAFE_INTEGER;
+  const safe = (n: unknown): n is number => typeof n === "number" && Math.abs(n) < Number.MAX_SAFE_INTEGER;
   if (safe(schema.minimum)) out.push(`≥ ${schema.minimum}`);
   if (safe(schema.exclusiveMinimum)) out.push(`> ${schema.exclusiveMinimum}`);
   if (safe(schema.maximum)) out.push(`≤ ${schema.maximum}`);

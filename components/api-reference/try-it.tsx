@@ -48,7 +48,7 @@ export function TryIt(props: {
   };
 
   return (
-    <form className={styles.tryIt} onSubmit={send} aria-label={`Try ${props.title}`}>
+    <form className={styles.tryIt} onSubmit={(event) => void send(event)} aria-label={`Try ${props.title}`}>
       {props.exampleSets.length > 1 && (
         <div className="row">
           <span className="muted">Fill in an example:</span>

@@ -3,8 +3,8 @@
 import { createContext, useCallback, useContext, useMemo, useState, type ReactNode } from "react";
 
 interface HmacMemory {
-  hmacOf(tokenId: string): string | undefined;
-  remember(tokenId: string, hmac: string): void;
+  hmacOf: (tokenId: string) => string | undefined;
+  remember: (tokenId: string, hmac: string) => void;
 }
 
 const Memory = createContext<HmacMemory | null>(null);

@@ -30,7 +30,7 @@ export function HmacOnce({ tokenId, hmac, owner }: { tokenId: string; hmac: stri
         <input readOnly value={hmac} className="mono" data-testid="token-hmac" onFocus={(e) => e.currentTarget.select()} />
       </Field>
       <div className="actions">
-        <button type="button" className="btn secondary small" onClick={copy}>
+        <button type="button" className="btn secondary small" onClick={() => void copy()}>
           Copy HMAC
         </button>
         {copied === "yes" && <span className="muted">Copied.</span>}

@@ -71,7 +71,7 @@ function queryParameters(op: ApiOperation & { query: z.ZodType }): JsonSchema[] 
   const sets = examples.map(([, e]) => queryStrings(e.value));
   return Object.entries(json.properties ?? {}).map(([name, property]) => {
     const { description, ...schema } = property;
-    const own = examples.filter(([, e]) => name in e.value).map(([key, e]) => [key, { summary: e.summary, value: e.value[name] }]);
+    const own = examples.filter(([, e]) => name in e.value).map(([key, e]) => [key, { summary: e.summary, value: e.value[name] }] as const);
     return {
       name,
       in: "query",

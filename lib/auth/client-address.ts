@@ -83,7 +83,7 @@ export function addressSource(address: string): string {
   const [head = "", tail = ""] = zoneless.split("::");
   const left = head === "" ? [] : head.split(":");
   const right = tail === "" ? [] : tail.split(":");
-  const groups = zoneless.includes("::") ? [...left, ...Array(8 - left.length - right.length).fill("0"), ...right] : left;
+  const groups = zoneless.includes("::") ? [...left, ...Array<string>(8 - left.length - right.length).fill("0"), ...right] : left;
   if (groups.length !== 8 || groups.some((g) => g.includes("."))) return a; // an embedded IPv4 tail: keep it whole
   return `${groups
     .slice(0, 4)

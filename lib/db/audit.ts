@@ -201,7 +201,7 @@ function toJson(value: unknown): Prisma.InputJsonValue | undefined {
   if (value === undefined) return undefined;
   const r = storableJson(redactSecrets(value));
   // null is stored as SQL NULL (the columns are nullable), not JSON null.
-  return r === null ? undefined : (r as Prisma.InputJsonValue);
+  return r === null ? undefined : r;
 }
 
 type Row = {

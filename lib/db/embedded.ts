@@ -44,7 +44,7 @@ export interface EmbeddedDatabase {
   url: string;
   port: number;
   dataDir: string;
-  stop(): Promise<void>;
+  stop: () => Promise<void>;
 }
 
 export interface EmbeddedOptions {

@@ -61,7 +61,7 @@ interface Waiter {
 }
 
 const globalQueues = globalThis as typeof globalThis & { __kscLockQueues?: Map<string, { held: boolean; waiters: Waiter[] }> };
-const queues = (globalQueues.__kscLockQueues ??= new Map());
+const queues = (globalQueues.__kscLockQueues ??= new Map<string, { held: boolean; waiters: Waiter[] }>());
 
 /** Runs `fn` when no other holder of `key` in this process runs; FIFO; LockBusyError after waitMs. */
 export async function withProcessLock<T>(key: string, waitMs: number, fn: () => Promise<T>): Promise<T> {

@@ -55,7 +55,7 @@ export function recordSignInFailure(
 ): Promise<{ id: string; repeatCount: number }> {
   const prefix = sourcePrefix(failure);
   let queues = queuesByClient.get(prisma);
-  if (!queues) queuesByClient.set(prisma, (queues = new Map()));
+  if (!queues) queuesByClient.set(prisma, (queues = new Map<string, Promise<unknown>>()));
   const previous = queues.get(prefix) ?? Promise.resolve();
   const next = previous.catch(() => undefined).then(() => fold(failure, now, prisma));
   queues.set(prefix, next);

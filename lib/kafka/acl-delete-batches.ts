@@ -18,7 +18,7 @@ export const DELETE_FILTERS_MAX = 1_000;
 export const ACLS_ASSUMED = 100_000;
 
 const held = globalThis as typeof globalThis & { __kafkaSecurityConsoleAclsHeld?: Map<string, number> };
-const counts: Map<string, number> = (held.__kafkaSecurityConsoleAclsHeld ??= new Map());
+const counts: Map<string, number> = (held.__kafkaSecurityConsoleAclsHeld ??= new Map<string, number>());
 
 /** Remember how many ACLs a cluster answered in its last full DescribeAcls (shared by every bundle of the process). */
 export function noteAclsHeld(count: number, clusterId = "default"): void {

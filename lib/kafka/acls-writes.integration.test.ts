@@ -84,7 +84,7 @@ describe("ACL writes confirm with one describe, whatever the batch size", () => 
   });
 
   it("confirms a batch with nothing in common (a cluster-wide describe) the same way: one describe per pass", async () => {
-    const mixed = batch(60).map((b, i) => ({ ...b, principal: i % 2 ? principal : other, permissionType: i % 3 ? "ALLOW" : "DENY" }) as AclBinding);
+    const mixed: AclBinding[] = batch(60).map((b, i) => ({ ...b, principal: i % 2 ? principal : other, permissionType: i % 3 ? "ALLOW" : "DENY" }));
     expect(coveringFilter(mixed)).toMatchObject({ resourceType: "ANY", resourceName: null, principal: null, operation: "ANY", permissionType: "ANY" });
     const created = await countRequests(() => createAcls(ADMIN, mixed));
     expect(created.counts.DescribeAcls).toBeLessThanOrEqual(2);

@@ -55,7 +55,7 @@ export function kafkaApiVersions(server: string, options: ApiVersionsOptions = {
       const errorCode = received.readInt16BE(8);
       finish(errorCode === 0 ? undefined : new Error(`ApiVersions error ${errorCode}`));
     });
-    socket.on("error", (error) => {
+    socket.on("error", (error: Error) => {
       const message = transportFailureMessage(error, { tls: Boolean(options.tls), server }) ?? error.message;
       finish(new Error(message, { cause: error }));
     });

@@ -56,7 +56,7 @@ export async function reachableBrokerConnections(admin: Admin): Promise<BrokerCo
       else unreachable.push({ ...broker, reason: reasonOf(outcome.reason) });
     });
     if (connections.size > 0) return { connections, unreachable };
-    failures = outcomes.flatMap((o) => (o.status === "rejected" ? [o.reason] : []));
+    failures = outcomes.flatMap((o): unknown[] => (o.status === "rejected" ? [o.reason] : []));
   }
   throw new AggregateError(failures, "No broker of the cluster could be reached.");
 }
@@ -92,7 +92,7 @@ export interface BrokerDown {
 // host:port -> broker id, from every metadata this process read: a broker that went down
 // leaves the metadata once fenced, and is then known only by its address.
 const globalIds = globalThis as typeof globalThis & { __kafkaSecurityConsoleBrokerIds?: Map<string, number> };
-const brokerIds: Map<string, number> = (globalIds.__kafkaSecurityConsoleBrokerIds ??= new Map());
+const brokerIds: Map<string, number> = (globalIds.__kafkaSecurityConsoleBrokerIds ??= new Map<string, number>());
 
 /**
  * Which of the metadata's brokers and the configured bootstrap servers do not answer

@@ -48,7 +48,7 @@ interface Pool {
 // Kept on globalThis so Next's dev-mode module reloads do not orphan open connections.
 const globalPool = globalThis as typeof globalThis & { __kafkaSecurityConsolePool?: Pool };
 const pool: Pool = (globalPool.__kafkaSecurityConsolePool ??= { entries: new Map(), sweeper: null });
-const rejections: Map<string, number> = (pool.rejections ??= new Map());
+const rejections: Map<string, number> = (pool.rejections ??= new Map<string, number>());
 const MAX_REJECTIONS_TRACKED = 10_000;
 
 /** How long a pooled Admin may be used before it is replaced (and so re-authenticates). */

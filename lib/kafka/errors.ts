@@ -121,7 +121,7 @@ interface ProtocolErrorLike {
 
 function walk(error: unknown, visit: (e: Error & ProtocolErrorLike) => void, depth = 0): void {
   if (!(error instanceof Error) || depth > 8) return;
-  visit(error as Error & ProtocolErrorLike);
+  visit(error);
   if (error instanceof AggregateError) for (const inner of error.errors) walk(inner, visit, depth + 1);
   if ("cause" in error) walk(error.cause, visit, depth + 1);
 }

@@ -6,7 +6,7 @@
  */
 import { alterClientQuotasV1, ClientQuotaMatchTypes, type Admin, type describeClientQuotasV1 } from "@platformatic/kafka";
 import type { QuotaFilterComponent } from "@/lib/policy/quota/filter";
-import type { QuotaEntity, QuotaEntityType, QuotaKey } from "@/lib/policy/types";
+import type { QuotaEntity, QuotaEntityType } from "@/lib/policy/types";
 import { QUOTA_ENTITY_TYPES, QUOTA_KEYS } from "@/lib/policy/types";
 import { anyBrokerConnection, principalOf, withAdmin } from "./client";
 import { errorInfoFor, kafkaErrorName, partialResponse, toKafkaOperationError, type KafkaErrorInfo } from "./errors";
@@ -70,7 +70,7 @@ export async function describeClientQuotas(
     return entries.map((e) => {
       const values: QuotaValues = {};
       for (const v of e.values) {
-        if ((QUOTA_KEYS as readonly string[]).includes(v.key)) values[v.key as QuotaKey] = v.value;
+        if ((QUOTA_KEYS as readonly string[]).includes(v.key)) values[v.key] = v.value;
       }
       return { entity: entityFromWire(e.entity), values };
     });

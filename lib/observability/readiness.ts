@@ -52,7 +52,7 @@ export function readinessProbe(checks: ReadinessChecks, options: { cacheMs?: num
 
   const run = async (): Promise<ReadinessResult> => {
     const attempt = (check: () => Promise<unknown>) => withTimeout(Promise.resolve().then(check), timeoutMs);
-    const outcomes = await Promise.allSettled([attempt(checks.database), attempt(checks.kafka)]);
+    const outcomes = await Promise.allSettled([attempt(() => checks.database()), attempt(() => checks.kafka())]);
     const problems: string[] = [];
     const describe = (reason: unknown) =>
       reason instanceof AggregateError ? reason.errors.map((e: unknown) => (e instanceof Error ? e.message : String(e))).join("; ") : reason instanceof Error ? reason.message : String(reason);

@@ -106,7 +106,7 @@ export function importRequest(input: AclImportInput): ActionResult<Omit<PlanInpu
   const scope = scopeOf(input);
   if (input.mode === "sync") {
     if (scope?.principals === undefined && scope?.resourcePrefix === undefined) return validation(SYNC_WITHOUT_SCOPE, "scope");
-    if (!input.desired.some((b) => inPlanScope(b, scope!))) return validation(SYNC_NOTHING_IN_SCOPE, "scope");
+    if (!input.desired.some((b) => inPlanScope(b, scope))) return validation(SYNC_NOTHING_IN_SCOPE, "scope");
   }
   return { ok: true, data: { desired: input.desired, mode: input.mode, ...(scope ? { scope } : {}) } };
 }

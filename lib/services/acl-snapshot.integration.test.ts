@@ -144,7 +144,7 @@ describe("the ACL snapshot on the real broker", () => {
         fetched.push(c.username);
         return kafkaAclSnapshotSource.fetch(c);
       },
-      prove: kafkaAclSnapshotSource.prove,
+      prove: (c: typeof ADMIN) => kafkaAclSnapshotSource.prove(c),
     };
     const cache = new AclSnapshotCache(counting, { maxAgeMs: 5_000, proofMaxAgeMs: 30_000 });
     let describes = 0;

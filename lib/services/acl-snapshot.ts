@@ -517,7 +517,7 @@ export class AclSnapshotCache {
 
 // Kept on globalThis so Next's dev-mode module reloads do not hold two copies.
 const globalCaches = globalThis as typeof globalThis & { __kafkaSecurityConsoleAclSnapshots?: Map<string, AclSnapshotCache> };
-const caches: Map<string, AclSnapshotCache> = (globalCaches.__kafkaSecurityConsoleAclSnapshots ??= new Map());
+const caches: Map<string, AclSnapshotCache> = (globalCaches.__kafkaSecurityConsoleAclSnapshots ??= new Map<string, AclSnapshotCache>());
 
 /**
  * Every ACL write this process makes through the Kafka adapter (createAcls, deleteAcls)

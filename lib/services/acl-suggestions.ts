@@ -23,7 +23,7 @@ export const NO_SUGGESTIONS: AclSuggestions = Object.freeze({
   transactionalIds: [],
   resourceNames: [],
   byType: Object.fromEntries(RESOURCE_TYPES.map((t) => [t, []])) as unknown as Record<ResourceType, string[]>,
-}) as AclSuggestions;
+});
 
 /** The first `limit` distinct strings of the lists, in order (the lists are sorted already; no list is copied whole). */
 function bounded(lists: readonly (readonly string[])[], limit: number): string[] {

@@ -16,7 +16,7 @@ import type { KafkaCredential } from "@/lib/kafka";
 
 vi.mock("server-only", () => ({}));
 vi.mock("next/cache", () => ({ revalidatePath: vi.fn() }));
-const session = vi.hoisted(() => ({ viewer: null as unknown }));
+const session = vi.hoisted((): { viewer: unknown } => ({ viewer: null }));
 vi.mock("@/lib/auth/current", () => ({ requireViewer: vi.fn(async () => session.viewer) }));
 
 const { createTestDatabase, useMigratedTestDatabase } = await import("@/test/db");

@@ -84,15 +84,15 @@ export function aclCommand(action: "add" | "remove", b: AclBinding, bootstrap: s
     `--${who}-host`,
     shellQuote(b.host),
     "--operation",
-    OPERATION_NAME[b.operation as AclOperation] ?? b.operation,
-    ...resourceArgs(b.resourceType as ResourceType, b.resourceName),
+    OPERATION_NAME[b.operation] ?? b.operation,
+    ...resourceArgs(b.resourceType, b.resourceName),
     "--resource-pattern-type",
     b.patternType.toLowerCase(),
   ];
   const out: CliCommand = { command: line("kafka-acls.sh", bootstrap, args) };
   if (b.resourceType === "CLUSTER" && b.resourceName !== "kafka-cluster") {
     out.warning = `kafka-acls.sh can only name the cluster resource kafka-cluster, not "${b.resourceName}".`;
-  } else if (TRIMMED_BY_TOOL.has(b.resourceType as ResourceType) && b.resourceName !== b.resourceName.trim()) {
+  } else if (TRIMMED_BY_TOOL.has(b.resourceType) && b.resourceName !== b.resourceName.trim()) {
     out.warning = `kafka-acls.sh trims resource names; "${b.resourceName}" has surrounding blanks and cannot be given exactly.`;
   }
   return out;

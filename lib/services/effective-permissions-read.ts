@@ -97,7 +97,7 @@ function quotasFor(principal: string, configured: readonly ConfiguredQuota[]): E
   // No quota entity can name the empty client id (Kafka refuses empty names): it stands for any other.
   return {
     user: parsed.name,
-    clients: [...clientIds.map((c) => ({ clientId: c as string | null })), { clientId: null }].map(({ clientId }) => ({
+    clients: [...clientIds.map((c) => ({ clientId: c })), { clientId: null }].map(({ clientId }) => ({
       clientId,
       applied: appliedView(configured, { kind: "client", user: parsed.name, clientId: clientId ?? "" }),
     })),

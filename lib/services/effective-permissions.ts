@@ -310,9 +310,9 @@ export function principalPermissions(
     .filter((p) => p.patternType === "PREFIXED" || p.resourceName === WILDCARD_RESOURCE)
     .map((p) => ({
       resourceType: p.resourceType,
-      patternType: p.patternType as "LITERAL" | "PREFIXED",
+      patternType: p.patternType,
       resourceName: p.resourceName,
-      covers: coversWords(p.resourceType, p.patternType as "LITERAL" | "PREFIXED", p.resourceName),
+      covers: coversWords(p.resourceType, p.patternType, p.resourceName),
       cells: p.operations
         .filter((c) => c.operation !== "ALL")
         .map((c) => ({ operation: c.operation, decision: c.decision, rule: c.rule, via: ruleVia(c.rule, principal, c.operation, flag), exceptions: c.exceptions })),

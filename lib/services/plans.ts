@@ -33,7 +33,7 @@ import { clusterIdOf, findCluster } from "@/lib/clusters";
 import { claimForApply, finishPlan, getPlan, purgeExpiredPlans, reopenPlan, savePlan, type StoredPlan } from "@/lib/db/change-plan";
 import { hashSessionId } from "@/lib/db/session";
 import { env } from "@/lib/env";
-import type { AnyPlanKind, PlanContext, PlanHeader, PlanRowsPage } from "./plan-kind";
+import type { AnyPlanKind, PlanContext, PlanHeader, PlanRowsPage, PreparedPlan } from "./plan-kind";
 import { PLAN_KINDS } from "./plan-kinds";
 
 export type { PlanHeader, PlanRowsPage } from "./plan-kind";
@@ -120,7 +120,7 @@ export async function createPlan<V = Record<string, unknown>>(viewer: Viewer, ki
   if (k === null) return { ok: false, code: "VALIDATION", message: `Unknown plan kind "${kind}"; one of ${planKindNames().join(", ")}.`, fieldErrors: { kind: ["Unknown plan kind"] } };
   const prepared = await k.prepare(viewer, input);
   if (!prepared.ok) return prepared;
-  const { payload, preview, basis, notApplicable, detail, onSaved } = prepared.data;
+  const { payload, preview, basis, notApplicable, detail, onSaved } = prepared.data as PreparedPlan<unknown, unknown>;
   let stored: StoredPlan;
   try {
     stored = await savePlan<unknown, StoredPreview>({

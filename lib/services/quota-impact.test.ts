@@ -130,7 +130,7 @@ describe("quotaBasis", () => {
     const change = fc.record({ entity, key, value: fc.option(fc.integer({ min: 1, max: 5 }), { nil: null }) });
     fc.assert(
       fc.property(fc.array(change, { maxLength: 10 }), change, change, (setup, planned, outside) => {
-        const before = applyQuotaChange([], setup.filter((c) => c.value !== null) as ConfiguredQuota[]);
+        const before = applyQuotaChange([], setup.filter((c) => c.value !== null));
         const after = applyQuotaChange(before, [outside]);
         const shown = JSON.stringify(quotaImpact(before, planned));
         const shownAfter = JSON.stringify(quotaImpact(after, planned));

@@ -305,7 +305,7 @@ export function currentValue(configured: readonly ConfiguredQuota[], entity: Quo
 /** The alteration checked twice (Kafka's validation, the KIP-55 rule) with the applied quota before and after. */
 export function previewAlteration(configured: readonly ConfiguredQuota[], input: Pick<QuotaAlterationInput, "entity" | "key" | "value">): QuotaPreview {
   const { entity, key, value } = input;
-  const kafkaCheck = validateQuotaAlteration(entity as Record<string, string | null>, [{ key, value }]);
+  const kafkaCheck = validateQuotaAlteration(entity, [{ key, value }]);
   const change = [{ entity, key, value }];
   const budget = checkBudgetChange(configured, change);
   const after = configured.filter((q) => !(q.key === key && sameEntity(q.entity, entity)));

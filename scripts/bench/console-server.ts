@@ -114,17 +114,17 @@ export async function startServer(options: Options, label: string): Promise<numb
       output += chunk.toString();
       if (output.includes("Ready on")) resolve();
     };
-    child.stdout!.on("data", onData);
-    child.stderr!.on("data", (chunk: Buffer) => (output += chunk.toString()));
+    child.stdout.on("data", onData);
+    child.stderr.on("data", (chunk: Buffer) => (output += chunk.toString()));
     child.once("exit", (code) => reject(new Error(`the console server exited (code ${code}) before it was ready:\n${output.slice(-2000)}`)));
   });
   const timeout = setTimeout(() => child.kill("SIGTERM"), 120_000);
   await ready.finally(() => clearTimeout(timeout));
   // Keep draining its output (a full pipe would stall it); errors are worth seeing.
-  child.stdout!.removeAllListeners("data");
-  child.stdout!.on("data", () => undefined);
-  child.stderr!.removeAllListeners("data");
-  child.stderr!.on("data", (chunk: Buffer) => process.stderr.write(`[server] ${chunk}`));
+  child.stdout.removeAllListeners("data");
+  child.stdout.on("data", () => undefined);
+  child.stderr.removeAllListeners("data");
+  child.stderr.on("data", (chunk: Buffer) => process.stderr.write(`[server] ${chunk.toString()}`));
   return child.pid!;
 }
 

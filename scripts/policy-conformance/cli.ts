@@ -73,7 +73,7 @@ export async function cli(command: string, input: unknown): Promise<Json> {
   const r = await runCli([command], JSON.stringify(input));
   expect(r.stderr).toBe("");
   expect(r.code).toBe(0);
-  return JSON.parse(r.stdout) as Json;
+  return JSON.parse(r.stdout);
 }
 
 // ---- ACL vocabulary -----------------------------------------------------------------

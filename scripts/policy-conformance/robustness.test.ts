@@ -4,7 +4,7 @@
  */
 import { spawn } from "node:child_process";
 import { describe, expect, it } from "vitest";
-import { acl, type Json, request, ROOT, type Run, runCli, T, token, tokenDoc } from "./cli";
+import { acl, request, ROOT, type Run, runCli, T, token, tokenDoc } from "./cli";
 
 // ---- robustness and speed -------------------------------------------------------------------
 
@@ -63,8 +63,8 @@ describe.concurrent("input robustness and speed", () => {
       ]);
       expect(a.code).toBe(0);
       expect(t.code).toBe(0);
-      expect((JSON.parse(a.stdout) as Json).results).toHaveLength(3000);
-      expect((JSON.parse(t.stdout) as Json).tokens).toHaveLength(200);
+      expect((JSON.parse(a.stdout)).results).toHaveLength(3000);
+      expect((JSON.parse(t.stdout)).tokens).toHaveLength(200);
       // ~1 s each when run alone; generous here because the whole suite runs in parallel.
       expect(a.ms).toBeLessThan(15_000);
       expect(t.ms).toBeLessThan(15_000);

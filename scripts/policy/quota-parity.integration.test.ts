@@ -95,7 +95,7 @@ describe("quota parity with Kafka", () => {
       2,
     );
     const ours = cases.map((c) => {
-      const configured: ConfiguredQuota[] = c.entities.map((entity) => ({ entity: entity as QuotaEntity, key: "request_percentage", value: 1 }));
+      const configured: ConfiguredQuota[] = c.entities.map((entity) => ({ entity, key: "request_percentage", value: 1 }));
       const r = describeClientQuotas(configured, { components: c.components.map(([entityType, matchType, match]) => ({ entityType, matchType, match })), strict: c.strict });
       if (!r.ok) return { error: `${r.error}: ${r.message}` };
       const shown = r.entries.map(

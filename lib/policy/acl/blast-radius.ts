@@ -214,7 +214,7 @@ function touchedResources(deltas: readonly Delta[], namesByType: ReadonlyMap<Res
     const names = namesByType.get(resourceType);
     if (names === undefined) continue;
     let touched = work.get(resourceType);
-    if (touched === undefined) work.set(resourceType, (touched = new Map()));
+    if (touched === undefined) work.set(resourceType, (touched = new Map<string, Delta[]>()));
     const touch = (name: string) => {
       const mine = touched.get(name);
       if (mine === undefined) touched.set(name, [...list]);

@@ -100,7 +100,7 @@ export function AclBrowser({
       )}
       <div className="row acl-summary" aria-busy={list.isFetching}>
         <Summary list={data} />
-        <SnapshotTime list={data} refreshHref={aclListHref(params, { refresh: "1" })} onRefresh={refresh} pending={list.isFetching} />
+        <SnapshotTime list={data} refreshHref={aclListHref(params, { refresh: "1" })} onRefresh={(event) => void refresh(event)} pending={list.isFetching} />
         {data.pages > 1 && (
           <nav className="row" aria-label="Pages">
             {data.page > 1 && (

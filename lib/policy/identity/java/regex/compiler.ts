@@ -376,7 +376,7 @@ class Compiler {
           prev = branch = new Branch(prev, node, branchConn);
         }
       }
-      if (this.peek() !== 0x7c) return prev as Node;
+      if (this.peek() !== 0x7c) return prev;
       this.next();
     }
   }

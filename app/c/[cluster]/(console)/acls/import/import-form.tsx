@@ -60,9 +60,9 @@ function ApplyProgress({ planId, running }: { planId: string; running: boolean }
       } catch {
         // The next tick tries again; the apply's own answer is what counts.
       }
-      if (!stopped) timer = setTimeout(tick, 500);
+      if (!stopped) timer = setTimeout(() => void tick(), 500);
     };
-    timer = setTimeout(tick, 0);
+    timer = setTimeout(() => void tick(), 0);
     return () => {
       stopped = true;
       clearTimeout(timer);
