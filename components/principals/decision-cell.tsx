@@ -37,7 +37,7 @@ export interface DecisionQuestion {
 }
 
 /** A decision as a badge linking to the Access check that explains it. */
-function DecisionLink(props: { decision: string; href: string; title?: string; label?: string }) {
+export function DecisionLink(props: { decision: string; href: string; title?: string; label?: string }) {
   const { decision, href, title, label } = props;
   return (
     <Link href={href} className="badge-link" title={title} aria-label={label}>
