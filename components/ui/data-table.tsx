@@ -23,12 +23,14 @@ declare module "@tanstack/react-table" {
     className?: string;
     /** Render the body cells as row headers (`<th scope="row">`). */
     rowHeader?: boolean;
-    /** More attributes of a body cell (data-*, a class that depends on the row). */
+    /** More attributes of a body cell (data-*, a class that depends on the row; a colSpan covers the next cells). */
     cellProps?: (row: TData) => CellProps;
     /** Attributes of the header cell (a class, `aria-sort` of a list the server sorts). */
     headerProps?: ThHTMLAttributes<HTMLTableCellElement>;
     /** Keep the column in view at the right (row actions), over the `.sticky-actions` CSS. */
     sticky?: boolean;
+    /** Class of the column's `<col>` (widths); with one on any column the table gets a `<colgroup>`. */
+    colClassName?: string;
   }
 }
 
@@ -120,28 +122,45 @@ export function DataTableView<T>({
 }) {
   const rows = table.getRowModel().rows;
   if (rows.length === 0 && empty !== undefined) return <>{empty}</>;
-  const width = table.getVisibleLeafColumns().length;
-  const bodyRow = (row: (typeof rows)[number], attrs?: RowProps) => (
-    <tr key={row.id} {...attrs}>
-      {row.getVisibleCells().map((cell) => {
-        const meta = cell.column.columnDef.meta;
-        const extra = meta?.cellProps?.(row.original);
-        const cls = classes(meta?.className, meta?.sticky ? "sticky-actions" : undefined, extra?.className);
-        const content = flexRender(cell.column.columnDef.cell, cell.getContext());
-        return meta?.rowHeader ? (
-          <th key={cell.id} scope="row" {...extra} className={cls}>
-            {content}
-          </th>
-        ) : (
-          <td key={cell.id} {...extra} className={cls}>
-            {content}
-          </td>
-        );
-      })}
-    </tr>
-  );
+  const leaves = table.getVisibleLeafColumns();
+  const width = leaves.length;
+  const bodyRow = (row: (typeof rows)[number], attrs?: RowProps) => {
+    // A cell whose `cellProps` give it a colSpan covers the cells after it (a row that says one thing).
+    let covered = 0;
+    return (
+      <tr key={row.id} {...attrs}>
+        {row.getVisibleCells().map((cell) => {
+          if (covered > 0) {
+            covered -= 1;
+            return null;
+          }
+          const meta = cell.column.columnDef.meta;
+          const extra = meta?.cellProps?.(row.original);
+          covered = (extra?.colSpan ?? 1) - 1;
+          const cls = classes(meta?.className, meta?.sticky ? "sticky-actions" : undefined, extra?.className);
+          const content = flexRender(cell.column.columnDef.cell, cell.getContext());
+          return meta?.rowHeader ? (
+            <th key={cell.id} scope="row" {...extra} className={cls}>
+              {content}
+            </th>
+          ) : (
+            <td key={cell.id} {...extra} className={cls}>
+              {content}
+            </td>
+          );
+        })}
+      </tr>
+    );
+  };
   const markup = (
     <table className={classes("data", className)} aria-label={label} {...tableProps}>
+      {leaves.some((c) => c.columnDef.meta?.colClassName) && (
+        <colgroup>
+          {leaves.map((c) => (
+            <col key={c.id} className={c.columnDef.meta?.colClassName} />
+          ))}
+        </colgroup>
+      )}
       <thead>
         {table.getHeaderGroups().map((group) => (
           <tr key={group.id}>
