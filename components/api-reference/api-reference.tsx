@@ -3,6 +3,7 @@ import { TryIt } from "./try-it";
 import { CurlExample } from "./curl-example";
 import { OperationDetails } from "./operation-details";
 import { constraintsOf, typeLabel, type AreaView, type OperationView } from "./model";
+import { Badge } from "@/components/ui/badge";
 import { DataTable, type Column } from "@/components/ui/data-table";
 import styles from "./api-reference.module.css";
 
@@ -141,7 +142,7 @@ function Operation({ op }: { op: OperationView }) {
         <ul className={styles.responses}>
           {op.responses.map((r) => (
             <li key={r.status}>
-              <span className={`badge ${r.status.startsWith("2") ? "success" : "failure"}`}>{r.status}</span> {r.description}
+              <Badge tone={r.status.startsWith("2") ? "ok" : "bad"}>{r.status}</Badge> {r.description}
               {r.mediaTypes.filter((m) => m !== "application/json").map((m) => (
                 <span key={m} className="muted">
                   {" "}

@@ -38,7 +38,7 @@ export function AclPlanResult({ result }: { result: AclPlanApplyResult }) {
   ];
   return (
     <section aria-label="Result" data-testid="acl-result" data-plan-id={result.plan.id}>
-      <Alert tone={tone}>
+      <Alert tone={tone} role="status">
         <Badge tone={outcome}>{result.outcome}</Badge> {result.message}
       </Alert>
       <DataTable

@@ -209,7 +209,7 @@ export function AclPlanPreview({ plan, showFirstRows = true }: { plan: AclPlanVi
         </p>
       </details>
       {plan.notApplicable && (
-        <Alert tone="warn" testId="plan-not-applicable">
+        <Alert tone="warn" role="alert" testId="plan-not-applicable">
           This plan cannot be applied: {plan.notApplicable}
         </Alert>
       )}
