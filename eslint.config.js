@@ -21,6 +21,7 @@ export default tseslint.config(
     rules: { "react-hooks/rules-of-hooks": "off" },
   },
   ...policyFence(),
+  ...uiKitFence(),
   {
     // Pages and components reach the database and Kafka through lib/services (and the
     // actions), which check who is asking, audit, and map errors; never directly.
@@ -68,5 +69,34 @@ function policyFence() {
       rules: { "no-restricted-imports": ["error", { patterns: [...base, { regex: `^(\\.\\./){${depth + 1}}`, message }] }] },
     })),
     { files: tests, rules: { "no-restricted-imports": ["error", { patterns: testBase }] } },
+  ];
+}
+
+/**
+ * Tables, badges and alerts come from the UI kit (components/ui/README.md): one DataTable
+ * over TanStack Table, Badge and Alert. Pages and other components write none by hand.
+ */
+function uiKitFence() {
+  const kit = "components/ui/";
+  const classNames = "/(^|\\s)(badge|alert)(\\s|$)/";
+  return [
+    {
+      files: ["app/**/*.tsx", "components/**/*.tsx"],
+      ignores: [`${kit}**`],
+      rules: {
+        "no-restricted-syntax": [
+          "error",
+          { selector: "JSXOpeningElement[name.name='table']", message: `Use DataTable from ${kit}data-table.tsx: no hand-built <table>.` },
+          {
+            selector: `JSXAttribute[name.name='className'] Literal[value=${classNames}]`,
+            message: `Use Badge or Alert from ${kit}: no hand-written badge or alert classes.`,
+          },
+          {
+            selector: `JSXAttribute[name.name='className'] TemplateElement[value.raw=${classNames}]`,
+            message: `Use Badge or Alert from ${kit}: no hand-written badge or alert classes.`,
+          },
+        ],
+      },
+    },
   ];
 }

@@ -1,0 +1,50 @@
+/**
+ * The UI kit fence of eslint.config.js, run through ESLint itself: outside components/ui,
+ * no page or component writes a `<table>` or a badge or alert class by hand (DataTable,
+ * Badge and Alert are the kit's). A later edit of the config cannot silently reopen it.
+ */
+import path from "node:path";
+import { ESLint } from "eslint";
+import { beforeAll, describe, expect, it } from "vitest";
+
+const root = path.resolve(import.meta.dirname, "..");
+let eslint: ESLint;
+
+beforeAll(() => {
+  eslint = new ESLint({ cwd: root });
+});
+
+/** The restricted-syntax messages ESLint gives `source` in a (not necessarily existing) file. */
+async function refusals(file: string, source: string): Promise<string[]> {
+  const [result] = await eslint.lintText(source, { filePath: path.join(root, file) });
+  return (result?.messages ?? []).filter((m) => m.ruleId === "no-restricted-syntax").map((m) => m.message);
+}
+
+const TABLE = `export const T = () => <table aria-label="x"><tbody /></table>;\n`;
+const BADGES = [
+  `export const B = () => <span className="badge success">ok</span>;\n`,
+  `export const B = (p: { d: string }) => <span className={\`badge \${p.d}\`}>{p.d}</span>;\n`,
+  `export const A = () => <div role="alert" className="alert error">no</div>;\n`,
+  `export const A = (p: { t: string }) => <p className={\`big alert \${p.t}\`}>no</p>;\n`,
+];
+
+describe("the UI kit fence", () => {
+  it.each(["app/c/[cluster]/(console)/fixture/page.tsx", "components/fixture/fixture.tsx", "components/acls/fixture.tsx"])(
+    "%s may not build a <table>",
+    async (file) => {
+      expect(await refusals(file, TABLE)).toEqual([expect.stringContaining("Use DataTable")]);
+    },
+  );
+
+  it.each(BADGES)("a page may not write badge or alert classes: %s", async (source) => {
+    expect(await refusals("app/c/[cluster]/(console)/fixture/page.tsx", source)).toEqual([
+      expect.stringContaining("Use Badge or Alert"),
+    ]);
+  });
+
+  it("the kit itself may, and so may look-alike classes elsewhere", async () => {
+    expect(await refusals("components/ui/fixture.tsx", TABLE + BADGES.join(""))).toEqual([]);
+    const lookAlikes = `export const L = () => <a className="badge-link"><span className="alerts-list nav-alert" /></a>;\n`;
+    expect(await refusals("components/fixture/fixture.tsx", lookAlikes)).toEqual([]);
+  });
+});
