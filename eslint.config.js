@@ -86,7 +86,10 @@ function uiKitFence() {
       rules: {
         "no-restricted-syntax": [
           "error",
-          { selector: "JSXOpeningElement[name.name='table']", message: `Use DataTable from ${kit}data-table.tsx: no hand-built <table>.` },
+          {
+            selector: "JSXOpeningElement[name.name='table']",
+            message: `Use DataTable from ${kit}data-table.tsx: no hand-built <table>.`,
+          },
           {
             selector: `JSXAttribute[name.name='className'] Literal[value=${classNames}]`,
             message: `Use Badge or Alert from ${kit}: no hand-written badge or alert classes.`,

@@ -29,12 +29,10 @@ const BADGES = [
 ];
 
 describe("the UI kit fence", () => {
-  it.each(["app/c/[cluster]/(console)/fixture/page.tsx", "components/fixture/fixture.tsx", "components/acls/fixture.tsx"])(
-    "%s may not build a <table>",
-    async (file) => {
-      expect(await refusals(file, TABLE)).toEqual([expect.stringContaining("Use DataTable")]);
-    },
-  );
+  const outside = ["app/c/[cluster]/(console)/fixture/page.tsx", "components/fixture/fixture.tsx", "components/acls/fixture.tsx"];
+  it.each(outside)("%s may not build a <table>", async (file) => {
+    expect(await refusals(file, TABLE)).toEqual([expect.stringContaining("Use DataTable")]);
+  });
 
   it.each(BADGES)("a page may not write badge or alert classes: %s", async (source) => {
     expect(await refusals("app/c/[cluster]/(console)/fixture/page.tsx", source)).toEqual([
@@ -44,7 +42,7 @@ describe("the UI kit fence", () => {
 
   it("the kit itself may, and so may look-alike classes elsewhere", async () => {
     expect(await refusals("components/ui/fixture.tsx", TABLE + BADGES.join(""))).toEqual([]);
-    const lookAlikes = `export const L = () => <a className="badge-link"><span className="alerts-list nav-alert" /></a>;\n`;
+    const lookAlikes = `export const L = () => <a className="badge-link"><span className="alerts nav-alert" /></a>;\n`;
     expect(await refusals("components/fixture/fixture.tsx", lookAlikes)).toEqual([]);
   });
 });

@@ -70,7 +70,9 @@ const PARAMETER_COLUMNS: Column<OperationView["parameters"][number]>[] = [
     cell: (p) => (
       <>
         {p.description}
-        {constraintsOf(p.schema).length > 0 && <span className={styles.notes}> {constraintsOf(p.schema).join("; ")}</span>}
+        {constraintsOf(p.schema).length > 0 && (
+          <span className={styles.notes}> {constraintsOf(p.schema).join("; ")}</span>
+        )}
       </>
     ),
   },

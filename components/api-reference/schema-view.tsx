@@ -18,9 +18,7 @@ export function SchemaView({ schema, label }: { schema: Schema; label: string })
     ...(shapes.length > 1 ? [{ kind: "alternative" as const, key: `alt-${i}`, first: i === 0, shape }] : []),
     ...fieldRows(shape, 0, "", `${i}`),
   ]);
-  return (
-    <DataTable label={label} className={styles.schemaTable} rows={rows} rowKey={(r) => r.key} columns={SCHEMA_COLUMNS} />
-  );
+  return <DataTable label={label} className={styles.schemaTable} rows={rows} rowKey={(r) => r.key} columns={SCHEMA_COLUMNS} />;
 }
 
 type SchemaRow =
@@ -34,7 +32,8 @@ function fieldRows(shape: Schema, depth: number, prefix: string, key: string): S
   return Object.entries(properties).flatMap(([name, property]) => {
     const nested = depth < MAX_DEPTH ? objectShapes(property) : [];
     const inner = property.type === "array" ? `${prefix}${name}[].` : `${prefix}${name}.`;
-    const row: SchemaRow = { kind: "field", key: `${key}/${name}`, name, prefix, depth, property, required: required.has(name) };
+    const isRequired = required.has(name);
+    const row: SchemaRow = { kind: "field", key: `${key}/${name}`, name, prefix, depth, property, required: isRequired };
     return [row, ...nested.flatMap((n, i) => fieldRows(n, depth + 1, inner, `${key}/${name}/${i}`))];
   });
 }
@@ -50,7 +49,8 @@ const SCHEMA_COLUMNS: Column<SchemaRow>[] = [
     cell: (r) =>
       r.kind === "alternative" ? (
         <>
-          {r.first ? "One of these shapes:" : "Or:"} {typeof r.shape.description === "string" ? r.shape.description : ""}
+          {r.first ? "One of these shapes:" : "Or:"}{" "}
+          {typeof r.shape.description === "string" ? r.shape.description : ""}
         </>
       ) : (
         <>

@@ -100,7 +100,8 @@ function SignInFailures({ group }: { group: SignInGroup }) {
   return (
     <details>
       <summary>
-        {group.attempts} failed sign-in{group.attempts === 1 ? "" : "s"} from <span className="mono">{group.client}</span> between{" "}
+        {group.attempts} failed sign-in{group.attempts === 1 ? "" : "s"} from <span className="mono">{group.client}</span>{" "}
+        between{" "}
         {hour}:00 and {next}:00 UTC ({group.usernames.length === 1 ? "user" : "users"} {group.usernames.join(", ")})
       </summary>
       <ul className={styles.noiseList}>
@@ -156,7 +157,9 @@ const AUDIT_COLUMNS: Column<AuditRow>[] = [
 
 /** The audit events of one page; failed sign-ins folded per client and hour unless `foldSignIns` is off. */
 export function AuditTable({ events, foldSignIns }: { events: readonly AuditEventView[]; foldSignIns: boolean }) {
-  const rows: AuditRow[] = foldSignIns ? foldSignInNoise(events) : events.map((event) => ({ kind: "event" as const, event }));
+  const rows: AuditRow[] = foldSignIns
+    ? foldSignInNoise(events)
+    : events.map((event) => ({ kind: "event" as const, event }));
   return (
     <DataTable
       label="Audit events"

@@ -49,6 +49,18 @@ describe("DataTable", () => {
     expect(html.match(/colSpan/g)).toHaveLength(1);
   });
 
+  it("lets a cell span the cells after it, and gives the table a colgroup when a column has a col class", () => {
+    const spanning: Column<Row>[] = [
+      { ...columns[0]!, colClassName: "narrow" },
+      { ...columns[1]!, cellProps: (r) => (r.n === 2 ? { colSpan: 2 } : {}) },
+      columns[2]!,
+    ];
+    const html = render({ columns: spanning });
+    expect(html).toContain('<colgroup><col class="narrow"/><col/><col/></colgroup><thead>');
+    expect(html).toContain('<th scope="row" class="mono">b</th><td colSpan="2">2</td></tr>');
+    expect(html).toContain('<td class="sticky-actions">do a</td>');
+  });
+
   it("shows `empty` instead of a table with no rows, and can leave out its own scroll region", () => {
     expect(render({ rows: [], empty: "Nothing." })).toBe("Nothing.");
     expect(render({ scroll: false, className: "matrix" })).toMatch(/^<table class="data matrix" aria-label="Things">/);
