@@ -20,6 +20,18 @@ const KAFKA_DYNAMIC_IMPORT = {
 /** Modules the Kafka write fence exempts that the settings fence covers: they get the settings rule alone. */
 const KAFKA_FENCE_EXEMPT_PRODUCTION = ["lib/services/audited-mutation.ts", "lib/kafka/**"];
 
+/** The settings fence's syntax rule (settingsFence), also carried by later blocks whose no-restricted-syntax replaces it. */
+const SETTINGS_MESSAGE = "Read settings through lib/env.ts (one schema, documented in docs/configuration.md), not process.env.";
+const SETTINGS_SYNTAX = [
+    // process.env, process["env"], globalThis.process.env, but not process.env.NEXT_RUNTIME
+    "MemberExpression[object.name='process'][property.name='env']:not([parent.property.name='NEXT_RUNTIME'])",
+    "MemberExpression[object.name='process'][property.value='env']",
+    "MemberExpression[object.property.name='process'][property.name='env']",
+    // const { env } = process; import { env } from "node:process"
+    "VariableDeclarator[init.name='process'] > ObjectPattern > Property[key.name='env']",
+    "ImportDeclaration[source.value=/^(node:)?process$/] > ImportSpecifier[imported.name='env']",
+].map((selector) => ({ selector, message: SETTINGS_MESSAGE }));
+
 export default tseslint.config(
   { ignores: ["node_modules/", ".next/", ".next-*/", "lib/generated/", ".data/", ".kafka/", "target/", "test-results/", "playwright-report/", "next-env.d.ts"] },
   js.configs.recommended,
@@ -76,6 +88,7 @@ export default tseslint.config(
     plugins: { layers },
     rules: { "layers/order": "error" },
   },
+  ...uiKitFence(),
   {
     // Pages and components reach the database and Kafka through lib/services (and the
     // actions), which check who is asking, audit, and map errors; never directly.
@@ -188,17 +201,7 @@ function kafkaWriteFence() {
  * next.config.ts may read the environment; so may a check of NEXT_RUNTIME, which Next sets.)
  */
 function settingsFence() {
-  const message = "Read settings through lib/env.ts (one schema, documented in docs/configuration.md), not process.env.";
-  const selectors = [
-    // process.env, process["env"], globalThis.process.env, but not process.env.NEXT_RUNTIME
-    "MemberExpression[object.name='process'][property.name='env']:not([parent.property.name='NEXT_RUNTIME'])",
-    "MemberExpression[object.name='process'][property.value='env']",
-    "MemberExpression[object.property.name='process'][property.name='env']",
-    // const { env } = process; import { env } from "node:process"
-    "VariableDeclarator[init.name='process'] > ObjectPattern > Property[key.name='env']",
-    "ImportDeclaration[source.value=/^(node:)?process$/] > ImportSpecifier[imported.name='env']",
-  ];
-  const settings = selectors.map((selector) => ({ selector, message }));
+  const settings = SETTINGS_SYNTAX;
   const production = ["app/**/*.{ts,tsx}", "components/**/*.{ts,tsx}", "lib/**/*.{ts,tsx}", "proxy.ts", "instrumentation.ts"];
   return [
     // Both fences' syntax rules in the files both cover (one no-restricted-syntax replaces the other).
@@ -211,6 +214,42 @@ function settingsFence() {
       files: KAFKA_FENCE_EXEMPT_PRODUCTION,
       ignores: ["**/*.test.{ts,tsx}"],
       rules: { "no-restricted-syntax": ["error", ...settings] },
+    },
+  ];
+}
+
+/**
+ * Tables, badges and alerts come from the UI kit (components/ui/README.md): one DataTable
+ * over TanStack Table, Badge and Alert. Pages and other components write none by hand.
+ */
+function uiKitFence() {
+  const kit = "components/ui/";
+  const classNames = "/(^|\\s)(badge|alert)(\\s|$)/";
+  return [
+    {
+      files: ["app/**/*.tsx", "components/**/*.tsx"],
+      ignores: [`${kit}**`],
+      rules: {
+        // One no-restricted-syntax replaces another in the files both cover: these files are also under the
+        // settings fence and the Kafka write fence, so their selectors come along.
+        "no-restricted-syntax": [
+          "error",
+          ...SETTINGS_SYNTAX,
+          KAFKA_DYNAMIC_IMPORT,
+          {
+            selector: "JSXOpeningElement[name.name='table']",
+            message: `Use DataTable from ${kit}data-table.tsx: no hand-built <table>.`,
+          },
+          {
+            selector: `JSXAttribute[name.name='className'] Literal[value=${classNames}]`,
+            message: `Use Badge or Alert from ${kit}: no hand-written badge or alert classes.`,
+          },
+          {
+            selector: `JSXAttribute[name.name='className'] TemplateElement[value.raw=${classNames}]`,
+            message: `Use Badge or Alert from ${kit}: no hand-written badge or alert classes.`,
+          },
+        ],
+      },
     },
   ];
 }

@@ -1,13 +1,14 @@
 import Link from "@/components/link";
-import type { MouseEvent } from "react";
+import type { MouseEvent, ReactNode } from "react";
 import type { AclBinding } from "@/lib/policy";
 import type { AclSortColumn } from "@/lib/schemas/acls";
-import { TableScroll } from "@/components/ui/data-table";
+import { Badge, decisionTone } from "@/components/ui/badge";
+import { DataTable, type Column } from "@/components/ui/data-table";
 
 /**
- * One ACL binding as a table row's cells, and its header row: the same seven columns in
- * the same order wherever the console lists bindings (the ACL list, lint findings, plans
- * and their results, resources). The ACL list adds sortable headers and a link to the
+ * One ACL binding as DataTable columns: the same seven columns in the same order wherever
+ * the console lists bindings (the ACL list, lint findings, plans and their results,
+ * resources, the access check). The ACL list adds sortable headers and a link to the
  * principal's page.
  */
 
@@ -28,23 +29,6 @@ export const bindingRowKey = (b: AclBinding) => [b.resourceType, b.patternType, 
 /** The principal's page (`/principals/User%3Aalice`). */
 export const principalHref = (principal: string) => `/principals/${encodeURIComponent(principal)}`;
 
-/** The binding as the 7 cells; `linkPrincipal` makes the principal a link to its page. */
-export function AclBindingCells({ acl, linkPrincipal = false }: { acl: AclBinding; linkPrincipal?: boolean }) {
-  return (
-    <>
-      <td>
-        <span className={`badge ${acl.permissionType}`}>{acl.permissionType}</span>
-      </td>
-      <td className="mono">{linkPrincipal ? <Link href={principalHref(acl.principal)}>{acl.principal}</Link> : acl.principal}</td>
-      <td className="mono">{acl.operation}</td>
-      <td className="mono">{acl.resourceType}</td>
-      <td className="mono">{acl.patternType}</td>
-      <td className="mono">{acl.resourceName}</td>
-      <td className="mono">{acl.host}</td>
-    </>
-  );
-}
-
 /** How a sortable header row sorts: the current column and direction, a link per choice (works without JavaScript), and a click handler. */
 export interface AclSortControl {
   column: AclSortColumn;
@@ -53,51 +37,55 @@ export interface AclSortControl {
   onSort?: (column: AclSortColumn, order: "asc" | "desc", event: MouseEvent<HTMLAnchorElement>) => void;
 }
 
-/** The 7 header cells; with `sort`, each is a link that sorts by it (again: the other direction). */
-export function AclBindingHeaders({ sort }: { sort?: AclSortControl }) {
+/** A header that sorts by its column (again: the other direction), as a link. */
+function SortHeader({ column, header, sort }: { column: AclSortColumn; header: string; sort: AclSortControl }) {
+  const active = sort.column === column;
+  const next = active && sort.order === "asc" ? "desc" : "asc";
   return (
-    <>
-      {ACL_COLUMNS.map(({ key, header }) => {
-        if (sort === undefined) return <th key={key}>{header}</th>;
-        const active = sort.column === key;
-        const next = active && sort.order === "asc" ? "desc" : "asc";
-        return (
-          <th key={key} aria-sort={active ? (sort.order === "asc" ? "ascending" : "descending") : "none"}>
-            <a
-              href={sort.href(key, next)}
-              className="sort-link"
-              aria-label={`${header}: sort ${next === "asc" ? "ascending" : "descending"}`}
-              onClick={sort.onSort ? (e) => sort.onSort!(key, next, e) : undefined}
-              data-in-page={sort.onSort ? "" : undefined}
-            >
-              {header}
-              {active ? (sort.order === "asc" ? " ▲" : " ▼") : ""}
-            </a>
-          </th>
-        );
-      })}
-    </>
+    <a
+      href={sort.href(column, next)}
+      className="sort-link"
+      aria-label={`${header}: sort ${next === "asc" ? "ascending" : "descending"}`}
+      onClick={sort.onSort ? (e) => sort.onSort!(column, next, e) : undefined}
+      data-in-page={sort.onSort ? "" : undefined}
+    >
+      {header}
+      {active ? (sort.order === "asc" ? " ▲" : " ▼") : ""}
+    </a>
   );
+}
+
+const ariaSort = (sort: AclSortControl, column: AclSortColumn) =>
+  sort.column !== column ? "none" : sort.order === "asc" ? "ascending" : "descending";
+
+/**
+ * The 7 binding columns of rows `T` (`binding` reads a row's binding): `linkPrincipal`
+ * makes the principal a link to its page; with `sort`, each header is a link that sorts by it.
+ */
+export function aclColumns<T>(
+  binding: (row: T) => AclBinding,
+  { linkPrincipal = false, sort }: { linkPrincipal?: boolean; sort?: AclSortControl } = {},
+): Column<T>[] {
+  const cell: Record<AclSortColumn, (acl: AclBinding) => ReactNode> = {
+    permissionType: (acl) => <Badge tone={decisionTone(acl.permissionType)}>{acl.permissionType}</Badge>,
+    principal: (acl) =>
+      linkPrincipal ? <Link href={principalHref(acl.principal)}>{acl.principal}</Link> : acl.principal,
+    operation: (acl) => acl.operation,
+    resourceType: (acl) => acl.resourceType,
+    patternType: (acl) => acl.patternType,
+    resourceName: (acl) => acl.resourceName,
+    host: (acl) => acl.host,
+  };
+  return ACL_COLUMNS.map(({ key, header }) => ({
+    key,
+    header: sort ? <SortHeader column={key} header={header} sort={sort} /> : header,
+    className: key === "permissionType" ? undefined : "mono",
+    headerProps: sort ? { "aria-sort": ariaSort(sort, key) } : undefined,
+    cell: (row: T) => cell[key](binding(row)),
+  }));
 }
 
 /** A read-only table of bindings (plans: the bindings to create or delete). */
 export function AclBindingsTable({ label, bindings }: { label: string; bindings: readonly AclBinding[] }) {
-  return (
-    <TableScroll label={label}>
-      <table className="data" aria-label={label}>
-        <thead>
-          <tr>
-            <AclBindingHeaders />
-          </tr>
-        </thead>
-        <tbody>
-          {bindings.map((b) => (
-            <tr key={bindingRowKey(b)}>
-              <AclBindingCells acl={b} />
-            </tr>
-          ))}
-        </tbody>
-      </table>
-    </TableScroll>
-  );
+  return <DataTable label={label} columns={aclColumns((b: AclBinding) => b)} rows={bindings} rowKey={bindingRowKey} />;
 }

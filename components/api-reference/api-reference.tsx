@@ -3,6 +3,8 @@ import { TryIt } from "./try-it";
 import { CurlExample } from "./curl-example";
 import { OperationDetails } from "./operation-details";
 import { constraintsOf, typeLabel, type AreaView, type OperationView } from "./model";
+import { Badge } from "@/components/ui/badge";
+import { DataTable, type Column } from "@/components/ui/data-table";
 import styles from "./api-reference.module.css";
 
 /**
@@ -49,6 +51,43 @@ export function ApiReference({ areas, version }: { areas: AreaView[]; version: s
   );
 }
 
+const PARAMETER_COLUMNS: Column<OperationView["parameters"][number]>[] = [
+  {
+    key: "name",
+    header: "Name",
+    cell: (p) => (
+      <>
+        <code>{p.name}</code>
+        {p.required && <span className={styles.required}> required</span>}
+      </>
+    ),
+  },
+  { key: "in", header: "In", cell: (p) => p.in },
+  { key: "type", header: "Type", cell: (p) => <code className={styles.type}>{typeLabel(p.schema)}</code> },
+  {
+    key: "meaning",
+    header: "Meaning",
+    cell: (p) => (
+      <>
+        {p.description}
+        {constraintsOf(p.schema).length > 0 && (
+          <span className={styles.notes}> {constraintsOf(p.schema).join("; ")}</span>
+        )}
+      </>
+    ),
+  },
+  {
+    key: "examples",
+    header: "Examples",
+    cell: (p) =>
+      [...new Set(Object.values(p.examples))].map((v) => (
+        <code key={v} className={styles.exampleValue}>
+          {v}
+        </code>
+      )),
+  },
+];
+
 const slug = (s: string) => s.toLowerCase().replace(/[^a-z0-9]+/g, "-");
 
 function Operation({ op }: { op: OperationView }) {
@@ -84,44 +123,13 @@ function Operation({ op }: { op: OperationView }) {
         {parameters.length > 0 && (
           <>
             <h4>Parameters</h4>
-            <div className="table-scroll" role="region" tabIndex={0} aria-label={`Parameters of ${title} (scrolls sideways)`}>
-              <table className={`data ${styles.params}`} aria-label={`Parameters of ${title}`}>
-                <thead>
-                  <tr>
-                    <th scope="col">Name</th>
-                    <th scope="col">In</th>
-                    <th scope="col">Type</th>
-                    <th scope="col">Meaning</th>
-                    <th scope="col">Examples</th>
-                  </tr>
-                </thead>
-                <tbody>
-                  {parameters.map((p) => (
-                    <tr key={`${p.in}-${p.name}`}>
-                      <td>
-                        <code>{p.name}</code>
-                        {p.required && <span className={styles.required}> required</span>}
-                      </td>
-                      <td>{p.in}</td>
-                      <td>
-                        <code className={styles.type}>{typeLabel(p.schema)}</code>
-                      </td>
-                      <td>
-                        {p.description}
-                        {constraintsOf(p.schema).length > 0 && <span className={styles.notes}> {constraintsOf(p.schema).join("; ")}</span>}
-                      </td>
-                      <td>
-                        {[...new Set(Object.values(p.examples))].map((v) => (
-                          <code key={v} className={styles.exampleValue}>
-                            {v}
-                          </code>
-                        ))}
-                      </td>
-                    </tr>
-                  ))}
-                </tbody>
-              </table>
-            </div>
+            <DataTable
+              label={`Parameters of ${title}`}
+              className={styles.params}
+              rows={parameters}
+              rowKey={(p) => `${p.in}-${p.name}`}
+              columns={PARAMETER_COLUMNS}
+            />
           </>
         )}
 
@@ -136,7 +144,7 @@ function Operation({ op }: { op: OperationView }) {
         <ul className={styles.responses}>
           {op.responses.map((r) => (
             <li key={r.status}>
-              <span className={`badge ${r.status.startsWith("2") ? "success" : "failure"}`}>{r.status}</span> {r.description}
+              <Badge tone={r.status.startsWith("2") ? "ok" : "bad"}>{r.status}</Badge> {r.description}
               {r.mediaTypes.filter((m) => m !== "application/json").map((m) => (
                 <span key={m} className="muted">
                   {" "}

@@ -1,4 +1,4 @@
-import { Fragment } from "react";
+import { DataTable, type Column } from "@/components/ui/data-table";
 import { constraintsOf, objectShapes, typeLabel, type Schema } from "./model";
 import styles from "./api-reference.module.css";
 
@@ -14,67 +14,72 @@ export function SchemaView({ schema, label }: { schema: Schema; label: string })
       </p>
     );
   }
-  return (
-    <div className="table-scroll" role="region" tabIndex={0} aria-label={`${label} (scrolls sideways)`}>
-      <table className={`data ${styles.schemaTable}`} aria-label={label}>
-        <thead>
-          <tr>
-            <th scope="col">Field</th>
-            <th scope="col">Type</th>
-            <th scope="col">Meaning</th>
-          </tr>
-        </thead>
-        <tbody>
-          {shapes.map((shape, i) => (
-            <Fragment key={i}>
-              {shapes.length > 1 && (
-                <tr>
-                  <td colSpan={3} className={styles.alternative}>
-                    {i === 0 ? "One of these shapes:" : "Or:"} {typeof shape.description === "string" ? shape.description : ""}
-                  </td>
-                </tr>
-              )}
-              <Rows shape={shape} depth={0} prefix="" />
-            </Fragment>
-          ))}
-        </tbody>
-      </table>
-    </div>
-  );
+  const rows = shapes.flatMap((shape, i): SchemaRow[] => [
+    ...(shapes.length > 1 ? [{ kind: "alternative" as const, key: `alt-${i}`, first: i === 0, shape }] : []),
+    ...fieldRows(shape, 0, "", `${i}`),
+  ]);
+  return <DataTable label={label} className={styles.schemaTable} rows={rows} rowKey={(r) => r.key} columns={SCHEMA_COLUMNS} />;
 }
 
-function Rows({ shape, depth, prefix }: { shape: Schema; depth: number; prefix: string }) {
+type SchemaRow =
+  | { kind: "alternative"; key: string; first: boolean; shape: Schema }
+  | { kind: "field"; key: string; name: string; prefix: string; depth: number; property: Schema; required: boolean };
+
+/** The fields of an object shape, each followed by the fields of its nested objects (down to MAX_DEPTH). */
+function fieldRows(shape: Schema, depth: number, prefix: string, key: string): SchemaRow[] {
   const properties = (shape.properties ?? {}) as Record<string, Schema>;
   const required = new Set((shape.required as string[] | undefined) ?? []);
+  return Object.entries(properties).flatMap(([name, property]) => {
+    const nested = depth < MAX_DEPTH ? objectShapes(property) : [];
+    const inner = property.type === "array" ? `${prefix}${name}[].` : `${prefix}${name}.`;
+    const isRequired = required.has(name);
+    const row: SchemaRow = { kind: "field", key: `${key}/${name}`, name, prefix, depth, property, required: isRequired };
+    return [row, ...nested.flatMap((n, i) => fieldRows(n, depth + 1, inner, `${key}/${name}/${i}`))];
+  });
+}
+
+const SCHEMA_COLUMNS: Column<SchemaRow>[] = [
+  {
+    key: "field",
+    header: "Field",
+    cellProps: (r) =>
+      r.kind === "alternative"
+        ? { colSpan: 3, className: styles.alternative }
+        : { className: styles[`depth${Math.min(r.depth, MAX_DEPTH)}`] },
+    cell: (r) =>
+      r.kind === "alternative" ? (
+        <>
+          {r.first ? "One of these shapes:" : "Or:"}{" "}
+          {typeof r.shape.description === "string" ? r.shape.description : ""}
+        </>
+      ) : (
+        <>
+          <code>
+            {r.prefix}
+            {r.name}
+          </code>
+          {r.required ? <span className={styles.required}> required</span> : null}
+        </>
+      ),
+  },
+  {
+    key: "type",
+    header: "Type",
+    cell: (r) => r.kind === "field" && <code className={styles.type}>{typeLabel(r.property)}</code>,
+  },
+  {
+    key: "meaning",
+    header: "Meaning",
+    cell: (r) => r.kind === "field" && <Meaning property={r.property} />,
+  },
+];
+
+function Meaning({ property }: { property: Schema }) {
+  const notes = constraintsOf(property);
   return (
     <>
-      {Object.entries(properties).map(([name, property]) => {
-        const nested = depth < MAX_DEPTH ? objectShapes(property) : [];
-        const notes = constraintsOf(property);
-        return (
-          <Fragment key={name}>
-            <tr>
-              <td className={styles[`depth${Math.min(depth, MAX_DEPTH)}`]}>
-                <code>
-                  {prefix}
-                  {name}
-                </code>
-                {required.has(name) ? <span className={styles.required}> required</span> : null}
-              </td>
-              <td>
-                <code className={styles.type}>{typeLabel(property)}</code>
-              </td>
-              <td>
-                {typeof property.description === "string" ? property.description : null}
-                {notes.length > 0 && <span className={styles.notes}> {notes.join("; ")}</span>}
-              </td>
-            </tr>
-            {nested.map((inner, i) => (
-              <Rows key={i} shape={inner} depth={depth + 1} prefix={property.type === "array" ? `${prefix}${name}[].` : `${prefix}${name}.`} />
-            ))}
-          </Fragment>
-        );
-      })}
+      {typeof property.description === "string" ? property.description : null}
+      {notes.length > 0 && <span className={styles.notes}> {notes.join("; ")}</span>}
     </>
   );
 }

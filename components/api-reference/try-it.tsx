@@ -2,6 +2,8 @@
 
 import { useId, useState, type FormEvent } from "react";
 import { requestUrl, typeLabel, type ParameterView } from "./model";
+import { Alert } from "@/components/ui/alert";
+import { Badge } from "@/components/ui/badge";
 import styles from "./api-reference.module.css";
 
 type Answer = { status: number; statusText: string; body: string; json: boolean } | { error: string };
@@ -94,16 +96,14 @@ export function TryIt(props: {
         <code className={styles.url}>GET {url}</code>
       </div>
       {answer && "error" in answer && (
-        <div className="alert error" role="alert">
-          {answer.error}
-        </div>
+        <Alert tone="error">{answer.error}</Alert>
       )}
       {answer && !("error" in answer) && (
         <div className={styles.answer}>
           <p>
-            <span className={`badge ${answer.status < 400 ? "success" : "failure"}`} aria-label="Status">
+            <Badge tone={answer.status < 400 ? "ok" : "bad"} aria-label="Status">
               HTTP {answer.status} {answer.statusText}
-            </span>
+            </Badge>
           </p>
           <pre aria-label={`Answer of ${props.title}`}>{answer.body}</pre>
         </div>

@@ -1,5 +1,6 @@
 import { Badge, type Tone } from "@/components/ui/badge";
-import { TableScroll } from "@/components/ui/data-table";
+import type { ReactNode } from "react";
+import { DataTable, type Column } from "@/components/ui/data-table";
 import { aclsHref, planHref, principalHref, quotaUserHref, resourceHref } from "@/components/dashboard/links";
 import { PrincipalLink } from "@/components/principals/decision-cell";
 import { foldSignInNoise, requestedBindings, type AuditEventView, type SignInGroup } from "./audit-change";
@@ -31,117 +32,146 @@ function Principal({ p }: { p: string }) {
   return <PrincipalLink principal={p} />;
 }
 
-function EventRow({ e }: { e: AuditEventView }) {
-  const href = targetHref(e);
+function Actor({ e }: { e: AuditEventView }) {
   const others = e.subjects.filter((s) => s !== e.principal);
   return (
-    <tr id={`event-${e.id}`} data-event-id={e.id} data-action={e.action}>
-      <td className="mono">{time(e.at)}</td>
-      <td>
-        <Principal p={e.principal} />
-        {others.length > 0 && (
-          <div className={styles.subjects}>
-            about{" "}
-            {others.map((s, i) => (
-              <span key={s}>
-                {i > 0 && ", "}
-                <Principal p={s} />
-              </span>
-            ))}
-          </div>
-        )}
-      </td>
-      <td>
-        <span className="mono">{e.action}</span>
-        {e.planId && (
-          <div>
-            <a href={planHref(e.planId)} data-testid="audit-plan-link">
-              plan {e.planId.slice(0, 8)}
-            </a>
-          </div>
-        )}
-      </td>
-      <td>
-        {href ? (
-          <a href={href} className={`mono ${styles.truncate}`} title={e.target}>
-            {e.target}
+    <>
+      <Principal p={e.principal} />
+      {others.length > 0 && (
+        <div className={styles.subjects}>
+          about{" "}
+          {others.map((s, i) => (
+            <span key={s}>
+              {i > 0 && ", "}
+              <Principal p={s} />
+            </span>
+          ))}
+        </div>
+      )}
+    </>
+  );
+}
+
+function Action({ e }: { e: AuditEventView }) {
+  return (
+    <>
+      <span className="mono">{e.action}</span>
+      {e.planId && (
+        <div>
+          <a href={planHref(e.planId)} data-testid="audit-plan-link">
+            plan {e.planId.slice(0, 8)}
           </a>
-        ) : (
-          <span className={`mono ${styles.truncate}`} title={e.target}>
-            {e.target}
-          </span>
-        )}
-      </td>
-      <td>
-        <Badge tone={OUTCOME_TONE[e.outcome]}>{e.outcome}</Badge>
-        {e.repeatCount > 1 && <div className="muted">×{e.repeatCount}</div>}
-      </td>
-      <td>
-        <ChangeView event={e} />
-        {(e.kafkaError || e.message) && (
-          <div className={styles.message}>
-            {e.kafkaError && <span className="mono">{e.kafkaError}: </span>}
-            {e.message}
-          </div>
-        )}
-      </td>
-    </tr>
+        </div>
+      )}
+    </>
+  );
+}
+
+function Target({ e }: { e: AuditEventView }) {
+  const href = targetHref(e);
+  return href ? (
+    <a href={href} className={`mono ${styles.truncate}`} title={e.target}>
+      {e.target}
+    </a>
+  ) : (
+    <span className={`mono ${styles.truncate}`} title={e.target}>
+      {e.target}
+    </span>
+  );
+}
+
+function Change({ e }: { e: AuditEventView }) {
+  return (
+    <>
+      <ChangeView event={e} />
+      {(e.kafkaError || e.message) && (
+        <div className={styles.message}>
+          {e.kafkaError && <span className="mono">{e.kafkaError}: </span>}
+          {e.message}
+        </div>
+      )}
+    </>
   );
 }
 
 function SignInFailures({ group }: { group: SignInGroup }) {
   const hour = group.hour.slice(11, 13);
-  const last = group.events[0]!;
+  const next = String((Number(hour) + 1) % 24).padStart(2, "0");
   return (
-    <tr className={styles.noise} data-testid="sign-in-noise">
-      <td className="mono">{time(last.lastAt ?? last.at)}</td>
-      <td colSpan={5}>
-        <details>
-          <summary>
-            {group.attempts} failed sign-in{group.attempts === 1 ? "" : "s"} from <span className="mono">{group.client}</span> between {hour}:00 and{" "}
-            {String((Number(hour) + 1) % 24).padStart(2, "0")}:00 UTC ({group.usernames.length === 1 ? "user" : "users"} {group.usernames.join(", ")})
-          </summary>
-          <ul className={styles.noiseList}>
-            {group.events.map((e) => (
-              <li key={e.id}>
-                <span className="mono">{time(e.at)}</span> <Principal p={e.principal} /> ×{e.repeatCount} <Badge tone="bad">{e.outcome}</Badge> {e.message}
-              </li>
-            ))}
-          </ul>
-        </details>
-      </td>
-    </tr>
+    <details>
+      <summary>
+        {group.attempts} failed sign-in{group.attempts === 1 ? "" : "s"} from <span className="mono">{group.client}</span>{" "}
+        between{" "}
+        {hour}:00 and {next}:00 UTC ({group.usernames.length === 1 ? "user" : "users"} {group.usernames.join(", ")})
+      </summary>
+      <ul className={styles.noiseList}>
+        {group.events.map((e) => (
+          <li key={e.id}>
+            <span className="mono">{time(e.at)}</span> <Principal p={e.principal} /> ×{e.repeatCount}{" "}
+            <Badge tone="bad">{e.outcome}</Badge> {e.message}
+          </li>
+        ))}
+      </ul>
+    </details>
   );
 }
 
+type AuditRow = ReturnType<typeof foldSignInNoise>[number];
+
+/** An event's cell, or nothing in the row of folded sign-in failures (its second cell spans the rest). */
+const eventCell =
+  (render: (e: AuditEventView) => ReactNode) =>
+  (r: AuditRow): ReactNode =>
+    r.kind === "event" ? render(r.event) : null;
+
+const AUDIT_COLUMNS: Column<AuditRow>[] = [
+  {
+    key: "time",
+    header: "Time (UTC)",
+    className: "mono",
+    colClassName: styles.colTime,
+    cell: (r) => (r.kind === "event" ? time(r.event.at) : time(r.group.events[0]!.lastAt ?? r.group.events[0]!.at)),
+  },
+  {
+    key: "actor",
+    header: "Actor",
+    colClassName: styles.colActor,
+    cellProps: (r) => (r.kind === "event" ? {} : { colSpan: 5 }),
+    cell: (r) => (r.kind === "event" ? <Actor e={r.event} /> : <SignInFailures group={r.group} />),
+  },
+  { key: "action", header: "Action", colClassName: styles.colAction, cell: eventCell((e) => <Action e={e} />) },
+  { key: "target", header: "Target", colClassName: styles.colTarget, cell: eventCell((e) => <Target e={e} />) },
+  {
+    key: "outcome",
+    header: "Outcome",
+    colClassName: styles.colOutcome,
+    cell: eventCell((e) => (
+      <>
+        <Badge tone={OUTCOME_TONE[e.outcome]}>{e.outcome}</Badge>
+        {e.repeatCount > 1 && <div className="muted">×{e.repeatCount}</div>}
+      </>
+    )),
+  },
+  { key: "change", header: "Change", cell: eventCell((e) => <Change e={e} />) },
+];
+
 /** The audit events of one page; failed sign-ins folded per client and hour unless `foldSignIns` is off. */
 export function AuditTable({ events, foldSignIns }: { events: readonly AuditEventView[]; foldSignIns: boolean }) {
-  const rows = foldSignIns ? foldSignInNoise(events) : events.map((event) => ({ kind: "event" as const, event }));
+  const rows: AuditRow[] = foldSignIns
+    ? foldSignInNoise(events)
+    : events.map((event) => ({ kind: "event" as const, event }));
   return (
-    <TableScroll label="Audit events">
-      <table className={`data ${styles.table}`} aria-label="Audit events">
-        <colgroup>
-          <col className={styles.colTime} />
-          <col className={styles.colActor} />
-          <col className={styles.colAction} />
-          <col className={styles.colTarget} />
-          <col className={styles.colOutcome} />
-          <col />
-        </colgroup>
-        <thead>
-          <tr>
-            <th scope="col">Time (UTC)</th>
-            <th scope="col">Actor</th>
-            <th scope="col">Action</th>
-            <th scope="col">Target</th>
-            <th scope="col">Outcome</th>
-            <th scope="col">Change</th>
-          </tr>
-        </thead>
-        <tbody>
-          {rows.map((r) => (r.kind === "event" ? <EventRow key={r.event.id} e={r.event} /> : <SignInFailures key={r.group.key} group={r.group} />))}
-        </tbody>
-      </table>
-    </TableScroll>
+    <DataTable
+      label="Audit events"
+      className={styles.table}
+      rows={rows}
+      rowKey={(r) => (r.kind === "event" ? r.event.id : r.group.key)}
+      rowProps={(r) =>
+        r.kind === "event"
+          ? { id: `event-${r.event.id}`, "data-event-id": r.event.id, "data-action": r.event.action }
+          : { className: styles.noise, "data-testid": "sign-in-noise" }
+      }
+      columns={AUDIT_COLUMNS}
+    />
   );
 }

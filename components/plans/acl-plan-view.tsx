@@ -1,5 +1,8 @@
 import Link from "@/components/link";
 import type { AclDecisionRow, AclPlanView } from "@/lib/schemas/plans";
+import { Alert } from "@/components/ui/alert";
+import { Badge, decisionTone } from "@/components/ui/badge";
+import { DataTable, type Column } from "@/components/ui/data-table";
 import { BindingsTable } from "./bindings";
 import styles from "./plans.module.css";
 
@@ -10,41 +13,31 @@ function hostLabel(host: string, otherHost: string): string {
 }
 
 /** Decision changes as a table: who, from where, on what, which operation, before and after. */
-export function DecisionRowsTable({ rows, otherHost, label = "Decisions that change" }: { rows: readonly AclDecisionRow[]; otherHost: string; label?: string }) {
+export function DecisionRowsTable(props: { rows: readonly AclDecisionRow[]; otherHost: string; label?: string }) {
+  const { rows, otherHost, label = "Decisions that change" } = props;
   return (
-    <div className="table-scroll" role="region" tabIndex={0} aria-label={`${label} (scrolls sideways)`}>
-      <table className="data" aria-label={label}>
-        <thead>
-          <tr>
-            <th>Principal</th>
-            <th>Host</th>
-            <th>Resource</th>
-            <th>Operation</th>
-            <th>Before</th>
-            <th>After</th>
-          </tr>
-        </thead>
-        <tbody>
-          {rows.map((c) => (
-            <tr key={`${c.principal}|${c.host}|${c.resourceType}|${c.resourceName}|${c.operation}`}>
-              <td className="mono">{c.principal}</td>
-              <td className="mono">{hostLabel(c.host, otherHost)}</td>
-              <td className="mono">
-                {c.resourceType} {c.resourceName}
-              </td>
-              <td className="mono">{c.operation}</td>
-              <td>
-                <span className={`badge ${c.before}`}>{c.before}</span>
-              </td>
-              <td>
-                <span className={`badge ${c.after}`}>{c.after}</span>
-              </td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
-    </div>
+    <DataTable
+      label={label}
+      rows={rows}
+      rowKey={(c) => `${c.principal}|${c.host}|${c.resourceType}|${c.resourceName}|${c.operation}`}
+      columns={[
+        { key: "principal", header: "Principal", className: "mono", cell: (c) => c.principal },
+        { key: "host", header: "Host", className: "mono", cell: (c) => hostLabel(c.host, otherHost) },
+        { key: "resource", header: "Resource", className: "mono", cell: (c) => `${c.resourceType} ${c.resourceName}` },
+        { key: "operation", header: "Operation", className: "mono", cell: (c) => c.operation },
+        { key: "before", header: "Before", cell: (c) => <Badge tone={decisionTone(c.before)}>{c.before}</Badge> },
+        { key: "after", header: "After", cell: (c) => <Badge tone={decisionTone(c.after)}>{c.after}</Badge> },
+      ]}
+    />
   );
+}
+
+/** Gained and lost counts of a group of changes (by principal, by resource). */
+function changeCountColumns<T extends { gained: number; lost: number }>(): Column<T>[] {
+  return [
+    { key: "gained", header: "Gained", cell: (g) => n(g.gained) },
+    { key: "lost", header: "Lost", cell: (g) => n(g.lost) },
+  ];
 }
 
 function expiry(iso: string): string {
@@ -79,7 +72,7 @@ export function AclPlanPreview({ plan, showFirstRows = true }: { plan: AclPlanVi
         </>
       )}
       {plan.invalid.length > 0 && (
-        <div role="alert" className="alert error" data-testid="acl-problems">
+        <Alert tone="error" testId="acl-problems">
           Kafka would refuse {plan.invalid.length === 1 ? "this ACL" : `${plan.invalid.length} ACLs`}; nothing will be applied until {plan.invalid.length === 1 ? "it is" : "they are"} fixed:
           <ul>
             {plan.invalid.map((p) => {
@@ -91,18 +84,18 @@ export function AclPlanPreview({ plan, showFirstRows = true }: { plan: AclPlanVi
               );
             })}
           </ul>
-        </div>
+        </Alert>
       )}
       {plan.noOps.length > 0 && (
-        <div className="alert info" data-testid="acl-noops">
+        <Alert tone="info" testId="acl-noops">
           Nothing to do for {plan.noOps.length === 1 ? "this binding" : "these bindings"} (a create Kafka already holds, or a delete it does not):{" "}
           {plan.noOps.map((b) => `${b.permissionType} ${b.principal} ${b.operation} on ${b.resourceType} ${b.resourceName} (${b.patternType})`).join("; ")}
-        </div>
+        </Alert>
       )}
       {plan.refused && (
-        <div role="alert" className="alert error" data-testid="plan-refused">
+        <Alert tone="error" testId="plan-refused">
           {plan.refused.message}
-        </div>
+        </Alert>
       )}
 
       <h4>Blast radius</h4>
@@ -140,11 +133,11 @@ export function AclPlanPreview({ plan, showFirstRows = true }: { plan: AclPlanVi
         </ul>
       )}
       {plan.universeNotes.length > 0 && (
-        <div className="alert info" data-testid="plan-universe-notes">
+        <Alert tone="info" testId="plan-universe-notes">
           {plan.universeNotes.map((note) => (
             <div key={note}>{note}</div>
           ))}
-        </div>
+        </Alert>
       )}
 
       {c.changes === 0 ? (
@@ -156,48 +149,35 @@ export function AclPlanPreview({ plan, showFirstRows = true }: { plan: AclPlanVi
           <div className={styles.groups}>
             <div>
               <h4>By principal</h4>
-              <table className="data" aria-label="Changes by principal">
-                <thead>
-                  <tr>
-                    <th>Principal</th>
-                    <th>Gained</th>
-                    <th>Lost</th>
-                  </tr>
-                </thead>
-                <tbody>
-                  {plan.byPrincipal.map((g) => (
-                    <tr key={g.principal}>
-                      <td className="mono">{g.principal}</td>
-                      <td>{n(g.gained)}</td>
-                      <td>{n(g.lost)}</td>
-                    </tr>
-                  ))}
-                </tbody>
-              </table>
+              <DataTable
+                label="Changes by principal"
+                scroll={false}
+                rows={plan.byPrincipal}
+                rowKey={(g) => g.principal}
+                columns={[
+                  { key: "principal", header: "Principal", className: "mono", cell: (g) => g.principal },
+                  ...changeCountColumns<AclPlanView["byPrincipal"][number]>(),
+                ]}
+              />
               {c.principals > plan.byPrincipal.length && <p className="muted">The {plan.byPrincipal.length} principals with the most changes of {n(c.principals)}.</p>}
             </div>
             <div>
               <h4>By resource</h4>
-              <table className="data" aria-label="Changes by resource">
-                <thead>
-                  <tr>
-                    <th>Resource</th>
-                    <th>Gained</th>
-                    <th>Lost</th>
-                  </tr>
-                </thead>
-                <tbody>
-                  {plan.byResource.map((g) => (
-                    <tr key={`${g.resourceType}|${g.resourceName}`}>
-                      <td className="mono">
-                        {g.resourceType} {g.resourceName}
-                      </td>
-                      <td>{n(g.gained)}</td>
-                      <td>{n(g.lost)}</td>
-                    </tr>
-                  ))}
-                </tbody>
-              </table>
+              <DataTable
+                label="Changes by resource"
+                scroll={false}
+                rows={plan.byResource}
+                rowKey={(g) => `${g.resourceType}|${g.resourceName}`}
+                columns={[
+                  {
+                    key: "resource",
+                    header: "Resource",
+                    className: "mono",
+                    cell: (g) => `${g.resourceType} ${g.resourceName}`,
+                  },
+                  ...changeCountColumns<AclPlanView["byResource"][number]>(),
+                ]}
+              />
               {c.resources > plan.byResource.length && <p className="muted">The {plan.byResource.length} resources with the most changes of {n(c.resources)}.</p>}
             </div>
           </div>
@@ -229,9 +209,9 @@ export function AclPlanPreview({ plan, showFirstRows = true }: { plan: AclPlanVi
         </p>
       </details>
       {plan.notApplicable && (
-        <div role="alert" className="alert warn" data-testid="plan-not-applicable">
+        <Alert tone="warn" role="alert" testId="plan-not-applicable">
           This plan cannot be applied: {plan.notApplicable}
-        </div>
+        </Alert>
       )}
     </section>
   );

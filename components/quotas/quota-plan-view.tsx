@@ -1,5 +1,7 @@
 import type { QuotaPlanView } from "@/lib/schemas/plans";
 import type { QuotaAppliedLevelView, QuotaPairBudgetView } from "@/lib/schemas/quotas";
+import { Badge } from "@/components/ui/badge";
+import { DataTable, type Column } from "@/components/ui/data-table";
 import { QuotaPreviewView } from "./quota-preview";
 import styles from "./quota-plan.module.css";
 
@@ -20,7 +22,8 @@ function Level({ v }: { v: QuotaAppliedLevelView }) {
           "nothing configured"
         ) : (
           <>
-            {v.level !== null && <span className="badge partial">level {v.level}</span>} <span className="mono">{v.entityLabel}</span>
+            {v.level !== null && <Badge tone="warn">level {v.level}</Badge>}{" "}
+            <span className="mono">{v.entityLabel}</span>
           </>
         )}
       </div>
@@ -44,10 +47,54 @@ function Budget({ before, after }: { before: QuotaPairBudgetView; after: QuotaPa
           <strong>{line(after)}</strong>
         </>
       )}
-      {after.overBudget && <div className="badge failure">over budget</div>}
+      {after.overBudget && <Badge tone="bad">over budget</Badge>}
     </>
   );
 }
+
+type Pair = QuotaPlanView["impact"]["pairs"][number];
+type IpRow = QuotaPlanView["impact"]["ips"][number];
+
+const PAIR_COLUMNS: Column<Pair>[] = [
+  {
+    key: "user",
+    header: "User",
+    cellProps: (p) => ({ className: p.user === null ? "muted" : "mono" }),
+    cell: (p) => p.userLabel,
+  },
+  {
+    key: "client",
+    header: "Client id",
+    cellProps: (p) => ({ className: p.clientId === null ? "muted" : "mono" }),
+    cell: (p) => p.clientLabel,
+  },
+  { key: "before", header: "Applied before", cell: (p) => <Level v={p.before} /> },
+  {
+    key: "after",
+    header: "Applied after",
+    cell: (p) =>
+      p.changed ? (
+        <Level v={p.after} />
+      ) : (
+        <span className="muted">unchanged{p.before.level !== null ? " (a more specific quota decides)" : ""}</span>
+      ),
+  },
+  {
+    key: "budget",
+    header: "KIP-55 budget of the user (sum of sub-quotas of total)",
+    cell: (p) => <Budget before={p.budgetBefore} after={p.budgetAfter} />,
+  },
+];
+
+const IP_COLUMNS: Column<IpRow>[] = [
+  { key: "ip", header: "IP", className: "mono", cell: (r) => r.label },
+  { key: "before", header: "Before", cell: (r) => <Level v={r.before} /> },
+  {
+    key: "after",
+    header: "After",
+    cell: (r) => (r.changed ? <Level v={r.after} /> : <span className="muted">unchanged</span>),
+  },
+];
 
 /**
  * A sealed quota plan as previewed: Kafka's validation and the KIP-55 check (QuotaPreviewView),
@@ -70,36 +117,17 @@ export function QuotaPlanPreview({ plan, rule }: { plan: QuotaPlanView; rule: st
           <h4>
             Affected (user, client id) pairs: {impact.counts.changed} with a new quota, {impact.counts.affected} reached
           </h4>
-          <div className="table-scroll" role="region" tabIndex={0} aria-label="Quota applied per client before and after (scrolls sideways)">
-            <table className="data quota-rows" aria-label="Quota applied per client before and after">
-              <thead>
-                <tr>
-                  <th>User</th>
-                  <th>Client id</th>
-                  <th>Applied before</th>
-                  <th>Applied after</th>
-                  <th>KIP-55 budget of the user (sum of sub-quotas of total)</th>
-                </tr>
-              </thead>
-              <tbody>
-                {pairs.map((p) => (
-                  <tr key={`${p.userLabel}|${p.clientLabel}|${p.user === null}|${p.clientId === null}`} data-pair={`${p.userLabel}/${p.clientLabel}`} className={p.changed ? styles.changed : undefined}>
-                    <td className={p.user === null ? "muted" : "mono"}>{p.userLabel}</td>
-                    <td className={p.clientId === null ? "muted" : "mono"}>{p.clientLabel}</td>
-                    <td>
-                      <Level v={p.before} />
-                    </td>
-                    <td>
-                      {p.changed ? <Level v={p.after} /> : <span className="muted">unchanged{p.before.level !== null ? " (a more specific quota decides)" : ""}</span>}
-                    </td>
-                    <td>
-                      <Budget before={p.budgetBefore} after={p.budgetAfter} />
-                    </td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </div>
+          <DataTable
+            label="Quota applied per client before and after"
+            className="quota-rows"
+            rows={pairs}
+            rowKey={(p) => `${p.userLabel}|${p.clientLabel}|${p.user === null}|${p.clientId === null}`}
+            rowProps={(p) => ({
+              "data-pair": `${p.userLabel}/${p.clientLabel}`,
+              className: p.changed ? styles.changed : undefined,
+            })}
+            columns={PAIR_COLUMNS}
+          />
           {impact.pairs.length > pairs.length && (
             <p className="muted">
               The first {pairs.length} of {impact.pairs.length} pairs; GET /api/v1/plans/{plan.id} lists them all.
@@ -109,26 +137,16 @@ export function QuotaPlanPreview({ plan, rule }: { plan: QuotaPlanView; rule: st
         </section>
       )}
       {impact.ips.length > 0 && (
-        <table className="data quota-rows" aria-label="Connection rate per IP before and after" data-testid="quota-impact-ips">
-          <thead>
-            <tr>
-              <th>IP</th>
-              <th>Before</th>
-              <th>After</th>
-            </tr>
-          </thead>
-          <tbody>
-            {impact.ips.map((r) => (
-              <tr key={r.label} className={r.changed ? styles.changed : undefined}>
-                <td className="mono">{r.label}</td>
-                <td>
-                  <Level v={r.before} />
-                </td>
-                <td>{r.changed ? <Level v={r.after} /> : <span className="muted">unchanged</span>}</td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
+        <DataTable
+          label="Connection rate per IP before and after"
+          className="quota-rows"
+          scroll={false}
+          tableProps={{ "data-testid": "quota-impact-ips" }}
+          rows={impact.ips}
+          rowKey={(r) => r.label}
+          rowProps={(r) => ({ className: r.changed ? styles.changed : undefined })}
+          columns={IP_COLUMNS}
+        />
       )}
       <details open data-testid="quota-cli">
         <summary>The same change with kafka-configs.sh</summary>

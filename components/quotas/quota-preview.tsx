@@ -1,4 +1,6 @@
 import type { AppliedKeyView, QuotaPreview } from "@/lib/schemas/quotas";
+import { Badge } from "@/components/ui/badge";
+import { DataTable, type Column } from "@/components/ui/data-table";
 
 function Applied({ rows }: { rows: AppliedKeyView[] }) {
   const r = rows[0];
@@ -12,6 +14,18 @@ function Applied({ rows }: { rows: AppliedKeyView[] }) {
   );
 }
 
+const APPLIED_COLUMNS: Column<QuotaPreview>[] = [
+  { key: "key", header: "Key", rowHeader: true, className: "mono", cell: (p) => p.key },
+  ...(["before", "after"] as const).map(
+    (side): Column<QuotaPreview> => ({
+      key: side,
+      header: side === "before" ? "Before" : "After",
+      cellProps: () => ({ "data-testid": `applied-${side}` }),
+      cell: (p) => <Applied rows={p[side]} />,
+    }),
+  ),
+];
+
 /** Kafka's validation, the KIP-55 rule and the applied quota before/after, for one alteration. */
 export function QuotaPreviewView({ preview, rule }: { preview: QuotaPreview; rule: string }) {
   return (
@@ -22,16 +36,17 @@ export function QuotaPreviewView({ preview, rule }: { preview: QuotaPreview; rul
       <dl className="checks">
         <dt>Kafka&apos;s validation</dt>
         <dd data-testid="kafka-check">
-          {preview.kafka.ok ? <span className="badge success">accepted</span> : <span className="badge failure">refused</span>} {preview.kafka.message}
+          {preview.kafka.ok ? <Badge tone="ok">accepted</Badge> : <Badge tone="bad">refused</Badge>}{" "}
+          {preview.kafka.message}
         </dd>
         <dt>KIP-55 budget ({rule})</dt>
         <dd data-testid="budget-check">
           {!preview.budget.ok ? (
-            <span className="badge failure">rejected by the console</span>
+            <Badge tone="bad">rejected by the console</Badge>
           ) : preview.budget.repairs.length > 0 ? (
-            <span className="badge partial">repair</span>
+            <Badge tone="warn">repair</Badge>
           ) : (
-            <span className="badge success">within budget</span>
+            <Badge tone="ok">within budget</Badge>
           )}
           <ul className="plain">
             {preview.budget.violations.map((v) => (
@@ -52,28 +67,14 @@ export function QuotaPreviewView({ preview, rule }: { preview: QuotaPreview; rul
         </dd>
       </dl>
       <p className="muted">The quota Kafka applies to {preview.connection}:</p>
-      <table className="data quota-rows" aria-label="Applied quota before and after">
-        <thead>
-          <tr>
-            <th>Key</th>
-            <th>Before</th>
-            <th>After</th>
-          </tr>
-        </thead>
-        <tbody>
-          <tr>
-            <th scope="row" className="mono">
-              {preview.key}
-            </th>
-            <td data-testid="applied-before">
-              <Applied rows={preview.before} />
-            </td>
-            <td data-testid="applied-after">
-              <Applied rows={preview.after} />
-            </td>
-          </tr>
-        </tbody>
-      </table>
+      <DataTable
+        label="Applied quota before and after"
+        className="quota-rows"
+        scroll={false}
+        rows={[preview]}
+        rowKey={(p) => p.key}
+        columns={APPLIED_COLUMNS}
+      />
       <p className="summary" data-testid="preview-summary">
         {preview.summary}
       </p>

@@ -1,6 +1,7 @@
 "use client";
 
 import { useState } from "react";
+import { Alert } from "@/components/ui/alert";
 import { Field } from "@/components/ui/field";
 
 /**
@@ -19,10 +20,10 @@ export function HmacOnce({ tokenId, hmac, owner }: { tokenId: string; hmac: stri
   };
   return (
     <section className="card hmac-once" role="region" aria-label="New token HMAC" data-testid="hmac-once">
-      <div className="alert warn" role="alert">
-        <strong>Copy the HMAC now: it will not be shown again.</strong> The console does not keep it; after you leave or reload this page it is gone.
+      <Alert tone="warn" role="alert" title="Copy the HMAC now: it will not be shown again.">
+        The console does not keep it; after you leave or reload this page it is gone.
         It is the token&apos;s password (SCRAM username = token id, password = this HMAC, with tokenauth=true).
-      </div>
+      </Alert>
       <p>
         Token <span className="mono" data-testid="hmac-token-id">{tokenId}</span> for <span className="mono">{owner}</span>
       </p>

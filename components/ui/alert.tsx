@@ -5,12 +5,31 @@ import type { ActionResult } from "@/lib/schemas/result";
 export type AlertTone = "error" | "warn" | "info" | "success";
 
 /**
- * A message box. Errors are `role="alert"` (read out at once); the others `role="status"`.
+ * A message box. Errors are `role="alert"` (read out at once); the others `role="status"`,
+ * unless `role` says otherwise (a warning that must interrupt: copy the HMAC now).
  * `small` fits inside a table row.
  */
-export function Alert({ tone, title, children, testId, small }: { tone: AlertTone; title?: ReactNode; children?: ReactNode; testId?: string; small?: boolean }) {
+export function Alert({
+  tone,
+  title,
+  children,
+  testId,
+  small,
+  role,
+}: {
+  tone: AlertTone;
+  title?: ReactNode;
+  children?: ReactNode;
+  testId?: string;
+  small?: boolean;
+  role?: "alert" | "status";
+}) {
   return (
-    <div role={tone === "error" ? "alert" : "status"} className={["alert", tone === "success" ? "info" : tone, small ? "small" : ""].filter(Boolean).join(" ")} data-testid={testId}>
+    <div
+      role={role ?? (tone === "error" ? "alert" : "status")}
+      className={["alert", tone === "success" ? "info" : tone, small ? "small" : ""].filter(Boolean).join(" ")}
+      data-testid={testId}
+    >
       {title !== undefined && <strong>{title} </strong>}
       {children}
     </div>

@@ -12,3 +12,8 @@ export function Badge({ tone = "neutral", children, className, ...rest }: { tone
     </span>
   );
 }
+
+/** The tone of a Kafka permission or decision: ALLOW / ALLOWED green, DENY / DENIED red. */
+export function decisionTone(value: string): Tone {
+  return value === "ALLOW" || value === "ALLOWED" ? "ok" : "bad";
+}

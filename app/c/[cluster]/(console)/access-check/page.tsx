@@ -1,4 +1,3 @@
-import Link from "@/components/link";
 import { requireViewer } from "@/lib/auth/current";
 import { fieldErrorsOf } from "@/lib/schemas/result";
 import { CLUSTER_RESOURCE_NAME, RESOURCE_TYPES, SUPPORTED_OPERATIONS, type ResourceType } from "@/lib/policy";
@@ -17,11 +16,15 @@ import { Select } from "@/components/ui/select";
 import { OperationSelect } from "@/components/ui/operation-select";
 import { Combobox } from "@/components/ui/combobox";
 import { ResourceNameCombobox } from "@/components/ui/resource-name-combobox";
-import { ResultPanel } from "@/components/ui/alert";
+import { Alert, ResultPanel } from "@/components/ui/alert";
+import { Badge, decisionTone } from "@/components/ui/badge";
+import { DataTable, type Column } from "@/components/ui/data-table";
+import { EmptyState } from "@/components/ui/empty-state";
+import { aclColumns } from "@/components/acls/acl-row";
 import { PageHeader } from "@/components/ui/page-header";
 import { GetForm } from "@/components/ui/get-form";
 import { SubmitButton } from "@/components/ui/submit-button";
-import { accessCheckLink } from "@/components/principals/decision-cell";
+import { accessCheckLink, DecisionLink } from "@/components/principals/decision-cell";
 import { objectTitle } from "@/lib/page-title";
 
 export async function generateMetadata({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
@@ -32,6 +35,29 @@ export async function generateMetadata({ searchParams }: { searchParams: Promise
 type Search = Record<string, string | string[] | undefined>;
 
 const FIELDS = Object.keys(accessCheckQueryFieldsSchema.shape) as (keyof typeof accessCheckQueryFieldsSchema.shape)[];
+
+type ApplicableAcl = AccessCheckResult["acls"][number];
+
+/** The binding columns but the resource type (the question names it), then what each ACL does here. */
+const APPLICABLE_ACL_COLUMNS: Column<ApplicableAcl>[] = [
+  ...aclColumns((a: ApplicableAcl) => a).filter((c) => c.key !== "resourceType"),
+  {
+    key: "match",
+    header: "For this request",
+    cell: (a) => (
+      <>
+        <strong>{MATCH_LABEL[a.match]}</strong>
+        <div className="muted">{a.detail}</div>
+      </>
+    ),
+  },
+];
+
+const RESOURCE_TYPE_COLUMNS: Column<ResourceType>[] = [
+  { key: "type", header: "Resource type", rowHeader: true, className: "mono", cell: (t) => t },
+  { key: "name", header: "Name", cell: (t) => RESOURCE_NAME_HINT[t] },
+  { key: "operations", header: "Operations", className: "mono", cell: (t) => SUPPORTED_OPERATIONS[t].join(", ") },
+];
 
 const MATCH_LABEL: Record<AccessCheckResult["acls"][number]["match"], string> = {
   decides: "decides",
@@ -161,26 +187,13 @@ export default async function AccessCheckPage({ searchParams }: { searchParams: 
 
       <details className="ops-reference">
         <summary>Resource types: names and operations</summary>
-        <table className="data" aria-label="Resource types">
-          <thead>
-            <tr>
-              <th>Resource type</th>
-              <th>Name</th>
-              <th>Operations</th>
-            </tr>
-          </thead>
-          <tbody>
-            {RESOURCE_TYPES.map((t) => (
-              <tr key={t}>
-                <th scope="row" className="mono">
-                  {t}
-                </th>
-                <td>{RESOURCE_NAME_HINT[t]}</td>
-                <td className="mono">{SUPPORTED_OPERATIONS[t].join(", ")}</td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
+        <DataTable
+          label="Resource types"
+          scroll={false}
+          rows={RESOURCE_TYPES}
+          rowKey={(t) => t}
+          columns={RESOURCE_TYPE_COLUMNS}
+        />
       </details>
     </>
   );
@@ -196,9 +209,9 @@ function Assumptions({ assumptions }: { assumptions: AccessCheckAssumptions }) {
         <code>KAFKA_ALLOW_EVERYONE_IF_NO_ACL_FOUND</code> to match your brokers.
       </p>
       {assumptions.warnings.map((w) => (
-        <div key={w} className="alert warn">
+        <Alert key={w} tone="warn">
           {w}
-        </div>
+        </Alert>
       ))}
     </>
   );
@@ -210,9 +223,9 @@ function Answer({ result }: { result: AccessCheckResult }) {
     <>
       <section className="card verdict" aria-label="Decision">
         <div className="row">
-          <span className={`badge big ${result.decision}`} data-testid="decision">
+          <Badge tone={decisionTone(result.decision)} className="big" data-testid="decision">
             {result.decision}
-          </span>
+          </Badge>
           <span className="mono">
             {r.principal} {r.operation} on {r.resourceType} {r.resourceName} from {result.hosts.assumed === "unnamed" ? UNNAMED_HOST_WORDS : r.host}
           </span>
@@ -226,9 +239,8 @@ function Answer({ result }: { result: AccessCheckResult }) {
             {result.hosts.differing.map((o) => (
               <li key={o.host} data-host={o.host}>
                 from <span className="mono">{o.host}</span>:{" "}
-                <Link href={accessCheckLink({ ...r, host: o.host })} className={`badge ${o.decision}`} title={o.reason}>
-                  {o.decision}
-                </Link>{" "}
+                <DecisionLink decision={o.decision} href={accessCheckLink({ ...r, host: o.host })} title={o.reason} />
+                {" "}
                 <span className="muted small">{o.via.join(" · ")}</span>
               </li>
             ))}
@@ -251,44 +263,20 @@ function Answer({ result }: { result: AccessCheckResult }) {
       </h2>
       <p className="muted acl-scope">The literal name, LITERAL <code>*</code> and every PREFIXED pattern the name starts with, for every principal.</p>
       {result.acls.length === 0 ? (
-        <div className="empty">No ACL applies to this resource.</div>
+        <EmptyState>No ACL applies to this resource.</EmptyState>
       ) : (
-        <table className="data" aria-label="Applicable ACLs">
-          <thead>
-            <tr>
-              <th>Permission</th>
-              <th>Principal</th>
-              <th>Operation</th>
-              <th>Pattern</th>
-              <th>Resource name</th>
-              <th>Host</th>
-              <th>For this request</th>
-            </tr>
-          </thead>
-          <tbody>
-            {result.acls.map((a) => (
-              <tr
-                key={`${a.permissionType}|${a.principal}|${a.operation}|${a.patternType}|${a.resourceName}|${a.host}`}
-                className={`acl-${a.match}`}
-                data-match={a.match}
-                aria-current={a.match === "decides" ? "true" : undefined}
-              >
-                <td>
-                  <span className={`badge ${a.permissionType}`}>{a.permissionType}</span>
-                </td>
-                <td className="mono">{a.principal}</td>
-                <td className="mono">{a.operation}</td>
-                <td className="mono">{a.patternType}</td>
-                <td className="mono">{a.resourceName}</td>
-                <td className="mono">{a.host}</td>
-                <td>
-                  <strong>{MATCH_LABEL[a.match]}</strong>
-                  <div className="muted">{a.detail}</div>
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
+        <DataTable
+          label="Applicable ACLs"
+          scroll={false}
+          rows={result.acls}
+          rowKey={(a) => [a.permissionType, a.principal, a.operation, a.patternType, a.resourceName, a.host].join("|")}
+          rowProps={(a) => ({
+            className: `acl-${a.match}`,
+            "data-match": a.match,
+            "aria-current": a.match === "decides" ? "true" : undefined,
+          })}
+          columns={APPLICABLE_ACL_COLUMNS}
+        />
       )}
 
       {result.notes.length > 0 && (

@@ -6,7 +6,10 @@ import { useActionState, useEffect } from "react";
 import type { AclBinding } from "@/lib/policy";
 import { AclPlanPreview } from "@/components/plans/acl-plan-view";
 import { AclPlanResult } from "@/components/plans/acl-plan-result";
-import { AclBindingCells, AclBindingHeaders, bindingRowKey, type AclSortControl } from "@/components/acls/acl-row";
+import { aclColumns, bindingRowKey, type AclSortControl } from "@/components/acls/acl-row";
+import { Alert } from "@/components/ui/alert";
+import { DataTable } from "@/components/ui/data-table";
+import { EmptyState } from "@/components/ui/empty-state";
 import { accessCheckHref, aclKeys, cloneHref } from "@/components/acls/acl-list-params";
 import { deleteAclAction, type AclChangeState } from "./actions";
 
@@ -33,49 +36,27 @@ export function AclTable({ acls, sort }: { acls: AclBinding[]; sort?: AclSortCon
   }, [applied, queryClient]);
   return (
     <>
-      {acls.length === 0 && <div className="empty">No ACL matches these filters.</div>}
+      {acls.length === 0 && <EmptyState>No ACL matches these filters.</EmptyState>}
       <form key={state?.seq ?? 0} id={FORM_ID} action={formAction} aria-label="ACL selection" hidden={acls.length === 0}>
-        <div className="table-scroll" role="region" aria-label="ACLs (scrolls sideways)" tabIndex={0}>
-          <table className="data" aria-label="ACLs">
-            <thead>
-              <tr>
-                <th>
-                  <span className="sr-only">Select</span>
-                </th>
-                <AclBindingHeaders sort={sort} />
-                <th className="sticky-actions">
-                  <span className="sr-only">Actions</span>
-                </th>
-              </tr>
-            </thead>
-            <tbody>
-              {acls.map((a) => {
-                const value = JSON.stringify(a);
-                return (
-                  <tr key={bindingRowKey(a)}>
-                    <td>
-                      <input type="checkbox" name="acl" value={value} defaultChecked={selected.has(value)} aria-label={`Select ${describe(a)}`} />
-                    </td>
-                    <AclBindingCells acl={a} linkPrincipal />
-                    <td className="sticky-actions">
-                      <div className="row-actions">
-                        <button className="btn secondary small" type="submit" name="only" value={value} disabled={pending} aria-label={`Delete ${describe(a)}`}>
-                          Delete…
-                        </button>
-                        <Link href={cloneHref(a)} aria-label={`Clone ${describe(a)}`}>
-                          Clone
-                        </Link>
-                        <Link href={accessCheckHref(a)} aria-label={`Check access like ${describe(a)}`}>
-                          Check
-                        </Link>
-                      </div>
-                    </td>
-                  </tr>
-                );
-              })}
-            </tbody>
-          </table>
-        </div>
+        <DataTable
+          label="ACLs"
+          rows={acls}
+          rowKey={bindingRowKey}
+          columns={[
+            {
+              key: "select",
+              header: <span className="sr-only">Select</span>,
+              cell: (a) => <SelectBox acl={a} selected={selected} />,
+            },
+            ...aclColumns((a: AclBinding) => a, { linkPrincipal: true, sort }),
+            {
+              key: "actions",
+              header: <span className="sr-only">Actions</span>,
+              sticky: true,
+              cell: (a) => <RowActions acl={a} pending={pending} />,
+            },
+          ]}
+        />
         <div className="row table-actions">
           <button className="btn secondary" type="submit" name="intent" value="preview" disabled={pending || acls.length === 0}>
             Preview deletion
@@ -83,9 +64,9 @@ export function AclTable({ acls, sort }: { acls: AclBinding[]; sort?: AclSortCon
         </div>
       </form>
       {state && !state.result.ok && (
-        <div role="alert" className="alert error" data-testid="delete-error">
+        <Alert tone="error" testId="delete-error">
           {state.result.message}
-        </div>
+        </Alert>
       )}
       {plan && <AclPlanPreview plan={plan} />}
       {plan && plan.applicable && (
@@ -99,5 +80,37 @@ export function AclTable({ acls, sort }: { acls: AclBinding[]; sort?: AclSortCon
       )}
       {state?.step === "apply" && state.result.ok && <AclPlanResult result={state.result.data} />}
     </>
+  );
+}
+
+/** A row's checkbox: its value is the binding, kept checked through a preview. */
+function SelectBox({ acl, selected }: { acl: AclBinding; selected: ReadonlySet<string> }) {
+  const value = JSON.stringify(acl);
+  const label = `Select ${describe(acl)}`;
+  return <input type="checkbox" name="acl" value={value} defaultChecked={selected.has(value)} aria-label={label} />;
+}
+
+/** A row's own actions: delete it (through a preview), clone it into the create form, check access like it. */
+function RowActions({ acl, pending }: { acl: AclBinding; pending: boolean }) {
+  const value = JSON.stringify(acl);
+  return (
+    <div className="row-actions">
+      <button
+        className="btn secondary small"
+        type="submit"
+        name="only"
+        value={value}
+        disabled={pending}
+        aria-label={`Delete ${describe(acl)}`}
+      >
+        Delete…
+      </button>
+      <Link href={cloneHref(acl)} aria-label={`Clone ${describe(acl)}`}>
+        Clone
+      </Link>
+      <Link href={accessCheckHref(acl)} aria-label={`Check access like ${describe(acl)}`}>
+        Check
+      </Link>
+    </div>
   );
 }

@@ -9,6 +9,7 @@ import { AclExportLinks } from "@/components/acls/acl-export-links";
 import { aclListHref, listParams } from "@/components/acls/acl-list-params";
 import { PageHeader } from "@/components/ui/page-header";
 import { ResultPanel } from "@/components/ui/alert";
+import { Badge, type Tone } from "@/components/ui/badge";
 import { aclSuggestions } from "@/lib/services/acl-suggestions";
 import { AclBrowser } from "./acl-browser";
 
@@ -72,6 +73,9 @@ export default async function AclsPage({ searchParams }: { searchParams: Promise
 
 const SHOWN_FINDINGS = 200;
 
+/** The colours lint findings had as `badge lint-*`. */
+const LINT_TONE: Record<Finding["severity"], Tone> = { error: "bad", warning: "warn", info: "info" };
+
 /** The lint findings; with a lint code filter, just that code's (open), whose ACLs the list below holds. */
 function LintPanel({ findings: all, lintHref, code }: { findings: Finding[] | null; lintHref: string; code: string | null }) {
   const findings = code === null || all === null ? all : all.filter((f) => f.code === code);
@@ -92,7 +96,7 @@ function LintPanel({ findings: all, lintHref, code }: { findings: Finding[] | nu
       {findings.slice(0, SHOWN_FINDINGS).map((f, i) => (
         <div key={`${f.code}-${i}`} className="finding">
           <div className="row">
-            <span className={`badge lint-${f.severity}`}>{f.severity}</span>
+            <Badge tone={LINT_TONE[f.severity]}>{f.severity}</Badge>
             <code>{f.code}</code>
             <span>{f.message}</span>
           </div>

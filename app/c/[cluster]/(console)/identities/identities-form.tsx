@@ -5,6 +5,7 @@ import { useActionState, useRef } from "react";
 import { Field, FormActions, FormGrid } from "@/components/ui/field";
 import { Alert, ResultPanel } from "@/components/ui/alert";
 import { Badge } from "@/components/ui/badge";
+import { DataTable, type Column } from "@/components/ui/data-table";
 import { SubmitButton } from "@/components/ui/submit-button";
 import { useFormDraft } from "@/components/ui/form-draft";
 import type { IdentityMapResult, IdentityResult } from "@/lib/schemas/identities";
@@ -93,74 +94,79 @@ function MappingResults({ result }: { result: IdentityMapResult }) {
         </p>
       )}
       {result.accessUnavailable !== null && <Alert tone="warn">{result.accessUnavailable}</Alert>}
-      <div className="table-scroll">
-        <table className="data" aria-label="Identities">
-          <thead>
-            <tr>
-              <th>Client</th>
-              <th>Principal</th>
-              <th>Rule / Kafka&apos;s error</th>
-              <th>May do (ACLs)</th>
-            </tr>
-          </thead>
-          <tbody>
-            {result.results.map((r, i) => (
-              <IdentityRow key={i} r={r} />
-            ))}
-          </tbody>
-        </table>
-      </div>
+      <DataTable
+        label="Identities"
+        rows={result.results.map((r, i) => ({ r, i }))}
+        rowKey={({ i }) => String(i)}
+        rowProps={({ r }) => ({ "data-testid": "identity-row", "data-ok": String(r.outcome.ok) })}
+        columns={IDENTITY_COLUMNS}
+      />
     </section>
   );
 }
 
-function IdentityRow({ r }: { r: IdentityResult }) {
-  const o = r.outcome;
+type IdentityRow = { r: IdentityResult; i: number };
+
+function Client({ r }: { r: IdentityResult }) {
   return (
-    <tr data-testid="identity-row" data-ok={String(o.ok)}>
-      <td>
-        <div className="muted">{TYPE_LABEL[r.input.type]}</div>
-        <span className="mono">{r.input.value ?? "(none)"}</span>
-        {r.certificate && (
-          <div className="muted">
-            issuer <span className="mono">{r.certificate.issuer}</span>
-            {r.certificate.notes.map((n) => (
-              <div key={n}>{n}</div>
-            ))}
-          </div>
-        )}
-      </td>
-      <td>
-        {o.ok ? (
-          <strong className="mono" data-testid="principal">
-            {o.principal}
-          </strong>
-        ) : (
-          <Badge tone="bad">refused</Badge>
-        )}
-      </td>
-      <td>
-        {o.ok ? (
-          <span className="mono" data-testid="rule">
-            {o.rule === null ? "no rule consulted (a name without a realm, or no certificate)" : `rule ${o.rule.index + 1}: ${o.rule.text}`}
-          </span>
-        ) : (
-          <span data-testid="error">
-            <span className="mono">
-              {o.error}: {o.message}
-            </span>
-            {o.brokerError && (
-              <div className="muted">
-                The broker logs {o.brokerError.error}: {o.brokerError.message}
-              </div>
-            )}
-          </span>
-        )}
-      </td>
-      <td>{o.ok && <Access principal={o.principal} access={r.access} />}</td>
-    </tr>
+    <>
+      <div className="muted">{TYPE_LABEL[r.input.type]}</div>
+      <span className="mono">{r.input.value ?? "(none)"}</span>
+      {r.certificate && (
+        <div className="muted">
+          issuer <span className="mono">{r.certificate.issuer}</span>
+          {r.certificate.notes.map((n) => (
+            <div key={n}>{n}</div>
+          ))}
+        </div>
+      )}
+    </>
   );
 }
+
+function Rule({ outcome: o }: { outcome: IdentityResult["outcome"] }) {
+  if (o.ok) {
+    return (
+      <span className="mono" data-testid="rule">
+        {o.rule === null ? "no rule consulted (a name without a realm, or no certificate)" : `rule ${o.rule.index + 1}: ${o.rule.text}`}
+      </span>
+    );
+  }
+  return (
+    <span data-testid="error">
+      <span className="mono">
+        {o.error}: {o.message}
+      </span>
+      {o.brokerError && (
+        <div className="muted">
+          The broker logs {o.brokerError.error}: {o.brokerError.message}
+        </div>
+      )}
+    </span>
+  );
+}
+
+const IDENTITY_COLUMNS: Column<IdentityRow>[] = [
+  { key: "client", header: "Client", cell: ({ r }) => <Client r={r} /> },
+  {
+    key: "principal",
+    header: "Principal",
+    cell: ({ r }) =>
+      r.outcome.ok ? (
+        <strong className="mono" data-testid="principal">
+          {r.outcome.principal}
+        </strong>
+      ) : (
+        <Badge tone="bad">refused</Badge>
+      ),
+  },
+  { key: "rule", header: "Rule / Kafka's error", cell: ({ r }) => <Rule outcome={r.outcome} /> },
+  {
+    key: "access",
+    header: "May do (ACLs)",
+    cell: ({ r }) => r.outcome.ok && <Access principal={r.outcome.principal} access={r.access} />,
+  },
+];
 
 function Access({ principal, access }: { principal: string; access: IdentityResult["access"] }) {
   const links = (

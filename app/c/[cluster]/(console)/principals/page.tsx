@@ -19,14 +19,14 @@ import { aclSuggestions } from "@/lib/services/acl-suggestions";
 import { Alert } from "@/components/ui/alert";
 import { Combobox } from "@/components/ui/combobox";
 import { ResourceNameCombobox } from "@/components/ui/resource-name-combobox";
-import { TableScroll } from "@/components/ui/data-table";
+import { DataTable } from "@/components/ui/data-table";
 import { EmptyState } from "@/components/ui/empty-state";
 import { Field, FormActions, FormGrid } from "@/components/ui/field";
 import { GetForm } from "@/components/ui/get-form";
 import { MoreInfo, PageHeader } from "@/components/ui/page-header";
 import { Select } from "@/components/ui/select";
 import { SubmitButton } from "@/components/ui/submit-button";
-import { DecisionCell, PrincipalLink, principalStyles as styles } from "@/components/principals/decision-cell";
+import { decisionColumns, PrincipalLink, principalStyles as styles } from "@/components/principals/decision-cell";
 
 export const metadata = { title: "Principals" };
 export const dynamic = "force-dynamic";
@@ -134,6 +134,9 @@ export default async function PrincipalsPage({ searchParams }: { searchParams: P
   );
 }
 
+/** A row of a "who can do what" matrix: a principal and its decision per operation. */
+type PrincipalRow = [principal: string, cells: Map<string, PermissionCell>];
+
 interface Block {
   key: string;
   resourceType: EffectiveRow["resourceType"];
@@ -213,46 +216,36 @@ function WhoCan({ answer, exportQuery }: { answer: EffectiveExport; exportQuery:
               )}
               {b.resource === "acl" && <span className="muted small"> (named in ACLs; Kafka does not list it to you)</span>}
             </h3>
-            <TableScroll label={`Who can do what: ${title}`}>
-              <table className={`data ${styles.matrix}`} aria-label={`Who can do what: ${title}`}>
-                <thead>
-                  <tr>
-                    <th scope="col">Principal</th>
-                    {operations.map((op) => (
-                      <th key={op} scope="col" className="mono">
-                        {op}
-                      </th>
-                    ))}
-                  </tr>
-                </thead>
-                <tbody>
-                  {[...b.principals].map(([principal, cells]) => (
-                    <tr key={principal} data-principal={principal}>
-                      <th scope="row">
-                        <PrincipalLink principal={principal} />
-                        {principal === WILDCARD_PRINCIPAL && <span className={styles.via}>everyone no ACL here names</span>}
-                      </th>
-                      {operations.map((op) => {
-                        const cell = cells.get(op);
-                        if (cell === undefined) return <td key={op} />;
-                        const request = { principal, host: hostWords, operation: op, resourceType: b.resourceType, resourceName: b.resourceName };
-                        return (
-                          <DecisionCell
-                            key={op}
-                            cell={cell}
-                            principal={principal}
-                            resourceType={b.resourceType}
-                            resourceName={b.resourceName}
-                            linkHost={linkHost}
-                            title={describeRule(cell, request, answer.assumptions)}
-                          />
-                        );
-                      })}
-                    </tr>
-                  ))}
-                </tbody>
-              </table>
-            </TableScroll>
+            <DataTable
+              label={`Who can do what: ${title}`}
+              className={styles.matrix}
+              rows={[...b.principals]}
+              rowKey={([principal]) => principal}
+              rowProps={([principal]) => ({ "data-principal": principal })}
+              columns={[
+                {
+                  key: "principal",
+                  header: "Principal",
+                  rowHeader: true,
+                  cell: ([principal]) => (
+                    <>
+                      <PrincipalLink principal={principal} />
+                      {principal === WILDCARD_PRINCIPAL && (
+                        <span className={styles.via}>everyone no ACL here names</span>
+                      )}
+                    </>
+                  ),
+                },
+                ...decisionColumns(operations, ([principal, cells]: PrincipalRow, op) => {
+                  const cell = cells.get(op);
+                  if (cell === undefined) return undefined;
+                  const resource = { resourceType: b.resourceType, resourceName: b.resourceName };
+                  const request = { principal, host: hostWords, operation: cell.operation, ...resource };
+                  const title = describeRule(cell, request, answer.assumptions);
+                  return { cell, principal, ...resource, linkHost, title };
+                }),
+              ]}
+            />
           </section>
         );
       })}

@@ -7,7 +7,7 @@ import { BudgetTable } from "@/components/quotas/budget-table";
 import { PageHeader, MoreInfo } from "@/components/ui/page-header";
 import { Alert } from "@/components/ui/alert";
 import { Badge } from "@/components/ui/badge";
-import { DataTable, TableScroll } from "@/components/ui/data-table";
+import { DataTable, type Column } from "@/components/ui/data-table";
 import { EmptyState } from "@/components/ui/empty-state";
 import { Field, FormActions, FormGrid } from "@/components/ui/field";
 import { GetForm } from "@/components/ui/get-form";
@@ -197,6 +197,39 @@ function Budgets({ overview }: { overview: QuotasOverview }) {
   );
 }
 
+const APPLIED_COLUMNS: Column<AppliedQuotaView["keys"][number]>[] = [
+  { key: "key", header: "Key", rowHeader: true, className: "mono", cell: (k) => k.key },
+  {
+    key: "applied",
+    header: "Applied",
+    cell: (k) => (
+      <>
+        <strong>{k.display}</strong>
+        {k.value !== null && <div className="muted mono">{k.value}</div>}
+      </>
+    ),
+  },
+  {
+    key: "level",
+    header: "Decided by",
+    cell: (k) => (
+      <>
+        {k.entityLabel === null ? (
+          <span className="muted">nothing configured</span>
+        ) : (
+          <>
+            {k.level !== null && <Badge tone="warn">level {k.level}</Badge>}{" "}
+            <span className="mono">{k.levelLabel}</span>
+            <div className="mono">{k.entityLabel}</div>
+          </>
+        )}
+        <div className="muted">{k.levelMeaning}</div>
+      </>
+    ),
+  },
+  { key: "bucket", header: "Bucket", cell: (k) => k.sharedWith },
+];
+
 function Applied({ view }: { view: AppliedQuotaView }) {
   const q = view.query;
   return (
@@ -206,43 +239,14 @@ function Applied({ view }: { view: AppliedQuotaView }) {
           What Kafka applies to{" "}
           <span className="mono">{q.kind === "ip" ? `ip ${q.ip}` : `user ${q.user}, client id ${q.clientId === "" ? '""' : q.clientId}`}</span>
         </h3>
-        <TableScroll label="Applied quota">
-          <table className="data quota-rows" aria-label="Applied quota">
-            <thead>
-              <tr>
-                <th>Key</th>
-                <th>Applied</th>
-                <th>Decided by</th>
-                <th>Bucket</th>
-              </tr>
-            </thead>
-            <tbody>
-              {view.keys.map((k) => (
-                <tr key={k.key} data-key={k.key}>
-                  <th scope="row" className="mono">
-                    {k.key}
-                  </th>
-                  <td>
-                    <strong>{k.display}</strong>
-                    {k.value !== null && <div className="muted mono">{k.value}</div>}
-                  </td>
-                  <td>
-                    {k.entityLabel === null ? (
-                      <span className="muted">nothing configured</span>
-                    ) : (
-                      <>
-                        {k.level !== null && <Badge tone="warn">level {k.level}</Badge>} <span className="mono">{k.levelLabel}</span>
-                        <div className="mono">{k.entityLabel}</div>
-                      </>
-                    )}
-                    <div className="muted">{k.levelMeaning}</div>
-                  </td>
-                  <td>{k.sharedWith}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </TableScroll>
+        <DataTable
+          label="Applied quota"
+          className="quota-rows"
+          rows={view.keys}
+          rowKey={(k) => k.key}
+          rowProps={(k) => ({ "data-key": k.key })}
+          columns={APPLIED_COLUMNS}
+        />
       </section>
       {view.budget && (
         <section aria-label="KIP-55 budget for this user">

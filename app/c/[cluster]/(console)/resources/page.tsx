@@ -1,7 +1,7 @@
 import Link from "@/components/link";
 import { requireViewer } from "@/lib/auth/current";
 import { fieldErrorsOf } from "@/lib/schemas/result";
-import { CLUSTER_RESOURCE_NAME, WILDCARD_PRINCIPAL, type ResourceType } from "@/lib/policy";
+import { CLUSTER_RESOURCE_NAME, WILDCARD_PRINCIPAL, type AclBinding, type ResourceType } from "@/lib/policy";
 import {
   resourceDetailQuerySchema,
   resourceIndexQuerySchema,
@@ -13,8 +13,11 @@ import { resourceDetail, resourceIndex } from "@/lib/services/resources";
 import { WILDCARD_ROW_MEANING, matrixLinkHost, resourceHref } from "@/lib/services/resources-view";
 import { UNNAMED_HOST_WORDS } from "@/lib/schemas/access-check";
 import { isResourceListed } from "@/lib/services/effective-permissions-read";
-import { DecisionCell, PrincipalLink, principalStyles } from "@/components/principals/decision-cell";
-import { AclBindingCells, AclBindingHeaders, bindingRowKey } from "@/components/acls/acl-row";
+import { decisionColumns, PrincipalLink, principalStyles } from "@/components/principals/decision-cell";
+import { aclColumns, bindingRowKey } from "@/components/acls/acl-row";
+import { Alert } from "@/components/ui/alert";
+import { DataTable, type Column } from "@/components/ui/data-table";
+import { EmptyState } from "@/components/ui/empty-state";
 import { objectTitle } from "@/lib/page-title";
 
 export async function generateMetadata({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
@@ -53,9 +56,9 @@ export default async function ResourcesPage({ searchParams }: { searchParams: Pr
       return (
         <>
           <h1>Resources</h1>
-          <div role="alert" className="alert error">
+          <Alert tone="error">
             {Object.values(errors).flat().join(" ")}
-          </div>
+          </Alert>
           <Link href="/resources">← All resources</Link>
         </>
       );
@@ -70,18 +73,18 @@ export default async function ResourcesPage({ searchParams }: { searchParams: Pr
           {parsed.data.type} <span className="mono">{parsed.data.name}</span>
         </h1>
         {listed.ok && !listed.data && (
-          <div role="status" className="alert warn" data-testid="resource-not-listed">
+          <Alert tone="warn" testId="resource-not-listed">
             Kafka does not list a {parsed.data.type} named <span className="mono">{parsed.data.name}</span> to you ({viewer.principal}): it does not exist,
             or you may not describe it. The ACLs below are those that would apply to it.
-          </div>
+          </Alert>
         )}
         {detail.ok ? (
           <Detail detail={detail.data} />
         ) : (
           <>
-            <div role="alert" className="alert error" data-testid="resource-error">
+            <Alert tone="error" testId="resource-error">
               {detail.message}
-            </div>
+            </Alert>
             {detail.code === "DENIED" && (
               <p className="muted">
                 The ACLs that apply are read as you ({viewer.principal}), which Kafka allows only with DESCRIBE on CLUSTER {CLUSTER_RESOURCE_NAME}.
@@ -104,9 +107,9 @@ export default async function ResourcesPage({ searchParams }: { searchParams: Pr
       {index.ok ? (
         <IndexView index={index.data} />
       ) : (
-        <div role="alert" className="alert error">
+        <Alert tone="error">
           {index.message}
-        </div>
+        </Alert>
       )}
     </>
   );
@@ -134,9 +137,9 @@ function IndexView({ index }: { index: ResourceIndex }) {
   return (
     <>
       {index.aclsUnavailable !== null && (
-        <p className="alert info" data-testid="acl-counts-unavailable">
+        <Alert tone="info" testId="acl-counts-unavailable">
           ACL counts are not shown: {index.aclsUnavailable}
-        </p>
+        </Alert>
       )}
       <nav className="row resource-tabs" aria-label="Resource types">
         {index.sections.map((s) => (
@@ -150,33 +153,30 @@ function IndexView({ index }: { index: ResourceIndex }) {
           <h2>{SECTION_TITLE[s.resourceType]}</h2>
           {SECTION_NOTE[s.resourceType] && <p className="muted">{SECTION_NOTE[s.resourceType]}</p>}
           {s.note !== null && (
-            <div role="status" className="alert warn" data-testid="section-note">
+            <Alert tone="warn" testId="section-note">
               {s.note}
-            </div>
+            </Alert>
           )}
           {s.error !== null ? (
-            <div className="alert error" data-testid="section-error">{s.error}</div>
+            <Alert tone="error" testId="section-error">{s.error}</Alert>
           ) : s.resources.length === 0 ? (
-            <div className="empty">None{s.resourceType === "USER" ? " named in ACLs" : ""}.</div>
+            <EmptyState>None{s.resourceType === "USER" ? " named in ACLs" : ""}.</EmptyState>
           ) : (
-            <table className="data" aria-label={`${SECTION_TITLE[s.resourceType]} list`}>
-              <thead>
-                <tr>
-                  <th>Name</th>
-                  {index.aclsUnavailable === null && <th>ACLs that apply</th>}
-                </tr>
-              </thead>
-              <tbody>
-                {s.resources.map((r) => (
-                  <tr key={r.name}>
-                    <td className="mono">
-                      <Link href={resourceHref(s.resourceType, r.name)}>{r.name}</Link>
-                    </td>
-                    {index.aclsUnavailable === null && <td data-testid="acl-count">{r.acls}</td>}
-                  </tr>
-                ))}
-              </tbody>
-            </table>
+            <DataTable
+              label={`${SECTION_TITLE[s.resourceType]} list`}
+              scroll={false}
+              rows={s.resources}
+              rowKey={(r) => r.name}
+              columns={[
+                {
+                  key: "name",
+                  header: "Name",
+                  className: "mono",
+                  cell: (r) => <Link href={resourceHref(s.resourceType, r.name)}>{r.name}</Link>,
+                },
+                ...(index.aclsUnavailable === null ? [aclCountColumn] : []),
+              ]}
+            />
           )}
         </section>
       ))}
@@ -188,6 +188,7 @@ function Detail({ detail }: { detail: ResourceDetail }) {
   const linkHost = matrixLinkHost(detail);
   const count = detail.groups.reduce((n, g) => n + g.acls.length, 0);
   const su = detail.assumptions.superUsers.length > 0 ? detail.assumptions.superUsers.join(";") : "(none)";
+  const resource = { resourceType: detail.resourceType, resourceName: detail.resourceName };
   return (
     <>
       <h2>ACLs that actually apply</h2>
@@ -195,25 +196,18 @@ function Detail({ detail }: { detail: ResourceDetail }) {
         {count} ACL{count === 1 ? "" : "s"}: the exact LITERAL name, every PREFIXED pattern the name starts with, and LITERAL <code>*</code>, for every principal.
       </p>
       {detail.groups.length === 0 ? (
-        <div className="empty">No ACL applies to this resource.</div>
+        <EmptyState>No ACL applies to this resource.</EmptyState>
       ) : (
         detail.groups.map((g) => (
           <section key={`${g.reason}|${g.pattern}`} className="apply-group" data-reason={g.reason} aria-label={g.label}>
             <h3>{g.label}</h3>
-            <table className="data" aria-label={`ACLs: ${g.label}`}>
-              <thead>
-                <tr>
-                  <AclBindingHeaders />
-                </tr>
-              </thead>
-              <tbody>
-                {g.acls.map((a) => (
-                  <tr key={bindingRowKey(a)}>
-                    <AclBindingCells acl={a} linkPrincipal />
-                  </tr>
-                ))}
-              </tbody>
-            </table>
+            <DataTable
+              label={`ACLs: ${g.label}`}
+              scroll={false}
+              rows={g.acls}
+              rowKey={bindingRowKey}
+              columns={aclColumns((a: AclBinding) => a, { linkPrincipal: true })}
+            />
           </section>
         ))
       )}
@@ -229,43 +223,50 @@ function Detail({ detail }: { detail: ResourceDetail }) {
         can do everywhere.
       </p>
       <div className="matrix-wrap">
-        <table className="data matrix" aria-label="Effective permissions">
-          <thead>
-            <tr>
-              <th>Principal</th>
-              {detail.operations.map((op) => (
-                <th key={op} className="mono">
-                  {op}
-                </th>
-              ))}
-            </tr>
-          </thead>
-          <tbody>
-            {detail.rows.map((row) => (
-              <tr key={row.principal} data-principal={row.principal} data-super-user={row.superUser ? "true" : undefined}>
-                <th scope="row">
+        <DataTable
+          label="Effective permissions"
+          className="matrix"
+          scroll={false}
+          rows={detail.rows}
+          rowKey={(row) => row.principal}
+          rowProps={(row) => ({
+            "data-principal": row.principal,
+            "data-super-user": row.superUser ? "true" : undefined,
+          })}
+          columns={[
+            {
+              key: "principal",
+              header: "Principal",
+              rowHeader: true,
+              cell: (row) => (
+                <>
                   <PrincipalLink principal={row.principal} />
                   {row.superUser && <span className={principalStyles.via}>super user</span>}
-                  {row.principal === WILDCARD_PRINCIPAL && <span className={principalStyles.via}>{WILDCARD_ROW_MEANING}</span>}
-                </th>
-                {row.cells.map((cell) => (
-                  <DecisionCell
-                    key={cell.operation}
-                    cell={cell}
-                    principal={row.principal}
-                    resourceType={detail.resourceType}
-                    resourceName={detail.resourceName}
-                    linkHost={linkHost}
-                    title={cell.reason}
-                  />
-                ))}
-              </tr>
-            ))}
-          </tbody>
-        </table>
+                  {row.principal === WILDCARD_PRINCIPAL && (
+                    <span className={principalStyles.via}>{WILDCARD_ROW_MEANING}</span>
+                  )}
+                </>
+              ),
+            },
+            ...decisionColumns(detail.operations, (row: MatrixRow, operation) => {
+              const cell = row.cells.find((c) => c.operation === operation);
+              return cell && { cell, principal: row.principal, ...resource, linkHost, title: cell.reason };
+            }),
+          ]}
+        />
       </div>
     </>
   );
 }
+
+type ListedResource = ResourceIndex["sections"][number]["resources"][number];
+type MatrixRow = ResourceDetail["rows"][number];
+
+const aclCountColumn: Column<ListedResource> = {
+  key: "acls",
+  header: "ACLs that apply",
+  cellProps: () => ({ "data-testid": "acl-count" }),
+  cell: (r) => r.acls,
+};
 
 const WILDCARD_ROW_NOTE = `The User:* row stands for ${WILDCARD_ROW_MEANING}; each super user has its own row.`;

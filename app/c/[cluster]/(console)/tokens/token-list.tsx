@@ -1,7 +1,7 @@
 "use client";
 
 import { useQuery } from "@tanstack/react-query";
-import { createColumnHelper, flexRender, getCoreRowModel, getSortedRowModel, useReactTable, type SortingState, type Table } from "@tanstack/react-table";
+import { createColumnHelper, type Table } from "@tanstack/react-table";
 import { useState } from "react";
 import { fetchApi, ApiError } from "@/components/ui/query";
 import { PrincipalLink } from "@/components/principals/decision-cell";
@@ -9,7 +9,7 @@ import { Alert } from "@/components/ui/alert";
 import { Badge } from "@/components/ui/badge";
 import { EmptyState } from "@/components/ui/empty-state";
 import { Skeleton } from "@/components/ui/skeleton";
-import { TableScroll } from "@/components/ui/data-table";
+import { SortableDataTable } from "@/components/ui/sortable-data-table";
 import { NO_TOKEN_FILTER, expiryPhrase, formatRelative, matchesTokenFilter, tokenEndsAt, type TokenFilter } from "@/lib/services/token-view";
 import type { TokenList as TokenListData, TokenView } from "@/lib/schemas/tokens";
 import { TOKEN_REFETCH_MS, mayChangeExpiry, tokenKeys, whyNoExpiryChange, withKeptRows } from "@/components/tokens/token-queries";
@@ -138,70 +138,35 @@ const TOKEN_COLUMNS = [
 
 const nowOf = (table: Table<TokenView>) => (table.options.meta as { now: number }).now;
 
-function TokenTable({ tokens, now, removed, onExpired }: { tokens: TokenView[]; now: number; removed: ReadonlyMap<string, TokenView>; onExpired: (t: TokenView) => void }) {
-  // Soonest to stop working first (also the order without JavaScript, which renders the same table).
-  const [sorting, setSorting] = useState<SortingState>([{ id: "expiry", desc: false }]);
-  // eslint-disable-next-line react-hooks/incompatible-library -- the React Compiler (not used here) could not memoise this component; the table is rebuilt from props on each render
-  const table = useReactTable({
-    data: tokens,
-    columns: TOKEN_COLUMNS,
-    state: { sorting },
-    onSortingChange: setSorting,
-    enableSortingRemoval: false,
-    getCoreRowModel: getCoreRowModel(),
-    getSortedRowModel: getSortedRowModel(),
-    getRowId: (t) => t.tokenId,
-    meta: { now },
-  });
+function TokenTable({
+  tokens,
+  now,
+  removed,
+  onExpired,
+}: {
+  tokens: TokenView[];
+  now: number;
+  removed: ReadonlyMap<string, TokenView>;
+  onExpired: (t: TokenView) => void;
+}) {
   return (
-    <TableScroll label="Delegation tokens">
-      <table className="data" aria-label="Delegation tokens">
-        <thead>
-          {table.getHeaderGroups().map((group) => (
-            <tr key={group.id}>
-              {group.headers.map((header) => {
-                const sorted = header.column.getIsSorted();
-                const label = String(header.column.columnDef.header);
-                return (
-                  <th key={header.id} scope="col" aria-sort={sorted === "asc" ? "ascending" : sorted === "desc" ? "descending" : "none"}>
-                    <button
-                      type="button"
-                      className="sort-button"
-                      onClick={header.column.getToggleSortingHandler()}
-                      aria-label={`${label}: sort ${header.column.getNextSortingOrder() === "desc" ? "descending" : "ascending"}`}
-                    >
-                      {flexRender(header.column.columnDef.header, header.getContext())}
-                      {sorted === "asc" ? " ▲" : sorted === "desc" ? " ▼" : ""}
-                    </button>
-                  </th>
-                );
-              })}
-            </tr>
-          ))}
-        </thead>
-        {table.getRowModel().rows.map((row) => {
-          const t = row.original;
-          return (
-            <tbody key={row.id} data-token-id={t.tokenId}>
-              <tr>
-                {row.getVisibleCells().map((cell) => (
-                  <td key={cell.id}>{flexRender(cell.column.columnDef.cell, cell.getContext())}</td>
-                ))}
-              </tr>
-              {(mayChangeExpiry(t) || removed.has(t.tokenId)) && (
-                <tr>
-                  <td colSpan={TOKEN_COLUMNS.length}>
-                    <details>
-                      <summary>Renew or expire {t.tokenId}</summary>
-                      <TokenExpiryForms tokenId={t.tokenId} onExpired={() => onExpired(t)} />
-                    </details>
-                  </td>
-                </tr>
-              )}
-            </tbody>
-          );
-        })}
-      </table>
-    </TableScroll>
+    <SortableDataTable
+      label="Delegation tokens"
+      columns={TOKEN_COLUMNS}
+      rows={tokens}
+      rowKey={(t) => t.tokenId}
+      // Soonest to stop working first (also the order without JavaScript, which renders the same table).
+      initialSorting={[{ id: "expiry", desc: false }]}
+      meta={{ now }}
+      rowProps={(t) => ({ "data-token-id": t.tokenId })}
+      rowDetail={(t) =>
+        (mayChangeExpiry(t) || removed.has(t.tokenId)) && (
+          <details>
+            <summary>Renew or expire {t.tokenId}</summary>
+            <TokenExpiryForms tokenId={t.tokenId} onExpired={() => onExpired(t)} />
+          </details>
+        )
+      }
+    />
   );
 }

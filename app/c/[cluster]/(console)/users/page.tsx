@@ -2,6 +2,9 @@ import Link from "@/components/link";
 import { requireViewer } from "@/lib/auth/current";
 import { PageHeader } from "@/components/ui/page-header";
 import { Alert } from "@/components/ui/alert";
+import { DataTable, type Column } from "@/components/ui/data-table";
+import { EmptyState } from "@/components/ui/empty-state";
+import type { ScramUserList } from "@/lib/schemas/scram-users";
 import { env } from "@/lib/env";
 import { listScramUsers } from "@/lib/services/scram-users";
 import { DeleteScramButton, ScramCredentialForm } from "./scram-forms";
@@ -39,54 +42,66 @@ export default async function ScramUsersPage() {
           {list.message}
         </Alert>
       ) : list.data.users.length === 0 ? (
-        <div className="empty">No SCRAM users.</div>
+        <EmptyState>No SCRAM users.</EmptyState>
       ) : (
-        <div className="table-scroll">
-          <table className="data" aria-label="SCRAM users">
-            <thead>
-              <tr>
-                <th>User</th>
-                <th>Credentials</th>
-                <th>Change</th>
-              </tr>
-            </thead>
-            <tbody>
-              {list.data.users.map((u) => (
-                <tr key={u.user} data-testid="scram-user" data-user={u.user}>
-                  <td>
-                    <strong className="mono">{u.user}</strong>
-                    <div className="row small">
-                      <Link href={`/principals/${encodeURIComponent(u.principal)}`}>principal</Link>
-                      <Link href={`/quotas?${new URLSearchParams({ user: u.user }).toString()}`}>quotas</Link>
-                      <Link href={`/principals/${encodeURIComponent(u.principal)}#tokens`}>tokens</Link>
-                    </div>
-                  </td>
-                  <td>
-                    <ul className="plain">
-                      {u.credentials.map((c) => (
-                        <li key={c.mechanism} className="mono">
-                          {c.mechanism}, {c.iterations} iterations
-                        </li>
-                      ))}
-                    </ul>
-                  </td>
-                  <td>
-                    <details>
-                      <summary>Rotate password or add a mechanism</summary>
-                      <ScramCredentialForm user={u.user} mechanism={u.credentials[0]?.mechanism} label="Set password" />
-                    </details>
-                    <details>
-                      <summary>Delete…</summary>
-                      {u.credentials.length > 1 && u.credentials.map((c) => <DeleteScramButton key={c.mechanism} user={u.user} mechanism={c.mechanism} />)}
-                      <DeleteScramButton user={u.user} />
-                    </details>
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
+        <DataTable
+          label="SCRAM users"
+          rows={list.data.users}
+          rowKey={(u) => u.user}
+          rowProps={(u) => ({ "data-testid": "scram-user", "data-user": u.user })}
+          columns={USER_COLUMNS}
+        />
       )}
     </>
   );
 }
+
+type ScramUser = ScramUserList["users"][number];
+
+const USER_COLUMNS: Column<ScramUser>[] = [
+  {
+    key: "user",
+    header: "User",
+    cell: (u) => (
+      <>
+        <strong className="mono">{u.user}</strong>
+        <div className="row small">
+          <Link href={`/principals/${encodeURIComponent(u.principal)}`}>principal</Link>
+          <Link href={`/quotas?${new URLSearchParams({ user: u.user }).toString()}`}>quotas</Link>
+          <Link href={`/principals/${encodeURIComponent(u.principal)}#tokens`}>tokens</Link>
+        </div>
+      </>
+    ),
+  },
+  {
+    key: "credentials",
+    header: "Credentials",
+    cell: (u) => (
+      <ul className="plain">
+        {u.credentials.map((c) => (
+          <li key={c.mechanism} className="mono">
+            {c.mechanism}, {c.iterations} iterations
+          </li>
+        ))}
+      </ul>
+    ),
+  },
+  {
+    key: "change",
+    header: "Change",
+    cell: (u) => (
+      <>
+        <details>
+          <summary>Rotate password or add a mechanism</summary>
+          <ScramCredentialForm user={u.user} mechanism={u.credentials[0]?.mechanism} label="Set password" />
+        </details>
+        <details>
+          <summary>Delete…</summary>
+          {u.credentials.length > 1 &&
+            u.credentials.map((c) => <DeleteScramButton key={c.mechanism} user={u.user} mechanism={c.mechanism} />)}
+          <DeleteScramButton user={u.user} />
+        </details>
+      </>
+    ),
+  },
+];

@@ -126,9 +126,9 @@ function ScramDone({ result, testId }: { result: ScramChangeResult; testId: stri
 function PasswordOnce({ user, password }: { user: string; password: string }) {
   return (
     <div className="hmac-once">
-      <div className="alert warn" role="alert">
-        <strong>Copy the password now: it will not be shown again.</strong> The console does not keep it.
-      </div>
+      <Alert tone="warn" role="alert" title="Copy the password now: it will not be shown again.">
+        The console does not keep it.
+      </Alert>
       <Field id={`generated-${user}`} label={`Password of ${user}`}>
         <input readOnly value={password} className="mono" data-testid="generated-password" onFocus={(e) => e.currentTarget.select()} />
       </Field>

@@ -8,21 +8,14 @@ import type { AclImportPlanView } from "@/lib/schemas/plans";
 import { AclPlanPreview } from "@/components/plans/acl-plan-view";
 import { AclPlanResult } from "@/components/plans/acl-plan-result";
 import { useFormDraft } from "@/components/ui/form-draft";
+import { Alert } from "@/components/ui/alert";
+import { Field } from "@/components/ui/field";
 import styles from "./import-form.module.css";
 
 /** What one server action may carry (Next's default body limit); larger files go through the API. */
 const MAX_FORM_BYTES = 1_000_000;
 
 const FORMAT_LABEL: Record<(typeof ACL_IMPORT_FORMATS)[number], string> = { auto: "by file name or content", json: "JSON", csv: "CSV", yaml: "YAML" };
-
-function FieldErrors({ id, messages }: { id: string; messages: string[] | undefined }) {
-  if (!messages?.length) return null;
-  return (
-    <span id={id} className="field-error">
-      {messages.join(" ")}
-    </span>
-  );
-}
 
 /** Where the import plan came from, in one line. */
 function ImportSource({ plan }: { plan: AclImportPlanView }) {
@@ -70,13 +63,13 @@ function ApplyProgress({ planId, running }: { planId: string; running: boolean }
   }, [planId, running]);
   if (!running) return null;
   return (
-    <div role="status" className="alert info" data-testid="import-progress">
+    <Alert tone="info" testId="import-progress">
       Applying…{" "}
       {progress === null
         ? "sending the first batch."
         : `${progress.batches.done} of ${progress.batches.total} batches done${progress.batches.inFlight > 0 ? ` (${progress.batches.inFlight} being sent)` : ""}; ` +
           `${progress.sent} of ${progress.total} bindings sent, ${progress.succeeded} confirmed by Kafka, ${progress.failed} refused.`}
-    </div>
+    </Alert>
   );
 }
 
@@ -99,7 +92,6 @@ export function AclImportForm() {
   const appliedHere = plan !== null && applied?.planId === plan.id ? applied.result : null;
   const format = v.format ?? "auto";
   const mode = v.mode ?? "add-only";
-  const invalid = (f: string) => (errors[f] ? { "aria-invalid": true, "aria-describedby": `imp-${f}-error` } : {});
 
   return (
     <>
@@ -119,19 +111,14 @@ export function AclImportForm() {
           } else setTooBig(null);
         }}
       >
-        <label className="field wide">
-          File (JSON, CSV or YAML as the export writes them)
-          <input type="file" name="file" accept=".json,.csv,.yaml,.yml,application/json,text/csv,application/yaml" {...invalid("file")} />
-          <FieldErrors id="imp-file-error" messages={errors.file} />
-        </label>
-        <label className="field wide">
-          or paste it (a chosen file is used instead)
-          <textarea name="content" rows={10} spellCheck={false} className="mono" defaultValue={v.content ?? ""} {...invalid("content")} />
-          <FieldErrors id="imp-content-error" messages={errors.content} />
-        </label>
+        <Field id="imp-file" label="File (JSON, CSV or YAML as the export writes them)" errors={errors.file} wide>
+          <input type="file" name="file" accept=".json,.csv,.yaml,.yml,application/json,text/csv,application/yaml" />
+        </Field>
+        <Field id="imp-content" label="or paste it (a chosen file is used instead)" errors={errors.content} wide>
+          <textarea name="content" rows={10} spellCheck={false} className="mono" defaultValue={v.content ?? ""} />
+        </Field>
         <input type="hidden" name="fileName" value={v.fileName ?? ""} />
-        <label className="field">
-          Format
+        <Field id="imp-format" label="Format">
           <select key={`format-${format}`} name="format" defaultValue={format}>
             {ACL_IMPORT_FORMATS.map((f) => (
               <option key={f} value={f}>
@@ -139,7 +126,7 @@ export function AclImportForm() {
               </option>
             ))}
           </select>
-        </label>
+        </Field>
         <fieldset className={`field ${styles.mode}`}>
           <legend>Mode</legend>
           <label className={styles.choice}>
@@ -149,16 +136,12 @@ export function AclImportForm() {
             <input type="radio" name="mode" value="sync" defaultChecked={mode === "sync"} /> sync within the scope (also deletes what the file lacks there)
           </label>
         </fieldset>
-        <label className="field">
-          Scope: principals
-          <input name="principals" defaultValue={v.principals ?? ""} placeholder="User:svc-orders, User:svc-billing" {...invalid("principals")} />
-          <FieldErrors id="imp-principals-error" messages={errors.principals} />
-        </label>
-        <label className="field">
-          Scope: resource names starting with
-          <input name="resourcePrefix" defaultValue={v.resourcePrefix ?? ""} placeholder="orders-" {...invalid("resourcePrefix")} />
-          <FieldErrors id="imp-resourcePrefix-error" messages={errors.resourcePrefix} />
-        </label>
+        <Field id="imp-principals" label="Scope: principals" errors={errors.principals}>
+          <input name="principals" defaultValue={v.principals ?? ""} placeholder="User:svc-orders, User:svc-billing" />
+        </Field>
+        <Field id="imp-resourcePrefix" label="Scope: resource names starting with" errors={errors.resourcePrefix}>
+          <input name="resourcePrefix" defaultValue={v.resourcePrefix ?? ""} placeholder="orders-" />
+        </Field>
         <div className="actions">
           <button className="btn" type="submit" disabled={previewing || applying}>
             {previewing ? "Previewing…" : "Preview"}
@@ -174,9 +157,9 @@ export function AclImportForm() {
           </p>
         )}
         {(tooBig || state?.error) && (
-          <div role="alert" className="alert error" data-testid="import-error">
+          <Alert tone="error" testId="import-error">
             {tooBig ?? state?.error?.message}
-          </div>
+          </Alert>
         )}
       </form>
 
@@ -194,9 +177,9 @@ export function AclImportForm() {
           )}
           <ApplyProgress planId={plan.id} running={applying} />
           {appliedHere && !appliedHere.ok && (
-            <div role="alert" className="alert error" data-testid="import-apply-error">
+            <Alert tone="error" testId="import-apply-error">
               {appliedHere.message}
-            </div>
+            </Alert>
           )}
           {appliedHere?.ok && <AclPlanResult result={appliedHere.data} />}
         </section>

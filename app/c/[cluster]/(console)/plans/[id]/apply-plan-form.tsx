@@ -2,6 +2,7 @@
 
 import { useActionState } from "react";
 import { AclPlanResult } from "@/components/plans/acl-plan-result";
+import { Alert } from "@/components/ui/alert";
 import { applyPlanAction, type ApplyPlanState } from "../actions";
 
 export function ApplyPlanForm({ planId, label }: { planId: string; label: string }) {
@@ -17,9 +18,9 @@ export function ApplyPlanForm({ planId, label }: { planId: string; label: string
         </form>
       )}
       {state && !state.result.ok && (
-        <div role="alert" className="alert error" data-testid="apply-error">
+        <Alert tone="error" testId="apply-error">
           {state.result.message}
-        </div>
+        </Alert>
       )}
       {state?.result.ok && <AclPlanResult result={state.result.data} />}
     </>

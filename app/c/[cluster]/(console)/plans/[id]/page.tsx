@@ -3,6 +3,7 @@ import { requireViewer } from "@/lib/auth/current";
 import { AclPlanPreview, DecisionRowsTable } from "@/components/plans/acl-plan-view";
 import { PLAN_ROWS_PAGE_SIZE, aclPlanPageViewSchema, planPageQuerySchema } from "@/lib/schemas/plans";
 import { getPlanView } from "@/lib/services/plans";
+import { Alert } from "@/components/ui/alert";
 import { ApplyPlanForm } from "./apply-plan-form";
 import { objectTitle } from "@/lib/page-title";
 
@@ -28,9 +29,9 @@ export default async function PlanPage({ params, searchParams }: { params: Promi
     return (
       <>
         <h1>Plan</h1>
-        <div role="alert" className="alert error" data-testid="plan-error">
+        <Alert tone="error" testId="plan-error">
           {view.message}
-        </div>
+        </Alert>
         <Link href="/acls">Back to ACLs</Link>
       </>
     );
@@ -63,7 +64,7 @@ export default async function PlanPage({ params, searchParams }: { params: Promi
           <h2>
             Every decision change ({rows.total.toLocaleString("en")}), page {rows.page} of {rows.pages}
           </h2>
-          {rows.note && <div className="alert warn">{rows.note}</div>}
+          {rows.note && <Alert tone="warn">{rows.note}</Alert>}
           <DecisionRowsTable rows={rows.rows} otherHost={plan.otherHost} label="All decisions that change" />
           <nav className="row" aria-label="Pages">
             {rows.page > 1 && <Link href={`/plans/${plan.id}?page=${rows.page - 1}`}>← Previous</Link>}

@@ -9,13 +9,14 @@ import { unnamedHost } from "@/lib/services/effective-permissions";
 import { principalView } from "@/lib/services/effective-permissions-read";
 import { AclBindingsTable } from "@/components/acls/acl-row";
 import { Alert } from "@/components/ui/alert";
-import { DataTable, TableScroll } from "@/components/ui/data-table";
+import { Badge, decisionTone } from "@/components/ui/badge";
+import { DataTable } from "@/components/ui/data-table";
 import { EmptyState } from "@/components/ui/empty-state";
 import { Field, FormActions, FormGrid } from "@/components/ui/field";
 import { GetForm } from "@/components/ui/get-form";
 import { MoreInfo, PageHeader } from "@/components/ui/page-header";
 import { SubmitButton } from "@/components/ui/submit-button";
-import { DecisionCell, PrincipalLink, principalStyles as styles } from "@/components/principals/decision-cell";
+import { decisionColumns, PrincipalLink, principalStyles as styles } from "@/components/principals/decision-cell";
 import { objectTitle } from "@/lib/page-title";
 
 export async function generateMetadata({ params }: { params: Promise<{ principal: string }> }) {
@@ -186,41 +187,37 @@ function Permissions({ permissions, host, allowEveryone }: { permissions: Princi
             {shown.length === 0 ? (
               <EmptyState>Nothing allowed and no ACL deciding on any of the {s.total} known.</EmptyState>
             ) : (
-              <TableScroll label={`${SECTION_TITLE[s.resourceType]}: what ${p} can do`}>
-                <table className={`data ${styles.matrix}`} aria-label={`${SECTION_TITLE[s.resourceType]}: what ${p} can do`}>
-                  <thead>
-                    <tr>
-                      <th scope="col">Resource</th>
-                      {s.operations.map((op) => (
-                        <th key={op} scope="col" className="mono">
-                          {op}
-                        </th>
-                      ))}
-                    </tr>
-                  </thead>
-                  <tbody>
-                    {shown.map((r) => (
-                      <tr key={r.resourceName} data-resource={r.resourceName}>
-                        <th scope="row" className={`mono ${styles.asIs}`}>
-                          <Link href={`/resources?${new URLSearchParams({ type: s.resourceType, name: r.resourceName })}`}>{r.resourceName}</Link>
-                          {r.origin === "acl" && <span className={styles.via}>named in ACLs; not listed by Kafka</span>}
-                        </th>
-                        {r.cells.map((c) => (
-                          <DecisionCell
-                            key={c.operation}
-                            cell={c}
-                            principal={p}
-                            resourceType={s.resourceType}
-                            resourceName={r.resourceName}
-                            linkHost={linkHost}
-                            title={describeRule(c, { principal: p, host: hostWords, operation: c.operation, resourceType: s.resourceType, resourceName: r.resourceName }, { allowEveryoneIfNoAclFound: allowEveryone })}
-                          />
-                        ))}
-                      </tr>
-                    ))}
-                  </tbody>
-                </table>
-              </TableScroll>
+              <DataTable
+                label={`${SECTION_TITLE[s.resourceType]}: what ${p} can do`}
+                className={styles.matrix}
+                rows={shown}
+                rowKey={(r) => r.resourceName}
+                rowProps={(r) => ({ "data-resource": r.resourceName })}
+                columns={[
+                  {
+                    key: "resource",
+                    header: "Resource",
+                    rowHeader: true,
+                    className: `mono ${styles.asIs}`,
+                    cell: (r) => (
+                      <>
+                        <Link href={`/resources?${new URLSearchParams({ type: s.resourceType, name: r.resourceName })}`}>
+                          {r.resourceName}
+                        </Link>
+                        {r.origin === "acl" && <span className={styles.via}>named in ACLs; not listed by Kafka</span>}
+                      </>
+                    ),
+                  },
+                  ...decisionColumns(s.operations, (r: (typeof shown)[number], operation) => {
+                    const c = r.cells.find((cell) => cell.operation === operation);
+                    if (c === undefined) return undefined;
+                    const resource = { resourceType: s.resourceType, resourceName: r.resourceName };
+                    const request = { principal: p, host: hostWords, operation: c.operation, ...resource };
+                    const title = describeRule(c, request, { allowEveryoneIfNoAclFound: allowEveryone });
+                    return { cell: c, principal: p, ...resource, linkHost, title };
+                  }),
+                ]}
+              />
             )}
             {hidden > 0 && (
               <p className="muted small" data-testid="hidden-count">
@@ -253,7 +250,8 @@ function Permissions({ permissions, host, allowEveryone }: { permissions: Princi
               <ul className="plain">
                 {r.cells.map((c) => (
                   <li key={c.operation}>
-                    <span className="mono">{c.operation}</span> <span className={`badge ${c.decision}`}>{c.decision}</span>{" "}
+                    <span className="mono">{c.operation}</span>{" "}
+                    <Badge tone={decisionTone(c.decision)}>{c.decision}</Badge>{" "}
                     <span className="muted small">{c.via.join(" · ")}</span>
                     {c.exceptions.length > 0 && <span className="small"> except {c.exceptions.map((e) => e.resourceName).join(", ")} (DENY)</span>}
                   </li>
@@ -328,7 +326,11 @@ function Tokens({ view }: { view: PrincipalView }) {
             { key: "id", header: "Token id", rowHeader: true, className: "mono", cell: (t) => t.tokenId },
             { key: "requester", header: "Requester", cell: (t) => <PrincipalLink principal={t.requester} /> },
             { key: "renewers", header: "Renewers", cell: (t) => t.renewers.map((r) => <PrincipalLink key={r} principal={r} />) },
-            { key: "status", header: "Status", cell: (t) => <span className={`badge ${t.status === "active" ? "success" : "failure"}`}>{t.status}</span> },
+            {
+              key: "status",
+              header: "Status",
+              cell: (t) => <Badge tone={t.status === "active" ? "ok" : "bad"}>{t.status}</Badge>,
+            },
             { key: "expiry", header: "Expires", cell: (t) => <time dateTime={new Date(t.expiryTimestamp).toISOString()}>{new Date(t.expiryTimestamp).toISOString()}</time> },
           ]}
         />
