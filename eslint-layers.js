@@ -72,7 +72,10 @@ function target(file, source) {
   else if (source === "." || source === ".." || source.startsWith("./") || source.startsWith("../")) {
     to = path.posix.join(path.posix.dirname(file), source);
   } else return null;
-  return path.posix.normalize(to).replace(/\/(index)?$/, "").replace(/\.(ts|tsx|js|mjs)$/, "");
+  return path.posix
+    .normalize(to)
+    .replace(/\/(index)?$/, "")
+    .replace(/\.(ts|tsx|js|mjs)$/, "");
 }
 
 const order = {
@@ -89,7 +92,11 @@ const order = {
     },
   },
   create(context) {
-    const file = path.relative(context.cwd, context.filename).split(path.sep).join("/").replace(/\.(tsx?|js)$/, "");
+    const file = path
+      .relative(context.cwd, context.filename)
+      .split(path.sep)
+      .join("/")
+      .replace(/\.(tsx?|js)$/, "");
     const fromLayer = layerOf(file);
     if (fromLayer === null) {
       if (!file.startsWith("lib/")) return {};

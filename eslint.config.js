@@ -21,19 +21,33 @@ const KAFKA_DYNAMIC_IMPORT = {
 const KAFKA_FENCE_EXEMPT_PRODUCTION = ["lib/services/audited-mutation.ts", "lib/kafka/**"];
 
 /** The settings fence's syntax rule (settingsFence), also carried by later blocks whose no-restricted-syntax replaces it. */
-const SETTINGS_MESSAGE = "Read settings through lib/env.ts (one schema, documented in docs/configuration.md), not process.env.";
+const SETTINGS_MESSAGE =
+  "Read settings through lib/env.ts (one schema, documented in docs/configuration.md), not process.env.";
 const SETTINGS_SYNTAX = [
-    // process.env, process["env"], globalThis.process.env, but not process.env.NEXT_RUNTIME
-    "MemberExpression[object.name='process'][property.name='env']:not([parent.property.name='NEXT_RUNTIME'])",
-    "MemberExpression[object.name='process'][property.value='env']",
-    "MemberExpression[object.property.name='process'][property.name='env']",
-    // const { env } = process; import { env } from "node:process"
-    "VariableDeclarator[init.name='process'] > ObjectPattern > Property[key.name='env']",
-    "ImportDeclaration[source.value=/^(node:)?process$/] > ImportSpecifier[imported.name='env']",
+  // process.env, process["env"], globalThis.process.env, but not process.env.NEXT_RUNTIME
+  "MemberExpression[object.name='process'][property.name='env']:not([parent.property.name='NEXT_RUNTIME'])",
+  "MemberExpression[object.name='process'][property.value='env']",
+  "MemberExpression[object.property.name='process'][property.name='env']",
+  // const { env } = process; import { env } from "node:process"
+  "VariableDeclarator[init.name='process'] > ObjectPattern > Property[key.name='env']",
+  "ImportDeclaration[source.value=/^(node:)?process$/] > ImportSpecifier[imported.name='env']",
 ].map((selector) => ({ selector, message: SETTINGS_MESSAGE }));
 
 export default tseslint.config(
-  { ignores: ["node_modules/", ".next/", ".next-*/", "lib/generated/", ".data/", ".kafka/", "target/", "test-results/", "playwright-report/", "next-env.d.ts"] },
+  {
+    ignores: [
+      "node_modules/",
+      ".next/",
+      ".next-*/",
+      "lib/generated/",
+      ".data/",
+      ".kafka/",
+      "target/",
+      "test-results/",
+      "playwright-report/",
+      "next-env.d.ts",
+    ],
+  },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   // Type-checked rules for TypeScript only: plain .js/.mjs config files are not in the TS project.
@@ -46,7 +60,10 @@ export default tseslint.config(
       // interface without awaiting; no-floating-promises and no-misused-promises catch the real risks.
       "@typescript-eslint/require-await": "off",
       // A File from FormData.get() stringifies to "[object File]", which every field check refuses.
-      "@typescript-eslint/no-base-to-string": ["error", { ignoredTypeNames: ["Error", "RegExp", "URL", "URLSearchParams", "File"] }],
+      "@typescript-eslint/no-base-to-string": [
+        "error",
+        { ignoredTypeNames: ["Error", "RegExp", "URL", "URLSearchParams", "File"] },
+      ],
     },
   },
   {
@@ -98,7 +115,13 @@ export default tseslint.config(
         "error",
         {
           // With several clusters every page address carries its cluster (lib/cluster-path.ts); components/link.tsx adds it.
-          paths: [{ name: "next/link", importNames: ["default"], message: "Use @/components/link: it keeps the page's cluster in the address." }],
+          paths: [
+            {
+              name: "next/link",
+              importNames: ["default"],
+              message: "Use @/components/link: it keeps the page's cluster in the address.",
+            },
+          ],
           patterns: [
             { regex: "^@/lib/(db|kafka)(/|$)", message: DIRECT },
             { regex: "^(\\.\\./)+lib/(db|kafka)(/|$)", message: DIRECT },
@@ -121,7 +144,17 @@ export default tseslint.config(
 function policyFence() {
   const message = "lib/policy is the pure policy core: it may import only lib/policy (docs/architecture.md, Layers).";
   // Regexes, not gitignore globs: the glob `crypto` would also match lib/policy's own ./crypto.
-  const packages = ["next", "react", "react-dom", "server-only", "prisma", "@prisma", "pg", "@platformatic", ...builtinModules];
+  const packages = [
+    "next",
+    "react",
+    "react-dom",
+    "server-only",
+    "prisma",
+    "@prisma",
+    "pg",
+    "@platformatic",
+    ...builtinModules,
+  ];
   const base = [
     { regex: `^(node:|(${packages.map((p) => p.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")).join("|")})(/|$))`, message },
     // Any alias import but lib/policy itself: @/lib/kafka, @/lib/db/client, @/lib/auth/*, @/lib/services/*...
@@ -134,7 +167,9 @@ function policyFence() {
     ...depths.map((depth) => ({
       files: [`lib/policy/${"*/".repeat(depth)}*.{ts,tsx}`],
       ignores: tests,
-      rules: { "no-restricted-imports": ["error", { patterns: [...base, { regex: `^(\\.\\./){${depth + 1}}`, message }] }] },
+      rules: {
+        "no-restricted-imports": ["error", { patterns: [...base, { regex: `^(\\.\\./){${depth + 1}}`, message }] }],
+      },
     })),
     { files: tests, rules: { "no-restricted-imports": ["error", { patterns: testBase }] } },
   ];
@@ -194,7 +229,6 @@ function kafkaWriteFence() {
   ];
 }
 
-
 /**
  * Every setting is read by lib/env.ts alone, from one schema that also writes
  * docs/configuration.md; everything else gets its values from there. (Tests, scripts/ and
@@ -202,7 +236,13 @@ function kafkaWriteFence() {
  */
 function settingsFence() {
   const settings = SETTINGS_SYNTAX;
-  const production = ["app/**/*.{ts,tsx}", "components/**/*.{ts,tsx}", "lib/**/*.{ts,tsx}", "proxy.ts", "instrumentation.ts"];
+  const production = [
+    "app/**/*.{ts,tsx}",
+    "components/**/*.{ts,tsx}",
+    "lib/**/*.{ts,tsx}",
+    "proxy.ts",
+    "instrumentation.ts",
+  ];
   return [
     // Both fences' syntax rules in the files both cover (one no-restricted-syntax replaces the other).
     {

@@ -13,7 +13,9 @@ process.env.E2E_REQUEST_TIMEOUT_SECONDS ??= "5";
  */
 export default defineConfig({
   testDir: "e2e",
-  outputDir: process.env.NEXT_DIST_DIR ? `test-results/${process.env.NEXT_DIST_DIR.replace(/[^\w.-]/g, "_")}` : "test-results",
+  outputDir: process.env.NEXT_DIST_DIR
+    ? `test-results/${process.env.NEXT_DIST_DIR.replace(/[^\w.-]/g, "_")}`
+    : "test-results",
   fullyParallel: false,
   workers: 1,
   retries: 0,
@@ -44,7 +46,12 @@ export default defineConfig({
     // The console's own server (scripts/server.ts) over the build in NEXT_DIST_DIR, as `npm start` runs it.
     command: `"${process.execPath}" --import tsx scripts/server.ts`,
     // Request lines at info would bury the test report; warnings and errors still show.
-    env: { PORT: String(port), HOST: "127.0.0.1", REQUEST_TIMEOUT_SECONDS: process.env.E2E_REQUEST_TIMEOUT_SECONDS, LOG_LEVEL: process.env.LOG_LEVEL ?? "warn" },
+    env: {
+      PORT: String(port),
+      HOST: "127.0.0.1",
+      REQUEST_TIMEOUT_SECONDS: process.env.E2E_REQUEST_TIMEOUT_SECONDS,
+      LOG_LEVEL: process.env.LOG_LEVEL ?? "warn",
+    },
     url: `${baseURL}/sign-in`,
     reuseExistingServer: false,
     timeout: 120_000,

@@ -3,10 +3,29 @@ import { env } from "@/lib/env";
 import { PAGE_PATH_HEADER, signInAgainPath } from "@/lib/auth/page-path";
 import { crossSiteRefusal, isOwnOrigin } from "@/lib/api/same-origin";
 import { CLUSTER_COOKIE, isSessionCookieName } from "@/lib/auth/cookie-names";
-import { clusterOfPageUrl, isPagePath, splitClusterPath, URL_CLUSTER_HEADER, withClusterPrefix } from "@/lib/cluster-path";
+import {
+  clusterOfPageUrl,
+  isPagePath,
+  splitClusterPath,
+  URL_CLUSTER_HEADER,
+  withClusterPrefix,
+} from "@/lib/cluster-path";
 import { clusters, defaultClusterId, findCluster } from "@/lib/clusters";
-import { FALLBACK_CONTENT_SECURITY_POLICY, fixedHeadersFor, newNonce, pageContentSecurityPolicy } from "@/lib/api/security-headers";
-import { decodeStrictUtf8, findUnsafeFormData, findUnsafeText, findUnsafeUrl, hasErrors, INVALID_UTF8_MESSAGE, type FieldErrors } from "@/lib/schemas/safe-text";
+import {
+  FALLBACK_CONTENT_SECURITY_POLICY,
+  fixedHeadersFor,
+  newNonce,
+  pageContentSecurityPolicy,
+} from "@/lib/api/security-headers";
+import {
+  decodeStrictUtf8,
+  findUnsafeFormData,
+  findUnsafeText,
+  findUnsafeUrl,
+  hasErrors,
+  INVALID_UTF8_MESSAGE,
+  type FieldErrors,
+} from "@/lib/schemas/safe-text";
 
 /**
  * First gate for every page and route (static files aside), in order:
@@ -40,28 +59,49 @@ export async function proxy(request: NextRequest) {
   const { pathname, search } = request.nextUrl;
   const isApi = pathname.startsWith("/api/");
   const secured = (response: NextResponse, csp = FALLBACK_CONTENT_SECURITY_POLICY) => {
-    for (const [name, value] of Object.entries(fixedHeadersFor(pathname, headerSettings))) response.headers.set(name, value);
+    for (const [name, value] of Object.entries(fixedHeadersFor(pathname, headerSettings)))
+      response.headers.set(name, value);
     response.headers.set("Content-Security-Policy", csp);
     return response;
   };
   const refuse = (status: 400 | 403 | 413, message: string, fieldErrors?: FieldErrors) =>
     secured(
       isApi
-        ? NextResponse.json({ error: message, code: status === 403 ? "DENIED" : status === 413 ? "PAYLOAD_TOO_LARGE" : "VALIDATION", ...(fieldErrors ? { fieldErrors } : {}) }, { status })
+        ? NextResponse.json(
+            {
+              error: message,
+              code: status === 403 ? "DENIED" : status === 413 ? "PAYLOAD_TOO_LARGE" : "VALIDATION",
+              ...(fieldErrors ? { fieldErrors } : {}),
+            },
+            { status },
+          )
         : new NextResponse(`${message}\n`, { status, headers: { "content-type": "text/plain; charset=utf-8" } }),
     );
 
   const urlProblems = findUnsafeUrl(new URL(request.url));
-  if (hasErrors(urlProblems)) return refuse(400, "The address contains text the console does not accept (NUL, control characters or invalid UTF-8).", urlProblems);
+  if (hasErrors(urlProblems))
+    return refuse(
+      400,
+      "The address contains text the console does not accept (NUL, control characters or invalid UTF-8).",
+      urlProblems,
+    );
 
-  const refusal = crossSiteRefusal(request.method, request.headers, { allowedOrigins: settings.ALLOWED_ORIGINS, trustProxy: settings.TRUST_PROXY });
+  const refusal = crossSiteRefusal(request.method, request.headers, {
+    allowedOrigins: settings.ALLOWED_ORIGINS,
+    trustProxy: settings.TRUST_PROXY,
+  });
   if (refusal) return refuse(403, refusal);
 
   if (!isApi && request.method === "POST") {
     const declared = Number(request.headers.get("content-length") ?? 0);
-    if (declared > settings.MAX_BODY_BYTES) return refuse(413, `The request body is larger than ${settings.MAX_BODY_BYTES} bytes.`);
+    if (declared > settings.MAX_BODY_BYTES)
+      return refuse(413, `The request body is larger than ${settings.MAX_BODY_BYTES} bytes.`);
     const formProblems = await unsafeFormBody(request);
-    if (hasErrors(formProblems)) return refuse(400, "The form contains text the console does not accept (NUL, control characters or invalid UTF-8).");
+    if (hasErrors(formProblems))
+      return refuse(
+        400,
+        "The form contains text the console does not accept (NUL, control characters or invalid UTF-8).",
+      );
   }
 
   // The cluster the address names, or the page it came from (for the API). Only this sets URL_CLUSTER_HEADER.
@@ -69,12 +109,19 @@ export async function proxy(request: NextRequest) {
   requestHeaders.delete(URL_CLUSTER_HEADER);
   const policy = { allowedOrigins: settings.ALLOWED_ORIGINS, trustProxy: settings.TRUST_PROXY };
   const refererCluster = () => {
-    const id = clusterOfPageUrl(request.headers.get("referer"), (origin) => isOwnOrigin(origin, request.headers, policy));
+    const id = clusterOfPageUrl(request.headers.get("referer"), (origin) =>
+      isOwnOrigin(origin, request.headers, policy),
+    );
     return id !== null && findCluster(id) ? id : null;
   };
   const fromPath = isApi ? { clusterId: null, rest: pathname } : splitClusterPath(pathname);
   if (fromPath.clusterId !== null && !findCluster(fromPath.clusterId)) {
-    return secured(new NextResponse(`No cluster is named "${fromPath.clusterId}" here.\n`, { status: 404, headers: { "content-type": "text/plain; charset=utf-8" } }));
+    return secured(
+      new NextResponse(`No cluster is named "${fromPath.clusterId}" here.\n`, {
+        status: 404,
+        headers: { "content-type": "text/plain; charset=utf-8" },
+      }),
+    );
   }
   const addressCluster = fromPath.clusterId ?? (isApi ? refererCluster() : null);
   if (addressCluster !== null) requestHeaders.set(URL_CLUSTER_HEADER, addressCluster);
@@ -97,7 +144,12 @@ export async function proxy(request: NextRequest) {
     // Following a redirect would hand the action the sign-in page instead of its answer
     // ("An unexpected response"): say where to go in the header Next's router reads.
     const to = signInAgainPath(pathname + search, true, fromPath.clusterId);
-    return secured(new NextResponse(null, { status: 200, headers: { "x-action-redirect": `${to};push`, "content-type": "text/plain; charset=utf-8" } }));
+    return secured(
+      new NextResponse(null, {
+        status: 200,
+        headers: { "x-action-redirect": `${to};push`, "content-type": "text/plain; charset=utf-8" },
+      }),
+    );
   }
   if (page !== "/sign-in" && !hasSession) {
     const url = request.nextUrl.clone();
@@ -118,11 +170,14 @@ export async function proxy(request: NextRequest) {
   if (fromPath.clusterId === null && isPagePath(pathname)) {
     const several = clusters().length > 1;
     const chosen = request.cookies.get(CLUSTER_COOKIE)?.value;
-    const clusterId = several ? (refererCluster() ?? (chosen !== undefined && findCluster(chosen) ? chosen : defaultClusterId())) : defaultClusterId();
+    const clusterId = several
+      ? (refererCluster() ?? (chosen !== undefined && findCluster(chosen) ? chosen : defaultClusterId()))
+      : defaultClusterId();
     // From request.url, not nextUrl: NextURL writes 127.0.0.1 as localhost, another origin to
     // Next, which would then proxy the rewrite to itself over HTTP (and redirect to localhost).
     const url = new URL(withClusterPrefix(clusterId, pathname) + search, request.url);
-    if (several && (request.method === "GET" || request.method === "HEAD")) return secured(NextResponse.redirect(url, 303));
+    if (several && (request.method === "GET" || request.method === "HEAD"))
+      return secured(NextResponse.redirect(url, 303));
     requestHeaders.set(URL_CLUSTER_HEADER, clusterId);
     return secured(NextResponse.rewrite(url, { request: { headers: requestHeaders } }), csp);
   }

@@ -14,7 +14,10 @@ export function ClusterAddressProvider({ clusterId, children }: { clusterId: str
   return <ClusterAddressContext.Provider value={clusterId}>{children}</ClusterAddressContext.Provider>;
 }
 
-/** A function giving a console page's address on this page's cluster: `/acls` becomes `/c/<id>/acls` with several clusters. */
+/**
+ * A function giving a console page's address on this page's cluster: `/acls` becomes `/c/<id>/acls` with several
+ * clusters.
+ */
 export function useClusterHref(): (path: string) => string {
   const clusterId = useContext(ClusterAddressContext);
   return useCallback((path: string) => withClusterPrefix(clusterId, path), [clusterId]);

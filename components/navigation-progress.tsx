@@ -16,15 +16,28 @@ export function clientNavigationTarget(event: Event, here: URL): URL | null {
   let target: URL;
   if (event.type === "submit") {
     const form = event.target;
-    if (!(form instanceof HTMLFormElement) || !form.hasAttribute("data-navigates") || form.method.toLowerCase() !== "get") return null;
+    if (
+      !(form instanceof HTMLFormElement) ||
+      !form.hasAttribute("data-navigates") ||
+      form.method.toLowerCase() !== "get"
+    )
+      return null;
     target = new URL(form.action, here);
     const fields = new FormData(form, (event as SubmitEvent).submitter);
-    target.search = new URLSearchParams([...fields].filter((e): e is [string, string] => typeof e[1] === "string")).toString();
+    target.search = new URLSearchParams(
+      [...fields].filter((e): e is [string, string] => typeof e[1] === "string"),
+    ).toString();
   } else {
     const mouse = event as MouseEvent;
     if (mouse.button !== 0 || mouse.metaKey || mouse.ctrlKey || mouse.shiftKey || mouse.altKey) return null;
     const link = event.target instanceof Element ? event.target.closest("a[href]") : null;
-    if (!(link instanceof HTMLAnchorElement) || link.hasAttribute("data-in-page") || (link.target !== "" && link.target !== "_self") || link.hasAttribute("download")) return null;
+    if (
+      !(link instanceof HTMLAnchorElement) ||
+      link.hasAttribute("data-in-page") ||
+      (link.target !== "" && link.target !== "_self") ||
+      link.hasAttribute("download")
+    )
+      return null;
     target = new URL(link.href, here);
   }
   if (target.origin !== here.origin) return null;
@@ -35,8 +48,8 @@ export function clientNavigationTarget(event: Event, here: URL): URL | null {
  * A bar across the top while the console opens another page through a link or a GET form
  * (the server renders each page as the viewer, which takes as long as Kafka does). It
  * shows after a short moment (an instant navigation does not flash it) and goes when the
- * address has changed, i.e. the new page (or its error or not-found page) is on screen. Screen readers hear "Opening the
- * page…". Without JavaScript the browser's own loading indicator does this job.
+ * address has changed, i.e. the new page (or its error or not-found page) is on screen. Screen readers hear "Opening
+ * the page…". Without JavaScript the browser's own loading indicator does this job.
  */
 export function NavigationProgress() {
   const here = `${usePathname()}?${useSearchParams().toString()}`;

@@ -21,10 +21,15 @@ const aclTable = (page: Page) => page.getByRole("table", { name: "Applicable ACL
 const decidingRow = (page: Page) => aclTable(page).locator("tr[data-match=decides]");
 /** The ACL rows whose cells are exactly these values (principal, pattern type, host...). */
 const aclRow = (page: Page, ...cells: string[]) =>
-  cells.reduce((rows, cell) => rows.filter({ has: page.getByRole("cell", { name: cell, exact: true }) }), aclTable(page).getByRole("row"));
+  cells.reduce(
+    (rows, cell) => rows.filter({ has: page.getByRole("cell", { name: cell, exact: true }) }),
+    aclTable(page).getByRole("row"),
+  );
 
 test.describe("Access check page", () => {
-  test("bob READ payments-eu is DENIED by the DENY ACL, which beats his prefixed ALLOW", async ({ adminPage: page }) => {
+  test("bob READ payments-eu is DENIED by the DENY ACL, which beats his prefixed ALLOW", async ({
+    adminPage: page,
+  }) => {
     await check(page, { principal: "User:bob", operation: "READ", resourceType: "TOPIC", resourceName: "payments-eu" });
     await expect(decision(page)).toHaveText("DENIED");
     await expect(reason(page)).toContainText("DENY ACL: User:bob may not READ on TOPIC payments-eu (LITERAL) from *");
@@ -41,7 +46,13 @@ test.describe("Access check page", () => {
   });
 
   test("alice READ orders is ALLOWED, with the deciding ACL highlighted", async ({ adminPage: page }) => {
-    await check(page, { principal: "User:alice", operation: "READ", resourceType: "TOPIC", resourceName: "orders", host: "127.0.0.1" });
+    await check(page, {
+      principal: "User:alice",
+      operation: "READ",
+      resourceType: "TOPIC",
+      resourceName: "orders",
+      host: "127.0.0.1",
+    });
     await expect(decision(page)).toHaveText("ALLOWED");
     await expect(reason(page)).toHaveText("Why: ALLOW ACL: User:alice may READ on TOPIC orders (LITERAL) from *.");
     await expect(decidingRow(page)).toHaveCount(1);
@@ -56,36 +67,76 @@ test.describe("Access check page", () => {
     await expect(reason(page)).toContainText("No ACL on this resource matched this principal/operation/host");
     await expect(reason(page)).toContainText("and the resource has ACLs, so Kafka denies");
     await expect(decidingRow(page)).toHaveCount(0);
-    await expect(page.getByRole("list", { name: "Notes" })).toContainText("To allow it, add an ACL such as ALLOW ACL: User:carol may READ on TOPIC orders");
+    await expect(page.getByRole("list", { name: "Notes" })).toContainText(
+      "To allow it, add an ACL such as ALLOW ACL: User:carol may READ on TOPIC orders",
+    );
   });
 
   test("DESCRIBE is allowed through READ, and the DENY on READ does not take it away", async ({ adminPage: page }) => {
-    await check(page, { principal: "User:bob", operation: "DESCRIBE", resourceType: "TOPIC", resourceName: "payments-eu" });
+    await check(page, {
+      principal: "User:bob",
+      operation: "DESCRIBE",
+      resourceType: "TOPIC",
+      resourceName: "payments-eu",
+    });
     await expect(decision(page)).toHaveText("ALLOWED");
-    await expect(reason(page)).toContainText("ALLOW ACL: User:bob may READ on TOPIC payments- (PREFIXED) from *. An ALLOW for READ also allows DESCRIBE.");
-    await expect(aclRow(page, "User:bob", "DENY")).toContainText("DENY READ does not deny DESCRIBE: a DENY never implies");
+    await expect(reason(page)).toContainText(
+      "ALLOW ACL: User:bob may READ on TOPIC payments- (PREFIXED) from *. An ALLOW for READ also allows DESCRIBE.",
+    );
+    await expect(aclRow(page, "User:bob", "DENY")).toContainText(
+      "DENY READ does not deny DESCRIBE: a DENY never implies",
+    );
   });
 
   test("hosts match as exact IP strings: carol reads audit-log from 127.0.0.1 only", async ({ adminPage: page }) => {
-    await check(page, { principal: "User:carol", operation: "READ", resourceType: "TOPIC", resourceName: "audit-log", host: "127.0.0.1" });
+    await check(page, {
+      principal: "User:carol",
+      operation: "READ",
+      resourceType: "TOPIC",
+      resourceName: "audit-log",
+      host: "127.0.0.1",
+    });
     await expect(decision(page)).toHaveText("ALLOWED");
-    await check(page, { principal: "User:carol", operation: "READ", resourceType: "TOPIC", resourceName: "audit-log", host: "10.0.0.7" });
+    await check(page, {
+      principal: "User:carol",
+      operation: "READ",
+      resourceType: "TOPIC",
+      resourceName: "audit-log",
+      host: "10.0.0.7",
+    });
     await expect(decision(page)).toHaveText("DENIED");
     await expect(aclRow(page, "User:carol", "127.0.0.1")).toContainText("Only from 127.0.0.1, not 10.0.0.7");
   });
 
   test("super user, User:* DENY and the no-ACL default are named", async ({ adminPage: page }) => {
-    await check(page, { principal: "User:admin", operation: "DELETE", resourceType: "TOPIC", resourceName: "audit-log" });
+    await check(page, {
+      principal: "User:admin",
+      operation: "DELETE",
+      resourceType: "TOPIC",
+      resourceName: "audit-log",
+    });
     await expect(decision(page)).toHaveText("ALLOWED");
     await expect(reason(page)).toContainText("Super user");
 
-    await check(page, { principal: "User:svc-billing", operation: "DELETE", resourceType: "TOPIC", resourceName: "audit-log" });
+    await check(page, {
+      principal: "User:svc-billing",
+      operation: "DELETE",
+      resourceType: "TOPIC",
+      resourceName: "audit-log",
+    });
     await expect(decision(page)).toHaveText("DENIED");
     await expect(reason(page)).toContainText("DENY ACL: User:* may not DELETE on TOPIC audit-log (LITERAL) from *");
 
-    await check(page, { principal: "User:alice", operation: "READ", resourceType: "GROUP", resourceName: "e2e-access-check-no-acls" });
+    await check(page, {
+      principal: "User:alice",
+      operation: "READ",
+      resourceType: "GROUP",
+      resourceName: "e2e-access-check-no-acls",
+    });
     await expect(decision(page)).toHaveText("DENIED");
-    await expect(reason(page)).toHaveText("Why: No ACLs on this resource: allow.everyone.if.no.acl.found=false denies.");
+    await expect(reason(page)).toHaveText(
+      "Why: No ACLs on this resource: allow.everyone.if.no.acl.found=false denies.",
+    );
     await expect(page.getByText("No ACL applies to this resource.")).toBeVisible();
   });
 
@@ -103,11 +154,19 @@ test.describe("Access check page", () => {
     await page.getByRole("button", { name: "Check" }).click();
     await expect(decision(page)).toHaveText("ALLOWED");
     await expect(page).toHaveURL(/principal=User%3Asvc-orders&resourceType=CLUSTER&operation=IDEMPOTENT_WRITE/);
-    await expect(reason(page)).toContainText("ALLOW ACL: User:svc-orders may IDEMPOTENT_WRITE on CLUSTER kafka-cluster (LITERAL) from *");
+    await expect(reason(page)).toContainText(
+      "ALLOW ACL: User:svc-orders may IDEMPOTENT_WRITE on CLUSTER kafka-cluster (LITERAL) from *",
+    );
   });
 
   test("bad input shows every field error and no decision", async ({ adminPage: page }) => {
-    await check(page, { principal: "alice", operation: "CREATE_TOKENS", resourceType: "TOPIC", resourceName: "", host: "localhost" });
+    await check(page, {
+      principal: "alice",
+      operation: "CREATE_TOKENS",
+      resourceType: "TOPIC",
+      resourceName: "",
+      host: "localhost",
+    });
     await expect(page.getByText("Write the principal as Type:name, e.g. User:alice")).toBeVisible();
     await expect(page.getByText("CREATE_TOKENS does not apply to TOPIC resources")).toBeVisible();
     await expect(page.getByText("Enter the TOPIC name")).toBeVisible();
@@ -119,7 +178,9 @@ test.describe("Access check page", () => {
   test("as alice, who may not describe ACLs, the page shows Kafka's reason", async ({ page }) => {
     await signInAs(page, "alice");
     await check(page, { principal: "User:alice", operation: "READ", resourceType: "TOPIC", resourceName: "orders" });
-    await expect(page.getByTestId("access-error")).toHaveText("Kafka refused DescribeAcls: User:alice needs DESCRIBE on CLUSTER kafka-cluster.");
+    await expect(page.getByTestId("access-error")).toHaveText(
+      "Kafka refused DescribeAcls: User:alice needs DESCRIBE on CLUSTER kafka-cluster.",
+    );
     await expect(decision(page)).toHaveCount(0);
     await expect(page.getByRole("heading", { level: 1, name: "Access check" })).toBeVisible();
   });
@@ -127,30 +188,70 @@ test.describe("Access check page", () => {
 
 test.describe("GET /api/v1/access-check", () => {
   test("answers with the decision, the deciding ACL and the applicable ACLs", async ({ request }) => {
-    const res = await request.get("/api/v1/access-check?principal=User:bob&operation=READ&resourceType=TOPIC&resourceName=payments-eu", {
-      headers: { authorization: basic("admin") },
-    });
+    const res = await request.get(
+      "/api/v1/access-check?principal=User:bob&operation=READ&resourceType=TOPIC&resourceName=payments-eu",
+      {
+        headers: { authorization: basic("admin") },
+      },
+    );
     expect(res.status()).toBe(200);
     const body = await res.json();
     expect(body).toMatchObject({
       request: { principal: "User:bob", operation: "READ", resourceType: "TOPIC", resourceName: "payments-eu" },
       hosts: { assumed: "unnamed", statement: "host: any host no ACL names", differing: [] },
       decision: "DENIED",
-      rule: { kind: "acl", acl: { principal: "User:bob", operation: "READ", permissionType: "DENY", patternType: "LITERAL", resourceName: "payments-eu", host: "*" } },
+      rule: {
+        kind: "acl",
+        acl: {
+          principal: "User:bob",
+          operation: "READ",
+          permissionType: "DENY",
+          patternType: "LITERAL",
+          resourceName: "payments-eu",
+          host: "*",
+        },
+      },
       assumptions: { superUsers: ["User:admin"], allowEveryoneIfNoAclFound: false },
     });
     expect(body.reason).toContain("DENY ACL: User:bob may not READ on TOPIC payments-eu (LITERAL) from *");
     expect(body.acls.filter((a: { match: string }) => a.match === "decides")).toHaveLength(1);
-    expect(body.acls).toContainEqual(expect.objectContaining({ patternType: "PREFIXED", resourceName: "payments-", principal: "User:bob", match: "matches" }));
+    expect(body.acls).toContainEqual(
+      expect.objectContaining({
+        patternType: "PREFIXED",
+        resourceName: "payments-",
+        principal: "User:bob",
+        match: "matches",
+      }),
+    );
   });
 
   const bad = [
     { name: "no question at all", query: "", fields: ["principal", "operation", "resourceType", "resourceName"] },
-    { name: "a principal without a type", query: "principal=bob&operation=READ&resourceType=TOPIC&resourceName=orders", fields: ["principal"] },
-    { name: "an operation the type does not have", query: "principal=User:bob&operation=WRITE&resourceType=GROUP&resourceName=g", fields: ["operation"] },
-    { name: "ALL as the operation", query: "principal=User:bob&operation=ALL&resourceType=TOPIC&resourceName=orders", fields: ["operation"] },
-    { name: "a CLUSTER with another name", query: "principal=User:bob&operation=DESCRIBE&resourceType=CLUSTER&resourceName=prod", fields: ["resourceName"] },
-    { name: "a host name instead of an IP", query: "principal=User:bob&operation=READ&resourceType=TOPIC&resourceName=orders&host=localhost", fields: ["host"] },
+    {
+      name: "a principal without a type",
+      query: "principal=bob&operation=READ&resourceType=TOPIC&resourceName=orders",
+      fields: ["principal"],
+    },
+    {
+      name: "an operation the type does not have",
+      query: "principal=User:bob&operation=WRITE&resourceType=GROUP&resourceName=g",
+      fields: ["operation"],
+    },
+    {
+      name: "ALL as the operation",
+      query: "principal=User:bob&operation=ALL&resourceType=TOPIC&resourceName=orders",
+      fields: ["operation"],
+    },
+    {
+      name: "a CLUSTER with another name",
+      query: "principal=User:bob&operation=DESCRIBE&resourceType=CLUSTER&resourceName=prod",
+      fields: ["resourceName"],
+    },
+    {
+      name: "a host name instead of an IP",
+      query: "principal=User:bob&operation=READ&resourceType=TOPIC&resourceName=orders&host=localhost",
+      fields: ["host"],
+    },
   ];
   for (const c of bad) {
     test(`400 with field errors for ${c.name}`, async ({ request }) => {
@@ -166,7 +267,10 @@ test.describe("GET /api/v1/access-check", () => {
     const q = "principal=User:alice&operation=READ&resourceType=TOPIC&resourceName=orders";
     const denied = await request.get(`/api/v1/access-check?${q}`, { headers: { authorization: basic("alice") } });
     expect(denied.status()).toBe(403);
-    expect(await denied.json()).toMatchObject({ code: "DENIED", error: "Kafka refused DescribeAcls: User:alice needs DESCRIBE on CLUSTER kafka-cluster." });
+    expect(await denied.json()).toMatchObject({
+      code: "DENIED",
+      error: "Kafka refused DescribeAcls: User:alice needs DESCRIBE on CLUSTER kafka-cluster.",
+    });
     expect((await request.get(`/api/v1/access-check?${q}`)).status()).toBe(401);
   });
 });

@@ -5,7 +5,12 @@ const basic = (user: string, password: string) => `Basic ${Buffer.from(`${user}:
 test.describe("JSON API /api/v1", () => {
   const badSignIns = [
     { name: "missing password", data: { username: "admin" }, status: 400, field: "password" },
-    { name: "unknown mechanism", data: { username: "admin", password: "x", mechanism: "GSSAPI" }, status: 400, field: "mechanism" },
+    {
+      name: "unknown mechanism",
+      data: { username: "admin", password: "x", mechanism: "GSSAPI" },
+      status: 400,
+      field: "mechanism",
+    },
     { name: "blank username", data: { username: "  ", password: "x" }, status: 400, field: "username" },
   ];
   for (const c of badSignIns) {
@@ -86,9 +91,13 @@ test.describe("JSON API /api/v1", () => {
   });
 
   test("openapi.json describes the routes", async ({ request }) => {
-    const res = await request.get("/api/v1/openapi.json", { headers: { authorization: basic("admin", "admin-secret") } });
+    const res = await request.get("/api/v1/openapi.json", {
+      headers: { authorization: basic("admin", "admin-secret") },
+    });
     expect(res.status()).toBe(200);
     const doc = await res.json();
-    expect(Object.keys(doc.paths)).toEqual(expect.arrayContaining(["/api/v1/session", "/api/v1/cluster", "/api/v1/audit"]));
+    expect(Object.keys(doc.paths)).toEqual(
+      expect.arrayContaining(["/api/v1/session", "/api/v1/cluster", "/api/v1/audit"]),
+    );
   });
 });

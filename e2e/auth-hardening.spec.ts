@@ -19,10 +19,13 @@ test.describe("sign-in hardening", () => {
     test(`after sign-in, next with ${c.name} stays on the console`, async ({ page, baseURL }) => {
       let leftTheConsole = false;
       // Only requests to the attacker's host (the console's own URL names it in ?next=).
-      await page.route((url) => url.hostname === "evil.example", async (route) => {
-        leftTheConsole = true;
-        await route.fulfill({ status: 200, contentType: "text/html", body: "<h1>evil</h1>" });
-      });
+      await page.route(
+        (url) => url.hostname === "evil.example",
+        async (route) => {
+          leftTheConsole = true;
+          await route.fulfill({ status: 200, contentType: "text/html", body: "<h1>evil</h1>" });
+        },
+      );
       await page.goto(`/sign-in?next=${encodeURIComponent(c.next)}`);
       await page.getByLabel("Username").fill("alice");
       await page.getByLabel("Password").fill("alice-secret");
@@ -42,7 +45,9 @@ test.describe("sign-in hardening", () => {
     await expect(page).toHaveURL(/\/audit\?action=session\.sign-in$/);
   });
 
-  test("a new X-Forwarded-For per guess neither escapes the sign-in throttle nor lifts a lock-out", async ({ request }) => {
+  test("a new X-Forwarded-For per guess neither escapes the sign-in throttle nor lifts a lock-out", async ({
+    request,
+  }) => {
     const username = `e2e-nobody-${randomBytes(4).toString("hex")}`;
     const guess = (i: number) =>
       request.post("/api/v1/session", {

@@ -40,7 +40,16 @@ export async function startInstance(name: string, settings: Record<string, strin
   const deadline = Date.now() + 90_000;
   for (;;) {
     const ready = lines().find((l) => String(l.msg).includes("Ready on"));
-    if (ready) return { name, url: String(ready.url), metricsUrl: ready.metricsUrl as string | undefined, child, output: () => output, lines, exited };
+    if (ready)
+      return {
+        name,
+        url: String(ready.url),
+        metricsUrl: ready.metricsUrl as string | undefined,
+        child,
+        output: () => output,
+        lines,
+        exited,
+      };
     if (child.exitCode !== null || Date.now() > deadline) throw new Error(`console ${name} did not start:\n${output}`);
     await new Promise((r) => setTimeout(r, 100));
   }

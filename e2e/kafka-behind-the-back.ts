@@ -19,7 +19,10 @@ async function main() {
     const failed = results.filter((r) => r.error !== null);
     if (failed.length > 0) throw new Error(`Kafka refused: ${failed.map((r) => r.error?.message).join("; ")}`);
   } else if (action === "delete") {
-    await deleteAcls(ADMIN, bindings.map((b) => ({ ...b })));
+    await deleteAcls(
+      ADMIN,
+      bindings.map((b) => ({ ...b })),
+    );
   } else {
     throw new Error(`unknown action ${action}`);
   }

@@ -16,7 +16,8 @@ const SLOW_MS = 2_500;
 async function slowNavigations(page: Page) {
   await page.route("**/*", async (route) => {
     const headers = route.request().headers();
-    if (headers.rsc === "1" && headers["next-router-prefetch"] === undefined) await new Promise((resolve) => setTimeout(resolve, SLOW_MS));
+    if (headers.rsc === "1" && headers["next-router-prefetch"] === undefined)
+      await new Promise((resolve) => setTimeout(resolve, SLOW_MS));
     await route.fallback();
   });
 }
@@ -24,7 +25,9 @@ async function slowNavigations(page: Page) {
 const progress = (page: Page) => page.getByTestId("nav-progress");
 
 test.describe("pending UI", () => {
-  test("a dashboard number: the bar shows from the click until the filtered list is on screen", async ({ adminPage: page }) => {
+  test("a dashboard number: the bar shows from the click until the filtered list is on screen", async ({
+    adminPage: page,
+  }) => {
     await page.goto("/");
     await expect(page.getByTestId("posture-deny")).toBeVisible();
     await expect(progress(page)).not.toHaveAttribute("data-pending");
@@ -45,7 +48,9 @@ test.describe("pending UI", () => {
     expect(Date.now() - clickedAt).toBeGreaterThanOrEqual(SLOW_MS);
   });
 
-  test("a GET form: its button and the bar say it is working until the answer is shown", async ({ adminPage: page }) => {
+  test("a GET form: its button and the bar say it is working until the answer is shown", async ({
+    adminPage: page,
+  }) => {
     await page.goto("/principals");
     await slowNavigations(page);
     const form = page.getByRole("form", { name: "Who can do what" });
@@ -73,13 +78,19 @@ test.describe("pending UI", () => {
 
   test("links that change the ACL list in place do not show the bar", async ({ adminPage: page }) => {
     await page.goto("/acls");
-    await page.getByRole("table", { name: "ACLs", exact: true }).getByRole("link", { name: "Principal: sort ascending" }).click();
+    await page
+      .getByRole("table", { name: "ACLs", exact: true })
+      .getByRole("link", { name: "Principal: sort ascending" })
+      .click();
     await expect(page).toHaveURL(/sort=principal/);
     await expect(progress(page)).not.toHaveAttribute("data-pending");
   });
 });
 
-test("without JavaScript every page arrives complete: nothing is left in a hidden streamed part", async ({ browser, baseURL }) => {
+test("without JavaScript every page arrives complete: nothing is left in a hidden streamed part", async ({
+  browser,
+  baseURL,
+}) => {
   test.setTimeout(240_000);
   const context = await browser.newContext({ javaScriptEnabled: false, baseURL });
   try {

@@ -1,7 +1,9 @@
 import { test, expect } from "./fixtures";
 
 /** Issue #17 item 14: a browser tab names the object its page shows, not only the kind of page. */
-test("tab titles name the principal, the resource, the quota entity and the audit filter", async ({ adminPage: page }) => {
+test("tab titles name the principal, the resource, the quota entity and the audit filter", async ({
+  adminPage: page,
+}) => {
   await page.goto("/principals/User%3Aalice");
   await expect(page).toHaveTitle("User:alice · Principal · Kafka Security Console");
   await page.goto("/resources?type=TOPIC&name=audit-log");

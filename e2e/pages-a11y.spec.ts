@@ -24,8 +24,19 @@ const SAMPLES: Record<string, (request: APIRequestContext) => Promise<string>> =
   "[principal]": async () => encodeURIComponent("User:svc-orders"),
   "[id]": async (request) => {
     // A plan that is previewed, never applied (it expires on its own).
-    const binding = { resourceType: "TOPIC", resourceName: "e2e-a11y-never-applied", patternType: "LITERAL", principal: "User:e2e-a11y", host: "*", operation: "READ", permissionType: "ALLOW" };
-    const made = await request.post("/api/v1/plans", { headers: { Authorization: basic("admin") }, data: { kind: "acl.create", bindings: [binding] } });
+    const binding = {
+      resourceType: "TOPIC",
+      resourceName: "e2e-a11y-never-applied",
+      patternType: "LITERAL",
+      principal: "User:e2e-a11y",
+      host: "*",
+      operation: "READ",
+      permissionType: "ALLOW",
+    };
+    const made = await request.post("/api/v1/plans", {
+      headers: { Authorization: basic("admin") },
+      data: { kind: "acl.create", bindings: [binding] },
+    });
     expect(made.status(), await made.text()).toBe(200);
     return ((await made.json()) as { id: string }).id;
   },
@@ -44,14 +55,24 @@ function consoleRoutes(dir = CONSOLE, prefix = ""): string[] {
   return out.sort();
 }
 
-const slug = (route: string) => (route === "/" ? "home" : route.slice(1).replace(/\[\.\.\.|\[|\]/g, "").replace(/\//g, "-"));
+const slug = (route: string) =>
+  route === "/"
+    ? "home"
+    : route
+        .slice(1)
+        .replace(/\[\.\.\.|\[|\]/g, "")
+        .replace(/\//g, "-");
 
 async function urlOf(route: string, request: APIRequestContext): Promise<string> {
   const parts = await Promise.all(
     route.split("/").map(async (segment) => {
       if (!segment.startsWith("[")) return segment;
       const sample = SAMPLES[segment];
-      if (!sample) throw new Error(`No sample value for the dynamic segment ${segment} of ${route}: add one to SAMPLES in e2e/pages-a11y.spec.ts`);
+      if (!sample)
+        throw new Error(
+          `No sample value for the dynamic segment ${segment} of ${route}: add one to SAMPLES in ` +
+            `e2e/pages-a11y.spec.ts`,
+        );
       return sample(request);
     }),
   );
@@ -75,36 +96,72 @@ async function check(page: Page, route: string, url: string, width: number) {
   await page.goto(url);
   await settle(page);
 
-  const overflow = await page.evaluate(() => ({ scrollWidth: document.scrollingElement!.scrollWidth, innerWidth: window.innerWidth }));
+  const overflow = await page.evaluate(() => ({
+    scrollWidth: document.scrollingElement!.scrollWidth,
+    innerWidth: window.innerWidth,
+  }));
   // The outermost elements past the right edge that no narrower scrolling box clips.
-  const wide = overflow.scrollWidth > overflow.innerWidth
-    ? await page.evaluate(() => {
-        const limit = window.innerWidth + 1;
-        const clipped = (e: Element) => {
-          for (let a = e.parentElement; a; a = a.parentElement) {
-            if (/(auto|scroll|hidden|clip)/.test(getComputedStyle(a).overflowX) && a.getBoundingClientRect().right <= limit) return true;
-          }
-          return false;
-        };
-        return Array.from(document.querySelectorAll("body *"))
-          .filter((e) => e.getBoundingClientRect().right > limit && !(e.parentElement && e.parentElement.getBoundingClientRect().right > limit && !clipped(e.parentElement)) && !clipped(e))
-          .slice(0, 5)
-          .map((e) => `${e.tagName.toLowerCase()}${e.id ? `#${e.id}` : ""}${[...e.classList].map((c) => `.${c}`).join("")} in ${e.parentElement?.tagName.toLowerCase()}${[...(e.parentElement?.classList ?? [])].map((c) => `.${c}`).join("")} right=${Math.round(e.getBoundingClientRect().right)}`);
-      })
-    : [];
-  expect.soft(overflow.scrollWidth, `${route} at ${width}px scrolls sideways; widest: ${wide.join(", ")}`).toBeLessThanOrEqual(overflow.innerWidth);
+  const wide =
+    overflow.scrollWidth > overflow.innerWidth
+      ? await page.evaluate(() => {
+          const limit = window.innerWidth + 1;
+          const clipped = (e: Element) => {
+            for (let a = e.parentElement; a; a = a.parentElement) {
+              if (
+                /(auto|scroll|hidden|clip)/.test(getComputedStyle(a).overflowX) &&
+                a.getBoundingClientRect().right <= limit
+              )
+                return true;
+            }
+            return false;
+          };
+          return Array.from(document.querySelectorAll("body *"))
+            .filter(
+              (e) =>
+                e.getBoundingClientRect().right > limit &&
+                !(
+                  e.parentElement &&
+                  e.parentElement.getBoundingClientRect().right > limit &&
+                  !clipped(e.parentElement)
+                ) &&
+                !clipped(e),
+            )
+            .slice(0, 5)
+            .map(
+              (e) =>
+                `${e.tagName.toLowerCase()}${e.id ? `#${e.id}` : ""}` +
+                `${[...e.classList].map((c) => `.${c}`).join("")} in ${e.parentElement?.tagName.toLowerCase()}` +
+                `${[...(e.parentElement?.classList ?? [])].map((c) => `.${c}`).join("")} right=` +
+                `${Math.round(e.getBoundingClientRect().right)}`,
+            );
+        })
+      : [];
+  expect
+    .soft(overflow.scrollWidth, `${route} at ${width}px scrolls sideways; widest: ${wide.join(", ")}`)
+    .toBeLessThanOrEqual(overflow.innerWidth);
 
   const results = await new AxeBuilder({ page }).withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"]).analyze();
   const serious = results.violations.filter((v) => v.impact === "serious" || v.impact === "critical");
   const unexpected = serious.filter((v) => !(`${route} ${v.id}` in KNOWN));
   expect
     .soft(
-      unexpected.map((v) => `${v.id} (${v.impact}): ${v.help} — ${v.nodes.slice(0, 3).map((n) => n.target.join(" ")).join(" | ")}`),
+      unexpected.map(
+        (v) =>
+          `${v.id} (${v.impact}): ${v.help} — ${v.nodes
+            .slice(0, 3)
+            .map((n) => n.target.join(" "))
+            .join(" | ")}`,
+      ),
       `${route} at ${width}px`,
     )
     .toEqual([]);
   for (const key of Object.keys(KNOWN).filter((k) => k.startsWith(`${route} `))) {
-    expect.soft(serious.map((v) => `${route} ${v.id}`), `${key} is listed as known but no longer occurs: remove it from KNOWN`).toContain(key);
+    expect
+      .soft(
+        serious.map((v) => `${route} ${v.id}`),
+        `${key} is listed as known but no longer occurs: remove it from KNOWN`,
+      )
+      .toContain(key);
   }
 
   mkdirSync(SCREENS, { recursive: true });
@@ -112,7 +169,8 @@ async function check(page: Page, route: string, url: string, width: number) {
 }
 
 test.describe("every console page at 1440 and 390 px", () => {
-  // Two widths, each with axe and a full-page screenshot, on a loaded 2-core machine (the API reference is a large page).
+  // Two widths, each with axe and a full-page screenshot, on a loaded 2-core machine (the API reference is a large
+  // page).
   test.describe.configure({ timeout: 360_000 });
   const routes = consoleRoutes();
 
@@ -135,7 +193,11 @@ test.describe("every console page at 1440 and 390 px", () => {
 
 test.describe("the console's frame", () => {
   test("icons are served without a session, and every page names them", async ({ page, request }) => {
-    for (const [file, type] of [["/favicon.ico", "image/"], ["/icons/icon.svg", "image/svg+xml"], ["/icons/apple-icon.png", "image/png"]] as const) {
+    for (const [file, type] of [
+      ["/favicon.ico", "image/"],
+      ["/icons/icon.svg", "image/svg+xml"],
+      ["/icons/apple-icon.png", "image/png"],
+    ] as const) {
       const response = await request.get(file);
       expect(response.status(), file).toBe(200);
       expect(response.headers()["content-type"]).toContain(type);
@@ -151,7 +213,9 @@ test.describe("the console's frame", () => {
     expect(failed).toEqual([]);
   });
 
-  test("at 390 px the sidebar is a Menu that opens and closes; at 1440 px the areas are always shown", async ({ page }) => {
+  test("at 390 px the sidebar is a Menu that opens and closes; at 1440 px the areas are always shown", async ({
+    page,
+  }) => {
     await signInAs(page, "admin");
     await page.setViewportSize({ width: 390, height: 844 });
     await page.goto("/tokens");
@@ -169,7 +233,11 @@ test.describe("the console's frame", () => {
   });
 
   test("the menu works without JavaScript", async ({ browser, baseURL }) => {
-    const context = await browser.newContext({ javaScriptEnabled: false, baseURL, viewport: { width: 390, height: 844 } });
+    const context = await browser.newContext({
+      javaScriptEnabled: false,
+      baseURL,
+      viewport: { width: 390, height: 844 },
+    });
     try {
       const page = await context.newPage();
       await signInAs(page, "admin");
@@ -183,7 +251,9 @@ test.describe("the console's frame", () => {
     }
   });
 
-  test("the first Tab reaches the skip link, which moves to the content; focus is visible on the dark sidebar", async ({ page }) => {
+  test("the first Tab reaches the skip link, which moves to the content; focus is visible on the dark sidebar", async ({
+    page,
+  }) => {
     await signInAs(page, "admin");
     await page.goto("/quotas");
     await page.keyboard.press("Tab");

@@ -37,18 +37,28 @@ const binding = (b: Partial<Binding>): Binding => ({
   permissionType: "ALLOW",
   ...b,
 });
-const WILDCARD_DENY = binding({ resourceName: "orders", principal: "User:*", host: RARE_HOST, operation: "WRITE", permissionType: "DENY" });
+const WILDCARD_DENY = binding({
+  resourceName: "orders",
+  principal: "User:*",
+  host: RARE_HOST,
+  operation: "WRITE",
+  permissionType: "DENY",
+});
 
 const form = (page: Page) => page.getByRole("form", { name: "New ACLs" });
 const decisions = (page: Page) => page.getByRole("table", { name: "Decisions that change" });
 
 /** Every body row of a table, as the text of its cells. */
 async function rowsOf(table: Locator): Promise<string[][]> {
-  return table.locator("tbody tr").evaluateAll((rows) => rows.map((r) => [...r.querySelectorAll("td")].map((td) => (td.textContent ?? "").trim())));
+  return table
+    .locator("tbody tr")
+    .evaluateAll((rows) => rows.map((r) => [...r.querySelectorAll("td")].map((td) => (td.textContent ?? "").trim())));
 }
 
 async function aclsOf(request: APIRequestContext, query: Record<string, string>): Promise<Binding[]> {
-  const response = await request.get(`/api/v1/acls?${new URLSearchParams(query)}`, { headers: { Authorization: basic("admin") } });
+  const response = await request.get(`/api/v1/acls?${new URLSearchParams(query)}`, {
+    headers: { Authorization: basic("admin") },
+  });
   expect(response.status(), await response.text()).toBe(200);
   return ((await response.json()) as { acls: Binding[] }).acls;
 }
@@ -61,7 +71,8 @@ test.afterAll(async ({ request }) => {
     ...(await aclsOf(request, { principal: OTHER })),
     ...(await aclsOf(request, { principal: "User:*", resourceName: "orders" })).filter((b) => b.host === RARE_HOST),
   ];
-  if (ours.length > 0) await request.delete("/api/v1/acls", { headers: { Authorization: basic("admin") }, data: { bindings: ours } });
+  if (ours.length > 0)
+    await request.delete("/api/v1/acls", { headers: { Authorization: basic("admin") }, data: { bindings: ours } });
 });
 
 async function fillRaw(page: Page, b: Binding) {
@@ -87,38 +98,58 @@ async function expectRawFields(page: Page, b: Binding) {
   await expect(f.getByLabel("Permission")).toHaveValue(b.permissionType);
 }
 
-const cells = (b: Binding) => [b.permissionType, b.principal, b.operation, b.resourceType, b.patternType, b.resourceName, b.host];
+const cells = (b: Binding) => [
+  b.permissionType,
+  b.principal,
+  b.operation,
+  b.resourceType,
+  b.patternType,
+  b.resourceName,
+  b.host,
+];
 
 test.describe("(a) the form keeps every field", () => {
-  const deny = binding({ resourceType: "GROUP", patternType: "PREFIXED", resourceName: `e2e-plan-group-${RUN}`, operation: "DELETE", permissionType: "DENY" });
-
-  test("preview DENY DELETE GROUP PREFIXED, change only the host, preview again: still DENY DELETE GROUP PREFIXED; also after a field error", async ({ adminPage: page }) => {
-    await page.goto("/acls/new");
-    await fillRaw(page, deny);
-    await form(page).getByRole("button", { name: "Preview" }).click();
-    const toCreate = page.getByRole("table", { name: "Bindings to create" });
-    await expect(toCreate).toContainText("DENY");
-    expect(await rowsOf(toCreate)).toEqual([cells(deny)]);
-    await expectRawFields(page, deny);
-
-    await form(page).getByLabel("Host").fill(HOST);
-    await form(page).getByRole("button", { name: "Preview" }).click();
-    await expect(toCreate).toContainText(HOST);
-    expect(await rowsOf(toCreate)).toEqual([cells({ ...deny, host: HOST })]);
-    await expectRawFields(page, { ...deny, host: HOST });
-
-    // A field error keeps every field too, and the corrected preview is still the same binding.
-    await form(page).getByLabel("Principal").fill("no-colon");
-    await form(page).getByRole("button", { name: "Preview" }).click();
-    await expect(form(page)).toContainText("Kafka cannot parse a principal without a colon");
-    await expectRawFields(page, { ...deny, host: HOST, principal: "no-colon" });
-    await form(page).getByLabel("Principal").fill(PRINCIPAL);
-    await form(page).getByRole("button", { name: "Preview" }).click();
-    await expect(toCreate).toContainText(PRINCIPAL);
-    expect(await rowsOf(toCreate)).toEqual([cells({ ...deny, host: HOST })]);
+  const deny = binding({
+    resourceType: "GROUP",
+    patternType: "PREFIXED",
+    resourceName: `e2e-plan-group-${RUN}`,
+    operation: "DELETE",
+    permissionType: "DENY",
   });
 
-  test("template mode: change only the host and preview again; the template, its names and checkboxes stay", async ({ adminPage: page }) => {
+  test(
+    "preview DENY DELETE GROUP PREFIXED, change only the host, preview again: still DENY DELETE GROUP " +
+      "PREFIXED; also after a field error",
+    async ({ adminPage: page }) => {
+      await page.goto("/acls/new");
+      await fillRaw(page, deny);
+      await form(page).getByRole("button", { name: "Preview" }).click();
+      const toCreate = page.getByRole("table", { name: "Bindings to create" });
+      await expect(toCreate).toContainText("DENY");
+      expect(await rowsOf(toCreate)).toEqual([cells(deny)]);
+      await expectRawFields(page, deny);
+
+      await form(page).getByLabel("Host").fill(HOST);
+      await form(page).getByRole("button", { name: "Preview" }).click();
+      await expect(toCreate).toContainText(HOST);
+      expect(await rowsOf(toCreate)).toEqual([cells({ ...deny, host: HOST })]);
+      await expectRawFields(page, { ...deny, host: HOST });
+
+      // A field error keeps every field too, and the corrected preview is still the same binding.
+      await form(page).getByLabel("Principal").fill("no-colon");
+      await form(page).getByRole("button", { name: "Preview" }).click();
+      await expect(form(page)).toContainText("Kafka cannot parse a principal without a colon");
+      await expectRawFields(page, { ...deny, host: HOST, principal: "no-colon" });
+      await form(page).getByLabel("Principal").fill(PRINCIPAL);
+      await form(page).getByRole("button", { name: "Preview" }).click();
+      await expect(toCreate).toContainText(PRINCIPAL);
+      expect(await rowsOf(toCreate)).toEqual([cells({ ...deny, host: HOST })]);
+    },
+  );
+
+  test("template mode: change only the host and preview again; the template, its names and checkboxes stay", async ({
+    adminPage: page,
+  }) => {
     await page.goto("/acls/new");
     const f = form(page);
     await f.getByLabel("What to create").selectOption("consumer");
@@ -145,11 +176,19 @@ test.describe("(a) the form keeps every field", () => {
       expect(row[6]).toBe(HOST);
     }
     expect(rows.map((r) => `${r[3]} ${r[5]} ${r[2]}`).sort()).toEqual(
-      [`GROUP ${TOPIC}-g READ`, `TOPIC ${TOPIC}-a DESCRIBE`, `TOPIC ${TOPIC}-a READ`, `TOPIC ${TOPIC}-b DESCRIBE`, `TOPIC ${TOPIC}-b READ`].sort(),
+      [
+        `GROUP ${TOPIC}-g READ`,
+        `TOPIC ${TOPIC}-a DESCRIBE`,
+        `TOPIC ${TOPIC}-a READ`,
+        `TOPIC ${TOPIC}-b DESCRIBE`,
+        `TOPIC ${TOPIC}-b READ`,
+      ].sort(),
     );
   });
 
-  test("without JavaScript: the server-rendered form keeps every field through preview and re-preview", async ({ browser }) => {
+  test("without JavaScript: the server-rendered form keeps every field through preview and re-preview", async ({
+    browser,
+  }) => {
     const context = await browser.newContext({ javaScriptEnabled: false });
     const page = await context.newPage();
     await signInAs(page, "admin");
@@ -168,120 +207,232 @@ test.describe("(a) the form keeps every field", () => {
 });
 
 test.describe("(b) the preview shows the whole blast radius", () => {
-  test("DENY User:* WRITE TOPIC LITERAL orders: User:svc-orders loses WRITE on orders, and the rule for every principal not yet seen", async ({ adminPage: page }) => {
-    await page.goto("/acls/new");
-    await fillRaw(page, binding({ resourceName: "orders", principal: "User:*", operation: "WRITE", permissionType: "DENY" }));
-    await form(page).getByRole("button", { name: "Preview" }).click();
-    await expect(decisions(page)).toBeVisible();
-    expect(await rowsOf(decisions(page))).toContainEqual(["User:svc-orders", "any other host", "TOPIC orders", "WRITE", "ALLOWED", "DENIED"]);
-    await expect(page.getByRole("table", { name: "Changes by principal" })).toContainText("User:svc-orders");
-    await expect(page.getByTestId("plan-rules")).toContainText("and every principal not yet seen");
-    await expect(page.getByTestId("acl-no-change")).toHaveCount(0);
-    await expect(page.getByTestId("plan-cli")).toContainText("--deny-principal 'User:*' --deny-host '*' --operation Write --topic orders --resource-pattern-type literal");
-  });
+  test(
+    "DENY User:* WRITE TOPIC LITERAL orders: User:svc-orders loses WRITE on orders, and the rule for " +
+      "every principal not yet seen",
+    async ({ adminPage: page }) => {
+      await page.goto("/acls/new");
+      await fillRaw(
+        page,
+        binding({ resourceName: "orders", principal: "User:*", operation: "WRITE", permissionType: "DENY" }),
+      );
+      await form(page).getByRole("button", { name: "Preview" }).click();
+      await expect(decisions(page)).toBeVisible();
+      expect(await rowsOf(decisions(page))).toContainEqual([
+        "User:svc-orders",
+        "any other host",
+        "TOPIC orders",
+        "WRITE",
+        "ALLOWED",
+        "DENIED",
+      ]);
+      await expect(page.getByRole("table", { name: "Changes by principal" })).toContainText("User:svc-orders");
+      await expect(page.getByTestId("plan-rules")).toContainText("and every principal not yet seen");
+      await expect(page.getByTestId("acl-no-change")).toHaveCount(0);
+      await expect(page.getByTestId("plan-cli")).toContainText(
+        "--deny-principal 'User:*' --deny-host '*' --operation Write --topic orders --resource-pattern-type literal",
+      );
+    },
+  );
 
-  test("DENY User:svc-orders WRITE PREFIXED orders: loses WRITE on orders and orders-dlq", async ({ adminPage: page }) => {
+  test("DENY User:svc-orders WRITE PREFIXED orders: loses WRITE on orders and orders-dlq", async ({
+    adminPage: page,
+  }) => {
     await page.goto("/acls/new");
-    await fillRaw(page, binding({ resourceName: "orders", patternType: "PREFIXED", principal: "User:svc-orders", operation: "WRITE", permissionType: "DENY" }));
+    await fillRaw(
+      page,
+      binding({
+        resourceName: "orders",
+        patternType: "PREFIXED",
+        principal: "User:svc-orders",
+        operation: "WRITE",
+        permissionType: "DENY",
+      }),
+    );
     await form(page).getByRole("button", { name: "Preview" }).click();
     await expect(decisions(page)).toBeVisible();
     const rows = await rowsOf(decisions(page));
     expect(rows).toContainEqual(["User:svc-orders", "any other host", "TOPIC orders", "WRITE", "ALLOWED", "DENIED"]);
-    expect(rows).toContainEqual(["User:svc-orders", "any other host", "TOPIC orders-dlq", "WRITE", "ALLOWED", "DENIED"]);
-    await expect(page.getByTestId("plan-rules")).toContainText("and every TOPIC not yet seen whose name starts with `orders`");
+    expect(rows).toContainEqual([
+      "User:svc-orders",
+      "any other host",
+      "TOPIC orders-dlq",
+      "WRITE",
+      "ALLOWED",
+      "DENIED",
+    ]);
+    await expect(page.getByTestId("plan-rules")).toContainText(
+      "and every TOPIC not yet seen whose name starts with `orders`",
+    );
   });
 
-  test("deleting the wildcard DENY previews the decisions regained, then deletes it", async ({ adminPage: page, request }) => {
+  test("deleting the wildcard DENY previews the decisions regained, then deletes it", async ({
+    adminPage: page,
+    request,
+  }) => {
     // The DENY only for a client address no one uses, so no other test loses WRITE on orders meanwhile.
-    const made = await request.post("/api/v1/acls", { headers: { Authorization: basic("admin") }, data: { bindings: [WILDCARD_DENY] } });
+    const made = await request.post("/api/v1/acls", {
+      headers: { Authorization: basic("admin") },
+      data: { bindings: [WILDCARD_DENY] },
+    });
     expect(made.status(), await made.text()).toBe(200);
-    await page.goto(`/acls?${new URLSearchParams({ principal: "User:*", resourceName: "orders", permissionType: "DENY" })}`);
-    await page.getByRole("checkbox", { name: `Select DENY User:* WRITE on TOPIC orders (LITERAL) from ${RARE_HOST}` }).check();
+    await page.goto(
+      `/acls?${new URLSearchParams({ principal: "User:*", resourceName: "orders", permissionType: "DENY" })}`,
+    );
+    await page
+      .getByRole("checkbox", { name: `Select DENY User:* WRITE on TOPIC orders (LITERAL) from ${RARE_HOST}` })
+      .check();
     await page.getByRole("button", { name: "Preview deletion" }).click();
     await expect(decisions(page)).toBeVisible();
-    expect(await rowsOf(decisions(page))).toContainEqual(["User:svc-orders", RARE_HOST, "TOPIC orders", "WRITE", "DENIED", "ALLOWED"]);
+    expect(await rowsOf(decisions(page))).toContainEqual([
+      "User:svc-orders",
+      RARE_HOST,
+      "TOPIC orders",
+      "WRITE",
+      "DENIED",
+      "ALLOWED",
+    ]);
     await expect(page.getByTestId("plan-rules")).toContainText("Deleted: DENY User:* WRITE on TOPIC orders");
     await page.getByRole("button", { name: "Delete 1 ACL" }).click();
     await expect(page.getByTestId("acl-result")).toContainText("Deleted 1 of 1");
-    expect((await aclsOf(request, { principal: "User:*", resourceName: "orders" })).filter((b) => b.host === RARE_HOST)).toEqual([]);
+    expect(
+      (await aclsOf(request, { principal: "User:*", resourceName: "orders" })).filter((b) => b.host === RARE_HOST),
+    ).toEqual([]);
   });
 
   test("the link to every decision change opens the plan page with all rows", async ({ adminPage: page }) => {
     await page.goto("/acls/new");
-    await fillRaw(page, binding({ resourceName: "orders", patternType: "PREFIXED", principal: "User:*", operation: "ALL", permissionType: "DENY" }));
+    await fillRaw(
+      page,
+      binding({
+        resourceName: "orders",
+        patternType: "PREFIXED",
+        principal: "User:*",
+        operation: "ALL",
+        permissionType: "DENY",
+      }),
+    );
     await form(page).getByRole("button", { name: "Preview" }).click();
     const link = page.getByTestId("plan-all-rows");
     const text = (await link.textContent()) ?? "";
     const total = Number(/All ([\d,]+) decision changes/.exec(text)?.[1]?.replace(/,/g, ""));
     expect(total).toBeGreaterThan(0);
     await link.click();
-    await expect(page.getByRole("heading", { name: /Every decision change/ })).toContainText(total.toLocaleString("en"));
-    await expect(page.getByRole("table", { name: "All decisions that change" }).locator("tbody tr")).toHaveCount(Math.min(total, 100));
+    await expect(page.getByRole("heading", { name: /Every decision change/ })).toContainText(
+      total.toLocaleString("en"),
+    );
+    await expect(page.getByRole("table", { name: "All decisions that change" }).locator("tbody tr")).toHaveCount(
+      Math.min(total, 100),
+    );
     await expect(page.getByTestId("plan-status")).toContainText("OPEN");
   });
 });
 
 test.describe("(c) Apply carries out exactly the previewed plan", () => {
-  test("the form changed after the preview: what is applied is the previewed plan, and the form keeps what was typed", async ({ adminPage: page, request }) => {
-    const previewed = binding({});
-    await page.goto("/acls/new");
-    await fillRaw(page, previewed);
-    await form(page).getByRole("button", { name: "Preview" }).click();
-    await expect(page.getByRole("table", { name: "Bindings to create" })).toContainText(TOPIC);
-    const edited = binding({ resourceName: `${TOPIC}-edited`, operation: "WRITE" });
-    await form(page).getByLabel("Resource name").fill(edited.resourceName);
-    await form(page).getByLabel("Operation").selectOption("WRITE");
-    await page.getByRole("button", { name: "Apply: create 1 ACL" }).click();
-    await expect(page.getByTestId("acl-result")).toContainText("Created 1 of 1");
-    expect(await rowsOf(page.getByRole("table", { name: "Per-binding results" }))).toEqual([["created", ...cells(previewed)]]);
-    expect(await aclsOf(request, { principal: PRINCIPAL })).toEqual([previewed]);
-    await expectRawFields(page, edited);
-  });
+  test(
+    "the form changed after the preview: what is applied is the previewed plan, and the form keeps what " + "was typed",
+    async ({ adminPage: page, request }) => {
+      const previewed = binding({});
+      await page.goto("/acls/new");
+      await fillRaw(page, previewed);
+      await form(page).getByRole("button", { name: "Preview" }).click();
+      await expect(page.getByRole("table", { name: "Bindings to create" })).toContainText(TOPIC);
+      const edited = binding({ resourceName: `${TOPIC}-edited`, operation: "WRITE" });
+      await form(page).getByLabel("Resource name").fill(edited.resourceName);
+      await form(page).getByLabel("Operation").selectOption("WRITE");
+      await page.getByRole("button", { name: "Apply: create 1 ACL" }).click();
+      await expect(page.getByTestId("acl-result")).toContainText("Created 1 of 1");
+      expect(await rowsOf(page.getByRole("table", { name: "Per-binding results" }))).toEqual([
+        ["created", ...cells(previewed)],
+      ]);
+      expect(await aclsOf(request, { principal: PRINCIPAL })).toEqual([previewed]);
+      await expectRawFields(page, edited);
+    },
+  );
 
-  test("an ACL changed behind the console's back between preview and apply: 409 asking for a new preview, nothing applied", async ({ adminPage: page, request }) => {
-    const describe = binding({ operation: "DESCRIBE" });
-    await page.goto("/acls/new");
-    await fillRaw(page, describe);
-    await form(page).getByRole("button", { name: "Preview" }).click();
-    await expect(page.getByRole("table", { name: "Bindings to create" })).toContainText("DESCRIBE");
-    await behindTheConsolesBack("create", [binding({ principal: OTHER })]);
-    await page.getByRole("button", { name: "Apply: create 1 ACL" }).click();
-    await expect(page.getByTestId("create-error")).toContainText("The ACLs changed since this preview");
-    await expect(page.getByTestId("create-error")).toContainText("Preview again");
-    await expect(page.getByTestId("acl-result")).toHaveCount(0);
-    expect(await aclsOf(request, { principal: PRINCIPAL })).not.toContainEqual(describe);
+  test(
+    "an ACL changed behind the console's back between preview and apply: 409 asking for a new preview, " +
+      "nothing applied",
+    async ({ adminPage: page, request }) => {
+      const describe = binding({ operation: "DESCRIBE" });
+      await page.goto("/acls/new");
+      await fillRaw(page, describe);
+      await form(page).getByRole("button", { name: "Preview" }).click();
+      await expect(page.getByRole("table", { name: "Bindings to create" })).toContainText("DESCRIBE");
+      await behindTheConsolesBack("create", [binding({ principal: OTHER })]);
+      await page.getByRole("button", { name: "Apply: create 1 ACL" }).click();
+      await expect(page.getByTestId("create-error")).toContainText("The ACLs changed since this preview");
+      await expect(page.getByTestId("create-error")).toContainText("Preview again");
+      await expect(page.getByTestId("acl-result")).toHaveCount(0);
+      expect(await aclsOf(request, { principal: PRINCIPAL })).not.toContainEqual(describe);
 
-    // A new preview sees the change and can be applied.
-    await expectRawFields(page, describe);
-    await form(page).getByRole("button", { name: "Preview" }).click();
-    await page.getByRole("button", { name: "Apply: create 1 ACL" }).click();
-    await expect(page.getByTestId("acl-result")).toContainText("Created 1 of 1");
-    expect(await aclsOf(request, { principal: PRINCIPAL })).toContainEqual(describe);
-    await behindTheConsolesBack("delete", [binding({ principal: OTHER })]);
-  });
+      // A new preview sees the change and can be applied.
+      await expectRawFields(page, describe);
+      await form(page).getByRole("button", { name: "Preview" }).click();
+      await page.getByRole("button", { name: "Apply: create 1 ACL" }).click();
+      await expect(page.getByTestId("acl-result")).toContainText("Created 1 of 1");
+      expect(await aclsOf(request, { principal: PRINCIPAL })).toContainEqual(describe);
+      await behindTheConsolesBack("delete", [binding({ principal: OTHER })]);
+    },
+  );
 
-  test("API: a plan is applied once (two at the same time: one 200, one 409), only by its principal, every row paged", async ({ request }) => {
-    const grant = binding({ operation: "WRITE" });
-    const made = await request.post("/api/v1/plans", { headers: { Authorization: basic("admin") }, data: { kind: "acl.create", bindings: [grant] } });
-    expect(made.status(), await made.text()).toBe(200);
-    const plan = (await made.json()) as { id: string; status: string; create: Binding[]; counts: { changes: number }; cli: { command: string }[] };
-    expect(plan).toMatchObject({ status: "OPEN", create: [grant] });
-    expect(plan.cli[0]?.command).toContain(`--add --allow-principal ${PRINCIPAL} --allow-host '*' --operation Write --topic ${TOPIC} --resource-pattern-type literal`);
+  test(
+    "API: a plan is applied once (two at the same time: one 200, one 409), only by its principal, every " + "row paged",
+    async ({ request }) => {
+      const grant = binding({ operation: "WRITE" });
+      const made = await request.post("/api/v1/plans", {
+        headers: { Authorization: basic("admin") },
+        data: { kind: "acl.create", bindings: [grant] },
+      });
+      expect(made.status(), await made.text()).toBe(200);
+      const plan = (await made.json()) as {
+        id: string;
+        status: string;
+        create: Binding[];
+        counts: { changes: number };
+        cli: { command: string }[];
+      };
+      expect(plan).toMatchObject({ status: "OPEN", create: [grant] });
+      expect(plan.cli[0]?.command).toContain(
+        `--add --allow-principal ${PRINCIPAL} --allow-host '*' --operation Write --topic ${TOPIC} ` +
+          `--resource-pattern-type literal`,
+      );
 
-    const page1 = await request.get(`/api/v1/plans/${plan.id}?page=1&pageSize=1`, { headers: { Authorization: basic("admin") } });
-    expect(page1.status()).toBe(200);
-    const paged = (await page1.json()) as { changes: { rows: unknown[]; total: number; pages: number; complete: boolean } };
-    expect(paged.changes).toMatchObject({ total: plan.counts.changes, pages: plan.counts.changes, complete: true });
-    expect(paged.changes.rows).toHaveLength(1);
-    expect((await request.get(`/api/v1/plans/${plan.id}`, { headers: { Authorization: basic("alice") } })).status()).toBe(403);
-    expect((await request.post(`/api/v1/plans/${plan.id}/apply`, { headers: { Authorization: basic("alice") } })).status()).toBe(403);
-    expect((await request.post("/api/v1/plans/00000000-0000-4000-8000-000000000000/apply", { headers: { Authorization: basic("admin") } })).status()).toBe(404);
+      const page1 = await request.get(`/api/v1/plans/${plan.id}?page=1&pageSize=1`, {
+        headers: { Authorization: basic("admin") },
+      });
+      expect(page1.status()).toBe(200);
+      const paged = (await page1.json()) as {
+        changes: { rows: unknown[]; total: number; pages: number; complete: boolean };
+      };
+      expect(paged.changes).toMatchObject({ total: plan.counts.changes, pages: plan.counts.changes, complete: true });
+      expect(paged.changes.rows).toHaveLength(1);
+      expect(
+        (await request.get(`/api/v1/plans/${plan.id}`, { headers: { Authorization: basic("alice") } })).status(),
+      ).toBe(403);
+      expect(
+        (await request.post(`/api/v1/plans/${plan.id}/apply`, { headers: { Authorization: basic("alice") } })).status(),
+      ).toBe(403);
+      expect(
+        (
+          await request.post("/api/v1/plans/00000000-0000-4000-8000-000000000000/apply", {
+            headers: { Authorization: basic("admin") },
+          })
+        ).status(),
+      ).toBe(404);
 
-    const applies = await Promise.all([0, 1].map(() => request.post(`/api/v1/plans/${plan.id}/apply`, { headers: { Authorization: basic("admin") } })));
-    expect(applies.map((r) => r.status()).sort()).toEqual([200, 409]);
-    const again = await request.post(`/api/v1/plans/${plan.id}/apply`, { headers: { Authorization: basic("admin") } });
-    expect(again.status()).toBe(409);
-    expect(((await again.json()) as { error: string }).error).toContain("already applied");
-    expect((await aclsOf(request, { principal: PRINCIPAL })).filter((b) => b.operation === "WRITE")).toEqual([grant]);
-  });
+      const applies = await Promise.all(
+        [0, 1].map(() =>
+          request.post(`/api/v1/plans/${plan.id}/apply`, { headers: { Authorization: basic("admin") } }),
+        ),
+      );
+      expect(applies.map((r) => r.status()).sort()).toEqual([200, 409]);
+      const again = await request.post(`/api/v1/plans/${plan.id}/apply`, {
+        headers: { Authorization: basic("admin") },
+      });
+      expect(again.status()).toBe(409);
+      expect(((await again.json()) as { error: string }).error).toContain("already applied");
+      expect((await aclsOf(request, { principal: PRINCIPAL })).filter((b) => b.operation === "WRITE")).toEqual([grant]);
+    },
+  );
 });

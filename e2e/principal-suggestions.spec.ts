@@ -5,12 +5,19 @@ import type { Locator } from "@playwright/test";
 async function suggestionsOf(input: Locator): Promise<string[]> {
   const list = await input.getAttribute("list");
   expect(list, "the field has suggestions").toBeTruthy();
-  return input.page().locator(`datalist[id="${list}"] option`).evaluateAll((options) => options.map((o) => (o as HTMLOptionElement).value));
+  return input
+    .page()
+    .locator(`datalist[id="${list}"] option`)
+    .evaluateAll((options) => options.map((o) => (o as HTMLOptionElement).value));
 }
 
-test("the ACL filter, the token owner and renewers and the audit actor suggest principals", async ({ adminPage: page }) => {
+test("the ACL filter, the token owner and renewers and the audit actor suggest principals", async ({
+  adminPage: page,
+}) => {
   await page.goto("/acls");
-  expect(await suggestionsOf(page.getByRole("form", { name: "Filter ACLs" }).getByLabel("Principal", { exact: true }))).toContain("User:svc-orders");
+  expect(
+    await suggestionsOf(page.getByRole("form", { name: "Filter ACLs" }).getByLabel("Principal", { exact: true })),
+  ).toContain("User:svc-orders");
 
   await page.goto("/tokens");
   const create = page.getByRole("form", { name: "Create a token" });
@@ -22,5 +29,7 @@ test("the ACL filter, the token owner and renewers and the audit actor suggest p
   await expect.poll(() => suggestionsOf(renewers)).toContain("User:svc-orders, User:admin");
 
   await page.goto("/audit");
-  expect(await suggestionsOf(page.getByRole("form", { name: "Audit filters" }).getByLabel("Actor"))).toContain("User:admin");
+  expect(await suggestionsOf(page.getByRole("form", { name: "Audit filters" }).getByLabel("Actor"))).toContain(
+    "User:admin",
+  );
 });

@@ -14,12 +14,17 @@ const user = `e2e-scram-${randomBytes(4).toString("hex")}`;
 const typed = `typed-${randomBytes(6).toString("hex")}`;
 
 async function signInStatus(request: APIRequestContext, password: string): Promise<number> {
-  const response = await request.post("/api/v1/session", { data: { username: user, password, mechanism: "SCRAM-SHA-512" } });
+  const response = await request.post("/api/v1/session", {
+    data: { username: user, password, mechanism: "SCRAM-SHA-512" },
+  });
   return response.status();
 }
 
 test.afterAll(async ({ playwright, baseURL }) => {
-  const admin = await playwright.request.newContext({ baseURL, extraHTTPHeaders: { authorization: `Basic ${Buffer.from("admin:admin-secret").toString("base64")}` } });
+  const admin = await playwright.request.newContext({
+    baseURL,
+    extraHTTPHeaders: { authorization: `Basic ${Buffer.from("admin:admin-secret").toString("base64")}` },
+  });
   await admin.delete("/api/v1/scram-users", { data: { user } }).catch(() => undefined);
   await admin.dispose();
 });
@@ -27,7 +32,9 @@ test.afterAll(async ({ playwright, baseURL }) => {
 test.describe.serial("SCRAM users page", () => {
   let generated = "";
 
-  test("admin creates a user with a typed password; the command is shown with the password masked", async ({ adminPage: page }) => {
+  test("admin creates a user with a typed password; the command is shown with the password masked", async ({
+    adminPage: page,
+  }) => {
     await page.goto("/");
     await page.getByRole("navigation", { name: "Areas" }).getByRole("link", { name: "SCRAM users" }).click();
     const table = page.getByRole("table", { name: "SCRAM users" });
@@ -49,7 +56,8 @@ test.describe.serial("SCRAM users page", () => {
     const done = page.getByTestId("scram-new-result-done");
     await expect(done).toContainText(`Created User:${user}: SCRAM-SHA-512 (4096 iterations).`);
     await expect(done.getByTestId("scram-cli")).toContainText(
-      `--alter --entity-type users --entity-name ${user} --add-config 'SCRAM-SHA-512=[iterations=4096,password=<password>]'`,
+      `--alter --entity-type users --entity-name ${user} --add-config ` +
+        `'SCRAM-SHA-512=[iterations=4096,password=<password>]'`,
     );
     await expect(done).not.toContainText(typed);
     await expect(done.getByTestId("generated-password")).toHaveCount(0);
@@ -59,7 +67,9 @@ test.describe.serial("SCRAM users page", () => {
     await row.getByRole("link", { name: "tokens" }).click();
     await expect(page.getByTestId("principal-name")).toHaveText(`User:${user}`);
     await expect(page).toHaveURL(/#tokens$/);
-    await expect(page.getByRole("region", { name: "Tokens", exact: true })).toContainText(`No token of User:${user} that you may describe.`);
+    await expect(page.getByRole("region", { name: "Tokens", exact: true })).toContainText(
+      `No token of User:${user} that you may describe.`,
+    );
   });
 
   test("the new user signs in on the sign-in page", async ({ browser }) => {
@@ -73,7 +83,9 @@ test.describe.serial("SCRAM users page", () => {
     await context.close();
   });
 
-  test("Create with the name of an existing user changes nothing and says so; the user's password still works", async ({ adminPage: page }) => {
+  test("Create with the name of an existing user changes nothing and says so; the user's password still works", async ({
+    adminPage: page,
+  }) => {
     await page.goto("/users");
     const form = page.getByRole("form", { name: "Create" });
     await form.getByLabel("User name").fill(user);
@@ -84,7 +96,9 @@ test.describe.serial("SCRAM users page", () => {
     await signInAs(page, "admin");
   });
 
-  test("admin rotates to a generated password, shown once; the old one is refused, the new one accepted", async ({ adminPage: page }) => {
+  test("admin rotates to a generated password, shown once; the old one is refused, the new one accepted", async ({
+    adminPage: page,
+  }) => {
     await page.goto("/users");
     const row = page.getByRole("table", { name: "SCRAM users" }).locator(`[data-user="${user}"]`);
     await row.getByText("Rotate password or add a mechanism").click();
@@ -109,7 +123,9 @@ test.describe.serial("SCRAM users page", () => {
     const row = page.getByRole("table", { name: "SCRAM users" }).locator(`[data-user="${user}"]`);
     await row.getByText("Delete…").click();
     await row.getByRole("button", { name: "Delete user" }).click();
-    await expect(page.getByTestId(`delete-${user}-result-done`)).toContainText(`Deleted credentials of User:${user}: no SCRAM credential left.`);
+    await expect(page.getByTestId(`delete-${user}-result-done`)).toContainText(
+      `Deleted credentials of User:${user}: no SCRAM credential left.`,
+    );
     await page.reload();
     await expect(page.getByRole("table", { name: "SCRAM users" }).locator(`[data-user="${user}"]`)).toHaveCount(0);
     expect(await signInStatus(page.request, generated)).toBe(401);

@@ -19,7 +19,8 @@ test.describe("sign-in", () => {
     await expect(page.getByTestId("cluster-id")).not.toBeEmpty();
     const brokers = page.getByRole("table", { name: "Brokers" });
     await expect(brokers.getByRole("row")).toHaveCount(2); // header + the single dev broker
-    await expect(brokers).toContainText("takes admin requests"); // KRaft: a broker that forwards them, not the controller
+    // KRaft: a broker that forwards them, not the controller.
+    await expect(brokers).toContainText("takes admin requests");
 
     for (const area of ["Resources", "ACLs", "Access check", "Quotas", "Tokens", "Token requests", "Audit"]) {
       await page.getByRole("navigation", { name: "Areas" }).getByRole("link", { name: area, exact: true }).click();
@@ -52,7 +53,10 @@ test.describe("sign-in", () => {
     await expect(page.getByText("Enter your password")).toBeVisible();
   });
 
-  test("a session that ends: the sign-in returns to the page with its query (a GET form's input kept)", async ({ page, request }) => {
+  test("a session that ends: the sign-in returns to the page with its query (a GET form's input kept)", async ({
+    page,
+    request,
+  }) => {
     await page.goto("/sign-in");
     await page.getByLabel("Username").fill("admin");
     await page.getByLabel("Password").fill("admin-secret");
@@ -61,7 +65,9 @@ test.describe("sign-in", () => {
 
     // Signed out elsewhere: this browser still holds the (now dead) session cookie.
     const cookie = (await page.context().cookies()).find((c) => c.name === "ksc_session");
-    expect((await request.delete("/api/v1/session", { headers: { cookie: `ksc_session=${cookie!.value}` } })).status()).toBe(200);
+    expect(
+      (await request.delete("/api/v1/session", { headers: { cookie: `ksc_session=${cookie!.value}` } })).status(),
+    ).toBe(200);
 
     await page.goto("/quotas?user=svc-orders&clientId=orders-api");
     await expect(page).toHaveURL(/\/sign-in\?ended=1&next=%2Fquotas%3Fuser%3Dsvc-orders%26clientId%3Dorders-api$/);

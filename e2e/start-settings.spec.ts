@@ -18,7 +18,10 @@ const STARTS = {
   "next start": [path.join(root, "node_modules", ".bin", "next"), "start", "-H", "127.0.0.1", "-p", String(port)],
 } as const;
 
-function startWith(command: readonly string[], settings: Record<string, string>): Promise<{ code: number | null; output: string }> {
+function startWith(
+  command: readonly string[],
+  settings: Record<string, string>,
+): Promise<{ code: number | null; output: string }> {
   return new Promise((resolve) => {
     const child = spawn(command[0]!, command.slice(1), {
       cwd: root,
@@ -40,14 +43,21 @@ function startWith(command: readonly string[], settings: Record<string, string>)
 for (const [how, command] of Object.entries(STARTS)) {
   test.describe(how, () => {
     test("bad console settings stop the start, every one listed", async () => {
-      const { code, output } = await startWith(command, { SESSION_TTL_HOURS: "abc", ALLOWED_ORIGINS: "not-a-url", TRUST_PROXY: "maybe" });
+      const { code, output } = await startWith(command, {
+        SESSION_TTL_HOURS: "abc",
+        ALLOWED_ORIGINS: "not-a-url",
+        TRUST_PROXY: "maybe",
+      });
       expect(code, output).toBe(1);
       for (const name of ["SESSION_TTL_HOURS", "ALLOWED_ORIGINS", "TRUST_PROXY"]) expect(output).toContain(name);
       expect(output).not.toContain("[server] Ready on");
     });
 
     test("bad Kafka settings and super users stop the start too, every one listed", async () => {
-      const { code, output } = await startWith(command, { KAFKA_BOOTSTRAP_SERVERS: "broker-without-port", KAFKA_SUPER_USERS: "User:admin;ops" });
+      const { code, output } = await startWith(command, {
+        KAFKA_BOOTSTRAP_SERVERS: "broker-without-port",
+        KAFKA_SUPER_USERS: "User:admin;ops",
+      });
       expect(code, output).toBe(1);
       expect(output).toContain("The console cannot start: fix these settings in its environment");
       expect(output).toContain("KAFKA_BOOTSTRAP_SERVERS must be a comma-separated list of host:port");

@@ -27,11 +27,15 @@ test.describe.serial("sign-in over SASL_SSL", () => {
 
   test.beforeAll(async () => {
     test.setTimeout(200_000);
-    [trusted, wrongCa] = await Promise.all([startInstance("sasl-ssl", saslSsl(broker.caFile)), startInstance("wrong-ca", saslSsl(makeUnrelatedCa(scratch)))]);
+    [trusted, wrongCa] = await Promise.all([
+      startInstance("sasl-ssl", saslSsl(broker.caFile)),
+      startInstance("wrong-ca", saslSsl(makeUnrelatedCa(scratch))),
+    ]);
   });
 
   test.afterAll(() => {
-    for (const instance of [trusted, wrongCa]) if (instance && instance.child.exitCode === null) instance.child.kill("SIGKILL");
+    for (const instance of [trusted, wrongCa])
+      if (instance && instance.child.exitCode === null) instance.child.kill("SIGKILL");
     rmSync(scratch, { recursive: true, force: true });
   });
 
@@ -45,7 +49,9 @@ test.describe.serial("sign-in over SASL_SSL", () => {
     return clicked;
   }
 
-  test("with the broker's CA: the admin signs in and sees the cluster, whose broker is its SASL_SSL listener", async ({ page }) => {
+  test("with the broker's CA: the admin signs in and sees the cluster, whose broker is its SASL_SSL listener", async ({
+    page,
+  }) => {
     await signIn(page, trusted);
     await expect(page.getByRole("heading", { name: "Cluster" })).toBeVisible();
     await expect(page.getByTestId("principal")).toHaveText("User:admin");
@@ -55,10 +61,16 @@ test.describe.serial("sign-in over SASL_SSL", () => {
     expect((await fetch(`${trusted.url}/api/ready`)).status).toBe(200);
   });
 
-  test("with a CA that did not sign the broker's certificate: the sign-in page names the certificate problem", async ({ page }) => {
+  test("with a CA that did not sign the broker's certificate: the sign-in page names the certificate problem", async ({
+    page,
+  }) => {
     const started = await signIn(page, wrongCa);
     await expect(
-      page.getByRole("alert").filter({ hasText: "The broker's TLS certificate is not trusted: self-signed certificate in certificate chain (check KAFKA_TLS_CA_FILE" }),
+      page.getByRole("alert").filter({
+        hasText:
+          "The broker's TLS certificate is not trusted: self-signed certificate in certificate chain (check " +
+          "KAFKA_TLS_CA_FILE",
+      }),
     ).toBeVisible();
     expect(Date.now() - started, "answered well before any Kafka timeout").toBeLessThan(10_000);
     await expect(page).toHaveURL(/\/sign-in/);
@@ -67,6 +79,8 @@ test.describe.serial("sign-in over SASL_SSL", () => {
     const ready = await fetch(`${wrongCa.url}/api/ready`);
     expect(ready.status).toBe(503);
     expect(await ready.text()).toBe('{"status":"down"}');
-    await expect.poll(() => JSON.stringify(wrongCa.lines().find((l) => l.msg === "not ready") ?? null)).toContain("The broker's TLS certificate is not trusted");
+    await expect
+      .poll(() => JSON.stringify(wrongCa.lines().find((l) => l.msg === "not ready") ?? null))
+      .toContain("The broker's TLS certificate is not trusted");
   });
 });

@@ -65,7 +65,10 @@ test.describe("Token-request form keeps every field through errors", () => {
   });
 });
 
-test("a session that ends mid-form: sign in again, back on the form with every field as typed", async ({ page, request }) => {
+test("a session that ends mid-form: sign in again, back on the form with every field as typed", async ({
+  page,
+  request,
+}) => {
   await signInAs(page, "alice");
   await page.goto("/token-requests");
   const reason = `e2e session-end ${Date.now().toString(36)}`;

@@ -33,7 +33,9 @@ export function readAuthorizerConfig(env: Env): AccessCheckAssumptions {
   let source: string;
   if (present(env.KAFKA_SUPER_USERS)) {
     superUsers = [];
-    for (const entry of env.KAFKA_SUPER_USERS.split(";").map((s) => s.trim()).filter((s) => s.length > 0)) {
+    for (const entry of env.KAFKA_SUPER_USERS.split(";")
+      .map((s) => s.trim())
+      .filter((s) => s.length > 0)) {
       if (entry.includes(":")) superUsers.push(entry);
       else warnings.push(`KAFKA_SUPER_USERS entry "${entry}" is not Type:name (e.g. User:${entry}); it is ignored.`);
     }
@@ -66,10 +68,17 @@ export function authorizerConfigProblems(env: Env): string[] {
   return env.KAFKA_SUPER_USERS.split(";")
     .map((s) => s.trim())
     .filter((entry) => entry.length > 0 && !entry.includes(":"))
-    .map((entry) => `KAFKA_SUPER_USERS: "${entry}" is not a principal Type:name (e.g. User:${entry}); Kafka would refuse to start with it`);
+    .map(
+      (entry) =>
+        `KAFKA_SUPER_USERS: "${entry}" is not a principal Type:name (e.g. User:${entry}); Kafka would refuse ` +
+        `to start with it`,
+    );
 }
 
 /** The assumptions as the policy core's AuthorizerConfig. */
 export function toAuthorizerConfig(assumptions: AccessCheckAssumptions): AuthorizerConfig {
-  return { superUsers: new Set(assumptions.superUsers), allowEveryoneIfNoAclFound: assumptions.allowEveryoneIfNoAclFound };
+  return {
+    superUsers: new Set(assumptions.superUsers),
+    allowEveryoneIfNoAclFound: assumptions.allowEveryoneIfNoAclFound,
+  };
 }

@@ -4,7 +4,10 @@ import { clusterOfPageUrl, isPagePath, splitClusterPath, withClusterPrefix } fro
 describe("the cluster in a page's address", () => {
   it("splits /c/<id>/… into the cluster and the page", () => {
     expect(splitClusterPath("/c/prod/acls")).toEqual({ clusterId: "prod", rest: "/acls" });
-    expect(splitClusterPath("/c/prod/principals/User%3Aalice")).toEqual({ clusterId: "prod", rest: "/principals/User%3Aalice" });
+    expect(splitClusterPath("/c/prod/principals/User%3Aalice")).toEqual({
+      clusterId: "prod",
+      rest: "/principals/User%3Aalice",
+    });
     expect(splitClusterPath("/c/prod")).toEqual({ clusterId: "prod", rest: "/" });
     expect(splitClusterPath("/c/prod?x=1")).toEqual({ clusterId: "prod", rest: "/?x=1" });
     expect(splitClusterPath("/c/prod/")).toEqual({ clusterId: "prod", rest: "/" });

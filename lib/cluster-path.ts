@@ -18,7 +18,10 @@ export const URL_CLUSTER_HEADER = "x-ksc-url-cluster";
 
 const PREFIX = /^\/c\/([^/?#]+)(?=$|[/?#])/;
 
-/** Splits `/c/<id>/rest?query` into the id and `/rest?query` (`/` for the cluster's home); null id when there is no prefix. */
+/**
+ * Splits `/c/<id>/rest?query` into the id and `/rest?query` (`/` for the cluster's home); null id when there is no
+ * prefix.
+ */
 export function splitClusterPath(path: string): { clusterId: string | null; rest: string } {
   const m = PREFIX.exec(path);
   if (!m) return { clusterId: null, rest: path };
@@ -33,7 +36,10 @@ export function splitClusterPath(path: string): { clusterId: string | null; rest
   return { clusterId: id, rest: rest === "" || rest.startsWith("?") || rest.startsWith("#") ? `/${rest}` : rest };
 }
 
-/** Whether an address is one of the console's pages (what gets the prefix): not the API, the sign-in, Next's files or another site. */
+/**
+ * Whether an address is one of the console's pages (what gets the prefix): not the API, the sign-in, Next's files or
+ * another site.
+ */
 export function isPagePath(path: string): boolean {
   if (!path.startsWith("/") || path.startsWith("//")) return false;
   const pathname = path.replace(/[?#].*$/, "");

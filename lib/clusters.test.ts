@@ -2,7 +2,14 @@ import { chmodSync, mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { CLUSTERS_FILE_EXAMPLE, clusterProblems, ClustersError, DEFAULT_CLUSTER_ID, loadClusters, parseClustersFile } from "./clusters";
+import {
+  CLUSTERS_FILE_EXAMPLE,
+  clusterProblems,
+  ClustersError,
+  DEFAULT_CLUSTER_ID,
+  loadClusters,
+  parseClustersFile,
+} from "./clusters";
 import { checkSettings } from "./settings-check";
 
 const dir = mkdtempSync(path.join(tmpdir(), "ksc-clusters-"));
@@ -73,17 +80,37 @@ describe("a clusters file", () => {
       ["prod-eu", "Production (EU)"],
     ]);
     const prod = registry.clusters[1]!;
-    expect(prod.kafka).toMatchObject({ bootstrapServers: ["kafka-1.example:9093", "kafka-2.example:9093"], securityProtocol: "SASL_SSL" });
+    expect(prod.kafka).toMatchObject({
+      bootstrapServers: ["kafka-1.example:9093", "kafka-2.example:9093"],
+      securityProtocol: "SASL_SSL",
+    });
     expect(prod.kafka.tls).toEqual({ rejectUnauthorized: true, ca: expect.stringContaining("BEGIN CERTIFICATE") });
     expect(prod.saslMechanisms).toEqual(["SCRAM-SHA-512"]);
     expect(prod.authorizer).toMatchObject({ superUsers: ["User:admin", "User:ops"], allowEveryoneIfNoAclFound: false });
-    expect(prod.principalMapping).toEqual({ sslRules: "RULE:^CN=([^,]*),.*$/$1/L,DEFAULT", kerberosRules: "DEFAULT", kerberosDefaultRealm: "EXAMPLE.COM" });
+    expect(prod.principalMapping).toEqual({
+      sslRules: "RULE:^CN=([^,]*),.*$/$1/L,DEFAULT",
+      kerberosRules: "DEFAULT",
+      kerberosDefaultRealm: "EXAMPLE.COM",
+    });
   });
 
   it("reads JSON, with defaults for what a cluster leaves out and the first cluster as default", () => {
-    const registry = parseClustersFile(JSON.stringify({ clusters: [{ id: "a", bootstrapServers: "h:1" }, { id: "b", bootstrapServers: ["h:2"], superUsers: "User:x; User:y" }] }), "c.json");
+    const registry = parseClustersFile(
+      JSON.stringify({
+        clusters: [
+          { id: "a", bootstrapServers: "h:1" },
+          { id: "b", bootstrapServers: ["h:2"], superUsers: "User:x; User:y" },
+        ],
+      }),
+      "c.json",
+    );
     expect(registry.defaultId).toBe("a");
-    expect(registry.clusters[0]).toMatchObject({ id: "a", displayName: "a", saslMechanisms: ["SCRAM-SHA-512", "SCRAM-SHA-256", "PLAIN"], authorizer: { superUsers: [] } });
+    expect(registry.clusters[0]).toMatchObject({
+      id: "a",
+      displayName: "a",
+      saslMechanisms: ["SCRAM-SHA-512", "SCRAM-SHA-256", "PLAIN"],
+      authorizer: { superUsers: [] },
+    });
     expect(registry.clusters[0]!.kafka.tls).toBeUndefined();
     expect(registry.clusters[1]!.authorizer.superUsers).toEqual(["User:x", "User:y"]);
   });
@@ -112,16 +139,24 @@ clusters:
         expect.stringMatching(/clusters\[0\]\.bootstrapServers\[0\]: must be host:port/),
         expect.stringMatching(/clusters\[0\]\.bootstrapServers\[1\]: must be host:port/),
         expect.stringMatching(/clusters\[0\]\.securityProtocol: securityProtocol must be SASL_PLAINTEXT or SASL_SSL/),
-        expect.stringMatching(/clusters\[0\]\.saslMechanisms\[0\]: each mechanism must be one of SCRAM-SHA-512, SCRAM-SHA-256, PLAIN/),
+        expect.stringMatching(
+          /clusters\[0\]\.saslMechanisms\[0\]: each mechanism must be one of SCRAM-SHA-512, SCRAM-SHA-256, PLAIN/,
+        ),
         expect.stringMatching(/clusters\[0\]\.superUsers\[0\]: must be a principal Type:name/),
-        expect.stringMatching(/clusters\[0\]\.allowEveryoneIfNoAclFound: allowEveryoneIfNoAclFound must be true or false/),
+        expect.stringMatching(
+          /clusters\[0\]\.allowEveryoneIfNoAclFound: allowEveryoneIfNoAclFound must be true or false/,
+        ),
         expect.stringMatching(/clusters\[0\]: Unrecognized key: "colour"/),
         expect.stringMatching(/clusters\[1\]\.bootstrapServers: bootstrapServers must name at least one host:port/),
         expect.stringMatching(/clusters\[1\]\.tls: tls is set but securityProtocol is SASL_PLAINTEXT/),
         expect.stringMatching(/clusters\[1\]\.tls: certFile and keyFile must be set together/),
         expect.stringMatching(/clusters\[1\]\.tls\.caFile: \/nonexistent\/ca\.pem cannot be read/),
-        expect.stringMatching(/clusters\[1\]\.principalMapping\.sslRules: a broker would refuse to start with these rules/),
-        expect.stringMatching(/clusters\[1\]\.principalMapping\.kerberosRules: a broker would refuse to start with these rules/),
+        expect.stringMatching(
+          /clusters\[1\]\.principalMapping\.sslRules: a broker would refuse to start with these rules/,
+        ),
+        expect.stringMatching(
+          /clusters\[1\]\.principalMapping\.kerberosRules: a broker would refuse to start with these rules/,
+        ),
       ]),
     );
     expect(problems).toHaveLength(14);
@@ -139,20 +174,31 @@ clusters:
     bootstrapServers: h:2
 `);
     expect(problems).toEqual([
-      "CLUSTERS_FILE=clusters.yaml: clusters[0].tls: tls is set but securityProtocol is SASL_PLAINTEXT; set it to SASL_SSL",
+      "CLUSTERS_FILE=clusters.yaml: clusters[0].tls: tls is set but securityProtocol is SASL_PLAINTEXT; set it " +
+        "to SASL_SSL",
       "CLUSTERS_FILE=clusters.yaml: clusters[0].tls: certFile and keyFile must be set together",
-      expect.stringMatching(/^CLUSTERS_FILE=clusters\.yaml: clusters\[0\]\.tls\.caFile: \/nonexistent\/ca\.pem cannot be read: ENOENT/),
-      expect.stringMatching(/^CLUSTERS_FILE=clusters\.yaml: clusters\[0\]\.principalMapping\.sslRules: a broker would refuse to start with these rules: Invalid rule/),
-      expect.stringMatching(/^CLUSTERS_FILE=clusters\.yaml: clusters\[0\]\.principalMapping\.kerberosRules: a broker would refuse to start with these rules/),
+      expect.stringMatching(
+        /^CLUSTERS_FILE=clusters\.yaml: clusters\[0\]\.tls\.caFile: \/nonexistent\/ca\.pem cannot be read: ENOENT/,
+      ),
+      expect.stringMatching(
+        /^CLUSTERS_FILE=clusters\.yaml: clusters\[0\]\.principalMapping\.sslRules: a broker would refuse to start with these rules: Invalid rule/,
+      ),
+      expect.stringMatching(
+        /^CLUSTERS_FILE=clusters\.yaml: clusters\[0\]\.principalMapping\.kerberosRules: a broker would refuse to start with these rules/,
+      ),
       'CLUSTERS_FILE=clusters.yaml: clusters[1].id: id "dev" is used by an earlier cluster',
       'CLUSTERS_FILE=clusters.yaml: default: default "nowhere" is not the id of a cluster in the file',
     ]);
   });
 
   it("refuses a document that is not YAML, or has no clusters", () => {
-    expect(problemsOf("clusters: [\n")).toEqual([expect.stringMatching(/^CLUSTERS_FILE=clusters\.yaml: not valid YAML/)]);
+    expect(problemsOf("clusters: [\n")).toEqual([
+      expect.stringMatching(/^CLUSTERS_FILE=clusters\.yaml: not valid YAML/),
+    ]);
     expect(problemsOf('{"clusters": ')).toEqual([expect.stringMatching(/not valid JSON/)]);
-    expect(problemsOf("clusters: []")).toEqual(["CLUSTERS_FILE=clusters.yaml: clusters: clusters must name at least one cluster"]);
+    expect(problemsOf("clusters: []")).toEqual([
+      "CLUSTERS_FILE=clusters.yaml: clusters: clusters must name at least one cluster",
+    ]);
     expect(problemsOf("just text")).toEqual([expect.stringMatching(/CLUSTERS_FILE=clusters\.yaml: the file: /)]);
   });
 });
@@ -162,14 +208,25 @@ describe("CLUSTERS_FILE in the settings check", () => {
     const bad = file("bad.yaml", "clusters:\n  - id: x\n    bootstrapServers: nope\n");
     expect(checkSettings({ CLUSTERS_FILE: bad, KAFKA_BOOTSTRAP_SERVERS: "h:1", SESSION_TTL_HOURS: "abc" })).toEqual([
       expect.stringMatching(/^SESSION_TTL_HOURS: /),
-      "KAFKA_BOOTSTRAP_SERVERS: set together with CLUSTERS_FILE; the clusters file describes every cluster, so say it there",
+      "KAFKA_BOOTSTRAP_SERVERS: set together with CLUSTERS_FILE; the clusters file describes every cluster, so " +
+        "say it there",
       `CLUSTERS_FILE=${bad}: clusters[0].bootstrapServers[0]: must be host:port`,
     ]);
-    expect(checkSettings({ CLUSTERS_FILE: path.join(dir, "missing.yaml") })).toEqual([expect.stringMatching(/missing\.yaml cannot be read: ENOENT/)]);
+    expect(checkSettings({ CLUSTERS_FILE: path.join(dir, "missing.yaml") })).toEqual([
+      expect.stringMatching(/missing\.yaml cannot be read: ENOENT/),
+    ]);
   });
 
   it("is fine with a good file", () => {
-    const good = file("good.json", JSON.stringify({ clusters: [{ id: "one", bootstrapServers: "127.0.0.1:9092" }, { id: "two", bootstrapServers: "127.0.0.1:23092" }] }));
+    const good = file(
+      "good.json",
+      JSON.stringify({
+        clusters: [
+          { id: "one", bootstrapServers: "127.0.0.1:9092" },
+          { id: "two", bootstrapServers: "127.0.0.1:23092" },
+        ],
+      }),
+    );
     expect(checkSettings({ CLUSTERS_FILE: good })).toEqual([]);
     expect(loadClusters({ CLUSTERS_FILE: good }).clusters.map((c) => c.id)).toEqual(["one", "two"]);
   });
@@ -183,39 +240,71 @@ describe("the console's service principal (a credentials file per cluster)", () 
     return p;
   };
 
-  it("is read from KAFKA_SERVICE_CREDENTIALS_FILE (JSON) or the clusters file's serviceCredentialsFile (YAML); none without either", () => {
-    const json = secretFile("service.json", JSON.stringify({ username: "console-service", password: "s3cret-pw", mechanism: "SCRAM-SHA-256" }));
-    expect(loadClusters({ KAFKA_SERVICE_CREDENTIALS_FILE: json }).clusters[0]?.servicePrincipal).toEqual({
-      principal: "User:console-service",
-      file: json,
-      credential: { username: "console-service", password: "s3cret-pw", mechanism: "SCRAM-SHA-256", clusterId: "default" },
-    });
-    expect(loadClusters({}).clusters[0]?.servicePrincipal).toBeNull();
+  it(
+    "is read from KAFKA_SERVICE_CREDENTIALS_FILE (JSON) or the clusters file's serviceCredentialsFile " +
+      "(YAML); none without either",
+    () => {
+      const json = secretFile(
+        "service.json",
+        JSON.stringify({ username: "console-service", password: "s3cret-pw", mechanism: "SCRAM-SHA-256" }),
+      );
+      expect(loadClusters({ KAFKA_SERVICE_CREDENTIALS_FILE: json }).clusters[0]?.servicePrincipal).toEqual({
+        principal: "User:console-service",
+        file: json,
+        credential: {
+          username: "console-service",
+          password: "s3cret-pw",
+          mechanism: "SCRAM-SHA-256",
+          clusterId: "default",
+        },
+      });
+      expect(loadClusters({}).clusters[0]?.servicePrincipal).toBeNull();
 
-    const yaml = secretFile("service.yaml", "username: reader\npassword: other-pw\n");
-    const clustersFile = file("with-service.yaml", `clusters:\n  - { id: one, bootstrapServers: "h:1", serviceCredentialsFile: ${yaml} }\n  - { id: two, bootstrapServers: "h:2" }\n`);
-    const [one, two] = loadClusters({ CLUSTERS_FILE: clustersFile }).clusters;
-    expect(one?.servicePrincipal?.credential).toEqual({ username: "reader", password: "other-pw", mechanism: "SCRAM-SHA-512", clusterId: "one" });
-    expect(two?.servicePrincipal).toBeNull();
-  });
+      const yaml = secretFile("service.yaml", "username: reader\npassword: other-pw\n");
+      const clustersFile = file(
+        "with-service.yaml",
+        `clusters:\n  - { id: one, bootstrapServers: "h:1", serviceCredentialsFile: ${yaml} }\n  - { id: two, ` +
+          `bootstrapServers: "h:2" }\n`,
+      );
+      const [one, two] = loadClusters({ CLUSTERS_FILE: clustersFile }).clusters;
+      expect(one?.servicePrincipal?.credential).toEqual({
+        username: "reader",
+        password: "other-pw",
+        mechanism: "SCRAM-SHA-512",
+        clusterId: "one",
+      });
+      expect(two?.servicePrincipal).toBeNull();
+    },
+  );
 
   it("refuses a file other users may read, a bad one and a missing one, never quoting the password", () => {
     const open = secretFile("open.json", JSON.stringify({ username: "u", password: "leaky-pw" }), 0o644);
     const broken = secretFile("broken.json", '{"username": "u", "password": "broken-pw"');
     const incomplete = secretFile("incomplete.yaml", "username: u\nmechanism: GSSAPI\n");
-    const problems = [open, broken, incomplete, path.join(dir, "absent.json")].flatMap((f) => clusterProblems({ KAFKA_SERVICE_CREDENTIALS_FILE: f }));
+    const problems = [open, broken, incomplete, path.join(dir, "absent.json")].flatMap((f) =>
+      clusterProblems({ KAFKA_SERVICE_CREDENTIALS_FILE: f }),
+    );
     expect(problems).toEqual([
-      `KAFKA_SERVICE_CREDENTIALS_FILE: ${open} is readable by other users (mode 644); it holds a password: run chmod 600 ${open}`,
-      `KAFKA_SERVICE_CREDENTIALS_FILE: ${broken} is not valid JSON or YAML (its content is not shown: it holds a password)`,
+      `KAFKA_SERVICE_CREDENTIALS_FILE: ${open} is readable by other users (mode 644); it holds a password: run ` +
+        `chmod 600 ${open}`,
+      `KAFKA_SERVICE_CREDENTIALS_FILE: ${broken} is not valid JSON or YAML (its content is not shown: it holds ` +
+        `a password)`,
       `KAFKA_SERVICE_CREDENTIALS_FILE: ${incomplete}: password: password must be a string`,
-      `KAFKA_SERVICE_CREDENTIALS_FILE: ${incomplete}: mechanism: mechanism must be one of SCRAM-SHA-512, SCRAM-SHA-256, PLAIN`,
+      `KAFKA_SERVICE_CREDENTIALS_FILE: ${incomplete}: mechanism: mechanism must be one of SCRAM-SHA-512, ` +
+        `SCRAM-SHA-256, PLAIN`,
       expect.stringMatching(/absent\.json cannot be read: ENOENT/),
     ]);
     expect(problems.join("\n")).not.toMatch(/leaky-pw|broken-pw/);
-    const inFile = file("bad-service.yaml", `clusters:\n  - { id: one, bootstrapServers: "h:1", serviceCredentialsFile: ${open} }\n`);
-    expect(clusterProblems({ CLUSTERS_FILE: inFile })).toEqual([expect.stringMatching(/^CLUSTERS_FILE=.*: clusters\[0\]\.serviceCredentialsFile: .* is readable by other users/)]);
+    const inFile = file(
+      "bad-service.yaml",
+      `clusters:\n  - { id: one, bootstrapServers: "h:1", serviceCredentialsFile: ${open} }\n`,
+    );
+    expect(clusterProblems({ CLUSTERS_FILE: inFile })).toEqual([
+      expect.stringMatching(/^CLUSTERS_FILE=.*: clusters\[0\]\.serviceCredentialsFile: .* is readable by other users/),
+    ]);
     expect(clusterProblems({ CLUSTERS_FILE: inFile, KAFKA_SERVICE_CREDENTIALS_FILE: open })[0]).toBe(
-      "KAFKA_SERVICE_CREDENTIALS_FILE: set together with CLUSTERS_FILE; the clusters file describes every cluster, so say it there",
+      "KAFKA_SERVICE_CREDENTIALS_FILE: set together with CLUSTERS_FILE; the clusters file describes every " +
+        "cluster, so say it there",
     );
   });
 });

@@ -119,26 +119,41 @@ clusters:
 `;
 
 const hostPort = /^(\[[0-9a-fA-F:.]+\]|[^\s:,]+):(\d{1,5})$/;
-const nonBlank = (what: string) => z.string({ error: `${what} must be a string` }).trim().min(1, `${what} must not be empty`);
+const nonBlank = (what: string) =>
+  z
+    .string({ error: `${what} must be a string` })
+    .trim()
+    .min(1, `${what} must not be empty`);
 
 /** `a,b` or `[a, b]`, as a list of trimmed non-empty entries. */
 const listOf = (separator: string) =>
   z
     .union([z.string(), z.array(z.string())], { error: `must be a list (or one string separated by "${separator}")` })
-    .transform((v) => (typeof v === "string" ? v.split(separator) : v).map((s) => s.trim()).filter((s) => s.length > 0));
+    .transform((v) =>
+      (typeof v === "string" ? v.split(separator) : v).map((s) => s.trim()).filter((s) => s.length > 0),
+    );
 
 const clusterSchema = z
   .object({
     id: z
       .string({ error: "id must be a string" })
-      .regex(/^[a-z0-9](?:[a-z0-9-]{0,38}[a-z0-9])?$/, "id must be a URL-safe slug: lower-case letters, digits and dashes (at most 40, no dash first or last)"),
+      .regex(
+        /^[a-z0-9](?:[a-z0-9-]{0,38}[a-z0-9])?$/,
+        "id must be a URL-safe slug: lower-case letters, digits and dashes (at most 40, no dash first or last)",
+      ),
     name: nonBlank("name").optional(),
     bootstrapServers: listOf(",").pipe(
       z
-        .array(z.string().refine((s) => hostPort.test(s) && Number(s.slice(s.lastIndexOf(":") + 1)) <= 65535, "must be host:port"))
+        .array(
+          z
+            .string()
+            .refine((s) => hostPort.test(s) && Number(s.slice(s.lastIndexOf(":") + 1)) <= 65535, "must be host:port"),
+        )
         .min(1, "bootstrapServers must name at least one host:port"),
     ),
-    securityProtocol: z.enum(["SASL_PLAINTEXT", "SASL_SSL"], { error: "securityProtocol must be SASL_PLAINTEXT or SASL_SSL" }).default("SASL_PLAINTEXT"),
+    securityProtocol: z
+      .enum(["SASL_PLAINTEXT", "SASL_SSL"], { error: "securityProtocol must be SASL_PLAINTEXT or SASL_SSL" })
+      .default("SASL_PLAINTEXT"),
     tls: z
       .object({
         caFile: nonBlank("caFile").optional(),
@@ -152,7 +167,18 @@ const clusterSchema = z
       .array(z.enum(KAFKA_MECHANISMS, { error: `each mechanism must be one of ${KAFKA_MECHANISMS.join(", ")}` }))
       .min(1, "saslMechanisms must offer at least one mechanism")
       .default([...KAFKA_MECHANISMS]),
-    superUsers: listOf(";").pipe(z.array(z.string().refine((s) => s.includes(":"), "must be a principal Type:name (e.g. User:admin); Kafka would refuse to start with it"))).default([]),
+    superUsers: listOf(";")
+      .pipe(
+        z.array(
+          z
+            .string()
+            .refine(
+              (s) => s.includes(":"),
+              "must be a principal Type:name (e.g. User:admin); Kafka would refuse to start with it",
+            ),
+        ),
+      )
+      .default([]),
     allowEveryoneIfNoAclFound: z.boolean({ error: "allowEveryoneIfNoAclFound must be true or false" }).default(false),
     principalMapping: z
       .object({
@@ -167,8 +193,10 @@ const clusterSchema = z
   .strict()
   .superRefine((c, ctx) => {
     const problem = (path: (string | number)[], message: string) => ctx.addIssue({ code: "custom", path, message });
-    if (c.tls && c.securityProtocol !== "SASL_SSL") problem(["tls"], "tls is set but securityProtocol is SASL_PLAINTEXT; set it to SASL_SSL");
-    if (c.tls && Boolean(c.tls.certFile) !== Boolean(c.tls.keyFile)) problem(["tls"], "certFile and keyFile must be set together");
+    if (c.tls && c.securityProtocol !== "SASL_SSL")
+      problem(["tls"], "tls is set but securityProtocol is SASL_PLAINTEXT; set it to SASL_SSL");
+    if (c.tls && Boolean(c.tls.certFile) !== Boolean(c.tls.keyFile))
+      problem(["tls"], "certFile and keyFile must be set together");
     for (const key of ["caFile", "certFile", "keyFile"] as const) {
       const file = c.tls?.[key];
       if (file === undefined) continue;
@@ -186,25 +214,43 @@ const clusterSchema = z
     }
     try {
       const rules = c.principalMapping.kerberosRules;
-      parseKerberosRules(c.principalMapping.kerberosDefaultRealm ?? "", rules === null ? null : splitKerberosRules(rules));
+      parseKerberosRules(
+        c.principalMapping.kerberosDefaultRealm ?? "",
+        rules === null ? null : splitKerberosRules(rules),
+      );
     } catch (error) {
-      problem(["principalMapping", "kerberosRules"], `a broker would refuse to start with these rules: ${messageOf(error)}`);
+      problem(
+        ["principalMapping", "kerberosRules"],
+        `a broker would refuse to start with these rules: ${messageOf(error)}`,
+      );
     }
   });
 
 const fileSchema = z
   .object({
     default: z.string({ error: "default must be a cluster id" }).optional(),
-    clusters: z.array(clusterSchema, { error: "clusters must be a list of clusters" }).min(1, "clusters must name at least one cluster"),
+    clusters: z
+      .array(clusterSchema, { error: "clusters must be a list of clusters" })
+      .min(1, "clusters must name at least one cluster"),
   })
   .strict()
   .superRefine((f, ctx) => {
     const seen = new Set<string>();
     f.clusters.forEach((c, i) => {
-      if (seen.has(c.id)) ctx.addIssue({ code: "custom", path: ["clusters", i, "id"], message: `id "${c.id}" is used by an earlier cluster` });
+      if (seen.has(c.id))
+        ctx.addIssue({
+          code: "custom",
+          path: ["clusters", i, "id"],
+          message: `id "${c.id}" is used by an earlier cluster`,
+        });
       seen.add(c.id);
     });
-    if (f.default !== undefined && !seen.has(f.default)) ctx.addIssue({ code: "custom", path: ["default"], message: `default "${f.default}" is not the id of a cluster in the file` });
+    if (f.default !== undefined && !seen.has(f.default))
+      ctx.addIssue({
+        code: "custom",
+        path: ["default"],
+        message: `default "${f.default}" is not the id of a cluster in the file`,
+      });
   });
 
 export class ClustersError extends Error {
@@ -231,7 +277,9 @@ const serviceCredentialsSchema = z
   .object({
     username: nonBlank("username"),
     password: z.string({ error: "password must be a string" }).min(1, "password must not be empty"),
-    mechanism: z.enum(KAFKA_MECHANISMS, { error: `mechanism must be one of ${KAFKA_MECHANISMS.join(", ")}` }).default("SCRAM-SHA-512"),
+    mechanism: z
+      .enum(KAFKA_MECHANISMS, { error: `mechanism must be one of ${KAFKA_MECHANISMS.join(", ")}` })
+      .default("SCRAM-SHA-512"),
   })
   .strict();
 
@@ -246,7 +294,12 @@ export function readServiceCredentials(file: string, clusterId: string): Service
     text = readFileSync(file, "utf8");
     const mode = statSync(file).mode;
     if (process.platform !== "win32" && (mode & 0o077) !== 0) {
-      return { problems: [`${file} is readable by other users (mode ${(mode & 0o777).toString(8)}); it holds a password: run chmod 600 ${file}`] };
+      return {
+        problems: [
+          `${file} is readable by other users (mode ${(mode & 0o777).toString(8)}); it holds a password: run ` +
+            `chmod 600 ${file}`,
+        ],
+      };
     }
   } catch (error) {
     return { problems: [`${file} cannot be read: ${messageOf(error)}`] };
@@ -258,7 +311,8 @@ export function readServiceCredentials(file: string, clusterId: string): Service
     return { problems: [`${file} is not valid JSON or YAML (its content is not shown: it holds a password)`] };
   }
   const parsed = serviceCredentialsSchema.safeParse(document);
-  if (!parsed.success) return { problems: parsed.error.issues.map((i) => `${file}: ${pathName(i.path) || "the file"}: ${i.message}`) };
+  if (!parsed.success)
+    return { problems: parsed.error.issues.map((i) => `${file}: ${pathName(i.path) || "the file"}: ${i.message}`) };
   const { username, password, mechanism } = parsed.data;
   return { principal: `User:${username}`, file, credential: { username, password, mechanism, clusterId } };
 }
@@ -275,7 +329,9 @@ function parseDocument(text: string, file: string): unknown {
   try {
     return /^\s*[[{]/.test(text) ? JSON.parse(text) : parseYaml(text);
   } catch (error) {
-    throw new ClustersError([`CLUSTERS_FILE=${file}: not valid ${/^\s*[[{]/.test(text) ? "JSON" : "YAML"}: ${messageOf(error).split("\n")[0]}`]);
+    throw new ClustersError([
+      `CLUSTERS_FILE=${file}: not valid ${/^\s*[[{]/.test(text) ? "JSON" : "YAML"}: ${messageOf(error).split("\n")[0]}`,
+    ]);
   }
 }
 
@@ -286,7 +342,9 @@ function parseDocument(text: string, file: string): unknown {
 export function parseClustersFile(text: string, file: string, clientId = DEFAULT_CLIENT_ID): ClusterRegistry {
   const parsed = fileSchema.safeParse(parseDocument(text, file));
   if (!parsed.success) {
-    throw new ClustersError(parsed.error.issues.map((i) => `CLUSTERS_FILE=${file}: ${pathName(i.path) || "the file"}: ${i.message}`));
+    throw new ClustersError(
+      parsed.error.issues.map((i) => `CLUSTERS_FILE=${file}: ${pathName(i.path) || "the file"}: ${i.message}`),
+    );
   }
   const clusters = parsed.data.clusters.map((c): Cluster => {
     const tls = c.tls
@@ -311,7 +369,10 @@ export function parseClustersFile(text: string, file: string, clientId = DEFAULT
         warnings: [],
       },
       principalMapping: c.principalMapping,
-      servicePrincipal: c.serviceCredentialsFile === undefined ? null : (readServiceCredentials(c.serviceCredentialsFile, c.id) as ServicePrincipal),
+      servicePrincipal:
+        c.serviceCredentialsFile === undefined
+          ? null
+          : (readServiceCredentials(c.serviceCredentialsFile, c.id) as ServicePrincipal),
     };
   });
   return { clusters, defaultId: parsed.data.default ?? clusters[0]!.id, file };
@@ -332,7 +393,12 @@ function environmentCluster(env: Env): ClusterRegistry {
     problems.push(error.message);
   }
   problems.push(...authorizerConfigProblems(env));
-  const e = pickSettings(env, ["KAFKA_SSL_PRINCIPAL_MAPPING_RULES", "KAFKA_SASL_KERBEROS_PRINCIPAL_TO_LOCAL_RULES", "KAFKA_KERBEROS_DEFAULT_REALM", "KAFKA_SERVICE_CREDENTIALS_FILE"]);
+  const e = pickSettings(env, [
+    "KAFKA_SSL_PRINCIPAL_MAPPING_RULES",
+    "KAFKA_SASL_KERBEROS_PRINCIPAL_TO_LOCAL_RULES",
+    "KAFKA_KERBEROS_DEFAULT_REALM",
+    "KAFKA_SERVICE_CREDENTIALS_FILE",
+  ]);
   let servicePrincipal: ServicePrincipal | null = null;
   if (e.KAFKA_SERVICE_CREDENTIALS_FILE !== undefined) {
     const read = readServiceCredentials(e.KAFKA_SERVICE_CREDENTIALS_FILE.trim(), DEFAULT_CLUSTER_ID);

@@ -28,7 +28,8 @@ function linksOf(markdown: string): MarkdownLink[] {
     }
     if (fence !== null || /^( {4}|\t)/.test(raw)) return;
     const text = raw.replace(/(`+)[\s\S]*?\1/g, ""); // inline code spans
-    for (const m of text.matchAll(/\]\(\s*<?([^)\s>]+)>?(?:\s+"[^"]*")?\s*\)/g)) links.push({ line: i + 1, target: m[1]! });
+    for (const m of text.matchAll(/\]\(\s*<?([^)\s>]+)>?(?:\s+"[^"]*")?\s*\)/g))
+      links.push({ line: i + 1, target: m[1]! });
     const ref = /^\s{0,3}\[[^\]]+\]:\s*<?(\S+?)>?(?:\s+.*)?$/.exec(text);
     if (ref) links.push({ line: i + 1, target: ref[1]! });
   });
@@ -68,7 +69,10 @@ function brokenLinks(file: string, markdown: string, repoRoot = root): string[] 
   for (const { line, target } of linksOf(markdown)) {
     if (/^[a-z][a-z0-9+.-]*:/i.test(target)) continue; // https:, mailto:, ...
     const [pathPart = "", anchor] = target.split("#", 2) as [string, string | undefined];
-    const resolved = pathPart === "" ? path.join(repoRoot, file) : path.resolve(repoRoot, path.dirname(file), decodeURIComponent(pathPart));
+    const resolved =
+      pathPart === ""
+        ? path.join(repoRoot, file)
+        : path.resolve(repoRoot, path.dirname(file), decodeURIComponent(pathPart));
     const relative = path.relative(repoRoot, resolved).split(path.sep).join("/");
     const where = `${file}:${line}: ${target}`;
     if (relative.startsWith("..") || path.isAbsolute(relative)) {
@@ -131,7 +135,12 @@ describe("the link checker", () => {
   });
 
   it("makes GitHub's anchors", () => {
-    expect([...anchorsOf("# How Kafka decides (and what is easy to get wrong)\n## Kafka's rules\n## Several clusters (`CLUSTERS_FILE`)\n## Kafka's rules")]).toEqual([
+    expect([
+      ...anchorsOf(
+        "# How Kafka decides (and what is easy to get wrong)\n## Kafka's rules\n## Several clusters " +
+          "(`CLUSTERS_FILE`)\n## Kafka's rules",
+      ),
+    ]).toEqual([
       "how-kafka-decides-and-what-is-easy-to-get-wrong",
       "kafkas-rules",
       "several-clusters-clusters_file",

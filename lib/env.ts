@@ -95,11 +95,9 @@ const portNumber = (name: string) => z.string().regex(/^\d{1,5}$/, `${name} must
 
 /** Where the single cluster is and how to reach it (lib/kafka-config.ts checks them together). */
 export const kafkaConnectionSchema = z.object({
-  KAFKA_BOOTSTRAP_SERVERS: kafkaDoc(
-    z.string().trim().min(1).optional(),
-    "your cluster, e.g. `b1:9092,b2:9092`",
-    { default: "unset: start the local broker at `127.0.0.1:$KAFKA_PORT`" },
-  ),
+  KAFKA_BOOTSTRAP_SERVERS: kafkaDoc(z.string().trim().min(1).optional(), "your cluster, e.g. `b1:9092,b2:9092`", {
+    default: "unset: start the local broker at `127.0.0.1:$KAFKA_PORT`",
+  }),
   KAFKA_SECURITY_PROTOCOL: kafkaDoc(z.enum(["SASL_PLAINTEXT", "SASL_SSL"]).default("SASL_PLAINTEXT"), "or `SASL_SSL`"),
   KAFKA_TLS_CA_FILE: kafkaDoc(
     z.string().min(1).optional(),
@@ -308,11 +306,9 @@ export const consoleSchema = z.object({
       "own factor, which under load let the RSS reach 565 MB at 100,000 ACLs where `20` kept it at 372 MB, for " +
       "roughly 20% fewer requests per second",
   ),
-  DATABASE_URL: databaseDoc(
-    z.string().min(1).optional(),
-    "PostgreSQL for sessions, audit, plans and token requests",
-    { default: "unset: embedded PGlite in `.data/pglite`" },
-  ),
+  DATABASE_URL: databaseDoc(z.string().min(1).optional(), "PostgreSQL for sessions, audit, plans and token requests", {
+    default: "unset: embedded PGlite in `.data/pglite`",
+  }),
   DATABASE_POOL_MAX: databaseDoc(
     z
       .string()
@@ -356,8 +352,8 @@ export const EXTERNAL_SETTINGS: readonly ({ name: string } & Omit<SettingDoc, "s
     name: "KSC_BUILD_SKIP_TYPECHECK",
     default: "unset",
     buildTime: true,
-    description: "`1`: `next build` skips its type check (`npm start` sets it; `npm run typecheck` checks the same " +
-      "sources)",
+    description:
+      "`1`: `next build` skips its type check (`npm start` sets it; `npm run typecheck` checks the same " + "sources)",
   },
   { name: "KAFKA_CONTROLLER_PORT", default: "`9093`", description: "the local dev broker's controller port" },
   {
@@ -384,7 +380,8 @@ export const EXTERNAL_SETTINGS: readonly ({ name: string } & Omit<SettingDoc, "s
   {
     name: "KAFKA_CLUSTER_BASE_PORT",
     default: "`19092`",
-    description: "the local 3-broker cluster (`npm run kafka:start -- --brokers 3`): node N's SASL_PLAINTEXT " +
+    description:
+      "the local 3-broker cluster (`npm run kafka:start -- --brokers 3`): node N's SASL_PLAINTEXT " +
       "listener is this + N-1, its controller +10, SASL_SSL +20, mTLS +30",
   },
   { name: "KAFKA_CLUSTER_STATE_DIR", default: "`.kafka-cluster`", description: "the local 3-broker cluster's state" },

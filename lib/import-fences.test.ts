@@ -18,7 +18,10 @@ beforeAll(() => {
   eslint = new ESLint({ cwd: root, overrideConfig: tseslint.configs.disableTypeChecked });
 });
 
-/** The messages of the import fences (or of `rule`) ESLint gives `source` imported from a (not necessarily existing) file. */
+/**
+ * The messages of the import fences (or of `rule`) ESLint gives `source` imported from a (not necessarily existing)
+ * file.
+ */
 async function refusals(file: string, source: string, rule?: string): Promise<string[]> {
   return refusalsOf(file, `import "${source}";\n`, rule);
 }
@@ -174,7 +177,6 @@ describe("the layer order", () => {
     expect(await order("lib/newfolder/fixture.ts", "zod")).toEqual([expect.stringContaining("is in no layer")]);
   });
 });
-
 
 describe("the Kafka write fence", () => {
   const refused = [expect.stringContaining("Kafka writes go through auditedMutation")];

@@ -13,7 +13,11 @@ describe("loadKafkaConfig", () => {
   });
 
   it("splits a bootstrap list and ignores blanks, empty variables count as unset", () => {
-    const config = loadKafkaConfig({ KAFKA_BOOTSTRAP_SERVERS: " kafka-1:9092, kafka-2:9092 ,", KAFKA_CLIENT_ID: "", KAFKA_TLS_CA_FILE: "" });
+    const config = loadKafkaConfig({
+      KAFKA_BOOTSTRAP_SERVERS: " kafka-1:9092, kafka-2:9092 ,",
+      KAFKA_CLIENT_ID: "",
+      KAFKA_TLS_CA_FILE: "",
+    });
     expect(config.bootstrapServers).toEqual(["kafka-1:9092", "kafka-2:9092"]);
     expect(config.clientId).toBe("kafka-security-console");
   });
@@ -27,14 +31,20 @@ describe("loadKafkaConfig", () => {
 
   it("refuses TLS files without SASL_SSL, a certificate without its key, and unreadable files", () => {
     expect(() => loadKafkaConfig({ KAFKA_TLS_CA_FILE: "/etc/hostname" })).toThrow(/SASL_SSL/);
-    expect(() => loadKafkaConfig({ KAFKA_SECURITY_PROTOCOL: "SASL_SSL", KAFKA_TLS_CERT_FILE: "/etc/hostname" })).toThrow(/together/);
-    expect(() => loadKafkaConfig({ KAFKA_SECURITY_PROTOCOL: "SASL_SSL", KAFKA_TLS_CA_FILE: "/nonexistent/ca.pem" })).toThrow(
-      /KAFKA_TLS_CA_FILE=\/nonexistent\/ca.pem cannot be read/,
-    );
+    expect(() =>
+      loadKafkaConfig({ KAFKA_SECURITY_PROTOCOL: "SASL_SSL", KAFKA_TLS_CERT_FILE: "/etc/hostname" }),
+    ).toThrow(/together/);
+    expect(() =>
+      loadKafkaConfig({ KAFKA_SECURITY_PROTOCOL: "SASL_SSL", KAFKA_TLS_CA_FILE: "/nonexistent/ca.pem" }),
+    ).toThrow(/KAFKA_TLS_CA_FILE=\/nonexistent\/ca.pem cannot be read/);
   });
 
   it("builds TLS options for SASL_SSL", () => {
-    const config = loadKafkaConfig({ KAFKA_SECURITY_PROTOCOL: "SASL_SSL", KAFKA_TLS_CA_FILE: "/etc/hostname", KAFKA_TLS_REJECT_UNAUTHORIZED: "false" });
+    const config = loadKafkaConfig({
+      KAFKA_SECURITY_PROTOCOL: "SASL_SSL",
+      KAFKA_TLS_CA_FILE: "/etc/hostname",
+      KAFKA_TLS_REJECT_UNAUTHORIZED: "false",
+    });
     expect(config.tls?.rejectUnauthorized).toBe(false);
     expect(typeof config.tls?.ca).toBe("string");
   });

@@ -40,7 +40,8 @@ export function loadKafkaConfig(env: Settings): KafkaConfig {
   const bad = servers.filter((s) => !hostPort.test(s) || Number(s.slice(s.lastIndexOf(":") + 1)) > 65535);
   if (servers.length === 0 || bad.length > 0) {
     throw new KafkaConfigError(
-      `KAFKA_BOOTSTRAP_SERVERS must be a comma-separated list of host:port, got ${JSON.stringify(e.KAFKA_BOOTSTRAP_SERVERS)}`,
+      `KAFKA_BOOTSTRAP_SERVERS must be a comma-separated list of host:port, ` +
+        `got ${JSON.stringify(e.KAFKA_BOOTSTRAP_SERVERS)}`,
     );
   }
 
@@ -54,7 +55,9 @@ export function loadKafkaConfig(env: Settings): KafkaConfig {
     if (e.KAFKA_TLS_CERT_FILE) tls.cert = readPem("KAFKA_TLS_CERT_FILE", e.KAFKA_TLS_CERT_FILE);
     if (e.KAFKA_TLS_KEY_FILE) tls.key = readPem("KAFKA_TLS_KEY_FILE", e.KAFKA_TLS_KEY_FILE);
   } else if (e.KAFKA_TLS_CA_FILE || e.KAFKA_TLS_CERT_FILE || e.KAFKA_TLS_KEY_FILE) {
-    throw new KafkaConfigError("KAFKA_TLS_* files are set but KAFKA_SECURITY_PROTOCOL is SASL_PLAINTEXT; set it to SASL_SSL.");
+    throw new KafkaConfigError(
+      "KAFKA_TLS_* files are set but KAFKA_SECURITY_PROTOCOL is SASL_PLAINTEXT; set it to SASL_SSL.",
+    );
   }
 
   return { bootstrapServers: servers, securityProtocol: e.KAFKA_SECURITY_PROTOCOL, tls, clientId: e.KAFKA_CLIENT_ID };

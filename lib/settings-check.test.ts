@@ -23,16 +23,30 @@ describe("checkSettings", () => {
   });
 
   it("adds the Kafka settings and the authorizer assumptions to the same list", () => {
-    const problems = checkSettings({ ...BAD, KAFKA_BOOTSTRAP_SERVERS: "broker-without-port", KAFKA_SUPER_USERS: "User:admin;ops" });
+    const problems = checkSettings({
+      ...BAD,
+      KAFKA_BOOTSTRAP_SERVERS: "broker-without-port",
+      KAFKA_SUPER_USERS: "User:admin;ops",
+    });
     expect(problems).toHaveLength(5);
-    expect(problems.slice(0, 3).map((p) => p.split(":")[0])).toEqual(["SESSION_TTL_HOURS", "TRUST_PROXY", "ALLOWED_ORIGINS.0"]);
+    expect(problems.slice(0, 3).map((p) => p.split(":")[0])).toEqual([
+      "SESSION_TTL_HOURS",
+      "TRUST_PROXY",
+      "ALLOWED_ORIGINS.0",
+    ]);
     expect(problems[3]).toContain("KAFKA_BOOTSTRAP_SERVERS must be a comma-separated list of host:port");
-    expect(problems[4]).toBe('KAFKA_SUPER_USERS: "ops" is not a principal Type:name (e.g. User:ops); Kafka would refuse to start with it');
+    expect(problems[4]).toBe(
+      'KAFKA_SUPER_USERS: "ops" is not a principal Type:name (e.g. User:ops); Kafka would refuse to start with it',
+    );
   });
 
   it("refuses a bad DATABASE_POOL_MAX instead of opening a pool of NaN", () => {
-    expect(checkSettings({ DATABASE_POOL_MAX: "ten" })).toEqual(["DATABASE_POOL_MAX: DATABASE_POOL_MAX must be a positive whole number"]);
-    expect(checkSettings({ DATABASE_POOL_MAX: "0" })).toEqual(["DATABASE_POOL_MAX: DATABASE_POOL_MAX must be a positive whole number"]);
+    expect(checkSettings({ DATABASE_POOL_MAX: "ten" })).toEqual([
+      "DATABASE_POOL_MAX: DATABASE_POOL_MAX must be a positive whole number",
+    ]);
+    expect(checkSettings({ DATABASE_POOL_MAX: "0" })).toEqual([
+      "DATABASE_POOL_MAX: DATABASE_POOL_MAX must be a positive whole number",
+    ]);
     expect(parseEnv({ DATABASE_POOL_MAX: "25" }).DATABASE_POOL_MAX).toBe(25);
     expect(parseEnv({}).DATABASE_POOL_MAX).toBe(10);
   });
@@ -75,7 +89,9 @@ describe("instrumentation.ts register() (runs when the Next server starts)", () 
     const { register } = await import("../instrumentation");
     await expect(register()).rejects.toThrow("exit 1");
     expect(exit).toHaveBeenCalledWith(1);
-    expect(printed.join("\n")).toMatch(/cannot start[\s\S]*- SESSION_TTL_HOURS[\s\S]*- TRUST_PROXY[\s\S]*- ALLOWED_ORIGINS/);
+    expect(printed.join("\n")).toMatch(
+      /cannot start[\s\S]*- SESSION_TTL_HOURS[\s\S]*- TRUST_PROXY[\s\S]*- ALLOWED_ORIGINS/,
+    );
   });
 
   it("starts with good settings", async () => {

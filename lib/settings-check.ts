@@ -19,7 +19,11 @@ export function checkSettings(env: Env = currentSettings()): string[] {
   try {
     const settings = parseEnv(env);
     // (0 asks the system for a free port, which differs from the console's.)
-    if (settings.METRICS_PORT !== undefined && Number(settings.METRICS_PORT) !== 0 && Number(settings.METRICS_PORT) === Number(settings.PORT)) {
+    if (
+      settings.METRICS_PORT !== undefined &&
+      Number(settings.METRICS_PORT) !== 0 &&
+      Number(settings.METRICS_PORT) === Number(settings.PORT)
+    ) {
       problems.push("METRICS_PORT: must differ from PORT (the metrics get a port of their own)");
     }
   } catch (error) {
@@ -33,7 +37,9 @@ export function checkSettings(env: Env = currentSettings()): string[] {
 export class SettingsError extends Error {
   override name = "SettingsError";
   constructor(readonly problems: string[]) {
-    super(`The console cannot start: fix these settings in its environment:\n${problems.map((p) => `  - ${p}`).join("\n")}`);
+    super(
+      `The console cannot start: fix these settings in its environment:\n${problems.map((p) => `  - ${p}`).join("\n")}`,
+    );
     // For the person starting the console the list is the whole story; a stack trace is noise.
     this.stack = `${this.name}: ${this.message}`;
   }

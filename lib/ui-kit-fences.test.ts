@@ -18,7 +18,11 @@ const BADGES = [
 ];
 
 describe("the UI kit fence", () => {
-  const outside = ["app/c/[cluster]/(console)/fixture/page.tsx", "components/fixture/fixture.tsx", "components/acls/fixture.tsx"];
+  const outside = [
+    "app/c/[cluster]/(console)/fixture/page.tsx",
+    "components/fixture/fixture.tsx",
+    "components/acls/fixture.tsx",
+  ];
   it.each(outside)("%s may not build a <table>", async (file) => {
     expect(await refusals(file, TABLE)).toEqual([expect.stringContaining("Use DataTable")]);
   });

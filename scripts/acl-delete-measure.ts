@@ -44,14 +44,31 @@ if (servers.some((s) => s.endsWith(":9092"))) {
 }
 
 /** `count` bindings (rounded up to 20) as topics x 4 principals x 5 operations. */
-function cartesian(n: number): { bindings: AclBinding[]; topics: string[]; principals: string[]; operations: AclOperation[] } {
+function cartesian(n: number): {
+  bindings: AclBinding[];
+  topics: string[];
+  principals: string[];
+  operations: AclOperation[];
+} {
   const operations: AclOperation[] = ["READ", "WRITE", "DESCRIBE", "ALTER", "DESCRIBE_CONFIGS"];
   const principals = Array.from({ length: 4 }, (_, i) => `User:delete-measure-${i}`);
-  const topics = Array.from({ length: Math.ceil(n / (operations.length * principals.length)) }, (_, i) => `delete-measure.topic-${i}`);
+  const topics = Array.from(
+    { length: Math.ceil(n / (operations.length * principals.length)) },
+    (_, i) => `delete-measure.topic-${i}`,
+  );
   const bindings: AclBinding[] = [];
   for (const resourceName of topics)
     for (const principal of principals)
-      for (const operation of operations) bindings.push({ resourceType: "TOPIC", resourceName, patternType: "LITERAL", principal, host: "*", operation, permissionType: "ALLOW" });
+      for (const operation of operations)
+        bindings.push({
+          resourceType: "TOPIC",
+          resourceName,
+          patternType: "LITERAL",
+          principal,
+          host: "*",
+          operation,
+          permissionType: "ALLOW",
+        });
   return { bindings, topics, principals, operations };
 }
 
@@ -86,8 +103,17 @@ async function rawDelete(batch: number, parallel: boolean): Promise<number> {
     const connection = await anyBrokerConnection(admin);
     const batches: AclBinding[][] = [];
     for (let i = 0; i < bindings.length; i += batch) batches.push(bindings.slice(i, i + batch));
-    const send = (b: AclBinding[]) => deleteAclsV3.api.async(connection, b.map((x) => filterToWire({ ...x })));
-    const answers = parallel ? await Promise.all(batches.map(send)) : await batches.reduce<Promise<Awaited<ReturnType<typeof send>>[]>>(async (acc, b) => [...(await acc), await send(b)], Promise.resolve([]));
+    const send = (b: AclBinding[]) =>
+      deleteAclsV3.api.async(
+        connection,
+        b.map((x) => filterToWire({ ...x })),
+      );
+    const answers = parallel
+      ? await Promise.all(batches.map(send))
+      : await batches.reduce<Promise<Awaited<ReturnType<typeof send>>[]>>(
+          async (acc, b) => [...(await acc), await send(b)],
+          Promise.resolve([]),
+        );
     return answers.reduce((n, a) => n + a.filterResults.reduce((m, f) => m + f.matchingAcls.length, 0), 0);
   });
 }
@@ -97,20 +123,37 @@ async function main(): Promise<void> {
   const { deleteAclsAudited } = await import("../lib/services/acls");
   const { executeAclPlan } = await import("../lib/services/acl-plans");
   const { getAclSnapshot } = await import("../lib/services/acl-snapshot");
-  const viewer = { sessionId: "delete-measure", principal: "User:admin", credential: ADMIN, mechanism: "SCRAM-SHA-512" } as unknown as Parameters<typeof executeAclPlan>[0];
+  const viewer = {
+    sessionId: "delete-measure",
+    principal: "User:admin",
+    credential: ADMIN,
+    mechanism: "SCRAM-SHA-512",
+  } as unknown as Parameters<typeof executeAclPlan>[0];
   const held = await getAclSnapshot(viewer, { forceRefresh: true });
   if (!held.ok) throw new Error(held.message);
-  const cli = withCli ? new AclCli(servers.join(","), os.tmpdir(), { username: ADMIN.username, password: ADMIN.password }) : null;
+  const cli = withCli
+    ? new AclCli(servers.join(","), os.tmpdir(), { username: ADMIN.username, password: ADMIN.password })
+    : null;
 
   const ways: [string, () => Promise<unknown>][] = [
-    ["console DELETE /api/v1/acls (deleteAclsAudited)", async () => {
-      const r = await deleteAclsAudited(viewer, bindings);
-      if (!r.ok || r.data.outcome !== "success") throw new Error(r.ok ? r.data.message : r.message);
-    }],
-    ["console acl.delete plan apply (executeAclPlan)", async () => {
-      const { result } = await executeAclPlan(viewer, `delete-measure-${Date.now()}`, { create: [], delete: bindings });
-      if (!result.ok || result.data.outcome !== "success") throw new Error(result.ok ? result.data.message : result.message);
-    }],
+    [
+      "console DELETE /api/v1/acls (deleteAclsAudited)",
+      async () => {
+        const r = await deleteAclsAudited(viewer, bindings);
+        if (!r.ok || r.data.outcome !== "success") throw new Error(r.ok ? r.data.message : r.message);
+      },
+    ],
+    [
+      "console acl.delete plan apply (executeAclPlan)",
+      async () => {
+        const { result } = await executeAclPlan(viewer, `delete-measure-${Date.now()}`, {
+          create: [],
+          delete: bindings,
+        });
+        if (!result.ok || result.data.outcome !== "success")
+          throw new Error(result.ok ? result.data.message : result.message);
+      },
+    ],
     ["raw DeleteAcls, one request", () => rawDelete(bindings.length, false)],
     ["raw DeleteAcls, batches of 200 in turn", () => rawDelete(200, false)],
     ["raw DeleteAcls, batches of 100 at once", () => rawDelete(100, true)],
@@ -119,10 +162,13 @@ async function main(): Promise<void> {
     const topicArgs = set.topics.flatMap((t) => ["--topic", t]);
     const principalArgs = set.principals.flatMap((p) => ["--allow-principal", p]);
     const operationArgs = set.operations.flatMap((o) => ["--operation", o.replace(/_/g, "")]);
-    ways.push(["kafka-acls.sh --remove --force (one command)", async () => {
-      const r = await cli.run(["--remove", "--force", ...topicArgs, ...principalArgs, ...operationArgs]);
-      if (r.code !== 0) throw new Error(r.head);
-    }]);
+    ways.push([
+      "kafka-acls.sh --remove --force (one command)",
+      async () => {
+        const r = await cli.run(["--remove", "--force", ...topicArgs, ...principalArgs, ...operationArgs]);
+        if (r.code !== 0) throw new Error(r.head);
+      },
+    ]);
   }
   const times = new Map<string, number[]>();
   const confirmTimes: number[] = [];
@@ -130,7 +176,9 @@ async function main(): Promise<void> {
     for (const [way, f] of ways) {
       await recreate();
       let error: string | null = null;
-      const [, wall] = await ms(() => f().catch((e: unknown) => void (error = e instanceof Error ? e.message : String(e))));
+      const [, wall] = await ms(() =>
+        f().catch((e: unknown) => void (error = e instanceof Error ? e.message : String(e))),
+      );
       // A request that timed out may still be under way in the controller: wait until the set is gone.
       const [wasGone, confirm] = await ms(gone);
       let isGone = wasGone;
@@ -141,7 +189,16 @@ async function main(): Promise<void> {
       confirmTimes.push(confirm);
       if (!isGone) throw new Error(`${way} left some of the set`);
       if (error === null) times.set(way, [...(times.get(way) ?? []), wall]);
-      console.log(JSON.stringify({ way, run, bindings: bindings.length, aclsInKafka: held.snapshot.size + bindings.length, wallMs: wall, error }));
+      console.log(
+        JSON.stringify({
+          way,
+          run,
+          bindings: bindings.length,
+          aclsInKafka: held.snapshot.size + bindings.length,
+          wallMs: wall,
+          error,
+        }),
+      );
     }
   }
   const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;

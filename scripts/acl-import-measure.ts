@@ -35,7 +35,8 @@ async function fill(from: number, to: number): Promise<void> {
   const acls = realisticAcls(to).slice(from);
   await withAdmin(ADMIN, "CreateAcls", async (admin) => {
     const connection = await anyBrokerConnection(admin);
-    for (let i = 0; i < acls.length; i += 2000) await createAclsV3.api.async(connection, acls.slice(i, i + 2000).map(bindingToWire));
+    for (let i = 0; i < acls.length; i += 2000)
+      await createAclsV3.api.async(connection, acls.slice(i, i + 2000).map(bindingToWire));
   });
 }
 
@@ -43,14 +44,19 @@ async function main(): Promise<void> {
   // Server-only modules: run with `node --conditions=react-server --import tsx`.
   const { executeAclPlan } = await import("../lib/services/acl-plans");
   const { getAclSnapshot } = await import("../lib/services/acl-snapshot");
-  const viewer = { sessionId: "import-measure", principal: "User:admin", credential: ADMIN, mechanism: "SCRAM-SHA-512" } as unknown as Parameters<typeof executeAclPlan>[0];
+  const viewer = {
+    sessionId: "import-measure",
+    principal: "User:admin",
+    credential: ADMIN,
+    mechanism: "SCRAM-SHA-512",
+  } as unknown as Parameters<typeof executeAclPlan>[0];
   let loaded = 0;
   for (const size of sizes) {
     await fill(loaded, size);
     loaded = size;
     // The raw fill is not confirmed: read until the broker shows all of it (two equal sizes).
     let warm = await getAclSnapshot(viewer, { forceRefresh: true });
-    for (let last = -1; warm.ok && warm.snapshot.size !== last; ) {
+    for (let last = -1; warm.ok && warm.snapshot.size !== last;) {
       last = warm.snapshot.size;
       await new Promise((resolve) => setTimeout(resolve, 1000));
       warm = await getAclSnapshot(viewer, { forceRefresh: true });
@@ -58,20 +64,27 @@ async function main(): Promise<void> {
     if (!warm.ok) throw new Error(warm.message);
     const held = warm.snapshot.size;
     // New ACLs of the same shape (another seed, own principals): what an import adds.
-    const create = realisticAcls(applyCount, 1000 + size).map((b, i) => ({ ...b, principal: `User:import-measure-${size}-${i % 97}` }));
+    const create = realisticAcls(applyCount, 1000 + size).map((b, i) => ({
+      ...b,
+      principal: `User:import-measure-${size}-${i % 97}`,
+    }));
     const t0 = performance.now();
     const c0 = process.cpuUsage();
     const { result } = await executeAclPlan(viewer, `measure-${size}`, { create, delete: [] });
     const wallMs = performance.now() - t0;
     const cpu = process.cpuUsage(c0);
-    if (!result.ok || result.data.outcome !== "success") throw new Error(`apply failed: ${result.ok ? result.data.message : result.message}`);
+    if (!result.ok || result.data.outcome !== "success")
+      throw new Error(`apply failed: ${result.ok ? result.data.message : result.message}`);
     const after = await getAclSnapshot(viewer);
     if (!after.ok) throw new Error(after.message);
     const kafka = await getAclSnapshot(viewer, { forceRefresh: true });
     if (!kafka.ok) throw new Error(kafka.message);
     const missing = create.filter((b) => !after.snapshot.has(b)).length;
     if (missing > 0 || kafka.snapshot.size !== after.snapshot.size) {
-      throw new Error(`the snapshot after Apply (${after.snapshot.size} ACLs, ${missing} of the plan's missing) is not what Kafka holds (${kafka.snapshot.size})`);
+      throw new Error(
+        `the snapshot after Apply (${after.snapshot.size} ACLs, ${missing} of the plan's missing) is not what ` +
+          `Kafka holds (${kafka.snapshot.size})`,
+      );
     }
     console.log(
       JSON.stringify({

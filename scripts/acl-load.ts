@@ -34,7 +34,10 @@ const [command = "", countArg = "300000", ...flags] = process.argv.slice(2);
 const count = Number(countArg);
 const servers = kafkaConfig().bootstrapServers;
 if (servers.some((s) => s.endsWith(":9092")) && !flags.includes("--shared")) {
-  console.error(`refusing to ${command} ACLs on ${servers.join(",")} (the shared dev broker); set KAFKA_PORT to a private broker or pass --shared`);
+  console.error(
+    `refusing to ${command} ACLs on ${servers.join(",")} (the shared dev broker); set KAFKA_PORT to a private ` +
+      `broker or pass --shared`,
+  );
   process.exit(2);
 }
 
@@ -50,13 +53,24 @@ async function inBatches(what: "create" | "delete"): Promise<void> {
         const r = await createAclsV3.api.async(connection, batch.map(bindingToWire));
         failed += r.results.filter((x) => x.errorCode !== 0).length;
       } else {
-        const r = await deleteAclsV3.api.async(connection, batch.map((b) => filterToWire({ ...b })));
+        const r = await deleteAclsV3.api.async(
+          connection,
+          batch.map((b) => filterToWire({ ...b })),
+        );
         failed += r.filterResults.filter((x) => x.errorCode !== 0).length;
       }
       if ((i / BATCH) % 25 === 0) console.error(`${what}: ${i + batch.length} of ${acls.length}`);
     }
   });
-  console.log(JSON.stringify({ step: what, acls: acls.length, batches: Math.ceil(acls.length / BATCH), failed, seconds: Math.round(performance.now() - t0) / 1000 }));
+  console.log(
+    JSON.stringify({
+      step: what,
+      acls: acls.length,
+      batches: Math.ceil(acls.length / BATCH),
+      failed,
+      seconds: Math.round(performance.now() - t0) / 1000,
+    }),
+  );
 }
 
 async function fetchTimes(): Promise<void> {
@@ -70,7 +84,12 @@ async function fetchTimes(): Promise<void> {
     store.index();
     const indexMs = performance.now() - t1;
     const p0 = performance.now();
-    await describeAcls(ADMIN, { ...ANY_ACL_FILTER, resourceType: "TOPIC", resourceName: "console/right-proof", patternType: "LITERAL" });
+    await describeAcls(ADMIN, {
+      ...ANY_ACL_FILTER,
+      resourceType: "TOPIC",
+      resourceName: "console/right-proof",
+      patternType: "LITERAL",
+    });
     const proofMs = performance.now() - p0;
     console.log(
       JSON.stringify({
@@ -95,12 +114,28 @@ async function fetchTimes(): Promise<void> {
  */
 async function writeTimes(deletes: number): Promise<void> {
   const batch = realisticAcls(count, 7).map((b, i) => ({ ...b, principal: `User:load-write-${i % 37}` }));
-  const steps: [string, () => Promise<{ error: unknown }[]>][] = [[`create ${batch.length}`, () => createAcls(ADMIN, batch)]];
-  if (deletes > 0) steps.push([`delete ${deletes}`, () => deleteAcls(ADMIN, batch.slice(0, deletes).map((b) => ({ ...b })))]);
+  const steps: [string, () => Promise<{ error: unknown }[]>][] = [
+    [`create ${batch.length}`, () => createAcls(ADMIN, batch)],
+  ];
+  if (deletes > 0)
+    steps.push([
+      `delete ${deletes}`,
+      () =>
+        deleteAcls(
+          ADMIN,
+          batch.slice(0, deletes).map((b) => ({ ...b })),
+        ),
+    ]);
   for (const [what, run] of steps) {
     const t0 = performance.now();
     const results = await run();
-    console.log(JSON.stringify({ step: what, ms: Math.round(performance.now() - t0), failed: results.filter((r) => r.error !== null).length }));
+    console.log(
+      JSON.stringify({
+        step: what,
+        ms: Math.round(performance.now() - t0),
+        failed: results.filter((r) => r.error !== null).length,
+      }),
+    );
   }
 }
 
@@ -132,7 +167,9 @@ async function snapshotTimes(): Promise<void> {
   cache.clear();
   // WeakRef targets touched in this job stay alive until it ends: let it end first.
   await new Promise((resolve) => setTimeout(resolve, 0));
-  console.log(JSON.stringify({ step: "released", heapMb: heap(), rssMb: Math.round(process.memoryUsage().rss / 1048576) }));
+  console.log(
+    JSON.stringify({ step: "released", heapMb: heap(), rssMb: Math.round(process.memoryUsage().rss / 1048576) }),
+  );
   if (process.env.ACL_LOAD_HEAP_SNAPSHOT) v8.writeHeapSnapshot(process.env.ACL_LOAD_HEAP_SNAPSHOT);
 }
 
@@ -144,9 +181,21 @@ async function measureWith(cache: AclSnapshotCache, heap: () => number, heapBefo
   const heapStore = heap();
   // A topic with a LITERAL ACL (about 30 ACLs apply to it), and the cluster (2% of all ACLs apply to it).
   const some = snapshot.query({ resourceType: "TOPIC", patternType: "LITERAL", page: 777, pageSize: 1 }).acls[0]!;
-  const cluster = { principal: some.principal, host: "10.1.0.7", operation: "IDEMPOTENT_WRITE" as const, resourceType: "CLUSTER" as const, resourceName: "kafka-cluster" };
+  const cluster = {
+    principal: some.principal,
+    host: "10.1.0.7",
+    operation: "IDEMPOTENT_WRITE" as const,
+    resourceType: "CLUSTER" as const,
+    resourceName: "kafka-cluster",
+  };
   const assumptions = { superUsers: ["User:admin"], allowEveryoneIfNoAclFound: false, source: "measure", warnings: [] };
-  const request = { principal: some.principal, host: "10.1.0.7", operation: "READ" as const, resourceType: some.resourceType, resourceName: some.resourceName };
+  const request = {
+    principal: some.principal,
+    host: "10.1.0.7",
+    operation: "READ" as const,
+    resourceType: some.resourceType,
+    resourceName: some.resourceName,
+  };
   /** Best of 5 (CPU ms): the first call of each also pays for compiling the code. */
   const q = async (f: () => unknown) => {
     let best = Infinity;
@@ -158,12 +207,25 @@ async function measureWith(cache: AclSnapshotCache, heap: () => number, heapBefo
     principalFilter: await once(() => snapshot.query({ principal: some.principal })),
     operationFilter: await once(() => snapshot.query({ operation: "WRITE", page: 3 })),
   };
-  const accessCheck = await q(() => explainAccessDecision(request, snapshot.matching(request.resourceType, request.resourceName), assumptions));
-  const clusterAccessCheck = await q(() => explainAccessDecision(cluster, snapshot.matching("CLUSTER", "kafka-cluster"), assumptions));
+  const accessCheck = await q(() =>
+    explainAccessDecision(request, snapshot.matching(request.resourceType, request.resourceName), assumptions),
+  );
+  const clusterAccessCheck = await q(() =>
+    explainAccessDecision(cluster, snapshot.matching("CLUSTER", "kafka-cluster"), assumptions),
+  );
   const clusterApplicable = snapshot.countMatching("CLUSTER", "kafka-cluster");
   const topicApplicable = snapshot.countMatching(some.resourceType, some.resourceName);
-  const resourceDetail = await q(() => buildResourceDetail(some.resourceType, some.resourceName, AclIndex.build(snapshot.matching(some.resourceType, some.resourceName)), assumptions));
-  const [, changeCpu] = await cpu(() => snapshot.store.withChange([{ ...some, principal: "User:measure-new" }], [some]));
+  const resourceDetail = await q(() =>
+    buildResourceDetail(
+      some.resourceType,
+      some.resourceName,
+      AclIndex.build(snapshot.matching(some.resourceType, some.resourceName)),
+      assumptions,
+    ),
+  );
+  const [, changeCpu] = await cpu(() =>
+    snapshot.store.withChange([{ ...some, principal: "User:measure-new" }], [some]),
+  );
   const [, indexCpu] = await cpu(() => snapshot.index());
   const heapIndex = heap();
   const [, warmCpu, warmWall] = await cpu(() => cache.get(viewer));
@@ -193,8 +255,7 @@ async function measureWith(cache: AclSnapshotCache, heap: () => number, heapBefo
         resourceDetail,
         clusterAccessCheck,
       },
-      applicableAcls: { topic: topicApplicable, cluster: clusterApplicable,
-      },
+      applicableAcls: { topic: topicApplicable, cluster: clusterApplicable },
       rssMb: Math.round(process.memoryUsage().rss / 1048576),
     }),
   );

@@ -27,7 +27,8 @@ export function main(argv: readonly string[]): void {
   const out = arg("out", "");
   const all = realisticAcls(acls + importing);
   const builder = new AclStoreBuilder();
-  for (const a of all.slice(0, acls)) builder.add(a.resourceType, a.resourceName, a.patternType, a.principal, a.host, a.operation, a.permissionType);
+  for (const a of all.slice(0, acls))
+    builder.add(a.resourceType, a.resourceName, a.patternType, a.principal, a.host, a.operation, a.permissionType);
   const store = builder.build();
   const desired = all.slice(acls);
   const superUsers = ["User:admin"];
@@ -49,13 +50,28 @@ export function main(argv: readonly string[]): void {
     time("whole preview", () => {
       const current = store.bindings();
       const plan = time("computePlan", () => computePlan({ desired, mode: "add-only", current }));
-      const { universe } = time("universe", () => consoleUniverse({ acls: [current, plan.create], superUsers, topics: [], groups: [], transactionalIds: [] }));
+      const { universe } = time("universe", () =>
+        consoleUniverse({ acls: [current, plan.create], superUsers, topics: [], groups: [], transactionalIds: [] }),
+      );
       const change = { create: plan.create, delete: plan.delete };
-      const blast = time("blastRadius", () => blastRadius({ before: current, change, universe, config: { superUsers: new Set(superUsers), allowEveryoneIfNoAclFound: false } }));
+      const blast = time("blastRadius", () =>
+        blastRadius({
+          before: current,
+          change,
+          universe,
+          config: { superUsers: new Set(superUsers), allowEveryoneIfNoAclFound: false },
+        }),
+      );
       const summary = time("summary + first page", () => (blast.page(0, 50), blast.summary()));
       time("basis", () => aclPlanBasis(current, change, { superUsers, allowEveryoneIfNoAclFound: false }));
       time("kafka-acls.sh commands", () => aclPlanCommands(change, "127.0.0.1:9092"));
-      shape = { creates: plan.create.length, decisionChanges: summary.changes, decisionsEvaluated: blast.evaluated, principals: universe.principals.length, resources: universe.resources.length };
+      shape = {
+        creates: plan.create.length,
+        decisionChanges: summary.changes,
+        decisionsEvaluated: blast.evaluated,
+        principals: universe.principals.length,
+        resources: universe.resources.length,
+      };
     });
   }
   const median = (xs: number[]) => Math.round([...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!);

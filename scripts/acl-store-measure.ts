@@ -32,7 +32,17 @@ function mulberry32(seed: number): () => number {
   };
 }
 
-const TOPIC_OPERATIONS: AclOperation[] = ["ALL", "READ", "WRITE", "CREATE", "DELETE", "ALTER", "DESCRIBE", "DESCRIBE_CONFIGS", "ALTER_CONFIGS"];
+const TOPIC_OPERATIONS: AclOperation[] = [
+  "ALL",
+  "READ",
+  "WRITE",
+  "CREATE",
+  "DELETE",
+  "ALTER",
+  "DESCRIBE",
+  "DESCRIBE_CONFIGS",
+  "ALTER_CONFIGS",
+];
 
 /** Wire-like: every string a fresh copy, as a decoded DescribeAcls answer gives them. */
 export function realisticAcls(total: number, seed = 20_241_130): AclBinding[] {
@@ -45,13 +55,21 @@ export function realisticAcls(total: number, seed = 20_241_130): AclBinding[] {
   const seen = new Set<string>();
   const fresh = (s: string) => Buffer.from(s).toString();
   const push = (b: AclBinding): void => {
-    const k = `${b.resourceType}|${b.resourceName}|${b.patternType}|${b.principal}|${b.host}|${b.operation}|${b.permissionType}`;
+    const k =
+      `${b.resourceType}|${b.resourceName}|${b.patternType}|${b.principal}|${b.host}|${b.operation}|` +
+      `${b.permissionType}`;
     if (seen.has(k)) return;
     seen.add(k);
     out.push({ ...b, resourceName: fresh(b.resourceName), principal: fresh(b.principal), host: fresh(b.host) });
   };
-  const principal = (): string => (rand() < 0.02 ? "User:*" : rand() < 0.1 ? `Group:team${int(teams)}` : `User:app-${int(3000)}`);
-  const acl = (resourceType: ResourceType, resourceName: string, patternType: "LITERAL" | "PREFIXED", operation: AclOperation): AclBinding => ({
+  const principal = (): string =>
+    rand() < 0.02 ? "User:*" : rand() < 0.1 ? `Group:team${int(teams)}` : `User:app-${int(3000)}`;
+  const acl = (
+    resourceType: ResourceType,
+    resourceName: string,
+    patternType: "LITERAL" | "PREFIXED",
+    operation: AclOperation,
+  ): AclBinding => ({
     resourceType,
     resourceName,
     patternType,
@@ -68,9 +86,28 @@ export function realisticAcls(total: number, seed = 20_241_130): AclBinding[] {
     if (r < 0.62) push(acl("TOPIC", `team${team}.svc${svc}.topic${int(20)}`, "LITERAL", pick(TOPIC_OPERATIONS)));
     else if (r < 0.72) push(acl("TOPIC", `team${team}.svc${svc}.`, "PREFIXED", pick(TOPIC_OPERATIONS)));
     else if (r < 0.76) push(acl("TOPIC", `team${team}.`, "PREFIXED", pick(TOPIC_OPERATIONS)));
-    else if (r < 0.92) push(acl("GROUP", `team${team}.svc${svc}.consumer${int(5)}`, rand() < 0.3 ? "PREFIXED" : "LITERAL", pick(["READ", "DESCRIBE", "DELETE"] as AclOperation[])));
-    else if (r < 0.98) push(acl("TRANSACTIONAL_ID", `team${team}.svc${svc}.tx${int(3)}`, "LITERAL", pick(["WRITE", "DESCRIBE"] as AclOperation[])));
-    else push(acl("CLUSTER", "kafka-cluster", "LITERAL", pick(["IDEMPOTENT_WRITE", "DESCRIBE", "CREATE"] as AclOperation[])));
+    else if (r < 0.92)
+      push(
+        acl(
+          "GROUP",
+          `team${team}.svc${svc}.consumer${int(5)}`,
+          rand() < 0.3 ? "PREFIXED" : "LITERAL",
+          pick(["READ", "DESCRIBE", "DELETE"] as AclOperation[]),
+        ),
+      );
+    else if (r < 0.98)
+      push(
+        acl(
+          "TRANSACTIONAL_ID",
+          `team${team}.svc${svc}.tx${int(3)}`,
+          "LITERAL",
+          pick(["WRITE", "DESCRIBE"] as AclOperation[]),
+        ),
+      );
+    else
+      push(
+        acl("CLUSTER", "kafka-cluster", "LITERAL", pick(["IDEMPOTENT_WRITE", "DESCRIBE", "CREATE"] as AclOperation[])),
+      );
   }
   return out;
 }
@@ -93,7 +130,10 @@ const best = (f: () => unknown, n = 5): number => {
   return m;
 };
 
-const sizes = process.argv.slice(2).map(Number).filter((n) => n > 0);
+const sizes = process.argv
+  .slice(2)
+  .map(Number)
+  .filter((n) => n > 0);
 const main = import.meta.url === `file://${process.argv[1]}`;
 for (const size of !main ? [] : sizes.length > 0 ? sizes : [100_000, 300_000]) {
   const acls = realisticAcls(size);
@@ -108,7 +148,9 @@ for (const size of !main ? [] : sizes.length > 0 ? sizes : [100_000, 300_000]) {
   const withIndexMb = heapMb() - before;
   const rebuildMs = best(() => AclStore.build(acls), 3);
   const principal = acls[1234]!.principal;
-  const topic = acls.find((a) => a.resourceType === "TOPIC" && a.patternType === "LITERAL" && a.resourceName !== "*")!.resourceName;
+  const topic = acls.find(
+    (a) => a.resourceType === "TOPIC" && a.patternType === "LITERAL" && a.resourceName !== "*",
+  )!.resourceName;
   const fresh = () => AclStore.build(acls.slice(0, 2000)); // small store: query cost without cache
   void fresh;
   const q = {
@@ -122,15 +164,30 @@ for (const size of !main ? [] : sizes.length > 0 ? sizes : [100_000, 300_000]) {
     matchMs: time(() => store.query({ resourceType: "TOPIC", resourceName: topic, patternType: "MATCH" }))[1],
     byPrincipalSortMs: time(() => store.query({ sort: "principal", page: 10 }))[1],
     byPrincipalFilteredSortMs: time(() => store.query({ operation: "READ", sort: "principal", page: 10 }))[1],
-    // The ACL list's column sorts: the first page of each whole order (its permutation counted out), then again (cached).
-    columnSortFirstMs: Object.fromEntries(ACL_STORE_SORTS.map((sort) => [sort, time(() => store.query({ sort, descending: true, page: 1 }))[1]])),
+    // The ACL list's column sorts: the first page of each whole order (its permutation counted out), then again
+    // (cached).
+    columnSortFirstMs: Object.fromEntries(
+      ACL_STORE_SORTS.map((sort) => [sort, time(() => store.query({ sort, descending: true, page: 1 }))[1]]),
+    ),
     columnSortAgainMs: best(() => store.query({ sort: "resourceName", descending: true, page: 2 })),
-    largeFilterSortedMs: time(() => store.query({ operation: "READ", sort: "resourceName", descending: true, page: 5 }))[1],
+    largeFilterSortedMs: time(() =>
+      store.query({ operation: "READ", sort: "resourceName", descending: true, page: 5 }),
+    )[1],
     smallFilterSortedMs: time(() => store.query({ principal, sort: "host", page: 1 }))[1],
     nameMatchFilterMs: time(() => store.query({ resourceNameMatch: topic, sort: "principal", page: 1 }))[1],
-    authorizeUs: (best(() => {
-      for (let i = 0; i < 1000; i++) authorize(store.index(), { principal, host: "10.1.0.7", operation: "READ", resourceType: "TOPIC", resourceName: topic });
-    }) * 1000) / 1000,
+    authorizeUs:
+      (best(() => {
+        for (let i = 0; i < 1000; i++)
+          authorize(store.index(), {
+            principal,
+            host: "10.1.0.7",
+            operation: "READ",
+            resourceType: "TOPIC",
+            resourceName: topic,
+          });
+      }) *
+        1000) /
+      1000,
   };
   const [, lintMs] = time(() => lintAcls(store.bindings()));
   const changeMs = time(() => store.withChange([{ ...acls[0]!, principal: "User:new-one" }], [acls[1]!]))[1];

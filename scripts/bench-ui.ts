@@ -26,7 +26,14 @@ import os from "node:os";
 import path from "node:path";
 import { AclIndex, AclStore, type AclBinding, type AclOperation, type ResourceType } from "../lib/policy/index";
 import type { EffectiveExport } from "../lib/schemas/effective-permissions";
-import { exportToCsv, knownResources, principalPermissions, principalRows, resourcesUnderPrefix, whoCan } from "../lib/services/effective-permissions";
+import {
+  exportToCsv,
+  knownResources,
+  principalPermissions,
+  principalRows,
+  resourcesUnderPrefix,
+  whoCan,
+} from "../lib/services/effective-permissions";
 
 const ROOT = path.resolve(import.meta.dirname, "..");
 const TEAMS = 50;
@@ -49,22 +56,46 @@ function random(seed: number): () => number {
 const topicName = (t: number, s: number, k: number) => `team${t}.svc${s}.topic${k}`;
 
 /** The synthetic cluster: its ACLs and the names Kafka would list. */
-function syntheticCluster(): { acls: AclBinding[]; topics: string[]; groups: string[]; transactionalIds: string[]; principals: string[] } {
+function syntheticCluster(): {
+  acls: AclBinding[];
+  topics: string[];
+  groups: string[];
+  transactionalIds: string[];
+  principals: string[];
+} {
   const rand = random(20_261_201);
   const int = (n: number) => Math.floor(rand() * n);
-  const principals = [...Array.from({ length: PRINCIPALS - TEAMS }, (_, i) => `User:app-${i}`), ...Array.from({ length: TEAMS }, (_, i) => `Group:team${i}`)];
+  const principals = [
+    ...Array.from({ length: PRINCIPALS - TEAMS }, (_, i) => `User:app-${i}`),
+    ...Array.from({ length: TEAMS }, (_, i) => `Group:team${i}`),
+  ];
   const hosts = ["*", "*", "*", "*", "*", "*", "*", "10.1.0.7", "10.2.3.4", "192.168.10.20"];
   const topicOps: AclOperation[] = ["READ", "WRITE", "DESCRIBE", "DESCRIBE_CONFIGS", "ALTER_CONFIGS", "DELETE", "ALL"];
   const topics: string[] = [];
-  for (let t = 0; t < TEAMS; t++) for (let s = 0; s < SERVICES; s++) for (let k = 0; k < TOPICS_PER_SERVICE; k++) topics.push(topicName(t, s, k));
+  for (let t = 0; t < TEAMS; t++)
+    for (let s = 0; s < SERVICES; s++) for (let k = 0; k < TOPICS_PER_SERVICE; k++) topics.push(topicName(t, s, k));
   const groups = topics.filter((_, i) => i % 4 === 0).map((n) => n.replace(".topic", ".consumer"));
   const transactionalIds = topics.filter((_, i) => i % 10 === 0).map((n) => n.replace(".topic", ".tx"));
   const seen = new Set<string>();
   const acls: AclBinding[] = [];
-  const push = (resourceType: ResourceType, resourceName: string, patternType: "LITERAL" | "PREFIXED", operation: AclOperation) => {
+  const push = (
+    resourceType: ResourceType,
+    resourceName: string,
+    patternType: "LITERAL" | "PREFIXED",
+    operation: AclOperation,
+  ) => {
     const principal = rand() < 0.01 ? "User:*" : principals[int(principals.length)]!;
-    const b: AclBinding = { resourceType, resourceName, patternType, principal, host: hosts[int(hosts.length)]!, operation, permissionType: rand() < 0.08 ? "DENY" : "ALLOW" };
-    const key = `${resourceType}|${resourceName}|${patternType}|${principal}|${b.host}|${operation}|${b.permissionType}`;
+    const b: AclBinding = {
+      resourceType,
+      resourceName,
+      patternType,
+      principal,
+      host: hosts[int(hosts.length)]!,
+      operation,
+      permissionType: rand() < 0.08 ? "DENY" : "ALLOW",
+    };
+    const key =
+      `${resourceType}|${resourceName}|${patternType}|${principal}|${b.host}|${operation}|` + `${b.permissionType}`;
     if (seen.has(key)) return;
     seen.add(key);
     acls.push(b);
@@ -78,14 +109,28 @@ function syntheticCluster(): { acls: AclBinding[]; topics: string[]; groups: str
     if (r < 0.66) push("TOPIC", topicName(t, s, int(TOPICS_PER_SERVICE)), "LITERAL", op);
     else if (r < 0.74) push("TOPIC", `team${t}.svc${s}.`, "PREFIXED", op);
     else if (r < 0.77) push("TOPIC", `team${t}.`, "PREFIXED", op);
-    else if (r < 0.92) push("GROUP", groups[int(groups.length)]!, rand() < 0.2 ? "PREFIXED" : "LITERAL", rand() < 0.8 ? "READ" : "DESCRIBE");
-    else if (r < 0.985) push("TRANSACTIONAL_ID", transactionalIds[int(transactionalIds.length)]!, "LITERAL", rand() < 0.8 ? "WRITE" : "DESCRIBE");
+    else if (r < 0.92)
+      push(
+        "GROUP",
+        groups[int(groups.length)]!,
+        rand() < 0.2 ? "PREFIXED" : "LITERAL",
+        rand() < 0.8 ? "READ" : "DESCRIBE",
+      );
+    else if (r < 0.985)
+      push(
+        "TRANSACTIONAL_ID",
+        transactionalIds[int(transactionalIds.length)]!,
+        "LITERAL",
+        rand() < 0.8 ? "WRITE" : "DESCRIBE",
+      );
     else push("CLUSTER", "kafka-cluster", "LITERAL", rand() < 0.5 ? "IDEMPOTENT_WRITE" : "DESCRIBE");
   }
   return { acls, topics, groups, transactionalIds, principals };
 }
 
-/** Wall time and this process's CPU time (the machine is shared: CPU time shows the work without the wait for a core). */
+/**
+ * Wall time and this process's CPU time (the machine is shared: CPU time shows the work without the wait for a core).
+ */
 function timed<T>(fn: () => T): { ms: number; cpuMs: number; value: T } {
   const c0 = process.cpuUsage();
   const t0 = performance.now();
@@ -107,12 +152,16 @@ function bestOf<T>(runs: number, fn: () => T): { ms: number; cpuMs: number; valu
 
 const round = (n: number) => Math.round(n * 10) / 10;
 
-const csvOf = (rows: EffectiveExport["rows"]): string => exportToCsv({ rows, aclSnapshot: { takenAt: new Date().toISOString(), ageMs: 0, size: ACL_COUNT } });
+const csvOf = (rows: EffectiveExport["rows"]): string =>
+  exportToCsv({ rows, aclSnapshot: { takenAt: new Date().toISOString(), ageMs: 0, size: ACL_COUNT } });
 
 export async function runUiBench(): Promise<number> {
   const cluster = syntheticCluster();
   const built = timed(() => AclStore.build(cluster.acls));
-  console.log(`ui bench: ${cluster.acls.length} ACLs, ${cluster.topics.length} topics, ${cluster.principals.length} principals (store built in ${round(built.ms)} ms)`);
+  console.log(
+    `ui bench: ${cluster.acls.length} ACLs, ${cluster.topics.length} topics, ${cluster.principals.length} ` +
+      `principals (store built in ${round(built.ms)} ms)`,
+  );
   const listed = { TOPIC: cluster.topics, GROUP: cluster.groups, TRANSACTIONAL_ID: cluster.transactionalIds };
 
   // The principal with the most ACLs of its own, and two ordinary ones.
@@ -122,12 +171,15 @@ export async function runUiBench(): Promise<number> {
   const tried = [busiest, "User:app-17", "Group:team7"];
 
   const principalExport = (store: AclStore, principal: string) => {
-    const permissions = principalPermissions(store.index(), principal, knownResources(store, listed), CONFIG, { host: null });
+    const permissions = principalPermissions(store.index(), principal, knownResources(store, listed), CONFIG, {
+      host: null,
+    });
     const rows = principalRows(permissions);
     return { rows: rows.length, csvBytes: csvOf(rows).length };
   };
 
-  // Cold: a fresh store each run (its build is the snapshot's fetch, untimed), so the whole-set index is built inside the timing.
+  // Cold: a fresh store each run (its build is the snapshot's fetch, untimed), so the whole-set index is built inside
+  // the timing.
   const cold = tried.map((principal) => {
     let best = Number.POSITIVE_INFINITY;
     let cpuMs = Number.POSITIVE_INFINITY;
@@ -157,11 +209,23 @@ export async function runUiBench(): Promise<number> {
     return { resources: under.length, rows: rows.length, csvBytes: csvOf(rows).length };
   });
 
-  console.log(`  (wall ms; CPU ms of this process in brackets; load average ${os.loadavg()[0]!.toFixed(1)} on ${os.cpus().length} cores)`);
-  for (const c of cold) console.log(`  what can ${c.principal} do (CSV, index built cold): ${round(c.ms)} ms (${round(c.cpuMs)}), ${c.value.rows} rows, ${c.value.csvBytes} bytes`);
-  for (const w of warm) console.log(`  what can ${w.principal} do (CSV, index kept): ${round(w.ms)} ms (${round(w.cpuMs)})`);
-  for (const t of topic) console.log(`  who can do what on ${t.name} (CSV): ${round(t.ms)} ms (${round(t.cpuMs)}), ${t.value.rows} rows`);
-  console.log(`  who can do what under team7.svc3. (CSV): ${round(prefix.ms)} ms, ${prefix.value.resources} resources, ${prefix.value.rows} rows`);
+  console.log(
+    `  (wall ms; CPU ms of this process in brackets; load average ${os.loadavg()[0]!.toFixed(1)} ` +
+      `on ${os.cpus().length} cores)`,
+  );
+  for (const c of cold)
+    console.log(
+      `  what can ${c.principal} do (CSV, index built cold): ${round(c.ms)} ms ` +
+        `(${round(c.cpuMs)}), ${c.value.rows} rows, ${c.value.csvBytes} bytes`,
+    );
+  for (const w of warm)
+    console.log(`  what can ${w.principal} do (CSV, index kept): ${round(w.ms)} ms (${round(w.cpuMs)})`);
+  for (const t of topic)
+    console.log(`  who can do what on ${t.name} (CSV): ${round(t.ms)} ms (${round(t.cpuMs)}), ${t.value.rows} rows`);
+  console.log(
+    `  who can do what under team7.svc3. (CSV): ${round(prefix.ms)} ms, ${prefix.value.resources} ` +
+      `resources, ${prefix.value.rows} rows`,
+  );
 
   const ui = {
     principalViewMs: round(Math.max(...cold.map((c) => c.ms))),
@@ -182,7 +246,8 @@ export async function runUiBench(): Promise<number> {
   console.log(`\n${JSON.stringify({ ui })}\nwrote ${path.relative(ROOT, out)}`);
   const within = (ms: number) => (ms < ui.targetMs ? "within" : "over");
   console.log(
-    `target ${ui.targetMs} ms: principal export ${within(ui.principalViewMs)} (wall), ${within(ui.principalViewCpuMs)} (CPU); ` +
+    `target ${ui.targetMs} ms: principal export ${within(ui.principalViewMs)} ` +
+      `(wall), ${within(ui.principalViewCpuMs)} (CPU); ` +
       `topic export ${within(ui.resourceWhoCanMs)} (wall), ${within(ui.resourceWhoCanCpuMs)} (CPU)`,
   );
   return 0;

@@ -30,7 +30,11 @@ async function main(): Promise<void> {
   }
   try {
     const { applied } = await migrate(url, log);
-    console.log(applied.length ? `applied ${applied.length} migration(s): ${applied.join(", ")}` : "database is up to date, nothing applied");
+    console.log(
+      applied.length
+        ? `applied ${applied.length} migration(s): ${applied.join(", ")}`
+        : "database is up to date, nothing applied",
+    );
   } finally {
     await stop?.();
   }

@@ -325,12 +325,14 @@ function splittable(node: ts.StringLiteral | ts.TemplateLiteral): boolean {
     return op === ts.SyntaxKind.PlusToken || (parent.right === node && assigns);
   }
   if (ts.isPropertyAssignment(parent)) return parent.initializer === node;
-  // A `const` without a type gets `string` instead of the literal's type: typecheck after formatting tells if that matters.
+  // A `const` without a type gets `string` instead of the literal's type: typecheck after formatting tells if that
+  // matters.
   if (ts.isVariableDeclaration(parent)) return parent.initializer === node;
   if (ts.isReturnStatement(parent) || ts.isArrowFunction(parent) || ts.isJsxExpression(parent)) return true;
   if (ts.isConditionalExpression(parent)) return parent.whenTrue === node || parent.whenFalse === node;
   if (ts.isArrayLiteralExpression(parent) || ts.isParenthesizedExpression(parent)) return true;
-  // `attr="…"` becomes `attr={"…" + "…"}`: only without escapes or entities (JSX attribute text has entities, not escapes).
+  // `attr="…"` becomes `attr={"…" + "…"}`: only without escapes or entities (JSX attribute text has entities, not
+  // escapes).
   if (ts.isJsxAttribute(parent)) return !/[\\&{}]/.test(node.getText());
   return false;
 }

@@ -33,13 +33,19 @@ function hasAuthorizerJars(dir: string): boolean {
 export function ensureKafkaJars(): string {
   const dir = kafkaLibDir();
   if (process.env.KAFKA_LIB_DIR === undefined) {
-    const r = spawnSync("bash", [path.join(ROOT, "scripts", "kafka.sh"), "jars"], { cwd: ROOT, stdio: ["ignore", "pipe", "pipe"], encoding: "utf8" });
+    const r = spawnSync("bash", [path.join(ROOT, "scripts", "kafka.sh"), "jars"], {
+      cwd: ROOT,
+      stdio: ["ignore", "pipe", "pipe"],
+      encoding: "utf8",
+    });
     if (r.status !== 0) {
       throw new Error(`bash scripts/kafka.sh jars failed (exit ${r.status}):\n${r.stdout}\n${r.stderr}`);
     }
   }
   if (!hasAuthorizerJars(dir)) {
-    throw new Error(`Kafka's jars (kafka-metadata, jackson-databind) are not in ${dir}; run: bash scripts/kafka.sh jars`);
+    throw new Error(
+      `Kafka's jars (kafka-metadata, jackson-databind) are not in ${dir}; run: bash scripts/kafka.sh jars`,
+    );
   }
   return dir;
 }
@@ -54,17 +60,24 @@ function classpathSep(): string {
  * (again only when the source is newer than its class) and returns the classpath to
  * run it with.
  */
-export function compileJavaAgainstKafka(source: string, classesDir: string): { classes: string; lib: string; classpath: string } {
+export function compileJavaAgainstKafka(
+  source: string,
+  classesDir: string,
+): { classes: string; lib: string; classpath: string } {
   const lib = ensureKafkaJars();
   const classFile = path.join(classesDir, `${path.basename(source, ".java")}.class`);
   const fresh = existsSync(classFile) && statSync(classFile).mtimeMs >= statSync(source).mtimeMs;
   if (!fresh) {
     mkdirSync(classesDir, { recursive: true });
-    const r = spawnSync("javac", ["-encoding", "UTF-8", "--release", "17", "-nowarn", "-cp", path.join(lib, "*"), "-d", classesDir, source], {
-      cwd: ROOT,
-      stdio: ["ignore", "pipe", "pipe"],
-      encoding: "utf8",
-    });
+    const r = spawnSync(
+      "javac",
+      ["-encoding", "UTF-8", "--release", "17", "-nowarn", "-cp", path.join(lib, "*"), "-d", classesDir, source],
+      {
+        cwd: ROOT,
+        stdio: ["ignore", "pipe", "pipe"],
+        encoding: "utf8",
+      },
+    );
     if (r.error) throw new Error(`javac could not be started (is a JDK 17+ on PATH?): ${r.error.message}`);
     if (r.status !== 0) throw new Error(`javac failed:\n${r.stdout}\n${r.stderr}`);
   }
@@ -124,7 +137,8 @@ export type HarnessRule =
   | { kind: "superUser" | "default" | "noAclMatched"; consistent?: boolean }
   | { kind: "acl"; acl: HarnessAcl; consistent?: boolean };
 
-export type HarnessDecision = { decision: "ALLOWED" | "DENIED"; byDefault?: boolean; rule?: HarnessRule } | { error: string };
+export type HarnessDecision =
+  { decision: "ALLOWED" | "DENIED"; byDefault?: boolean; rule?: HarnessRule } | { error: string };
 
 export interface HarnessAnswer {
   aclCount: number;
@@ -225,7 +239,14 @@ export class KafkaAuthorizerHarness {
   }
 
   private spawn(): void {
-    const args = [`-Xmx${this.options.heapMb ?? 512}m`, "-Dlog4j2.level=WARN", ...(this.options.jvmArgs ?? []), "-cp", this.cp, MAIN_CLASS];
+    const args = [
+      `-Xmx${this.options.heapMb ?? 512}m`,
+      "-Dlog4j2.level=WARN",
+      ...(this.options.jvmArgs ?? []),
+      "-cp",
+      this.cp,
+      MAIN_CLASS,
+    ];
     const proc = spawn("java", args, { cwd: ROOT, stdio: ["pipe", "pipe", "pipe"] });
     this.proc = proc;
     this.stderrTail = "";
@@ -291,7 +312,10 @@ export class KafkaAuthorizerHarness {
   }
 
   async authorize(c: HarnessCase, timeoutMs = 15_000): Promise<HarnessAnswer> {
-    const r = await this.send<HarnessAnswer & { error?: string }>({ cmd: "authorize", ...c, byType: c.byType ?? [], filters: c.filters ?? [] }, timeoutMs);
+    const r = await this.send<HarnessAnswer & { error?: string }>(
+      { cmd: "authorize", ...c, byType: c.byType ?? [], filters: c.filters ?? [] },
+      timeoutMs,
+    );
     if (r.error) throw new Error(`harness error: ${r.error}`);
     return r;
   }
@@ -304,7 +328,10 @@ export class KafkaAuthorizerHarness {
 
   /** Times StandardAuthorizer over a list of requests and ACLs read from a file (audit logging off). */
   async benchRequests(c: HarnessBenchRequestsCommand, timeoutMs = 600_000): Promise<HarnessBenchRequestsAnswer> {
-    const r = await this.send<HarnessBenchRequestsAnswer & { error?: string }>({ cmd: "benchRequests", ...c }, timeoutMs);
+    const r = await this.send<HarnessBenchRequestsAnswer & { error?: string }>(
+      { cmd: "benchRequests", ...c },
+      timeoutMs,
+    );
     if (r.error) throw new Error(`harness error: ${r.error}`);
     return r;
   }
@@ -342,7 +369,8 @@ export class KafkaAuthorizerHarness {
 
 // ---- CLI ------------------------------------------------------------------------------
 
-const invokedDirectly = process.argv[1] !== undefined && path.resolve(process.argv[1]) === path.resolve(import.meta.filename);
+const invokedDirectly =
+  process.argv[1] !== undefined && path.resolve(process.argv[1]) === path.resolve(import.meta.filename);
 if (invokedDirectly) {
   const cmd = process.argv[2] ?? "ping";
   if (cmd === "compile") {

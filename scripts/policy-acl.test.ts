@@ -1,33 +1,77 @@
 import { describe, expect, it } from "vitest";
 import { PolicyInputError, aclHumanCommand, aclJsonCommands } from "./policy-acl";
 
-const orders = { resourceType: "TOPIC", resourceName: "orders", patternType: "LITERAL", principal: "User:alice", host: "*", operation: "READ", permissionType: "ALLOW" };
-const ordDeny = { resourceType: "TOPIC", resourceName: "ord", patternType: "PREFIXED", principal: "User:*", host: "10.0.0.9", operation: "READ", permissionType: "DENY" };
+const orders = {
+  resourceType: "TOPIC",
+  resourceName: "orders",
+  patternType: "LITERAL",
+  principal: "User:alice",
+  host: "*",
+  operation: "READ",
+  permissionType: "ALLOW",
+};
+const ordDeny = {
+  resourceType: "TOPIC",
+  resourceName: "ord",
+  patternType: "PREFIXED",
+  principal: "User:*",
+  host: "10.0.0.9",
+  operation: "READ",
+  permissionType: "DENY",
+};
 
 describe("aclJsonCommands (docs/policy-cli.md contract)", () => {
-  it("authorize: request hosts are compared as Kafka writes the address (StandardAuthorizerTest.testHostAddressAclValidation)", () => {
-    const acl = (resourceName: string, host: string) => ({ ...orders, resourceName, principal: "User:*", host });
-    const out = aclJsonCommands.authorize({
-      acls: [acl("t", "::1"), acl("u", "0:0:0:0:0:0:0:1")],
-      requests: ["t", "u"].map((resourceName) => ({ principal: "User:alice", host: "::1", operation: "READ", resourceType: "TOPIC", resourceName })),
-    }) as { results: { decision: string }[] };
-    expect(out.results.map((r) => r.decision)).toEqual(["DENIED", "ALLOWED"]);
-  });
+  it(
+    "authorize: request hosts are compared as Kafka writes the address " +
+      "(StandardAuthorizerTest.testHostAddressAclValidation)",
+    () => {
+      const acl = (resourceName: string, host: string) => ({ ...orders, resourceName, principal: "User:*", host });
+      const out = aclJsonCommands.authorize({
+        acls: [acl("t", "::1"), acl("u", "0:0:0:0:0:0:0:1")],
+        requests: ["t", "u"].map((resourceName) => ({
+          principal: "User:alice",
+          host: "::1",
+          operation: "READ",
+          resourceType: "TOPIC",
+          resourceName,
+        })),
+      }) as { results: { decision: string }[] };
+      expect(out.results.map((r) => r.decision)).toEqual(["DENIED", "ALLOWED"]);
+    },
+  );
 
-  it("filter: a binding given twice is listed once, as Kafka stores ACLs as a set (AclControlManagerTest.testCreateDedupe)", () => {
-    const out = aclJsonCommands.filter({
-      acls: [orders, ordDeny, orders],
-      filter: { resourceType: "ANY", resourceName: null, patternType: "ANY", principal: null, host: null, operation: "ANY", permissionType: "ANY" },
-    });
-    expect(out).toEqual({ acls: [orders, ordDeny] });
-  });
+  it(
+    "filter: a binding given twice is listed once, as Kafka stores ACLs as a set " +
+      "(AclControlManagerTest.testCreateDedupe)",
+    () => {
+      const out = aclJsonCommands.filter({
+        acls: [orders, ordDeny, orders],
+        filter: {
+          resourceType: "ANY",
+          resourceName: null,
+          patternType: "ANY",
+          principal: null,
+          host: null,
+          operation: "ANY",
+          permissionType: "ANY",
+        },
+      });
+      expect(out).toEqual({ acls: [orders, ordDeny] });
+    },
+  );
 
   it("authorize: one result per request, in order, with the deciding rule", () => {
     const out = aclJsonCommands.authorize({
       acls: [orders, ordDeny],
       superUsers: ["User:admin"],
       requests: [
-        { principal: "User:alice", host: "10.0.0.1", operation: "DESCRIBE", resourceType: "TOPIC", resourceName: "orders" },
+        {
+          principal: "User:alice",
+          host: "10.0.0.1",
+          operation: "DESCRIBE",
+          resourceType: "TOPIC",
+          resourceName: "orders",
+        },
         { principal: "User:alice", host: "10.0.0.9", operation: "READ", resourceType: "TOPIC", resourceName: "orders" },
         { principal: "User:admin", host: "10.0.0.9", operation: "READ", resourceType: "TOPIC", resourceName: "orders" },
         { principal: "User:bob", host: "10.0.0.1", operation: "READ", resourceType: "TOPIC", resourceName: "orders" },
@@ -77,7 +121,15 @@ describe("aclJsonCommands (docs/policy-cli.md contract)", () => {
   it("filter: matching bindings in input order", () => {
     const out = aclJsonCommands.filter({
       acls: [ordDeny, orders, { ...orders, resourceName: "other" }],
-      filter: { resourceType: "TOPIC", resourceName: "orders", patternType: "MATCH", principal: null, host: null, operation: "ANY", permissionType: "ANY" },
+      filter: {
+        resourceType: "TOPIC",
+        resourceName: "orders",
+        patternType: "MATCH",
+        principal: null,
+        host: null,
+        operation: "ANY",
+        permissionType: "ANY",
+      },
     });
     expect(out).toEqual({ acls: [ordDeny, orders] });
   });
@@ -90,9 +142,15 @@ describe("aclJsonCommands (docs/policy-cli.md contract)", () => {
         {
           ok: false,
           error: "INVALID_REQUEST",
-          message: "Could not parse principal from `alice` (no colon is present separating the principal type from the principal name)",
+          message:
+            "Could not parse principal from `alice` (no colon is present separating the principal type from " +
+            "the principal name)",
         },
-        { ok: false, error: "INVALID_REQUEST", message: expect.stringMatching(/must be an object/) as unknown as string },
+        {
+          ok: false,
+          error: "INVALID_REQUEST",
+          message: expect.stringMatching(/must be an object/) as unknown as string,
+        },
       ],
     });
   });
@@ -101,10 +159,25 @@ describe("aclJsonCommands (docs/policy-cli.md contract)", () => {
     ["authorize", null],
     ["authorize", { acls: [orders] }],
     ["authorize", { acls: [{ ...orders, operation: "ANY" }], requests: [] }],
-    ["authorize", { acls: [], requests: [{ principal: "alice", host: "h", operation: "READ", resourceType: "TOPIC", resourceName: "t" }] }],
-    ["authorize", { acls: [], requests: [{ principal: "User:a", host: "h", operation: "ANY", resourceType: "TOPIC", resourceName: "t" }] }],
+    [
+      "authorize",
+      {
+        acls: [],
+        requests: [{ principal: "alice", host: "h", operation: "READ", resourceType: "TOPIC", resourceName: "t" }],
+      },
+    ],
+    [
+      "authorize",
+      {
+        acls: [],
+        requests: [{ principal: "User:a", host: "h", operation: "ANY", resourceType: "TOPIC", resourceName: "t" }],
+      },
+    ],
     ["authorize", { acls: [], superUsers: "bob", requests: [] }],
-    ["authorize-by-type", { acls: [], requests: [{ principal: "User:a", host: "h", operation: "READ", resourceType: "ANY" }] }],
+    [
+      "authorize-by-type",
+      { acls: [], requests: [{ principal: "User:a", host: "h", operation: "READ", resourceType: "ANY" }] },
+    ],
     ["filter", { acls: [], filter: { resourceType: "TOPIC" } }],
     ["validate-acl", { bindings: "x" }],
   ] as const)("%s rejects bad input %j with PolicyInputError", (command, input) => {
@@ -115,7 +188,9 @@ describe("aclJsonCommands (docs/policy-cli.md contract)", () => {
 describe("aclHumanCommand", () => {
   const files: Record<string, string> = {
     "acls.json": JSON.stringify({ acls: [orders, ordDeny] }),
-    "acls.csv": "Principal,ResourceType,PatternType,ResourceName,Operation,PermissionType,Host\nUser:alice,Topic,Literal,orders,Read,Allow,*\nUser:alice,TOPIC,LITERAL,orders,READ,ALLOW,*\n",
+    "acls.csv":
+      "Principal,ResourceType,PatternType,ResourceName,Operation,PermissionType,Host\nUser:alice,Topic,Literal," +
+      "orders,Read,Allow,*\nUser:alice,TOPIC,LITERAL,orders,READ,ALLOW,*\n",
   };
   const read = async (p: string) => {
     const text = files[p];
@@ -128,14 +203,32 @@ describe("aclHumanCommand", () => {
   });
 
   it("explain: decision, deciding rule and the ACLs that apply", async () => {
-    const out = (await aclHumanCommand(["explain", "--acls", "acls.json", "--principal", "User:alice", "--operation", "READ", "--topic", "orders", "--host", "10.0.0.9"], read))!;
+    const out = (await aclHumanCommand(
+      [
+        "explain",
+        "--acls",
+        "acls.json",
+        "--principal",
+        "User:alice",
+        "--operation",
+        "READ",
+        "--topic",
+        "orders",
+        "--host",
+        "10.0.0.9",
+      ],
+      read,
+    ))!;
     expect(out).toMatch(/^User:alice READ on TOPIC "orders" from 10\.0\.0\.9: DENIED/);
     expect(out).toContain('=> DENY  User:* READ on TOPIC names starting with "ord", from 10.0.0.9  [decides]');
     expect(out).toContain('ALLOW User:alice READ on TOPIC "orders", from any host  [matches]');
   });
 
   it("explain: the default rule and a suggestion when nothing applies", async () => {
-    const out = (await aclHumanCommand(["explain", "--acls", "acls.json", "--principal", "User:bob", "--operation", "Read", "--group", "g"], read))!;
+    const out = (await aclHumanCommand(
+      ["explain", "--acls", "acls.json", "--principal", "User:bob", "--operation", "Read", "--group", "g"],
+      read,
+    ))!;
     expect(out).toContain("DENIED");
     expect(out).toContain("allow.everyone.if.no.acl.found decides (false");
     expect(out).toContain('ALLOW User:bob READ on GROUP "g", from any host');
@@ -143,8 +236,18 @@ describe("aclHumanCommand", () => {
 
   it("explain: usage errors", async () => {
     await expect(aclHumanCommand(["explain", "--acls", "acls.json"], read)).rejects.toThrow(PolicyInputError);
-    await expect(aclHumanCommand(["explain", "--acls", "acls.json", "--principal", "User:a", "--operation", "READ", "--topic", "t", "--cluster"], read)).rejects.toThrow(/exactly one resource/);
-    await expect(aclHumanCommand(["explain", "--acls", "missing.json", "--principal", "User:a", "--operation", "READ", "--cluster"], read)).rejects.toThrow(/cannot read missing.json/);
+    await expect(
+      aclHumanCommand(
+        ["explain", "--acls", "acls.json", "--principal", "User:a", "--operation", "READ", "--topic", "t", "--cluster"],
+        read,
+      ),
+    ).rejects.toThrow(/exactly one resource/);
+    await expect(
+      aclHumanCommand(
+        ["explain", "--acls", "missing.json", "--principal", "User:a", "--operation", "READ", "--cluster"],
+        read,
+      ),
+    ).rejects.toThrow(/cannot read missing.json/);
   });
 
   it("lint: reads CSV exports and prints findings", async () => {

@@ -66,7 +66,8 @@ export class JsonAnswer {
 
 function onlyKeys(doc: Record<string, unknown>, allowed: readonly string[], where: string): void {
   for (const key of Object.keys(doc)) {
-    if (!allowed.includes(key)) throw new PolicyInputError(`${where}: unknown field ${JSON.stringify(key)} (expected ${allowed.join(", ")})`);
+    if (!allowed.includes(key))
+      throw new PolicyInputError(`${where}: unknown field ${JSON.stringify(key)} (expected ${allowed.join(", ")})`);
   }
 }
 
@@ -88,17 +89,23 @@ function parseUniverse(value: unknown): PlanUniverse {
   }
   const u = value as Record<string, unknown>;
   onlyKeys(u, ["principals", "hosts", "resources"], "universe");
-  const principals = asArray(u.principals, "universe.principals").map((p, i) => parseRequestPrincipal(p, `universe.principals[${i}]`));
+  const principals = asArray(u.principals, "universe.principals").map((p, i) =>
+    parseRequestPrincipal(p, `universe.principals[${i}]`),
+  );
   // Client addresses the way the broker sees them, as in `authorize` requests.
   const hosts = stringList(u.hosts, "universe.hosts").map((h) => canonicalIp(h) ?? h);
   const resources = asArray(u.resources, "universe.resources").map((r, i): PlanResource => {
     const where = `universe.resources[${i}]`;
-    if (typeof r !== "object" || r === null || Array.isArray(r)) throw new PolicyInputError(`${where} must be an object { resourceType, resourceName }`);
+    if (typeof r !== "object" || r === null || Array.isArray(r))
+      throw new PolicyInputError(`${where} must be an object { resourceType, resourceName }`);
     const { resourceType, resourceName } = r as Record<string, unknown>;
     if (typeof resourceType !== "string" || !(RESOURCE_TYPES as readonly string[]).includes(resourceType)) {
-      throw new PolicyInputError(`${where}.resourceType must be one of ${RESOURCE_TYPES.join(", ")}, got ${JSON.stringify(resourceType)}`);
+      throw new PolicyInputError(
+        `${where}.resourceType must be one of ${RESOURCE_TYPES.join(", ")}, got ${JSON.stringify(resourceType)}`,
+      );
     }
-    if (typeof resourceName !== "string") throw new PolicyInputError(`${where}.resourceName must be a string, got ${JSON.stringify(resourceName)}`);
+    if (typeof resourceName !== "string")
+      throw new PolicyInputError(`${where}.resourceName must be a string, got ${JSON.stringify(resourceName)}`);
     return { resourceType: resourceType as ResourceType, resourceName };
   });
   return { principals, hosts, resources };
@@ -106,7 +113,8 @@ function parseUniverse(value: unknown): PlanUniverse {
 
 function parseScope(value: unknown): PlanScope | undefined {
   if (value === undefined) return undefined;
-  if (typeof value !== "object" || value === null || Array.isArray(value)) throw new PolicyInputError("scope must be an object { principals?, resourcePrefix? }");
+  if (typeof value !== "object" || value === null || Array.isArray(value))
+    throw new PolicyInputError("scope must be an object { principals?, resourcePrefix? }");
   const s = value as Record<string, unknown>;
   onlyKeys(s, ["principals", "resourcePrefix"], "scope");
   const scope: PlanScope = {};
@@ -114,15 +122,30 @@ function parseScope(value: unknown): PlanScope | undefined {
   const prefix = optional(s.resourcePrefix);
   if (principals !== undefined) scope.principals = stringList(principals, "scope.principals");
   if (prefix !== undefined) {
-    if (typeof prefix !== "string") throw new PolicyInputError(`scope.resourcePrefix must be a string, got ${JSON.stringify(prefix)}`);
+    if (typeof prefix !== "string")
+      throw new PolicyInputError(`scope.resourcePrefix must be a string, got ${JSON.stringify(prefix)}`);
     scope.resourcePrefix = prefix;
   }
   return scope;
 }
 
-const PLAN_FIELDS = ["current", "create", "delete", "desired", "mode", "scope", "superUsers", "allowEveryoneIfNoAclFound", "universe", "maxDeletes"] as const;
+const PLAN_FIELDS = [
+  "current",
+  "create",
+  "delete",
+  "desired",
+  "mode",
+  "scope",
+  "superUsers",
+  "allowEveryoneIfNoAclFound",
+  "universe",
+  "maxDeletes",
+] as const;
 
-export const aclJsonCommands: Record<"authorize" | "authorize-by-type" | "filter" | "validate-acl" | "plan", (input: unknown) => unknown> = {
+export const aclJsonCommands: Record<
+  "authorize" | "authorize-by-type" | "filter" | "validate-acl" | "plan",
+  (input: unknown) => unknown
+> = {
   authorize(input) {
     const doc = asObject(input, "authorize");
     const acls = parseAclList(doc.acls, "acls");
@@ -136,7 +159,9 @@ export const aclJsonCommands: Record<"authorize" | "authorize-by-type" | "filter
     const doc = asObject(input, "authorize-by-type");
     const acls = parseAclList(doc.acls, "acls");
     const config = parseAuthorizerConfig(doc);
-    const requests = asArray(doc.requests, "requests").map((r, i) => parseAuthorizeByResourceTypeRequest(r, `requests[${i}]`));
+    const requests = asArray(doc.requests, "requests").map((r, i) =>
+      parseAuthorizeByResourceTypeRequest(r, `requests[${i}]`),
+    );
     const index = AclIndex.build(acls);
     return { results: requests.map((r) => authorizeByResourceType(index, r, config)) };
   },
@@ -148,7 +173,15 @@ export const aclJsonCommands: Record<"authorize" | "authorize-by-type" | "filter
     // Kafka keeps ACLs as a set: a binding given twice is stored, and listed, once.
     const seen = new Set<string>();
     const unique = acls.filter((b) => {
-      const key = [b.resourceType, b.patternType, b.resourceName, b.principal, b.host, b.operation, b.permissionType].join("\u0000");
+      const key = [
+        b.resourceType,
+        b.patternType,
+        b.resourceName,
+        b.principal,
+        b.host,
+        b.operation,
+        b.permissionType,
+      ].join("\u0000");
       if (seen.has(key)) return false;
       seen.add(key);
       return true;
@@ -178,7 +211,10 @@ export const aclJsonCommands: Record<"authorize" | "authorize-by-type" | "filter
       throw new PolicyInputError(`mode must be "add-only" or "sync", got ${JSON.stringify(modeValue)}`);
     }
     const maxDeletesValue = optional(doc.maxDeletes);
-    if (maxDeletesValue !== undefined && !(typeof maxDeletesValue === "number" && Number.isInteger(maxDeletesValue) && maxDeletesValue >= 0)) {
+    if (
+      maxDeletesValue !== undefined &&
+      !(typeof maxDeletesValue === "number" && Number.isInteger(maxDeletesValue) && maxDeletesValue >= 0)
+    ) {
       throw new PolicyInputError(`maxDeletes must be a non-negative integer, got ${JSON.stringify(maxDeletesValue)}`);
     }
     const { plan, blast } = planWithBlastRadius({
@@ -201,7 +237,11 @@ export const aclJsonCommands: Record<"authorize" | "authorize-by-type" | "filter
     };
     if (plan.exceedsMaxDeletes) {
       const n = plan.delete.length;
-      return new JsonAnswer(output, 1, `the plan deletes ${n} binding${n === 1 ? "" : "s"}, more than maxDeletes (${String(maxDeletesValue)})`);
+      return new JsonAnswer(
+        output,
+        1,
+        `the plan deletes ${n} binding${n === 1 ? "" : "s"}, more than maxDeletes (${String(maxDeletesValue)})`,
+      );
     }
     return output;
   },
@@ -255,8 +295,16 @@ function parseArgs(argv: string[], withValue: readonly string[], usage: string):
 }
 
 function describeAcl(b: AclBinding): string {
-  const pattern = b.patternType === "PREFIXED" ? `names starting with ${JSON.stringify(b.resourceName)}` : b.resourceName === "*" ? "every name (*)" : JSON.stringify(b.resourceName);
-  return `${b.permissionType.padEnd(5)} ${b.principal} ${b.operation} on ${b.resourceType} ${pattern}, from ${b.host === "*" ? "any host" : b.host}`;
+  const pattern =
+    b.patternType === "PREFIXED"
+      ? `names starting with ${JSON.stringify(b.resourceName)}`
+      : b.resourceName === "*"
+        ? "every name (*)"
+        : JSON.stringify(b.resourceName);
+  return (
+    `${b.permissionType.padEnd(5)} ${b.principal} ${b.operation} on ${b.resourceType} ${pattern}, ` +
+    `from ${b.host === "*" ? "any host" : b.host}`
+  );
 }
 
 function whyNot(b: AclBinding, request: AuthorizeRequest): string | null {
@@ -264,7 +312,10 @@ function whyNot(b: AclBinding, request: AuthorizeRequest): string | null {
   if (b.host !== "*" && b.host !== request.host) return "other host";
   const bit = operationBit(request.operation);
   const mask = b.permissionType === "ALLOW" ? allowedOperationsMask(b.operation) : deniedOperationsMask(b.operation);
-  if ((mask & bit) === 0) return b.permissionType === "DENY" && b.operation !== request.operation ? "other operation (a DENY never implies)" : "other operation";
+  if ((mask & bit) === 0)
+    return b.permissionType === "DENY" && b.operation !== request.operation
+      ? "other operation (a DENY never implies)"
+      : "other operation";
   return null;
 }
 
@@ -279,11 +330,16 @@ async function readAcls(path: string, readFile: (p: string) => Promise<string>):
 }
 
 async function explain(argv: string[], readFile: (p: string) => Promise<string>): Promise<string> {
-  const args = parseArgs(argv, ["--acls", "--principal", "--operation", "--host", "--super-users", ...Object.keys(RESOURCE_FLAGS)], EXPLAIN_USAGE);
+  const args = parseArgs(
+    argv,
+    ["--acls", "--principal", "--operation", "--host", "--super-users", ...Object.keys(RESOURCE_FLAGS)],
+    EXPLAIN_USAGE,
+  );
   const aclsPath = args.values.get("--acls");
   const principalArg = args.values.get("--principal");
   const operationArg = args.values.get("--operation");
-  if (aclsPath === undefined || principalArg === undefined || operationArg === undefined) throw new PolicyInputError(EXPLAIN_USAGE);
+  if (aclsPath === undefined || principalArg === undefined || operationArg === undefined)
+    throw new PolicyInputError(EXPLAIN_USAGE);
   const resources: Array<[ResourceType, string]> = Object.entries(RESOURCE_FLAGS)
     .filter(([flag]) => args.values.has(flag))
     .map(([flag, type]) => [type, args.values.get(flag)!]);
@@ -294,7 +350,15 @@ async function explain(argv: string[], readFile: (p: string) => Promise<string>)
     principal: parseRequestPrincipal(principalArg, "--principal"),
     host: args.values.get("--host") ?? "*",
     operation: parseAclBinding(
-      { resourceType, resourceName, patternType: "LITERAL", principal: principalArg, host: "*", operation: operationArg, permissionType: "ALLOW" },
+      {
+        resourceType,
+        resourceName,
+        patternType: "LITERAL",
+        principal: principalArg,
+        host: "*",
+        operation: operationArg,
+        permissionType: "ALLOW",
+      },
       "--operation",
       { lenient: true },
     ).operation,
@@ -308,7 +372,11 @@ async function explain(argv: string[], readFile: (p: string) => Promise<string>)
   const index = AclIndex.build(await readAcls(aclsPath, readFile));
   const result = authorize(index, request, config);
   const from = args.values.has("--host") ? `from ${request.host}` : "from a host no ACL names";
-  const lines = [`${request.principal} ${request.operation} on ${resourceType} ${JSON.stringify(resourceName)} ${from}: ${result.decision}`, ""];
+  const lines = [
+    `${request.principal} ${request.operation} ` +
+      `on ${resourceType} ${JSON.stringify(resourceName)} ${from}: ${result.decision}`,
+    "",
+  ];
   const rule = result.rule;
   switch (rule.kind) {
     case "superUser":
@@ -327,7 +395,8 @@ async function explain(argv: string[], readFile: (p: string) => Promise<string>)
       break;
     case "default":
       lines.push(
-        `Why: no ACL applies to this resource at all, so allow.everyone.if.no.acl.found decides (${config.allowEveryoneIfNoAclFound === true ? "true: ALLOWED" : "false, Kafka's default: DENIED"}).`,
+        `Why: no ACL applies to this resource at all, so allow.everyone.if.no.acl.found decides ` +
+          `(${config.allowEveryoneIfNoAclFound === true ? "true: ALLOWED" : "false, Kafka's default: DENIED"}).`,
       );
       break;
   }
@@ -336,11 +405,26 @@ async function explain(argv: string[], readFile: (p: string) => Promise<string>)
   for (const b of applying) {
     const decides = rule.kind === "acl" && bindingKey(rule.acl) === bindingKey(b);
     const reason = whyNot(b, request);
-    lines.push(`  ${decides ? "=>" : "  "} ${describeAcl(b)}${decides ? "  [decides]" : reason === null ? "  [matches]" : `  [${reason}]`}`);
+    lines.push(
+      `  ${decides ? "=>" : "  "} ${describeAcl(b)}` +
+        `${decides ? "  [decides]" : reason === null ? "  [matches]" : `  [${reason}]`}`,
+    );
   }
   if (applying.length === 0) lines.push("  (none)");
   if (result.decision === "DENIED" && rule.kind !== "acl") {
-    lines.push("", `To allow it, an ACL such as:`, `  ${describeAcl({ resourceType, resourceName, patternType: "LITERAL", principal: request.principal, host: "*", operation: request.operation, permissionType: "ALLOW" })}`);
+    lines.push(
+      "",
+      `To allow it, an ACL such as:`,
+      `  ${describeAcl({
+        resourceType,
+        resourceName,
+        patternType: "LITERAL",
+        principal: request.principal,
+        host: "*",
+        operation: request.operation,
+        permissionType: "ALLOW",
+      })}`,
+    );
   } else if (result.decision === "DENIED" && rule.kind === "acl") {
     lines.push("", "An ALLOW cannot help while that DENY matches: remove or narrow the DENY.");
   }
@@ -355,7 +439,11 @@ async function lint(argv: string[], readFile: (p: string) => Promise<string>): P
   const findings = lintAcls(acls);
   if (findings.length === 0) return `No findings in ${acls.length} ACL${acls.length === 1 ? "" : "s"}.\n`;
   const count = (s: string) => findings.filter((f) => f.severity === s).length;
-  const lines = [`${findings.length} finding${findings.length === 1 ? "" : "s"} (${count("error")} error, ${count("warning")} warning, ${count("info")} info) in ${acls.length} ACLs`, ""];
+  const lines = [
+    `${findings.length} finding${findings.length === 1 ? "" : "s"} (${count("error")} ` +
+      `error, ${count("warning")} warning, ${count("info")} info) in ${acls.length} ACLs`,
+    "",
+  ];
   for (const f of findings) {
     lines.push(`${f.severity.toUpperCase()} ${f.code}: ${f.message}`);
     for (const b of f.acls) lines.push(`    ${describeAcl(b)}`);
@@ -364,7 +452,10 @@ async function lint(argv: string[], readFile: (p: string) => Promise<string>): P
 }
 
 /** The human-facing ACL commands; null when argv[0] is not one of them. */
-export async function aclHumanCommand(argv: string[], readFile: (p: string) => Promise<string>): Promise<string | null> {
+export async function aclHumanCommand(
+  argv: string[],
+  readFile: (p: string) => Promise<string>,
+): Promise<string | null> {
   const [command, ...rest] = argv;
   if (command === "explain") return explain(rest, readFile);
   if (command === "lint") return lint(rest, readFile);

@@ -43,6 +43,8 @@ describe("principal-map's budget", () => {
       refused = e;
     }
     expect(refused).toBeInstanceOf(PolicyInputError);
-    expect((refused as Error).message).toContain(`more than ${CLI_REGEX_STEP_BUDGET.toLocaleString("en-US")} regex steps for these inputs (the limit per document`);
+    expect((refused as Error).message).toContain(
+      `more than ${CLI_REGEX_STEP_BUDGET.toLocaleString("en-US")} regex steps for these inputs (the limit per document`,
+    );
   });
 });

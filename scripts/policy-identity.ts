@@ -11,7 +11,12 @@
  *   steps (some seconds of work, where the console allows a request a fraction of one).
  */
 import { PolicyInputError } from "../lib/policy/acl/errors";
-import { mapPrincipals, type PrincipalMappingConfig, type PrincipalMappingRequest, type PrincipalMappingResult } from "../lib/policy/identity/principal-map";
+import {
+  mapPrincipals,
+  type PrincipalMappingConfig,
+  type PrincipalMappingRequest,
+  type PrincipalMappingResult,
+} from "../lib/policy/identity/principal-map";
 import { RegexBudget, RegexBudgetExceeded } from "../lib/policy/identity/regex-budget";
 
 /** Regex steps one `principal-map` document may spend over all its rules and requests. */
@@ -24,7 +29,8 @@ const isObj = (v: unknown): v is Obj => typeof v === "object" && v !== null && !
 function stringOrNull(o: Obj, key: string, where: string): string | null {
   const v = o[key];
   if (v === undefined || v === null) return null;
-  if (typeof v !== "string") throw new PolicyInputError(`${where}.${key} must be a string or null, got ${JSON.stringify(v)}`);
+  if (typeof v !== "string")
+    throw new PolicyInputError(`${where}.${key} must be a string or null, got ${JSON.stringify(v)}`);
   return v;
 }
 
@@ -37,26 +43,38 @@ function section(input: Obj, key: "ssl" | "kerberos"): Obj | null {
 
 function parseRequest(value: unknown, i: number): PrincipalMappingRequest {
   const where = `requests[${i}]`;
-  if (!isObj(value)) throw new PolicyInputError(`${where} must be an object { type: "ssl", distinguishedName } or { type: "kerberos", principal }`);
+  if (!isObj(value))
+    throw new PolicyInputError(
+      `${where} must be an object { type: "ssl", distinguishedName } or { type: "kerberos", principal }`,
+    );
   if (value.type === "ssl") {
-    if (!("distinguishedName" in value)) throw new PolicyInputError(`${where}.distinguishedName is missing (null for a client without a certificate)`);
+    if (!("distinguishedName" in value))
+      throw new PolicyInputError(`${where}.distinguishedName is missing (null for a client without a certificate)`);
     return { type: "ssl", distinguishedName: stringOrNull(value, "distinguishedName", where) };
   }
   if (value.type === "kerberos") {
-    if (typeof value.principal !== "string") throw new PolicyInputError(`${where}.principal must be a string, got ${JSON.stringify(value.principal)}`);
+    if (typeof value.principal !== "string")
+      throw new PolicyInputError(`${where}.principal must be a string, got ${JSON.stringify(value.principal)}`);
     return { type: "kerberos", principal: value.principal };
   }
   throw new PolicyInputError(`${where}.type must be "ssl" or "kerberos", got ${JSON.stringify(value.type)}`);
 }
 
 export function principalMapCommand(input: unknown): unknown {
-  if (!isObj(input)) throw new PolicyInputError("principal-map: the input must be a JSON object { ssl, kerberos, requests }");
+  if (!isObj(input))
+    throw new PolicyInputError("principal-map: the input must be a JSON object { ssl, kerberos, requests }");
   const ssl = section(input, "ssl");
   const kerberos = section(input, "kerberos");
   if (!Array.isArray(input.requests)) throw new PolicyInputError("requests must be an array");
   const config: PrincipalMappingConfig = {
     ssl: ssl === null ? null : { rules: stringOrNull(ssl, "rules", "ssl") },
-    kerberos: kerberos === null ? null : { rules: stringOrNull(kerberos, "rules", "kerberos"), defaultRealm: stringOrNull(kerberos, "defaultRealm", "kerberos") },
+    kerberos:
+      kerberos === null
+        ? null
+        : {
+            rules: stringOrNull(kerberos, "rules", "kerberos"),
+            defaultRealm: stringOrNull(kerberos, "defaultRealm", "kerberos"),
+          },
   };
   const requests = input.requests.map(parseRequest);
   let results: PrincipalMappingResult[];
@@ -67,7 +85,9 @@ export function principalMapCommand(input: unknown): unknown {
     throw e;
   }
   return {
-    results: results.map((r) => (r.ok ? { name: r.name, principal: r.principal } : { error: r.error, message: r.message })),
+    results: results.map((r) =>
+      r.ok ? { name: r.name, principal: r.principal } : { error: r.error, message: r.message },
+    ),
   };
 }
 

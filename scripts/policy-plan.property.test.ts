@@ -37,7 +37,8 @@ const OPS: Record<string, string[]> = {
   TRANSACTIONAL_ID: ["DESCRIBE", "WRITE"],
 };
 
-const key = (b: Binding) => [b.resourceType, b.resourceName, b.patternType, b.principal, b.host, b.operation, b.permissionType].join("|");
+const key = (b: Binding) =>
+  [b.resourceType, b.resourceName, b.patternType, b.principal, b.host, b.operation, b.permissionType].join("|");
 
 const nameArb = fc.array(fc.constantFrom("o", "or", "orders", "-dlq", "*"), { maxLength: 3 }).map((p) => p.join(""));
 const typeArb = fc.constantFrom("TOPIC", "TOPIC", "GROUP", "TRANSACTIONAL_ID");
@@ -59,22 +60,32 @@ const docArb = fc.array(bindingArb, { maxLength: 20 }).chain((current) =>
     change: fc.oneof(
       fc.record({
         create: fc.array(bindingArb, { maxLength: 3 }),
-        delete: current.length === 0 ? fc.constant([]) : fc.subarray(current, { maxLength: Math.min(3, current.length) }),
+        delete:
+          current.length === 0 ? fc.constant([]) : fc.subarray(current, { maxLength: Math.min(3, current.length) }),
       }),
       fc.record({
         desired: fc.tuple(fc.subarray(current), fc.array(bindingArb, { maxLength: 2 })).map(([a, b]) => [...a, ...b]),
         mode: fc.constantFrom("add-only", "sync"),
-        scope: fc.constantFrom({ resourcePrefix: "or" }, { principals: ["User:*"] }, { principals: ["User:alice"], resourcePrefix: "o" }),
+        scope: fc.constantFrom(
+          { resourcePrefix: "or" },
+          { principals: ["User:*"] },
+          { principals: ["User:alice"], resourcePrefix: "o" },
+        ),
       }),
     ),
     universe: fc.record({
-      principals: fc.subarray(["User:svc-orders", "User:alice", "User:bob", "Group:ops", "User:admin"], { minLength: 1 }),
-      hosts: fc.subarray(["10.0.0.1", "10.0.0.2"], { minLength: 1 }),
-      resources: fc.uniqueArray(fc.record({ resourceType: typeArb, resourceName: nameArb.filter((n) => n.length > 0) }), {
+      principals: fc.subarray(["User:svc-orders", "User:alice", "User:bob", "Group:ops", "User:admin"], {
         minLength: 1,
-        maxLength: 8,
-        selector: (r) => `${r.resourceType}|${r.resourceName}`,
       }),
+      hosts: fc.subarray(["10.0.0.1", "10.0.0.2"], { minLength: 1 }),
+      resources: fc.uniqueArray(
+        fc.record({ resourceType: typeArb, resourceName: nameArb.filter((n) => n.length > 0) }),
+        {
+          minLength: 1,
+          maxLength: 8,
+          selector: (r) => `${r.resourceType}|${r.resourceName}`,
+        },
+      ),
     }),
     superUsers: fc.constantFrom([], ["User:admin"]),
     allowEveryoneIfNoAclFound: fc.boolean(),
@@ -82,40 +93,87 @@ const docArb = fc.array(bindingArb, { maxLength: 20 }).chain((current) =>
 );
 
 describe("policy plan — agrees with brute force through authorize", () => {
-  it("decisionChanges = the universe requests whose authorize answer differs before and after the plan's creates and deletes", () => {
-    fc.assert(
-      fc.property(docArb, ({ current, change, universe, superUsers, allowEveryoneIfNoAclFound }) => {
-        const out = aclJsonCommands.plan({ current, ...change, universe, superUsers, allowEveryoneIfNoAclFound }) as {
-          create: Binding[];
-          delete: Binding[];
-          decisionChanges: Change[];
-        };
-        const gone = new Set(out.delete.map(key));
-        const after = [...current.filter((b) => !gone.has(key(b))), ...out.create];
-        const requests = universe.resources.flatMap((r) =>
-          universe.principals.flatMap((principal) => universe.hosts.flatMap((host) => OPS[r.resourceType]!.map((operation) => ({ principal, host, operation, ...r })))),
-        );
-        const decide = (acls: Binding[]) =>
-          (aclJsonCommands.authorize({ acls, requests, superUsers, allowEveryoneIfNoAclFound }) as { results: { decision: string }[] }).results.map((r) => r.decision);
-        const was = decide(current);
-        const is = decide(after);
-        const expected = requests.flatMap((r, i) => (was[i] === is[i] ? [] : [{ principal: r.principal, host: r.host, resourceType: r.resourceType, resourceName: r.resourceName, operation: r.operation, before: was[i]!, after: is[i]! }]));
-        const order = (c: Change) => JSON.stringify([c.resourceType, c.resourceName, c.principal, c.host, c.operation]);
-        expect(out.decisionChanges.map(order).sort()).toEqual(expected.map(order).sort());
-        expect(new Set(out.decisionChanges.map((c) => JSON.stringify(c)))).toEqual(new Set(expected.map((c) => JSON.stringify(c))));
-      }),
-      { numRuns: 400 },
-    );
-  });
+  it(
+    "decisionChanges = the universe requests whose authorize answer differs before and after the plan's " +
+      "creates and deletes",
+    () => {
+      fc.assert(
+        fc.property(docArb, ({ current, change, universe, superUsers, allowEveryoneIfNoAclFound }) => {
+          const out = aclJsonCommands.plan({ current, ...change, universe, superUsers, allowEveryoneIfNoAclFound }) as {
+            create: Binding[];
+            delete: Binding[];
+            decisionChanges: Change[];
+          };
+          const gone = new Set(out.delete.map(key));
+          const after = [...current.filter((b) => !gone.has(key(b))), ...out.create];
+          const requests = universe.resources.flatMap((r) =>
+            universe.principals.flatMap((principal) =>
+              universe.hosts.flatMap((host) =>
+                OPS[r.resourceType]!.map((operation) => ({ principal, host, operation, ...r })),
+              ),
+            ),
+          );
+          const decide = (acls: Binding[]) =>
+            (
+              aclJsonCommands.authorize({ acls, requests, superUsers, allowEveryoneIfNoAclFound }) as {
+                results: { decision: string }[];
+              }
+            ).results.map((r) => r.decision);
+          const was = decide(current);
+          const is = decide(after);
+          const expected = requests.flatMap((r, i) =>
+            was[i] === is[i]
+              ? []
+              : [
+                  {
+                    principal: r.principal,
+                    host: r.host,
+                    resourceType: r.resourceType,
+                    resourceName: r.resourceName,
+                    operation: r.operation,
+                    before: was[i]!,
+                    after: is[i]!,
+                  },
+                ],
+          );
+          const order = (c: Change) =>
+            JSON.stringify([c.resourceType, c.resourceName, c.principal, c.host, c.operation]);
+          expect(out.decisionChanges.map(order).sort()).toEqual(expected.map(order).sort());
+          expect(new Set(out.decisionChanges.map((c) => JSON.stringify(c)))).toEqual(
+            new Set(expected.map((c) => JSON.stringify(c))),
+          );
+        }),
+        { numRuns: 400 },
+      );
+    },
+  );
 });
 
 describe("policy plan — input the CLI refuses (exit 2) and the maxDeletes answer (exit 1)", () => {
-  const universe = { principals: ["User:alice"], hosts: ["::1"], resources: [{ resourceType: "TOPIC", resourceName: "t" }] };
-  const readT = { resourceType: "TOPIC", resourceName: "t", patternType: "LITERAL", principal: "User:alice", host: "*", operation: "READ", permissionType: "ALLOW" };
+  const universe = {
+    principals: ["User:alice"],
+    hosts: ["::1"],
+    resources: [{ resourceType: "TOPIC", resourceName: "t" }],
+  };
+  const readT = {
+    resourceType: "TOPIC",
+    resourceName: "t",
+    patternType: "LITERAL",
+    principal: "User:alice",
+    host: "*",
+    operation: "READ",
+    permissionType: "ALLOW",
+  };
 
   it.each([
-    [{ current: [], universe: { ...universe, principals: ["alice"] } }, 'universe.principals[0] must be a principal in the form Type:name (for example User:alice), got "alice"'],
-    [{ current: [], universe: { ...universe, resources: [{ resourceType: "ANY", resourceName: "t" }] } }, "universe.resources[0].resourceType must be one of"],
+    [
+      { current: [], universe: { ...universe, principals: ["alice"] } },
+      'universe.principals[0] must be a principal in the form Type:name (for example User:alice), got "alice"',
+    ],
+    [
+      { current: [], universe: { ...universe, resources: [{ resourceType: "ANY", resourceName: "t" }] } },
+      "universe.resources[0].resourceType must be one of",
+    ],
     [{ current: [], universe: { ...universe, extra: [] } }, 'universe: unknown field "extra"'],
     [{ current: [], universe, desired: [], mode: "mirror" }, 'mode must be "add-only" or "sync", got "mirror"'],
     [{ current: [], universe, mode: "sync" }, "mode applies to desired, which is missing"],
@@ -129,7 +187,16 @@ describe("policy plan — input the CLI refuses (exit 2) and the maxDeletes answ
   });
 
   it("null counts as absent; client addresses are read the way the broker prints them", () => {
-    const out = aclJsonCommands.plan({ current: [], create: [readT], delete: null, desired: null, mode: null, scope: null, maxDeletes: null, universe }) as { decisionChanges: { host: string }[] };
+    const out = aclJsonCommands.plan({
+      current: [],
+      create: [readT],
+      delete: null,
+      desired: null,
+      mode: null,
+      scope: null,
+      maxDeletes: null,
+      universe,
+    }) as { decisionChanges: { host: string }[] };
     expect(out.decisionChanges.map((c) => c.host)).toEqual(["0:0:0:0:0:0:0:1", "0:0:0:0:0:0:0:1"]);
   });
 
@@ -139,7 +206,12 @@ describe("policy plan — input the CLI refuses (exit 2) and the maxDeletes answ
     const { output, exitCode, message } = answer as JsonAnswer;
     expect(exitCode).toBe(1);
     expect(message).toBe("the plan deletes 1 binding, more than maxDeletes (0)");
-    expect(output).toMatchObject({ delete: [readT], decisionChanges: [{ operation: "READ", before: "ALLOWED", after: "DENIED" }, { operation: "DESCRIBE" }] });
-    expect(aclJsonCommands.plan({ current: [readT], delete: [readT], universe, maxDeletes: 1 })).not.toBeInstanceOf(JsonAnswer);
+    expect(output).toMatchObject({
+      delete: [readT],
+      decisionChanges: [{ operation: "READ", before: "ALLOWED", after: "DENIED" }, { operation: "DESCRIBE" }],
+    });
+    expect(aclJsonCommands.plan({ current: [readT], delete: [readT], universe, maxDeletes: 1 })).not.toBeInstanceOf(
+      JsonAnswer,
+    );
   });
 });

@@ -30,7 +30,8 @@ import type { ClientQuotaKey, ConfiguredQuota, DelegationToken, QuotaEntity } fr
 type Obj = Record<string, unknown>;
 
 function obj(value: unknown, where: string): Obj {
-  if (typeof value !== "object" || value === null || Array.isArray(value)) throw new PolicyInputError(`${where} must be a JSON object`);
+  if (typeof value !== "object" || value === null || Array.isArray(value))
+    throw new PolicyInputError(`${where} must be a JSON object`);
   return value as Obj;
 }
 function arr(value: unknown, where: string): unknown[] {
@@ -108,7 +109,10 @@ function quota(input: unknown): unknown {
     }
     const key = oneOf(r.key, CLIENT_QUOTA_KEYS, `${where}.key`);
     // `client-id`, as quota entities spell it, is accepted for `clientId`.
-    const [clientId, clientIdName] = r.clientId === undefined && r["client-id"] !== undefined ? [r["client-id"], "client-id"] : [r.clientId, "clientId"];
+    const [clientId, clientIdName] =
+      r.clientId === undefined && r["client-id"] !== undefined
+        ? [r["client-id"], "client-id"]
+        : [r.clientId, "clientId"];
     const res = resolveClientQuota(index, str(r.user, `${where}.user`), str(clientId, `${where}.${clientIdName}`), key);
     return { value: res.value, entity: res.entity, metricTags: res.metricTags };
   });
@@ -122,8 +126,15 @@ function quotaFilter(input: unknown): unknown {
   const components: QuotaFilterComponent[] = arr(f.components, "filter.components").map((item, i) => {
     const where = `filter.components[${i}]`;
     const c = obj(item, where);
-    const matchType = typeof c.matchType === "number" ? int(c.matchType, `${where}.matchType`) : oneOf(c.matchType, QUOTA_MATCH_TYPES, `${where}.matchType`);
-    return { entityType: str(c.entityType, `${where}.entityType`), matchType, match: c.match === undefined ? null : strOrNull(c.match, `${where}.match`) };
+    const matchType =
+      typeof c.matchType === "number"
+        ? int(c.matchType, `${where}.matchType`)
+        : oneOf(c.matchType, QUOTA_MATCH_TYPES, `${where}.matchType`);
+    return {
+      entityType: str(c.entityType, `${where}.entityType`),
+      matchType,
+      match: c.match === undefined ? null : strOrNull(c.match, `${where}.match`),
+    };
   });
   const strict = f.strict === undefined ? false : bool(f.strict, "filter.strict");
   const r = describeClientQuotas(configured, { components, strict });
@@ -138,7 +149,8 @@ function quotaAlter(input: unknown): unknown {
   for (const [k, v] of Object.entries(rawEntity)) entity[k] = strOrNull(v, `entity.${k}`);
   const ops: QuotaAlterOp[] = arr(doc.ops, "ops").map((item, i) => {
     const o = obj(item, `ops[${i}]`);
-    if (!("value" in o)) throw new PolicyInputError(`ops[${i}].value is required (a number, or null to remove the key)`);
+    if (!("value" in o))
+      throw new PolicyInputError(`ops[${i}].value is required (a number, or null to remove the key)`);
     return { key: strOrNull(o.key, `ops[${i}].key`), value: numOrNull(o.value, `ops[${i}].value`) };
   });
   // Kafka accepts any ip name InetAddress.getByName resolves. This offline check has no DNS, but
@@ -152,7 +164,8 @@ function quotaBudget(input: unknown): unknown {
   const configured = parseConfigured(doc.configured, "configured");
   const change: QuotaChange[] = arr(doc.change, "change").map((item, i) => {
     const o = obj(item, `change[${i}]`);
-    if (!("value" in o)) throw new PolicyInputError(`change[${i}].value is required (a number, or null to remove the key)`);
+    if (!("value" in o))
+      throw new PolicyInputError(`change[${i}].value is required (a number, or null to remove the key)`);
     return {
       entity: parseEntity(o.entity, `change[${i}].entity`),
       key: oneOf(o.key, QUOTA_KEYS, `change[${i}].key`),
@@ -227,7 +240,8 @@ function parseOwner(r: Obj): string | null {
     return `${str(r.ownerPrincipalType, "request.ownerPrincipalType")}:${name}`;
   }
   if (r.owner === undefined || r.owner === null || r.owner === "") return null;
-  if (typeof r.owner === "object" && !Array.isArray(r.owner) && ((r.owner as Obj).principalName ?? "") === "") return null;
+  if (typeof r.owner === "object" && !Array.isArray(r.owner) && ((r.owner as Obj).principalName ?? "") === "")
+    return null;
   return parsePrincipal(r.owner, "request.owner");
 }
 
@@ -252,12 +266,18 @@ function token(input: unknown): unknown {
   const connection = {
     principal: parsePrincipal(conn.principal, "connection.principal"),
     securityProtocol: oneOf(conn.securityProtocol, SECURITY_PROTOCOLS, "connection.securityProtocol"),
-    tokenAuthenticated: conn.tokenAuthenticated === undefined ? false : bool(conn.tokenAuthenticated, "connection.tokenAuthenticated"),
+    tokenAuthenticated:
+      conn.tokenAuthenticated === undefined ? false : bool(conn.tokenAuthenticated, "connection.tokenAuthenticated"),
   };
   // The client address ACL hosts are matched against; the console reaches the broker from localhost by default.
   const host = conn.host === undefined ? "127.0.0.1" : str(conn.host, "connection.host");
   const acls = doc.acls === undefined ? [] : parseAclList(doc.acls, "acls");
-  const ctx: TokenContext = { config, connection, now: int(doc.now, "now"), isAllowed: aclIsAllowed(acls, parseAuthorizerConfig(doc), host) };
+  const ctx: TokenContext = {
+    config,
+    connection,
+    now: int(doc.now, "now"),
+    isAllowed: aclIsAllowed(acls, parseAuthorizerConfig(doc), host),
+  };
   const tokens = parseTokens(doc.tokens, secretKey);
   const r = doc.request === undefined ? {} : obj(doc.request, "request");
 
@@ -269,24 +289,32 @@ function token(input: unknown): unknown {
         maxLifetimeMs: r.maxLifetimeMs === undefined ? -1 : int(r.maxLifetimeMs, "request.maxLifetimeMs"),
         ...(r.tokenId === undefined ? {} : { tokenId: str(r.tokenId, "request.tokenId") }),
       });
-      return res.token ? { error: res.error, ...res.token } : { error: res.error, owner: res.owner, requester: res.requester };
+      return res.token
+        ? { error: res.error, ...res.token }
+        : { error: res.error, owner: res.owner, requester: res.requester };
     }
     case "renew": {
       const res = renewToken(ctx, tokens, {
         hmac: tokenHmacOf(r, secretKey),
         renewPeriodMs: r.renewPeriodMs === undefined ? -1 : int(r.renewPeriodMs, "request.renewPeriodMs"),
       });
-      return res.error === "NONE" ? { error: res.error, expiryTimestamp: res.expiryTimestamp, token: res.token } : { error: res.error };
+      return res.error === "NONE"
+        ? { error: res.error, expiryTimestamp: res.expiryTimestamp, token: res.token }
+        : { error: res.error };
     }
     case "expire": {
       const res = expireToken(ctx, tokens, {
         hmac: tokenHmacOf(r, secretKey),
-        expiryTimePeriodMs: r.expiryTimePeriodMs === undefined ? -1 : int(r.expiryTimePeriodMs, "request.expiryTimePeriodMs"),
+        expiryTimePeriodMs:
+          r.expiryTimePeriodMs === undefined ? -1 : int(r.expiryTimePeriodMs, "request.expiryTimePeriodMs"),
       });
-      return res.error === "NONE" ? { error: res.error, expiryTimestamp: res.expiryTimestamp, removed: res.removed, token: res.token } : { error: res.error };
+      return res.error === "NONE"
+        ? { error: res.error, expiryTimestamp: res.expiryTimestamp, removed: res.removed, token: res.token }
+        : { error: res.error };
     }
     case "describe": {
-      const owners = r.owners === undefined || r.owners === null ? null : parsePrincipalList(r.owners, "request.owners");
+      const owners =
+        r.owners === undefined || r.owners === null ? null : parsePrincipalList(r.owners, "request.owners");
       return describeTokens(ctx, tokens, { owners });
     }
   }
@@ -335,7 +363,10 @@ export const QUOTA_TOKEN_HELP = `  quota --quotas FILE --user NAME --client-id I
   (or { "configured": [...] }); a null name is the <default> entity.`;
 
 /** Returns the text to print and the exit code, or null when the command is not ours. */
-export async function quotaTokenHumanCommand(argv: string[], readFile: (p: string) => Promise<string>): Promise<{ text: string; exitCode: number } | null> {
+export async function quotaTokenHumanCommand(
+  argv: string[],
+  readFile: (p: string) => Promise<string>,
+): Promise<{ text: string; exitCode: number } | null> {
   const [command, ...rest] = argv;
   if (command === "quota") {
     const file = option(rest, "--quotas");
@@ -344,20 +375,31 @@ export async function quotaTokenHumanCommand(argv: string[], readFile: (p: strin
     const ip = option(rest, "--ip");
     if (ip !== undefined) {
       const r = resolveIpQuota(configured, ip);
-      const why = r.source === null ? "nothing configured" : r.source === "ip" ? `set on ${formatEntity(r.entity!)}` : "from ip=<default>";
+      const why =
+        r.source === null
+          ? "nothing configured"
+          : r.source === "ip"
+            ? `set on ${formatEntity(r.entity!)}`
+            : "from ip=<default>";
       return { text: `connection_creation_rate for ${ip}: ${show(r.value)} (${why})\n`, exitCode: 0 };
     }
     const user = option(rest, "--user");
     const clientId = option(rest, "--client-id");
-    if (user === undefined || clientId === undefined) throw new PolicyInputError("quota: give --user NAME and --client-id ID (or --ip ADDRESS)");
+    if (user === undefined || clientId === undefined)
+      throw new PolicyInputError("quota: give --user NAME and --client-id ID (or --ip ADDRESS)");
     const keyArg = option(rest, "--key");
-    const keys: ClientQuotaKey[] = keyArg === undefined ? [...CLIENT_QUOTA_KEYS] : [oneOf(keyArg, CLIENT_QUOTA_KEYS, "--key")];
+    const keys: ClientQuotaKey[] =
+      keyArg === undefined ? [...CLIENT_QUOTA_KEYS] : [oneOf(keyArg, CLIENT_QUOTA_KEYS, "--key")];
     const index = new QuotaIndex(configured);
     const lines = [`Quotas Kafka applies to user=${user}, client-id=${clientId}:`];
     for (const key of keys) {
       const r = resolveClientQuota(index, user, clientId, key);
-      const decided = r.level === null ? "no level configures this key" : `level ${r.level} ${r.candidates[r.level - 1]!.label}: ${formatEntity(r.entity!)}`;
-      const bucket = `bucket user=${JSON.stringify(r.metricTags.user)} client-id=${JSON.stringify(r.metricTags["client-id"])}`;
+      const decided =
+        r.level === null
+          ? "no level configures this key"
+          : `level ${r.level} ${r.candidates[r.level - 1]!.label}: ${formatEntity(r.entity!)}`;
+      const bucket =
+        `bucket user=${JSON.stringify(r.metricTags.user)} ` + `client-id=${JSON.stringify(r.metricTags["client-id"])}`;
       lines.push(`  ${key.padEnd(25)} ${show(r.value).padStart(12)}  ${decided}; ${bucket}`);
     }
     lines.push(`KIP-55 budget of user=${user} (a console rule; Kafka does not enforce it):`);
@@ -366,8 +408,13 @@ export async function quotaTokenHumanCommand(argv: string[], readFile: (p: strin
       const source = b.totalSource === "default" ? " (from user=<default>)" : "";
       const clients = b.clients.map((c) => `${c.clientId}=${c.value}`).join(", ") || "none";
       const left = b.remaining === null ? "no total" : b.overBudget ? `OVER by ${-b.remaining}` : `${b.remaining} left`;
-      const dflt = b.defaultClientQuota === null ? "" : `; every other client gets its own ${b.defaultClientQuota} (client-id=<default>)`;
-      lines.push(`  ${b.key.padEnd(25)} total ${show(b.total)}${source}, sub-quotas ${b.sum} [${clients}]: ${left}${dflt}`);
+      const dflt =
+        b.defaultClientQuota === null
+          ? ""
+          : `; every other client gets its own ${b.defaultClientQuota} (client-id=<default>)`;
+      lines.push(
+        `  ${b.key.padEnd(25)} total ${show(b.total)}${source}, sub-quotas ${b.sum} [${clients}]: ${left}${dflt}`,
+      );
     }
     return { text: lines.join("\n") + "\n", exitCode: 0 };
   }
@@ -379,7 +426,10 @@ export async function quotaTokenHumanCommand(argv: string[], readFile: (p: strin
     const who = (u: string | null) => (u === null ? "<default>" : u);
     const lines: string[] = [];
     for (const v of f.violations)
-      lines.push(`VIOLATION user=${who(v.user)} ${v.key}: client sub-quotas sum to ${v.sum}, over the user's total ${show(v.total)} (clients: ${v.clients.join(", ")})`);
+      lines.push(
+        `VIOLATION user=${who(v.user)} ${v.key}: client sub-quotas sum to ${v.sum}, over the user's ` +
+          `total ${show(v.total)} (clients: ${v.clients.join(", ")})`,
+      );
     for (const w of f.warnings) lines.push(`WARNING   user=${who(w.user)} ${w.key}: ${w.message}`);
     if (lines.length === 0) lines.push("No KIP-55 findings: every user's client sub-quotas fit its total.");
     lines.push("(KIP-55 sub-quota budget is a console rule; Kafka itself does not check it.)");

@@ -61,7 +61,11 @@ describe.concurrent("policy CLI — JSON contract", () => {
       });
       expect(out).toEqual({
         results: [
-          { value: 5000, entity: { user: "userA", "client-id": "client1" }, metricTags: { user: "userA", "client-id": "client1" } },
+          {
+            value: 5000,
+            entity: { user: "userA", "client-id": "client1" },
+            metricTags: { user: "userA", "client-id": "client1" },
+          },
           { value: 4000, entity: { user: "userA" }, metricTags: { user: "userA", "client-id": "" } },
           { value: 1000, entity: { user: null }, metricTags: { user: "userZ", "client-id": "" } },
           { value: null, entity: null, metricTags: { user: "", "client-id": "client1" } },
@@ -80,10 +84,20 @@ describe.concurrent("policy CLI — JSON contract", () => {
         { entity: { user: null }, key: "request_percentage", value: 2 },
         { entity: { user: "u1", "client-id": "c" }, key: "request_percentage", value: 3 },
       ];
-      expect(await json("quota-filter", { configured, filter: { components: [{ entityType: "user", matchType: "SPECIFIED", match: null }], strict: true } })).toEqual({
+      expect(
+        await json("quota-filter", {
+          configured,
+          filter: { components: [{ entityType: "user", matchType: "SPECIFIED", match: null }], strict: true },
+        }),
+      ).toEqual({
         entities: [{ user: "u1" }, { user: null }],
       });
-      expect(await json("quota-filter", { configured, filter: { components: [{ entityType: "other", matchType: "EXACT", match: "x" }], strict: false } })).toEqual({
+      expect(
+        await json("quota-filter", {
+          configured,
+          filter: { components: [{ entityType: "other", matchType: "EXACT", match: "x" }], strict: false },
+        }),
+      ).toEqual({
         error: "UNSUPPORTED_VERSION: Unsupported entity type other",
       });
     },
@@ -93,13 +107,22 @@ describe.concurrent("policy CLI — JSON contract", () => {
   it(
     "quota-alter: Kafka's validation and messages",
     async () => {
-      expect(await json("quota-alter", { entity: { user: "alice" }, ops: [{ key: "producer_byte_rate", value: 1024 }] })).toEqual({ ok: true });
-      expect(await json("quota-alter", { entity: { user: "alice", ip: "1.2.3.4" }, ops: [{ key: "producer_byte_rate", value: 1 }] })).toEqual({
+      expect(
+        await json("quota-alter", { entity: { user: "alice" }, ops: [{ key: "producer_byte_rate", value: 1024 }] }),
+      ).toEqual({ ok: true });
+      expect(
+        await json("quota-alter", {
+          entity: { user: "alice", ip: "1.2.3.4" },
+          ops: [{ key: "producer_byte_rate", value: 1 }],
+        }),
+      ).toEqual({
         ok: false,
         error: "INVALID_REQUEST",
         message: "Invalid quota entity combination, IP entity shouldnot be combined with User or ClientId",
       });
-      expect(await json("quota-alter", { entity: { "client-id": "" }, ops: [{ key: "producer_byte_rate", value: 1 }] })).toMatchObject({ message: "Empty client-id not supported" });
+      expect(
+        await json("quota-alter", { entity: { "client-id": "" }, ops: [{ key: "producer_byte_rate", value: 1 }] }),
+      ).toMatchObject({ message: "Empty client-id not supported" });
     },
     T,
   );
@@ -111,11 +134,21 @@ describe.concurrent("policy CLI — JSON contract", () => {
         { entity: { user: "alice" }, key: "producer_byte_rate", value: 1000 },
         { entity: { user: "alice", "client-id": "a" }, key: "producer_byte_rate", value: 700 },
       ];
-      expect(await json("quota-budget", { configured, change: [{ entity: { user: "alice", "client-id": "b" }, key: "producer_byte_rate", value: 400 }] })).toEqual({
+      expect(
+        await json("quota-budget", {
+          configured,
+          change: [{ entity: { user: "alice", "client-id": "b" }, key: "producer_byte_rate", value: 400 }],
+        }),
+      ).toEqual({
         ok: false,
         violations: [{ user: "alice", key: "producer_byte_rate", total: 1000, sum: 1100, clients: ["a", "b"] }],
       });
-      expect(await json("quota-budget", { configured, change: [{ entity: { user: "alice", "client-id": "b" }, key: "producer_byte_rate", value: 300 }] })).toEqual({
+      expect(
+        await json("quota-budget", {
+          configured,
+          change: [{ entity: { user: "alice", "client-id": "b" }, key: "producer_byte_rate", value: 300 }],
+        }),
+      ).toEqual({
         ok: true,
         violations: [],
       });
@@ -135,8 +168,20 @@ describe.concurrent("policy CLI — JSON contract", () => {
         now: 1000,
         request: { owner: "User:joe", renewers: ["User:nimbus"], tokenId: "abc" },
       };
-      expect(await json("token", { ...base, acls: [] })).toEqual({ error: "DELEGATION_TOKEN_AUTHORIZATION_FAILED", owner: "User:joe", requester: "User:nimbus" });
-      const acl = { resourceType: "USER", resourceName: "User:joe", patternType: "LITERAL", principal: "User:nimbus", host: "*", operation: "CREATE_TOKENS", permissionType: "ALLOW" };
+      expect(await json("token", { ...base, acls: [] })).toEqual({
+        error: "DELEGATION_TOKEN_AUTHORIZATION_FAILED",
+        owner: "User:joe",
+        requester: "User:nimbus",
+      });
+      const acl = {
+        resourceType: "USER",
+        resourceName: "User:joe",
+        patternType: "LITERAL",
+        principal: "User:nimbus",
+        host: "*",
+        operation: "CREATE_TOKENS",
+        permissionType: "ALLOW",
+      };
       expect(await json("token", { ...base, acls: [acl] })).toEqual({
         error: "NONE",
         tokenId: "abc",
@@ -160,14 +205,54 @@ describe.concurrent("policy CLI — JSON contract", () => {
         connection: { principal: "User:joe", securityProtocol: "SASL_PLAINTEXT", tokenAuthenticated: false },
         superUsers: [],
         acls: [],
-        tokens: [{ tokenId: "abc", owner: "User:joe", requester: "User:nimbus", renewers: [], issueTimestamp: 0, expiryTimestamp: DAY, maxTimestamp: 7 * DAY }],
+        tokens: [
+          {
+            tokenId: "abc",
+            owner: "User:joe",
+            requester: "User:nimbus",
+            renewers: [],
+            issueTimestamp: 0,
+            expiryTimestamp: DAY,
+            maxTimestamp: 7 * DAY,
+          },
+        ],
       };
-      expect(await json("token", { ...base, operation: "renew", now: DAY + 1, request: { tokenId: "abc", renewPeriodMs: -1 } })).toEqual({ error: "DELEGATION_TOKEN_EXPIRED" });
-      expect(await json("token", { ...base, operation: "renew", now: DAY, request: { tokenId: "abc", renewPeriodMs: 8 * DAY } })).toMatchObject({ error: "NONE", expiryTimestamp: 2 * DAY });
-      expect(await json("token", { ...base, operation: "expire", now: 5, request: { tokenId: "abc", expiryTimePeriodMs: -1 } })).toMatchObject({ error: "NONE", expiryTimestamp: 5, removed: true });
-      expect(await json("token", { ...base, operation: "describe", now: 5, request: { owners: [] } })).toEqual({ error: "NONE", tokens: [] });
       expect(
-        await json("token", { ...base, connection: { ...base.connection, securityProtocol: "PLAINTEXT" }, operation: "describe", now: 5, request: { owners: null } }),
+        await json("token", {
+          ...base,
+          operation: "renew",
+          now: DAY + 1,
+          request: { tokenId: "abc", renewPeriodMs: -1 },
+        }),
+      ).toEqual({ error: "DELEGATION_TOKEN_EXPIRED" });
+      expect(
+        await json("token", {
+          ...base,
+          operation: "renew",
+          now: DAY,
+          request: { tokenId: "abc", renewPeriodMs: 8 * DAY },
+        }),
+      ).toMatchObject({ error: "NONE", expiryTimestamp: 2 * DAY });
+      expect(
+        await json("token", {
+          ...base,
+          operation: "expire",
+          now: 5,
+          request: { tokenId: "abc", expiryTimePeriodMs: -1 },
+        }),
+      ).toMatchObject({ error: "NONE", expiryTimestamp: 5, removed: true });
+      expect(await json("token", { ...base, operation: "describe", now: 5, request: { owners: [] } })).toEqual({
+        error: "NONE",
+        tokens: [],
+      });
+      expect(
+        await json("token", {
+          ...base,
+          connection: { ...base.connection, securityProtocol: "PLAINTEXT" },
+          operation: "describe",
+          now: 5,
+          request: { owners: null },
+        }),
       ).toEqual({ error: "DELEGATION_TOKEN_REQUEST_NOT_ALLOWED", tokens: [] });
     },
     T,
@@ -178,10 +263,26 @@ describe("policy CLI — ACL commands are dispatched to the ACL core", () => {
   it(
     "authorize",
     async () => {
-      const acl = { resourceType: "TOPIC", resourceName: "orders", patternType: "LITERAL", principal: "User:alice", host: "*", operation: "READ", permissionType: "ALLOW" };
+      const acl = {
+        resourceType: "TOPIC",
+        resourceName: "orders",
+        patternType: "LITERAL",
+        principal: "User:alice",
+        host: "*",
+        operation: "READ",
+        permissionType: "ALLOW",
+      };
       const out = (await json("authorize", {
         acls: [acl],
-        requests: [{ principal: "User:alice", host: "10.0.0.1", operation: "DESCRIBE", resourceType: "TOPIC", resourceName: "orders" }],
+        requests: [
+          {
+            principal: "User:alice",
+            host: "10.0.0.1",
+            operation: "DESCRIBE",
+            resourceType: "TOPIC",
+            resourceName: "orders",
+          },
+        ],
       })) as { results: { decision: string }[] };
       expect(out.results.map((r) => r.decision)).toEqual(["ALLOWED"]);
     },
@@ -195,13 +296,41 @@ describe.concurrent("policy CLI — bad input exits 2 with { error } on stdout a
   it.each([
     ["quota", "{not json"],
     ["quota", JSON.stringify({ configured: [], requests: [{ user: "a", clientId: "b", key: "nope" }] })],
-    ["quota", JSON.stringify({ configured: [{ entity: { group: "x" }, key: "producer_byte_rate", value: 1 }], requests: [] })],
-    ["quota-filter", JSON.stringify({ configured: [], filter: { components: [{ entityType: "user", matchType: "LIKE", match: null }] } })],
+    [
+      "quota",
+      JSON.stringify({ configured: [{ entity: { group: "x" }, key: "producer_byte_rate", value: 1 }], requests: [] }),
+    ],
+    [
+      "quota-filter",
+      JSON.stringify({
+        configured: [],
+        filter: { components: [{ entityType: "user", matchType: "LIKE", match: null }] },
+      }),
+    ],
     ["quota-alter", JSON.stringify({ entity: { user: "a" }, ops: [{ key: "producer_byte_rate", value: "10" }] })],
-    ["quota-budget", JSON.stringify({ configured: [], change: [{ entity: { user: "a" }, key: "producer_byte_rate" }] })],
+    [
+      "quota-budget",
+      JSON.stringify({ configured: [], change: [{ entity: { user: "a" }, key: "producer_byte_rate" }] }),
+    ],
     ["token", JSON.stringify({ operation: "mint", config: {}, connection: {}, now: 0 })],
-    ["token", JSON.stringify({ operation: "create", config: { secretKey: "k" }, connection: { principal: "alice", securityProtocol: "SASL_SSL" }, now: 0 })],
-    ["token", JSON.stringify({ operation: "create", config: { secretKey: "k", maxLifetimeMs: 0 }, connection: { principal: "User:a", securityProtocol: "SASL_SSL" }, now: 0 })],
+    [
+      "token",
+      JSON.stringify({
+        operation: "create",
+        config: { secretKey: "k" },
+        connection: { principal: "alice", securityProtocol: "SASL_SSL" },
+        now: 0,
+      }),
+    ],
+    [
+      "token",
+      JSON.stringify({
+        operation: "create",
+        config: { secretKey: "k", maxLifetimeMs: 0 },
+        connection: { principal: "User:a", securityProtocol: "SASL_SSL" },
+        now: 0,
+      }),
+    ],
     ["plan", JSON.stringify({ current: [] })],
     ["plan", JSON.stringify({ current: [], universe: EMPTY_UNIVERSE, maxDelete: 1 })],
     ["plan", JSON.stringify({ current: [], universe: EMPTY_UNIVERSE, create: [], desired: [] })],
@@ -210,7 +339,10 @@ describe.concurrent("policy CLI — bad input exits 2 with { error } on stdout a
     ["principal-map", JSON.stringify({ ssl: "DEFAULT", kerberos: null, requests: [] })],
     ["principal-map", JSON.stringify({ ssl: { rules: 5 }, kerberos: null, requests: [] })],
     ["principal-map", JSON.stringify({ ssl: null, kerberos: { rules: null, defaultRealm: 1 }, requests: [] })],
-    ["principal-map", JSON.stringify({ ssl: null, kerberos: null, requests: [{ type: "tls", distinguishedName: "CN=a" }] })],
+    [
+      "principal-map",
+      JSON.stringify({ ssl: null, kerberos: null, requests: [{ type: "tls", distinguishedName: "CN=a" }] }),
+    ],
     ["principal-map", JSON.stringify({ ssl: null, kerberos: null, requests: [{ type: "ssl" }] })],
     ["principal-map", JSON.stringify({ ssl: null, kerberos: null, requests: [{ type: "kerberos", principal: null }] })],
   ])(
@@ -256,7 +388,10 @@ describe.concurrent("policy CLI — commands for people", () => {
     async () => {
       const r = await run(["budget", file], null);
       expect(r.code).toBe(1);
-      expect(r.stdout).toContain("VIOLATION user=alice producer_byte_rate: client sub-quotas sum to 1500, over the user's total 1000 (clients: app)");
+      expect(r.stdout).toContain(
+        "VIOLATION user=alice producer_byte_rate: client sub-quotas sum to 1500, over the user's total 1000 " +
+          "(clients: app)",
+      );
       expect(r.stdout).toContain("WARNING   user=<default> consumer_byte_rate");
     },
     T,
@@ -268,9 +403,22 @@ describe.concurrent("policy CLI — commands for people", () => {
       const acls = path.join(dir, "acls.json");
       writeFileSync(
         acls,
-        JSON.stringify([{ resourceType: "TOPIC", resourceName: "orders", patternType: "LITERAL", principal: "User:alice", host: "*", operation: "READ", permissionType: "ALLOW" }]),
+        JSON.stringify([
+          {
+            resourceType: "TOPIC",
+            resourceName: "orders",
+            patternType: "LITERAL",
+            principal: "User:alice",
+            host: "*",
+            operation: "READ",
+            permissionType: "ALLOW",
+          },
+        ]),
       );
-      const r = await run(["explain", "--acls", acls, "--principal", "User:alice", "--operation", "DESCRIBE", "--topic", "orders"], null);
+      const r = await run(
+        ["explain", "--acls", acls, "--principal", "User:alice", "--operation", "DESCRIBE", "--topic", "orders"],
+        null,
+      );
       expect(r.code).toBe(0);
       expect(r.stdout).toContain("ALLOWED");
       const bad = await run(["explain", "--acls", acls], null);
@@ -299,7 +447,15 @@ describe.concurrent("policy CLI — commands for people", () => {
 
 // Not concurrent: these spawn several CLIs each; they run after the suites above.
 describe("policy CLI — plan", () => {
-  const b = (resourceType: string, resourceName: string, patternType: string, principal: string, host: string, operation: string, permissionType: string) => ({
+  const b = (
+    resourceType: string,
+    resourceName: string,
+    patternType: string,
+    principal: string,
+    host: string,
+    operation: string,
+    permissionType: string,
+  ) => ({
     resourceType,
     resourceName,
     patternType,
@@ -327,7 +483,17 @@ describe("policy CLI — plan", () => {
     "a sync deleting more than maxDeletes exits 1, the whole plan still on stdout and the reason on stderr",
     async () => {
       const desired = [current[0]];
-      const r = await run(["plan"], JSON.stringify({ current, desired, mode: "sync", scope: { principals: ["User:svc-orders"] }, universe, maxDeletes: 1 }));
+      const r = await run(
+        ["plan"],
+        JSON.stringify({
+          current,
+          desired,
+          mode: "sync",
+          scope: { principals: ["User:svc-orders"] },
+          universe,
+          maxDeletes: 1,
+        }),
+      );
       expect(r.code).toBe(1);
       expect(r.stderr).toBe("policy plan: the plan deletes 2 bindings, more than maxDeletes (1)\n");
       const out = JSON.parse(r.stdout) as Record<string, unknown>;
@@ -336,10 +502,42 @@ describe("policy CLI — plan", () => {
         delete: [current[1], current[2]],
         invalid: [],
         decisionChanges: [
-          { principal: "User:svc-orders", host: "10.0.0.1", resourceType: "TOPIC", resourceName: "orders-dlq", operation: "WRITE", before: "ALLOWED", after: "DENIED" },
-          { principal: "User:svc-orders", host: "10.0.0.1", resourceType: "TOPIC", resourceName: "orders-dlq", operation: "DESCRIBE", before: "ALLOWED", after: "DENIED" },
-          { principal: "User:svc-orders", host: "10.0.0.1", resourceType: "GROUP", resourceName: "orders-app", operation: "READ", before: "ALLOWED", after: "DENIED" },
-          { principal: "User:svc-orders", host: "10.0.0.1", resourceType: "GROUP", resourceName: "orders-app", operation: "DESCRIBE", before: "ALLOWED", after: "DENIED" },
+          {
+            principal: "User:svc-orders",
+            host: "10.0.0.1",
+            resourceType: "TOPIC",
+            resourceName: "orders-dlq",
+            operation: "WRITE",
+            before: "ALLOWED",
+            after: "DENIED",
+          },
+          {
+            principal: "User:svc-orders",
+            host: "10.0.0.1",
+            resourceType: "TOPIC",
+            resourceName: "orders-dlq",
+            operation: "DESCRIBE",
+            before: "ALLOWED",
+            after: "DENIED",
+          },
+          {
+            principal: "User:svc-orders",
+            host: "10.0.0.1",
+            resourceType: "GROUP",
+            resourceName: "orders-app",
+            operation: "READ",
+            before: "ALLOWED",
+            after: "DENIED",
+          },
+          {
+            principal: "User:svc-orders",
+            host: "10.0.0.1",
+            resourceType: "GROUP",
+            resourceName: "orders-app",
+            operation: "DESCRIBE",
+            before: "ALLOWED",
+            after: "DENIED",
+          },
         ],
       });
     },
@@ -351,23 +549,57 @@ describe("policy CLI — plan", () => {
     async () => {
       const aliceRead = b("TOPIC", "orders", "LITERAL", "User:alice", "*", "READ", "ALLOW");
       const noColon = b("TOPIC", "orders", "LITERAL", "alice", "*", "READ", "ALLOW");
-      const out = await json("plan", { current, desired: [aliceRead, aliceRead, noColon], mode: "sync", universe, maxDeletes: 0 });
+      const out = await json("plan", {
+        current,
+        desired: [aliceRead, aliceRead, noColon],
+        mode: "sync",
+        universe,
+        maxDeletes: 0,
+      });
       expect(out).toEqual({
         create: [aliceRead],
         delete: [],
-        invalid: [{ binding: noColon, message: "Could not parse principal from `alice` (no colon is present separating the principal type from the principal name)" }],
-        decisionChanges: [
-          { principal: "User:alice", host: "10.0.0.1", resourceType: "TOPIC", resourceName: "orders", operation: "READ", before: "DENIED", after: "ALLOWED" },
-          { principal: "User:alice", host: "10.0.0.1", resourceType: "TOPIC", resourceName: "orders", operation: "DESCRIBE", before: "DENIED", after: "ALLOWED" },
+        invalid: [
+          {
+            binding: noColon,
+            message:
+              "Could not parse principal from `alice` (no colon is present separating the principal type from " +
+              "the principal name)",
+          },
         ],
-        refused: { code: "SYNC_WITHOUT_SCOPE", message: "sync deletes only inside a scope (principals and/or resourcePrefix); without one it deletes nothing." },
+        decisionChanges: [
+          {
+            principal: "User:alice",
+            host: "10.0.0.1",
+            resourceType: "TOPIC",
+            resourceName: "orders",
+            operation: "READ",
+            before: "DENIED",
+            after: "ALLOWED",
+          },
+          {
+            principal: "User:alice",
+            host: "10.0.0.1",
+            resourceType: "TOPIC",
+            resourceName: "orders",
+            operation: "DESCRIBE",
+            before: "DENIED",
+            after: "ALLOWED",
+          },
+        ],
+        refused: {
+          code: "SYNC_WITHOUT_SCOPE",
+          message:
+            "sync deletes only inside a scope (principals and/or resourcePrefix); without one it deletes nothing.",
+        },
       });
     },
     T,
   );
 
   it(
-    "black box: decisionChanges equal deciding every request of the universe through the authorize command before and after",
+    "black box: decisionChanges equal deciding every request of the universe through the authorize command " +
+      "before and after",
     async () => {
       // A seeded mix of LITERAL, PREFIXED, `*`, `User:*`, host-pinned and DENY ACLs.
       let seed = 11;
@@ -375,18 +607,40 @@ describe("policy CLI — plan", () => {
       const names = ["orders", "orders-dlq", "or", "payments", "*"];
       const principals = ["User:svc-orders", "User:alice", "User:*", "User:bob"];
       const ops = ["READ", "WRITE", "DESCRIBE", "ALL", "CREATE"];
-      const random = () => b("TOPIC", names[rand(5)]!, rand(3) === 0 ? "PREFIXED" : "LITERAL", principals[rand(4)]!, rand(4) === 0 ? "10.0.0.2" : "*", ops[rand(5)]!, rand(4) === 0 ? "DENY" : "ALLOW");
+      const random = () =>
+        b(
+          "TOPIC",
+          names[rand(5)]!,
+          rand(3) === 0 ? "PREFIXED" : "LITERAL",
+          principals[rand(4)]!,
+          rand(4) === 0 ? "10.0.0.2" : "*",
+          ops[rand(5)]!,
+          rand(4) === 0 ? "DENY" : "ALLOW",
+        );
       const acls = Array.from({ length: 40 }, random);
       const create = Array.from({ length: 3 }, random);
       const del = [acls[3]!, acls[17]!, acls[29]!];
       const u = {
         principals: ["User:svc-orders", "User:alice", "User:bob", "User:carol"],
         hosts: ["10.0.0.1", "10.0.0.2"],
-        resources: ["orders", "orders-dlq", "orx", "payments", "audit"].map((resourceName) => ({ resourceType: "TOPIC", resourceName })),
+        resources: ["orders", "orders-dlq", "orx", "payments", "audit"].map((resourceName) => ({
+          resourceType: "TOPIC",
+          resourceName,
+        })),
       };
       const topicOps = ["READ", "WRITE", "CREATE", "DESCRIBE", "DELETE", "ALTER", "DESCRIBE_CONFIGS", "ALTER_CONFIGS"];
-      const requests = u.resources.flatMap((r) => u.principals.flatMap((principal) => u.hosts.flatMap((host) => topicOps.map((operation) => ({ principal, host, operation, ...r })))));
-      const planned = (await json("plan", { current: acls, create, delete: del, universe: u, allowEveryoneIfNoAclFound: true })) as {
+      const requests = u.resources.flatMap((r) =>
+        u.principals.flatMap((principal) =>
+          u.hosts.flatMap((host) => topicOps.map((operation) => ({ principal, host, operation, ...r }))),
+        ),
+      );
+      const planned = (await json("plan", {
+        current: acls,
+        create,
+        delete: del,
+        universe: u,
+        allowEveryoneIfNoAclFound: true,
+      })) as {
         create: unknown[];
         delete: unknown[];
         decisionChanges: Record<string, string>[];
@@ -401,7 +655,19 @@ describe("policy CLI — plan", () => {
       const expected = requests.flatMap((r, i) => {
         const before = was!.results[i]!.decision;
         const afterDecision = is!.results[i]!.decision;
-        return before === afterDecision ? [] : [{ principal: r.principal, host: r.host, resourceType: r.resourceType, resourceName: r.resourceName, operation: r.operation, before, after: afterDecision }];
+        return before === afterDecision
+          ? []
+          : [
+              {
+                principal: r.principal,
+                host: r.host,
+                resourceType: r.resourceType,
+                resourceName: r.resourceName,
+                operation: r.operation,
+                before,
+                after: afterDecision,
+              },
+            ];
       });
       expect(expected.length).toBeGreaterThan(0);
       const sorted = (rows: Record<string, string>[]) => rows.map(k).sort();
@@ -413,7 +679,8 @@ describe("policy CLI — plan", () => {
 
 describe.concurrent("policy CLI — principal-map", () => {
   it(
-    "maps SSL DNs, clients without a certificate and Kerberos principals to User:<name>, or Kafka's exception per request",
+    "maps SSL DNs, clients without a certificate and Kerberos principals to User:<name>, or Kafka's exception " +
+      "per request",
     async () => {
       const out = await json("principal-map", {
         ssl: { rules: "RULE:^CN=(.*?),OU=ServiceUsers.*$/$1/L, DEFAULT" },
@@ -434,7 +701,10 @@ describe.concurrent("policy CLI — principal-map", () => {
           { name: "ANONYMOUS", principal: "User:ANONYMOUS" },
           { name: "alice", principal: "User:alice" },
           { name: "kafka", principal: "User:kafka" },
-          { error: "NoMatchingRule", message: "No rules apply to bob@OTHER.COM, rules [RULE:[1:$1@$0](.*@MYDOMAIN.COM)s/@.*//, DEFAULT]" },
+          {
+            error: "NoMatchingRule",
+            message: "No rules apply to bob@OTHER.COM, rules [RULE:[1:$1@$0](.*@MYDOMAIN.COM)s/@.*//, DEFAULT]",
+          },
         ],
       });
     },
@@ -452,7 +722,10 @@ describe.concurrent("policy CLI — principal-map", () => {
           { type: "kerberos", principal: "alice" },
         ],
       });
-      const refused = { error: "IllegalArgumentException", message: "Invalid rule: `RULE:^CN=(.*?),OU=ServiceUsers.*$/$1/L/U`, unmatched substring: `/U`" };
+      const refused = {
+        error: "IllegalArgumentException",
+        message: "Invalid rule: `RULE:^CN=(.*?),OU=ServiceUsers.*$/$1/L/U`, unmatched substring: `/U`",
+      };
       expect(out).toEqual({ results: [refused, refused] });
     },
     T,
@@ -463,7 +736,9 @@ describe.concurrent("policy CLI — principal-map", () => {
     async () => {
       const r = await run(["--help"], null);
       expect(r.code).toBe(0);
-      expect(r.stdout).toContain("principal-map       { ssl: { rules } | null, kerberos: { rules, defaultRealm } | null,");
+      expect(r.stdout).toContain(
+        "principal-map       { ssl: { rules } | null, kerberos: { rules, defaultRealm } | null,",
+      );
     },
     T,
   );

@@ -17,9 +17,13 @@ import { readFile } from "node:fs/promises";
 const ACL_JSON_COMMANDS = ["authorize", "authorize-by-type", "filter", "validate-acl", "plan"] as const;
 const QUOTA_TOKEN_JSON_COMMANDS = ["quota", "quota-filter", "quota-alter", "quota-budget", "token"] as const;
 const IDENTITY_JSON_COMMANDS = ["principal-map"] as const;
-type JsonCommand = (typeof ACL_JSON_COMMANDS)[number] | (typeof QUOTA_TOKEN_JSON_COMMANDS)[number] | (typeof IDENTITY_JSON_COMMANDS)[number];
+type JsonCommand =
+  | (typeof ACL_JSON_COMMANDS)[number]
+  | (typeof QUOTA_TOKEN_JSON_COMMANDS)[number]
+  | (typeof IDENTITY_JSON_COMMANDS)[number];
 
-const isOneOf = <T extends string>(list: readonly T[], value: string | undefined): value is T => value !== undefined && (list as readonly string[]).includes(value);
+const isOneOf = <T extends string>(list: readonly T[], value: string | undefined): value is T =>
+  value !== undefined && (list as readonly string[]).includes(value);
 
 const HELP = `Kafka Security Console — policy CLI (offline checks against exported ACLs, quotas and tokens)
 
@@ -28,21 +32,25 @@ JSON commands: one JSON document on stdin, one on stdout; exit 0, or 2 on bad in
   authorize-by-type   same, requests without resourceName
   filter              { acls, filter }
   validate-acl        { bindings }
-  plan                { current, create?, delete? | desired?, mode?: add-only|sync, scope?: { principals?, resourcePrefix? },
-                        superUsers?, allowEveryoneIfNoAclFound?, universe: { principals, hosts, resources }, maxDeletes? }
-                      the creates, deletes, invalid bindings and every decision of the universe that changes;
-                      sync deletes only inside the scope (principals AND prefix); exit 1 when deletes > maxDeletes
+  plan                { current, create?, delete? | desired?, mode?: add-only|sync,
+                        scope?: { principals?, resourcePrefix? }, superUsers?, allowEveryoneIfNoAclFound?,
+                        universe: { principals, hosts, resources }, maxDeletes? }
+                      the creates, deletes, invalid bindings and every decision of the universe that
+                      changes; sync deletes only inside the scope (principals AND prefix);
+                      exit 1 when deletes > maxDeletes
   quota               { configured: [{ entity, key, value }], requests: [{ user, clientId, key } | { ip, key }] }
   quota-filter        { configured, filter: { components: [{ entityType, matchType, match }], strict } }
   quota-alter         { entity, ops: [{ key, value|null }] }
   quota-budget        { configured, change: [{ entity, key, value|null }] }
-  token               { operation: create|renew|expire|describe, config, connection, superUsers, acls, tokens, now, request }
+  token               { operation: create|renew|expire|describe, config, connection, superUsers, acls, tokens,
+                        now, request }
   principal-map       { ssl: { rules } | null, kerberos: { rules, defaultRealm } | null,
                         requests: [{ type: "ssl", distinguishedName|null } | { type: "kerberos", principal }] }
                       the principal Kafka 4.1 makes of each client (User:<name>), or Kafka's exception;
                       rules exactly as in server.properties (null: unset); refused rules answer every request
 
-  e.g.  echo '{"entity":{"user":"alice"},"ops":[{"key":"producer_byte_rate","value":0}]}' | npm run --silent policy -- quota-alter
+  e.g.  echo '{"entity":{"user":"alice"},"ops":[{"key":"producer_byte_rate","value":0}]}' \\
+          | npm run --silent policy -- quota-alter
 
 Commands for people:
 `;
@@ -53,7 +61,8 @@ function write(stream: NodeJS.WriteStream, text: string): Promise<void> {
 
 async function readStdin(): Promise<string> {
   const chunks: Buffer[] = [];
-  for await (const chunk of process.stdin) chunks.push(typeof chunk === "string" ? Buffer.from(chunk) : (chunk as Buffer));
+  for await (const chunk of process.stdin)
+    chunks.push(typeof chunk === "string" ? Buffer.from(chunk) : (chunk as Buffer));
   return Buffer.concat(chunks).toString("utf8");
 }
 
@@ -63,8 +72,10 @@ async function isInputError(e: unknown): Promise<boolean> {
 }
 
 async function jsonHandler(command: JsonCommand): Promise<(input: unknown) => unknown> {
-  if (isOneOf(QUOTA_TOKEN_JSON_COMMANDS, command)) return (await import("./policy-quota-token")).quotaTokenJsonCommands[command];
-  if (isOneOf(IDENTITY_JSON_COMMANDS, command)) return (await import("./policy-identity")).identityJsonCommands[command];
+  if (isOneOf(QUOTA_TOKEN_JSON_COMMANDS, command))
+    return (await import("./policy-quota-token")).quotaTokenJsonCommands[command];
+  if (isOneOf(IDENTITY_JSON_COMMANDS, command))
+    return (await import("./policy-identity")).identityJsonCommands[command];
   return (await import("./policy-acl")).aclJsonCommands[command];
 }
 
@@ -79,7 +90,8 @@ async function runJson(command: JsonCommand): Promise<number> {
   try {
     const text = await readStdin();
     const { jsonNestsDeeperThan, MAX_JSON_DEPTH } = await import("../lib/policy/json-depth");
-    if (jsonNestsDeeperThan(text)) return fail(`stdin nests arrays and objects more than ${MAX_JSON_DEPTH} levels deep`);
+    if (jsonNestsDeeperThan(text))
+      return fail(`stdin nests arrays and objects more than ${MAX_JSON_DEPTH} levels deep`);
     input = JSON.parse(text);
   } catch (e) {
     return fail(`stdin is not valid JSON: ${(e as Error).message}`);
@@ -152,7 +164,10 @@ async function main(argv: string[]): Promise<number> {
     await write(command === undefined ? process.stderr : process.stdout, await help());
     return command === undefined ? 2 : 0;
   }
-  const isJsonCommand = isOneOf(ACL_JSON_COMMANDS, command) || isOneOf(QUOTA_TOKEN_JSON_COMMANDS, command) || isOneOf(IDENTITY_JSON_COMMANDS, command);
+  const isJsonCommand =
+    isOneOf(ACL_JSON_COMMANDS, command) ||
+    isOneOf(QUOTA_TOKEN_JSON_COMMANDS, command) ||
+    isOneOf(IDENTITY_JSON_COMMANDS, command);
   if (isJsonCommand && argv.length === 1) return runJson(command);
   return runHuman(argv);
 }

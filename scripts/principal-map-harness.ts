@@ -27,7 +27,8 @@ export interface JavaRegexResult {
   error?: string;
 }
 
-export type JavaRegexAnswer = { compile: { error: string; message: string | null } } | { groupCount: number; results: JavaRegexResult[] };
+export type JavaRegexAnswer =
+  { compile: { error: string; message: string | null } } | { groupCount: number; results: JavaRegexResult[] };
 
 export class HarnessTimeoutError extends Error {
   constructor(ms: number) {
@@ -59,7 +60,11 @@ export class PrincipalMapHarness {
   }
 
   private spawn(): ChildProcessWithoutNullStreams {
-    const proc = spawn("java", ["-Xmx256m", "-Xss4m", "-Dlog4j2.level=WARN", "-cp", this.classpath, "PrincipalMapHarness"], { cwd: ROOT, stdio: ["pipe", "pipe", "pipe"] });
+    const proc = spawn(
+      "java",
+      ["-Xmx256m", "-Xss4m", "-Dlog4j2.level=WARN", "-cp", this.classpath, "PrincipalMapHarness"],
+      { cwd: ROOT, stdio: ["pipe", "pipe", "pipe"] },
+    );
     this.proc = proc;
     this.stderrTail = "";
     proc.stderr.setEncoding("utf8");
@@ -148,7 +153,8 @@ export class PrincipalMapHarness {
   }
 }
 
-const invokedDirectly = process.argv[1] !== undefined && path.resolve(process.argv[1]) === path.resolve(import.meta.filename);
+const invokedDirectly =
+  process.argv[1] !== undefined && path.resolve(process.argv[1]) === path.resolve(import.meta.filename);
 if (invokedDirectly) {
   const h = await PrincipalMapHarness.start();
   const v = await h.ping();

@@ -23,7 +23,8 @@ async function main(): Promise<void> {
   try {
     if (!databaseUrl && !force) {
       throw new Error(
-        "the demo data is written once per cluster, and the record of it is kept in the console database: set DATABASE_URL, or pass --force to write it regardless (npm run seed -- --force)",
+        "the demo data is written once per cluster, and the record of it is kept in the console database: set " +
+          "DATABASE_URL, or pass --force to write it regardless (npm run seed -- --force)",
       );
     }
     const { seeded } = databaseUrl ? await seedDemoDataOnce(databaseUrl, log, { force }) : await seedDemoData(log);

@@ -47,7 +47,12 @@ import type { Logger } from "pino";
 import { env, type ConsoleEnv } from "../lib/env";
 import { assertSettings, SettingsError } from "../lib/settings-check";
 import { CLIENT_ADDRESS_HEADER, resolveClientAddress } from "../lib/auth/client-address";
-import { API_CACHE_CONTROL, baseSecurityHeaders, FALLBACK_CONTENT_SECURITY_POLICY, isApiPath } from "../lib/api/security-headers";
+import {
+  API_CACHE_CONTROL,
+  baseSecurityHeaders,
+  FALLBACK_CONTENT_SECURITY_POLICY,
+  isApiPath,
+} from "../lib/api/security-headers";
 import { findUnsafeUrl, hasErrors } from "../lib/schemas/safe-text";
 import { disconnectPrisma, getPrisma } from "../lib/db/client";
 import { clusterById } from "../lib/clusters";
@@ -83,7 +88,13 @@ function secureDefaults(res: ServerResponse, headers: Record<string, string>, ap
   };
 }
 
-function plainAnswer(status: number, reason: string, message: string, headers: Record<string, string>, extra: Record<string, string> = {}): string {
+function plainAnswer(
+  status: number,
+  reason: string,
+  message: string,
+  headers: Record<string, string>,
+  extra: Record<string, string> = {},
+): string {
   const body = `${message}\n`;
   const lines = Object.entries({
     ...headers,
@@ -120,7 +131,12 @@ function setClientAddress(req: IncomingMessage, settings: ConsoleEnv) {
 
 function sendJson(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}) {
   const text = JSON.stringify(body);
-  res.writeHead(status, { "Content-Type": "application/json", "Content-Length": Buffer.byteLength(text), "Cache-Control": "no-store", ...headers });
+  res.writeHead(status, {
+    "Content-Type": "application/json",
+    "Content-Length": Buffer.byteLength(text),
+    "Cache-Control": "no-store",
+    ...headers,
+  });
   res.end(res.req.method === "HEAD" ? undefined : text);
 }
 
@@ -192,13 +208,20 @@ export async function startConsoleServer(settings: ConsoleEnv = env(), log: Logg
   await app.prepare();
   const handle = app.getRequestHandler();
 
-  const defaults = { ...baseSecurityHeaders({ cookieSecure: settings.COOKIE_SECURE }), "Content-Security-Policy": FALLBACK_CONTENT_SECURITY_POLICY };
+  const defaults = {
+    ...baseSecurityHeaders({ cookieSecure: settings.COOKIE_SECURE }),
+    "Content-Security-Policy": FALLBACK_CONTENT_SECURITY_POLICY,
+  };
   const timeoutMs = Math.round(settings.REQUEST_TIMEOUT_SECONDS * 1000);
   const routeOf = routeNormaliser(routesOfBuild(path.join(dir, process.env.NEXT_DIST_DIR || ".next")));
   const readiness = consoleReadiness(log);
   const observability: Observability = {
     log,
-    metrics: createMetrics({ kafkaPooledConnections: () => pooledConnectionCount(), aclSnapshots: heldAclSnapshots, lastReady: readiness.probe.last }),
+    metrics: createMetrics({
+      kafkaPooledConnections: () => pooledConnectionCount(),
+      aclSnapshots: heldAclSnapshots,
+      lastReady: readiness.probe.last,
+    }),
     ready: () => readiness.ready(),
   };
   const { metrics } = observability;
@@ -215,7 +238,8 @@ export async function startConsoleServer(settings: ConsoleEnv = env(), log: Logg
 
   /** The probes and metrics this server answers itself; false for everything else. */
   const answeredHere = (req: IncomingMessage, res: ServerResponse, pathname: string): boolean => {
-    if (pathname !== HEALTH_PATH && pathname !== READY_PATH && !(pathname === METRICS_PATH && settings.METRICS_TOKEN)) return false;
+    if (pathname !== HEALTH_PATH && pathname !== READY_PATH && !(pathname === METRICS_PATH && settings.METRICS_TOKEN))
+      return false;
     if (req.method !== "GET" && req.method !== "HEAD") {
       sendJson(res, 405, { error: "This method is not allowed.", code: "METHOD_NOT_ALLOWED" }, { Allow: "GET, HEAD" });
     } else if (pathname === HEALTH_PATH) {
@@ -229,7 +253,12 @@ export async function startConsoleServer(settings: ConsoleEnv = env(), log: Logg
           answer(false);
         });
     } else if (!bearerMatches(req.headers.authorization, settings.METRICS_TOKEN!)) {
-      sendJson(res, 401, { error: "Send the metrics token as Authorization: Bearer.", code: "UNAUTHENTICATED" }, { "WWW-Authenticate": 'Bearer realm="metrics"' });
+      sendJson(
+        res,
+        401,
+        { error: "Send the metrics token as Authorization: Bearer.", code: "UNAUTHENTICATED" },
+        { "WWW-Authenticate": 'Bearer realm="metrics"' },
+      );
     } else {
       sendMetrics(res);
     }
@@ -240,7 +269,12 @@ export async function startConsoleServer(settings: ConsoleEnv = env(), log: Logg
     const method = (req.method ?? "").toUpperCase();
     if (!allowed.has(method)) {
       const body = JSON.stringify({ error: "This method is not allowed.", code: "METHOD_NOT_ALLOWED" });
-      res.writeHead(405, { Allow: ALLOWED_METHODS.join(", "), "Content-Type": "application/json", "Content-Length": Buffer.byteLength(body), Connection: "close" });
+      res.writeHead(405, {
+        Allow: ALLOWED_METHODS.join(", "),
+        "Content-Type": "application/json",
+        "Content-Length": Buffer.byteLength(body),
+        Connection: "close",
+      });
       res.end(body);
       return;
     }
@@ -250,9 +284,15 @@ export async function startConsoleServer(settings: ConsoleEnv = env(), log: Logg
     const urlProblems = findUnsafeUrl(url);
     if (hasErrors(urlProblems)) {
       const isApi = (req.url ?? "").startsWith("/api/");
-      const message = "The address contains text the console does not accept (NUL, control characters or invalid UTF-8).";
-      const body = isApi ? JSON.stringify({ error: message, code: "VALIDATION", fieldErrors: urlProblems }) : `${message}\n`;
-      res.writeHead(400, { "Content-Type": isApi ? "application/json" : "text/plain; charset=utf-8", "Content-Length": Buffer.byteLength(body) });
+      const message =
+        "The address contains text the console does not accept (NUL, control characters or invalid UTF-8).";
+      const body = isApi
+        ? JSON.stringify({ error: message, code: "VALIDATION", fieldErrors: urlProblems })
+        : `${message}\n`;
+      res.writeHead(400, {
+        "Content-Type": isApi ? "application/json" : "text/plain; charset=utf-8",
+        "Content-Length": Buffer.byteLength(body),
+      });
       res.end(body);
       return;
     }
@@ -295,7 +335,15 @@ export async function startConsoleServer(settings: ConsoleEnv = env(), log: Logg
         const seconds = (performance.now() - started) / 1000;
         const method = allowed.has((req.method ?? "").toUpperCase()) ? req.method!.toUpperCase() : "other";
         metrics.observeRequest(method, route, res.statusCode, seconds);
-        const line = { requestId, method, route, path: pathname.slice(0, 512), status: res.statusCode, ms: Math.round(seconds * 1000), ...(res.writableFinished ? {} : { aborted: true }) };
+        const line = {
+          requestId,
+          method,
+          route,
+          path: pathname.slice(0, 512),
+          status: res.statusCode,
+          ms: Math.round(seconds * 1000),
+          ...(res.writableFinished ? {} : { aborted: true }),
+        };
         // Probes every few seconds would drown the log: they are logged at debug.
         if (ownPath) log.debug(line, "request");
         else log.info(line, "request");
@@ -308,7 +356,11 @@ export async function startConsoleServer(settings: ConsoleEnv = env(), log: Logg
 
   // CONNECT never reaches the request listener in Node: answer it here.
   server.on("connect", (_req: IncomingMessage, socket: Socket) => {
-    socket.end(plainAnswer(405, "Method Not Allowed", "This method is not allowed.", defaults, { Allow: ALLOWED_METHODS.join(", ") }));
+    socket.end(
+      plainAnswer(405, "Method Not Allowed", "This method is not allowed.", defaults, {
+        Allow: ALLOWED_METHODS.join(", "),
+      }),
+    );
   });
 
   // Malformed requests, slow clients: answered here, with the same headers, then closed.
@@ -317,13 +369,20 @@ export async function startConsoleServer(settings: ConsoleEnv = env(), log: Logg
     if (error.code !== "ECONNRESET" && socket.writable && (!inFlight || !inFlight.headersSent)) {
       const answer =
         error.code === "ERR_HTTP_REQUEST_TIMEOUT"
-          ? plainAnswer(408, "Request Timeout", `The request did not arrive within ${settings.REQUEST_TIMEOUT_SECONDS} seconds.`, defaults)
+          ? plainAnswer(
+              408,
+              "Request Timeout",
+              `The request did not arrive within ${settings.REQUEST_TIMEOUT_SECONDS} seconds.`,
+              defaults,
+            )
           : error.code === "HPE_INVALID_METHOD"
             ? // A method Node's parser does not know at all (TRACK, BREW, ...).
-              plainAnswer(405, "Method Not Allowed", "This method is not allowed.", defaults, { Allow: ALLOWED_METHODS.join(", ") })
+              plainAnswer(405, "Method Not Allowed", "This method is not allowed.", defaults, {
+                Allow: ALLOWED_METHODS.join(", "),
+              })
             : error.code === "HPE_HEADER_OVERFLOW"
-            ? plainAnswer(431, "Request Header Fields Too Large", "The request headers are too large.", defaults)
-            : plainAnswer(400, "Bad Request", "The request is not valid HTTP.", defaults);
+              ? plainAnswer(431, "Request Header Fields Too Large", "The request headers are too large.", defaults)
+              : plainAnswer(400, "Bad Request", "The request is not valid HTTP.", defaults);
       socket.end(answer);
     }
     socket.destroy();
@@ -346,8 +405,10 @@ export async function startConsoleServer(settings: ConsoleEnv = env(), log: Logg
   let metricsUrl: string | undefined;
   if (settings.METRICS_PORT !== undefined) {
     metricsServer = http.createServer((req, res) => {
-      if (req.url?.split("?")[0] !== "/metrics") return sendJson(res, 404, { error: "Not found: the metrics are at /metrics." });
-      if (req.method !== "GET" && req.method !== "HEAD") return sendJson(res, 405, { error: "This method is not allowed." }, { Allow: "GET, HEAD" });
+      if (req.url?.split("?")[0] !== "/metrics")
+        return sendJson(res, 404, { error: "Not found: the metrics are at /metrics." });
+      if (req.method !== "GET" && req.method !== "HEAD")
+        return sendJson(res, 405, { error: "This method is not allowed." }, { Allow: "GET, HEAD" });
       sendMetrics(res);
     });
     metricsServer.keepAliveTimeout = 5_000;
@@ -373,12 +434,18 @@ export async function startConsoleServer(settings: ConsoleEnv = env(), log: Logg
         new Promise<boolean>((resolve) => (timer = setTimeout(() => resolve(false), shutdownMs))),
       ]);
       clearTimeout(timer);
-      if (!finished) log.warn({ inFlight, timeoutSeconds: settings.SHUTDOWN_TIMEOUT_SECONDS }, "shutdown: requests still running after the timeout are cut off");
+      if (!finished)
+        log.warn(
+          { inFlight, timeoutSeconds: settings.SHUTDOWN_TIMEOUT_SECONDS },
+          "shutdown: requests still running after the timeout are cut off",
+        );
       // Every request is done (or cut off): the connections left are idle.
       server.closeAllConnections();
       await listenerClosed;
       await app.close().catch(() => undefined);
-      await closeAllConnections().catch((error: unknown) => log.warn({ err: error }, "closing the Kafka connections failed"));
+      await closeAllConnections().catch((error: unknown) =>
+        log.warn({ err: error }, "closing the Kafka connections failed"),
+      );
       await disconnectPrisma().catch((error: unknown) => log.warn({ err: error }, "closing the database pool failed"));
       log.info("stopped: requests drained, Kafka connections and the database pool closed");
     })());
@@ -453,10 +520,17 @@ async function main() {
   process.once("SIGTERM", () => stop("SIGTERM"));
   process.once("SIGINT", () => stop("SIGINT"));
   // Before Next is prepared, so that a parent dying during the start is noticed as well.
-  if (process.argv.includes("--exit-with-parent")) watchParent(() => stop("the process that started the console is gone"));
+  if (process.argv.includes("--exit-with-parent"))
+    watchParent(() => stop("the process that started the console is gone"));
   state.running = await startConsoleServer(settings, log);
   // scripts/start.ts and the tests wait for "Ready on".
-  log.info({ url: state.running.url, ...(state.running.metricsUrl ? { metricsUrl: `${state.running.metricsUrl}/metrics` } : {}) }, `[server] Ready on ${state.running.url}`);
+  log.info(
+    {
+      url: state.running.url,
+      ...(state.running.metricsUrl ? { metricsUrl: `${state.running.metricsUrl}/metrics` } : {}),
+    },
+    `[server] Ready on ${state.running.url}`,
+  );
 }
 
 if (process.argv[1] && path.resolve(process.argv[1]) === path.resolve(import.meta.filename)) {

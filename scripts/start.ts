@@ -67,7 +67,17 @@ function buildIsStale(): boolean {
   const buildId = path.join(root, distDir, "BUILD_ID");
   if (!existsSync(buildId)) return true;
   const built = statSync(buildId).mtimeMs;
-  const sources = ["app", "components", "lib", "public", "proxy.ts", "instrumentation.ts", "next.config.ts", "package-lock.json", "tsconfig.json"];
+  const sources = [
+    "app",
+    "components",
+    "lib",
+    "public",
+    "proxy.ts",
+    "instrumentation.ts",
+    "next.config.ts",
+    "package-lock.json",
+    "tsconfig.json",
+  ];
   return sources.some((s) => newestMtime(s) > built);
 }
 
@@ -93,7 +103,11 @@ async function main() {
       throw new Error("the local Kafka broker did not start; see the messages above and .kafka/logs/server.log");
     }
   } else {
-    log(`using ${clusters().map((c) => `${c.id} at ${c.kafka.bootstrapServers.join(",")}`).join("; ")}`);
+    log(
+      `using ${clusters()
+        .map((c) => `${c.id} at ${c.kafka.bootstrapServers.join(",")}`)
+        .join("; ")}`,
+    );
   }
 
   let stopDatabase: (() => Promise<void>) | undefined;
@@ -120,14 +134,20 @@ async function main() {
   }
   if (localBroker && !env.KAFKA_SERVICE_CREDENTIALS_FILE) {
     env.KAFKA_SERVICE_CREDENTIALS_FILE = await ensureDevServicePrincipal((line) => log(line));
-    log(`service principal: User:console-service, credentials in ${path.relative(root, env.KAFKA_SERVICE_CREDENTIALS_FILE)} (reads ACLs to decide who may approve token requests)`);
+    log(
+      `service principal: User:console-service, credentials ` +
+        `in ${path.relative(root, env.KAFKA_SERVICE_CREDENTIALS_FILE)} (reads ACLs to decide who may approve ` +
+        `token requests)`,
+    );
   }
 
   if (process.argv.includes("--no-build")) {
-    if (!existsSync(path.join(root, distDir, "BUILD_ID"))) throw new Error(`--no-build: there is no build in ${distDir}; run npm run build first`);
+    if (!existsSync(path.join(root, distDir, "BUILD_ID")))
+      throw new Error(`--no-build: there is no build in ${distDir}; run npm run build first`);
   } else if (buildIsStale()) {
     log("building the console (first start or changed sources; about a minute)...");
-    if ((await run(bin("next"), ["build"], { ...env, KSC_BUILD_SKIP_TYPECHECK: "1" })) !== 0) throw new Error("next build failed; see the output above");
+    if ((await run(bin("next"), ["build"], { ...env, KSC_BUILD_SKIP_TYPECHECK: "1" })) !== 0)
+      throw new Error("next build failed; see the output above");
   }
 
   env.PORT = String(port);
@@ -148,13 +168,15 @@ async function main() {
           "",
           `  Kafka Security Console: ${url}`,
           localBroker
-            ? "  Demo sign-in (SCRAM-SHA-512): admin / admin-secret (super user); alice, bob, carol, svc-orders, svc-billing with <name>-secret"
+            ? "  Demo sign-in (SCRAM-SHA-512): admin / admin-secret (super user); alice, bob, carol, svc-orders, " +
+              "svc-billing with <name>-secret"
             : "  Sign in with your Kafka credentials.",
           !localBroker
             ? "  Stop with Ctrl-C."
             : stopBroker
               ? "  Stop with Ctrl-C (the local broker stops too)."
-              : "  Stop with Ctrl-C; the local broker keeps running (a second Ctrl-C, or npm run kafka:stop, stops it too).",
+              : "  Stop with Ctrl-C; the local broker keeps running (a second Ctrl-C, or npm run kafka:stop, " +
+                "stops it too).",
           "",
         ].join("\n"),
       );

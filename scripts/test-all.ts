@@ -20,7 +20,11 @@ import { describeSecretKey } from "../lib/auth/crypto";
 
 const root = path.resolve(import.meta.dirname, "..");
 const bin = (name: string) => path.join(root, "node_modules", ".bin", name);
-const outDir = path.join(root, ".data", process.env.NEXT_DIST_DIR ? `test-results-${path.basename(process.env.NEXT_DIST_DIR)}` : "test-results");
+const outDir = path.join(
+  root,
+  ".data",
+  process.env.NEXT_DIST_DIR ? `test-results-${path.basename(process.env.NEXT_DIST_DIR)}` : "test-results",
+);
 const only = process.env.TEST_ONLY?.split(",").map((s) => s.trim());
 const wants = (step: string) => !only || only.includes(step);
 
@@ -66,7 +70,11 @@ async function vitest(project: string, env: Record<string, string | undefined> =
   banner(`vitest: ${project}`);
   const outputFile = path.join(outDir, `vitest-${project}.json`);
   rmSync(outputFile, { force: true });
-  const code = await run(bin("vitest"), ["run", "--project", project, "--reporter=default", "--reporter=json", `--outputFile=${outputFile}`], env);
+  const code = await run(
+    bin("vitest"),
+    ["run", "--project", project, "--reporter=default", "--reporter=json", `--outputFile=${outputFile}`],
+    env,
+  );
   try {
     const report = JSON.parse(readFileSync(outputFile, "utf8")) as VitestJson;
     passed += report.numPassedTests;
@@ -91,7 +99,11 @@ async function playwright(env: Record<string, string | undefined>) {
   banner("playwright: e2e");
   const outputFile = path.join(outDir, "playwright.json");
   rmSync(outputFile, { force: true });
-  const code = await run(bin("playwright"), ["test", "--reporter=list,json", ...process.argv.slice(2).filter((a, i) => !(i === 0 && a === "--"))], { ...env, PLAYWRIGHT_JSON_OUTPUT_NAME: outputFile });
+  const code = await run(
+    bin("playwright"),
+    ["test", "--reporter=list,json", ...process.argv.slice(2).filter((a, i) => !(i === 0 && a === "--"))],
+    { ...env, PLAYWRIGHT_JSON_OUTPUT_NAME: outputFile },
+  );
   try {
     const report = JSON.parse(readFileSync(outputFile, "utf8")) as PlaywrightJson;
     passed += report.stats.expected + report.stats.flaky;
@@ -163,7 +175,8 @@ async function main() {
       await ensureDatabase(env.DATABASE_URL!, freshDatabase);
       if ((await run(bin("tsx"), ["scripts/db-migrate.ts"])) !== 0) ready = false;
       // --force: the tests start from the demo state, whatever earlier runs changed (npm start seeds once only).
-      if (ready && process.env.SEED !== "0" && (await run(bin("tsx"), ["scripts/seed.ts", "--force"])) !== 0) ready = false;
+      if (ready && process.env.SEED !== "0" && (await run(bin("tsx"), ["scripts/seed.ts", "--force"])) !== 0)
+        ready = false;
     } catch (error) {
       console.error(`database not ready: ${(error as Error).message}`);
       ready = false;
@@ -180,8 +193,16 @@ async function main() {
           failures.push("next build");
         } else {
           // The console's service principal on the dev broker (written by the seed), as npm start configures it.
-          const service = path.join(path.resolve(root, process.env.KAFKA_STATE_DIR || ".kafka"), "console-service.json"); // devServiceCredentialsFile()
-          await playwright({ ...env, ...(!process.env.KAFKA_SERVICE_CREDENTIALS_FILE && existsSync(service) ? { KAFKA_SERVICE_CREDENTIALS_FILE: service } : {}) });
+          const service = path.join(
+            path.resolve(root, process.env.KAFKA_STATE_DIR || ".kafka"),
+            "console-service.json",
+          ); // devServiceCredentialsFile()
+          await playwright({
+            ...env,
+            ...(!process.env.KAFKA_SERVICE_CREDENTIALS_FILE && existsSync(service)
+              ? { KAFKA_SERVICE_CREDENTIALS_FILE: service }
+              : {}),
+          });
         }
       }
     }

@@ -21,7 +21,11 @@ export interface JavaNames {
 
 export function javaX500Names(certificateFiles: readonly string[], texts: readonly string[]): JavaNames {
   const input = texts.map((t) => Buffer.from(t, "utf8").toString("base64")).join("\n") + "\n";
-  const output = execFileSync("java", [SOURCE, ...certificateFiles], { input, encoding: "utf8", stdio: ["pipe", "pipe", "pipe"] });
+  const output = execFileSync("java", [SOURCE, ...certificateFiles], {
+    input,
+    encoding: "utf8",
+    stdio: ["pipe", "pipe", "pipe"],
+  });
   const lines = output.trim() === "" ? [] : output.trim().split("\n");
   const answers = lines.map((l) => (l.startsWith("!") ? l : Buffer.from(l, "base64").toString("utf8")));
   return { subjects: answers.slice(0, certificateFiles.length), texts: answers.slice(certificateFiles.length) };
@@ -34,7 +38,9 @@ export class TestCertificates {
   private count = 0;
 
   constructor() {
-    execFileSync("openssl", ["genpkey", "-algorithm", "EC", "-pkeyopt", "ec_paramgen_curve:P-256", "-out", this.key], { stdio: "pipe" });
+    execFileSync("openssl", ["genpkey", "-algorithm", "EC", "-pkeyopt", "ec_paramgen_curve:P-256", "-out", this.key], {
+      stdio: "pipe",
+    });
   }
 
   /**
@@ -51,7 +57,11 @@ export class TestCertificates {
       writeFileSync(cnf, `[req]\ndistinguished_name=dn\nstring_mask=${options.stringMask}\n[dn]\n`);
       extra.push("-config", cnf);
     }
-    execFileSync("openssl", ["req", "-x509", "-key", this.key, "-subj", subj, "-days", "1", "-outform", "DER", "-out", der, ...extra], { stdio: "pipe" });
+    execFileSync(
+      "openssl",
+      ["req", "-x509", "-key", this.key, "-subj", subj, "-days", "1", "-outform", "DER", "-out", der, ...extra],
+      { stdio: "pipe" },
+    );
     execFileSync("openssl", ["x509", "-inform", "DER", "-in", der, "-out", pem], { stdio: "pipe" });
     return { der, pem };
   }

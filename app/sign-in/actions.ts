@@ -2,7 +2,15 @@
 
 import { cookies } from "next/headers";
 import { redirect } from "next/navigation";
-import { CLUSTER_COOKIE, clusterHrefOn, clustersInAddresses, currentClusterId, getViewer, sessionCookieName, sessionCookieOptions } from "@/lib/auth/current";
+import {
+  CLUSTER_COOKIE,
+  clusterHrefOn,
+  clustersInAddresses,
+  currentClusterId,
+  getViewer,
+  sessionCookieName,
+  sessionCookieOptions,
+} from "@/lib/auth/current";
 import { splitClusterPath } from "@/lib/cluster-path";
 import { defaultClusterId, findCluster } from "@/lib/clusters";
 import { safeNextPath } from "@/lib/auth/safe-next";
@@ -24,7 +32,10 @@ export async function signInAction(_prev: SignInState, formData: FormData): Prom
   // The page asked for. A page of another cluster stays when the browser has a session there
   // (it asked for this sign-in, e.g. to compare the two); else it becomes the same page here.
   const next = splitClusterPath(safeNextPath(formData.get("next")));
-  const keep = next.clusterId !== null && findCluster(next.clusterId) !== undefined && (next.clusterId === clusterId || jar.has(sessionCookieName(next.clusterId)));
+  const keep =
+    next.clusterId !== null &&
+    findCluster(next.clusterId) !== undefined &&
+    (next.clusterId === clusterId || jar.has(sessionCookieName(next.clusterId)));
   redirect(keep ? clusterHrefOn(next.clusterId!, next.rest) : clusterHrefOn(clusterId, next.rest));
 }
 

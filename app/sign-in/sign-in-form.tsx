@@ -15,7 +15,15 @@ export interface SignInCluster {
 }
 
 /** With more than one cluster, the user picks the one to sign in to (credentials differ per cluster). */
-export function SignInForm({ next, clusters = [], cluster }: { next: string; clusters?: readonly SignInCluster[]; cluster?: string }) {
+export function SignInForm({
+  next,
+  clusters = [],
+  cluster,
+}: {
+  next: string;
+  clusters?: readonly SignInCluster[];
+  cluster?: string;
+}) {
   const [state, formAction] = useActionState<SignInState, FormData>(signInAction, null);
   const errors = state && !state.ok ? (state.fieldErrors ?? {}) : {};
   return (
@@ -24,7 +32,11 @@ export function SignInForm({ next, clusters = [], cluster }: { next: string; clu
       <input type="hidden" name="next" value={next} />
       {clusters.length > 1 && (
         <Field id="signin-cluster" label="Cluster" errors={errors.cluster}>
-          <Select name="cluster" defaultValue={cluster ?? clusters[0]?.id} options={clusters.map((c) => ({ value: c.id, label: `${c.displayName} (${c.id})` }))} />
+          <Select
+            name="cluster"
+            defaultValue={cluster ?? clusters[0]?.id}
+            options={clusters.map((c) => ({ value: c.id, label: `${c.displayName} (${c.id})` }))}
+          />
         </Field>
       )}
       <Field id="signin-username" label="Username" errors={errors.username}>

@@ -17,7 +17,11 @@ export function AclExportLinks({ showImport = true }: { showImport?: boolean }) 
       {FORMATS.map((f, i) => (
         <span key={f.format}>
           {i > 0 && (i === FORMATS.length - 1 ? " or " : ", ")}
-          <a href={`/api/v1/acls/export?format=${f.format}`} download aria-label={`Export ACLs as ${f.format.toUpperCase()}`}>
+          <a
+            href={`/api/v1/acls/export?format=${f.format}`}
+            download
+            aria-label={`Export ACLs as ${f.format.toUpperCase()}`}
+          >
             {f.label}
           </a>
         </span>

@@ -29,7 +29,8 @@ export function withParams(params: AclListParams, change: AclListParams): AclLis
   return listParams({ ...params, ...change });
 }
 
-const queryString = (params: AclListParams, extra: AclListParams = {}) => new URLSearchParams({ ...params, ...extra }).toString();
+const queryString = (params: AclListParams, extra: AclListParams = {}) =>
+  new URLSearchParams({ ...params, ...extra }).toString();
 
 /** The page's address for these parameters. */
 export function aclListHref(params: AclListParams, extra: AclListParams = {}): string {
@@ -70,7 +71,11 @@ export function cloneHref(b: AclBinding): string {
  * request's operation, so it is left for the user to choose.
  */
 export function accessCheckHref(b: AclBinding): string {
-  const params = new URLSearchParams({ principal: b.principal, resourceType: b.resourceType, resourceName: b.resourceName });
+  const params = new URLSearchParams({
+    principal: b.principal,
+    resourceType: b.resourceType,
+    resourceName: b.resourceName,
+  });
   if (b.patternType === "PREFIXED") params.set("prefix", b.resourceName);
   if (b.operation !== "ALL") params.set("operation", b.operation);
   if (b.host !== "*") params.set("host", b.host);

@@ -24,12 +24,16 @@ export const ACL_COLUMNS: readonly { key: AclSortColumn; header: string }[] = [
 ];
 
 /** One key per binding (all seven fields). */
-export const bindingRowKey = (b: AclBinding) => [b.resourceType, b.patternType, b.resourceName, b.principal, b.host, b.operation, b.permissionType].join("|");
+export const bindingRowKey = (b: AclBinding) =>
+  [b.resourceType, b.patternType, b.resourceName, b.principal, b.host, b.operation, b.permissionType].join("|");
 
 /** The principal's page (`/principals/User%3Aalice`). */
 export const principalHref = (principal: string) => `/principals/${encodeURIComponent(principal)}`;
 
-/** How a sortable header row sorts: the current column and direction, a link per choice (works without JavaScript), and a click handler. */
+/**
+ * How a sortable header row sorts: the current column and direction, a link per choice (works without JavaScript), and
+ * a click handler.
+ */
 export interface AclSortControl {
   column: AclSortColumn;
   order: "asc" | "desc";

@@ -18,9 +18,11 @@ export function ApiReference({ areas, version }: { areas: AreaView[]; version: s
     <div className={styles.reference}>
       <h1>API reference</h1>
       <p className="lead">
-        The JSON API under <code>/api/v1</code>, OpenAPI {version}. Every call acts as the signed-in Kafka principal. Sign in with{" "}
-        <code>POST /api/v1/session</code> (a cookie) or send <code>Authorization: Basic</code> with Kafka credentials on each request. The machine-readable
-        document: <a href="/api/v1/openapi.json">/api/v1/openapi.json</a>. Each operation below opens to its parameters, answers and an example.
+        The JSON API under <code>/api/v1</code>, OpenAPI {version}. Every call acts as the signed-in Kafka principal.
+        Sign in with <code>POST /api/v1/session</code> (a cookie) or send <code>Authorization: Basic</code> with Kafka
+        credentials on each request. The machine-readable document:{" "}
+        <a href="/api/v1/openapi.json">/api/v1/openapi.json</a>. Each operation below opens to its parameters, answers
+        and an example.
       </p>
       <nav aria-label="API areas" className={`card ${styles.toc}`}>
         {areas.map((area) => (
@@ -30,7 +32,8 @@ export function ApiReference({ areas, version }: { areas: AreaView[]; version: s
               {area.operations.map((op) => (
                 <li key={op.id}>
                   <a href={`#${op.id}`}>
-                    <span className={`${styles.method} ${styles[op.method]}`}>{op.method.toUpperCase()}</span> <code>{op.path}</code>
+                    <span className={`${styles.method} ${styles[op.method]}`}>{op.method.toUpperCase()}</span>{" "}
+                    <code>{op.path}</code>
                   </a>
                 </li>
               ))}
@@ -102,7 +105,8 @@ function Operation({ op }: { op: OperationView }) {
         summary={
           <>
             <h3>
-              <span className={`${styles.method} ${styles[op.method]}`}>{op.method.toUpperCase()}</span> <code>{op.path}</code>
+              <span className={`${styles.method} ${styles[op.method]}`}>{op.method.toUpperCase()}</span>{" "}
+              <code>{op.path}</code>
             </h3>
             <span className={styles.summary}>{op.summary}</span>
           </>
@@ -111,11 +115,18 @@ function Operation({ op }: { op: OperationView }) {
         {op.description && op.description !== op.summary && <p className={styles.description}>{op.description}</p>}
         <p className={styles.meta}>
           <span className="muted">Operation id</span> <code>{op.id}</code> ·{" "}
-          {op.public ? <span>no credentials needed</span> : <span className="muted">session cookie or Basic credentials</span>}
+          {op.public ? (
+            <span>no credentials needed</span>
+          ) : (
+            <span className="muted">session cookie or Basic credentials</span>
+          )}
           {headers.length > 0 && (
             <>
               {" "}
-              · <span className="muted">optional header</span> {headers.map((h) => <code key={h.name}>{h.name}</code>)}
+              · <span className="muted">optional header</span>{" "}
+              {headers.map((h) => (
+                <code key={h.name}>{h.name}</code>
+              ))}
             </>
           )}
         </p>
@@ -145,12 +156,14 @@ function Operation({ op }: { op: OperationView }) {
           {op.responses.map((r) => (
             <li key={r.status}>
               <Badge tone={r.status.startsWith("2") ? "ok" : "bad"}>{r.status}</Badge> {r.description}
-              {r.mediaTypes.filter((m) => m !== "application/json").map((m) => (
-                <span key={m} className="muted">
-                  {" "}
-                  (or <code>{m}</code>)
-                </span>
-              ))}
+              {r.mediaTypes
+                .filter((m) => m !== "application/json")
+                .map((m) => (
+                  <span key={m} className="muted">
+                    {" "}
+                    (or <code>{m}</code>)
+                  </span>
+                ))}
             </li>
           ))}
         </ul>
@@ -171,9 +184,21 @@ function Operation({ op }: { op: OperationView }) {
         ) : (
           <>
             <h4>Example{op.body && op.body.examples.length > 1 ? "s" : ""}</h4>
-            <p className="muted">Changes are not sent from this page. Run the command with your Kafka credentials in KAFKA_USER and KAFKA_PASSWORD.</p>
+            <p className="muted">
+              Changes are not sent from this page. Run the command with your Kafka credentials in KAFKA_USER and
+              KAFKA_PASSWORD.
+            </p>
             {op.body && op.body.examples.length > 0 ? (
-              op.body.examples.map((e) => <CurlExample key={e.name} method={op.method} path={op.path} body={e.value} public={op.public} title={e.summary || e.name} />)
+              op.body.examples.map((e) => (
+                <CurlExample
+                  key={e.name}
+                  method={op.method}
+                  path={op.path}
+                  body={e.value}
+                  public={op.public}
+                  title={e.summary || e.name}
+                />
+              ))
             ) : (
               <CurlExample method={op.method} path={op.path} public={op.public} title={op.summary} />
             )}

@@ -8,7 +8,13 @@ import styles from "./api-reference.module.css";
 /** The curl command for a change (shown instead of a live button: changes are not sent from this page). */
 export function CurlExample(props: { method: string; path: string; body?: unknown; public?: boolean; title: string }) {
   const origin = useOrigin();
-  const command = curlCommand({ origin, method: props.method, path: props.path, body: props.body, public: props.public });
+  const command = curlCommand({
+    origin,
+    method: props.method,
+    path: props.path,
+    body: props.body,
+    public: props.public,
+  });
   return (
     <div className={styles.curl}>
       <div className="row">

@@ -12,7 +12,10 @@ describe("referenceModel", () => {
     const documented = Object.values(doc.paths as Record<string, object>).flatMap((byMethod) => Object.keys(byMethod));
     expect(all).toHaveLength(documented.length);
     expect(areas[0]?.name).toBe("Session");
-    expect(areas.find((a) => a.name === "Cluster")?.operations.map((o) => `${o.method} ${o.path}`)).toEqual(["get /api/v1/cluster", "get /api/v1/dashboard"]);
+    expect(areas.find((a) => a.name === "Cluster")?.operations.map((o) => `${o.method} ${o.path}`)).toEqual([
+      "get /api/v1/cluster",
+      "get /api/v1/dashboard",
+    ]);
   });
 
   it("resolves shared answers and body schemas, and marks the sign-in as needing no credentials", () => {
@@ -25,8 +28,15 @@ describe("referenceModel", () => {
 
   it("turns the query examples into named sets for the Try-it form, path examples included", () => {
     expect(op("checkAccess").exampleSets.map((s) => s.name)).toEqual(["topic", "pinnedHost", "cluster", "certificate"]);
-    expect(op("checkAccess").exampleSets[0]?.values).toEqual({ principal: "User:alice", operation: "READ", resourceType: "TOPIC", resourceName: "orders" });
-    expect(op("approveTokenRequest").exampleSets).toEqual([{ name: "example", summary: "example", values: { id: "00000000-0000-4000-8000-000000000000" } }]);
+    expect(op("checkAccess").exampleSets[0]?.values).toEqual({
+      principal: "User:alice",
+      operation: "READ",
+      resourceType: "TOPIC",
+      resourceName: "orders",
+    });
+    expect(op("approveTokenRequest").exampleSets).toEqual([
+      { name: "example", summary: "example", values: { id: "00000000-0000-4000-8000-000000000000" } },
+    ]);
     expect(op("getCluster").exampleSets).toEqual([]);
   });
 });
@@ -46,7 +56,11 @@ describe("typeLabel", () => {
 
 describe("constraintsOf", () => {
   it("names defaults and limits in words, one or many", () => {
-    expect(constraintsOf({ type: "string", minLength: 1, maxLength: 255, default: "x" })).toEqual(['default "x"', "at least 1 character", "at most 255 characters"]);
+    expect(constraintsOf({ type: "string", minLength: 1, maxLength: 255, default: "x" })).toEqual([
+      'default "x"',
+      "at least 1 character",
+      "at most 255 characters",
+    ]);
     expect(constraintsOf({ type: "integer", minimum: 1, maximum: Number.MAX_SAFE_INTEGER })).toEqual(["≥ 1"]);
   });
 });
@@ -58,20 +72,36 @@ describe("requestUrl", () => {
       { name: "principal", in: "query" as const },
       { name: "page", in: "query" as const },
     ];
-    expect(requestUrl("/api/v1/x/{id}/y", params, { id: "a/b", principal: "User:alice", page: "" })).toBe("/api/v1/x/a%2Fb/y?principal=User%3Aalice");
+    expect(requestUrl("/api/v1/x/{id}/y", params, { id: "a/b", principal: "User:alice", page: "" })).toBe(
+      "/api/v1/x/a%2Fb/y?principal=User%3Aalice",
+    );
   });
 });
 
 describe("curlCommand", () => {
-  it("sends the body as one single-quoted JSON word, even with an apostrophe in it, and never a real credential", () => {
-    const command = curlCommand({ origin: "http://127.0.0.1:3000", method: "post", path: "/api/v1/token-requests/{id}/deny", body: { reason: "it's done" } });
-    expect(command).toContain(`curl -X POST "http://127.0.0.1:3000/api/v1/token-requests/$ID/deny"`);
-    expect(command).toContain(`-u "$KAFKA_USER:$KAFKA_PASSWORD"`);
-    expect(command).toContain(`-d '{"reason":"it'\\''s done"}'`);
-  });
+  it(
+    "sends the body as one single-quoted JSON word, even with an apostrophe in it, and never a real " + "credential",
+    () => {
+      const command = curlCommand({
+        origin: "http://127.0.0.1:3000",
+        method: "post",
+        path: "/api/v1/token-requests/{id}/deny",
+        body: { reason: "it's done" },
+      });
+      expect(command).toContain(`curl -X POST "http://127.0.0.1:3000/api/v1/token-requests/$ID/deny"`);
+      expect(command).toContain(`-u "$KAFKA_USER:$KAFKA_PASSWORD"`);
+      expect(command).toContain(`-d '{"reason":"it'\\''s done"}'`);
+    },
+  );
 
   it("keeps the cookie of a sign-in instead of sending credentials", () => {
-    const command = curlCommand({ origin: "https://c.example", method: "post", path: "/api/v1/session", body: { username: "alice" }, public: true });
+    const command = curlCommand({
+      origin: "https://c.example",
+      method: "post",
+      path: "/api/v1/session",
+      body: { username: "alice" },
+      public: true,
+    });
     expect(command).toContain("-c cookies.txt");
     expect(command).not.toContain("KAFKA_PASSWORD");
   });

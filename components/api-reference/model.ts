@@ -58,7 +58,8 @@ export function resolveRef<T>(doc: Doc, value: T): T {
   const ref = (value as { $ref?: unknown } | null)?.$ref;
   if (typeof ref !== "string" || !ref.startsWith("#/")) return value;
   let node: unknown = doc;
-  for (const part of ref.slice(2).split("/")) node = (node as Record<string, unknown> | undefined)?.[part.replace(/~1/g, "/").replace(/~0/g, "~")];
+  for (const part of ref.slice(2).split("/"))
+    node = (node as Record<string, unknown> | undefined)?.[part.replace(/~1/g, "/").replace(/~0/g, "~")];
   if (node === undefined) throw new Error(`Unresolved $ref ${ref}`);
   return resolveRef(doc, node as T);
 }
@@ -67,7 +68,9 @@ const text = (v: unknown) => (typeof v === "string" ? v : "");
 
 export function referenceModel(doc: Doc): AreaView[] {
   const tags = (doc.tags as { name: string; description?: string }[] | undefined) ?? [];
-  const areas = new Map<string, AreaView>(tags.map((t) => [t.name, { name: t.name, description: text(t.description), operations: [] }]));
+  const areas = new Map<string, AreaView>(
+    tags.map((t) => [t.name, { name: t.name, description: text(t.description), operations: [] }]),
+  );
   const paths = (doc.paths ?? {}) as Record<string, Record<string, Doc>>;
   for (const [path, byMethod] of Object.entries(paths)) {
     for (const method of METHODS) {
@@ -88,7 +91,8 @@ function operationView(doc: Doc, method: string, path: string, op: Doc): Operati
     const examples: Record<string, string> = {};
     // eslint-disable-next-line @typescript-eslint/no-base-to-string -- a parameter's example is a scalar
     if (p.example !== undefined) examples.example = String(p.example);
-    for (const [name, e] of Object.entries((p.examples ?? {}) as Record<string, { value: unknown }>)) examples[name] = String(e.value);
+    for (const [name, e] of Object.entries((p.examples ?? {}) as Record<string, { value: unknown }>))
+      examples[name] = String(e.value);
     return {
       name: text(p.name),
       in: p.in as ParameterView["in"],
@@ -105,7 +109,9 @@ function operationView(doc: Doc, method: string, path: string, op: Doc): Operati
   if (media) {
     body = {
       schema: resolveRef(doc, (media.schema ?? {}) as Schema),
-      examples: Object.entries((media.examples ?? {}) as Record<string, { summary?: string; value: unknown }>).map(([name, e]) => ({ name, summary: text(e.summary), value: e.value })),
+      examples: Object.entries((media.examples ?? {}) as Record<string, { summary?: string; value: unknown }>).map(
+        ([name, e]) => ({ name, summary: text(e.summary), value: e.value }),
+      ),
     };
   }
 
@@ -113,21 +119,40 @@ function operationView(doc: Doc, method: string, path: string, op: Doc): Operati
     const r = resolveRef(doc, raw);
     const content = (r.content ?? {}) as Record<string, Doc>;
     const json = content["application/json"];
-    return { status, description: text(r.description), schema: json?.schema ? resolveRef(doc, json.schema as Schema) : null, mediaTypes: Object.keys(content) };
+    return {
+      status,
+      description: text(r.description),
+      schema: json?.schema ? resolveRef(doc, json.schema as Schema) : null,
+      mediaTypes: Object.keys(content),
+    };
   });
 
   // Example sets: the query examples share names across parameters; path parameters add their example to each set.
   const names = [...new Set(parameters.filter((p) => p.in === "query").flatMap((p) => Object.keys(p.examples)))];
   const summaries = new Map<string, string>();
   for (const raw of (op.parameters as Doc[] | undefined) ?? []) {
-    for (const [name, e] of Object.entries((resolveRef(doc, raw).examples ?? {}) as Record<string, { summary?: string }>)) if (e.summary) summaries.set(name, e.summary);
+    for (const [name, e] of Object.entries(
+      (resolveRef(doc, raw).examples ?? {}) as Record<string, { summary?: string }>,
+    ))
+      if (e.summary) summaries.set(name, e.summary);
   }
-  const pathValues = Object.fromEntries(parameters.filter((p) => p.in === "path").map((p) => [p.name, p.examples.example ?? ""]));
-  const exampleSets = (names.length > 0 ? names : parameters.some((p) => p.in === "path") ? ["example"] : []).map((name) => ({
-    name,
-    summary: summaries.get(name) ?? name,
-    values: { ...pathValues, ...Object.fromEntries(parameters.filter((p) => p.in === "query" && p.examples[name] !== undefined).map((p) => [p.name, p.examples[name]!])) },
-  }));
+  const pathValues = Object.fromEntries(
+    parameters.filter((p) => p.in === "path").map((p) => [p.name, p.examples.example ?? ""]),
+  );
+  const exampleSets = (names.length > 0 ? names : parameters.some((p) => p.in === "path") ? ["example"] : []).map(
+    (name) => ({
+      name,
+      summary: summaries.get(name) ?? name,
+      values: {
+        ...pathValues,
+        ...Object.fromEntries(
+          parameters
+            .filter((p) => p.in === "query" && p.examples[name] !== undefined)
+            .map((p) => [p.name, p.examples[name]!]),
+        ),
+      },
+    }),
+  );
 
   return {
     id: text(op.operationId) || `${method}-${path}`,
@@ -171,9 +196,11 @@ export function constraintsOf(schema: Schema): string[] {
   if (safe(schema.exclusiveMinimum)) out.push(`> ${schema.exclusiveMinimum}`);
   if (safe(schema.maximum)) out.push(`≤ ${schema.maximum}`);
   const count = (n: number, what: string) => `${n} ${what}${n === 1 ? "" : "s"}`;
-  if (typeof schema.minLength === "number" && schema.minLength > 0) out.push(`at least ${count(schema.minLength, "character")}`);
+  if (typeof schema.minLength === "number" && schema.minLength > 0)
+    out.push(`at least ${count(schema.minLength, "character")}`);
   if (typeof schema.maxLength === "number") out.push(`at most ${count(schema.maxLength, "character")}`);
-  if (typeof schema.minItems === "number" && schema.minItems > 0) out.push(`at least ${count(schema.minItems, "item")}`);
+  if (typeof schema.minItems === "number" && schema.minItems > 0)
+    out.push(`at least ${count(schema.minItems, "item")}`);
   if (typeof schema.maxItems === "number") out.push(`at most ${count(schema.maxItems, "item")}`);
   if (typeof schema.pattern === "string") out.push(`pattern ${schema.pattern}`);
   if (typeof schema.format === "string") out.push(`format ${schema.format}`);
@@ -190,7 +217,11 @@ export function objectShapes(schema: Schema): Schema[] {
 }
 
 /** The URL a Try-it form calls: path parameters filled in, empty query values left out. */
-export function requestUrl(path: string, parameters: Pick<ParameterView, "name" | "in">[], values: Record<string, string>): string {
+export function requestUrl(
+  path: string,
+  parameters: Pick<ParameterView, "name" | "in">[],
+  values: Record<string, string>,
+): string {
   let url = path;
   const query = new URLSearchParams();
   for (const p of parameters) {
@@ -212,7 +243,14 @@ export function shellQuote(value: string): string {
  * (never a real cookie or password), path parameters as shell variables, the example
  * body as JSON.
  */
-export function curlCommand(options: { origin: string; method: string; path: string; body?: unknown; public?: boolean; query?: Record<string, string> }): string {
+export function curlCommand(options: {
+  origin: string;
+  method: string;
+  path: string;
+  body?: unknown;
+  public?: boolean;
+  query?: Record<string, string>;
+}): string {
   const pathWithVars = options.path.replace(/\{(\w+)\}/g, (_m, name: string) => `$${name.toUpperCase()}`);
   const search = options.query && Object.keys(options.query).length > 0 ? `?${new URLSearchParams(options.query)}` : "";
   const url = `${options.origin}${pathWithVars}${search}`;

@@ -7,7 +7,17 @@ import { useEffect, useRef, type ReactNode } from "react";
  * operations rather than one very long page. It opens when clicked, and when the address
  * names it (`#<operation id>`, e.g. from the table of contents or a shared link).
  */
-export function OperationDetails({ id, className, summary, children }: { id: string; className?: string; summary: ReactNode; children: ReactNode }) {
+export function OperationDetails({
+  id,
+  className,
+  summary,
+  children,
+}: {
+  id: string;
+  className?: string;
+  summary: ReactNode;
+  children: ReactNode;
+}) {
   const ref = useRef<HTMLDetailsElement>(null);
   useEffect(() => {
     const openIfNamed = () => {

@@ -4,13 +4,16 @@ import styles from "./api-reference.module.css";
 
 const MAX_DEPTH = 5;
 
-/** A JSON Schema as a table of fields: name, type, required, what it means; nested objects indented below their field. */
+/**
+ * A JSON Schema as a table of fields: name, type, required, what it means; nested objects indented below their field.
+ */
 export function SchemaView({ schema, label }: { schema: Schema; label: string }) {
   const shapes = objectShapes(schema);
   if (shapes.length === 0) {
     return (
       <p className={styles.schemaScalar}>
-        <code>{typeLabel(schema)}</code> {typeof schema.description === "string" && <span className="muted">{schema.description}</span>}
+        <code>{typeLabel(schema)}</code>{" "}
+        {typeof schema.description === "string" && <span className="muted">{schema.description}</span>}
       </p>
     );
   }
@@ -18,7 +21,15 @@ export function SchemaView({ schema, label }: { schema: Schema; label: string })
     ...(shapes.length > 1 ? [{ kind: "alternative" as const, key: `alt-${i}`, first: i === 0, shape }] : []),
     ...fieldRows(shape, 0, "", `${i}`),
   ]);
-  return <DataTable label={label} className={styles.schemaTable} rows={rows} rowKey={(r) => r.key} columns={SCHEMA_COLUMNS} />;
+  return (
+    <DataTable
+      label={label}
+      className={styles.schemaTable}
+      rows={rows}
+      rowKey={(r) => r.key}
+      columns={SCHEMA_COLUMNS}
+    />
+  );
 }
 
 type SchemaRow =
@@ -33,7 +44,15 @@ function fieldRows(shape: Schema, depth: number, prefix: string, key: string): S
     const nested = depth < MAX_DEPTH ? objectShapes(property) : [];
     const inner = property.type === "array" ? `${prefix}${name}[].` : `${prefix}${name}.`;
     const isRequired = required.has(name);
-    const row: SchemaRow = { kind: "field", key: `${key}/${name}`, name, prefix, depth, property, required: isRequired };
+    const row: SchemaRow = {
+      kind: "field",
+      key: `${key}/${name}`,
+      name,
+      prefix,
+      depth,
+      property,
+      required: isRequired,
+    };
     return [row, ...nested.flatMap((n, i) => fieldRows(n, depth + 1, inner, `${key}/${name}/${i}`))];
   });
 }

@@ -41,7 +41,11 @@ export function TryIt(props: {
     try {
       const response = await fetch(url, { credentials: "same-origin", headers: { accept: "application/json" } });
       const text = await response.text();
-      setAnswer({ status: response.status, statusText: response.statusText, ...pretty(text.length > MAX_SHOWN ? text.slice(0, MAX_SHOWN) : text) });
+      setAnswer({
+        status: response.status,
+        statusText: response.statusText,
+        ...pretty(text.length > MAX_SHOWN ? text.slice(0, MAX_SHOWN) : text),
+      });
     } catch (error) {
       setAnswer({ error: error instanceof Error ? error.message : "The request failed" });
     } finally {
@@ -55,7 +59,13 @@ export function TryIt(props: {
         <div className="row">
           <span className="muted">Fill in an example:</span>
           {props.exampleSets.map((set) => (
-            <button key={set.name} type="button" className="btn secondary small" title={set.summary} onClick={() => setValues(set.values)}>
+            <button
+              key={set.name}
+              type="button"
+              className="btn secondary small"
+              title={set.summary}
+              onClick={() => setValues(set.values)}
+            >
               {set.name}
             </button>
           ))}
@@ -73,7 +83,12 @@ export function TryIt(props: {
                   {p.name} {p.required && <span className={styles.required}>required</span>}
                 </span>
                 {options ? (
-                  <select id={`${id}-${p.name}`} value={value} required={p.required} onChange={(e) => set(e.target.value)}>
+                  <select
+                    id={`${id}-${p.name}`}
+                    value={value}
+                    required={p.required}
+                    onChange={(e) => set(e.target.value)}
+                  >
                     <option value="">{p.required ? "choose…" : "(not sent)"}</option>
                     {options.map((o) => (
                       <option key={o} value={o}>
@@ -82,7 +97,13 @@ export function TryIt(props: {
                     ))}
                   </select>
                 ) : (
-                  <input id={`${id}-${p.name}`} value={value} required={p.required} placeholder={typeLabel(p.schema)} onChange={(e) => set(e.target.value)} />
+                  <input
+                    id={`${id}-${p.name}`}
+                    value={value}
+                    required={p.required}
+                    placeholder={typeLabel(p.schema)}
+                    onChange={(e) => set(e.target.value)}
+                  />
                 )}
               </label>
             );
@@ -95,9 +116,7 @@ export function TryIt(props: {
         </button>
         <code className={styles.url}>GET {url}</code>
       </div>
-      {answer && "error" in answer && (
-        <Alert tone="error">{answer.error}</Alert>
-      )}
+      {answer && "error" in answer && <Alert tone="error">{answer.error}</Alert>}
       {answer && !("error" in answer) && (
         <div className={styles.answer}>
           <p>

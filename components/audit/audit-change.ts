@@ -42,7 +42,15 @@ type Json = Record<string, unknown>;
 
 const isObject = (v: unknown): v is Json => typeof v === "object" && v !== null && !Array.isArray(v);
 
-const BINDING_FIELDS = ["resourceType", "resourceName", "patternType", "principal", "host", "operation", "permissionType"] as const;
+const BINDING_FIELDS = [
+  "resourceType",
+  "resourceName",
+  "patternType",
+  "principal",
+  "host",
+  "operation",
+  "permissionType",
+] as const;
 
 function asBinding(v: unknown): AclBinding | null {
   if (!isObject(v)) return null;
@@ -61,8 +69,12 @@ export function requestedBindings(event: Pick<AuditEventView, "request">): AclBi
 
 function aclChange(event: AuditEventView): AuditChange {
   const asked = requestedBindings(event);
-  const results = isObject(event.after) && Array.isArray(event.after.results) ? event.after.results.filter(isObject) : null;
-  if (results === null) return asked.length === 0 ? { kind: "none" } : { kind: "bindings", created: [], deleted: [], failed: [], notApplied: asked };
+  const results =
+    isObject(event.after) && Array.isArray(event.after.results) ? event.after.results.filter(isObject) : null;
+  if (results === null)
+    return asked.length === 0
+      ? { kind: "none" }
+      : { kind: "bindings", created: [], deleted: [], failed: [], notApplied: asked };
   const ok = results.filter((r) => r.ok === true);
   const failed = results
     .filter((r) => r.ok !== true)
@@ -73,7 +85,8 @@ function aclChange(event: AuditEventView): AuditChange {
     });
   if (event.action === "acl.delete") {
     const recorded = isObject(event.before) ? bindingsIn(event.before.bindings) : [];
-    const deleted = recorded.length > 0 ? recorded : bindingsIn(ok.filter((r) => typeof r.deleted !== "number" || r.deleted > 0));
+    const deleted =
+      recorded.length > 0 ? recorded : bindingsIn(ok.filter((r) => typeof r.deleted !== "number" || r.deleted > 0));
     return { kind: "bindings", created: [], deleted, failed, notApplied: [] };
   }
   return { kind: "bindings", created: bindingsIn(ok), deleted: [], failed, notApplied: [] };
@@ -91,15 +104,23 @@ function flatten(value: unknown, prefix = "", out = new Map<string, unknown>()):
   return out;
 }
 
-const QUOTA_KEYS = new Set(["producer_byte_rate", "consumer_byte_rate", "request_percentage", "controller_mutation_rate", "connection_creation_rate"]);
+const QUOTA_KEYS = new Set([
+  "producer_byte_rate",
+  "consumer_byte_rate",
+  "request_percentage",
+  "controller_mutation_rate",
+  "connection_creation_rate",
+]);
 
 /** A value as a person reads it: quota values in their unit, timestamps as UTC times, lists joined. */
 export function displayValue(path: string, value: unknown): string {
   const key = path.slice(path.lastIndexOf(".") + 1);
   if (value === null || value === undefined) return "none";
   if (typeof value === "number" && QUOTA_KEYS.has(key)) return `${formatQuotaValue(key, value)} (${value})`;
-  if (typeof value === "number" && /Timestamp$/.test(key) && value > 0) return `${new Date(value).toISOString().replace("T", " ").slice(0, 19)} UTC`;
-  if (Array.isArray(value)) return value.length === 0 ? "(none)" : value.map((v) => (typeof v === "string" ? v : JSON.stringify(v))).join(", ");
+  if (typeof value === "number" && /Timestamp$/.test(key) && value > 0)
+    return `${new Date(value).toISOString().replace("T", " ").slice(0, 19)} UTC`;
+  if (Array.isArray(value))
+    return value.length === 0 ? "(none)" : value.map((v) => (typeof v === "string" ? v : JSON.stringify(v))).join(", ");
   if (typeof value === "string") return value;
   return JSON.stringify(value);
 }
@@ -117,7 +138,8 @@ export function diffFields(before: unknown, after: unknown): { changes: FieldCha
     const now = displayValue(path, b.get(path));
     if (inBefore && !inAfter) changes.push({ path, kind: "removed", before: was });
     else if (!inBefore && inAfter) changes.push({ path, kind: "added", after: now });
-    else if (JSON.stringify(a.get(path)) !== JSON.stringify(b.get(path))) changes.push({ path, kind: "changed", before: was, after: now });
+    else if (JSON.stringify(a.get(path)) !== JSON.stringify(b.get(path)))
+      changes.push({ path, kind: "changed", before: was, after: now });
     else unchanged++;
   }
   return { changes, unchanged };
@@ -181,7 +203,9 @@ export function foldSignInNoise(events: readonly AuditEventView[]): AuditRow[] {
     }
     const client = clientOf(event);
     const at = new Date(event.at);
-    const hour = new Date(Date.UTC(at.getUTCFullYear(), at.getUTCMonth(), at.getUTCDate(), at.getUTCHours())).toISOString();
+    const hour = new Date(
+      Date.UTC(at.getUTCFullYear(), at.getUTCMonth(), at.getUTCDate(), at.getUTCHours()),
+    ).toISOString();
     const key = `${client}|${hour}`;
     let group = groups.get(key);
     if (!group) {
@@ -191,7 +215,8 @@ export function foldSignInNoise(events: readonly AuditEventView[]): AuditRow[] {
     }
     group.events.push(event);
     group.attempts += Math.max(1, event.repeatCount);
-    const name = isObject(event.request) && typeof event.request.username === "string" ? event.request.username : event.principal;
+    const name =
+      isObject(event.request) && typeof event.request.username === "string" ? event.request.username : event.principal;
     if (!group.usernames.includes(name)) group.usernames.push(name);
   }
   return rows;
@@ -234,7 +259,11 @@ export function describeMatch(f: AuditFilterWords, shown: number, more: boolean,
   const what = filterWords(f);
   const events = (n: number) => `${n} ${n === 1 ? "event" : "events"}`;
   const match = (n: number) => (what === "" ? "you may see" : `${n === 1 ? "matches" : "match"} ${what}`);
-  if (olderPage) return `Older events that ${what === "" ? "you may see" : `match ${what}`}: ${events(shown)} on this page${more ? ", more on the next" : ""}.`;
+  if (olderPage)
+    return (
+      `Older events that ${what === "" ? "you may see" : `match ${what}`}: ${events(shown)} on this ` +
+      `page${more ? ", more on the next" : ""}.`
+    );
   if (!more) return shown === 0 ? `No events ${match(0)}.` : `${events(shown)} ${match(shown)}.`;
   return `More than ${events(shown)} ${match(shown + 1)}; the newest ${shown} are shown.`;
 }

@@ -7,7 +7,14 @@ import { foldSignInNoise, requestedBindings, type AuditEventView, type SignInGro
 import { ChangeView } from "./change-view";
 import styles from "./audit.module.css";
 
-const OUTCOME_TONE: Record<AuditEventView["outcome"], Tone> = { success: "ok", failure: "bad", denied: "bad", partial: "warn", pending: "warn", unknown: "warn" };
+const OUTCOME_TONE: Record<AuditEventView["outcome"], Tone> = {
+  success: "ok",
+  failure: "bad",
+  denied: "bad",
+  partial: "warn",
+  pending: "warn",
+  unknown: "warn",
+};
 
 const time = (d: Date | string) => new Date(d).toISOString().replace("T", " ").slice(0, 19);
 
@@ -16,10 +23,15 @@ export function targetHref(e: AuditEventView): string | null {
   if (e.action.startsWith("acl.")) {
     const b = requestedBindings(e)[0];
     if (!b) return null;
-    return b.patternType === "LITERAL" ? resourceHref(b.resourceType, b.resourceName) : aclsHref({ resourceType: b.resourceType, resourceName: b.resourceName, patternType: b.patternType });
+    return b.patternType === "LITERAL"
+      ? resourceHref(b.resourceType, b.resourceName)
+      : aclsHref({ resourceType: b.resourceType, resourceName: b.resourceName, patternType: b.patternType });
   }
   if (e.action === "quota.alter") {
-    const entity = typeof e.request === "object" && e.request !== null ? (e.request as { entity?: { user?: unknown } }).entity : undefined;
+    const entity =
+      typeof e.request === "object" && e.request !== null
+        ? (e.request as { entity?: { user?: unknown } }).entity
+        : undefined;
     return typeof entity?.user === "string" ? quotaUserHref(entity.user) : "/quotas";
   }
   if (e.action.startsWith("token.request.")) return "/token-requests";
@@ -100,9 +112,9 @@ function SignInFailures({ group }: { group: SignInGroup }) {
   return (
     <details>
       <summary>
-        {group.attempts} failed sign-in{group.attempts === 1 ? "" : "s"} from <span className="mono">{group.client}</span>{" "}
-        between{" "}
-        {hour}:00 and {next}:00 UTC ({group.usernames.length === 1 ? "user" : "users"} {group.usernames.join(", ")})
+        {group.attempts} failed sign-in{group.attempts === 1 ? "" : "s"} from{" "}
+        <span className="mono">{group.client}</span> between {hour}:00 and {next}:00 UTC (
+        {group.usernames.length === 1 ? "user" : "users"} {group.usernames.join(", ")})
       </summary>
       <ul className={styles.noiseList}>
         {group.events.map((e) => (

@@ -16,18 +16,30 @@ function BindingLine({ b }: { b: AclBinding }) {
           {b.resourceType}:{b.resourceName}
         </a>
       ) : (
-        <a href={aclsHref({ resourceType: b.resourceType, resourceName: b.resourceName, patternType: "PREFIXED" })} className="mono">
+        <a
+          href={aclsHref({ resourceType: b.resourceType, resourceName: b.resourceName, patternType: "PREFIXED" })}
+          className="mono"
+        >
           {b.resourceType}:{b.resourceName}* (PREFIXED)
         </a>
       )}{" "}
-      for{" "}
-      <PrincipalLink principal={b.principal} />
+      for <PrincipalLink principal={b.principal} />
       {b.host !== "*" && <span className="mono"> from {b.host}</span>}
     </>
   );
 }
 
-function Bindings({ title, list, sign, tone }: { title: string; list: readonly AclBinding[]; sign: string; tone: string | undefined }) {
+function Bindings({
+  title,
+  list,
+  sign,
+  tone,
+}: {
+  title: string;
+  list: readonly AclBinding[];
+  sign: string;
+  tone: string | undefined;
+}) {
   if (list.length === 0) return null;
   return (
     <div className={styles.group}>
@@ -54,8 +66,18 @@ export function ChangeView({ event }: { event: AuditEventView }) {
     <div className={styles.change} data-testid="audit-change">
       {change.kind === "bindings" && (
         <>
-          <Bindings title={`${change.created.length} binding${change.created.length === 1 ? "" : "s"} created`} list={change.created} sign="+" tone={styles.added} />
-          <Bindings title={`${change.deleted.length} binding${change.deleted.length === 1 ? "" : "s"} deleted`} list={change.deleted} sign="−" tone={styles.removed} />
+          <Bindings
+            title={`${change.created.length} binding${change.created.length === 1 ? "" : "s"} created`}
+            list={change.created}
+            sign="+"
+            tone={styles.added}
+          />
+          <Bindings
+            title={`${change.deleted.length} binding${change.deleted.length === 1 ? "" : "s"} deleted`}
+            list={change.deleted}
+            sign="−"
+            tone={styles.removed}
+          />
           {change.failed.length > 0 && (
             <div className={styles.group}>
               <div className={styles.groupTitle}>{change.failed.length} not changed (Kafka refused)</div>
@@ -71,13 +93,22 @@ export function ChangeView({ event }: { event: AuditEventView }) {
               </ul>
             </div>
           )}
-          <Bindings title={`${change.notApplied.length} asked for, not applied`} list={change.notApplied} sign="·" tone={styles.failed} />
+          <Bindings
+            title={`${change.notApplied.length} asked for, not applied`}
+            list={change.notApplied}
+            sign="·"
+            tone={styles.failed}
+          />
         </>
       )}
       {change.kind === "fields" && (
         <ul className={styles.lines}>
           {change.changes.map((c) => (
-            <li key={c.path} className={c.kind === "added" ? styles.added : c.kind === "removed" ? styles.removed : styles.changed} data-kind={c.kind}>
+            <li
+              key={c.path}
+              className={c.kind === "added" ? styles.added : c.kind === "removed" ? styles.removed : styles.changed}
+              data-kind={c.kind}
+            >
               <span aria-hidden="true" className={styles.sign}>
                 {c.kind === "added" ? "+" : c.kind === "removed" ? "−" : "~"}
               </span>

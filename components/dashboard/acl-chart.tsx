@@ -32,15 +32,28 @@ export function AclChart({ byType }: { byType: AclPosture["byType"] }) {
               {t.resourceType}
             </text>
             {t.allow > 0 && (
-              <a href={aclsHref({ resourceType: t.resourceType, permissionType: "ALLOW" })} aria-label={`${t.allow} ALLOW ACLs on ${t.resourceType}`}>
+              <a
+                href={aclsHref({ resourceType: t.resourceType, permissionType: "ALLOW" })}
+                aria-label={`${t.allow} ALLOW ACLs on ${t.resourceType}`}
+              >
                 <title>{`${t.allow} ALLOW on ${t.resourceType}`}</title>
                 <rect x={LABEL} y={4} width={allowW} height={16} rx={3} className={styles.allow} />
               </a>
             )}
             {t.deny > 0 && (
-              <a href={aclsHref({ resourceType: t.resourceType, permissionType: "DENY" })} aria-label={`${t.deny} DENY ACLs on ${t.resourceType}`}>
+              <a
+                href={aclsHref({ resourceType: t.resourceType, permissionType: "DENY" })}
+                aria-label={`${t.deny} DENY ACLs on ${t.resourceType}`}
+              >
                 <title>{`${t.deny} DENY on ${t.resourceType}`}</title>
-                <rect x={LABEL + allowW + (allowW > 0 ? 1 : 0)} y={4} width={denyW} height={16} rx={3} className={styles.deny} />
+                <rect
+                  x={LABEL + allowW + (allowW > 0 ? 1 : 0)}
+                  y={4}
+                  width={denyW}
+                  height={16}
+                  rx={3}
+                  className={styles.deny}
+                />
               </a>
             )}
             <text x={LABEL + allowW + denyW + 6} y={16} className={styles.chartValue}>

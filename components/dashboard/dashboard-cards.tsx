@@ -4,7 +4,15 @@ import { Alert } from "@/components/ui/alert";
 import { Badge } from "@/components/ui/badge";
 import { DataTable } from "@/components/ui/data-table";
 import { formatRelative } from "@/lib/services/token-view";
-import type { AclPosture, Dashboard, DashboardCard, DecisionPosture, QuotaPosture, RecentChange, TokenPosture } from "@/lib/schemas/dashboard";
+import type {
+  AclPosture,
+  Dashboard,
+  DashboardCard,
+  DecisionPosture,
+  QuotaPosture,
+  RecentChange,
+  TokenPosture,
+} from "@/lib/schemas/dashboard";
 import { AclChart } from "./acl-chart";
 import { BudgetBars } from "./budget-bars";
 import { TokenTimeline } from "./token-timeline";
@@ -12,7 +20,19 @@ import { aclsHref, auditHref, planHref, principalHref, tokensHref } from "./link
 import styles from "./dashboard.module.css";
 
 /** A number that leads to the list behind it. */
-function Stat({ label, value, href, testId, tone }: { label: ReactNode; value: number; href: string; testId: string; tone?: "bad" | "warn" }) {
+function Stat({
+  label,
+  value,
+  href,
+  testId,
+  tone,
+}: {
+  label: ReactNode;
+  value: number;
+  href: string;
+  testId: string;
+  tone?: "bad" | "warn";
+}) {
   return (
     <Link href={href} className={`${styles.stat} ${tone && value > 0 ? styles[tone] : ""}`} data-testid={testId}>
       <span className={styles.statValue}>{value.toLocaleString("en")}</span>
@@ -57,13 +77,19 @@ function AclPostureCard({ card, lintHref }: { card: Dashboard["acls"]; lintHref:
       id="acls"
       footer={
         <span className="muted">
-          From the ACL snapshot of {p.snapshot.takenAt.replace("T", " ").slice(0, 19)} UTC (shared by everyone Kafka lets describe ACLs).
+          From the ACL snapshot of {p.snapshot.takenAt.replace("T", " ").slice(0, 19)} UTC (shared by everyone Kafka
+          lets describe ACLs).
         </span>
       }
     >
       <div className={styles.stats}>
         <Stat label="ACLs" value={p.total} href={aclsHref()} testId="posture-total" />
-        <Stat label="DENY" value={p.byPermission.DENY} href={aclsHref({ permissionType: "DENY" })} testId="posture-deny" />
+        <Stat
+          label="DENY"
+          value={p.byPermission.DENY}
+          href={aclsHref({ permissionType: "DENY" })}
+          testId="posture-deny"
+        />
         <Stat
           label={
             <>
@@ -86,7 +112,12 @@ function AclPostureCard({ card, lintHref }: { card: Dashboard["acls"]; lintHref:
           testId="posture-wildcard-resource"
           tone="warn"
         />
-        <Stat label="PREFIXED" value={p.prefixed} href={aclsHref({ patternType: "PREFIXED" })} testId="posture-prefixed" />
+        <Stat
+          label="PREFIXED"
+          value={p.prefixed}
+          href={aclsHref({ patternType: "PREFIXED" })}
+          testId="posture-prefixed"
+        />
       </div>
       <AclChart byType={p.byType} />
       <LintLine lint={p.lint} lintHref={lintHref} />
@@ -98,7 +129,8 @@ function LintLine({ lint, lintHref }: { lint: AclPosture["lint"]; lintHref: stri
   if (lint.state === "onRequest") {
     return (
       <p className={styles.lint} data-testid="posture-lint">
-        Lint runs on request above {lint.limit.toLocaleString("en")} ACLs. <Link href={lintHref}>Lint every ACL now</Link>
+        Lint runs on request above {lint.limit.toLocaleString("en")} ACLs.{" "}
+        <Link href={lintHref}>Lint every ACL now</Link>
       </p>
     );
   }
@@ -112,8 +144,16 @@ function LintLine({ lint, lintHref }: { lint: AclPosture["lint"]; lintHref: stri
         <ul className={styles.codes}>
           {lint.byCode.map((c) => (
             <li key={c.code} data-code={c.code}>
-              <Link href={aclsHref({ lintCode: c.code })} title={`${c.count} ${c.count === 1 ? "finding" : "findings"} about ${c.acls} ${c.acls === 1 ? "ACL" : "ACLs"}`}>
-                <Badge tone={c.severity === "error" ? "bad" : c.severity === "warning" ? "warn" : "info"}>{c.acls}</Badge>
+              <Link
+                href={aclsHref({ lintCode: c.code })}
+                title={
+                  `${c.count} ${c.count === 1 ? "finding" : "findings"} ` +
+                  `about ${c.acls} ${c.acls === 1 ? "ACL" : "ACLs"}`
+                }
+              >
+                <Badge tone={c.severity === "error" ? "bad" : c.severity === "warning" ? "warn" : "info"}>
+                  {c.acls}
+                </Badge>
                 <span className="sr-only"> {c.acls === 1 ? "ACL" : "ACLs"} with</span> <code>{c.code}</code>
               </Link>
             </li>
@@ -126,7 +166,13 @@ function LintLine({ lint, lintHref }: { lint: AclPosture["lint"]; lintHref: stri
 
 function SuperUsersCard({ superUsers }: { superUsers: Dashboard["superUsers"] }) {
   return (
-    <Card title="Super users" id="super-users" footer={<span className="muted">As configured: {superUsers.source}. Kafka lets every one of them do everything.</span>}>
+    <Card
+      title="Super users"
+      id="super-users"
+      footer={
+        <span className="muted">As configured: {superUsers.source}. Kafka lets every one of them do everything.</span>
+      }
+    >
       {superUsers.principals.length === 0 ? (
         <p className="muted">None configured.</p>
       ) : (
@@ -153,15 +199,27 @@ function DecisionsCard({ card, now }: { card: DashboardCard<DecisionPosture>; no
       ) : (
         <>
           <div className={styles.stats}>
-            <Stat label="token requests you may approve" value={card.data.pending} href="/token-requests#decide" testId="decisions-pending" tone="warn" />
-            <Stat label="of yours still open" value={card.data.myOpen} href="/token-requests#mine" testId="decisions-mine" />
+            <Stat
+              label="token requests you may approve"
+              value={card.data.pending}
+              href="/token-requests#decide"
+              testId="decisions-pending"
+              tone="warn"
+            />
+            <Stat
+              label="of yours still open"
+              value={card.data.myOpen}
+              href="/token-requests#mine"
+              testId="decisions-mine"
+            />
           </div>
           {card.data.requests.length > 0 && (
             <ul className={styles.plainList} data-testid="decisions-list">
               {card.data.requests.map((r) => (
                 <li key={r.id} data-request-id={r.id}>
                   <Link href="/token-requests#decide">
-                    <span className="mono">{r.requester}</span> asks for a token of <span className="mono">{r.owner}</span>
+                    <span className="mono">{r.requester}</span> asks for a token of{" "}
+                    <span className="mono">{r.owner}</span>
                   </Link>{" "}
                   <span className="muted">{formatRelative(Date.parse(r.createdAt), now)}</span>
                 </li>
@@ -183,11 +241,32 @@ function TokensCard({ card }: { card: DashboardCard<TokenPosture> }) {
         <>
           <div className={styles.stats}>
             <Stat label="you own" value={card.data.owned} href={tokensHref({ role: "owner" })} testId="tokens-owned" />
-            <Stat label="you renew" value={card.data.renewable} href={tokensHref({ role: "renewer" })} testId="tokens-renewable" />
-            <Stat label="expire within 24 h" value={card.data.expiring24h} href={tokensHref({ expiring: "24h" })} testId="tokens-24h" tone="bad" />
-            <Stat label="within 7 days" value={card.data.expiring7d} href={tokensHref({ expiring: "7d" })} testId="tokens-7d" tone="warn" />
+            <Stat
+              label="you renew"
+              value={card.data.renewable}
+              href={tokensHref({ role: "renewer" })}
+              testId="tokens-renewable"
+            />
+            <Stat
+              label="expire within 24 h"
+              value={card.data.expiring24h}
+              href={tokensHref({ expiring: "24h" })}
+              testId="tokens-24h"
+              tone="bad"
+            />
+            <Stat
+              label="within 7 days"
+              value={card.data.expiring7d}
+              href={tokensHref({ expiring: "7d" })}
+              testId="tokens-7d"
+              tone="warn"
+            />
           </div>
-          {card.data.tokens.length > 0 ? <TokenTimeline posture={card.data} /> : <p className="muted">No tokens you own or renew.</p>}
+          {card.data.tokens.length > 0 ? (
+            <TokenTimeline posture={card.data} />
+          ) : (
+            <p className="muted">No tokens you own or renew.</p>
+          )}
         </>
       )}
     </Card>
@@ -202,9 +281,19 @@ function QuotasCard({ card }: { card: DashboardCard<QuotaPosture> }) {
       ) : (
         <>
           <div className={styles.stats}>
-            <Stat label="budgets exceeded" value={card.data.violations.length} href="/quotas#kip55" testId="quotas-violations" tone="bad" />
+            <Stat
+              label="budgets exceeded"
+              value={card.data.violations.length}
+              href="/quotas#kip55"
+              testId="quotas-violations"
+              tone="bad"
+            />
           </div>
-          {card.data.budgets.length > 0 ? <BudgetBars bars={card.data.budgets} /> : <p className="muted">No user has client sub-quotas.</p>}
+          {card.data.budgets.length > 0 ? (
+            <BudgetBars bars={card.data.budgets} />
+          ) : (
+            <p className="muted">No user has client sub-quotas.</p>
+          )}
           <p className={`muted ${styles.note}`}>A {card.data.rule}.</p>
         </>
       )}
@@ -226,7 +315,13 @@ function RecentCard({ card, now }: { card: DashboardCard<{ events: RecentChange[
               <Link href={auditHref({ action: e.action, principal: e.principal })} className="mono">
                 {e.action}
               </Link>{" "}
-              <Badge tone={e.outcome === "success" ? "ok" : e.outcome === "partial" || e.outcome === "pending" ? "warn" : "bad"}>{e.outcome}</Badge>{" "}
+              <Badge
+                tone={
+                  e.outcome === "success" ? "ok" : e.outcome === "partial" || e.outcome === "pending" ? "warn" : "bad"
+                }
+              >
+                {e.outcome}
+              </Badge>{" "}
               <span className={styles.target} title={e.target}>
                 {e.target}
               </span>
@@ -266,9 +361,12 @@ function ClusterCard({ card }: { card: Dashboard["cluster"] }) {
               </dd>
             </div>
             <div>
-              {/* KRaft clusters name a broker here, not the active controller (which clients never reach): it forwards the admin requests sent to it. */}
+              {/* KRaft clusters name a broker here, not the active controller (which clients never reach):
+                  it forwards the admin requests sent to it. */}
               <dt>Admin requests via</dt>
-              <dd data-testid="controller-id">{card.data.controllerId === null ? "unknown" : `broker ${card.data.controllerId}`}</dd>
+              <dd data-testid="controller-id">
+                {card.data.controllerId === null ? "unknown" : `broker ${card.data.controllerId}`}
+              </dd>
             </div>
             <div>
               <dt>Brokers</dt>
@@ -288,7 +386,11 @@ function ClusterCard({ card }: { card: Dashboard["cluster"] }) {
               { key: "id", header: "Id", cell: (b) => b.id },
               { key: "host", header: "Host", cell: (b) => `${b.host}:${b.port}`, className: "mono" },
               { key: "rack", header: "Rack", cell: (b) => b.rack ?? "—" },
-              { key: "role", header: "Role", cell: (b) => (b.id === card.data.controllerId ? "broker, takes admin requests" : "broker") },
+              {
+                key: "role",
+                header: "Role",
+                cell: (b) => (b.id === card.data.controllerId ? "broker, takes admin requests" : "broker"),
+              },
             ]}
           />
         </>

@@ -15,7 +15,10 @@ export function principalHref(principal: string): string {
   return `/principals/${encodeURIComponent(principal)}`;
 }
 
-/** The quota page, asking which quota applies to this user (with its KIP-55 budget); `<default>` has no name to ask with. */
+/**
+ * The quota page, asking which quota applies to this user (with its KIP-55 budget); `<default>` has no name to ask
+ * with.
+ */
 export function quotaUserHref(user: string | null): string {
   return user === null ? "/quotas" : `/quotas?${new URLSearchParams({ user })}#applied`;
 }
@@ -25,7 +28,10 @@ export function resourceHref(resourceType: string, resourceName: string): string
   return `/resources?${new URLSearchParams({ type: resourceType, name: resourceName })}`;
 }
 
-/** The token list filtered as the dashboard counted (lib/services/token-view tokenFilterOf): `{ role: "owner" }`, `{ expiring: "24h" }`. */
+/**
+ * The token list filtered as the dashboard counted (lib/services/token-view tokenFilterOf): `{ role: "owner" }`,
+ * `{ expiring: "24h" }`.
+ */
 export function tokensHref(filter: { role?: "owner" | "renewer"; expiring?: "24h" | "7d" } = {}): string {
   const query = new URLSearchParams(filter).toString();
   return query === "" ? "/tokens" : `/tokens?${query}`;

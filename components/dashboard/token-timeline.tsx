@@ -16,7 +16,8 @@ const SPAN = 7 * DAY;
 export function TokenTimeline({ posture }: { posture: TokenPosture }) {
   const { now, tokens } = posture;
   const axis = WIDTH - LEFT - RIGHT;
-  const x = (at: number) => (at < now ? LEFT - 48 : at > now + SPAN ? WIDTH - RIGHT + 32 : LEFT + ((at - now) / SPAN) * axis);
+  const x = (at: number) =>
+    at < now ? LEFT - 48 : at > now + SPAN ? WIDTH - RIGHT + 32 : LEFT + ((at - now) / SPAN) * axis;
   // Tokens expiring at nearly the same moment are stacked, not drawn over each other.
   const placed: { x: number; row: number }[] = [];
   const rowOf = (px: number) => {
@@ -26,7 +27,13 @@ export function TokenTimeline({ posture }: { posture: TokenPosture }) {
     return Math.min(row, 3);
   };
   return (
-    <svg className={styles.timeline} viewBox={`0 0 ${WIDTH} 78`} role="group" aria-label="When your tokens expire, over the next 7 days" data-testid="token-timeline">
+    <svg
+      className={styles.timeline}
+      viewBox={`0 0 ${WIDTH} 78`}
+      role="group"
+      aria-label="When your tokens expire, over the next 7 days"
+      data-testid="token-timeline"
+    >
       <rect x={LEFT} y={8} width={axis / 7} height={44} className={styles.soon} />
       <line x1={LEFT} x2={WIDTH - RIGHT} y1={52} y2={52} className={styles.axis} />
       {Array.from({ length: 8 }, (_, d) => (
@@ -46,9 +53,19 @@ export function TokenTimeline({ posture }: { posture: TokenPosture }) {
       {tokens.map((t) => {
         const px = x(t.expiresAt);
         const row = rowOf(px);
-        const when = t.expiresAt < now ? `expired ${formatRelative(t.expiresAt, now)}` : `expires ${formatRelative(t.expiresAt, now)}`;
+        const when =
+          t.expiresAt < now
+            ? `expired ${formatRelative(t.expiresAt, now)}`
+            : `expires ${formatRelative(t.expiresAt, now)}`;
         const label = `${t.tokenId} (${t.role === "owner" ? "yours" : `${t.owner}'s, you renew it`}) ${when}`;
-        const tone = t.expiresAt < now ? styles.expired : t.expiresAt - now <= DAY ? styles.urgent : t.expiresAt - now <= SPAN ? styles.week : styles.later;
+        const tone =
+          t.expiresAt < now
+            ? styles.expired
+            : t.expiresAt - now <= DAY
+              ? styles.urgent
+              : t.expiresAt - now <= SPAN
+                ? styles.week
+                : styles.later;
         return (
           <a key={t.tokenId} href="/tokens" aria-label={label}>
             <title>{label}</title>

@@ -41,7 +41,10 @@ function changeCountColumns<T extends { gained: number; lost: number }>(): Colum
 }
 
 function expiry(iso: string): string {
-  return new Date(iso).toISOString().replace("T", " ").replace(/:\d\d\.\d+Z$/, " UTC");
+  return new Date(iso)
+    .toISOString()
+    .replace("T", " ")
+    .replace(/:\d\d\.\d+Z$/, " UTC");
 }
 
 /**
@@ -51,13 +54,15 @@ function expiry(iso: string): string {
  */
 export function AclPlanPreview({ plan, showFirstRows = true }: { plan: AclPlanView; showFirstRows?: boolean }) {
   const c = plan.counts;
+  const u = c.universe;
   const shownRows = plan.firstChanges.length;
   return (
     <section className="acl-preview" aria-label="Preview" data-testid="acl-preview" data-plan-id={plan.id}>
       <h3>Plan: {plan.summary}</h3>
       <p className="muted" data-testid="plan-meta">
-        Kept on the server until {expiry(plan.expiresAt)}; Apply carries out exactly this plan (<Link href={`/plans/${plan.id}`}>plan {plan.id.slice(0, 8)}</Link>), and
-        refuses it if the ACLs it depends on change first.
+        Kept on the server until {expiry(plan.expiresAt)}; Apply carries out exactly this plan (
+        <Link href={`/plans/${plan.id}`}>plan {plan.id.slice(0, 8)}</Link>), and refuses it if the ACLs it depends on
+        change first.
       </p>
       {plan.delete.length > 0 && (
         <>
@@ -73,13 +78,20 @@ export function AclPlanPreview({ plan, showFirstRows = true }: { plan: AclPlanVi
       )}
       {plan.invalid.length > 0 && (
         <Alert tone="error" testId="acl-problems">
-          Kafka would refuse {plan.invalid.length === 1 ? "this ACL" : `${plan.invalid.length} ACLs`}; nothing will be applied until {plan.invalid.length === 1 ? "it is" : "they are"} fixed:
+          Kafka would refuse {plan.invalid.length === 1 ? "this ACL" : `${plan.invalid.length} ACLs`}; nothing will be
+          applied until {plan.invalid.length === 1 ? "it is" : "they are"} fixed:
           <ul>
             {plan.invalid.map((p) => {
               const b = p.binding as Partial<Record<string, string>> | null;
               return (
                 <li key={`${p.from}-${p.index}`}>
-                  <span className="mono">{b ? `${b.principal ?? "?"} ${b.operation ?? "?"} on ${b.resourceType ?? "?"} ${b.resourceName ?? "?"}` : `binding ${p.index + 1}`}</span>: {p.message}
+                  <span className="mono">
+                    {b
+                      ? `${b.principal ?? "?"} ${b.operation ?? "?"} ` +
+                        `on ${b.resourceType ?? "?"} ${b.resourceName ?? "?"}`
+                      : `binding ${p.index + 1}`}
+                  </span>
+                  : {p.message}
                 </li>
               );
             })}
@@ -88,8 +100,15 @@ export function AclPlanPreview({ plan, showFirstRows = true }: { plan: AclPlanVi
       )}
       {plan.noOps.length > 0 && (
         <Alert tone="info" testId="acl-noops">
-          Nothing to do for {plan.noOps.length === 1 ? "this binding" : "these bindings"} (a create Kafka already holds, or a delete it does not):{" "}
-          {plan.noOps.map((b) => `${b.permissionType} ${b.principal} ${b.operation} on ${b.resourceType} ${b.resourceName} (${b.patternType})`).join("; ")}
+          Nothing to do for {plan.noOps.length === 1 ? "this binding" : "these bindings"} (a create Kafka already holds,
+          or a delete it does not):{" "}
+          {plan.noOps
+            .map(
+              (b) =>
+                `${b.permissionType} ${b.principal} ${b.operation} on ${b.resourceType} ${b.resourceName} ` +
+                `(${b.patternType})`,
+            )
+            .join("; ")}
         </Alert>
       )}
       {plan.refused && (
@@ -117,17 +136,18 @@ export function AclPlanPreview({ plan, showFirstRows = true }: { plan: AclPlanVi
         </span>
       </div>
       <p className="muted assumptions">
-        Compared {n(c.checked)} of the {n(c.universe.requests)} requests of the universe ({n(c.universe.principals)} principals the console knows, {n(c.universe.hosts)} hosts
-        including any other host, {n(c.universe.resources)} resources, every operation kafka-acls.sh allows on each); the others cannot change. Assuming{" "}
+        Compared {n(c.checked)} of the {n(u.requests)} requests of the universe ({n(u.principals)} principals the
+        console knows, {n(u.hosts)} hosts including any other host, {n(u.resources)} resources, every operation
+        kafka-acls.sh allows on each); the others cannot change. Assuming{" "}
         <code>super.users = {plan.assumptions.superUsers.join(";") || "(none)"}</code> and{" "}
         <code>allow.everyone.if.no.acl.found = {String(plan.assumptions.allowEveryoneIfNoAclFound)}</code>.
       </p>
       {plan.rules.length > 0 && (
         <ul className={styles.rules} data-testid="plan-rules" aria-label="Rules for what is not yet seen">
-          {plan.rules.map((r, i) => (
+          {plan.rules.map(({ change, binding: b, text }, i) => (
             <li key={i}>
-              {r.change === "create" ? "Created" : "Deleted"}: {r.binding.permissionType} {r.binding.principal} {r.binding.operation} on {r.binding.resourceType} {r.binding.resourceName} (
-              {r.binding.patternType}) — {r.text}
+              {change === "create" ? "Created" : "Deleted"}: {b.permissionType} {b.principal} {b.operation} on{" "}
+              {b.resourceType} {b.resourceName} ({b.patternType}) — {text}
             </li>
           ))}
         </ul>
@@ -159,7 +179,11 @@ export function AclPlanPreview({ plan, showFirstRows = true }: { plan: AclPlanVi
                   ...changeCountColumns<AclPlanView["byPrincipal"][number]>(),
                 ]}
               />
-              {c.principals > plan.byPrincipal.length && <p className="muted">The {plan.byPrincipal.length} principals with the most changes of {n(c.principals)}.</p>}
+              {c.principals > plan.byPrincipal.length && (
+                <p className="muted">
+                  The {plan.byPrincipal.length} principals with the most changes of {n(c.principals)}.
+                </p>
+              )}
             </div>
             <div>
               <h4>By resource</h4>
@@ -178,12 +202,18 @@ export function AclPlanPreview({ plan, showFirstRows = true }: { plan: AclPlanVi
                   ...changeCountColumns<AclPlanView["byResource"][number]>(),
                 ]}
               />
-              {c.resources > plan.byResource.length && <p className="muted">The {plan.byResource.length} resources with the most changes of {n(c.resources)}.</p>}
+              {c.resources > plan.byResource.length && (
+                <p className="muted">
+                  The {plan.byResource.length} resources with the most changes of {n(c.resources)}.
+                </p>
+              )}
             </div>
           </div>
           {showFirstRows && (
             <>
-              <h4>Decisions that change{c.changes > shownRows ? ` (the first ${shownRows} of ${n(c.changes)})` : ""}</h4>
+              <h4>
+                Decisions that change{c.changes > shownRows ? ` (the first ${shownRows} of ${n(c.changes)})` : ""}
+              </h4>
               <DecisionRowsTable rows={plan.firstChanges} otherHost={plan.otherHost} />
               <p>
                 <Link href={`/plans/${plan.id}`} data-testid="plan-all-rows">
@@ -196,7 +226,10 @@ export function AclPlanPreview({ plan, showFirstRows = true }: { plan: AclPlanVi
       )}
 
       <details open={plan.cli.length <= 10} data-testid="plan-cli">
-        <summary>The same change with kafka-acls.sh ({plan.cli.length} command{plan.cli.length === 1 ? "" : "s"}, deletes first)</summary>
+        <summary>
+          The same change with kafka-acls.sh ({plan.cli.length} command{plan.cli.length === 1 ? "" : "s"}, deletes
+          first)
+        </summary>
         {plan.cli.length === 0 ? (
           <p className="muted">Nothing to run.</p>
         ) : (
@@ -205,7 +238,8 @@ export function AclPlanPreview({ plan, showFirstRows = true }: { plan: AclPlanVi
           </pre>
         )}
         <p className="muted">
-          Put the admin client&apos;s settings (security.protocol, sasl.mechanism, sasl.jaas.config) in the file given as <code>--command-config</code>.
+          Put the admin client&apos;s settings (security.protocol, sasl.mechanism, sasl.jaas.config) in the file given
+          as <code>--command-config</code>.
         </p>
       </details>
       {plan.notApplicable && (

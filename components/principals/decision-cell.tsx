@@ -22,8 +22,15 @@ export function PrincipalLink({ principal, children }: { principal: string; chil
 }
 
 /** The Access check, filled in with one question. */
-export function accessCheckLink(q: { principal: string; operation: string; resourceType: string; resourceName: string; host: string }): string {
-  return `/access-check?${new URLSearchParams({ principal: q.principal, operation: q.operation, resourceType: q.resourceType, resourceName: q.resourceName, host: q.host })}`;
+export function accessCheckLink(q: {
+  principal: string;
+  operation: string;
+  resourceType: string;
+  resourceName: string;
+  host: string;
+}): string {
+  const { principal, operation, resourceType, resourceName, host } = q;
+  return `/access-check?${new URLSearchParams({ principal, operation, resourceType, resourceName, host })}`;
 }
 
 /** The question one matrix cell answers, and the rule that decides it (`title`). */

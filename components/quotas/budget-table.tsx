@@ -40,7 +40,8 @@ export function BudgetTable({ budget, rule }: { budget: UserBudgetView; rule: st
 type Line = UserBudgetView["lines"][number];
 
 function Total({ line: l, who }: { line: Line; who: string }) {
-  const source = { user: `own {user:${who}}`, default: "from the <default> user" }[l.totalSource as string] ?? "no user quota";
+  const source =
+    { user: `own {user:${who}}`, default: "from the <default> user" }[l.totalSource as string] ?? "no user quota";
   return (
     <>
       {l.totalDisplay}

@@ -9,7 +9,10 @@ import styles from "./quota-plan.module.css";
 export const SHOWN_PAIRS = 50;
 
 function expiry(iso: string): string {
-  return new Date(iso).toISOString().replace("T", " ").replace(/:\d\d\.\d+Z$/, " UTC");
+  return new Date(iso)
+    .toISOString()
+    .replace("T", " ")
+    .replace(/:\d\d\.\d+Z$/, " UTC");
 }
 
 function Level({ v }: { v: QuotaAppliedLevelView }) {
@@ -108,9 +111,10 @@ export function QuotaPlanPreview({ plan, rule }: { plan: QuotaPlanView; rule: st
     <div data-testid="quota-plan" data-plan-id={plan.id}>
       <QuotaPreviewView preview={plan} rule={rule} />
       <p className="muted" data-testid="quota-plan-meta">
-        Plan {plan.id.slice(0, 8)}: Apply sends exactly <span className="mono">{plan.entityLabel}</span>: <span className="mono">{plan.key}</span> ={" "}
-        <span className="mono">{plan.value === null ? "(removed)" : plan.value}</span>, kept on the server until {expiry(plan.expiresAt)}, and is refused if
-        the quotas it depends on change first.
+        Plan {plan.id.slice(0, 8)}: Apply sends exactly <span className="mono">{plan.entityLabel}</span>:{" "}
+        <span className="mono">{plan.key}</span> ={" "}
+        <span className="mono">{plan.value === null ? "(removed)" : plan.value}</span>, kept on the server until{" "}
+        {expiry(plan.expiresAt)}, and is refused if the quotas it depends on change first.
       </p>
       {impact.pairs.length > 0 && (
         <section aria-label="Affected clients" data-testid="quota-impact">
@@ -133,7 +137,12 @@ export function QuotaPlanPreview({ plan, rule }: { plan: QuotaPlanView; rule: st
               The first {pairs.length} of {impact.pairs.length} pairs; GET /api/v1/plans/{plan.id} lists them all.
             </p>
           )}
-          {impact.truncated && <p className="muted">Too many named users and client ids to pair them all: configured sub-quota pairs and the stand-ins are listed.</p>}
+          {impact.truncated && (
+            <p className="muted">
+              Too many named users and client ids to pair them all: configured sub-quota pairs and the stand-ins are
+              listed.
+            </p>
+          )}
         </section>
       )}
       {impact.ips.length > 0 && (
@@ -154,7 +163,8 @@ export function QuotaPlanPreview({ plan, rule }: { plan: QuotaPlanView; rule: st
           {plan.cli.map((c) => (c.warning ? `# ${c.warning}\n${c.command}` : c.command)).join("\n")}
         </pre>
         <p className="muted">
-          Put the admin client&apos;s settings (security.protocol, sasl.mechanism, sasl.jaas.config) in the file given as <code>--command-config</code>.
+          Put the admin client&apos;s settings (security.protocol, sasl.mechanism, sasl.jaas.config) in the file given
+          as <code>--command-config</code>.
         </p>
       </details>
     </div>

@@ -9,21 +9,21 @@ function Applied({ rows }: { rows: AppliedKeyView[] }) {
     <>
       <strong>{r.display}</strong>
       {r.value !== null && <span className="muted mono"> ({r.value})</span>}
-      <div className="muted">{r.entityLabel === null ? "nothing configured" : `${r.levelLabel ?? ""} ${r.entityLabel}`}</div>
+      <div className="muted">
+        {r.entityLabel === null ? "nothing configured" : `${r.levelLabel ?? ""} ${r.entityLabel}`}
+      </div>
     </>
   );
 }
 
 const APPLIED_COLUMNS: Column<QuotaPreview>[] = [
   { key: "key", header: "Key", rowHeader: true, className: "mono", cell: (p) => p.key },
-  ...(["before", "after"] as const).map(
-    (side): Column<QuotaPreview> => ({
-      key: side,
-      header: side === "before" ? "Before" : "After",
-      cellProps: () => ({ "data-testid": `applied-${side}` }),
-      cell: (p) => <Applied rows={p[side]} />,
-    }),
-  ),
+  ...(["before", "after"] as const).map((side): Column<QuotaPreview> => ({
+    key: side,
+    header: side === "before" ? "Before" : "After",
+    cellProps: () => ({ "data-testid": `applied-${side}` }),
+    cell: (p) => <Applied rows={p[side]} />,
+  })),
 ];
 
 /** Kafka's validation, the KIP-55 rule and the applied quota before/after, for one alteration. */
@@ -31,7 +31,8 @@ export function QuotaPreviewView({ preview, rule }: { preview: QuotaPreview; rul
   return (
     <section className="card quota-preview" aria-label="Preview" data-testid="quota-preview">
       <p className="mono">
-        {preview.entityLabel}: {preview.key} {preview.current ?? "(not set)"} → {preview.value === null ? "(removed)" : preview.value}
+        {preview.entityLabel}: {preview.key} {preview.current ?? "(not set)"} →{" "}
+        {preview.value === null ? "(removed)" : preview.value}
       </p>
       <dl className="checks">
         <dt>Kafka&apos;s validation</dt>
@@ -62,7 +63,9 @@ export function QuotaPreviewView({ preview, rule }: { preview: QuotaPreview; rul
             ))}
           </ul>
           {!preview.budget.ok && preview.kafka.ok && (
-            <p className="muted">This is the console&apos;s rule, not Kafka&apos;s: Kafka itself would accept this change.</p>
+            <p className="muted">
+              This is the console&apos;s rule, not Kafka&apos;s: Kafka itself would accept this change.
+            </p>
           )}
         </dd>
       </dl>

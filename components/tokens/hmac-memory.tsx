@@ -17,7 +17,10 @@ const Memory = createContext<HmacMemory | null>(null);
  */
 export function HmacMemoryProvider({ children }: { children: ReactNode }) {
   const [known, setKnown] = useState<ReadonlyMap<string, string>>(new Map());
-  const remember = useCallback((tokenId: string, hmac: string) => setKnown((m) => (m.get(tokenId) === hmac ? m : new Map(m).set(tokenId, hmac))), []);
+  const remember = useCallback(
+    (tokenId: string, hmac: string) => setKnown((m) => (m.get(tokenId) === hmac ? m : new Map(m).set(tokenId, hmac))),
+    [],
+  );
   const value = useMemo(() => ({ hmacOf: (tokenId: string) => known.get(tokenId), remember }), [known, remember]);
   return <Memory.Provider value={value}>{children}</Memory.Provider>;
 }

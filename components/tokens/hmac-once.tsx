@@ -21,14 +21,24 @@ export function HmacOnce({ tokenId, hmac, owner }: { tokenId: string; hmac: stri
   return (
     <section className="card hmac-once" role="region" aria-label="New token HMAC" data-testid="hmac-once">
       <Alert tone="warn" role="alert" title="Copy the HMAC now: it will not be shown again.">
-        The console does not keep it; after you leave or reload this page it is gone.
-        It is the token&apos;s password (SCRAM username = token id, password = this HMAC, with tokenauth=true).
+        The console does not keep it; after you leave or reload this page it is gone. It is the token&apos;s password
+        (SCRAM username = token id, password = this HMAC, with tokenauth=true).
       </Alert>
       <p>
-        Token <span className="mono" data-testid="hmac-token-id">{tokenId}</span> for <span className="mono">{owner}</span>
+        Token{" "}
+        <span className="mono" data-testid="hmac-token-id">
+          {tokenId}
+        </span>{" "}
+        for <span className="mono">{owner}</span>
       </p>
       <Field id={`hmac-${tokenId}`} label="HMAC">
-        <input readOnly value={hmac} className="mono" data-testid="token-hmac" onFocus={(e) => e.currentTarget.select()} />
+        <input
+          readOnly
+          value={hmac}
+          className="mono"
+          data-testid="token-hmac"
+          onFocus={(e) => e.currentTarget.select()}
+        />
       </Field>
       <div className="actions">
         <button type="button" className="btn secondary small" onClick={() => void copy()}>

@@ -41,7 +41,13 @@ describe("the token page's rules", () => {
   it("counts only open requests the viewer may decide: not their own, not ones being approved", () => {
     expect(
       decisionsWaiting({
-        pending: [request("1", {}), request("2", { entitlement: "ownRequest" }), request("3", { status: "APPROVING" }), request("4", { entitlement: "superUser" }), request("5", { entitlement: "unknown" })],
+        pending: [
+          request("1", {}),
+          request("2", { entitlement: "ownRequest" }),
+          request("3", { status: "APPROVING" }),
+          request("4", { entitlement: "superUser" }),
+          request("5", { entitlement: "unknown" }),
+        ],
       }),
     ).toBe(2);
   });
@@ -55,6 +61,9 @@ describe("the token page's rules", () => {
   it("keeps the rows the page expired after the list drops them", () => {
     const kept = new Map([["gone", token("gone")]]);
     expect(withKeptRows({ tokens: [token("a")], now: 0 }, kept).map((t) => t.tokenId)).toEqual(["a", "gone"]);
-    expect(withKeptRows({ tokens: [token("gone"), token("a")], now: 0 }, kept).map((t) => t.tokenId)).toEqual(["gone", "a"]);
+    expect(withKeptRows({ tokens: [token("gone"), token("a")], now: 0 }, kept).map((t) => t.tokenId)).toEqual([
+      "gone",
+      "a",
+    ]);
   });
 });

@@ -28,13 +28,28 @@ export function TokenSpecFields({
   return (
     <>
       <Field id={`${idPrefix}-owner`} label="Owner" errors={errors.owner}>
-        <Combobox name="owner" defaultValue={values.owner ?? ""} placeholder={ownerPlaceholder} suggestions={principals} />
+        <Combobox
+          name="owner"
+          defaultValue={values.owner ?? ""}
+          placeholder={ownerPlaceholder}
+          suggestions={principals}
+        />
       </Field>
       <Field id={`${idPrefix}-renewers`} label="Renewers" errors={errors.renewers}>
-        <ListCombobox name="renewers" defaultValue={values.renewers ?? ""} placeholder={renewersPlaceholder} suggestions={principals} />
+        <ListCombobox
+          name="renewers"
+          defaultValue={values.renewers ?? ""}
+          placeholder={renewersPlaceholder}
+          suggestions={principals}
+        />
       </Field>
       <Field id={`${idPrefix}-maxLifetime`} label="Max lifetime" errors={errors.maxLifetime}>
-        <input name="maxLifetime" inputMode="decimal" defaultValue={values.maxLifetime ?? ""} placeholder="broker default (7 d)" />
+        <input
+          name="maxLifetime"
+          inputMode="decimal"
+          defaultValue={values.maxLifetime ?? ""}
+          placeholder="broker default (7 d)"
+        />
       </Field>
       <Field id={`${idPrefix}-maxLifetimeUnit`} label="Unit" errors={errors.maxLifetimeUnit}>
         <Select name="maxLifetimeUnit" defaultValue={values.maxLifetimeUnit ?? "days"} options={LIFETIME_UNITS} />

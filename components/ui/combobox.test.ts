@@ -9,7 +9,13 @@ describe("rankSuggestions", () => {
     expect(rankSuggestions(names, "user:svc")).toEqual(["User:svc-orders", "User:svc-billing"]);
     expect(rankSuggestions(names, "orders")).toEqual(["User:svc-orders"]);
     expect(rankSuggestions(names, "alice")).toEqual(["User:alice", "User:Alice"]);
-    expect(rankSuggestions(names, "")).toEqual(["User:alice", "User:bob", "User:svc-orders", "User:svc-billing", "User:Alice"]);
+    expect(rankSuggestions(names, "")).toEqual([
+      "User:alice",
+      "User:bob",
+      "User:svc-orders",
+      "User:svc-billing",
+      "User:Alice",
+    ]);
   });
   it("at most the limit", () => {
     const many = Array.from({ length: 1000 }, (_, i) => `topic-${i}`);
@@ -20,8 +26,12 @@ describe("rankSuggestions", () => {
 
 describe("Combobox", () => {
   it("is an input tied to a datalist of the suggestions", () => {
-    const html = renderToStaticMarkup(createElement(Combobox, { id: "acl-principal", name: "principal", suggestions: ["User:alice", "User:bob"] }));
+    const html = renderToStaticMarkup(
+      createElement(Combobox, { id: "acl-principal", name: "principal", suggestions: ["User:alice", "User:bob"] }),
+    );
     expect(html).toContain('list="acl-principal-suggestions"');
-    expect(html).toContain('<datalist id="acl-principal-suggestions"><option value="User:alice"></option><option value="User:bob"></option></datalist>');
+    expect(html).toContain(
+      '<datalist id="acl-principal-suggestions"><option value="User:alice"></option><option value="User:bob"></option></datalist>',
+    );
   });
 });

@@ -35,7 +35,10 @@ export function Combobox({
   defaultValue,
   ref,
   ...input
-}: { id?: string; suggestions: readonly string[]; ref?: Ref<HTMLInputElement> } & Omit<InputHTMLAttributes<HTMLInputElement>, "list">) {
+}: { id?: string; suggestions: readonly string[]; ref?: Ref<HTMLInputElement> } & Omit<
+  InputHTMLAttributes<HTMLInputElement>,
+  "list"
+>) {
   const listId = `${id ?? input.name ?? "combobox"}-suggestions`;
   const options = rankSuggestions(suggestions, "");
   return (

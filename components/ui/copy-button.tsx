@@ -10,7 +10,12 @@ export function CopyButton({ text, label }: { text: string; label: string }) {
       <button
         type="button"
         className="btn secondary small"
-        onClick={() => void navigator.clipboard.writeText(text).then(() => setState("copied"), () => setState("failed"))}
+        onClick={() =>
+          void navigator.clipboard.writeText(text).then(
+            () => setState("copied"),
+            () => setState("failed"),
+          )
+        }
       >
         {label}
       </button>

@@ -9,15 +9,22 @@ import Link from "@/components/link";
  * try again and a way out.
  */
 export function ErrorView({ error, retry, home = true }: { error: unknown; retry?: () => void; home?: boolean }) {
-  const digest = typeof error === "object" && error !== null && "digest" in error && typeof error.digest === "string" ? error.digest : null;
+  const digest =
+    typeof error === "object" && error !== null && "digest" in error && typeof error.digest === "string"
+      ? error.digest
+      : null;
   return (
     <section className="state-page" aria-labelledby="error-title">
       <h1 id="error-title">Something went wrong</h1>
-      <p>The console could not show this page. The problem has been logged on the server; trying again often helps when Kafka was briefly unavailable.</p>
+      <p>
+        The console could not show this page. The problem has been logged on the server; trying again often helps when
+        Kafka was briefly unavailable.
+      </p>
       <p className="reference muted" data-testid="error-reference">
         {digest ? (
           <>
-            Reference: <code>{digest}</code> (give it to whoever runs the console: it finds the error in the server&apos;s log)
+            Reference: <code>{digest}</code> (give it to whoever runs the console: it finds the error in the
+            server&apos;s log)
           </>
         ) : (
           "No reference: the error happened in the browser."

@@ -5,7 +5,15 @@ import { controlAria, errorList, Field } from "./field";
 
 describe("Field", () => {
   it("wires the label, the hint and the errors to the control", () => {
-    const html = renderToStaticMarkup(createElement(Field, { id: "tr-owner", label: "Owner", hint: "User:<name>", errors: ["Enter a principal.", "Not User:*."], children: createElement("input", { name: "owner" }) }));
+    const html = renderToStaticMarkup(
+      createElement(Field, {
+        id: "tr-owner",
+        label: "Owner",
+        hint: "User:<name>",
+        errors: ["Enter a principal.", "Not User:*."],
+        children: createElement("input", { name: "owner" }),
+      }),
+    );
     expect(html).toContain('<label for="tr-owner">Owner</label>');
     expect(html).toContain('id="tr-owner"');
     expect(html).toContain('aria-describedby="tr-owner-hint tr-owner-error"');
@@ -15,7 +23,9 @@ describe("Field", () => {
   });
 
   it("without errors the control is neither invalid nor described by an error that is not there", () => {
-    const html = renderToStaticMarkup(createElement(Field, { id: "x", label: "X", children: createElement("input", { name: "x" }) }));
+    const html = renderToStaticMarkup(
+      createElement(Field, { id: "x", label: "X", children: createElement("input", { name: "x" }) }),
+    );
     expect(html).not.toContain("aria-invalid");
     expect(html).not.toContain("aria-describedby");
     expect(html).not.toContain("field-error");

@@ -29,9 +29,19 @@ export function errorList(errors: FieldProps["errors"]): string[] {
 }
 
 /** The ARIA props Field gives its control: described by the hint and the errors that are shown. */
-export function controlAria(id: string, hasHint: boolean, errorCount: number): { id: string; "aria-describedby"?: string; "aria-invalid"?: true } {
-  const describedBy = [hasHint ? `${id}-hint` : null, errorCount > 0 ? `${id}-error` : null].filter((s): s is string => s !== null);
-  return { id, ...(describedBy.length ? { "aria-describedby": describedBy.join(" ") } : {}), ...(errorCount > 0 ? { "aria-invalid": true as const } : {}) };
+export function controlAria(
+  id: string,
+  hasHint: boolean,
+  errorCount: number,
+): { id: string; "aria-describedby"?: string; "aria-invalid"?: true } {
+  const describedBy = [hasHint ? `${id}-hint` : null, errorCount > 0 ? `${id}-error` : null].filter(
+    (s): s is string => s !== null,
+  );
+  return {
+    id,
+    ...(describedBy.length ? { "aria-describedby": describedBy.join(" ") } : {}),
+    ...(errorCount > 0 ? { "aria-invalid": true as const } : {}),
+  };
 }
 
 export function Field({ id, label, hint, errors, wide, className, children }: FieldProps) {

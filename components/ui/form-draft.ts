@@ -15,7 +15,10 @@ import { useEffect, useRef, useState, type RefObject } from "react";
 const PREFIX = "ksc-draft:";
 
 /** Fields worth keeping: named text-like controls, not secrets, not hidden plumbing. */
-export function draftFields(entries: Iterable<[string, string, string]>, exclude: readonly string[] = []): Record<string, string> {
+export function draftFields(
+  entries: Iterable<[string, string, string]>,
+  exclude: readonly string[] = [],
+): Record<string, string> {
   const out: Record<string, string> = {};
   for (const [name, value, type] of entries) {
     if (!name || name.startsWith("$") || exclude.includes(name)) continue;
@@ -28,7 +31,10 @@ export function draftFields(entries: Iterable<[string, string, string]>, exclude
 type Control = HTMLInputElement | HTMLSelectElement | HTMLTextAreaElement;
 
 function controlsOf(form: HTMLFormElement): Control[] {
-  return Array.from(form.elements).filter((e): e is Control => e instanceof HTMLInputElement || e instanceof HTMLSelectElement || e instanceof HTMLTextAreaElement);
+  return Array.from(form.elements).filter(
+    (e): e is Control =>
+      e instanceof HTMLInputElement || e instanceof HTMLSelectElement || e instanceof HTMLTextAreaElement,
+  );
 }
 
 function valueOf(c: Control): string {
@@ -73,7 +79,8 @@ export function useFormDraft(
       else c.value = values[c.name] ?? "";
     }
     onRestoreRef.current?.(values);
-    // eslint-disable-next-line react-hooks/set-state-in-effect -- a one-off notice after refilling from storage, which only exists in the browser
+    // A one-off notice after refilling from storage, which only exists in the browser.
+    // eslint-disable-next-line react-hooks/set-state-in-effect -- see above
     setRestored(true);
   }, [formRef, storageKey]);
 
@@ -85,7 +92,16 @@ export function useFormDraft(
       if (!form || event.target !== form) return;
       const fields = draftFields(
         // A radio group's value is that of its checked radio.
-        controlsOf(form).filter((c) => !(c instanceof HTMLInputElement && c.type === "radio" && !c.checked)).map((c) => [c.name, valueOf(c), c instanceof HTMLInputElement ? c.type : c.tagName.toLowerCase()] as [string, string, string]),
+        controlsOf(form)
+          .filter((c) => !(c instanceof HTMLInputElement && c.type === "radio" && !c.checked))
+          .map(
+            (c) =>
+              [c.name, valueOf(c), c instanceof HTMLInputElement ? c.type : c.tagName.toLowerCase()] as [
+                string,
+                string,
+                string,
+              ],
+          ),
         excludeRef.current,
       );
       try {

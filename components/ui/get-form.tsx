@@ -12,10 +12,29 @@ import { useClusterHref } from "@/components/cluster-address";
  * components/navigation-progress.tsx its bar: `data-navigates`); without, it is a plain GET
  * form. `scroll={false}` keeps the reader where the form is (a result shown beside it).
  */
-export function GetForm({ action, label, className, scroll, children }: { action: string; label: string; className?: string; scroll?: boolean; children: ReactNode }) {
+export function GetForm({
+  action,
+  label,
+  className,
+  scroll,
+  children,
+}: {
+  action: string;
+  label: string;
+  className?: string;
+  scroll?: boolean;
+  children: ReactNode;
+}) {
   const clusterHref = useClusterHref(); // the page's cluster stays in the address (lib/cluster-path.ts)
   return (
-    <Form action={clusterHref(action)} className={className} aria-label={label} scroll={scroll} noValidate data-navigates="">
+    <Form
+      action={clusterHref(action)}
+      className={className}
+      aria-label={label}
+      scroll={scroll}
+      noValidate
+      data-navigates=""
+    >
       {children}
     </Form>
   );

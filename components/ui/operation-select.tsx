@@ -19,11 +19,21 @@ export function OperationSelect({
   withAll = true,
   defaultValue,
   ...props
-}: { typeField?: string; withAll?: boolean; defaultValue?: string } & Omit<SelectHTMLAttributes<HTMLSelectElement>, "defaultValue">) {
+}: { typeField?: string; withAll?: boolean; defaultValue?: string } & Omit<
+  SelectHTMLAttributes<HTMLSelectElement>,
+  "defaultValue"
+>) {
   const ref = useRef<HTMLSelectElement>(null);
   const { type, asLoaded: typeAsLoaded } = useChosenResourceType(ref, typeField);
-  // ALL last: when the type changes and the chosen operation is not among its operations, the browser picks the first one; it should not be ALL.
-  const valid: AclOperation[] = [...operationsFor(type).filter((op) => op !== "ALL"), ...(withAll ? (["ALL"] as const) : [])];
-  const options: string[] = defaultValue && typeAsLoaded && !valid.includes(defaultValue as AclOperation) ? [...valid, defaultValue] : valid;
-  return <Select ref={ref} options={options} defaultValue={defaultValue} data-narrowed-to={type ?? undefined} {...props} />;
+  // ALL last: when the type changes and the chosen operation is not among its operations, the browser picks the first
+  // one; it should not be ALL.
+  const valid: AclOperation[] = [
+    ...operationsFor(type).filter((op) => op !== "ALL"),
+    ...(withAll ? (["ALL"] as const) : []),
+  ];
+  const options: string[] =
+    defaultValue && typeAsLoaded && !valid.includes(defaultValue as AclOperation) ? [...valid, defaultValue] : valid;
+  return (
+    <Select ref={ref} options={options} defaultValue={defaultValue} data-narrowed-to={type ?? undefined} {...props} />
+  );
 }

@@ -4,7 +4,19 @@ import type { ReactNode } from "react";
  * The top of a page: the title, one compact line under it, and the longer explanation one
  * click away (a `<details>`, closed by default, so experienced admins see the content first).
  */
-export function PageHeader({ title, lead, details, detailsLabel = "About this page", actions }: { title: ReactNode; lead?: ReactNode; details?: ReactNode; detailsLabel?: string; actions?: ReactNode }) {
+export function PageHeader({
+  title,
+  lead,
+  details,
+  detailsLabel = "About this page",
+  actions,
+}: {
+  title: ReactNode;
+  lead?: ReactNode;
+  details?: ReactNode;
+  detailsLabel?: string;
+  actions?: ReactNode;
+}) {
   return (
     <header className="page-header">
       <div className="page-header-top">

@@ -42,7 +42,12 @@ export class ApiError extends Error {
 
 /** GET an /api/v1 path as the signed-in user (the session cookie) and parse the JSON. */
 export async function fetchApi<T>(path: string, signal?: AbortSignal): Promise<T> {
-  const response = await fetch(path, { signal, headers: { accept: "application/json" }, credentials: "same-origin", cache: "no-store" });
+  const response = await fetch(path, {
+    signal,
+    headers: { accept: "application/json" },
+    credentials: "same-origin",
+    cache: "no-store",
+  });
   if (!response.ok) {
     let message = `The console answered ${response.status}.`;
     let code: string | undefined;

@@ -17,8 +17,18 @@ export function ResourceNameCombobox({
   byType,
   all,
   ...input
-}: { typeField?: string; byType: Readonly<Record<ResourceType, readonly string[]>>; all: readonly string[] } & Omit<ComponentProps<typeof Combobox>, "suggestions" | "ref">) {
+}: { typeField?: string; byType: Readonly<Record<ResourceType, readonly string[]>>; all: readonly string[] } & Omit<
+  ComponentProps<typeof Combobox>,
+  "suggestions" | "ref"
+>) {
   const ref = useRef<HTMLInputElement>(null);
   const { type } = useChosenResourceType(ref, typeField);
-  return <Combobox ref={ref} suggestions={type === null ? all : byType[type]} data-narrowed-to={type ?? undefined} {...input} />;
+  return (
+    <Combobox
+      ref={ref}
+      suggestions={type === null ? all : byType[type]}
+      data-narrowed-to={type ?? undefined}
+      {...input}
+    />
+  );
 }

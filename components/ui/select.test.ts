@@ -23,7 +23,13 @@ describe("operationsFor", () => {
 
 describe("Select", () => {
   it("renders the options with the default selected", () => {
-    const html = renderToStaticMarkup(createElement(Select, { name: "unit", options: ["hours", { value: "days", label: "days (24 h)" }], defaultValue: "days" }));
+    const html = renderToStaticMarkup(
+      createElement(Select, {
+        name: "unit",
+        options: ["hours", { value: "days", label: "days (24 h)" }],
+        defaultValue: "days",
+      }),
+    );
     expect(html).toContain('<option value="hours">hours</option>');
     expect(html).toContain('<option value="days" selected="">days (24 h)</option>');
   });

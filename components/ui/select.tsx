@@ -12,7 +12,11 @@ const labelOf = (o: Option) => (typeof o === "string" ? o : o.label);
  * server action, so without the key an answer that refills the form would show the first
  * render's option again.
  */
-export function Select({ options, defaultValue, ...props }: { options: readonly Option[]; defaultValue?: string } & Omit<ComponentProps<"select">, "defaultValue">) {
+export function Select({
+  options,
+  defaultValue,
+  ...props
+}: { options: readonly Option[]; defaultValue?: string } & Omit<ComponentProps<"select">, "defaultValue">) {
   return (
     <select key={defaultValue ?? ""} defaultValue={defaultValue} {...props}>
       {options.map((o) => (
@@ -37,6 +41,9 @@ export function operationsFor(resourceType: ResourceType | null | undefined): Ac
 }
 
 /** Keeps `value` when it is still one of `options`, else the first option (after the context changed). */
-export function narrowedValue<T extends string>(options: readonly T[], value: string | null | undefined): T | undefined {
+export function narrowedValue<T extends string>(
+  options: readonly T[],
+  value: string | null | undefined,
+): T | undefined {
   return options.find((o) => o === value) ?? options[0];
 }

@@ -2,7 +2,15 @@
  * Placeholder blocks while part of a page is fetched in the browser. The region is `aria-busy` with a
  * spoken label; the blocks themselves are hidden from screen readers.
  */
-export function Skeleton({ label = "Loading", lines = 3, table = false }: { label?: string; lines?: number; table?: boolean }) {
+export function Skeleton({
+  label = "Loading",
+  lines = 3,
+  table = false,
+}: {
+  label?: string;
+  lines?: number;
+  table?: boolean;
+}) {
   return (
     <div className="skeleton" role="status" aria-busy="true" aria-live="polite">
       <span className="sr-only">{label}…</span>

@@ -15,11 +15,24 @@ export function SubmitButton({
   small,
   className,
   ...rest
-}: { children: ReactNode; pendingLabel?: ReactNode; variant?: "primary" | "secondary" | "danger"; small?: boolean } & ButtonHTMLAttributes<HTMLButtonElement>) {
+}: {
+  children: ReactNode;
+  pendingLabel?: ReactNode;
+  variant?: "primary" | "secondary" | "danger";
+  small?: boolean;
+} & ButtonHTMLAttributes<HTMLButtonElement>) {
   const { pending } = useFormStatus();
-  const classes = ["btn", variant === "primary" ? "" : variant, small ? "small" : "", className ?? ""].filter(Boolean).join(" ");
+  const classes = ["btn", variant === "primary" ? "" : variant, small ? "small" : "", className ?? ""]
+    .filter(Boolean)
+    .join(" ");
   return (
-    <button type="submit" className={classes} disabled={pending || rest.disabled} aria-busy={pending || undefined} {...rest}>
+    <button
+      type="submit"
+      className={classes}
+      disabled={pending || rest.disabled}
+      aria-busy={pending || undefined}
+      {...rest}
+    >
       {pending && <span className="spinner" aria-hidden="true" />}
       {pending && pendingLabel !== undefined ? pendingLabel : children}
     </button>

@@ -21,8 +21,15 @@ function actionFiles(dir: string): string[] {
   });
 }
 
-const sources = actionFiles(path.join(ROOT, "app")).map((file) => ({ file: path.relative(ROOT, file), source: readFileSync(file, "utf8") }));
-const named = new Set(sources.flatMap(({ source }) => [...source.matchAll(/\b(?:changeFromForm|runChange)\(\s*"([^"]+)"/g)].map((m) => m[1]!)));
+const sources = actionFiles(path.join(ROOT, "app")).map((file) => ({
+  file: path.relative(ROOT, file),
+  source: readFileSync(file, "utf8"),
+}));
+const named = new Set(
+  sources.flatMap(({ source }) =>
+    [...source.matchAll(/\b(?:changeFromForm|runChange)\(\s*"([^"]+)"/g)].map((m) => m[1]!),
+  ),
+);
 
 describe("server actions and the declared changes", () => {
   it("finds the action modules", () => {
@@ -33,19 +40,24 @@ describe("server actions and the declared changes", () => {
     for (const id of named) expect(Object.keys(CHANGES), id).toContain(id);
   });
 
-  it("runs every change a page makes; the API's one-call ACL and quota changes are the pages' two steps (plan.create, plan.apply)", () => {
-    for (const [id, change] of Object.entries(CHANGES)) {
-      if (change.plan === "sealed") {
-        expect(named, `${id}: its pages preview and apply a plan`).toContain("plan.create");
-        expect(named).toContain("plan.apply");
-      } else {
-        expect(named, `${id} is run by no server action`).toContain(id);
+  it(
+    "runs every change a page makes; the API's one-call ACL and quota changes are the pages' two steps " +
+      "(plan.create, plan.apply)",
+    () => {
+      for (const [id, change] of Object.entries(CHANGES)) {
+        if (change.plan === "sealed") {
+          expect(named, `${id}: its pages preview and apply a plan`).toContain("plan.create");
+          expect(named).toContain("plan.apply");
+        } else {
+          expect(named, `${id} is run by no server action`).toContain(id);
+        }
       }
-    }
-  });
+    },
+  );
 
   it("never calls a change's service function directly", () => {
-    const direct = /\b(createPlan|applyPlan|createToken|renewToken|expireToken|upsertScramUser|deleteScramUser|submitTokenRequest|approveRequest|denyRequest|retrieveRequestedToken|signInAudited|signOutAudited|alterQuota)\(/;
+    const direct =
+      /\b(createPlan|applyPlan|createToken|renewToken|expireToken|upsertScramUser|deleteScramUser|submitTokenRequest|approveRequest|denyRequest|retrieveRequestedToken|signInAudited|signOutAudited|alterQuota)\(/;
     for (const { file, source } of sources) expect(direct.exec(source)?.[0] ?? null, file).toBeNull();
   });
 });

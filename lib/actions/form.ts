@@ -43,7 +43,11 @@ export function unsafeFields(formData: FormData): Failure | null {
 }
 
 /** Parses with `schema`; a failure carries every problem as a field error. */
-export function parseFields<S extends z.ZodType>(schema: S, raw: unknown, message = CHECK_FIELDS): ActionResult<z.output<S>> {
+export function parseFields<S extends z.ZodType>(
+  schema: S,
+  raw: unknown,
+  message = CHECK_FIELDS,
+): ActionResult<z.output<S>> {
   const parsed = schema.safeParse(raw);
   if (parsed.success) return { ok: true, data: parsed.data };
   return { ok: false, code: "VALIDATION", message, fieldErrors: fieldErrorsOf(parsed.error.issues) };
@@ -71,7 +75,11 @@ export interface FormRun<K extends ChangeId> {
 }
 
 /** Steps 1-5 of the module comment for the change `id`, from a form's fields. */
-export async function changeFromForm<K extends ChangeId>(id: K, formData: FormData, form: FormChange<K> = {}): Promise<FormRun<K>> {
+export async function changeFromForm<K extends ChangeId>(
+  id: K,
+  formData: FormData,
+  form: FormChange<K> = {},
+): Promise<FormRun<K>> {
   // The one public change (the sign-in) runs without a viewer and never reads one, as its route does.
   const viewer = CHANGES[id].public === true ? (null as unknown as Viewer) : await requireViewer();
   const values = formValues(formData, form.omit);

@@ -21,10 +21,13 @@ interface RouteHooks<K extends ChangeId> {
 export function changeRoute<K extends ChangeId>(id: K, hooks: RouteHooks<K> = {}) {
   const change: ChangeDefinition = CHANGES[id];
   const body = change.input === NO_INPUT ? undefined : change.input;
-  return apiRoute({ auth: change.public !== true, body, query: change.http.query }, async ({ viewer, body: input, query, params }) => {
-    const ctx = { viewer, input: input as ChangeInput<K>, query, params };
-    const result = await runChange(id, ctx);
-    if (!result.ok || !hooks.respond) return result;
-    return hooks.respond(result.data, ctx);
-  });
+  return apiRoute(
+    { auth: change.public !== true, body, query: change.http.query },
+    async ({ viewer, body: input, query, params }) => {
+      const ctx = { viewer, input: input as ChangeInput<K>, query, params };
+      const result = await runChange(id, ctx);
+      if (!result.ok || !hooks.respond) return result;
+      return hooks.respond(result.data, ctx);
+    },
+  );
 }

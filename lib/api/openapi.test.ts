@@ -21,8 +21,18 @@ interface Operation {
   operationId: string;
   tags: string[];
   parameters?: Parameter[];
-  requestBody?: { required: boolean; content: Record<string, { schema: { $ref: string }; examples?: Record<string, { value: unknown }> }> };
-  responses: Record<string, { $ref?: string; description?: string; links?: Record<string, { operationId: string; parameters?: Record<string, string> }> }>;
+  requestBody?: {
+    required: boolean;
+    content: Record<string, { schema: { $ref: string }; examples?: Record<string, { value: unknown }> }>;
+  };
+  responses: Record<
+    string,
+    {
+      $ref?: string;
+      description?: string;
+      links?: Record<string, { operationId: string; parameters?: Record<string, string> }>;
+    }
+  >;
   security?: unknown[];
 }
 interface Document {
@@ -33,7 +43,9 @@ interface Document {
 }
 
 const doc = buildOpenApiDocument() as unknown as Document;
-const operations = Object.entries(doc.paths).flatMap(([p, byMethod]) => Object.entries(byMethod).map(([method, op]) => ({ path: p, method, op })));
+const operations = Object.entries(doc.paths).flatMap(([p, byMethod]) =>
+  Object.entries(byMethod).map(([method, op]) => ({ path: p, method, op })),
+);
 const find = (method: string, p: string) => {
   const op = doc.paths[p]?.[method];
   if (!op) throw new Error(`${method.toUpperCase()} ${p} is not documented`);
@@ -45,7 +57,8 @@ const requiredParams = (method: string, p: string) =>
     .filter((x) => !x.$ref)
     .filter((x) => x.required)
     .map((x) => x.name);
-const bodySchema = (method: string, p: string) => schemaOf(find(method, p).requestBody!.content["application/json"]!.schema) as { required?: string[] };
+const bodySchema = (method: string, p: string) =>
+  schemaOf(find(method, p).requestBody!.content["application/json"]!.schema) as { required?: string[] };
 
 const ajv = new Ajv2020({ strict: true, allErrors: true });
 ajv.addFormat("uuid", /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i);
@@ -59,7 +72,8 @@ describe("the OpenAPI document", () => {
   it("holds only JSON Schema 2020-12 schemas that compile strictly (no unknown keyword, no dangling $ref)", () => {
     const schemas: [string, Schema][] = Object.entries(doc.components.schemas);
     for (const { path: p, method, op } of operations) {
-      for (const param of op.parameters ?? []) if (!param.$ref) schemas.push([`${method} ${p} ${param.name}`, param.schema]);
+      for (const param of op.parameters ?? [])
+        if (!param.$ref) schemas.push([`${method} ${p} ${param.name}`, param.schema]);
     }
     for (const [name, schema] of schemas) {
       expect(() => ajv.compile(schema), name).not.toThrow();
@@ -73,19 +87,24 @@ describe("the OpenAPI document", () => {
     for (const { op } of operations) expect(op.tags).toHaveLength(1);
   });
 
-  it("marks no query parameter required that the route does without (the defaults of the ACL browser and the audit filters)", () => {
-    expect(requiredParams("get", "/api/v1/acls")).toEqual([]);
-    expect(requiredParams("get", "/api/v1/audit")).toEqual([]);
-    expect(requiredParams("get", "/api/v1/quotas/applied")).toEqual([]);
-    const acl = find("get", "/api/v1/acls").parameters!.map((x) => x.name);
-    expect(acl).toEqual(expect.arrayContaining(["principal", "principalMatch", "resourceType", "page"]));
-  });
+  it(
+    "marks no query parameter required that the route does without (the defaults of the ACL browser and " +
+      "the audit filters)",
+    () => {
+      expect(requiredParams("get", "/api/v1/acls")).toEqual([]);
+      expect(requiredParams("get", "/api/v1/audit")).toEqual([]);
+      expect(requiredParams("get", "/api/v1/quotas/applied")).toEqual([]);
+      const acl = find("get", "/api/v1/acls").parameters!.map((x) => x.name);
+      expect(acl).toEqual(expect.arrayContaining(["principal", "principalMatch", "resourceType", "page"]));
+    },
+  );
 
   it("marks required what the route refuses to do without, also when a refinement across fields refuses it", () => {
     // principal is one of three ways to name the client (certificateDn, kerberosPrincipal): none is required alone.
     expect(requiredParams("get", "/api/v1/access-check")).toEqual(["operation", "resourceType"]);
     expect(requiredParams("get", "/api/v1/resources")).toEqual(["type"]);
-    for (const verb of ["approve", "deny", "retrieve"]) expect(requiredParams("post", `/api/v1/token-requests/{id}/${verb}`)).toEqual(["id"]);
+    for (const verb of ["approve", "deny", "retrieve"])
+      expect(requiredParams("post", `/api/v1/token-requests/{id}/${verb}`)).toEqual(["id"]);
     expect(bodySchema("post", "/api/v1/session").required).toEqual(["username", "password"]);
     expect(bodySchema("post", "/api/v1/acls").required).toEqual(["bindings"]);
     expect(bodySchema("post", "/api/v1/tokens").required).toBeUndefined();
@@ -96,9 +115,14 @@ describe("the OpenAPI document", () => {
   it("describes sign-in with the fields the server validates, and needs no credentials only there", () => {
     const body = bodySchema("post", "/api/v1/session") as { properties: Record<string, unknown> };
     expect(Object.keys(body.properties)).toEqual(["username", "password", "mechanism", "cluster"]);
-    expect(body.properties.mechanism).toMatchObject({ enum: ["SCRAM-SHA-512", "SCRAM-SHA-256", "PLAIN"], default: "SCRAM-SHA-512" });
+    expect(body.properties.mechanism).toMatchObject({
+      enum: ["SCRAM-SHA-512", "SCRAM-SHA-256", "PLAIN"],
+      default: "SCRAM-SHA-512",
+    });
     expect(doc.security).toEqual([{ session: [] }, { basic: [] }]);
-    const open = operations.filter(({ op }) => op.security?.length === 0).map(({ method, path: p }) => `${method} ${p}`);
+    const open = operations
+      .filter(({ op }) => op.security?.length === 0)
+      .map(({ method, path: p }) => `${method} ${p}`);
     expect(open).toEqual(["post /api/v1/session"]);
   });
 
@@ -117,7 +141,9 @@ describe("the OpenAPI document", () => {
       }
     }
     expect(Object.keys(find("post", "/api/v1/quotas").responses)).toContain("409");
-    expect(Object.keys(find("post", "/api/v1/token-requests/{id}/approve").responses)).toEqual(expect.arrayContaining(["403", "404", "409"]));
+    expect(Object.keys(find("post", "/api/v1/token-requests/{id}/approve").responses)).toEqual(
+      expect.arrayContaining(["403", "404", "409"]),
+    );
   });
 
   it("declares exactly the path template's parameters", () => {
@@ -134,7 +160,8 @@ describe("the OpenAPI document", () => {
       for (const link of Object.values(op.responses["200"]?.links ?? {})) {
         const target = byId.get(link.operationId);
         expect(target, link.operationId).toBeDefined();
-        for (const name of Object.keys(link.parameters ?? {})) expect(target!.parameters!.map((x) => x.name)).toContain(name);
+        for (const name of Object.keys(link.parameters ?? {}))
+          expect(target!.parameters!.map((x) => x.name)).toContain(name);
       }
     }
   });
@@ -143,21 +170,25 @@ describe("the OpenAPI document", () => {
 describe("the examples in the document", () => {
   const byId = new Map(API_OPERATIONS.map((op) => [op.operationId, op]));
 
-  it("gives every request body at least one example, valid for the document's schema and accepted by the route's parser", () => {
-    for (const { path: p, method, op } of operations) {
-      if (!op.requestBody) continue;
-      const media = op.requestBody.content["application/json"]!;
-      const examples = Object.entries(media.examples ?? {});
-      expect(examples.length, `${method} ${p}`).toBeGreaterThan(0);
-      const validate = ajv.compile(schemaOf(media.schema));
-      const parser = byId.get(op.operationId)!.body!;
-      for (const [name, example] of examples) {
-        expect(validate(example.value), `${op.operationId} ${name}: ${ajv.errorsText(validate.errors)}`).toBe(true);
-        const parsed = parser.safeParse(example.value);
-        expect(parsed.success, `${op.operationId} ${name}: ${JSON.stringify(parsed.error?.issues)}`).toBe(true);
+  it(
+    "gives every request body at least one example, valid for the document's schema and accepted by the " +
+      "route's parser",
+    () => {
+      for (const { path: p, method, op } of operations) {
+        if (!op.requestBody) continue;
+        const media = op.requestBody.content["application/json"]!;
+        const examples = Object.entries(media.examples ?? {});
+        expect(examples.length, `${method} ${p}`).toBeGreaterThan(0);
+        const validate = ajv.compile(schemaOf(media.schema));
+        const parser = byId.get(op.operationId)!.body!;
+        for (const [name, example] of examples) {
+          expect(validate(example.value), `${op.operationId} ${name}: ${ajv.errorsText(validate.errors)}`).toBe(true);
+          const parsed = parser.safeParse(example.value);
+          expect(parsed.success, `${op.operationId} ${name}: ${JSON.stringify(parsed.error?.issues)}`).toBe(true);
+        }
       }
-    }
-  });
+    },
+  );
 
   it("gives query parameters examples valid for their schema, whose sets the route accepts", () => {
     for (const op of API_OPERATIONS) {
@@ -172,10 +203,18 @@ describe("the examples in the document", () => {
       for (const param of documented) {
         const validate = ajv.compile(param.schema);
         for (const [name, example] of Object.entries(param.examples ?? {})) {
-          expect(validate(example.value), `${op.operationId} ${param.name} (${name}): ${ajv.errorsText(validate.errors)}`).toBe(true);
+          expect(
+            validate(example.value),
+            `${op.operationId} ${param.name} (${name}): ${ajv.errorsText(validate.errors)}`,
+          ).toBe(true);
         }
       }
-      for (const set of sets) for (const key of Object.keys(set[1].value)) expect(documented.map((x) => x.name), op.operationId).toContain(key);
+      for (const set of sets)
+        for (const key of Object.keys(set[1].value))
+          expect(
+            documented.map((x) => x.name),
+            op.operationId,
+          ).toContain(key);
     }
   });
 });
@@ -205,18 +244,22 @@ interface HandlerExport {
 
 /** `export const GET = apiRoute({ ... }, ...)` in app/api/v1/a/[id]/b/route.ts -> GET /api/v1/a/{id}/b. */
 function apiRouteExports(): HandlerExport[] {
-  return routeFiles(API_DIR).flatMap((file) => {
-    const source = readFileSync(file, "utf8");
-    const relative = path.relative(path.join(ROOT, "app"), path.dirname(file)).split(path.sep);
-    const apiPath = "/" + relative.map((segment) => segment.replace(/^\[(\w+)\]$/, "{$1}")).join("/");
-    return [...source.matchAll(/export\s+const\s+(GET|POST|PUT|PATCH|DELETE)\s*=\s*apiRoute\s*\(\s*\{([^}]*)\}/g)].map((m) => ({
-      file: path.relative(ROOT, file),
-      method: m[1]!.toLowerCase(),
-      path: apiPath,
-      options: m[2]!,
-      source,
-    }));
-  }).concat(changeRouteExports());
+  return routeFiles(API_DIR)
+    .flatMap((file) => {
+      const source = readFileSync(file, "utf8");
+      const relative = path.relative(path.join(ROOT, "app"), path.dirname(file)).split(path.sep);
+      const apiPath = "/" + relative.map((segment) => segment.replace(/^\[(\w+)\]$/, "{$1}")).join("/");
+      return [
+        ...source.matchAll(/export\s+const\s+(GET|POST|PUT|PATCH|DELETE)\s*=\s*apiRoute\s*\(\s*\{([^}]*)\}/g),
+      ].map((m) => ({
+        file: path.relative(ROOT, file),
+        method: m[1]!.toLowerCase(),
+        path: apiPath,
+        options: m[2]!,
+        source,
+      }));
+    })
+    .concat(changeRouteExports());
 }
 
 /** `export const POST = changeRoute("token.create")` -> the change's route, at the file's path. */
@@ -225,21 +268,28 @@ function changeRouteExports(): HandlerExport[] {
     const source = readFileSync(file, "utf8");
     const relative = path.relative(path.join(ROOT, "app"), path.dirname(file)).split(path.sep);
     const apiPath = "/" + relative.map((segment) => segment.replace(/^\[(\w+)\]$/, "{$1}")).join("/");
-    return [...source.matchAll(/export\s+const\s+(GET|POST|PUT|PATCH|DELETE)\s*=\s*changeRoute\s*\(\s*"([^"]+)"/g)].map((m) => ({
-      file: path.relative(ROOT, file),
-      method: m[1]!.toLowerCase(),
-      path: apiPath,
-      options: "",
-      source,
-      change: m[2]!,
-    }));
+    return [...source.matchAll(/export\s+const\s+(GET|POST|PUT|PATCH|DELETE)\s*=\s*changeRoute\s*\(\s*"([^"]+)"/g)].map(
+      (m) => ({
+        file: path.relative(ROOT, file),
+        method: m[1]!.toLowerCase(),
+        path: apiPath,
+        options: "",
+        source,
+        change: m[2]!,
+      }),
+    );
   });
 }
 
 /** The module a route file imports `name` from. */
 function importOf(source: string, name: string): string | undefined {
   for (const m of source.matchAll(/import\s*\{([^}]*)\}\s*from\s*"([^"]+)"/g)) {
-    const names = m[1]!.split(",").map((s) => s.trim().split(/\s+as\s+/).pop());
+    const names = m[1]!.split(",").map((s) =>
+      s
+        .trim()
+        .split(/\s+as\s+/)
+        .pop(),
+    );
     if (names.includes(name)) return m[2];
   }
   return undefined;
@@ -269,31 +319,37 @@ describe("route handlers and the document", () => {
     expect(API_OPERATIONS.map(key).sort()).toEqual(handlers.map(key).sort());
   });
 
-  it("documents the very schemas each handler parses its query and body with, and the sign-in as the only public route", async () => {
-    const byKey = new Map<string, ApiOperation>(API_OPERATIONS.map((op) => [key(op), op]));
-    for (const handler of handlers) {
-      const op = byKey.get(key(handler));
-      if (!op) continue;
-      const where = `${key(handler)} (${handler.file})`;
-      if (handler.change !== undefined) {
-        // The definition itself is the entry: the file must sit at the path, and export the method, it declares.
-        const change = CHANGES[handler.change as ChangeId] as ChangeDefinition | undefined;
-        expect(change, `${where}: no change "${handler.change}" is declared`).toBeDefined();
-        expect(key(change!.http), where).toBe(key(handler));
-        expect(op.body, where).toBe(change!.input === NO_INPUT ? undefined : change!.input);
-        expect(op.query, where).toBe(change!.http.query);
-        expect(op.public ?? false, where).toBe(change!.public ?? false);
-        continue;
-      }
-      for (const part of ["query", "body"] as const) {
-        const name = new RegExp(`\\b${part}\\s*:\\s*(\\w+)`).exec(handler.options)?.[1];
-        if (name === undefined) {
-          expect(op[part], `${where}: the handler parses no ${part}`).toBeUndefined();
-        } else {
-          expect(op[part], `${where}: the handler parses its ${part} with ${name}`).toBe(await schemaNamed(handler.source, name));
+  it(
+    "documents the very schemas each handler parses its query and body with, and the sign-in as the " +
+      "only public route",
+    async () => {
+      const byKey = new Map<string, ApiOperation>(API_OPERATIONS.map((op) => [key(op), op]));
+      for (const handler of handlers) {
+        const op = byKey.get(key(handler));
+        if (!op) continue;
+        const where = `${key(handler)} (${handler.file})`;
+        if (handler.change !== undefined) {
+          // The definition itself is the entry: the file must sit at the path, and export the method, it declares.
+          const change = CHANGES[handler.change as ChangeId] as ChangeDefinition | undefined;
+          expect(change, `${where}: no change "${handler.change}" is declared`).toBeDefined();
+          expect(key(change!.http), where).toBe(key(handler));
+          expect(op.body, where).toBe(change!.input === NO_INPUT ? undefined : change!.input);
+          expect(op.query, where).toBe(change!.http.query);
+          expect(op.public ?? false, where).toBe(change!.public ?? false);
+          continue;
         }
+        for (const part of ["query", "body"] as const) {
+          const name = new RegExp(`\\b${part}\\s*:\\s*(\\w+)`).exec(handler.options)?.[1];
+          if (name === undefined) {
+            expect(op[part], `${where}: the handler parses no ${part}`).toBeUndefined();
+          } else {
+            expect(op[part], `${where}: the handler parses its ${part} with ${name}`).toBe(
+              await schemaNamed(handler.source, name),
+            );
+          }
+        }
+        expect(op.public ?? false, where).toBe(/\bauth\s*:\s*false\b/.test(handler.options));
       }
-      expect(op.public ?? false, where).toBe(/\bauth\s*:\s*false\b/.test(handler.options));
-    }
-  });
+    },
+  );
 });

@@ -71,7 +71,9 @@ function queryParameters(op: ApiOperation & { query: z.ZodType }): JsonSchema[] 
   const sets = examples.map(([, e]) => queryStrings(e.value));
   return Object.entries(json.properties ?? {}).map(([name, property]) => {
     const { description, ...schema } = property;
-    const own = examples.filter(([, e]) => name in e.value).map(([key, e]) => [key, { summary: e.summary, value: e.value[name] }] as const);
+    const own = examples
+      .filter(([, e]) => name in e.value)
+      .map(([key, e]) => [key, { summary: e.summary, value: e.value[name] }] as const);
     return {
       name,
       in: "query",
@@ -89,7 +91,9 @@ function requestBodySchema(op: ApiOperation & { body: z.ZodType }): JsonSchema {
     const examples = Object.values(op.bodyExamples ?? {})
       .map((e) => e.value)
       .filter((v): v is Record<string, unknown> => typeof v === "object" && v !== null && !Array.isArray(v));
-    const required = Object.keys(json.properties).filter((name) => (json.required?.includes(name) ?? false) || refusedWithout(op.body, name, examples));
+    const required = Object.keys(json.properties).filter(
+      (name) => (json.required?.includes(name) ?? false) || refusedWithout(op.body, name, examples),
+    );
     if (required.length > 0) json.required = required;
     else delete json.required;
   }
@@ -103,20 +107,42 @@ const errorContent = { "application/json": { schema: ref("schemas", "Error") } }
 /** The failures every operation of a kind shares, as reusable responses. */
 const SHARED_RESPONSES = {
   BadRequest: { status: 400, description: "Invalid input (query, path or body): `fieldErrors` names every bad field" },
-  Unauthenticated: { status: 401, description: "Not signed in, the session ended, or Kafka rejected the Basic credentials" },
+  Unauthenticated: {
+    status: 401,
+    description: "Not signed in, the session ended, or Kafka rejected the Basic credentials",
+  },
   KafkaDenied: { status: 403, description: "Kafka denied the operation: the message names the missing permission" },
   Forbidden: {
     status: 403,
-    description: "Kafka denied the operation (the message names the missing permission), or the change came from another site",
+    description:
+      "Kafka denied the operation (the message names the missing permission), or the change came from another site",
   },
-  CrossSite: { status: 403, description: "A state-changing request from another site (the console accepts changes only from its own pages or from non-browser clients)" },
+  CrossSite: {
+    status: 403,
+    description:
+      "A state-changing request from another site (the console accepts changes only from its own pages or from " +
+      "non-browser clients)",
+  },
   RequestTimeout: { status: 408, description: "The request body did not arrive in time" },
   PayloadTooLarge: { status: 413, description: "The request body is larger than the console accepts (MAX_BODY_BYTES)" },
-  UnsupportedMediaType: { status: 415, description: "The request body must be sent with Content-Type: application/json" },
-  Throttled: { status: 429, description: "Too many failed sign-ins (Basic credentials count too), or Kafka throttled the request: try again later" },
-  Internal: { status: 500, description: "An unexpected failure on the console's side (logged there; the message is generic)" },
+  UnsupportedMediaType: {
+    status: 415,
+    description: "The request body must be sent with Content-Type: application/json",
+  },
+  Throttled: {
+    status: 429,
+    description:
+      "Too many failed sign-ins (Basic credentials count too), or Kafka throttled the request: try again later",
+  },
+  Internal: {
+    status: 500,
+    description: "An unexpected failure on the console's side (logged there; the message is generic)",
+  },
   KafkaError: { status: 502, description: "Kafka failed in a way the caller cannot fix" },
-  Unavailable: { status: 503, description: "The Kafka cluster cannot be reached or cannot serve the request right now: try again later" },
+  Unavailable: {
+    status: 503,
+    description: "The Kafka cluster cannot be reached or cannot serve the request right now: try again later",
+  },
 } as const;
 type SharedResponse = keyof typeof SHARED_RESPONSES;
 
@@ -142,13 +168,20 @@ function sharedFailures(op: ApiOperation): Map<number, SharedResponse> {
 function responsesOf(op: ApiOperation): Record<string, unknown> {
   const name = pascal(op.operationId);
   const content: Record<string, unknown> = { "application/json": { schema: ref("schemas", `${name}Response`) } };
-  if (op.alternativeResponse) content[op.alternativeResponse.mediaType] = { schema: { type: "string", description: op.alternativeResponse.description } };
-  for (const alt of op.alternativeResponses ?? []) content[alt.mediaType] = { schema: { type: "string", description: alt.description } };
+  if (op.alternativeResponse)
+    content[op.alternativeResponse.mediaType] = {
+      schema: { type: "string", description: op.alternativeResponse.description },
+    };
+  for (const alt of op.alternativeResponses ?? [])
+    content[alt.mediaType] = { schema: { type: "string", description: alt.description } };
   const shared = sharedFailures(op);
   const byStatus = new Map<number, unknown>();
   byStatus.set(200, { description: "OK", content, ...(op.links ? { links: op.links } : {}) });
   for (const [status, name] of shared) byStatus.set(status, ref("responses", name));
-  const own: [number, string][] = Object.entries(op.statuses ?? {}).map(([status, description]) => [Number(status), description]);
+  const own: [number, string][] = Object.entries(op.statuses ?? {}).map(([status, description]) => [
+    Number(status),
+    description,
+  ]);
   if (op.public) own.push([401, "Kafka rejected the credentials"]);
   for (const [status, description] of own) {
     // An operation's own meaning of a status comes first; the shared one (e.g. a cross-site 403) still applies.
@@ -156,7 +189,9 @@ function responsesOf(op: ApiOperation): Record<string, unknown> {
     const text = also && status !== 401 ? `${description}. Or: ${SHARED_RESPONSES[also].description}` : description;
     byStatus.set(status, { description: text, content: errorContent });
   }
-  return Object.fromEntries([...byStatus.entries()].sort(([a], [b]) => a - b).map(([status, response]) => [String(status), response]));
+  return Object.fromEntries(
+    [...byStatus.entries()].sort(([a], [b]) => a - b).map(([status, response]) => [String(status), response]),
+  );
 }
 
 function operationObject(op: ApiOperation, schemas: Record<string, JsonSchema>): Record<string, unknown> {
@@ -164,7 +199,14 @@ function operationObject(op: ApiOperation, schemas: Record<string, JsonSchema>):
   schemas[`${name}Response`] = jsonSchemaOf(op.response, "output");
   const parameters: unknown[] = [];
   for (const [param, spec] of Object.entries(op.pathParams ?? {})) {
-    parameters.push({ name: param, in: "path", required: true, description: spec.description, schema: spec.schema, example: spec.example });
+    parameters.push({
+      name: param,
+      in: "path",
+      required: true,
+      description: spec.description,
+      schema: spec.schema,
+      example: spec.example,
+    });
   }
   if (op.query) parameters.push(...queryParameters(op as ApiOperation & { query: z.ZodType }));
   if (!op.public) parameters.push(ref("parameters", "KafkaMechanism"));
@@ -177,10 +219,17 @@ function operationObject(op: ApiOperation, schemas: Record<string, JsonSchema>):
   };
   if (op.body) {
     schemas[`${name}Request`] = requestBodySchema(op as ApiOperation & { body: z.ZodType });
-    const examples = Object.fromEntries(Object.entries(op.bodyExamples ?? {}).map(([key, e]) => [key, { summary: e.summary, value: e.value }]));
+    const examples = Object.fromEntries(
+      Object.entries(op.bodyExamples ?? {}).map(([key, e]) => [key, { summary: e.summary, value: e.value }]),
+    );
     operation.requestBody = {
       required: true,
-      content: { "application/json": { schema: ref("schemas", `${name}Request`), ...(Object.keys(examples).length > 0 ? { examples } : {}) } },
+      content: {
+        "application/json": {
+          schema: ref("schemas", `${name}Request`),
+          ...(Object.keys(examples).length > 0 ? { examples } : {}),
+        },
+      },
     };
   }
   operation.responses = responsesOf(op);
@@ -193,9 +242,14 @@ function errorSchema(): JsonSchema {
   json.properties.error = { ...json.properties.error, description: "What went wrong, written for a person" };
   json.properties.code = {
     ...json.properties.code,
-    description: `A name for the failure: ${Object.keys(HTTP_STATUS).join(", ")}, or for the HTTP exchange itself (e.g. PAYLOAD_TOO_LARGE)`,
+    description:
+      `A name for the failure: ${Object.keys(HTTP_STATUS).join(", ")}, or for the HTTP exchange itself ` +
+      `(e.g. PAYLOAD_TOO_LARGE)`,
   };
-  json.properties.fieldErrors = { ...json.properties.fieldErrors, description: "Every invalid field (dotted path) with its messages" };
+  json.properties.fieldErrors = {
+    ...json.properties.fieldErrors,
+    description: "Every invalid field (dotted path) with its messages",
+  };
   return json;
 }
 
@@ -210,14 +264,20 @@ export function buildOpenApiDocument(operations: readonly ApiOperation[] = API_O
       title: "Kafka Security Console API",
       version: "1",
       description: [
-        "Every call acts as the signed-in Kafka principal: Kafka decides what it may do, and its refusals come back as 403 naming the missing permission.",
-        "Authenticate with the `ksc_session` cookie from POST /api/v1/session, or send Kafka credentials on each request with `Authorization: Basic` " +
+        "Every call acts as the signed-in Kafka principal: Kafka decides what it may do, and its refusals come " +
+          "back as 403 naming the missing permission.",
+        "Authenticate with the `ksc_session` cookie from POST /api/v1/session, or send Kafka credentials on " +
+          "each request with `Authorization: Basic` " +
           "(mechanism SCRAM-SHA-512 unless the `X-Kafka-Mechanism` header says otherwise).",
-        "Request bodies are JSON and must be sent with `Content-Type: application/json` (415 otherwise; 413 above the body limit). " +
+        "Request bodies are JSON and must be sent with `Content-Type: application/json` (415 otherwise; 413 " +
+          "above the body limit). " +
           "A method a path does not list here is answered with 405. Failures are JSON `Error` documents.",
       ].join("\n\n"),
     },
-    tags: API_AREAS.filter((area) => usedAreas.has(area.name)).map((area) => ({ name: area.name, description: area.description })),
+    tags: API_AREAS.filter((area) => usedAreas.has(area.name)).map((area) => ({
+      name: area.name,
+      description: area.description,
+    })),
     servers: [{ url: "/", description: "This console" }],
     security: [{ session: [] }, { basic: [] }],
     paths,
@@ -233,7 +293,8 @@ export function buildOpenApiDocument(operations: readonly ApiOperation[] = API_O
           type: "http",
           scheme: "basic",
           description:
-            "Kafka user name and password on every request, proven by a SASL handshake each time (failures are throttled). " +
+            "Kafka user name and password on every request, proven by a SASL handshake each time (failures are " +
+            "throttled). " +
             "The mechanism is SCRAM-SHA-512 unless the X-Kafka-Mechanism header names another.",
         },
       },
@@ -242,11 +303,18 @@ export function buildOpenApiDocument(operations: readonly ApiOperation[] = API_O
           name: "X-Kafka-Mechanism",
           in: "header",
           required: false,
-          description: "With Basic credentials: the SASL mechanism to prove them with (default SCRAM-SHA-512). Ignored with a session cookie.",
+          description:
+            "With Basic credentials: the SASL mechanism to prove them with (default SCRAM-SHA-512). Ignored " +
+            "with a session cookie.",
           schema: { type: "string", enum: [...MECHANISMS] },
         },
       },
-      responses: Object.fromEntries(Object.entries(SHARED_RESPONSES).map(([name, r]) => [name, { description: r.description, content: errorContent }])),
+      responses: Object.fromEntries(
+        Object.entries(SHARED_RESPONSES).map(([name, r]) => [
+          name,
+          { description: r.description, content: errorContent },
+        ]),
+      ),
       schemas,
     },
   };

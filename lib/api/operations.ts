@@ -23,7 +23,12 @@ import { appliedQuotaQuerySchema, appliedQuotaSchema, quotasOverviewSchema } fro
 import { aclListQuerySchema, aclListResultSchema } from "@/lib/schemas/acls";
 import { planPageQuerySchema, planPageViewSchema } from "@/lib/schemas/plans";
 import { resourceDetailQuerySchema, resourceDetailSchema } from "@/lib/schemas/resources";
-import { effectiveExportSchema, effectivePermissionsQuerySchema, principalViewQuerySchema, principalViewSchema } from "@/lib/schemas/effective-permissions";
+import {
+  effectiveExportSchema,
+  effectivePermissionsQuerySchema,
+  principalViewQuerySchema,
+  principalViewSchema,
+} from "@/lib/schemas/effective-permissions";
 import { aclExportQuerySchema, aclImportProgressSchema } from "@/lib/schemas/acl-io";
 import { aclBindingResponseSchema } from "@/lib/schemas/acl-binding";
 import { tokenListSchema, tokenRequestListsSchema } from "@/lib/schemas/tokens";
@@ -96,10 +101,7 @@ function changeOperation(id: ChangeId): ApiOperation {
 
 // ---- Session ------------------------------------------------------------------------
 
-const SESSION: ApiOperation[] = [
-  changeOperation("session.sign-in"),
-  changeOperation("session.sign-out"),
-];
+const SESSION: ApiOperation[] = [changeOperation("session.sign-in"), changeOperation("session.sign-out")];
 
 // ---- Cluster, resources, access check -------------------------------------------------
 
@@ -120,8 +122,10 @@ const CLUSTER: ApiOperation[] = [
     area: "Cluster",
     summary: "The caller's dashboard: ACL posture, KIP-55 findings, tokens, pending decisions, recent changes",
     description:
-      "Every card is read as the caller and answers on its own: a card Kafka refuses is { ok: false, code, message } (e.g. the ACL posture for a caller " +
-      "without DESCRIBE on CLUSTER) while the others still answer. ACL numbers come from the shared ACL snapshot and are computed once per snapshot; " +
+      "Every card is read as the caller and answers on its own: a card Kafka refuses is { ok: false, code, " +
+      "message } (e.g. the ACL posture for a caller " +
+      "without DESCRIBE on CLUSTER) while the others still answer. ACL numbers come from the shared ACL " +
+      "snapshot and are computed once per snapshot; " +
       "above 20,000 ACLs lint runs only with lint=1.",
     query: dashboardQuerySchema,
     queryExamples: {
@@ -141,9 +145,12 @@ const RESOURCES: ApiOperation[] = [
     area: "Resources",
     summary: "The ACLs that apply to one resource, and the effective permissions",
     description:
-      "One resource (type, name; CLUSTER is kafka-cluster): the ACLs that apply to it grouped by why (exact LITERAL name, PREFIXED patterns it starts with, " +
-      "LITERAL *), and the effective-permission matrix per principal and operation for clients whose host no ACL names (each cell's otherHosts: the answer " +
-      "from a host an ACL names where it differs): User:* (any other principal no ACL here names, super users aside), each super user (every operation " +
+      "One resource (type, name; CLUSTER is kafka-cluster): the ACLs that apply to it grouped by why (exact " +
+      "LITERAL name, PREFIXED patterns it starts with, " +
+      "LITERAL *), and the effective-permission matrix per principal and operation for clients whose host no " +
+      "ACL names (each cell's otherHosts: the answer " +
+      "from a host an ACL names where it differs): User:* (any other principal no ACL here names, super users " +
+      "aside), each super user (every operation " +
       "ALLOWED), then each principal an applicable ACL names. ACLs are read as the caller: needs DESCRIBE on CLUSTER.",
     query: resourceDetailQuerySchema,
     queryExamples: {
@@ -156,7 +163,8 @@ const RESOURCES: ApiOperation[] = [
 ];
 
 const RULES_TOO_COSTLY =
-  "RULES_TOO_COSTLY: the mapping rules would take longer than one request may (a budget of regex steps shared by every rule and input, and a time limit); the message names the limit";
+  "RULES_TOO_COSTLY: the mapping rules would take longer than one request may (a budget of regex steps shared " +
+  "by every rule and input, and a time limit); the message names the limit";
 
 const ACCESS_CHECK: ApiOperation[] = [
   {
@@ -166,25 +174,42 @@ const ACCESS_CHECK: ApiOperation[] = [
     area: "Access check",
     summary: "May a principal do an operation on a resource, and which rule decides",
     description:
-      "May a principal do an operation on a resource from a host, and which rule decides. ACLs are read from Kafka as the caller (needs DESCRIBE on CLUSTER); " +
-      "super.users and allow.everyone.if.no.acl.found are assumed from the console's environment. resourceName is required except for CLUSTER. " +
-      "Without host the question is asked, as on the principal, resource and who-can pages, from any host no ACL names (only *-host ACLs count): " +
-      "hosts.assumed is `unnamed`, request.host an address no applicable ACL names, and hosts.differing gives the answer from each host the ACLs " +
+      "May a principal do an operation on a resource from a host, and which rule decides. ACLs are read from " +
+      "Kafka as the caller (needs DESCRIBE on CLUSTER); " +
+      "super.users and allow.everyone.if.no.acl.found are assumed from the console's environment. resourceName " +
+      "is required except for CLUSTER. " +
+      "Without host the question is asked, as on the principal, resource and who-can pages, from any host no " +
+      "ACL names (only *-host ACLs count): " +
+      "hosts.assumed is `unnamed`, request.host an address no applicable ACL names, and hosts.differing gives " +
+      "the answer from each host the ACLs " +
       "of the principal (or User:*) name where it differs. " +
-      "Instead of a principal, certificateDn or kerberosPrincipal names a client that the configured mapping rules turn into its principal first (`mapping` in the answer); " +
+      "Instead of a principal, certificateDn or kerberosPrincipal names a client that the configured mapping " +
+      "rules turn into its principal first (`mapping` in the answer); " +
       "a client the rules refuse is a 400 naming Kafka's exception.",
     query: accessCheckQuerySchema,
     statuses: { 422: RULES_TOO_COSTLY },
     queryExamples: {
-      topic: { summary: "May alice read the topic orders (from any host no ACL names)?", value: { principal: "User:alice", operation: "READ", resourceType: "TOPIC", resourceName: "orders" } },
+      topic: {
+        summary: "May alice read the topic orders (from any host no ACL names)?",
+        value: { principal: "User:alice", operation: "READ", resourceType: "TOPIC", resourceName: "orders" },
+      },
       pinnedHost: {
-        summary: "May carol read audit-log? (no host: any host no ACL names; hosts.differing lists the host her ACL names)",
+        summary:
+          "May carol read audit-log? (no host: any host no ACL names; hosts.differing lists the host her ACL names)",
         value: { principal: "User:carol", operation: "READ", resourceType: "TOPIC", resourceName: "audit-log" },
       },
-      cluster: { summary: "May bob alter the cluster, from 10.0.0.7?", value: { principal: "User:bob", operation: "ALTER", resourceType: "CLUSTER", host: "10.0.0.7" } },
+      cluster: {
+        summary: "May bob alter the cluster, from 10.0.0.7?",
+        value: { principal: "User:bob", operation: "ALTER", resourceType: "CLUSTER", host: "10.0.0.7" },
+      },
       certificate: {
         summary: "May a client presenting this certificate read orders? (mapped with the configured SSL rules first)",
-        value: { certificateDn: "CN=svc-orders,OU=ServiceUsers,O=Acme,C=US", operation: "READ", resourceType: "TOPIC", resourceName: "orders" },
+        value: {
+          certificateDn: "CN=svc-orders,OU=ServiceUsers,O=Acme,C=US",
+          operation: "READ",
+          resourceType: "TOPIC",
+          resourceName: "orders",
+        },
       },
     },
     response: accessCheckResultSchema,
@@ -197,13 +222,22 @@ const ACCESS_CHECK: ApiOperation[] = [
     area: "Access check",
     summary: "Everything one principal can do, its quotas and its tokens",
     description:
-      "For every resource the console knows (listed by Kafka to the caller, or named by a LITERAL ACL) and every operation valid on its type: the decision " +
-      "and the deciding rule (super user, the ACL — through User:*, a PREFIXED or * pattern, an implied operation, a DENY that wins — or none), for a client " +
-      "whose address no ACL names unless host is given; only resources where something is ALLOWED or an ACL decides are listed. Also the principal's PREFIXED " +
-      "and * grants (names not yet seen), the ACLs that name it, the quotas Kafka applies to it per known client id, and its tokens. Each part is read as the " +
-      "caller (ACLs need DESCRIBE on CLUSTER, quotas DESCRIBE_CONFIGS on CLUSTER); a refused part carries Kafka's reason. aclSnapshot says which ACLs were used.",
+      "For every resource the console knows (listed by Kafka to the caller, or named by a LITERAL ACL) and " +
+      "every operation valid on its type: the decision " +
+      "and the deciding rule (super user, the ACL — through User:*, a PREFIXED or * pattern, an implied " +
+      "operation, a DENY that wins — or none), for a client " +
+      "whose address no ACL names unless host is given; only resources where something is ALLOWED or an ACL " +
+      "decides are listed. Also the principal's PREFIXED " +
+      "and * grants (names not yet seen), the ACLs that name it, the quotas Kafka applies to it per known " +
+      "client id, and its tokens. Each part is read as the " +
+      "caller (ACLs need DESCRIBE on CLUSTER, quotas DESCRIBE_CONFIGS on CLUSTER); a refused part carries " +
+      "Kafka's reason. aclSnapshot says which ACLs were used.",
     pathParams: {
-      principal: { description: "Type:name (User:alice), or just the name (alice means User:alice)", schema: { type: "string" }, example: "User:svc-orders" },
+      principal: {
+        description: "Type:name (User:alice), or just the name (alice means User:alice)",
+        schema: { type: "string" },
+        example: "User:svc-orders",
+      },
     },
     query: principalViewQuerySchema,
     queryExamples: { fromHost: { summary: "As a client connecting from 127.0.0.1", value: { host: "127.0.0.1" } } },
@@ -217,18 +251,30 @@ const ACCESS_CHECK: ApiOperation[] = [
     area: "Access check",
     summary: "What can a principal do, or who can do what on a resource or under a prefix (JSON or CSV)",
     description:
-      "Computed by the policy core from one ACL snapshot (aclSnapshot.takenAt; the CSV repeats it per row and in X-Acl-Snapshot-Taken-At). One row per " +
-      "principal, resource, operation and host: a null host is a client whose address no ACL names, other rows give the answer from a host an ACL names where " +
-      "it differs. For a resource: the super users, every principal an applicable ACL names, and User:* for everyone else. For a prefix: every known resource " +
+      "Computed by the policy core from one ACL snapshot (aclSnapshot.takenAt; the CSV repeats it per row and " +
+      "in X-Acl-Snapshot-Taken-At). One row per " +
+      "principal, resource, operation and host: a null host is a client whose address no ACL names, other rows " +
+      "give the answer from a host an ACL names where " +
+      "it differs. For a resource: the super users, every principal an applicable ACL names, and User:* for " +
+      "everyone else. For a prefix: every known resource " +
       "under it and `unseen` rows for any other name it covers. Needs DESCRIBE on CLUSTER.",
     query: effectivePermissionsQuerySchema,
     queryExamples: {
       principal: { summary: "What can svc-orders do", value: { principal: "User:svc-orders" } },
-      topic: { summary: "Who can do what on the topic audit-log, as CSV", value: { resourceType: "TOPIC", resourceName: "audit-log", format: "csv" } },
-      prefix: { summary: "Who can do what on topics starting with payments-", value: { resourceType: "TOPIC", prefix: "payments-" } },
+      topic: {
+        summary: "Who can do what on the topic audit-log, as CSV",
+        value: { resourceType: "TOPIC", resourceName: "audit-log", format: "csv" },
+      },
+      prefix: {
+        summary: "Who can do what on topics starting with payments-",
+        value: { resourceType: "TOPIC", prefix: "payments-" },
+      },
     },
     response: effectiveExportSchema,
-    alternativeResponse: { mediaType: "text/csv", description: "With format=csv: one row per decision, header row first" },
+    alternativeResponse: {
+      mediaType: "text/csv",
+      description: "With format=csv: one row per decision, header row first",
+    },
     kafka: true,
   },
 ];
@@ -241,20 +287,28 @@ const IDENTITIES: ApiOperation[] = [
     area: "Identities",
     summary: "Which principal Kafka makes of certificate DNs, PEM certificates and Kerberos principals",
     description:
-      "Maps each input as Kafka 4.1's DefaultKafkaPrincipalBuilder does: a certificate's subject (printed as Java's X500Principal#getName()) or a DN " +
-      "through ssl.principal.mapping.rules, a Kerberos principal through sasl.kerberos.principal.to.local.rules. Per input: the rule that matched and " +
-      "the principal, or Kafka's exception (class and message). Rules omitted are the console's settings. Changes nothing; what each principal may do " +
+      "Maps each input as Kafka 4.1's DefaultKafkaPrincipalBuilder does: a certificate's subject (printed as " +
+      "Java's X500Principal#getName()) or a DN " +
+      "through ssl.principal.mapping.rules, a Kerberos principal through " +
+      "sasl.kerberos.principal.to.local.rules. Per input: the rule that matched and " +
+      "the principal, or Kafka's exception (class and message). Rules omitted are the console's settings. " +
+      "Changes nothing; what each principal may do " +
       "comes from the ACLs Kafka lets the caller describe (none shown without DESCRIBE on CLUSTER).",
     body: identityMapBodySchema,
     bodyExamples: {
       seed: {
         summary: "The Kafka documentation's SSL rules and a Kerberos rule",
         value: {
-          sslRules: "RULE:^CN=(.*?),OU=ServiceUsers.*$/$1/,RULE:^CN=(.*?),OU=(.*?),O=(.*?),L=(.*?),ST=(.*?),C=(.*?)$/$1@$2/L,RULE:^.*[Cc][Nn]=([a-zA-Z0-9.]*).*$/$1/L,DEFAULT",
+          sslRules:
+            "RULE:^CN=(.*?),OU=ServiceUsers.*$/$1/,RULE:^CN=(.*?),OU=(.*?),O=(.*?),L=(.*?),ST=(.*?),C=(.*?)$/$1" +
+            "@$2/L,RULE:^.*[Cc][Nn]=([a-zA-Z0-9.]*).*$/$1/L,DEFAULT",
           kerberosRules: "RULE:[1:$1@$0](.*@MYDOMAIN.COM)s/@.*//,DEFAULT",
           defaultRealm: "MYDOMAIN.COM",
           inputs: [
-            { type: "ssl", distinguishedName: "CN=serviceuser,OU=ServiceUsers,O=Unknown,L=Unknown,ST=Unknown,C=Unknown" },
+            {
+              type: "ssl",
+              distinguishedName: "CN=serviceuser,OU=ServiceUsers,O=Unknown,L=Unknown,ST=Unknown,C=Unknown",
+            },
             { type: "ssl", distinguishedName: "CN=adminUser,OU=Admin,O=Unknown,L=Unknown,ST=Unknown,C=Unknown" },
             { type: "kerberos", principal: "alice@MYDOMAIN.COM" },
           ],
@@ -274,7 +328,9 @@ const SCRAM_USERS: ApiOperation[] = [
     path: "/api/v1/scram-users",
     area: "SCRAM users",
     summary: "SCRAM users and their mechanisms and iterations",
-    description: "Every user with a SCRAM credential (DescribeUserScramCredentials as the caller: needs DESCRIBE on CLUSTER). Secrets are never part of the answer.",
+    description:
+      "Every user with a SCRAM credential (DescribeUserScramCredentials as the caller: needs DESCRIBE on " +
+      "CLUSTER). Secrets are never part of the answer.",
     response: scramUserListSchema,
     kafka: true,
   },
@@ -292,13 +348,21 @@ const ACLS: ApiOperation[] = [
     area: "ACLs",
     summary: "ACLs the caller may describe, filtered, sorted and paged",
     description:
-      "ACLs the caller may describe (needs DESCRIBE on CLUSTER), filtered, sorted and paged on the server from the console's shared ACL snapshot " +
-      "(at most ACL_SNAPSHOT_MAX_AGE_MS old; `snapshot` says when it was read; refresh=true reads Kafka again). Every filter is optional.",
+      "ACLs the caller may describe (needs DESCRIBE on CLUSTER), filtered, sorted and paged on the server from " +
+      "the console's shared ACL snapshot " +
+      "(at most ACL_SNAPSHOT_MAX_AGE_MS old; `snapshot` says when it was read; refresh=true reads Kafka " +
+      "again). Every filter is optional.",
     query: aclListQuerySchema,
     queryExamples: {
       principal: { summary: "alice's ACLs, first page", value: { principal: "User:alice", page: 1 } },
-      topics: { summary: "PREFIXED topic ACLs, by principal", value: { resourceType: "TOPIC", patternType: "PREFIXED", sort: "principal" } },
-      match: { summary: "Every ACL that applies to topic orders (Kafka's MATCH), read fresh", value: { resourceType: "TOPIC", resourceName: "orders", nameMatch: "match", refresh: "true" } },
+      topics: {
+        summary: "PREFIXED topic ACLs, by principal",
+        value: { resourceType: "TOPIC", patternType: "PREFIXED", sort: "principal" },
+      },
+      match: {
+        summary: "Every ACL that applies to topic orders (Kafka's MATCH), read fresh",
+        value: { resourceType: "TOPIC", resourceName: "orders", nameMatch: "match", refresh: "true" },
+      },
     },
     response: aclListResultSchema,
     kafka: true,
@@ -314,7 +378,10 @@ const aclExportJsonSchema = z.object({
   format: z.literal("kafka-security-console/acls"),
   version: z.literal(1),
   exportedAt: z.string().meta({ description: "When the ACLs were read from Kafka (ISO 8601)" }),
-  acls: z.array(aclBindingResponseSchema).meta({ description: "Every ACL, once each, sorted by principal, resource type, name, pattern type, operation, permission, host" }),
+  acls: z.array(aclBindingResponseSchema).meta({
+    description:
+      "Every ACL, once each, sorted by principal, resource type, name, pattern type, operation, permission, host",
+  }),
 });
 
 const ACLS_AS_CODE: ApiOperation[] = [
@@ -325,8 +392,10 @@ const ACLS_AS_CODE: ApiOperation[] = [
     area: "ACLs",
     summary: "Every ACL the caller may describe, as a file (JSON, CSV or YAML)",
     description:
-      "Every ACL the caller may describe (needs DESCRIBE on CLUSTER), as a download: JSON (the policy CLI's { acls } shape), CSV (RFC 4180, the policy " +
-      "CLI's header; a cell a spreadsheet would run as a formula gets one more leading apostrophe, which the import takes off again), or YAML grouped " +
+      "Every ACL the caller may describe (needs DESCRIBE on CLUSTER), as a download: JSON (the policy CLI's { " +
+      "acls } shape), CSV (RFC 4180, the policy " +
+      "CLI's header; a cell a spreadsheet would run as a formula gets one more leading apostrophe, which the " +
+      "import takes off again), or YAML grouped " +
       "by principal. Import an edited file with POST /api/v1/plans, kind acl.import.",
     query: aclExportQuerySchema,
     queryExamples: {
@@ -336,8 +405,16 @@ const ACLS_AS_CODE: ApiOperation[] = [
     },
     response: aclExportJsonSchema,
     alternativeResponses: [
-      { mediaType: "text/csv", description: "With format=csv: one binding per line after the header Principal,ResourceType,PatternType,ResourceName,Operation,PermissionType,Host" },
-      { mediaType: "application/yaml", description: "With format=yaml: the bindings grouped by principal (the import reads exactly this layout)" },
+      {
+        mediaType: "text/csv",
+        description:
+          "With format=csv: one binding per line after the header " +
+          "Principal,ResourceType,PatternType,ResourceName,Operation,PermissionType,Host",
+      },
+      {
+        mediaType: "application/yaml",
+        description: "With format=yaml: the bindings grouped by principal (the import reads exactly this layout)",
+      },
     ],
     kafka: true,
   },
@@ -353,7 +430,8 @@ const QUOTAS: ApiOperation[] = [
     area: "Quotas",
     summary: "Every configured client quota, grouped, with the KIP-55 budget",
     description:
-      "Every configured client quota entity (DescribeClientQuotas as the caller: needs DESCRIBE_CONFIGS on CLUSTER), grouped, with the KIP-55 budget " +
+      "Every configured client quota entity (DescribeClientQuotas as the caller: needs DESCRIBE_CONFIGS on " +
+      "CLUSTER), grouped, with the KIP-55 budget " +
       "per user and its findings (a console rule; Kafka does not enforce it).",
     response: quotasOverviewSchema,
     kafka: true,
@@ -366,10 +444,14 @@ const QUOTAS: ApiOperation[] = [
     area: "Quotas",
     summary: "Which quota Kafka applies to a client",
     description:
-      "Which quota Kafka applies to (user, clientId) per key, the deciding level and entity and the bucket; or, with ip instead of user, the connection-creation rate.",
+      "Which quota Kafka applies to (user, clientId) per key, the deciding level and entity and the bucket; " +
+      "or, with ip instead of user, the connection-creation rate.",
     query: appliedQuotaQuerySchema,
     queryExamples: {
-      client: { summary: "A client of alice with client.id reporting", value: { user: "alice", clientId: "reporting" } },
+      client: {
+        summary: "A client of alice with client.id reporting",
+        value: { user: "alice", clientId: "reporting" },
+      },
       ip: { summary: "Connections from one address", value: { ip: "203.0.113.10" } },
     },
     response: appliedQuotaSchema,
@@ -386,7 +468,9 @@ const TOKENS: ApiOperation[] = [
     path: "/api/v1/tokens",
     area: "Tokens",
     summary: "Delegation tokens the caller may see, without HMACs",
-    description: "Delegation tokens the caller may see (own, requested, renewer, or DESCRIBE_TOKENS on USER:<owner>), without HMACs.",
+    description:
+      "Delegation tokens the caller may see (own, requested, renewer, or DESCRIBE_TOKENS on USER:<owner>), " +
+      "without HMACs.",
     response: tokenListSchema,
     kafka: true,
   },
@@ -404,7 +488,9 @@ const TOKEN_REQUESTS: ApiOperation[] = [
     path: "/api/v1/token-requests",
     area: "Token requests",
     summary: "The caller's token requests, and the pending ones the caller may decide",
-    description: "The caller's token requests, and every pending request marked by whether the caller appears entitled to approve it.",
+    description:
+      "The caller's token requests, and every pending request marked by whether the caller appears entitled to " +
+      "approve it.",
     response: tokenRequestListsSchema,
     kafka: true,
   },
@@ -425,8 +511,10 @@ const PLANS: ApiOperation[] = [
     area: "Plans",
     summary: "A plan as previewed, with one page of every decision change",
     description:
-      "The plan as POST /api/v1/plans answered it (status now: OPEN, APPLYING, APPLIED, FAILED or EXPIRED), with `changes`: one page of every decision " +
-      "that changes, in order (resource, principal, host, operation). When the ACLs the plan depends on changed since the preview, only its first rows " +
+      "The plan as POST /api/v1/plans answered it (status now: OPEN, APPLYING, APPLIED, FAILED or EXPIRED), " +
+      "with `changes`: one page of every decision " +
+      "that changes, in order (resource, principal, host, operation). When the ACLs the plan depends on " +
+      "changed since the preview, only its first rows " +
       "are still known (`complete: false`).",
     pathParams: PLAN_ID,
     query: planPageQuerySchema,
@@ -447,14 +535,23 @@ const ACL_IMPORT_PROGRESS: ApiOperation[] = [
     area: "ACLs",
     summary: "How far applying an import plan has come",
     description:
-      "While POST /api/v1/plans/{id}/apply runs an acl.import plan (deletes, then creates, in batches, each batch one audit event with the plan id), " +
-      "how many batches are done or in flight and how many bindings Kafka confirmed or refused, read from the audit trail (true on every console " +
+      "While POST /api/v1/plans/{id}/apply runs an acl.import plan (deletes, then creates, in batches, each " +
+      "batch one audit event with the plan id), " +
+      "how many batches are done or in flight and how many bindings Kafka confirmed or refused, read from the " +
+      "audit trail (true on every console " +
       "instance sharing the database). Only for the plan's principal.",
     pathParams: {
-      id: { description: "The import plan's id (from POST /api/v1/plans with kind acl.import)", schema: { type: "string", format: "uuid" }, example: "00000000-0000-4000-8000-000000000000" },
+      id: {
+        description: "The import plan's id (from POST /api/v1/plans with kind acl.import)",
+        schema: { type: "string", format: "uuid" },
+        example: "00000000-0000-4000-8000-000000000000",
+      },
     },
     response: aclImportProgressSchema,
-    statuses: { 403: "The plan was made by another principal: only they may follow it", 404: "There is no import plan with this id" },
+    statuses: {
+      403: "The plan was made by another principal: only they may follow it",
+      404: "There is no import plan with this id",
+    },
   },
 ];
 
@@ -468,17 +565,24 @@ const AUDIT: ApiOperation[] = [
     area: "Audit",
     summary: "Audit events, newest first (format=csv for a CSV export)",
     description:
-      "The audit events the caller may read (decided by what Kafka lets the caller describe), newest first, filtered; page on with the answer's nextCursor. " +
+      "The audit events the caller may read (decided by what Kafka lets the caller describe), newest first, " +
+      "filtered; page on with the answer's nextCursor. " +
       "Every filter is optional. format=csv answers a CSV file instead.",
     query: auditQuerySchema,
     queryExamples: {
       signIns: { summary: "Successful sign-ins", value: { action: "session.sign-in", outcome: "success", limit: 20 } },
-      day: { summary: "One principal's events on one day", value: { principal: "User:admin", from: "2026-12-01", to: "2026-12-01" } },
+      day: {
+        summary: "One principal's events on one day",
+        value: { principal: "User:admin", from: "2026-12-01", to: "2026-12-01" },
+      },
       csv: { summary: "The sign-ins as a CSV file", value: { action: "session.sign-in", format: "csv" } },
     },
     response: auditPageSchema,
     kafka: true,
-    alternativeResponse: { mediaType: "text/csv", description: "With format=csv: the events as a CSV file (header row first)" },
+    alternativeResponse: {
+      mediaType: "text/csv",
+      description: "With format=csv: the events as a CSV file (header row first)",
+    },
   },
 ];
 
@@ -490,7 +594,8 @@ const API: ApiOperation[] = [
     area: "API",
     summary: "This OpenAPI document",
     description:
-      "This document (OpenAPI 3.1). It reveals nothing secret, but like every route except the sign-in it needs a session or Basic credentials: " +
+      "This document (OpenAPI 3.1). It reveals nothing secret, but like every route except the sign-in it " +
+      "needs a session or Basic credentials: " +
       "the console lets no anonymous request past its first gate.",
     response: z.record(z.string(), z.unknown()).meta({ description: "An OpenAPI 3.1 document" }),
   },

@@ -26,7 +26,14 @@ import { toErrorResult } from "@/lib/kafka/error-result";
 import { env } from "@/lib/env";
 import { crossSiteRefusal } from "@/lib/api/same-origin";
 import { API_CACHE_CONTROL } from "@/lib/api/security-headers";
-import { decodeStrictUtf8, findUnsafeText, findUnsafeUrl, hasErrors, InvalidUtf8Error, type FieldErrors } from "@/lib/schemas/safe-text";
+import {
+  decodeStrictUtf8,
+  findUnsafeText,
+  findUnsafeUrl,
+  hasErrors,
+  InvalidUtf8Error,
+  type FieldErrors,
+} from "@/lib/schemas/safe-text";
 import { jsonNestsDeeperThan, MAX_JSON_DEPTH } from "@/lib/policy";
 
 type Failure = Extract<ActionResult<never>, { ok: false }>;
@@ -39,8 +46,16 @@ export function failureResponse(failure: Failure, headers?: HeadersInit): NextRe
 
 /** Failures of the HTTP exchange itself, which have no ActionResult code. */
 export function httpErrorResponse(status: 405 | 408 | 413 | 415, message: string, headers?: HeadersInit): NextResponse {
-  const code = { 405: "METHOD_NOT_ALLOWED", 408: "REQUEST_TIMEOUT", 413: "PAYLOAD_TOO_LARGE", 415: "UNSUPPORTED_MEDIA_TYPE" }[status];
-  return NextResponse.json({ error: message, code }, { status, headers: { ...(status === 408 ? { connection: "close" } : {}), ...headers } });
+  const code = {
+    405: "METHOD_NOT_ALLOWED",
+    408: "REQUEST_TIMEOUT",
+    413: "PAYLOAD_TOO_LARGE",
+    415: "UNSUPPORTED_MEDIA_TYPE",
+  }[status];
+  return NextResponse.json(
+    { error: message, code },
+    { status, headers: { ...(status === 408 ? { connection: "close" } : {}), ...headers } },
+  );
 }
 
 interface Options<Q extends z.ZodType, B extends z.ZodType> {
@@ -72,7 +87,10 @@ export function isJsonContentType(value: string | null): boolean {
   if (!value) return false;
   const [type = "", ...params] = value.split(";").map((s) => s.trim().toLowerCase());
   if (type !== "application/json" && !/^application\/[a-z0-9.+-]+\+json$/.test(type)) return false;
-  const charset = params.find((p) => p.startsWith("charset="))?.slice("charset=".length).replace(/"/g, "");
+  const charset = params
+    .find((p) => p.startsWith("charset="))
+    ?.slice("charset=".length)
+    .replace(/"/g, "");
   return charset === undefined || charset === "utf-8" || charset === "utf8";
 }
 
@@ -86,7 +104,10 @@ type BodyRead = { ok: true; bytes: Uint8Array } | { ok: false; response: NextRes
 
 /** The body's bytes, refusing more than `limit` bytes (413) or a body slower than `deadlineMs` (408). */
 async function readBodyBytes(request: Request, limit: number, deadlineMs: number): Promise<BodyRead> {
-  const tooLarge = (): BodyRead => ({ ok: false, response: httpErrorResponse(413, `The request body is larger than ${limit} bytes.`) });
+  const tooLarge = (): BodyRead => ({
+    ok: false,
+    response: httpErrorResponse(413, `The request body is larger than ${limit} bytes.`),
+  });
   const declared = request.headers.get("content-length");
   if (declared !== null && Number(declared) > limit) return tooLarge();
   if (!request.body) return { ok: true, bytes: new Uint8Array(0) };
@@ -103,7 +124,10 @@ async function readBodyBytes(request: Request, limit: number, deadlineMs: number
       if (next === "timeout") {
         void reader.cancel().catch(() => undefined);
         const seconds = Math.round(deadlineMs / 100) / 10;
-        return { ok: false, response: httpErrorResponse(408, `The request body did not arrive within ${seconds} seconds.`) };
+        return {
+          ok: false,
+          response: httpErrorResponse(408, `The request body did not arrive within ${seconds} seconds.`),
+        };
       }
       if (next.done) break;
       total += next.value.byteLength;
@@ -126,12 +150,24 @@ async function readBodyBytes(request: Request, limit: number, deadlineMs: number
 }
 
 function unsafeTextFailure(fieldErrors: FieldErrors): NextResponse {
-  return failureResponse({ ok: false, code: "VALIDATION", message: "The request contains text the console does not accept.", fieldErrors });
+  return failureResponse({
+    ok: false,
+    code: "VALIDATION",
+    message: "The request contains text the console does not accept.",
+    fieldErrors,
+  });
 }
 
-const notJson = () => failureResponse({ ok: false, code: "VALIDATION", message: "The request body must be a JSON document." });
+const notJson = () =>
+  failureResponse({ ok: false, code: "VALIDATION", message: "The request body must be a JSON document." });
 const tooDeep = () =>
-  failureResponse({ ok: false, code: "VALIDATION", message: `The request body nests arrays and objects more than ${MAX_JSON_DEPTH} levels deep; no request needs that many.` });
+  failureResponse({
+    ok: false,
+    code: "VALIDATION",
+    message:
+      `The request body nests arrays and objects more than ${MAX_JSON_DEPTH} levels deep; no request needs ` +
+      `that many.`,
+  });
 
 export function apiRoute<Q extends z.ZodType = z.ZodUnknown, B extends z.ZodType = z.ZodUnknown>(
   options: Options<Q, B>,
@@ -140,7 +176,10 @@ export function apiRoute<Q extends z.ZodType = z.ZodUnknown, B extends z.ZodType
   const answer = async (request: Request, segments: RouteSegments | undefined): Promise<Response> => {
     try {
       const settings = env();
-      const refusal = crossSiteRefusal(request.method, request.headers, { allowedOrigins: settings.ALLOWED_ORIGINS, trustProxy: settings.TRUST_PROXY });
+      const refusal = crossSiteRefusal(request.method, request.headers, {
+        allowedOrigins: settings.ALLOWED_ORIGINS,
+        trustProxy: settings.TRUST_PROXY,
+      });
       if (refusal) return failureResponse({ ok: false, code: "DENIED", message: refusal });
 
       const url = new URL(request.url);
@@ -187,7 +226,11 @@ export function apiRoute<Q extends z.ZodType = z.ZodUnknown, B extends z.ZodType
             raw = JSON.parse(text);
           } catch (error) {
             if (error instanceof InvalidUtf8Error) {
-              return failureResponse({ ok: false, code: "VALIDATION", message: "The request body is not valid UTF-8 text (invalid or overlong byte sequences)." });
+              return failureResponse({
+                ok: false,
+                code: "VALIDATION",
+                message: "The request body is not valid UTF-8 text (invalid or overlong byte sequences).",
+              });
             }
             return notJson();
           }
@@ -200,8 +243,15 @@ export function apiRoute<Q extends z.ZodType = z.ZodUnknown, B extends z.ZodType
       }
 
       const params: Record<string, string> = {};
-      for (const [name, value] of Object.entries((await segments?.params) ?? {})) if (typeof value === "string") params[name] = value;
-      const result = await handler({ request, viewer: viewer as Viewer, query: query as z.infer<Q>, body: body as z.infer<B>, params });
+      for (const [name, value] of Object.entries((await segments?.params) ?? {}))
+        if (typeof value === "string") params[name] = value;
+      const result = await handler({
+        request,
+        viewer: viewer as Viewer,
+        query: query as z.infer<Q>,
+        body: body as z.infer<B>,
+        params,
+      });
       if (result instanceof Response) return result;
       if (!result.ok) return failureResponse(result);
       return NextResponse.json(result.data);

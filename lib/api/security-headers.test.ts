@@ -1,17 +1,38 @@
 import { describe, expect, it } from "vitest";
-import { baseSecurityHeaders, FALLBACK_CONTENT_SECURITY_POLICY, fixedHeadersFor, isApiPath, newNonce, pageContentSecurityPolicy } from "./security-headers";
+import {
+  baseSecurityHeaders,
+  FALLBACK_CONTENT_SECURITY_POLICY,
+  fixedHeadersFor,
+  isApiPath,
+  newNonce,
+  pageContentSecurityPolicy,
+} from "./security-headers";
 
 describe("security headers", () => {
   it("always nosniff, same-origin referrer and no framing; HSTS only over HTTPS (COOKIE_SECURE)", () => {
     const plain = baseSecurityHeaders({ cookieSecure: false });
-    expect(plain).toMatchObject({ "X-Content-Type-Options": "nosniff", "Referrer-Policy": "same-origin", "X-Frame-Options": "DENY" });
+    expect(plain).toMatchObject({
+      "X-Content-Type-Options": "nosniff",
+      "Referrer-Policy": "same-origin",
+      "X-Frame-Options": "DENY",
+    });
     expect(plain["Strict-Transport-Security"]).toBeUndefined();
     expect(baseSecurityHeaders({ cookieSecure: true })["Strict-Transport-Security"]).toMatch(/^max-age=\d{7,}/);
   });
 
   it("API answers (all of /api, errors included) are never cached; pages and files keep their caching", () => {
-    for (const path of ["/api/v1/scram-users", "/api/v1/tokens", "/api/v1/no-such-route", "/api/v1/openapi.json", "/api/health", "/api"]) {
-      expect(fixedHeadersFor(path, { cookieSecure: false }), path).toMatchObject({ "Cache-Control": "no-store", "X-Content-Type-Options": "nosniff" });
+    for (const path of [
+      "/api/v1/scram-users",
+      "/api/v1/tokens",
+      "/api/v1/no-such-route",
+      "/api/v1/openapi.json",
+      "/api/health",
+      "/api",
+    ]) {
+      expect(fixedHeadersFor(path, { cookieSecure: false }), path).toMatchObject({
+        "Cache-Control": "no-store",
+        "X-Content-Type-Options": "nosniff",
+      });
     }
     for (const path of ["/", "/acls", "/apis", "/c/local/scram-users", "/_next/static/chunk.js"]) {
       expect(fixedHeadersFor(path, { cookieSecure: false })["Cache-Control"], path).toBeUndefined();

@@ -62,7 +62,8 @@ export function pageContentSecurityPolicy(nonce: string, settings: HeaderSetting
 }
 
 /** For everything that is not a page (JSON, CSV, static files, plain-text errors). */
-export const FALLBACK_CONTENT_SECURITY_POLICY = "default-src 'none'; frame-ancestors 'none'; base-uri 'none'; form-action 'none'";
+export const FALLBACK_CONTENT_SECURITY_POLICY =
+  "default-src 'none'; frame-ancestors 'none'; base-uri 'none'; form-action 'none'";
 
 /** A fresh, unguessable nonce (128 bits, base64). */
 export function newNonce(): string {

@@ -58,7 +58,10 @@ export function resolveClientAddress({ socketAddress, forwardedFor, trustProxy }
   const socket = socketAddress && socketAddress.trim() !== "" ? canonical(socketAddress) : UNKNOWN_CLIENT;
   if (!trustProxy) return socket;
   const headers = typeof forwardedFor === "string" ? [forwardedFor] : (forwardedFor ?? []);
-  const entries = headers.flatMap((h) => h.split(",")).map((s) => s.trim()).filter((s) => s !== "");
+  const entries = headers
+    .flatMap((h) => h.split(","))
+    .map((s) => s.trim())
+    .filter((s) => s !== "");
   const last = entries.at(-1);
   const fromProxy = last === undefined ? null : forwardedEntryAddress(last);
   return fromProxy ?? socket;
@@ -83,7 +86,9 @@ export function addressSource(address: string): string {
   const [head = "", tail = ""] = zoneless.split("::");
   const left = head === "" ? [] : head.split(":");
   const right = tail === "" ? [] : tail.split(":");
-  const groups = zoneless.includes("::") ? [...left, ...Array<string>(8 - left.length - right.length).fill("0"), ...right] : left;
+  const groups = zoneless.includes("::")
+    ? [...left, ...Array<string>(8 - left.length - right.length).fill("0"), ...right]
+    : left;
   if (groups.length !== 8 || groups.some((g) => g.includes("."))) return a; // an embedded IPv4 tail: keep it whole
   return `${groups
     .slice(0, 4)

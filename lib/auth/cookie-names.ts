@@ -1,6 +1,9 @@
 /** The console's cookie names, for proxy.ts, which cannot load lib/auth/current.ts (it reaches the database). */
 
-/** The session cookie of the default cluster; another cluster's is `ksc_session_<id>` (lib/auth/current.ts sessionCookieName). */
+/**
+ * The session cookie of the default cluster; another cluster's is `ksc_session_<id>` (lib/auth/current.ts
+ * sessionCookieName).
+ */
 export const SESSION_COOKIE = "ksc_session";
 /** The cluster the browser chose last (sign-in, the cluster switcher); absent: the default cluster. */
 export const CLUSTER_COOKIE = "ksc_cluster";

@@ -3,7 +3,14 @@ import { mkdtempSync, rmSync, statSync, writeFileSync, existsSync, readFileSync 
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { randomBytes } from "node:crypto";
-import { decryptSecret, defaultDevKeyPath, describeSecretKey, encryptSecret, DecryptError, SecretKeyError } from "./crypto";
+import {
+  decryptSecret,
+  defaultDevKeyPath,
+  describeSecretKey,
+  encryptSecret,
+  DecryptError,
+  SecretKeyError,
+} from "./crypto";
 
 const repoRoot = path.resolve(import.meta.dirname, "../..");
 const saved = { ...process.env };
@@ -21,7 +28,13 @@ beforeEach(() => {
 });
 
 afterEach(() => {
-  for (const k of ["CONSOLE_SECRET_KEY", "CONSOLE_SECRET_KEY_FILE", "CONSOLE_SECRET_KEY_PREVIOUS", "XDG_CONFIG_HOME", "NODE_ENV"]) {
+  for (const k of [
+    "CONSOLE_SECRET_KEY",
+    "CONSOLE_SECRET_KEY_FILE",
+    "CONSOLE_SECRET_KEY_PREVIOUS",
+    "XDG_CONFIG_HOME",
+    "NODE_ENV",
+  ]) {
     if (saved[k] === undefined) delete process.env[k];
     else env[k] = saved[k];
   }
@@ -71,28 +84,34 @@ describe("encryptSecret / decryptSecret", () => {
     process.env.CONSOLE_SECRET_KEY = randomBytes(32).toString("base64");
     const blob = encryptSecret("secret");
     process.env.CONSOLE_SECRET_KEY = randomBytes(32).toString("base64");
-    expect(() => decryptSecret(blob)).toThrow(/written with key id [0-9a-f]{8}, but the current key .* has id [0-9a-f]{8}/);
+    expect(() => decryptSecret(blob)).toThrow(
+      /written with key id [0-9a-f]{8}, but the current key .* has id [0-9a-f]{8}/,
+    );
   });
 
-  it("decrypts blobs of a rotated-out key listed in CONSOLE_SECRET_KEY_PREVIOUS, and encrypts only with the current key", () => {
-    const oldKey = randomBytes(32).toString("base64");
-    const newKey = randomBytes(32).toString("hex");
-    process.env.CONSOLE_SECRET_KEY = oldKey;
-    const oldBlob = encryptSecret("from before the rotation");
-    const oldId = describeSecretKey().keyId;
+  it(
+    "decrypts blobs of a rotated-out key listed in CONSOLE_SECRET_KEY_PREVIOUS, and encrypts only with the " +
+      "current key",
+    () => {
+      const oldKey = randomBytes(32).toString("base64");
+      const newKey = randomBytes(32).toString("hex");
+      process.env.CONSOLE_SECRET_KEY = oldKey;
+      const oldBlob = encryptSecret("from before the rotation");
+      const oldId = describeSecretKey().keyId;
 
-    process.env.CONSOLE_SECRET_KEY = newKey;
-    expect(() => decryptSecret(oldBlob)).toThrow(/no key in CONSOLE_SECRET_KEY_PREVIOUS has that id/);
-    process.env.CONSOLE_SECRET_KEY_PREVIOUS = `${randomBytes(32).toString("base64")}, ${oldKey}`;
-    expect(decryptSecret(oldBlob)).toBe("from before the rotation");
-    const newBlob = encryptSecret("after");
-    expect(newBlob.split(".")[1]).toBe(describeSecretKey().keyId);
-    expect(newBlob.split(".")[1]).not.toBe(oldId);
-    expect(decryptSecret(newBlob)).toBe("after");
+      process.env.CONSOLE_SECRET_KEY = newKey;
+      expect(() => decryptSecret(oldBlob)).toThrow(/no key in CONSOLE_SECRET_KEY_PREVIOUS has that id/);
+      process.env.CONSOLE_SECRET_KEY_PREVIOUS = `${randomBytes(32).toString("base64")}, ${oldKey}`;
+      expect(decryptSecret(oldBlob)).toBe("from before the rotation");
+      const newBlob = encryptSecret("after");
+      expect(newBlob.split(".")[1]).toBe(describeSecretKey().keyId);
+      expect(newBlob.split(".")[1]).not.toBe(oldId);
+      expect(decryptSecret(newBlob)).toBe("after");
 
-    process.env.CONSOLE_SECRET_KEY_PREVIOUS = "tooshort";
-    expect(() => decryptSecret(oldBlob)).toThrow(/CONSOLE_SECRET_KEY_PREVIOUS entry 1 must be a 32-byte key/);
-  });
+      process.env.CONSOLE_SECRET_KEY_PREVIOUS = "tooshort";
+      expect(() => decryptSecret(oldBlob)).toThrow(/CONSOLE_SECRET_KEY_PREVIOUS entry 1 must be a 32-byte key/);
+    },
+  );
 
   it("rejects keys of the wrong length with a clear message", () => {
     process.env.CONSOLE_SECRET_KEY = randomBytes(16).toString("base64");

@@ -54,7 +54,8 @@ let cache: { fingerprint: string; key: Key } | undefined;
 
 /** Default location of the generated development key (outside any repository). */
 export function defaultDevKeyPath(env: SecretKeySettings = secretKeySettings()): string {
-  const configHome = env.XDG_CONFIG_HOME && env.XDG_CONFIG_HOME.length > 0 ? env.XDG_CONFIG_HOME : path.join(homedir(), ".config");
+  const configHome =
+    env.XDG_CONFIG_HOME && env.XDG_CONFIG_HOME.length > 0 ? env.XDG_CONFIG_HOME : path.join(homedir(), ".config");
   return path.join(configHome, "kafka-security-console", "secret.key");
 }
 
@@ -64,16 +65,23 @@ export function parseKey(text: string, what: string): Buffer {
   if (/^[0-9a-fA-F]+$/.test(s) && s.length % 2 === 0) {
     const buf = Buffer.from(s, "hex");
     if (buf.length !== KEY_BYTES) {
-      throw new SecretKeyError(`${what} must be a 32-byte key (64 hex digits or 44 base64 characters); got ${buf.length} bytes of hex`);
+      throw new SecretKeyError(
+        `${what} must be a 32-byte key (64 hex digits or 44 base64 characters); got ${buf.length} bytes of hex`,
+      );
     }
     return buf;
   }
   if (!/^[A-Za-z0-9+/_-]+={0,2}$/.test(s)) {
-    throw new SecretKeyError(`${what} must be a 32-byte key given as 64 hex digits or base64 (44 characters); it contains other characters`);
+    throw new SecretKeyError(
+      `${what} must be a 32-byte key given as 64 hex digits or base64 (44 characters); it contains other characters`,
+    );
   }
   const buf = Buffer.from(s.replace(/-/g, "+").replace(/_/g, "/"), "base64");
   if (buf.length !== KEY_BYTES) {
-    throw new SecretKeyError(`${what} must be a 32-byte key (64 hex digits or 44 base64 characters); got ${buf.length} bytes after base64 decoding`);
+    throw new SecretKeyError(
+      `${what} must be a 32-byte key (64 hex digits or 44 base64 characters); got ${buf.length} bytes after ` +
+        `base64 decoding`,
+    );
   }
   return buf;
 }
@@ -90,7 +98,8 @@ function readKeyFile(file: string): Buffer {
   const st = statSync(file);
   if (process.platform !== "win32" && (st.mode & 0o077) !== 0) {
     throw new SecretKeyError(
-      `secret key file ${file} is readable by other users (mode ${(st.mode & 0o777).toString(8)}); run: chmod 600 ${file}`,
+      `secret key file ${file} is readable by other users (mode ${(st.mode & 0o777).toString(8)}); run: chmod ` +
+        `600 ${file}`,
     );
   }
   return parseKey(readFileSync(file, "utf8"), `secret key file ${file}`);
@@ -117,7 +126,12 @@ function readOrCreateKeyFile(file: string): Buffer {
 
 function resolveKey(env: SecretKeySettings = secretKeySettings()): Key {
   const production = env.NODE_ENV === "production";
-  const fingerprint = JSON.stringify([env.CONSOLE_SECRET_KEY ?? null, env.CONSOLE_SECRET_KEY_FILE ?? null, production, env.XDG_CONFIG_HOME ?? null]);
+  const fingerprint = JSON.stringify([
+    env.CONSOLE_SECRET_KEY ?? null,
+    env.CONSOLE_SECRET_KEY_FILE ?? null,
+    production,
+    env.XDG_CONFIG_HOME ?? null,
+  ]);
   if (cache && cache.fingerprint === fingerprint) return cache.key;
 
   let key: Key;
@@ -131,7 +145,10 @@ function resolveKey(env: SecretKeySettings = secretKeySettings()): Key {
         key = makeKey(readKeyFile(file), file);
       } catch (e) {
         if ((e as NodeJS.ErrnoException).code === "ENOENT") {
-          throw new SecretKeyError(`CONSOLE_SECRET_KEY_FILE=${file} does not exist; in production the key is never generated. Create it with: openssl rand -base64 32 > ${file} && chmod 600 ${file}`);
+          throw new SecretKeyError(
+            `CONSOLE_SECRET_KEY_FILE=${file} does not exist; in production the key is never generated. Create ` +
+              `it with: openssl rand -base64 32 > ${file} && chmod 600 ${file}`,
+          );
         }
         throw e;
       }
@@ -141,7 +158,8 @@ function resolveKey(env: SecretKeySettings = secretKeySettings()): Key {
   } else if (production) {
     throw new SecretKeyError(
       "CONSOLE_SECRET_KEY is not set. In production the console needs a 32-byte key to encrypt stored credentials " +
-        "(generate one with: openssl rand -base64 32), given in CONSOLE_SECRET_KEY or in a file named by CONSOLE_SECRET_KEY_FILE.",
+        "(generate one with: openssl rand -base64 32), given in CONSOLE_SECRET_KEY or in a file named by " +
+        "CONSOLE_SECRET_KEY_FILE.",
     );
   } else {
     const file = defaultDevKeyPath(env);
@@ -160,7 +178,9 @@ function previousKeys(env: SecretKeySettings = secretKeySettings()): Key[] {
     .split(",")
     .map((t) => t.trim())
     .filter((t) => t !== "")
-    .map((t, i) => makeKey(parseKey(t, `CONSOLE_SECRET_KEY_PREVIOUS entry ${i + 1}`), `CONSOLE_SECRET_KEY_PREVIOUS entry ${i + 1}`));
+    .map((t, i) =>
+      makeKey(parseKey(t, `CONSOLE_SECRET_KEY_PREVIOUS entry ${i + 1}`), `CONSOLE_SECRET_KEY_PREVIOUS entry ${i + 1}`),
+    );
   previousCache = { text, keys };
   return keys;
 }
@@ -202,7 +222,8 @@ export function decryptSecret(blob: string): string {
   }
   const iv = Buffer.from(ivText, "base64url");
   const tag = Buffer.from(tagText, "base64url");
-  if (iv.length !== IV_BYTES || tag.length !== TAG_BYTES) throw new DecryptError("encrypted secret is malformed (bad IV or tag length)");
+  if (iv.length !== IV_BYTES || tag.length !== TAG_BYTES)
+    throw new DecryptError("encrypted secret is malformed (bad IV or tag length)");
   try {
     const decipher = createDecipheriv("aes-256-gcm", k.key, iv, { authTagLength: TAG_BYTES });
     decipher.setAAD(aad(id));

@@ -93,12 +93,20 @@ export async function requireViewer(): Promise<Viewer> {
   const viewer = await getViewer();
   if (!viewer) {
     const clusterId = await currentClusterId();
-    redirect(signInAgainPath((await headers()).get(PAGE_PATH_HEADER), (await cookies()).has(sessionCookieName(clusterId)), clustersInAddresses() ? clusterId : null));
+    redirect(
+      signInAgainPath(
+        (await headers()).get(PAGE_PATH_HEADER),
+        (await cookies()).has(sessionCookieName(clusterId)),
+        clustersInAddresses() ? clusterId : null,
+      ),
+    );
   }
   return viewer;
 }
 
-/** The cluster an API request names: the X-Kafka-Cluster header or the `cluster` query parameter (lib/clusters.ts ids). */
+/**
+ * The cluster an API request names: the X-Kafka-Cluster header or the `cluster` query parameter (lib/clusters.ts ids).
+ */
 export function requestedCluster(request: Request): string | undefined {
   const named = request.headers.get("x-kafka-cluster") ?? new URL(request.url).searchParams.get("cluster");
   return named === null || named.trim() === "" ? undefined : named.trim();
@@ -122,14 +130,22 @@ export async function viewerForRequest(request: Request): Promise<ActionResult<V
       cluster,
     });
     if (!parsed.success) {
-      return { ok: false, code: "UNAUTHENTICATED", message: "Malformed Basic credentials or unknown X-Kafka-Mechanism." };
+      return {
+        ok: false,
+        code: "UNAUTHENTICATED",
+        message: "Malformed Basic credentials or unknown X-Kafka-Mechanism.",
+      };
     }
     return viewerFromBasic(parsed.data, await clientAddress());
   }
   const viewer = await getViewerOn(cluster ?? (await currentClusterId()));
   if (!viewer) {
     const on = cluster === undefined ? "" : ` to the cluster "${cluster}"`;
-    return { ok: false, code: "UNAUTHENTICATED", message: `Sign in first${on}, or send Kafka credentials with Authorization: Basic.` };
+    return {
+      ok: false,
+      code: "UNAUTHENTICATED",
+      message: `Sign in first${on}, or send Kafka credentials with Authorization: Basic.`,
+    };
   }
   return { ok: true, data: viewer };
 }

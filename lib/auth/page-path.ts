@@ -7,11 +7,22 @@
  */
 export const PAGE_PATH_HEADER = "x-ksc-page-path";
 
-export function signInAgainPath(pagePath: string | null | undefined, ended: boolean, clusterId: string | null = null): string {
+export function signInAgainPath(
+  pagePath: string | null | undefined,
+  ended: boolean,
+  clusterId: string | null = null,
+): string {
   const params = new URLSearchParams();
   if (clusterId !== null) params.set("cluster", clusterId);
   if (ended) params.set("ended", "1");
-  if (pagePath && pagePath.startsWith("/") && !pagePath.startsWith("//") && pagePath !== "/" && !pagePath.startsWith("/sign-in")) params.set("next", pagePath);
+  if (
+    pagePath &&
+    pagePath.startsWith("/") &&
+    !pagePath.startsWith("//") &&
+    pagePath !== "/" &&
+    !pagePath.startsWith("/sign-in")
+  )
+    params.set("next", pagePath);
   const query = params.toString();
   return query ? `/sign-in?${query}` : "/sign-in";
 }

@@ -9,7 +9,10 @@ import { KafkaOperationError } from "@/lib/kafka/errors";
 import type * as KafkaAdapter from "@/lib/kafka";
 
 const verifyCredentials = vi.hoisted(() => vi.fn());
-vi.mock("@/lib/kafka", async (importOriginal) => ({ ...(await importOriginal<typeof KafkaAdapter>()), verifyCredentials }));
+vi.mock("@/lib/kafka", async (importOriginal) => ({
+  ...(await importOriginal<typeof KafkaAdapter>()),
+  verifyCredentials,
+}));
 
 const { viewerFromSessionId, UNREACHABLE_RETRY_MS } = await import("./sign-in");
 const { encryptSecret } = await import("./crypto");
@@ -49,7 +52,13 @@ describe("re-proof with the broker unreachable", () => {
     const sessionId = await sessionVerifiedMinutesAgo(6, password);
     const before = (await getSession(sessionId))!.verifiedAt;
     verifyCredentials.mockRejectedValue(
-      new KafkaOperationError({ code: "BROKER_UNAVAILABLE", api: "SaslAuthenticate", message: "Kafka is unreachable.", kafkaMessage: null, missing: [] }),
+      new KafkaOperationError({
+        code: "BROKER_UNAVAILABLE",
+        api: "SaslAuthenticate",
+        message: "Kafka is unreachable.",
+        kafkaMessage: null,
+        missing: [],
+      }),
     );
     const warn = vi.spyOn(console, "warn").mockImplementation(() => undefined);
 
@@ -57,7 +66,11 @@ describe("re-proof with the broker unreachable", () => {
     expect(viewer?.principal).toBe("User:alice");
     expect(verifyCredentials).toHaveBeenCalledTimes(1);
     expect(await getSession(sessionId)).toMatchObject({ verifiedAt: before });
-    expect(warn).toHaveBeenCalledWith(expect.stringMatching(/could not prove the Kafka credential of User:alice again \(BROKER_UNAVAILABLE\); the session continues/));
+    expect(warn).toHaveBeenCalledWith(
+      expect.stringMatching(
+        /could not prove the Kafka credential of User:alice again \(BROKER_UNAVAILABLE\); the session continues/,
+      ),
+    );
     expect(JSON.stringify(warn.mock.calls)).not.toContain(password);
 
     // Within the pause, requests do not wait on the unreachable broker again.

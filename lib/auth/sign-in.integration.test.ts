@@ -17,7 +17,10 @@ import { ADMIN, createScramUser, dropScramUser, runId } from "@/test/kafka/fixtu
 import type { KafkaCredential } from "@/lib/kafka";
 
 let db: Awaited<ReturnType<typeof useMigratedTestDatabase>>;
-const savedEnv = { CONSOLE_SECRET_KEY: process.env.CONSOLE_SECRET_KEY, CREDENTIAL_REVERIFY_MINUTES: process.env.CREDENTIAL_REVERIFY_MINUTES };
+const savedEnv = {
+  CONSOLE_SECRET_KEY: process.env.CONSOLE_SECRET_KEY,
+  CREDENTIAL_REVERIFY_MINUTES: process.env.CREDENTIAL_REVERIFY_MINUTES,
+};
 const id = runId();
 const users: string[] = [];
 
@@ -52,49 +55,68 @@ afterAll(async () => {
 });
 
 describe("sign-in throttle (parallel guesses)", () => {
-  it("lets at most FREE_FAILURES (+1) of 50 parallel wrong guesses reach Kafka, and audits them as one row", async () => {
-    const victim = await throwawayUser("burst");
-    const client = "203.0.113.50";
-    const results = await Promise.all(
-      Array.from({ length: 50 }, (_, i) => signInAudited({ username: victim.username, password: `guess-${i}`, mechanism: "SCRAM-SHA-512" }, client)),
-    );
-    const codes = results.map((r) => (r.ok ? "OK" : r.code));
-    const reachedKafka = codes.filter((c) => c === "INVALID_CREDENTIALS").length;
-    // Before the fix, every guess that arrived before the first answer reached Kafka (20 of 50).
-    expect(reachedKafka).toBeGreaterThanOrEqual(1);
-    expect(reachedKafka).toBeLessThanOrEqual(FREE_FAILURES + 1);
-    expect(codes.filter((c) => c === "THROTTLED")).toHaveLength(50 - reachedKafka);
+  it(
+    "lets at most FREE_FAILURES (+1) of 50 parallel wrong guesses reach Kafka, and audits them as " + "one row",
+    async () => {
+      const victim = await throwawayUser("burst");
+      const client = "203.0.113.50";
+      const results = await Promise.all(
+        Array.from({ length: 50 }, (_, i) =>
+          signInAudited({ username: victim.username, password: `guess-${i}`, mechanism: "SCRAM-SHA-512" }, client),
+        ),
+      );
+      const codes = results.map((r) => (r.ok ? "OK" : r.code));
+      const reachedKafka = codes.filter((c) => c === "INVALID_CREDENTIALS").length;
+      // Before the fix, every guess that arrived before the first answer reached Kafka (20 of 50).
+      expect(reachedKafka).toBeGreaterThanOrEqual(1);
+      expect(reachedKafka).toBeLessThanOrEqual(FREE_FAILURES + 1);
+      expect(codes.filter((c) => c === "THROTTLED")).toHaveLength(50 - reachedKafka);
 
-    // The throttle lives in the database (shared by every console instance).
-    const row = await getPrisma().signInThrottle.findUnique({ where: { key: throttleKey(client, victim.username) } });
-    expect(row?.attempts).toBe(reachedKafka);
+      // The throttle lives in the database (shared by every console instance).
+      const row = await getPrisma().signInThrottle.findUnique({ where: { key: throttleKey(client, victim.username) } });
+      expect(row?.attempts).toBe(reachedKafka);
 
-    // 50 failures from one source are one audit row, not 50.
-    const audit = await getPrisma().auditEvent.findMany({ where: { action: "session.sign-in", target: `User:${victim.username}` } });
-    expect(audit).toHaveLength(1);
-    expect(audit[0]).toMatchObject({ outcome: "denied", category: "session", repeatCount: 50 });
+      // 50 failures from one source are one audit row, not 50.
+      const audit = await getPrisma().auditEvent.findMany({
+        where: { action: "session.sign-in", target: `User:${victim.username}` },
+      });
+      expect(audit).toHaveLength(1);
+      expect(audit[0]).toMatchObject({ outcome: "denied", category: "session", repeatCount: 50 });
 
-    // The same user from another client is not locked out.
-    const elsewhere = await signInAudited({ ...victim }, "198.51.100.50");
-    expect(elsewhere.ok).toBe(true);
-  });
+      // The same user from another client is not locked out.
+      const elsewhere = await signInAudited({ ...victim }, "198.51.100.50");
+      expect(elsewhere.ok).toBe(true);
+    },
+  );
 
-  it("lets 5 simultaneous correct sign-ins from one address all in (those beyond the free attempts wait for the ones in flight)", async () => {
-    const user = await throwawayUser("tabs");
-    const client = "203.0.113.53";
-    const results = await Promise.all(Array.from({ length: 5 }, () => signInAudited({ ...user }, client)));
-    expect(results.map((r) => (r.ok ? "OK" : r.code))).toEqual(Array(5).fill("OK"));
-    // Each success gave its attempt back: nothing is left counted against the user.
-    expect(await getPrisma().signInThrottle.findUnique({ where: { key: throttleKey(client, user.username) } })).toBeNull();
-  });
+  it(
+    "lets 5 simultaneous correct sign-ins from one address all in (those beyond the free attempts " +
+      "wait for the ones in flight)",
+    async () => {
+      const user = await throwawayUser("tabs");
+      const client = "203.0.113.53";
+      const results = await Promise.all(Array.from({ length: 5 }, () => signInAudited({ ...user }, client)));
+      expect(results.map((r) => (r.ok ? "OK" : r.code))).toEqual(Array(5).fill("OK"));
+      // Each success gave its attempt back: nothing is left counted against the user.
+      expect(
+        await getPrisma().signInThrottle.findUnique({ where: { key: throttleKey(client, user.username) } }),
+      ).toBeNull();
+    },
+  );
 
   it("keys the throttle on the username in any case, so case variants are no extra free guesses", async () => {
     const victim = await throwawayUser("case");
     const client = "203.0.113.51";
-    const variants = [victim.username, victim.username.toUpperCase(), `${victim.username[0]!.toUpperCase()}${victim.username.slice(1)}`];
+    const variants = [
+      victim.username,
+      victim.username.toUpperCase(),
+      `${victim.username[0]!.toUpperCase()}${victim.username.slice(1)}`,
+    ];
     const results = [];
     for (let i = 0; i < 6; i++) {
-      results.push(await signInAudited({ username: variants[i % 3]!, password: `guess-${i}`, mechanism: "SCRAM-SHA-512" }, client));
+      results.push(
+        await signInAudited({ username: variants[i % 3]!, password: `guess-${i}`, mechanism: "SCRAM-SHA-512" }, client),
+      );
     }
     expect(results.map((r) => (r.ok ? "OK" : r.code))).toEqual([
       ...Array(FREE_FAILURES).fill("INVALID_CREDENTIALS"),
@@ -106,16 +128,24 @@ describe("sign-in throttle (parallel guesses)", () => {
     const victim = await throwawayUser("basic");
     const client = "203.0.113.52";
     const results = await Promise.all(
-      Array.from({ length: 50 }, (_, i) => viewerFromBasic({ username: victim.username, password: `guess-${i}`, mechanism: "SCRAM-SHA-512" }, client)),
+      Array.from({ length: 50 }, (_, i) =>
+        viewerFromBasic({ username: victim.username, password: `guess-${i}`, mechanism: "SCRAM-SHA-512" }, client),
+      ),
     );
     const reachedKafka = results.filter((r) => !r.ok && r.code === "INVALID_CREDENTIALS").length;
     expect(reachedKafka).toBeLessThanOrEqual(FREE_FAILURES + 1);
     expect(results.filter((r) => !r.ok && r.code === "THROTTLED")).toHaveLength(50 - reachedKafka);
     // Refused Basic credentials are on the audit trail, folded like the form's.
-    const audited = () => getPrisma().auditEvent.findFirstOrThrow({ where: { action: "session.sign-in", target: `User:${victim.username}` } });
+    const audited = () =>
+      getPrisma().auditEvent.findFirstOrThrow({
+        where: { action: "session.sign-in", target: `User:${victim.username}` },
+      });
     expect((await audited()).repeatCount).toBe(50);
     // The same wrong password again is counted again (throttle and audit), not answered from a cache.
-    const again = await viewerFromBasic({ username: victim.username, password: "guess-0", mechanism: "SCRAM-SHA-512" }, client);
+    const again = await viewerFromBasic(
+      { username: victim.username, password: "guess-0", mechanism: "SCRAM-SHA-512" },
+      client,
+    );
     expect(again).toMatchObject({ ok: false });
     expect((await audited()).repeatCount).toBe(51);
   });
@@ -148,7 +178,9 @@ describe("revoked credentials", () => {
     // The session proves its credential again, Kafka refuses it: signed out, row gone.
     expect(await viewerFromSessionId(sessionId)).toBeNull();
     expect(await getSession(sessionId)).toBeNull();
-    const revoked = await getPrisma().auditEvent.findMany({ where: { action: "session.revoked", principal: `User:${cred.username}` } });
+    const revoked = await getPrisma().auditEvent.findMany({
+      where: { action: "session.revoked", principal: `User:${cred.username}` },
+    });
     expect(revoked).toHaveLength(1);
     expect(revoked[0]).toMatchObject({ outcome: "denied", category: "session" });
   });
@@ -169,19 +201,22 @@ describe("revoked credentials", () => {
     expect(await getSession(sessionId)).toBeNull();
   });
 
-  it("once Kafka refused one session's credential, the user's other sessions prove theirs at their next request", async () => {
-    const cred = await throwawayUser("twosessions");
-    const first = await signInAudited(cred, "203.0.113.64");
-    const second = await signInAudited(cred, "203.0.113.65");
-    if (!first.ok || !second.ok) throw new Error("sign-in failed");
-    await deleteScramCredential(ADMIN, cred.username, "SCRAM-SHA-512");
-    // Within the (default, 5 min) period the second session is taken on trust...
-    expect(await viewerFromSessionId(second.data.sessionId)).not.toBeNull();
-    // ...until the first one, due for its re-proof, is refused by Kafka.
-    expect(await viewerFromSessionId(first.data.sessionId, new Date(Date.now() + 6 * 60_000))).toBeNull();
-    expect(await viewerFromSessionId(second.data.sessionId)).toBeNull();
-    expect(await getSession(second.data.sessionId)).toBeNull();
-  });
+  it(
+    "once Kafka refused one session's credential, the user's other sessions prove theirs at their " + "next request",
+    async () => {
+      const cred = await throwawayUser("twosessions");
+      const first = await signInAudited(cred, "203.0.113.64");
+      const second = await signInAudited(cred, "203.0.113.65");
+      if (!first.ok || !second.ok) throw new Error("sign-in failed");
+      await deleteScramCredential(ADMIN, cred.username, "SCRAM-SHA-512");
+      // Within the (default, 5 min) period the second session is taken on trust...
+      expect(await viewerFromSessionId(second.data.sessionId)).not.toBeNull();
+      // ...until the first one, due for its re-proof, is refused by Kafka.
+      expect(await viewerFromSessionId(first.data.sessionId, new Date(Date.now() + 6 * 60_000))).toBeNull();
+      expect(await viewerFromSessionId(second.data.sessionId)).toBeNull();
+      expect(await getSession(second.data.sessionId)).toBeNull();
+    },
+  );
 
   it("keeps a session whose credential Kafka still accepts, moving verifiedAt forward", async () => {
     setReverifyMinutes("0.05");
@@ -196,13 +231,16 @@ describe("revoked credentials", () => {
     expect(second.getTime()).toBeGreaterThan(first.getTime());
   });
 
-  it("does not answer a Basic caller from its cache after the credential was revoked (cache <= re-proof period)", async () => {
-    setReverifyMinutes("0.05");
-    const cred = await throwawayUser("basiccache");
-    const input = { username: cred.username, password: cred.password, mechanism: "SCRAM-SHA-512" as const };
-    expect(await viewerFromBasic(input, "203.0.113.63")).toMatchObject({ ok: true });
-    await deleteScramCredential(ADMIN, cred.username, "SCRAM-SHA-512");
-    await sleep(3_200);
-    expect(await viewerFromBasic(input, "203.0.113.63")).toMatchObject({ ok: false, code: "INVALID_CREDENTIALS" });
-  });
+  it(
+    "does not answer a Basic caller from its cache after the credential was revoked (cache <= " + "re-proof period)",
+    async () => {
+      setReverifyMinutes("0.05");
+      const cred = await throwawayUser("basiccache");
+      const input = { username: cred.username, password: cred.password, mechanism: "SCRAM-SHA-512" as const };
+      expect(await viewerFromBasic(input, "203.0.113.63")).toMatchObject({ ok: true });
+      await deleteScramCredential(ADMIN, cred.username, "SCRAM-SHA-512");
+      await sleep(3_200);
+      expect(await viewerFromBasic(input, "203.0.113.63")).toMatchObject({ ok: false, code: "INVALID_CREDENTIALS" });
+    },
+  );
 });

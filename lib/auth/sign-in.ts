@@ -23,11 +23,24 @@ import { createHash } from "node:crypto";
 import { encryptSecret, decryptSecret } from "@/lib/auth/crypto";
 import { addressSource } from "@/lib/auth/client-address";
 import { recordAudit } from "@/lib/db/audit";
-import { createSession, deleteSession, getSession, hashSessionId, markSessionVerified, type Session } from "@/lib/db/session";
+import {
+  createSession,
+  deleteSession,
+  getSession,
+  hashSessionId,
+  markSessionVerified,
+  type Session,
+} from "@/lib/db/session";
 import { recordSignInFailure } from "@/lib/db/sign-in-audit";
 import { awaitSignInAttempt, finishSignInAttempt, type AttemptOutcome } from "@/lib/db/sign-in-throttle";
 import { env } from "@/lib/env";
-import { closeConnectionsFor, lastCredentialRejection, rememberRejection, verifyCredentials, type KafkaCredential } from "@/lib/kafka";
+import {
+  closeConnectionsFor,
+  lastCredentialRejection,
+  rememberRejection,
+  verifyCredentials,
+  type KafkaCredential,
+} from "@/lib/kafka";
 import { defaultClusterId, findCluster } from "@/lib/clusters";
 import type { SignInInput } from "@/lib/schemas/session";
 import { toErrorResult } from "@/lib/kafka/error-result";
@@ -61,12 +74,26 @@ export function throttleKey(clientAddress: string, username: string): string {
 export function credentialFor(input: SignInInput): ActionResult<KafkaCredential> {
   const clusterId = input.cluster || defaultClusterId();
   const cluster = findCluster(clusterId);
-  if (!cluster) return { ok: false, code: "VALIDATION", message: `No cluster has the id "${clusterId}".`, fieldErrors: { cluster: ["Choose one of the clusters offered"] } };
+  if (!cluster)
+    return {
+      ok: false,
+      code: "VALIDATION",
+      message: `No cluster has the id "${clusterId}".`,
+      fieldErrors: { cluster: ["Choose one of the clusters offered"] },
+    };
   if (!cluster.saslMechanisms.includes(input.mechanism)) {
     const offered = cluster.saslMechanisms.join(", ");
-    return { ok: false, code: "VALIDATION", message: `${cluster.displayName} offers ${offered}, not ${input.mechanism}.`, fieldErrors: { mechanism: [`Choose one of ${offered}`] } };
+    return {
+      ok: false,
+      code: "VALIDATION",
+      message: `${cluster.displayName} offers ${offered}, not ${input.mechanism}.`,
+      fieldErrors: { mechanism: [`Choose one of ${offered}`] },
+    };
   }
-  return { ok: true, data: { username: input.username, password: input.password, mechanism: input.mechanism, clusterId } };
+  return {
+    ok: true,
+    data: { username: input.username, password: input.password, mechanism: input.mechanism, clusterId },
+  };
 }
 
 /** Proves the credential with the broker of its cluster, counting the attempt in the throttle first. */
@@ -203,7 +230,10 @@ async function endRevokedSession(sessionId: string, session: Session): Promise<v
  * The viewer behind a session cookie value, or null when absent, expired, unreadable, or
  * when Kafka no longer accepts its credential (re-proved every CREDENTIAL_REVERIFY_MINUTES).
  */
-export async function viewerFromSessionId(sessionId: string | undefined, now: Date = new Date()): Promise<Viewer | null> {
+export async function viewerFromSessionId(
+  sessionId: string | undefined,
+  now: Date = new Date(),
+): Promise<Viewer | null> {
   if (!sessionId) return null;
   const session = await getSession(sessionId, now);
   if (!session) return null;
@@ -255,14 +285,18 @@ export function basicCacheMs(): number {
 }
 
 function forgetBasicCredentials(user: { username: string; clusterId: string }): void {
-  for (const [key, entry] of basicCache) if (entry.credential.username === user.username && entry.credential.clusterId === user.clusterId) basicCache.delete(key);
+  for (const [key, entry] of basicCache)
+    if (entry.credential.username === user.username && entry.credential.clusterId === user.clusterId)
+      basicCache.delete(key);
 }
 
 export async function viewerFromBasic(input: SignInInput, clientAddress: string): Promise<ActionResult<Viewer>> {
   const asked = credentialFor(input);
   if (!asked.ok) return asked;
   const credential = asked.data;
-  const cacheKey = createHash("sha256").update(`${credential.clusterId}\0${input.mechanism}\0${input.username}\0${input.password}`).digest("hex");
+  const cacheKey = createHash("sha256")
+    .update(`${credential.clusterId}\0${input.mechanism}\0${input.username}\0${input.password}`)
+    .digest("hex");
   const cached = basicCache.get(cacheKey);
   if (cached) {
     const rejected = lastCredentialRejection(credential);

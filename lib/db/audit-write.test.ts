@@ -9,6 +9,7 @@ describe("storableText", () => {
   });
 
   it("leaves everything else alone, surrogate pairs included", () => {
-    for (const s of ["", "User:alice", "tab\tline\nbreak", "emoji \uD83D\uDE00", "ünïcödé", "\\u0000 typed as text"]) expect(storableText(s)).toBe(s);
+    for (const s of ["", "User:alice", "tab\tline\nbreak", "emoji \uD83D\uDE00", "ünïcödé", "\\u0000 typed as text"])
+      expect(storableText(s)).toBe(s);
   });
 });

@@ -71,7 +71,8 @@ describe("audit trail", () => {
     for (let i = 1; i < all.length; i++) {
       const a = all[i - 1]!;
       const b = all[i]!;
-      const newerOrSame = a.at.getTime() > b.at.getTime() || (a.at.getTime() === b.at.getTime() && BigInt(a.id) > BigInt(b.id));
+      const newerOrSame =
+        a.at.getTime() > b.at.getTime() || (a.at.getTime() === b.at.getTime() && BigInt(a.id) > BigInt(b.id));
       expect(newerOrSame).toBe(true);
     }
 
@@ -91,7 +92,9 @@ describe("audit trail", () => {
     expect(window.events.length).toBe(all.filter((e) => e.at >= from && e.at <= to).length);
 
     await expect(listAudit({ cursor: "garbage" })).rejects.toThrow(/invalid audit cursor/);
-    await expect(recordAudit({ principal: "p", action: "a", target: "t", outcome: "maybe" as never })).rejects.toThrow(/outcome must be one of/);
+    await expect(recordAudit({ principal: "p", action: "a", target: "t", outcome: "maybe" as never })).rejects.toThrow(
+      /outcome must be one of/,
+    );
   });
 
   it("exports listed events as CSV", async () => {

@@ -9,13 +9,16 @@ describe("redactSecrets", () => {
       Password: "x",
       mechanism: "SCRAM-SHA-512",
       nested: {
-        deeper: [{ HMAC: "abc", tokenId: "tok-1" }, { saltedPassword: "s", salt: "pepper", iterations: 4096 }],
+        deeper: [
+          { HMAC: "abc", tokenId: "tok-1" },
+          { saltedPassword: "s", salt: "pepper", iterations: 4096 },
+        ],
         client_secret: "cs",
         "token-value": "tv",
         tokenValue: "tv2",
         credential: { anything: "inside" },
         encryptedCredential: "v1.aaaa",
-        "sasl.jaas.config": "org.apache.kafka.common.security.scram.ScramLoginModule required password=\"p\";",
+        "sasl.jaas.config": 'org.apache.kafka.common.security.scram.ScramLoginModule required password="p";',
       },
     };
     expect(redactSecrets(input)).toEqual({
@@ -24,7 +27,10 @@ describe("redactSecrets", () => {
       Password: "[redacted]",
       mechanism: "SCRAM-SHA-512",
       nested: {
-        deeper: [{ HMAC: "[redacted]", tokenId: "tok-1" }, { saltedPassword: "[redacted]", salt: "pepper", iterations: 4096 }],
+        deeper: [
+          { HMAC: "[redacted]", tokenId: "tok-1" },
+          { saltedPassword: "[redacted]", salt: "pepper", iterations: 4096 },
+        ],
         client_secret: "[redacted]",
         "token-value": "[redacted]",
         tokenValue: "[redacted]",
@@ -37,7 +43,7 @@ describe("redactSecrets", () => {
 
   it("redacts the value of a config entry whose name is secret, and keeps the others", () => {
     const configs = [
-      { name: "sasl.jaas.config", value: "… password=\"p\"" },
+      { name: "sasl.jaas.config", value: '… password="p"' },
       { name: "ssl.key.password", value: "kp" },
       { name: "retention.ms", value: "1000" },
       { key: "ssl.keystore.key", value: "-----BEGIN PRIVATE KEY-----" },
@@ -53,11 +59,22 @@ describe("redactSecrets", () => {
   });
 
   it("does not mutate its input and makes odd values JSON-safe", () => {
-    const input: Record<string, unknown> = { password: "p", n: 10n, when: new Date("2026-11-30T06:00:00Z"), bytes: Buffer.from("secret!") };
+    const input: Record<string, unknown> = {
+      password: "p",
+      n: 10n,
+      when: new Date("2026-11-30T06:00:00Z"),
+      bytes: Buffer.from("secret!"),
+    };
     input.self = input;
     const out = redactSecrets(input) as Record<string, unknown>;
     expect(input.password).toBe("p");
-    expect(out).toEqual({ password: "[redacted]", n: "10", when: "2026-11-30T06:00:00.000Z", bytes: "[binary 7 bytes]", self: "[circular]" });
+    expect(out).toEqual({
+      password: "[redacted]",
+      n: "10",
+      when: "2026-11-30T06:00:00.000Z",
+      bytes: "[binary 7 bytes]",
+      self: "[circular]",
+    });
     expect(() => JSON.stringify(out)).not.toThrow();
     expect(JSON.stringify(out)).not.toContain("secret!");
   });
@@ -136,12 +153,27 @@ function parseCsv(text: string): string[][] {
 describe("auditToCsv", () => {
   it("writes a header and one CRLF-terminated row per event, quoting per RFC 4180", () => {
     const csv = auditToCsv([
-      event({ message: 'Kafka said "no", twice\nsecond line', request: { resource: "orders", ops: ["READ", "WRITE"] } }),
+      event({
+        message: 'Kafka said "no", twice\nsecond line',
+        request: { resource: "orders", ops: ["READ", "WRITE"] },
+      }),
       event({ id: "2", outcome: "denied", kafkaError: "TOPIC_AUTHORIZATION_FAILED" }),
     ]);
     expect(csv.endsWith("\r\n")).toBe(true);
     const rows = parseCsv(csv);
-    expect(rows[0]).toEqual(["id", "at", "principal", "action", "target", "outcome", "kafkaError", "message", "request", "before", "after"]);
+    expect(rows[0]).toEqual([
+      "id",
+      "at",
+      "principal",
+      "action",
+      "target",
+      "outcome",
+      "kafkaError",
+      "message",
+      "request",
+      "before",
+      "after",
+    ]);
     expect(rows[1]).toEqual([
       "1",
       "2026-11-30T06:00:00.000Z",
@@ -161,9 +193,17 @@ describe("auditToCsv", () => {
   });
 
   it("neutralises spreadsheet formulas in any cell", () => {
-    const csv = auditToCsv([event({ principal: "=HYPERLINK(\"http://evil\")", target: "+1", message: "-2+3", action: "@SUM(A1)", kafkaError: "\tx" })]);
+    const csv = auditToCsv([
+      event({
+        principal: '=HYPERLINK("http://evil")',
+        target: "+1",
+        message: "-2+3",
+        action: "@SUM(A1)",
+        kafkaError: "\tx",
+      }),
+    ]);
     const row = parseCsv(csv)[1]!;
-    expect(row[2]).toBe("'=HYPERLINK(\"http://evil\")");
+    expect(row[2]).toBe('\'=HYPERLINK("http://evil")');
     expect(row[3]).toBe("'@SUM(A1)");
     expect(row[4]).toBe("'+1");
     expect(row[6]).toBe("'\tx");

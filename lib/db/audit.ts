@@ -190,12 +190,15 @@ function storableJson(value: unknown): unknown {
   if (typeof value === "string") return storableText(value);
   if (Array.isArray(value)) return value.map(storableJson);
   if (value !== null && typeof value === "object") {
-    return Object.fromEntries(Object.entries(value as Record<string, unknown>).map(([k, v]) => [storableText(k), storableJson(v)]));
+    return Object.fromEntries(
+      Object.entries(value as Record<string, unknown>).map(([k, v]) => [storableText(k), storableJson(v)]),
+    );
   }
   return value;
 }
 
-const storableOrNull = (text: string | null | undefined) => (text === null || text === undefined ? null : storableText(text));
+const storableOrNull = (text: string | null | undefined) =>
+  text === null || text === undefined ? null : storableText(text);
 
 function toJson(value: unknown): Prisma.InputJsonValue | undefined {
   if (value === undefined) return undefined;
@@ -282,7 +285,10 @@ export async function recordIntent(input: Omit<AuditInput, "outcome" | "after">)
 
 /** Records the outcome of a change whose intent was recorded. Throws if it cannot be written. */
 export async function completeAudit(id: string, completion: AuditCompletion): Promise<AuditEvent> {
-  if (!(AUDIT_OUTCOMES as readonly string[]).includes(completion.outcome) || completion.outcome === ("pending" as string)) {
+  if (
+    !(AUDIT_OUTCOMES as readonly string[]).includes(completion.outcome) ||
+    completion.outcome === ("pending" as string)
+  ) {
     throw new TypeError(`audit completion outcome must be a final outcome, got "${String(completion.outcome)}"`);
   }
   const row = await getPrisma().auditEvent.update({
@@ -319,7 +325,9 @@ function decodeCursor(cursor: string): { at: Date; id: bigint } {
  * Events matching the filters, newest first; nextCursor is null on the last page.
  * Every row, whoever asks: a viewer's page goes through listVisibleAudit (lib/services/audit-view.ts).
  */
-export async function listAudit(filter: AuditFilter = {}): Promise<{ events: AuditEvent[]; nextCursor: string | null }> {
+export async function listAudit(
+  filter: AuditFilter = {},
+): Promise<{ events: AuditEvent[]; nextCursor: string | null }> {
   return listVisibleAudit(EVERY_ROW, filter);
 }
 
@@ -344,7 +352,15 @@ export interface AuditVisibility {
   tokenRequestOwners: readonly string[];
 }
 
-const EVERY_ROW: AuditVisibility = { all: true, principal: "", categories: [], signInFailures: true, asSubject: [], tokenOwners: [], tokenRequestOwners: [] };
+const EVERY_ROW: AuditVisibility = {
+  all: true,
+  principal: "",
+  categories: [],
+  signInFailures: true,
+  asSubject: [],
+  tokenOwners: [],
+  tokenRequestOwners: [],
+};
 
 const SIGN_IN_FAILURE = Prisma.sql`((category = 'session' OR action LIKE 'session.sign-in%') AND outcome <> 'success')`;
 
@@ -362,7 +378,10 @@ function visibilitySql(v: AuditVisibility): Prisma.Sql {
 }
 
 /** The rows of `filter` that `visibility` lets the viewer read, newest first, paged by cursor. */
-export async function listVisibleAudit(visibility: AuditVisibility, filter: AuditFilter = {}): Promise<{ events: AuditEvent[]; nextCursor: string | null }> {
+export async function listVisibleAudit(
+  visibility: AuditVisibility,
+  filter: AuditFilter = {},
+): Promise<{ events: AuditEvent[]; nextCursor: string | null }> {
   const limit = Math.min(Math.max(Math.trunc(filter.limit ?? 100), 1), 1000);
   const where: Prisma.Sql[] = [visibilitySql(visibility)];
   if (filter.clusterId !== undefined) where.push(Prisma.sql`cluster_id = ${filter.clusterId}`);
@@ -399,7 +418,8 @@ export async function auditedTokenOwners(clusterId: string): Promise<{ token: st
     SELECT DISTINCT category, owner FROM (
       SELECT category, subjects[1] AS owner FROM audit_event WHERE category = 'token' AND cluster_id = ${clusterId}
       UNION ALL
-      SELECT category, subjects[2] AS owner FROM audit_event WHERE category = 'token-request' AND cluster_id = ${clusterId}
+      SELECT category, subjects[2] AS owner FROM audit_event
+      WHERE category = 'token-request' AND cluster_id = ${clusterId}
     ) AS o
     WHERE owner IS NOT NULL`;
   return {
@@ -408,7 +428,19 @@ export async function auditedTokenOwners(clusterId: string): Promise<{ token: st
   };
 }
 
-export const AUDIT_CSV_COLUMNS = ["id", "at", "principal", "action", "target", "outcome", "kafkaError", "message", "request", "before", "after"] as const;
+export const AUDIT_CSV_COLUMNS = [
+  "id",
+  "at",
+  "principal",
+  "action",
+  "target",
+  "outcome",
+  "kafkaError",
+  "message",
+  "request",
+  "before",
+  "after",
+] as const;
 
 /** One CSV cell: formula-neutralised, then quoted per RFC 4180 when needed. */
 export function csvCell(value: unknown): string {

@@ -12,13 +12,29 @@ afterAll(async () => {
 
 const now = new Date("2026-12-01T06:00:00.000Z");
 const make = (over: Partial<Parameters<typeof savePlan>[0]> = {}) =>
-  savePlan({ principal: "User:admin", kind: "acl.create", payload: { create: [{ resourceName: "orders" }] }, preview: { decisions: 3 }, basis: "b1", ttlMs: 60_000, now, ...over });
+  savePlan({
+    principal: "User:admin",
+    kind: "acl.create",
+    payload: { create: [{ resourceName: "orders" }] },
+    preview: { decisions: 3 },
+    basis: "b1",
+    ttlMs: 60_000,
+    now,
+    ...over,
+  });
 
 describe("change plans", () => {
   it("keeps exactly the payload and preview it was given", async () => {
     const p = await make();
     const read = await getPlan(p.id);
-    expect(read).toMatchObject({ principal: "User:admin", kind: "acl.create", payload: { create: [{ resourceName: "orders" }] }, preview: { decisions: 3 }, basis: "b1", status: "OPEN" });
+    expect(read).toMatchObject({
+      principal: "User:admin",
+      kind: "acl.create",
+      payload: { create: [{ resourceName: "orders" }] },
+      preview: { decisions: 3 },
+      basis: "b1",
+      status: "OPEN",
+    });
     expect(read!.expiresAt.getTime()).toBe(now.getTime() + 60_000);
   });
 
@@ -34,9 +50,18 @@ describe("change plans", () => {
   it("refuses someone else's plan, an expired plan and an unknown id", async () => {
     const p = await make();
     expect(await claimForApply(p.id, "User:alice", now)).toEqual({ ok: false, reason: "NOT_YOURS" });
-    expect(await claimForApply(p.id, "User:admin", new Date(now.getTime() + 61_000))).toEqual({ ok: false, reason: "EXPIRED" });
-    expect(await claimForApply("00000000-0000-0000-0000-000000000000", "User:admin", now)).toEqual({ ok: false, reason: "NOT_FOUND" });
-    expect(await claimForApply("not-a-uuid'; drop table change_plan; --", "User:admin", now)).toEqual({ ok: false, reason: "NOT_FOUND" });
+    expect(await claimForApply(p.id, "User:admin", new Date(now.getTime() + 61_000))).toEqual({
+      ok: false,
+      reason: "EXPIRED",
+    });
+    expect(await claimForApply("00000000-0000-0000-0000-000000000000", "User:admin", now)).toEqual({
+      ok: false,
+      reason: "NOT_FOUND",
+    });
+    expect(await claimForApply("not-a-uuid'; drop table change_plan; --", "User:admin", now)).toEqual({
+      ok: false,
+      reason: "NOT_FOUND",
+    });
   });
 
   it("purges plans that expired long ago and were never applied", async () => {

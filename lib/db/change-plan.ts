@@ -7,7 +7,8 @@
  *
  * claimForApply is one conditional UPDATE, so two Apply clicks (or two console
  * instances) cannot both run the same plan. Only the principal who made the plan may
- * apply it, and only on the cluster it was made on (clusterId). payload is exactly what will be executed; preview is what was shown.
+ * apply it, and only on the cluster it was made on (clusterId). payload is exactly what will be executed; preview is
+ * what was shown.
  */
 import { getPrisma } from "./client";
 import type { Prisma } from "../generated/prisma/client";
@@ -97,13 +98,21 @@ export async function getPlan<P = unknown, V = unknown>(id: string): Promise<Sto
 
 export type ClaimResult<P, V> =
   | { ok: true; plan: StoredPlan<P, V> }
-  | { ok: false; reason: "NOT_FOUND" | "NOT_YOURS" | "OTHER_CLUSTER" | "EXPIRED" | "ALREADY_APPLIED" | "IN_PROGRESS" | "FAILED" };
+  | {
+      ok: false;
+      reason: "NOT_FOUND" | "NOT_YOURS" | "OTHER_CLUSTER" | "EXPIRED" | "ALREADY_APPLIED" | "IN_PROGRESS" | "FAILED";
+    };
 
 /**
  * OPEN -> APPLYING for its own principal (on its own cluster, when `clusterId` is given),
  * before it expires; exactly one caller wins.
  */
-export async function claimForApply<P = unknown, V = unknown>(id: string, principal: string, now = new Date(), clusterId?: string): Promise<ClaimResult<P, V>> {
+export async function claimForApply<P = unknown, V = unknown>(
+  id: string,
+  principal: string,
+  now = new Date(),
+  clusterId?: string,
+): Promise<ClaimResult<P, V>> {
   const plan = await getPlan<P, V>(id);
   if (!plan) return { ok: false, reason: "NOT_FOUND" };
   if (plan.principal !== principal) return { ok: false, reason: "NOT_YOURS" };
@@ -126,13 +135,17 @@ export async function finishPlan(id: string, status: "APPLIED" | "FAILED", now =
   await getPrisma().changePlan.updateMany({ where: { id, status: "APPLYING" }, data: { status, appliedAt: now } });
 }
 
-/** Back to OPEN when Apply was refused before anything was sent to Kafka (e.g. the database write of the intent failed). */
+/**
+ * Back to OPEN when Apply was refused before anything was sent to Kafka (e.g. the database write of the intent failed).
+ */
 export async function reopenPlan(id: string): Promise<void> {
   await getPrisma().changePlan.updateMany({ where: { id, status: "APPLYING" }, data: { status: "OPEN" } });
 }
 
 /** Deletes plans that expired more than `graceMs` ago and were never applied. */
 export async function purgeExpiredPlans(now = new Date(), graceMs = 24 * 3_600_000): Promise<number> {
-  const r = await getPrisma().changePlan.deleteMany({ where: { expiresAt: { lt: new Date(now.getTime() - graceMs) }, status: { in: ["OPEN", "FAILED"] } } });
+  const r = await getPrisma().changePlan.deleteMany({
+    where: { expiresAt: { lt: new Date(now.getTime() - graceMs) }, status: { in: ["OPEN", "FAILED"] } },
+  });
   return r.count;
 }

@@ -26,7 +26,8 @@ export function getPrisma(): PrismaClient {
   const url = databaseUrl();
   if (!url) {
     throw new DatabaseConfigError(
-      "DATABASE_URL is not set. Start the console with `npm start` (which serves an embedded database when DATABASE_URL is unset), " +
+      "DATABASE_URL is not set. Start the console with `npm start` (which serves an embedded database when " +
+        "DATABASE_URL is unset), " +
         "or set DATABASE_URL=postgresql://user:password@host:5432/database and run `npm run db:migrate`.",
     );
   }

@@ -44,7 +44,9 @@ describe("embedded database", () => {
       const results = await Promise.all(
         Array.from({ length: 60 }, async (_, i) => {
           if (i % 6 === 0) {
-            await expect(pool.query(`SELECT * FROM "missing_${i}" WHERE x = $1`, [i])).rejects.toThrow(/does not exist/);
+            await expect(pool.query(`SELECT * FROM "missing_${i}" WHERE x = $1`, [i])).rejects.toThrow(
+              /does not exist/,
+            );
             return true;
           }
           if (i % 4 === 1) {
@@ -62,15 +64,23 @@ describe("embedded database", () => {
             }
             return true;
           }
-          const r = await pool.query<{ n: number; s: string }>(`SELECT $1::int * ${i % 7} AS n, $2::text || '-${i}' AS s`, [i, `v${i}`]);
+          const r = await pool.query<{ n: number; s: string }>(
+            `SELECT $1::int * ${i % 7} AS n, $2::text || '-${i}' AS s`,
+            [i, `v${i}`],
+          );
           return r.rows[0]?.n === i * (i % 7) && r.rows[0]?.s === `v${i}-${i}`;
         }),
       );
       expect(results.every(Boolean)).toBe(true);
       const committed = await pool.query<{ target: string }>("SELECT target FROM audit_event WHERE action = 'probe'");
-      const expected = Array.from({ length: 60 }, (_, i) => i).filter((i) => i % 8 === 1).map((i) => `t${i}`);
+      const expected = Array.from({ length: 60 }, (_, i) => i)
+        .filter((i) => i % 8 === 1)
+        .map((i) => `t${i}`);
       expect(committed.rows.map((r) => r.target).sort()).toEqual(expected.sort());
-      await pool.query(`INSERT INTO audit_event (principal, action, target, outcome) VALUES ('User:alice', 'persist', 'before-restart', 'success')`);
+      await pool.query(
+        `INSERT INTO audit_event (principal, action, target, outcome) VALUES ('User:alice', 'persist', ` +
+          `'before-restart', 'success')`,
+      );
     });
 
     // A client that vanishes mid-transaction does not block the others, and its work is rolled back.
@@ -78,7 +88,9 @@ describe("embedded database", () => {
     quitter.on("error", () => {});
     await quitter.connect();
     await quitter.query("BEGIN");
-    await quitter.query(`INSERT INTO audit_event (principal, action, target, outcome) VALUES ('User:q', 'abandoned', 'x', 'success')`);
+    await quitter.query(
+      `INSERT INTO audit_event (principal, action, target, outcome) VALUES ('User:q', 'abandoned', 'x', 'success')`,
+    );
     (quitter as unknown as { connection: { stream: { destroy(): void } } }).connection.stream.destroy();
     await withPool(db.url, 2, async (pool) => {
       const r = await pool.query("SELECT count(*)::int AS n FROM audit_event WHERE action = 'abandoned'");
@@ -88,10 +100,14 @@ describe("embedded database", () => {
     // Prisma through adapter-pg.
     const prisma = new PrismaClient({ adapter: new PrismaPg({ connectionString: db.url }) });
     try {
-      const created = await prisma.tokenRequest.create({ data: { requester: "User:bob", owner: "User:svc", reason: "embedded test" } });
+      const created = await prisma.tokenRequest.create({
+        data: { requester: "User:bob", owner: "User:svc", reason: "embedded test" },
+      });
       expect(created.status).toBe("PENDING");
       expect(created.renewers).toEqual([]);
-      await Promise.all(Array.from({ length: 10 }, () => prisma.$transaction([prisma.auditEvent.count(), prisma.session.count()])));
+      await Promise.all(
+        Array.from({ length: 10 }, () => prisma.$transaction([prisma.auditEvent.count(), prisma.session.count()])),
+      );
     } finally {
       await prisma.$disconnect();
     }
@@ -102,8 +118,10 @@ describe("embedded database", () => {
       [
         "--input-type=module",
         "-e",
-        "import pg from 'pg'; const c = new pg.Client({ connectionString: process.env.DATABASE_URL }); await c.connect();" +
-          "const r = await c.query(\"SELECT target FROM audit_event WHERE action = 'persist'\"); console.log(JSON.stringify(r.rows)); await c.end();",
+        "import pg from 'pg'; const c = new pg.Client({ connectionString: process.env.DATABASE_URL }); await " +
+          "c.connect();" +
+          "const r = await c.query(\"SELECT target FROM audit_event WHERE action = 'persist'\"); " +
+          "console.log(JSON.stringify(r.rows)); await c.end();",
       ],
       { cwd: repoRoot, env: { ...process.env, DATABASE_URL: db.url }, timeout: 30_000 },
     );
@@ -140,7 +158,9 @@ describe("embedded database", () => {
     await new Promise<void>((r) => blocker.listen(0, "127.0.0.1", () => r()));
     const port = (blocker.address() as net.AddressInfo).port;
     try {
-      await expect(startEmbeddedDatabase({ dataDir, port })).rejects.toThrow(new RegExp(`port ${port} on 127.0.0.1 is in use; set EMBEDDED_DB_PORT`));
+      await expect(startEmbeddedDatabase({ dataDir, port })).rejects.toThrow(
+        new RegExp(`port ${port} on 127.0.0.1 is in use; set EMBEDDED_DB_PORT`),
+      );
       expect(existsSync(`${dataDir}.lock`)).toBe(false);
     } finally {
       blocker.close();

@@ -63,7 +63,8 @@ function envInt(name: keyof EmbeddedDatabaseSettings, fallback: number): number 
   const v = embeddedDatabaseSettings()[name];
   if (v === undefined) return fallback;
   const n = Number(v);
-  if (!Number.isInteger(n) || n < 0 || n > 65535) throw new EmbeddedDatabaseError(`${name} must be an integer 0..65535, got "${v}"`);
+  if (!Number.isInteger(n) || n < 0 || n > 65535)
+    throw new EmbeddedDatabaseError(`${name} must be an integer 0..65535, got "${v}"`);
   return n;
 }
 
@@ -156,7 +157,8 @@ export class SerialQueue {
           job.resolve(bytes);
           continue;
         }
-        const ready = bytes >= 6 && tail[0] === READY_FOR_QUERY && tail[1] === 0 && tail[2] === 0 && tail[3] === 0 && tail[4] === 5;
+        const ready =
+          bytes >= 6 && tail[0] === READY_FOR_QUERY && tail[1] === 0 && tail[2] === 0 && tail[3] === 0 && tail[4] === 5;
         this.owner = ready && tail[5] === IDLE ? null : job.handlerId;
         job.resolve(bytes);
       }
@@ -229,7 +231,9 @@ function takeLock(lockFile: string): void {
         );
       }
       if (holder.pid === process.pid) {
-        throw new EmbeddedDatabaseError(`the embedded database in ${path.dirname(lockFile)} is already open in this process`);
+        throw new EmbeddedDatabaseError(
+          `the embedded database in ${path.dirname(lockFile)} is already open in this process`,
+        );
       }
       rmSync(lockFile, { force: true });
     }
@@ -242,7 +246,8 @@ export function runningEmbeddedDatabase(dataDir: string = DEFAULT_DATA_DIR): { p
   const lockFile = `${path.resolve(dataDir)}.lock`;
   try {
     const holder = JSON.parse(readFileSync(lockFile, "utf8")) as { pid?: number; url?: string | null };
-    if (typeof holder.pid === "number" && typeof holder.url === "string" && isAlive(holder.pid)) return { pid: holder.pid, url: holder.url };
+    if (typeof holder.pid === "number" && typeof holder.url === "string" && isAlive(holder.pid))
+      return { pid: holder.pid, url: holder.url };
   } catch {
     // no lock, or unreadable
   }
@@ -272,7 +277,10 @@ export async function startEmbeddedDatabase(options: EmbeddedOptions): Promise<E
     server = new PGLiteSocketServer({ db, host: "127.0.0.1", port, maxConnections });
     const internals = server as unknown as { queryQueue?: unknown };
     if (!internals.queryQueue) {
-      throw new EmbeddedDatabaseError("pglite-socket changed: PGLiteSocketServer has no queryQueue to replace; check lib/db/embedded.ts against the installed version");
+      throw new EmbeddedDatabaseError(
+        "pglite-socket changed: PGLiteSocketServer has no queryQueue to replace; check lib/db/embedded.ts " +
+          "against the installed version",
+      );
     }
     internals.queryQueue = new SerialQueue(db);
     try {
@@ -281,7 +289,8 @@ export async function startEmbeddedDatabase(options: EmbeddedOptions): Promise<E
       const code = (e as NodeJS.ErrnoException).code;
       if (code === "EADDRINUSE") {
         throw new EmbeddedDatabaseError(
-          `port ${port} on 127.0.0.1 is in use; set EMBEDDED_DB_PORT to another port (0 = any free port), or set DATABASE_URL to use an existing PostgreSQL`,
+          `port ${port} on 127.0.0.1 is in use; set EMBEDDED_DB_PORT to another port (0 = any free port), or ` +
+            `set DATABASE_URL to use an existing PostgreSQL`,
           { cause: e },
         );
       }

@@ -42,26 +42,33 @@ function holder(locks: Parameters<typeof withAdvisoryLocks>[0], waitMs = 10_000)
 }
 
 describe("withAdvisoryLocks (PostgreSQL, across sessions)", () => {
-  it("an exclusive lock keeps a second taker of the same key waiting until it is released; other keys are free", async () => {
-    const a = holder([{ key: "k1", mode: "exclusive" }]);
-    await a.held;
-    const events: string[] = [];
-    const b = withAdvisoryLocks([{ key: "k1", mode: "exclusive" }], async () => void events.push("b"), { waitMs: 10_000 });
-    await withAdvisoryLocks([{ key: "k2", mode: "exclusive" }], async () => void events.push("other key"));
-    await sleep(300);
-    expect(events).toEqual(["other key"]);
-    events.push("a releases");
-    a.release();
-    await Promise.all([a.done, b]);
-    expect(events).toEqual(["other key", "a releases", "b"]);
-  });
+  it(
+    "an exclusive lock keeps a second taker of the same key waiting until it is released; other keys " + "are free",
+    async () => {
+      const a = holder([{ key: "k1", mode: "exclusive" }]);
+      await a.held;
+      const events: string[] = [];
+      const b = withAdvisoryLocks([{ key: "k1", mode: "exclusive" }], async () => void events.push("b"), {
+        waitMs: 10_000,
+      });
+      await withAdvisoryLocks([{ key: "k2", mode: "exclusive" }], async () => void events.push("other key"));
+      await sleep(300);
+      expect(events).toEqual(["other key"]);
+      events.push("a releases");
+      a.release();
+      await Promise.all([a.done, b]);
+      expect(events).toEqual(["other key", "a releases", "b"]);
+    },
+  );
 
   it("shared locks run side by side; an exclusive one waits for them, and they wait for it", async () => {
     const s1 = holder([{ key: "k3", mode: "shared" }]);
     const s2 = holder([{ key: "k3", mode: "shared" }]);
     await Promise.all([s1.held, s2.held]);
     let exclusiveRan = false;
-    const x = withAdvisoryLocks([{ key: "k3", mode: "exclusive" }], async () => void (exclusiveRan = true), { waitMs: 10_000 });
+    const x = withAdvisoryLocks([{ key: "k3", mode: "exclusive" }], async () => void (exclusiveRan = true), {
+      waitMs: 10_000,
+    });
     await sleep(300);
     expect(exclusiveRan).toBe(false);
     s1.release();
@@ -73,7 +80,9 @@ describe("withAdvisoryLocks (PostgreSQL, across sessions)", () => {
 
     const xh = holder([{ key: "k3", mode: "exclusive" }]);
     await xh.held;
-    await expect(withAdvisoryLocks([{ key: "k3", mode: "shared" }], async () => "ran", { waitMs: 300 })).rejects.toBeInstanceOf(LockBusyError);
+    await expect(
+      withAdvisoryLocks([{ key: "k3", mode: "shared" }], async () => "ran", { waitMs: 300 }),
+    ).rejects.toBeInstanceOf(LockBusyError);
     xh.release();
     await xh.done;
     await Promise.all([s1.done, s2.done]);
@@ -84,7 +93,9 @@ describe("withAdvisoryLocks (PostgreSQL, across sessions)", () => {
     await a.held;
     let ran = false;
     const started = Date.now();
-    await expect(withAdvisoryLocks([{ key: "k4", mode: "exclusive" }], async () => void (ran = true), { waitMs: 400 })).rejects.toBeInstanceOf(LockBusyError);
+    await expect(
+      withAdvisoryLocks([{ key: "k4", mode: "exclusive" }], async () => void (ran = true), { waitMs: 400 }),
+    ).rejects.toBeInstanceOf(LockBusyError);
     expect(Date.now() - started).toBeGreaterThanOrEqual(350);
     expect(ran).toBe(false);
     a.release();
@@ -94,56 +105,68 @@ describe("withAdvisoryLocks (PostgreSQL, across sessions)", () => {
   it("an unreachable database is LockUnavailableError", async () => {
     process.env.DATABASE_URL = "postgresql://postgres@127.0.0.1:1/nowhere";
     try {
-      await expect(withAdvisoryLocks([{ key: "k5", mode: "exclusive" }], async () => "ran")).rejects.toBeInstanceOf(LockUnavailableError);
+      await expect(withAdvisoryLocks([{ key: "k5", mode: "exclusive" }], async () => "ran")).rejects.toBeInstanceOf(
+        LockUnavailableError,
+      );
     } finally {
       process.env.DATABASE_URL = db.url;
     }
   });
 
-  it("when the holder's session dies the database releases the lock, and the holder's guard says so before its protected step", async () => {
-    let guardError: unknown = null;
-    const killed = deferred();
-    const held = deferred();
-    const a = withAdvisoryLocks([{ key: "k6", mode: "exclusive" }], async (guard) => {
-      held.resolve();
-      await killed.promise;
+  it(
+    "when the holder's session dies the database releases the lock, and the holder's guard says so " +
+      "before its protected step",
+    async () => {
+      let guardError: unknown = null;
+      const killed = deferred();
+      const held = deferred();
+      const a = withAdvisoryLocks([{ key: "k6", mode: "exclusive" }], async (guard) => {
+        held.resolve();
+        await killed.promise;
+        try {
+          await guard.assertHeld();
+        } catch (error) {
+          guardError = error;
+        }
+      });
+      await held.promise;
+      const admin = new pg.Client({ connectionString: db.url });
+      await admin.connect();
       try {
-        await guard.assertHeld();
-      } catch (error) {
-        guardError = error;
+        await admin.query(
+          "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = 'ksc-lock' AND " +
+            "datname = current_database()",
+        );
+      } finally {
+        await admin.end();
       }
-    });
-    await held.promise;
-    const admin = new pg.Client({ connectionString: db.url });
-    await admin.connect();
-    try {
-      await admin.query("SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = 'ksc-lock' AND datname = current_database()");
-    } finally {
-      await admin.end();
-    }
-    // Another session gets the lock at once.
-    await withAdvisoryLocks([{ key: "k6", mode: "exclusive" }], async () => undefined, { waitMs: 2_000 });
-    killed.resolve();
-    await a;
-    expect(guardError).toBeInstanceOf(LockUnavailableError);
-  });
+      // Another session gets the lock at once.
+      await withAdvisoryLocks([{ key: "k6", mode: "exclusive" }], async () => undefined, { waitMs: 2_000 });
+      killed.resolve();
+      await a;
+      expect(guardError).toBeInstanceOf(LockUnavailableError);
+    },
+  );
 });
 
 describe("withProcessLock", () => {
-  it("runs holders of one key one at a time, first come first served; a waiter gives up with LockBusyError", async () => {
-    const order: string[] = [];
-    const gate = deferred();
-    const first = withProcessLock("p1", 1_000, async () => {
-      order.push("first");
-      await gate.promise;
-    });
-    const second = withProcessLock("p1", 5_000, async () => void order.push("second"));
-    const third = withProcessLock("p1", 5_000, async () => void order.push("third"));
-    const impatient = withProcessLock("p1", 100, async () => void order.push("impatient"));
-    await expect(impatient).rejects.toBeInstanceOf(LockBusyError);
-    await withProcessLock("p2", 100, async () => void order.push("other key"));
-    gate.resolve();
-    await Promise.all([first, second, third]);
-    expect(order).toEqual(["first", "other key", "second", "third"]);
-  });
+  it(
+    "runs holders of one key one at a time, first come first served; a waiter gives up with " + "LockBusyError",
+    async () => {
+      const order: string[] = [];
+      const gate = deferred();
+      const first = withProcessLock("p1", 1_000, async () => {
+        order.push("first");
+        await gate.promise;
+      });
+      const second = withProcessLock("p1", 5_000, async () => void order.push("second"));
+      const third = withProcessLock("p1", 5_000, async () => void order.push("third"));
+      const impatient = withProcessLock("p1", 100, async () => void order.push("impatient"));
+      await expect(impatient).rejects.toBeInstanceOf(LockBusyError);
+      await withProcessLock("p2", 100, async () => void order.push("other key"));
+      gate.resolve();
+      await Promise.all([first, second, third]);
+      expect(order).toEqual(["first", "other key", "second", "third"]);
+    },
+  );
 });

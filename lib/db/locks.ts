@@ -60,7 +60,9 @@ interface Waiter {
   abandoned: boolean;
 }
 
-const globalQueues = globalThis as typeof globalThis & { __kscLockQueues?: Map<string, { held: boolean; waiters: Waiter[] }> };
+const globalQueues = globalThis as typeof globalThis & {
+  __kscLockQueues?: Map<string, { held: boolean; waiters: Waiter[] }>;
+};
 const queues = (globalQueues.__kscLockQueues ??= new Map<string, { held: boolean; waiters: Waiter[] }>());
 
 /** Runs `fn` when no other holder of `key` in this process runs; FIFO; LockBusyError after waitMs. */
@@ -111,7 +113,11 @@ const LOCK_NOT_AVAILABLE = "55P03";
  * LockBusyError when a lock is not granted within waitMs, LockUnavailableError when the
  * database cannot be reached.
  */
-export async function withAdvisoryLocks<T>(locks: readonly LockRequest[], fn: (guard: LockGuard) => Promise<T>, options: { waitMs?: number } = {}): Promise<T> {
+export async function withAdvisoryLocks<T>(
+  locks: readonly LockRequest[],
+  fn: (guard: LockGuard) => Promise<T>,
+  options: { waitMs?: number } = {},
+): Promise<T> {
   const waitMs = Math.max(1, Math.round(options.waitMs ?? DEFAULT_LOCK_WAIT_MS));
   const connectionString = lockDatabaseUrl();
   const client = new pg.Client({ connectionString, application_name: "ksc-lock", connectionTimeoutMillis: 10_000 });
@@ -126,7 +132,9 @@ export async function withAdvisoryLocks<T>(locks: readonly LockRequest[], fn: (g
     await client.connect();
   } catch (error) {
     await client.end().catch(() => {});
-    throw new LockUnavailableError(`cannot connect to the database: ${error instanceof Error ? error.message : String(error)}`);
+    throw new LockUnavailableError(
+      `cannot connect to the database: ${error instanceof Error ? error.message : String(error)}`,
+    );
   }
   const taken: LockRequest[] = [];
   try {
@@ -140,7 +148,8 @@ export async function withAdvisoryLocks<T>(locks: readonly LockRequest[], fn: (g
       }
       await client.query("RESET lock_timeout");
     } catch (error) {
-      if ((error as { code?: string }).code === LOCK_NOT_AVAILABLE) throw new LockBusyError(`lock not granted within ${waitMs} ms`);
+      if ((error as { code?: string }).code === LOCK_NOT_AVAILABLE)
+        throw new LockBusyError(`lock not granted within ${waitMs} ms`);
       throw new LockUnavailableError(`cannot take the lock: ${error instanceof Error ? error.message : String(error)}`);
     }
     const guard: LockGuard = {
@@ -149,7 +158,9 @@ export async function withAdvisoryLocks<T>(locks: readonly LockRequest[], fn: (g
         try {
           await client.query("SELECT 1");
         } catch (error) {
-          throw new LockUnavailableError(`the lock's database connection was lost: ${error instanceof Error ? error.message : String(error)}`);
+          throw new LockUnavailableError(
+            `the lock's database connection was lost: ${error instanceof Error ? error.message : String(error)}`,
+          );
         }
       },
     };
@@ -172,7 +183,14 @@ export async function withAdvisoryLocks<T>(locks: readonly LockRequest[], fn: (g
  * how the console's changes that must hold across instances take their locks (quota
  * budgets, SCRAM credentials). LockBusyError / LockUnavailableError as above.
  */
-export async function withConsoleLocks<T>(processKey: string, locks: readonly LockRequest[], fn: (guard: LockGuard) => Promise<T>, waitMs = DEFAULT_LOCK_WAIT_MS): Promise<T> {
+export async function withConsoleLocks<T>(
+  processKey: string,
+  locks: readonly LockRequest[],
+  fn: (guard: LockGuard) => Promise<T>,
+  waitMs = DEFAULT_LOCK_WAIT_MS,
+): Promise<T> {
   const started = Date.now();
-  return withProcessLock(processKey, waitMs, () => withAdvisoryLocks(locks, fn, { waitMs: Math.max(1, waitMs - (Date.now() - started)) }));
+  return withProcessLock(processKey, waitMs, () =>
+    withAdvisoryLocks(locks, fn, { waitMs: Math.max(1, waitMs - (Date.now() - started)) }),
+  );
 }

@@ -35,7 +35,10 @@ async function query<T extends pg.QueryResultRow>(url: string, sql: string): Pro
 }
 
 async function tables(url: string): Promise<string[]> {
-  const rows = await query<{ t: string }>(url, "SELECT table_name AS t FROM information_schema.tables WHERE table_schema = 'public' ORDER BY 1");
+  const rows = await query<{ t: string }>(
+    url,
+    "SELECT table_name AS t FROM information_schema.tables WHERE table_schema = 'public' ORDER BY 1",
+  );
   return rows.map((r) => r.t);
 }
 
@@ -47,7 +50,15 @@ describe("migrate", () => {
     const all = readMigrations().map((m) => m.name);
     expect(first.applied).toEqual(all);
     expect(logs).toContain(`applied migration ${all[0]}`);
-    expect(await tables(db.url)).toEqual(["_console_migrations", "audit_event", "change_plan", "demo_seed", "session", "sign_in_throttle", "token_request"]);
+    expect(await tables(db.url)).toEqual([
+      "_console_migrations",
+      "audit_event",
+      "change_plan",
+      "demo_seed",
+      "session",
+      "sign_in_throttle",
+      "token_request",
+    ]);
 
     const second = await migrate(db.url);
     expect(second.applied).toEqual([]);
@@ -69,15 +80,29 @@ describe("migrate", () => {
     mkdirSync(path.join(dir, "20990101000000_broken"));
     writeFileSync(
       path.join(dir, "20990101000000_broken", "migration.sql"),
-      'CREATE TABLE "half_done" (id INT);\nALTER TABLE "session" ADD COLUMN "x" TEXT;\nSELECT * FROM "no_such_table";\n',
+      'CREATE TABLE "half_done" (id INT);\nALTER TABLE "session" ADD COLUMN "x" TEXT;\nSELECT * FROM ' +
+        '"no_such_table";\n',
     );
     const err = await migrate(db.url, undefined, { migrationsDir: dir }).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(MigrationError);
-    expect((err as Error).message).toMatch(/migration 20990101000000_broken failed and was rolled back: relation "no_such_table" does not exist \(SQLSTATE 42P01\) at line 3/);
+    expect((err as Error).message).toMatch(
+      /migration 20990101000000_broken failed and was rolled back: relation "no_such_table" does not exist \(SQLSTATE 42P01\) at line 3/,
+    );
 
     // The good migrations before it were committed; nothing of the broken one was.
-    expect(await tables(db.url)).toEqual(["_console_migrations", "audit_event", "change_plan", "demo_seed", "session", "sign_in_throttle", "token_request"]);
-    const cols = await query<{ c: string }>(db.url, "SELECT column_name AS c FROM information_schema.columns WHERE table_name = 'session' AND column_name = 'x'");
+    expect(await tables(db.url)).toEqual([
+      "_console_migrations",
+      "audit_event",
+      "change_plan",
+      "demo_seed",
+      "session",
+      "sign_in_throttle",
+      "token_request",
+    ]);
+    const cols = await query<{ c: string }>(
+      db.url,
+      "SELECT column_name AS c FROM information_schema.columns WHERE table_name = 'session' AND column_name = 'x'",
+    );
     expect(cols).toEqual([]);
     const names = await query<{ name: string }>(db.url, "SELECT name FROM _console_migrations");
     expect(names.map((r) => r.name)).not.toContain("20990101000000_broken");
@@ -91,7 +116,7 @@ describe("migrate", () => {
     const dir = copyOfMigrations();
     await migrate(db.url, undefined, { migrationsDir: dir });
     const first = readMigrations(dir)[0]!;
-    appendFileSync(first.file, "\nCREATE INDEX \"sneaky\" ON \"session\"(\"principal\");\n");
+    appendFileSync(first.file, '\nCREATE INDEX "sneaky" ON "session"("principal");\n');
     await expect(migrate(db.url, undefined, { migrationsDir: dir })).rejects.toThrow(
       new RegExp(`migration ${first.name} was changed after it was applied`),
     );
@@ -99,18 +124,21 @@ describe("migrate", () => {
     expect(idx).toEqual([]);
   });
 
-  it("refuses a database migrated by a newer console, an empty migrations folder and an unreachable server", async () => {
-    const db = await freshDb();
-    await migrate(db.url);
-    await query(db.url, "INSERT INTO _console_migrations (name, checksum) VALUES ('29990101000000_future', 'x')");
-    await expect(migrate(db.url)).rejects.toThrow(/29990101000000_future applied, which is not in .*newer version/);
+  it(
+    "refuses a database migrated by a newer console, an empty migrations folder and an unreachable " + "server",
+    async () => {
+      const db = await freshDb();
+      await migrate(db.url);
+      await query(db.url, "INSERT INTO _console_migrations (name, checksum) VALUES ('29990101000000_future', 'x')");
+      await expect(migrate(db.url)).rejects.toThrow(/29990101000000_future applied, which is not in .*newer version/);
 
-    const empty = mkdtempSync(path.join(tmpdir(), "ksc-empty-"));
-    cleanups.push(() => rmSync(empty, { recursive: true, force: true }));
-    await expect(migrate(db.url, undefined, { migrationsDir: empty })).rejects.toThrow(/no migrations found/);
+      const empty = mkdtempSync(path.join(tmpdir(), "ksc-empty-"));
+      cleanups.push(() => rmSync(empty, { recursive: true, force: true }));
+      await expect(migrate(db.url, undefined, { migrationsDir: empty })).rejects.toThrow(/no migrations found/);
 
-    await expect(migrate("postgresql://postgres:pw@127.0.0.1:1/nope")).rejects.toThrow(
-      /cannot connect to the console database at postgresql:\/\/postgres:\*\*\*@127\.0\.0\.1:1\/nope/,
-    );
-  });
+      await expect(migrate("postgresql://postgres:pw@127.0.0.1:1/nope")).rejects.toThrow(
+        /cannot connect to the console database at postgresql:\/\/postgres:\*\*\*@127\.0\.0\.1:1\/nope/,
+      );
+    },
+  );
 });

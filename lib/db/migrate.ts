@@ -98,7 +98,10 @@ export async function migrate(
   try {
     await client.connect();
   } catch (e) {
-    throw new MigrationError(`cannot connect to the console database at ${redactUrl(connectionString)}: ${(e as Error).message}`, { cause: e });
+    throw new MigrationError(
+      `cannot connect to the console database at ${redactUrl(connectionString)}: ${(e as Error).message}`,
+      { cause: e },
+    );
   }
   // A connection-level error (server gone) must not crash the process as an unhandled 'error' event.
   client.on("error", (e) => log(`database connection error: ${e.message}`));
@@ -117,19 +120,23 @@ export async function migrate(
            applied_at TIMESTAMPTZ NOT NULL DEFAULT now()
          )`,
       );
-      const done = await client.query<{ name: string; checksum: string }>(`SELECT name, checksum FROM "${MIGRATIONS_TABLE}" ORDER BY name`);
+      const done = await client.query<{ name: string; checksum: string }>(
+        `SELECT name, checksum FROM "${MIGRATIONS_TABLE}" ORDER BY name`,
+      );
       const onDisk = new Map(migrations.map((m) => [m.name, m]));
       for (const row of done.rows) {
         const m = onDisk.get(row.name);
         if (!m) {
           throw new MigrationError(
-            `the database has migration ${row.name} applied, which is not in ${options.migrationsDir ?? defaultMigrationsDir()}: ` +
+            `the database has migration ${row.name} applied, which is not ` +
+              `in ${options.migrationsDir ?? defaultMigrationsDir()}: ` +
               "it was migrated by a newer version of the console (or a migration was deleted). Refusing to continue.",
           );
         }
         if (m.checksum !== row.checksum) {
           throw new MigrationError(
-            `migration ${row.name} was changed after it was applied (checksum in database ${row.checksum.slice(0, 12)}…, ` +
+            `migration ${row.name} was changed after it was applied (checksum in ` +
+              `database ${row.checksum.slice(0, 12)}…, ` +
               `file ${m.checksum.slice(0, 12)}… at ${m.file}). Applied migrations must never be edited: ` +
               "restore the original file and add a new migration for the change.",
           );
@@ -150,7 +157,10 @@ export async function migrate(
             continue;
           }
           await client.query(m.sql);
-          await client.query(`INSERT INTO "${MIGRATIONS_TABLE}" (name, checksum) VALUES ($1, $2)`, [m.name, m.checksum]);
+          await client.query(`INSERT INTO "${MIGRATIONS_TABLE}" (name, checksum) VALUES ($1, $2)`, [
+            m.name,
+            m.checksum,
+          ]);
           await client.query("COMMIT");
         } catch (e) {
           await client.query("ROLLBACK").catch(() => {});

@@ -62,17 +62,33 @@ async function readDatabase(url: string): Promise<{ tables: Record<string, Table
   const c = new pg.Client({ connectionString: url });
   await c.connect();
   try {
-    const cols = await c.query<{ table_name: string; column_name: string; data_type: string; udt_name: string; is_nullable: string; column_default: string | null }>(
+    const cols = await c.query<{
+      table_name: string;
+      column_name: string;
+      data_type: string;
+      udt_name: string;
+      is_nullable: string;
+      column_default: string | null;
+    }>(
       `SELECT table_name, column_name, data_type, udt_name, is_nullable, column_default
          FROM information_schema.columns WHERE table_schema = 'public' AND table_name <> '_console_migrations'`,
     );
     const enumRows = await c.query<{ typname: string; enumlabel: string }>(
-      `SELECT t.typname, e.enumlabel FROM pg_enum e JOIN pg_type t ON t.oid = e.enumtypid ORDER BY t.typname, e.enumsortorder`,
+      `SELECT t.typname, e.enumlabel FROM pg_enum e JOIN pg_type t ON t.oid = e.enumtypid ORDER BY t.typname, ` +
+        `e.enumsortorder`,
     );
     const enums: Record<string, string[]> = {};
     for (const r of enumRows.rows) (enums[r.typname] ??= []).push(r.enumlabel);
     const typeOf = (r: { data_type: string; udt_name: string }): string => {
-      const map: Record<string, string> = { text: "text", int4: "integer", int8: "bigint", bool: "boolean", jsonb: "jsonb", timestamptz: "timestamptz", timestamp: "timestamp" };
+      const map: Record<string, string> = {
+        text: "text",
+        int4: "integer",
+        int8: "bigint",
+        bool: "boolean",
+        jsonb: "jsonb",
+        timestamptz: "timestamptz",
+        timestamp: "timestamp",
+      };
       if (r.data_type === "ARRAY") return `${typeOf({ data_type: "", udt_name: r.udt_name.slice(1) })}[]`;
       if (enums[r.udt_name]) return `enum:${r.udt_name}`;
       return map[r.udt_name] ?? r.udt_name;
@@ -80,7 +96,11 @@ async function readDatabase(url: string): Promise<{ tables: Record<string, Table
     const tables: Record<string, Table> = {};
     for (const r of cols.rows) {
       const t = (tables[r.table_name] ??= { columns: {}, primaryKey: [], indexes: {} });
-      t.columns[r.column_name] = { type: typeOf(r), nullable: r.is_nullable === "YES", hasDefault: r.column_default !== null };
+      t.columns[r.column_name] = {
+        type: typeOf(r),
+        nullable: r.is_nullable === "YES",
+        hasDefault: r.column_default !== null,
+      };
     }
     const idx = await c.query<{ table: string; index: string; primary: boolean; columns: string[] }>(
       `SELECT tc.relname AS table, ic.relname AS index, i.indisprimary AS primary,
@@ -117,10 +137,15 @@ afterAll(async () => {
 });
 
 describe("migrations match prisma/schema.prisma", () => {
-  it("has the tables, columns, types, nullability, defaults, keys, indexes and enums of the Prisma schema", async () => {
-    const expected = parseSchema(readFileSync(path.resolve(import.meta.dirname, "../../prisma/schema.prisma"), "utf8"));
-    expect(Object.keys(expected.tables).length).toBeGreaterThanOrEqual(3);
-    const actual = await readDatabase(db.url);
-    expect(actual).toEqual(expected);
-  });
+  it(
+    "has the tables, columns, types, nullability, defaults, keys, indexes and enums of the Prisma " + "schema",
+    async () => {
+      const expected = parseSchema(
+        readFileSync(path.resolve(import.meta.dirname, "../../prisma/schema.prisma"), "utf8"),
+      );
+      expect(Object.keys(expected.tables).length).toBeGreaterThanOrEqual(3);
+      const actual = await readDatabase(db.url);
+      expect(actual).toEqual(expected);
+    },
+  );
 });

@@ -22,7 +22,9 @@ export async function foldableServiceRead(key: string, now: Date = new Date()): 
 
 /** Counts one more successful read on row `id`. */
 export async function foldServiceRead(id: string, now: Date = new Date()): Promise<void> {
-  await getPrisma().$executeRaw`UPDATE audit_event SET repeat_count = repeat_count + 1, last_at = ${now}::timestamptz WHERE id = ${BigInt(id)}`;
+  await getPrisma().$executeRaw`
+    UPDATE audit_event SET repeat_count = repeat_count + 1, last_at = ${now}::timestamptz
+    WHERE id = ${BigInt(id)}`;
 }
 
 /** Makes the successful read recorded as row `id` the one later repeats of `key` fold into. */

@@ -21,7 +21,12 @@ async function rawRows(): Promise<Record<string, unknown>[]> {
   }
 }
 
-const base = { principal: "User:alice", username: "alice", mechanism: "SCRAM-SHA-512", encryptedCredential: "v1.abcd.iv.tag.ct" };
+const base = {
+  principal: "User:alice",
+  username: "alice",
+  mechanism: "SCRAM-SHA-512",
+  encryptedCredential: "v1.abcd.iv.tag.ct",
+};
 
 describe("sessions", () => {
   it("creates an unguessable id, stores only its hash, and reads it back with the credential", async () => {

@@ -47,8 +47,12 @@ export function hashSessionId(id: string): string {
   return createHash("sha256").update(id, "utf8").digest("hex");
 }
 
-export async function createSession(input: NewSession, now: Date = new Date()): Promise<{ id: string; expiresAt: Date }> {
-  if (!Number.isFinite(input.ttlMs) || input.ttlMs <= 0) throw new RangeError(`session ttlMs must be a positive number of milliseconds, got ${input.ttlMs}`);
+export async function createSession(
+  input: NewSession,
+  now: Date = new Date(),
+): Promise<{ id: string; expiresAt: Date }> {
+  if (!Number.isFinite(input.ttlMs) || input.ttlMs <= 0)
+    throw new RangeError(`session ttlMs must be a positive number of milliseconds, got ${input.ttlMs}`);
   const id = randomBytes(32).toString("base64url");
   const expiresAt = new Date(now.getTime() + input.ttlMs);
   await getPrisma().session.create({
@@ -104,7 +108,10 @@ export async function getSession(id: string, now: Date = new Date()): Promise<Se
 
 /** Records that Kafka accepted the session's credential again at `at` (never moves it back). */
 export async function markSessionVerified(id: string, at: Date = new Date()): Promise<void> {
-  await getPrisma().session.updateMany({ where: { idHash: hashSessionId(id), verifiedAt: { lt: at } }, data: { verifiedAt: at } });
+  await getPrisma().session.updateMany({
+    where: { idHash: hashSessionId(id), verifiedAt: { lt: at } },
+    data: { verifiedAt: at },
+  });
 }
 
 /** Deletes the session (sign-out). Returns whether one existed. */

@@ -18,17 +18,28 @@ afterAll(async () => {
 });
 
 const t0 = new Date("2026-12-01T09:00:00.000Z");
-const failure = (clientAddress: string, username: string, code = "INVALID_CREDENTIALS", clusterId = "default"): SignInFailure => ({
+const failure = (
+  clientAddress: string,
+  username: string,
+  code = "INVALID_CREDENTIALS",
+  clusterId = "default",
+): SignInFailure => ({
   clusterId,
   clientAddress,
   clientSource: clientAddress,
   username,
   mechanism: "SCRAM-SHA-512",
   code,
-  message: code === "THROTTLED" ? "Too many failed sign-ins. Try again in 2 s." : "Kafka rejected these credentials (SCRAM-SHA-512).",
+  message:
+    code === "THROTTLED"
+      ? "Too many failed sign-ins. Try again in 2 s."
+      : "Kafka rejected these credentials (SCRAM-SHA-512).",
 });
 const rowsFrom = (clientAddress: string, clusterId = "default") =>
-  getPrisma().auditEvent.findMany({ where: { sourceKey: { startsWith: `sign-in-failure|${clusterId}|${clientAddress}|` } }, orderBy: { id: "asc" } });
+  getPrisma().auditEvent.findMany({
+    where: { sourceKey: { startsWith: `sign-in-failure|${clusterId}|${clientAddress}|` } },
+    orderBy: { id: "asc" },
+  });
 
 describe("failed sign-ins on the audit trail", () => {
   it("folds repeated failures of one client and username into one row, also when they arrive in parallel", async () => {
@@ -36,7 +47,10 @@ describe("failed sign-ins on the audit trail", () => {
     expect(first.repeatCount).toBe(1);
     await Promise.all(
       Array.from({ length: 99 }, (_, i) =>
-        recordSignInFailure(failure("192.0.2.1", i % 2 ? "Alice" : "alice", i % 3 ? "INVALID_CREDENTIALS" : "THROTTLED"), new Date(t0.getTime() + 1000 + i)),
+        recordSignInFailure(
+          failure("192.0.2.1", i % 2 ? "Alice" : "alice", i % 3 ? "INVALID_CREDENTIALS" : "THROTTLED"),
+          new Date(t0.getTime() + 1000 + i),
+        ),
       ),
     );
     const rows = await rowsFrom("192.0.2.1");
@@ -59,7 +73,9 @@ describe("failed sign-ins on the audit trail", () => {
     const client = "192.0.2.9";
     await Promise.all(
       Array.from({ length: 40 }, (_, i) =>
-        i % 2 ? recordSignInFailure(failure(client, "carol"), new Date(t0.getTime() + i)) : recordSignInFailure(failure(client, "carol"), new Date(t0.getTime() + i), other),
+        i % 2
+          ? recordSignInFailure(failure(client, "carol"), new Date(t0.getTime() + i))
+          : recordSignInFailure(failure(client, "carol"), new Date(t0.getTime() + i), other),
       ),
     );
     const rows = await rowsFrom(client);
@@ -67,20 +83,24 @@ describe("failed sign-ins on the audit trail", () => {
     expect(rows[0]!.repeatCount).toBe(40);
   });
 
-  it("bounds the rows of a client trying many usernames: one per username up to a limit, then one for the rest", async () => {
-    const client = "192.0.2.2";
-    for (let i = 0; i < 40; i++) {
-      for (let j = 0; j < 3; j++) await recordSignInFailure(failure(client, `user-${i}`), new Date(t0.getTime() + i * 10 + j));
-    }
-    const rows = await rowsFrom(client);
-    expect(rows).toHaveLength(MAX_USERNAMES_PER_SOURCE + 1);
-    const rest = rows.find((r) => r.sourceKey === `sign-in-failure|default|${client}|*`);
-    expect(rest).toMatchObject({ principal: "User:ANONYMOUS", repeatCount: (40 - MAX_USERNAMES_PER_SOURCE) * 3 });
-    expect(rows.reduce((sum, r) => sum + r.repeatCount, 0)).toBe(120);
-    // Other clients are not folded into it.
-    await recordSignInFailure(failure("192.0.2.3", "user-39"), t0);
-    expect(await rowsFrom("192.0.2.3")).toHaveLength(1);
-  });
+  it(
+    "bounds the rows of a client trying many usernames: one per username up to a limit, then one for " + "the rest",
+    async () => {
+      const client = "192.0.2.2";
+      for (let i = 0; i < 40; i++) {
+        for (let j = 0; j < 3; j++)
+          await recordSignInFailure(failure(client, `user-${i}`), new Date(t0.getTime() + i * 10 + j));
+      }
+      const rows = await rowsFrom(client);
+      expect(rows).toHaveLength(MAX_USERNAMES_PER_SOURCE + 1);
+      const rest = rows.find((r) => r.sourceKey === `sign-in-failure|default|${client}|*`);
+      expect(rest).toMatchObject({ principal: "User:ANONYMOUS", repeatCount: (40 - MAX_USERNAMES_PER_SOURCE) * 3 });
+      expect(rows.reduce((sum, r) => sum + r.repeatCount, 0)).toBe(120);
+      // Other clients are not folded into it.
+      await recordSignInFailure(failure("192.0.2.3", "user-39"), t0);
+      expect(await rowsFrom("192.0.2.3")).toHaveLength(1);
+    },
+  );
 
   it("opens a new row once the first failure of a row is AGGREGATE_MS old", async () => {
     const client = "192.0.2.4";

@@ -67,7 +67,11 @@ export function recordSignInFailure(
   return next;
 }
 
-async function fold(failure: SignInFailure, now: Date, prisma: PrismaClient): Promise<{ id: string; repeatCount: number }> {
+async function fold(
+  failure: SignInFailure,
+  now: Date,
+  prisma: PrismaClient,
+): Promise<{ id: string; repeatCount: number }> {
   const prefix = sourcePrefix(failure);
   const userKey = `${prefix}${failure.username.toLowerCase()}`;
   const overflowKey = `${prefix}*`;
@@ -76,7 +80,8 @@ async function fold(failure: SignInFailure, now: Date, prisma: PrismaClient): Pr
     await tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtextextended(${prefix}, 0))`;
     const bump = async (sourceKey: string) => {
       const rows = await tx.$queryRaw<{ id: bigint; repeat_count: number }[]>`
-        UPDATE audit_event SET repeat_count = repeat_count + 1, last_at = ${now}::timestamptz, message = ${failure.message}
+        UPDATE audit_event
+        SET repeat_count = repeat_count + 1, last_at = ${now}::timestamptz, message = ${failure.message}
         WHERE id = (
           SELECT id FROM audit_event
           WHERE source_key = ${sourceKey} AND at > ${openSince}::timestamptz

@@ -36,7 +36,16 @@ const freshKey = () => `192.0.2.${++n}|alice`;
 describe("delayAfterMs", () => {
   it("is free for the first FREE_FAILURES attempts, then doubles from 1 s up to a minute", () => {
     expect([0, 1, 2].map(delayAfterMs)).toEqual([0, 0, 0]);
-    expect([3, 4, 5, 6, 7, 8, 9, 50].map(delayAfterMs)).toEqual([1000, 2000, 4000, 8000, 16000, 32000, 60000, MAX_DELAY_MS]);
+    expect([3, 4, 5, 6, 7, 8, 9, 50].map(delayAfterMs)).toEqual([
+      1000,
+      2000,
+      4000,
+      8000,
+      16000,
+      32000,
+      60000,
+      MAX_DELAY_MS,
+    ]);
   });
 });
 
@@ -53,7 +62,9 @@ describe("the shared sign-in throttle", () => {
   it("counts attempts of several console instances on one database together", async () => {
     const key = freshKey();
     const decisions = await Promise.all(
-      Array.from({ length: 40 }, (_, i) => (i % 2 === 0 ? beginSignInAttempt(key, t0) : beginSignInAttempt(key, t0, other))),
+      Array.from({ length: 40 }, (_, i) =>
+        i % 2 === 0 ? beginSignInAttempt(key, t0) : beginSignInAttempt(key, t0, other),
+      ),
     );
     expect(decisions.filter((d) => d.allowed)).toHaveLength(FREE_FAILURES);
   });
@@ -73,11 +84,15 @@ describe("the shared sign-in throttle", () => {
     expect(await beginSignInAttempt(key, at(3000))).toEqual({ allowed: true, attempt: 5 });
     await finishSignInAttempt(key, "failure");
     // Refused attempts do not push the wait further out.
-    for (let i = 0; i < 5; i++) expect(await beginSignInAttempt(key, at(3000 + i * 100))).toMatchObject({ allowed: false });
+    for (let i = 0; i < 5; i++)
+      expect(await beginSignInAttempt(key, at(3000 + i * 100))).toMatchObject({ allowed: false });
     expect(await beginSignInAttempt(key, at(7000))).toEqual({ allowed: true, attempt: 6 });
     await finishSignInAttempt(key, "failure");
     // Another user from the same client, and the same user from another client, are not slowed.
-    expect(await beginSignInAttempt(key.replace("alice", "bob"), at(7000))).toMatchObject({ allowed: true, attempt: 1 });
+    expect(await beginSignInAttempt(key.replace("alice", "bob"), at(7000))).toMatchObject({
+      allowed: true,
+      attempt: 1,
+    });
     expect(await beginSignInAttempt(`198.51.100.1|alice`, at(7000))).toMatchObject({ allowed: true, attempt: 1 });
   });
 
@@ -139,14 +154,18 @@ describe("the shared sign-in throttle", () => {
     expect(await getPrisma().signInThrottle.count()).toBeLessThan(before);
   });
 
-  it("an attempt refused while others are in flight waits for them and gets through when one succeeds, on another instance too", async () => {
-    const key = freshKey();
-    for (let i = 0; i < FREE_FAILURES; i++) expect(await beginSignInAttempt(key)).toMatchObject({ allowed: true });
-    const waiting = awaitSignInAttempt(key, 5_000, other);
-    await new Promise((r) => setTimeout(r, 300));
-    await finishSignInAttempt(key, "success");
-    expect(await waiting).toEqual({ allowed: true, attempt: FREE_FAILURES });
-  });
+  it(
+    "an attempt refused while others are in flight waits for them and gets through when one " +
+      "succeeds, on another instance too",
+    async () => {
+      const key = freshKey();
+      for (let i = 0; i < FREE_FAILURES; i++) expect(await beginSignInAttempt(key)).toMatchObject({ allowed: true });
+      const waiting = awaitSignInAttempt(key, 5_000, other);
+      await new Promise((r) => setTimeout(r, 300));
+      await finishSignInAttempt(key, "success");
+      expect(await waiting).toEqual({ allowed: true, attempt: FREE_FAILURES });
+    },
+  );
 
   it("does not wait when nothing is in flight, and waits at most its bound", async () => {
     const key = freshKey();

@@ -64,7 +64,11 @@ type Db = Pick<PrismaClient, "$queryRaw" | "$executeRaw">;
  * Counts an attempt for `key` and says whether it may go to Kafka; one statement.
  * Call finishSignInAttempt once Kafka has answered an allowed attempt.
  */
-export async function beginSignInAttempt(key: string, now: Date = new Date(), db: Db = getPrisma()): Promise<ThrottleDecision> {
+export async function beginSignInAttempt(
+  key: string,
+  now: Date = new Date(),
+  db: Db = getPrisma(),
+): Promise<ThrottleDecision> {
   const staleBefore = new Date(now.getTime() - WINDOW_MS);
   const inFlightStaleBefore = new Date(now.getTime() - IN_FLIGHT_STALE_MS);
   const rows = await db.$queryRaw<{ attempts: number }[]>`
@@ -75,13 +79,17 @@ export async function beginSignInAttempt(key: string, now: Date = new Date(), db
       in_flight = CASE
         WHEN t.last_attempt_at <= ${inFlightStaleBefore}::timestamptz THEN 1
         ELSE t.in_flight + 1 END,
-      window_started_at = CASE WHEN t.last_attempt_at <= ${staleBefore}::timestamptz THEN ${now}::timestamptz ELSE t.window_started_at END,
+      window_started_at = CASE WHEN t.last_attempt_at <= ${staleBefore}::timestamptz
+        THEN ${now}::timestamptz ELSE t.window_started_at END,
       last_attempt_at = ${now}::timestamptz
     WHERE t.last_attempt_at <= ${staleBefore}::timestamptz
        OR t.attempts < ${FREE_FAILURES}::int
        OR (
          ${now}::timestamptz >= t.last_attempt_at
-           + LEAST(${MAX_DELAY_MS}::float8, ${BASE_DELAY_MS}::float8 * power(2::float8, LEAST(t.attempts - ${FREE_FAILURES}::int, 30)))
+           + LEAST(
+               ${MAX_DELAY_MS}::float8,
+               ${BASE_DELAY_MS}::float8 * power(2::float8, LEAST(t.attempts - ${FREE_FAILURES}::int, 30))
+             )
              * interval '1 millisecond'
          AND (t.in_flight <= 0 OR t.last_attempt_at <= ${inFlightStaleBefore}::timestamptz)
        )
@@ -105,7 +113,8 @@ async function retryAfterMs(key: string, now: Date, db: Db): Promise<number> {
 async function attemptInFlight(key: string, now: Date, db: Db): Promise<boolean> {
   const inFlightStaleBefore = new Date(now.getTime() - IN_FLIGHT_STALE_MS);
   const rows = await db.$queryRaw<{ key: string }[]>`
-    SELECT key FROM sign_in_throttle WHERE key = ${key} AND in_flight > 0 AND last_attempt_at > ${inFlightStaleBefore}::timestamptz`;
+    SELECT key FROM sign_in_throttle
+    WHERE key = ${key} AND in_flight > 0 AND last_attempt_at > ${inFlightStaleBefore}::timestamptz`;
   return rows.length > 0;
 }
 
@@ -114,7 +123,11 @@ async function attemptInFlight(key: string, now: Date, db: Db): Promise<boolean>
  * each that ends may let this one through (a success gives its attempt back). Refused at
  * once when nothing is in flight, and after the wait.
  */
-export async function awaitSignInAttempt(key: string, maxWaitMs: number = SIGN_IN_WAIT_MS, db: Db = getPrisma()): Promise<ThrottleDecision> {
+export async function awaitSignInAttempt(
+  key: string,
+  maxWaitMs: number = SIGN_IN_WAIT_MS,
+  db: Db = getPrisma(),
+): Promise<ThrottleDecision> {
   const deadline = Date.now() + maxWaitMs;
   for (;;) {
     const decision = await beginSignInAttempt(key, new Date(), db);
@@ -130,12 +143,14 @@ export async function finishSignInAttempt(key: string, outcome: AttemptOutcome, 
     // One UPDATE, so an attempt begun meanwhile on another instance is never lost; then a row back at zero goes.
     await db.$executeRaw`
       UPDATE sign_in_throttle
-      SET attempts = CASE WHEN in_flight <= 1 THEN 0 ELSE GREATEST(attempts - 1, 0) END, in_flight = GREATEST(in_flight - 1, 0)
+      SET attempts = CASE WHEN in_flight <= 1 THEN 0 ELSE GREATEST(attempts - 1, 0) END,
+        in_flight = GREATEST(in_flight - 1, 0)
       WHERE key = ${key}`;
     await db.$executeRaw`DELETE FROM sign_in_throttle WHERE key = ${key} AND attempts = 0 AND in_flight = 0`;
   } else if (outcome === "not-asked") {
     await db.$executeRaw`
-      UPDATE sign_in_throttle SET in_flight = GREATEST(in_flight - 1, 0), attempts = GREATEST(attempts - 1, 0) WHERE key = ${key}`;
+      UPDATE sign_in_throttle SET in_flight = GREATEST(in_flight - 1, 0), attempts = GREATEST(attempts - 1, 0)
+      WHERE key = ${key}`;
   } else {
     await db.$executeRaw`UPDATE sign_in_throttle SET in_flight = GREATEST(in_flight - 1, 0) WHERE key = ${key}`;
   }

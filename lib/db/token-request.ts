@@ -23,7 +23,14 @@
 import { getPrisma } from "./client";
 import type { TokenRequest as Row } from "../generated/prisma/client";
 
-export const TOKEN_REQUEST_STATUSES = ["PENDING", "APPROVING", "APPROVED", "DENIED", "RETRIEVED", "EXPIRED_UNRETRIEVED"] as const;
+export const TOKEN_REQUEST_STATUSES = [
+  "PENDING",
+  "APPROVING",
+  "APPROVED",
+  "DENIED",
+  "RETRIEVED",
+  "EXPIRED_UNRETRIEVED",
+] as const;
 export type TokenRequestStatus = (typeof TOKEN_REQUEST_STATUSES)[number];
 
 export interface TokenRequest {
@@ -64,7 +71,8 @@ export interface NewTokenRequest {
   clusterId?: string;
 }
 
-export type DecisionFailure = { ok: false; error: "NOT_FOUND" } | { ok: false; error: "NOT_PENDING"; status: TokenRequestStatus };
+export type DecisionFailure =
+  { ok: false; error: "NOT_FOUND" } | { ok: false; error: "NOT_PENDING"; status: TokenRequestStatus };
 export type DecisionResult = { ok: true; request: TokenRequest } | DecisionFailure;
 
 /** One approver's hold on a request: exactly these two values fence its completion. */
@@ -78,7 +86,11 @@ export type ClaimResult = { ok: true; request: TokenRequest } | ClaimFailure;
 
 export type RetrieveResult =
   | { ok: true; tokenId: string; encryptedHmac: string }
-  | { ok: false; error: "NOT_FOUND" | "NOT_REQUESTER" | "NOT_APPROVED" | "ALREADY_RETRIEVED" | "EXPIRED"; status?: TokenRequestStatus };
+  | {
+      ok: false;
+      error: "NOT_FOUND" | "NOT_REQUESTER" | "NOT_APPROVED" | "ALREADY_RETRIEVED" | "EXPIRED";
+      status?: TokenRequestStatus;
+    };
 
 function toRecord(r: Row): TokenRequest {
   return {
@@ -104,7 +116,11 @@ function toRecord(r: Row): TokenRequest {
 
 export async function createTokenRequest(input: NewTokenRequest, now: Date = new Date()): Promise<TokenRequest> {
   const renewers = [...new Set(input.renewers ?? [])];
-  if (input.maxLifetimeMs !== undefined && input.maxLifetimeMs !== null && (!Number.isSafeInteger(input.maxLifetimeMs) || input.maxLifetimeMs <= 0)) {
+  if (
+    input.maxLifetimeMs !== undefined &&
+    input.maxLifetimeMs !== null &&
+    (!Number.isSafeInteger(input.maxLifetimeMs) || input.maxLifetimeMs <= 0)
+  ) {
     throw new RangeError(`maxLifetimeMs must be a positive integer number of milliseconds, got ${input.maxLifetimeMs}`);
   }
   const row = await getPrisma().tokenRequest.create({
@@ -123,7 +139,9 @@ export async function createTokenRequest(input: NewTokenRequest, now: Date = new
   return toRecord(row);
 }
 
-/** The request with this id; with `clusterId`, only when it was made on that cluster (else null, as if there were none). */
+/**
+ * The request with this id; with `clusterId`, only when it was made on that cluster (else null, as if there were none).
+ */
 export async function getTokenRequest(id: string, clusterId?: string): Promise<TokenRequest | null> {
   const row = await getPrisma().tokenRequest.findUnique({ where: { id } });
   return row && (clusterId === undefined || row.clusterId === clusterId) ? toRecord(row) : null;
@@ -145,13 +163,24 @@ export async function listMyTokenRequests(requester: string, limit = 200, cluste
  * `owners` lists the owners whose requests the viewer may decide, `requester` adds the
  * viewer's own requests. Without either option every open request is listed.
  */
-export async function listPendingTokenRequests(options: { owners?: readonly string[]; requester?: string; limit?: number; clusterId?: string } = {}): Promise<TokenRequest[]> {
+export async function listPendingTokenRequests(
+  options: { owners?: readonly string[]; requester?: string; limit?: number; clusterId?: string } = {},
+): Promise<TokenRequest[]> {
   const visible =
     options.owners === undefined && options.requester === undefined
       ? {}
-      : { OR: [{ owner: { in: [...(options.owners ?? [])] } }, ...(options.requester !== undefined ? [{ requester: options.requester }] : [])] };
+      : {
+          OR: [
+            { owner: { in: [...(options.owners ?? [])] } },
+            ...(options.requester !== undefined ? [{ requester: options.requester }] : []),
+          ],
+        };
   const rows = await getPrisma().tokenRequest.findMany({
-    where: { status: { in: ["PENDING", "APPROVING"] }, ...visible, ...(options.clusterId !== undefined ? { clusterId: options.clusterId } : {}) },
+    where: {
+      status: { in: ["PENDING", "APPROVING"] },
+      ...visible,
+      ...(options.clusterId !== undefined ? { clusterId: options.clusterId } : {}),
+    },
     orderBy: [{ createdAt: "asc" }, { id: "asc" }],
     take: Math.min(Math.max(options.limit ?? 200, 1), 1000),
   });
@@ -202,7 +231,9 @@ export async function claimTokenRequest(id: string, approver: string, now: Date 
 
 /** The claim a record holds, when it is APPROVING. */
 export function claimOf(request: Pick<TokenRequest, "status" | "claimedBy" | "claimedAt">): Claim | null {
-  return request.status === "APPROVING" && request.claimedBy !== null && request.claimedAt !== null ? { by: request.claimedBy, at: request.claimedAt } : null;
+  return request.status === "APPROVING" && request.claimedBy !== null && request.claimedAt !== null
+    ? { by: request.claimedBy, at: request.claimedAt }
+    : null;
 }
 
 async function claimFailure(id: string): Promise<ClaimFailure> {
@@ -252,7 +283,12 @@ export async function approveTokenRequest(
 ): Promise<DecisionResult> {
   const claimed = await claimTokenRequest(id, approver, now);
   if (!claimed.ok) return claimed;
-  const recorded = await recordClaimedApproval(id, { by: approver, at: now }, { approver, tokenId, encryptedHmac, deadline }, now);
+  const recorded = await recordClaimedApproval(
+    id,
+    { by: approver, at: now },
+    { approver, tokenId, encryptedHmac, deadline },
+    now,
+  );
   if (recorded.ok) return recorded;
   return recorded.error === "NOT_FOUND" ? recorded : { ok: false, error: "NOT_PENDING", status: recorded.status };
 }
@@ -270,7 +306,12 @@ export async function releaseClaim(id: string, claim: Claim): Promise<ClaimResul
 }
 
 /** Denies a PENDING request with a reason (atomic); an APPROVING one is refused (NOT_PENDING). */
-export async function denyTokenRequest(id: string, approver: string, reason: string, now: Date = new Date()): Promise<DecisionResult> {
+export async function denyTokenRequest(
+  id: string,
+  approver: string,
+  reason: string,
+  now: Date = new Date(),
+): Promise<DecisionResult> {
   const prisma = getPrisma();
   const { count } = await prisma.tokenRequest.updateMany({
     where: { id, status: "PENDING" },
@@ -286,7 +327,12 @@ export async function denyTokenRequest(id: string, approver: string, reason: str
  * takes it and erases it, so concurrent calls cannot both receive it. Refused after
  * the deadline even if the purge has not run yet.
  */
-export async function retrieveHmacOnce(id: string, requester: string, now: Date = new Date(), clusterId?: string): Promise<RetrieveResult> {
+export async function retrieveHmacOnce(
+  id: string,
+  requester: string,
+  now: Date = new Date(),
+  clusterId?: string,
+): Promise<RetrieveResult> {
   const prisma = getPrisma();
   const rows = await prisma.$queryRaw<{ token_id: string; encrypted_hmac: string }[]>`
     UPDATE "token_request" AS t
@@ -305,7 +351,10 @@ export async function retrieveHmacOnce(id: string, requester: string, now: Date 
   if (!row || (clusterId !== undefined && row.clusterId !== clusterId)) return { ok: false, error: "NOT_FOUND" };
   if (row.requester !== requester) return { ok: false, error: "NOT_REQUESTER" };
   if (row.status === "RETRIEVED") return { ok: false, error: "ALREADY_RETRIEVED", status: row.status };
-  if (row.status === "EXPIRED_UNRETRIEVED" || (row.status === "APPROVED" && row.hmacDeadline !== null && row.hmacDeadline <= now)) {
+  if (
+    row.status === "EXPIRED_UNRETRIEVED" ||
+    (row.status === "APPROVED" && row.hmacDeadline !== null && row.hmacDeadline <= now)
+  ) {
     return { ok: false, error: "EXPIRED", status: row.status };
   }
   return { ok: false, error: "NOT_APPROVED", status: row.status };

@@ -1,14 +1,24 @@
 import { describe, expect, it } from "vitest";
-import { ACLS_ASSUMED, DELETE_FILTERS_MAX, aclsHeldOn, deleteFiltersPerRequest, noteAclsHeld, slices } from "./acl-delete-batches";
+import {
+  ACLS_ASSUMED,
+  DELETE_FILTERS_MAX,
+  aclsHeldOn,
+  deleteFiltersPerRequest,
+  noteAclsHeld,
+  slices,
+} from "./acl-delete-batches";
 
 describe("filters per DeleteAcls request", () => {
-  it("shrinks as Kafka holds more ACLs (the controller walks all of them per filter), between 1 and the maximum", () => {
-    expect(deleteFiltersPerRequest(100_000)).toBe(20);
-    expect(deleteFiltersPerRequest(300_000)).toBe(6);
-    expect(deleteFiltersPerRequest(10_000_000)).toBe(1);
-    expect(deleteFiltersPerRequest(20)).toBe(DELETE_FILTERS_MAX);
-    expect(deleteFiltersPerRequest(0)).toBe(DELETE_FILTERS_MAX);
-  });
+  it(
+    "shrinks as Kafka holds more ACLs (the controller walks all of them per filter), between 1 and the " + "maximum",
+    () => {
+      expect(deleteFiltersPerRequest(100_000)).toBe(20);
+      expect(deleteFiltersPerRequest(300_000)).toBe(6);
+      expect(deleteFiltersPerRequest(10_000_000)).toBe(1);
+      expect(deleteFiltersPerRequest(20)).toBe(DELETE_FILTERS_MAX);
+      expect(deleteFiltersPerRequest(0)).toBe(DELETE_FILTERS_MAX);
+    },
+  );
 
   it("follows the ACL count each cluster last answered, and assumes a large cluster before that", () => {
     expect(deleteFiltersPerRequest()).toBe(deleteFiltersPerRequest(ACLS_ASSUMED));

@@ -19,7 +19,13 @@ import type { ReadBack } from "./types";
  * connection closed or timed out: BROKER_UNAVAILABLE here, NETWORK_EXCEPTION), or the
  * broker's forward to the controller timed out. Kafka's refusals are answers: not here.
  */
-const ANSWER_LOST = new Set(["BROKER_UNAVAILABLE", "NETWORK_EXCEPTION", "REQUEST_TIMED_OUT", "UNKNOWN", "UNKNOWN_SERVER_ERROR"]);
+const ANSWER_LOST = new Set([
+  "BROKER_UNAVAILABLE",
+  "NETWORK_EXCEPTION",
+  "REQUEST_TIMED_OUT",
+  "UNKNOWN",
+  "UNKNOWN_SERVER_ERROR",
+]);
 
 /** How long a write whose answer was lost is read back (a controller election takes a few seconds). */
 export const ACL_READ_BACK_MS = 10_000;
@@ -31,7 +37,8 @@ export function isAnswerLost(code: string): boolean {
 /** The binding an exact filter names (every field set), or null for a filter that can match several. */
 export function exactBinding(filter: AclBindingFilter): AclBinding | null {
   const { resourceType, resourceName, patternType, principal, host, operation, permissionType } = filter;
-  if (resourceType === "ANY" || resourceName === null || (patternType !== "LITERAL" && patternType !== "PREFIXED")) return null;
+  if (resourceType === "ANY" || resourceName === null || (patternType !== "LITERAL" && patternType !== "PREFIXED"))
+    return null;
   if (principal === null || host === null || operation === "ANY" || permissionType === "ANY") return null;
   return { resourceType, resourceName, patternType, principal, host, operation, permissionType };
 }
@@ -48,15 +55,22 @@ export function settleLostWrite(
   shown: ReadonlySet<string>,
   readable: boolean,
 ): { binding: AclBinding; readBack: ReadBack; error: KafkaErrorInfo | null }[] {
-  const cause = lost.code === "BROKER_UNAVAILABLE" ? "the connection to the broker closed or timed out mid-request" : lost.message.replace(/\.$/, "");
+  const cause =
+    lost.code === "BROKER_UNAVAILABLE"
+      ? "the connection to the broker closed or timed out mid-request"
+      : lost.message.replace(/\.$/, "");
   const done = kind === "create" ? "created" : "deleted";
   return bindings.map((binding) => {
     if (shown.has(bindingKey(binding))) return { binding, readBack: "applied", error: null };
     if (readable) {
-      const message = `Kafka's answer was lost (${cause}); reading the ACLs back for ${ACL_READ_BACK_MS / 1000} s shows it was not ${done}.`;
+      const message =
+        `Kafka's answer was lost (${cause}); reading the ACLs back for ${ACL_READ_BACK_MS / 1000} s ` +
+        `shows it was not ${done}.`;
       return { binding, readBack: "not-applied", error: { ...lost, message } };
     }
-    const message = `Kafka's answer was lost (${cause}) and the ACLs could not be read back, so whether it was ${done} could not be confirmed: check the ACL list before retrying.`;
+    const message =
+      `Kafka's answer was lost (${cause}) and the ACLs could not be read back, so whether it ` +
+      `was ${done} could not be confirmed: check the ACL list before retrying.`;
     return { binding, readBack: "unknown", error: { ...lost, message } };
   });
 }

@@ -16,7 +16,12 @@ let outsiderCred: KafkaCredential;
 const ANY: AclBindingFilter = ANY_ACL_FILTER;
 const mine: AclBindingFilter = { ...ANY, principal: `User:${subject}` };
 
-function binding(resourceType: ResourceType, resourceName: string, operation: AclOperation, extra: Partial<AclBinding> = {}): AclBinding {
+function binding(
+  resourceType: ResourceType,
+  resourceName: string,
+  operation: AclOperation,
+  extra: Partial<AclBinding> = {},
+): AclBinding {
   return {
     resourceType,
     resourceName,
@@ -29,7 +34,8 @@ function binding(resourceType: ResourceType, resourceName: string, operation: Ac
   };
 }
 
-const key = (b: AclBinding) => JSON.stringify([b.resourceType, b.resourceName, b.patternType, b.principal, b.host, b.operation, b.permissionType]);
+const key = (b: AclBinding) =>
+  JSON.stringify([b.resourceType, b.resourceName, b.patternType, b.principal, b.host, b.operation, b.permissionType]);
 const sorted = (bs: AclBinding[]) => bs.map(key).sort();
 
 beforeAll(async () => {
@@ -45,7 +51,9 @@ afterAll(async () => {
 describe("ACL round trip as the super user", () => {
   it("creates and describes every resource type, both pattern types, every operation and DENY", async () => {
     const bindings: AclBinding[] = [
-      ...OPERATIONS.filter((op) => !["CREATE_TOKENS", "DESCRIBE_TOKENS"].includes(op)).map((op) => binding("TOPIC", `orders-${id}`, op)),
+      ...OPERATIONS.filter((op) => !["CREATE_TOKENS", "DESCRIBE_TOKENS"].includes(op)).map((op) =>
+        binding("TOPIC", `orders-${id}`, op),
+      ),
       binding("TOPIC", `payments-${id}-`, "WRITE", { patternType: "PREFIXED" }),
       binding("TOPIC", "*", "DESCRIBE", { host: "127.0.0.1" }),
       binding("GROUP", `billing-${id}`, "READ", { permissionType: "DENY" }),
@@ -64,10 +72,20 @@ describe("ACL round trip as the super user", () => {
 
   it("filters like Kafka: LITERAL is exact, MATCH adds the wildcard and prefixed patterns that apply", async () => {
     const topic = `payments-${id}-eu`;
-    const literal = await describeAcls(ADMIN, { ...mine, resourceType: "TOPIC", resourceName: topic, patternType: "LITERAL" });
+    const literal = await describeAcls(ADMIN, {
+      ...mine,
+      resourceType: "TOPIC",
+      resourceName: topic,
+      patternType: "LITERAL",
+    });
     expect(literal).toEqual([]);
 
-    const match = await describeAcls(ADMIN, { ...mine, resourceType: "TOPIC", resourceName: topic, patternType: "MATCH" });
+    const match = await describeAcls(ADMIN, {
+      ...mine,
+      resourceType: "TOPIC",
+      resourceName: topic,
+      patternType: "MATCH",
+    });
     expect(sorted(match)).toEqual(
       sorted([
         binding("TOPIC", `payments-${id}-`, "WRITE", { patternType: "PREFIXED" }),
@@ -83,12 +101,25 @@ describe("ACL round trip as the super user", () => {
     expect(results[0]?.error).toBeNull();
     expect(results[1]?.error?.code).toBe("INVALID_REQUEST");
     expect(results[1]?.error?.message).toMatch(/^Kafka refused CreateAcls \(INVALID_REQUEST\): /);
-    expect(await describeAcls(ADMIN, { ...mine, resourceType: "TOPIC", resourceName: `audit-${id}`, patternType: "LITERAL" })).toEqual([good]);
+    expect(
+      await describeAcls(ADMIN, {
+        ...mine,
+        resourceType: "TOPIC",
+        resourceName: `audit-${id}`,
+        patternType: "LITERAL",
+      }),
+    ).toEqual([good]);
   });
 
   it("deletes per filter and returns what each filter removed", async () => {
     const results = await deleteAcls(ADMIN, [
-      { ...mine, resourceType: "USER", patternType: "LITERAL", resourceName: `User:svc-${id}`, operation: "CREATE_TOKENS" },
+      {
+        ...mine,
+        resourceType: "USER",
+        patternType: "LITERAL",
+        resourceName: `User:svc-${id}`,
+        operation: "CREATE_TOKENS",
+      },
       { ...mine, resourceType: "GROUP", resourceName: `nothing-here-${id}`, patternType: "LITERAL" },
     ]);
     expect(results[0]?.deleted).toEqual([binding("USER", `User:svc-${id}`, "CREATE_TOKENS")]);
@@ -105,22 +136,37 @@ describe("ACL calls by a principal without cluster permissions", () => {
     const error = await describeAcls(outsiderCred, ANY).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(KafkaOperationError);
     expect(error).toMatchObject({ code: "CLUSTER_AUTHORIZATION_FAILED", api: "DescribeAcls" });
-    expect((error as Error).message).toBe(`Kafka refused DescribeAcls: User:${outsider} needs DESCRIBE on CLUSTER kafka-cluster.`);
+    expect((error as Error).message).toBe(
+      `Kafka refused DescribeAcls: User:${outsider} needs DESCRIBE on CLUSTER kafka-cluster.`,
+    );
   });
 
   it("cannot create ACLs: each binding carries the missing ALTER on the cluster, and nothing is created", async () => {
     const attempt = binding("TOPIC", `sneaky-${id}`, "ALL", { principal: `User:${outsider}` });
     const [result] = await createAcls(outsiderCred, [attempt]);
     expect(result?.error?.code).toBe("CLUSTER_AUTHORIZATION_FAILED");
-    expect(result?.error?.message).toBe(`Kafka refused CreateAcls: User:${outsider} needs ALTER on CLUSTER kafka-cluster.`);
-    expect(result?.error?.missing).toEqual([{ operation: "ALTER", resourceType: "CLUSTER", resourceName: "kafka-cluster" }]);
-    expect(await describeAcls(ADMIN, { ...ANY, resourceType: "TOPIC", resourceName: `sneaky-${id}`, patternType: "LITERAL" })).toEqual([]);
+    expect(result?.error?.message).toBe(
+      `Kafka refused CreateAcls: User:${outsider} needs ALTER on CLUSTER kafka-cluster.`,
+    );
+    expect(result?.error?.missing).toEqual([
+      { operation: "ALTER", resourceType: "CLUSTER", resourceName: "kafka-cluster" },
+    ]);
+    expect(
+      await describeAcls(ADMIN, {
+        ...ANY,
+        resourceType: "TOPIC",
+        resourceName: `sneaky-${id}`,
+        patternType: "LITERAL",
+      }),
+    ).toEqual([]);
   });
 
   it("cannot delete ACLs", async () => {
     const [result] = await deleteAcls(outsiderCred, [mine]);
     expect(result?.error?.code).toBe("CLUSTER_AUTHORIZATION_FAILED");
-    expect(result?.error?.message).toBe(`Kafka refused DeleteAcls: User:${outsider} needs ALTER on CLUSTER kafka-cluster.`);
+    expect(result?.error?.message).toBe(
+      `Kafka refused DeleteAcls: User:${outsider} needs ALTER on CLUSTER kafka-cluster.`,
+    );
     expect((await describeAcls(ADMIN, mine)).length).toBeGreaterThan(0);
   });
 
@@ -130,7 +176,9 @@ describe("ACL calls by a principal without cluster permissions", () => {
     const seen = await describeAcls(outsiderCred, mine);
     expect(seen.length).toBeGreaterThan(0);
     // DESCRIBE does not imply ALTER: creating is still refused.
-    const [result] = await createAcls(outsiderCred, [binding("TOPIC", `sneaky-${id}`, "READ", { principal: `User:${outsider}` })]);
+    const [result] = await createAcls(outsiderCred, [
+      binding("TOPIC", `sneaky-${id}`, "READ", { principal: `User:${outsider}` }),
+    ]);
     expect(result?.error?.code).toBe("CLUSTER_AUTHORIZATION_FAILED");
   });
 });

@@ -11,18 +11,42 @@
  * reading the ACLs back (acl-read-back.ts): each binding is reported applied, not applied
  * or unknown (readBack), never as a plain failure that Kafka may have carried out.
  */
-import { createAPI, createAclsV3, deleteAclsV3, describeAclsV3, ResponseError, type Admin, type AclFilter, type Connection } from "@platformatic/kafka";
+import {
+  createAPI,
+  createAclsV3,
+  deleteAclsV3,
+  describeAclsV3,
+  ResponseError,
+  type Admin,
+  type AclFilter,
+  type Connection,
+} from "@platformatic/kafka";
 import { AclStoreBuilder, bindingKey, type AclStore } from "@/lib/policy/acl";
 import type { AclBinding, AclBindingFilter, PatternType, ResourceType } from "@/lib/policy/types";
 import { anyBrokerConnection, principalOf, withAdmin } from "./client";
 import { clusterIdOf } from "@/lib/clusters";
 import { reachableBrokerConnections } from "./brokers";
 import { aclsHeldOn, deleteFiltersPerRequest, noteAclsHeld, slices } from "./acl-delete-batches";
-import { errorInfoFor, kafkaErrorName, partialResponse, toKafkaOperationError, type ErrorContext, type KafkaErrorInfo } from "./errors";
+import {
+  errorInfoFor,
+  kafkaErrorName,
+  partialResponse,
+  toKafkaOperationError,
+  type ErrorContext,
+  type KafkaErrorInfo,
+} from "./errors";
 import type { CreateAclResult, DeleteAclsResult, KafkaCredential } from "./types";
 import { settle } from "./settle";
 import { ACL_READ_BACK_MS, exactBinding, isAnswerLost, settleLostWrite } from "./acl-read-back";
-import { bindingFromWire, bindingToWire, filterToWire, operationFromWire, patternTypeFromWire, permissionFromWire, resourceTypeFromWire } from "./wire";
+import {
+  bindingFromWire,
+  bindingToWire,
+  filterToWire,
+  operationFromWire,
+  patternTypeFromWire,
+  permissionFromWire,
+  resourceTypeFromWire,
+} from "./wire";
 
 type DescribedResources = Awaited<ReturnType<Admin["describeAcls"]>>;
 
@@ -50,22 +74,26 @@ export async function describeAcls(cred: KafkaCredential, filter: AclBindingFilt
   });
 }
 
-
 /**
  * DescribeAcls v3 with its answer kept as bytes (one contiguous copy of the body): an
  * unchanged answer is recognised by comparing bytes, a changed one is decoded straight
  * into an AclStore — no object per ACL, no slicing per string.
  */
-const describeAclsBytes = createAPI<[AclFilter], Buffer>(describeAclsV3.api.key, describeAclsV3.api.version, describeAclsV3.createRequest, (_id, apiKey, apiVersion, reader) => {
-  const bytes = Buffer.from(reader.buffer.slice(reader.position, reader.length));
-  const errorCode = bytes.readInt16BE(4);
-  if (errorCode !== 0) {
-    const r = new WireReader(bytes, 6);
-    const errorMessage = r.nullableString();
-    throw new ResponseError(apiKey, apiVersion, { "/": [errorCode, errorMessage] }, { errorCode, errorMessage });
-  }
-  return bytes;
-});
+const describeAclsBytes = createAPI<[AclFilter], Buffer>(
+  describeAclsV3.api.key,
+  describeAclsV3.api.version,
+  describeAclsV3.createRequest,
+  (_id, apiKey, apiVersion, reader) => {
+    const bytes = Buffer.from(reader.buffer.slice(reader.position, reader.length));
+    const errorCode = bytes.readInt16BE(4);
+    if (errorCode !== 0) {
+      const r = new WireReader(bytes, 6);
+      const errorMessage = r.nullableString();
+      throw new ResponseError(apiKey, apiVersion, { "/": [errorCode, errorMessage] }, { errorCode, errorMessage });
+    }
+    return bytes;
+  },
+);
 
 /** The little of Kafka's compact encoding a DescribeAcls v3 answer needs. */
 class WireReader {
@@ -132,7 +160,15 @@ export function decodeDescribeAclsInto(bytes: Buffer, builder: AclStoreBuilder):
 }
 
 function isAnyFilter(f: AclBindingFilter): boolean {
-  return f.resourceType === "ANY" && f.resourceName === null && f.patternType === "ANY" && f.principal === null && f.host === null && f.operation === "ANY" && f.permissionType === "ANY";
+  return (
+    f.resourceType === "ANY" &&
+    f.resourceName === null &&
+    f.patternType === "ANY" &&
+    f.principal === null &&
+    f.host === null &&
+    f.operation === "ANY" &&
+    f.permissionType === "ANY"
+  );
 }
 
 /** An answer and the store decoded from it, to recognise the next identical answer. */
@@ -150,11 +186,16 @@ export interface DescribedAclStore {
  * `previous` came from (Kafka answers the same ACLs in the same order), its store is
  * returned without decoding anything.
  */
-export async function describeAclStore(cred: KafkaCredential, filter: AclBindingFilter, previous: Omit<DescribedAclStore, "reused"> | null = null): Promise<DescribedAclStore> {
+export async function describeAclStore(
+  cred: KafkaCredential,
+  filter: AclBindingFilter,
+  previous: Omit<DescribedAclStore, "reused"> | null = null,
+): Promise<DescribedAclStore> {
   return withAdmin(cred, "DescribeAcls", async (admin) => {
     const answer = await describeAclsBytes.async(await anyBrokerConnection(admin), filterToWire(filter));
     const bytes = answer.subarray(4);
-    if (previous !== null && previous.bytes.equals(bytes)) return { store: previous.store, bytes: previous.bytes, reused: true };
+    if (previous !== null && previous.bytes.equals(bytes))
+      return { store: previous.store, bytes: previous.bytes, reused: true };
     const builder = new AclStoreBuilder();
     decodeDescribeAclsInto(answer, builder);
     const store = builder.build();
@@ -167,7 +208,9 @@ export async function describeAclStore(cred: KafkaCredential, filter: AclBinding
 export type AclChange = ({ created: AclBinding[]; deleted: AclBinding[] } | { unknown: true }) & { clusterId: string };
 type AclChangeListener = (change: AclChange) => void;
 
-const globalListeners = globalThis as typeof globalThis & { __kafkaSecurityConsoleAclListeners?: Set<AclChangeListener> };
+const globalListeners = globalThis as typeof globalThis & {
+  __kafkaSecurityConsoleAclListeners?: Set<AclChangeListener>;
+};
 const listeners: Set<AclChangeListener> = (globalListeners.__kafkaSecurityConsoleAclListeners ??= new Set());
 
 /**
@@ -179,14 +222,20 @@ export function onAclChange(listener: AclChangeListener): () => void {
   return () => listeners.delete(listener);
 }
 
-function notify(cred: KafkaCredential, what: { created: AclBinding[]; deleted: AclBinding[] } | { unknown: true }): void {
+function notify(
+  cred: KafkaCredential,
+  what: { created: AclBinding[]; deleted: AclBinding[] } | { unknown: true },
+): void {
   const change: AclChange = { ...what, clusterId: clusterIdOf(cred) };
   if ("created" in change && change.created.length === 0 && change.deleted.length === 0) return;
   for (const listener of listeners) {
     try {
       listener(change);
     } catch (error) {
-      console.error("[console] an ACL change listener failed:", error instanceof Error ? (error.stack ?? error.message) : String(error));
+      console.error(
+        "[console] an ACL change listener failed:",
+        error instanceof Error ? (error.stack ?? error.message) : String(error),
+      );
     }
   }
 }
@@ -222,7 +271,8 @@ async function sendOrPartial<R>(send: () => Promise<R>): Promise<R> {
 export function coveringFilter(bindings: readonly AclBinding[]): AclBindingFilter {
   const first = bindings[0];
   if (first === undefined) throw new Error("coveringFilter needs at least one binding.");
-  const same = <K extends keyof AclBinding>(k: K): AclBinding[K] | null => (bindings.every((b) => b[k] === first[k]) ? first[k] : null);
+  const same = <K extends keyof AclBinding>(k: K): AclBinding[K] | null =>
+    bindings.every((b) => b[k] === first[k]) ? first[k] : null;
   return {
     resourceType: same("resourceType") ?? "ANY",
     resourceName: same("resourceName"),
@@ -243,11 +293,17 @@ export function coveringFilter(bindings: readonly AclBinding[]): AclBindingFilte
  * bytes: only the resources some binding names are decoded, so even a cluster-wide answer
  * (bindings with nothing in common) costs little here.
  */
-export async function bindingsVisible(admin: Admin, bindings: readonly AclBinding[], present: boolean): Promise<boolean> {
+export async function bindingsVisible(
+  admin: Admin,
+  bindings: readonly AclBinding[],
+  present: boolean,
+): Promise<boolean> {
   if (bindings.length === 0) return true;
   const { connections } = await reachableBrokerConnections(admin);
   const filter = filterToWire(coveringFilter(bindings));
-  const answers = await Promise.all([...connections.values()].map((connection) => describeAclsBytes.async(connection, filter)));
+  const answers = await Promise.all(
+    [...connections.values()].map((connection) => describeAclsBytes.async(connection, filter)),
+  );
   return answers.every((bytes) => answerShows(bytes, bindings, present));
 }
 
@@ -261,7 +317,8 @@ function answerShows(bytes: Buffer, bindings: readonly AclBinding[], present: bo
 function heldKeys(bytes: Buffer, bindings: readonly AclBinding[]): Set<string> {
   const wanted = new Set(bindings.map(bindingKey));
   const held = new Set<string>();
-  const resourceKey = (type: ResourceType, name: string, pattern: PatternType) => `${type}\u0000${pattern}\u0000${name}`;
+  const resourceKey = (type: ResourceType, name: string, pattern: PatternType) =>
+    `${type}\u0000${pattern}\u0000${name}`;
   const wantedResources = new Set(bindings.map((b) => resourceKey(b.resourceType, b.resourceName, b.patternType)));
   const r = new WireReader(bytes, 6);
   r.nullableString();
@@ -283,7 +340,15 @@ function heldKeys(bytes: Buffer, bindings: readonly AclBinding[]): Set<string> {
       const operation = operationFromWire(r.int8());
       const permissionType = permissionFromWire(r.int8());
       r.skipTaggedFields();
-      const key = bindingKey({ resourceType: type, resourceName: name, patternType: pattern, principal, host, operation, permissionType });
+      const key = bindingKey({
+        resourceType: type,
+        resourceName: name,
+        patternType: pattern,
+        principal,
+        host,
+        operation,
+        permissionType,
+      });
       if (wanted.has(key)) held.add(key);
     }
     r.skipTaggedFields();
@@ -297,7 +362,11 @@ function heldKeys(bytes: Buffer, bindings: readonly AclBinding[]): Set<string> {
  * ACL_READ_BACK_MS pass. Returns the keys some read showed written and whether any read
  * was answered.
  */
-async function readBack(admin: Admin, bindings: readonly AclBinding[], present: boolean): Promise<{ shown: Set<string>; readable: boolean }> {
+async function readBack(
+  admin: Admin,
+  bindings: readonly AclBinding[],
+  present: boolean,
+): Promise<{ shown: Set<string>; readable: boolean }> {
   const shown = new Set<string>();
   const wanted = new Set(bindings.map(bindingKey));
   let readable = false;
@@ -374,14 +443,20 @@ export interface AclWriteOptions {
 }
 
 /** Creates the bindings; each result says whether Kafka created it (creating an existing one succeeds). */
-export async function createAcls(cred: KafkaCredential, bindings: AclBinding[], options: AclWriteOptions = {}): Promise<CreateAclResult[]> {
+export async function createAcls(
+  cred: KafkaCredential,
+  bindings: AclBinding[],
+  options: AclWriteOptions = {},
+): Promise<CreateAclResult[]> {
   if (bindings.length === 0) return [];
   const ctx = { api: "CreateAcls", principal: principalOf(cred) };
   return withAdmin(cred, ctx.api, async (admin) => {
     const connection: Connection = await anyBrokerConnection(admin);
     let response: CreateAclsResponse;
     try {
-      response = await reporting(cred, () => sendOrPartial<CreateAclsResponse>(() => createAclsV3.api.async(connection, bindings.map(bindingToWire))));
+      response = await reporting(cred, () =>
+        sendOrPartial<CreateAclsResponse>(() => createAclsV3.api.async(connection, bindings.map(bindingToWire))),
+      );
     } catch (error) {
       const lost = lostAnswer(error, ctx);
       if (lost === null) throw error;
@@ -392,7 +467,10 @@ export async function createAcls(cred: KafkaCredential, bindings: AclBinding[], 
     }
     const results = bindings.map((binding, i) => {
       const result = response.results[i];
-      if (!result) throw new Error(`Kafka answered CreateAcls with ${response.results.length} results for ${bindings.length} bindings.`);
+      if (!result)
+        throw new Error(
+          `Kafka answered CreateAcls with ${response.results.length} results for ${bindings.length} bindings.`,
+        );
       return {
         binding,
         error: result.errorCode === 0 ? null : errorInfoFor(kafkaErrorName(result.errorCode), result.errorMessage, ctx),
@@ -410,7 +488,11 @@ export async function createAcls(cred: KafkaCredential, bindings: AclBinding[], 
 }
 
 /** Deletes every binding each filter matches; each result lists what that filter deleted. */
-export async function deleteAcls(cred: KafkaCredential, filters: AclBindingFilter[], options: AclWriteOptions = {}): Promise<DeleteAclsResult[]> {
+export async function deleteAcls(
+  cred: KafkaCredential,
+  filters: AclBindingFilter[],
+  options: AclWriteOptions = {},
+): Promise<DeleteAclsResult[]> {
   if (filters.length === 0) return [];
   const ctx = { api: "DeleteAcls", principal: principalOf(cred) };
   return withAdmin(cred, ctx.api, async (admin) => {
@@ -418,14 +500,19 @@ export async function deleteAcls(cred: KafkaCredential, filters: AclBindingFilte
     const results: DeleteAclsResult[] = [];
     let answerLost = false;
     // Requests the controller finishes quickly, one after the other (see acl-delete-batches.ts).
-    for (const chunk of slices(filters, options.filtersPerRequest ?? deleteFiltersPerRequest(aclsHeldOn(clusterIdOf(cred))))) {
+    for (const chunk of slices(
+      filters,
+      options.filtersPerRequest ?? deleteFiltersPerRequest(aclsHeldOn(clusterIdOf(cred))),
+    )) {
       if (answerLost) {
         results.push(...chunk.map((filter) => ({ filter, deleted: [], error: notSent(ctx) })));
         continue;
       }
       let response: DeleteAclsResponse;
       try {
-        response = await reporting(cred, () => sendOrPartial<DeleteAclsResponse>(() => deleteAclsV3.api.async(connection, chunk.map(filterToWire))));
+        response = await reporting(cred, () =>
+          sendOrPartial<DeleteAclsResponse>(() => deleteAclsV3.api.async(connection, chunk.map(filterToWire))),
+        );
       } catch (error) {
         // Settled by reading back when every filter names one binding; a broader filter's effect cannot be read back.
         const exact = chunk.map(exactBinding);
@@ -435,16 +522,28 @@ export async function deleteAcls(cred: KafkaCredential, filters: AclBindingFilte
         const { shown, readable } = await readBack(admin, bindings, false);
         notify(cred, { unknown: true });
         for (const [i, r] of settleLostWrite("delete", bindings, lost, shown, readable).entries()) {
-          results.push({ filter: chunk[i]!, deleted: r.readBack === "applied" ? [r.binding] : [], error: r.error, readBack: r.readBack });
+          results.push({
+            filter: chunk[i]!,
+            deleted: r.readBack === "applied" ? [r.binding] : [],
+            error: r.error,
+            readBack: r.readBack,
+          });
         }
         answerLost = true;
         continue;
       }
       chunk.forEach((filter, i) => {
         const result = response.filterResults[i];
-        if (!result) throw new Error(`Kafka answered DeleteAcls with ${response.filterResults.length} results for ${chunk.length} filters.`);
+        if (!result)
+          throw new Error(
+            `Kafka answered DeleteAcls with ${response.filterResults.length} results for ${chunk.length} filters.`,
+          );
         if (result.errorCode !== 0) {
-          results.push({ filter, deleted: [], error: errorInfoFor(kafkaErrorName(result.errorCode), result.errorMessage, ctx) });
+          results.push({
+            filter,
+            deleted: [],
+            error: errorInfoFor(kafkaErrorName(result.errorCode), result.errorMessage, ctx),
+          });
           return;
         }
         const failed = result.matchingAcls.find((m) => m.errorCode !== 0);
@@ -469,7 +568,13 @@ export async function deleteAcls(cred: KafkaCredential, filters: AclBindingFilte
 
 /** The filters after a request whose answer was lost are not sent. */
 function notSent(ctx: ErrorContext): KafkaErrorInfo {
-  return { code: "NOT_SENT", api: ctx.api, message: "Not sent: Kafka's answer to an earlier request of this change was lost.", kafkaMessage: null, missing: [] };
+  return {
+    code: "NOT_SENT",
+    api: ctx.api,
+    message: "Not sent: Kafka's answer to an earlier request of this change was lost.",
+    kafkaMessage: null,
+    missing: [],
+  };
 }
 
 function distinct(bindings: readonly AclBinding[]): AclBinding[] {

@@ -112,6 +112,12 @@ export async function brokersDown(
     if (outcome.status === "fulfilled") return [];
     const id = brokerIds.get(server) ?? null;
     const who = id === null ? `The bootstrap server ${server}` : `Broker ${id} (${server})`;
-    return [{ id, server, message: `${who} is not reachable (${reasonOf(outcome.reason)}); the console works through the other brokers.` }];
+    return [
+      {
+        id,
+        server,
+        message: `${who} is not reachable (${reasonOf(outcome.reason)}); the console works through the other brokers.`,
+      },
+    ];
   });
 }

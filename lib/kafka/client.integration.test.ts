@@ -21,8 +21,12 @@ afterAll(async () => {
 describe("verifyCredentials", () => {
   it("accepts the admin over SCRAM-SHA-512 and SCRAM-SHA-256, and a static PLAIN user", async () => {
     await expect(verifyCredentials(ADMIN)).resolves.toEqual({ principal: "User:admin" });
-    await expect(verifyCredentials({ ...ADMIN, mechanism: "SCRAM-SHA-256" })).resolves.toEqual({ principal: "User:admin" });
-    await expect(verifyCredentials({ username: "alice", password: "alice-secret", mechanism: "PLAIN" })).resolves.toEqual({
+    await expect(verifyCredentials({ ...ADMIN, mechanism: "SCRAM-SHA-256" })).resolves.toEqual({
+      principal: "User:admin",
+    });
+    await expect(
+      verifyCredentials({ username: "alice", password: "alice-secret", mechanism: "PLAIN" }),
+    ).resolves.toEqual({
       principal: "User:alice",
     });
   });

@@ -2,8 +2,8 @@
  * Kafka connections per signed-in user. The console acts *as* the user: each credential
  * gets its own Admin client (SASL-authenticated as that user, to the cluster the
  * credential names, lib/clusters.ts), kept in a pool keyed by (cluster, mechanism,
- * username, password hash) so a changed password never reuses an old connection, reused across requests, and closed after IDLE_MS without use, at sign-out
- * (closeConnectionsFor) or at shutdown (closeAllConnections).
+ * username, password hash) so a changed password never reuses an old connection, reused across requests, and closed
+ * after IDLE_MS without use, at sign-out (closeConnectionsFor) or at shutdown (closeAllConnections).
  *
  * Kafka authenticates a connection once, when it opens: a connection keeps working after
  * the user's credential is deleted. So a pooled Admin lives at most maxAgeMs()
@@ -66,7 +66,9 @@ function userKey(cred: Pick<KafkaCredential, "clusterId" | "username">): string 
   return `${clusterIdOf(cred)}\u0000${cred.username}`;
 }
 
-/** When a pooled call of this user (on the credential's cluster) last failed SASL authentication (epoch ms), if ever. */
+/**
+ * When a pooled call of this user (on the credential's cluster) last failed SASL authentication (epoch ms), if ever.
+ */
 export function lastCredentialRejection(cred: Pick<KafkaCredential, "clusterId" | "username">): number | undefined {
   return rejections.get(userKey(cred));
 }
@@ -102,7 +104,11 @@ function poolKey(cred: KafkaCredential): string {
 }
 
 /** A new Admin for `cred` (to its cluster unless `config` says otherwise); nothing is sent until the first call. */
-export function createAdmin(cred: KafkaCredential, config: KafkaConfig = kafkaConfigOf(cred), overrides: { retries?: number } = {}): Admin {
+export function createAdmin(
+  cred: KafkaCredential,
+  config: KafkaConfig = kafkaConfigOf(cred),
+  overrides: { retries?: number } = {},
+): Admin {
   return new Admin({
     clientId: config.clientId,
     bootstrapBrokers: config.bootstrapServers,
@@ -121,7 +127,8 @@ function ensureSweeper(): void {
     const now = Date.now();
     const maxAge = maxAgeMs();
     for (const [key, entry] of pool.entries) {
-      if (entry.inflight === 0 && (now - entry.lastUsed > IDLE_MS || now - entry.createdAt >= maxAge)) retire(key, entry);
+      if (entry.inflight === 0 && (now - entry.lastUsed > IDLE_MS || now - entry.createdAt >= maxAge))
+        retire(key, entry);
     }
     if (pool.entries.size === 0 && pool.sweeper) {
       clearInterval(pool.sweeper);
@@ -141,7 +148,8 @@ export async function withAdmin<T>(
   api: string | Omit<ErrorContext, "principal">,
   fn: (admin: Admin) => Promise<T>,
 ): Promise<T> {
-  const ctx: ErrorContext = typeof api === "string" ? { api, principal: principalOf(cred) } : { ...api, principal: principalOf(cred) };
+  const ctx: ErrorContext =
+    typeof api === "string" ? { api, principal: principalOf(cred) } : { ...api, principal: principalOf(cred) };
   const key = poolKey(cred);
   const now = Date.now();
   let entry = pool.entries.get(key);
@@ -150,7 +158,15 @@ export async function withAdmin<T>(
     entry = undefined;
   }
   if (!entry) {
-    entry = { admin: createAdmin(cred), clusterId: clusterIdOf(cred), username: cred.username, createdAt: now, lastUsed: now, inflight: 0, retired: false };
+    entry = {
+      admin: createAdmin(cred),
+      clusterId: clusterIdOf(cred),
+      username: cred.username,
+      createdAt: now,
+      lastUsed: now,
+      inflight: 0,
+      retired: false,
+    };
     pool.entries.set(key, entry);
     ensureSweeper();
   }
@@ -173,7 +189,10 @@ export async function withAdmin<T>(
   }
 }
 
-/** One authenticated connection to a broker that answers, for the raw protocol APIs (one broker down does not stop the console). */
+/**
+ * One authenticated connection to a broker that answers, for the raw protocol APIs (one broker down does not stop the
+ * console).
+ */
 export { anyBrokerConnection } from "./brokers";
 
 /** Closes every pooled connection of this user on the credential's cluster (all mechanisms and passwords). */
@@ -212,7 +231,10 @@ export function pooledConnectionCount(username?: string): number {
  * one), then fetches metadata, which every authenticated principal may do.
  * Throws KafkaOperationError SASL_AUTHENTICATION_FAILED or BROKER_UNAVAILABLE.
  */
-export async function verifyCredentials(cred: KafkaCredential, config: KafkaConfig = kafkaConfigOf(cred)): Promise<{ principal: string }> {
+export async function verifyCredentials(
+  cred: KafkaCredential,
+  config: KafkaConfig = kafkaConfigOf(cred),
+): Promise<{ principal: string }> {
   const ctx: ErrorContext = { api: "SaslAuthenticate", principal: principalOf(cred), tls: config.tls !== undefined };
   if (cred.username.length === 0 || cred.password.length === 0) {
     throw new KafkaOperationError({

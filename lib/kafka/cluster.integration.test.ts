@@ -16,7 +16,11 @@ const txId = `it-tx-${id}`;
 const reader = `it-reader-${id}`;
 let readerCred: KafkaCredential;
 
-const allow = (resourceType: AclBinding["resourceType"], resourceName: string, operation: AclBinding["operation"]): AclBinding => ({
+const allow = (
+  resourceType: AclBinding["resourceType"],
+  resourceName: string,
+  operation: AclBinding["operation"],
+): AclBinding => ({
   resourceType,
   resourceName,
   patternType: "LITERAL",
@@ -42,30 +46,42 @@ describe("describeCluster", () => {
   it("describes the single dev node to the admin and to an unprivileged user alike", async () => {
     const asAdmin = await describeCluster(ADMIN);
     expect(asAdmin.clusterId).toMatch(/^[A-Za-z0-9_-]{22}$/);
-    expect(asAdmin.brokers).toEqual([{ id: asAdmin.controllerId, host: "127.0.0.1", port: Number(process.env.KAFKA_PORT ?? 9092), rack: null }]);
+    expect(asAdmin.brokers).toEqual([
+      { id: asAdmin.controllerId, host: "127.0.0.1", port: Number(process.env.KAFKA_PORT ?? 9092), rack: null },
+    ]);
     expect(await describeCluster(readerCred)).toEqual(asAdmin);
   });
 });
 
 describe("listings are filtered by the caller's ACLs", () => {
-  it("lists a topic only to principals with DESCRIBE on it; createTopics reports an existing topic as existed", async () => {
-    expect(await listTopics(ADMIN)).toEqual(expect.arrayContaining([topic, hidden]));
-    expect(await listTopics(readerCred)).not.toContain(topic);
-    await createAcls(ADMIN, [allow("TOPIC", topic, "READ")]);
-    const visible = await listTopics(readerCred);
-    expect(visible).toContain(topic);
-    expect(visible).not.toContain(hidden);
-    expect(await createTopics(ADMIN, [{ name: topic }])).toEqual([{ name: topic, existed: true, error: null }]);
-  });
+  it(
+    "lists a topic only to principals with DESCRIBE on it; createTopics reports an existing topic as " + "existed",
+    async () => {
+      expect(await listTopics(ADMIN)).toEqual(expect.arrayContaining([topic, hidden]));
+      expect(await listTopics(readerCred)).not.toContain(topic);
+      await createAcls(ADMIN, [allow("TOPIC", topic, "READ")]);
+      const visible = await listTopics(readerCred);
+      expect(visible).toContain(topic);
+      expect(visible).not.toContain(hidden);
+      expect(await createTopics(ADMIN, [{ name: topic }])).toEqual([{ name: topic, existed: true, error: null }]);
+    },
+  );
 
   it("lists consumer groups that exist because someone consumed, to those allowed to see them", async () => {
-    await produce(ADMIN, topic, [{ key: "k1", value: "first" }, { key: "k2", value: "second" }]);
+    await produce(ADMIN, topic, [
+      { key: "k1", value: "first" },
+      { key: "k2", value: "second" },
+    ]);
     await createAcls(ADMIN, [allow("GROUP", group, "READ")]);
     const records = await consumeWithGroup(readerCred, group, topic, { max: 2 });
     expect(records.map((r) => r.value)).toEqual(["first", "second"]);
 
     const asAdmin = await listConsumerGroups(ADMIN);
-    expect(asAdmin.find((g) => g.groupId === group)).toMatchObject({ groupId: group, protocolType: "consumer", groupType: "classic" });
+    expect(asAdmin.find((g) => g.groupId === group)).toMatchObject({
+      groupId: group,
+      protocolType: "consumer",
+      groupType: "classic",
+    });
     // READ on the group implies DESCRIBE, so the reader sees its own group.
     expect((await listConsumerGroups(readerCred)).map((g) => g.groupId)).toContain(group);
 

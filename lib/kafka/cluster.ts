@@ -22,7 +22,10 @@ export async function describeCluster(cred: KafkaCredential): Promise<ClusterDes
 }
 
 /** Topic names the caller may DESCRIBE, sorted. Internal topics only when asked. */
-export async function listTopics(cred: KafkaCredential, options: { includeInternal?: boolean } = {}): Promise<string[]> {
+export async function listTopics(
+  cred: KafkaCredential,
+  options: { includeInternal?: boolean } = {},
+): Promise<string[]> {
   return withAdmin(cred, "Metadata", async (admin) => {
     const topics = await admin.listTopics({ includeInternals: options.includeInternal ?? false });
     return [...topics].sort();
@@ -39,12 +42,17 @@ export interface PerBrokerListing<T> {
   unreachable: UnreachableBroker[];
 }
 
-async function perBroker<T>(cred: KafkaCredential, api: "ListGroups" | "ListTransactions", ask: (connection: Connection, brokerId: number) => Promise<T[]>): Promise<PerBrokerListing<T>> {
+async function perBroker<T>(
+  cred: KafkaCredential,
+  api: "ListGroups" | "ListTransactions",
+  ask: (connection: Connection, brokerId: number) => Promise<T[]>,
+): Promise<PerBrokerListing<T>> {
   return withAdmin(cred, api, async (admin) => {
     const { connections, unreachable } = await reachableBrokerConnections(admin);
     const asked = [...connections.entries()];
     const answers = await Promise.allSettled(asked.map(([brokerId, connection]) => ask(connection, brokerId)));
-    // Kafka's own refusal (a missing permission) is the answer of every broker, and so is every broker failing: the caller reports it.
+    // Kafka's own refusal (a missing permission) is the answer of every broker, and so is every broker failing: the
+    // caller reports it.
     const failed = answers.filter((a): a is PromiseRejectedResult => a.status === "rejected");
     const refusal = failed.find((a) => isKafkaProtocolError(a.reason));
     if (refusal) throw refusal.reason;
@@ -54,7 +62,13 @@ async function perBroker<T>(cred: KafkaCredential, api: "ListGroups" | "ListTran
     answers.forEach((answer, i) => {
       const [id, connection] = asked[i]!;
       if (answer.status === "fulfilled") items.push(...answer.value);
-      else missing.push({ id, host: connection.host ?? "", port: connection.port ?? 0, reason: answer.reason instanceof Error ? answer.reason.message : String(answer.reason) });
+      else
+        missing.push({
+          id,
+          host: connection.host ?? "",
+          port: connection.port ?? 0,
+          reason: answer.reason instanceof Error ? answer.reason.message : String(answer.reason),
+        });
     });
     return { items, unreachable: missing };
   });
@@ -66,18 +80,34 @@ function isKafkaProtocolError(error: unknown): boolean {
   return Array.isArray(e?.errors) && e.errors.some(isKafkaProtocolError);
 }
 
-/** "Broker 2 (host:9092) did not answer: what it coordinates is not listed." — for pages and notes; null when every broker answered. */
+/**
+ * "Broker 2 (host:9092) did not answer: what it coordinates is not listed." — for pages and notes; null when every
+ * broker answered.
+ */
 export function unreachableNote(unreachable: readonly UnreachableBroker[], what: string): string | null {
   if (unreachable.length === 0) return null;
   const names = unreachable.map((b) => (b.host ? `broker ${b.id} (${b.host}:${b.port})` : `broker ${b.id}`));
-  return `${names.join(", ").replace(/^./, (c) => c.toUpperCase())} did not answer: the ${what} ${unreachable.length === 1 ? "it coordinates" : "they coordinate"} are not listed.`;
+  return (
+    `${names.join(", ").replace(/^./, (c) => c.toUpperCase())} did not answer: ` +
+    `the ${what} ${unreachable.length === 1 ? "it coordinates" : "they coordinate"} are not listed.`
+  );
 }
 
-/** Every group type (classic, consumer, share, streams) the caller may DESCRIBE, sorted by id, from every broker that answers. */
-export async function listConsumerGroupsPerBroker(cred: KafkaCredential): Promise<PerBrokerListing<ConsumerGroupListing>> {
+/**
+ * Every group type (classic, consumer, share, streams) the caller may DESCRIBE, sorted by id, from every broker that
+ * answers.
+ */
+export async function listConsumerGroupsPerBroker(
+  cred: KafkaCredential,
+): Promise<PerBrokerListing<ConsumerGroupListing>> {
   const listing = await perBroker(cred, "ListGroups", async (connection) => {
     const response = await listGroupsV5.api.async(connection, [], []);
-    return response.groups.map((g) => ({ groupId: g.groupId, state: g.groupState || "Unknown", protocolType: g.protocolType, groupType: g.groupType ?? "" }));
+    return response.groups.map((g) => ({
+      groupId: g.groupId,
+      state: g.groupState || "Unknown",
+      protocolType: g.protocolType,
+      groupType: g.groupType ?? "",
+    }));
   });
   return { items: listing.items.sort((a, b) => a.groupId.localeCompare(b.groupId)), unreachable: listing.unreachable };
 }
@@ -88,7 +118,9 @@ export async function listConsumerGroups(cred: KafkaCredential): Promise<Consume
 }
 
 /** Transactional ids the caller may DESCRIBE, from every broker's transaction coordinator that answers. */
-export async function listTransactionalIdsPerBroker(cred: KafkaCredential): Promise<PerBrokerListing<TransactionListing>> {
+export async function listTransactionalIdsPerBroker(
+  cred: KafkaCredential,
+): Promise<PerBrokerListing<TransactionListing>> {
   const listing = await perBroker(cred, "ListTransactions", async (connection, brokerId) => {
     const response = await listTransactionsV1.api.async(connection, [], [], -1n, null);
     return response.transactionStates.map((t) => ({
@@ -98,7 +130,10 @@ export async function listTransactionalIdsPerBroker(cred: KafkaCredential): Prom
       brokerId,
     }));
   });
-  return { items: listing.items.sort((a, b) => a.transactionalId.localeCompare(b.transactionalId)), unreachable: listing.unreachable };
+  return {
+    items: listing.items.sort((a, b) => a.transactionalId.localeCompare(b.transactionalId)),
+    unreachable: listing.unreachable,
+  };
 }
 
 /** The transactional ids of listTransactionalIdsPerBroker. */

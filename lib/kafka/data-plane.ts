@@ -3,7 +3,14 @@
  * with a group, and produce in a transaction. The console itself is an admin tool; these
  * exist for the demo seed and for tests that prove what an ACL lets a principal do.
  */
-import { addPartitionsToTxnV3, Consumer, kGetApi, Producer, stringDeserializers, stringSerializers } from "@platformatic/kafka";
+import {
+  addPartitionsToTxnV3,
+  Consumer,
+  kGetApi,
+  Producer,
+  stringDeserializers,
+  stringSerializers,
+} from "@platformatic/kafka";
 import { kafkaConfigOf, principalOf, withAdmin } from "./client";
 import { findProtocolError, toKafkaOperationError, type KafkaErrorInfo, errorInfoFor } from "./errors";
 import type { KafkaCredential } from "./types";
@@ -59,13 +66,19 @@ export async function createTopics(
 
 export async function deleteTopics(cred: KafkaCredential, names: string[]): Promise<void> {
   if (names.length === 0) return;
-  await withAdmin(cred, { api: "DeleteTopics", resources: names.length === 1 && names[0] ? { TOPIC: names[0] } : {} }, (admin) =>
-    admin.deleteTopics({ topics: names }),
+  await withAdmin(
+    cred,
+    { api: "DeleteTopics", resources: names.length === 1 && names[0] ? { TOPIC: names[0] } : {} },
+    (admin) => admin.deleteTopics({ topics: names }),
   );
 }
 
 /** Produces string records (acks=all, idempotent off so no IDEMPOTENT_WRITE is needed). */
-export async function produce(cred: KafkaCredential, topic: string, records: { key?: string; value: string }[]): Promise<void> {
+export async function produce(
+  cred: KafkaCredential,
+  topic: string,
+  records: { key?: string; value: string }[],
+): Promise<void> {
   const producer = new Producer({ ...baseOptions(cred), serializers: stringSerializers, idempotent: false, acks: -1 });
   try {
     await producer.send({ messages: records.map((r) => ({ topic, key: r.key ?? "", value: r.value })) });
@@ -120,10 +133,20 @@ export async function consumeWithGroup(
   options: { max?: number; timeoutMs?: number } = {},
 ): Promise<{ key: string; value: string }[]> {
   const max = options.max ?? 100;
-  const consumer = new Consumer({ ...baseOptions(cred), groupId, deserializers: stringDeserializers, maxWaitTime: 200 });
+  const consumer = new Consumer({
+    ...baseOptions(cred),
+    groupId,
+    deserializers: stringDeserializers,
+    maxWaitTime: 200,
+  });
   const received: { key: string; value: string }[] = [];
   try {
-    const stream = await consumer.consume({ topics: [topic], mode: "committed", fallbackMode: "earliest", autocommit: false });
+    const stream = await consumer.consume({
+      topics: [topic],
+      mode: "committed",
+      fallbackMode: "earliest",
+      autocommit: false,
+    });
     const timer = setTimeout(() => void stream.close().catch(() => undefined), options.timeoutMs ?? 5_000);
     try {
       for await (const message of stream) {
@@ -138,7 +161,11 @@ export async function consumeWithGroup(
     return received;
   } catch (error) {
     const api = apiForDenial(error, { TOPIC_AUTHORIZATION_FAILED: "Fetch" }, "JoinGroup");
-    throw toKafkaOperationError(error, { api, principal: principalOf(cred), resources: { GROUP: groupId, TOPIC: topic } });
+    throw toKafkaOperationError(error, {
+      api,
+      principal: principalOf(cred),
+      resources: { GROUP: groupId, TOPIC: topic },
+    });
   } finally {
     await consumer.close().catch(() => undefined);
   }

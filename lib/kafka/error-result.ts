@@ -16,6 +16,9 @@ export function toErrorResult(error: unknown, doing: string): Failure {
     return { ok: false, code: kafkaErrorCode(error.code), message: error.message };
   }
   // Only the stack: whole error objects can carry request options (credentials) along.
-  console.error(`[console] unexpected error while trying to ${doing}:`, error instanceof Error ? (error.stack ?? error.message) : String(error));
+  console.error(
+    `[console] unexpected error while trying to ${doing}:`,
+    error instanceof Error ? (error.stack ?? error.message) : String(error),
+  );
   return { ok: false, code: "INTERNAL", message: GENERIC_ERROR_MESSAGE };
 }

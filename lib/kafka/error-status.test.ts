@@ -81,7 +81,13 @@ describe("kafkaErrorCode", () => {
 
 describe("toErrorResult", () => {
   const failure = (code: string) =>
-    new KafkaOperationError({ code, api: "DescribeAcls", message: `Kafka refused DescribeAcls (${code}).`, kafkaMessage: null, missing: [] });
+    new KafkaOperationError({
+      code,
+      api: "DescribeAcls",
+      message: `Kafka refused DescribeAcls (${code}).`,
+      kafkaMessage: null,
+      missing: [],
+    });
 
   it("keeps Kafka's message and takes the code from the table", () => {
     expect(toErrorResult(failure("UNKNOWN_SERVER_ERROR"), "list ACLs")).toEqual({

@@ -10,9 +10,20 @@
  * way round, SASL to a listener that takes none) is BROKER_UNAVAILABLE too, with a message
  * naming the problem (transportFailureMessage).
  */
-import { GenericError, instancesChannel, protocolErrors, protocolErrorsCodesById, type Connection } from "@platformatic/kafka";
+import {
+  GenericError,
+  instancesChannel,
+  protocolErrors,
+  protocolErrorsCodesById,
+  type Connection,
+} from "@platformatic/kafka";
 import type { ResourceType } from "@/lib/policy/types";
-import { describePermissions, isAuthorizationErrorCode, missingPermissions, type MissingPermission } from "./required-permissions";
+import {
+  describePermissions,
+  isAuthorizationErrorCode,
+  missingPermissions,
+  type MissingPermission,
+} from "./required-permissions";
 
 /** What the UI and the audit log keep of an error: plain data, safe to serialize. */
 export interface KafkaErrorInfo {
@@ -46,7 +57,13 @@ export class KafkaOperationError extends Error {
   }
 
   toJSON(): KafkaErrorInfo {
-    return { code: this.code, api: this.api, message: this.message, kafkaMessage: this.kafkaMessage, missing: this.missing };
+    return {
+      code: this.code,
+      api: this.api,
+      message: this.message,
+      kafkaMessage: this.kafkaMessage,
+      missing: this.missing,
+    };
   }
 }
 
@@ -71,11 +88,13 @@ export function kafkaErrorName(code: number): string {
 }
 
 const EXPLANATIONS: Record<string, string> = {
-  DELEGATION_TOKEN_AUTH_DISABLED: "delegation tokens are disabled on this cluster (delegation.token.secret.key is not set)",
+  DELEGATION_TOKEN_AUTH_DISABLED:
+    "delegation tokens are disabled on this cluster (delegation.token.secret.key is not set)",
   DELEGATION_TOKEN_NOT_FOUND: "no delegation token has this HMAC (it may have expired and been removed)",
   DELEGATION_TOKEN_OWNER_MISMATCH: "only the token's owner and its renewers may renew or expire it",
   DELEGATION_TOKEN_REQUEST_NOT_ALLOWED:
-    "token requests are not allowed on this connection (PLAINTEXT, one-way SSL, or a connection authenticated with a token)",
+    "token requests are not allowed on this connection (PLAINTEXT, one-way SSL, or a connection authenticated " +
+    "with a token)",
   DELEGATION_TOKEN_EXPIRED: "the delegation token has expired",
   INVALID_PRINCIPAL_TYPE: "token renewers must be principals of type User",
   RESOURCE_NOT_FOUND: "the resource does not exist",
@@ -106,11 +125,23 @@ export function errorInfoFor(code: string, kafkaMessage: string | null | undefin
   if (isAuthorizationErrorCode(code)) {
     const missing = missingPermissions(ctx.api, code, ctx.resources);
     const needs = missing.length > 0 ? `needs ${describePermissions(missing)}` : `is not authorized (${code})`;
-    return { code, api: ctx.api, message: `Kafka refused ${ctx.api}: ${ctx.principal} ${needs}.`, kafkaMessage: serverMessage, missing };
+    return {
+      code,
+      api: ctx.api,
+      message: `Kafka refused ${ctx.api}: ${ctx.principal} ${needs}.`,
+      kafkaMessage: serverMessage,
+      missing,
+    };
   }
   // The broker's own words are the most specific; the generic texts are the fallback.
   const detail = (serverMessage ?? EXPLANATIONS[code] ?? protocolErrors[code]?.message ?? code).replace(/\.$/, "");
-  return { code, api: ctx.api, message: `Kafka refused ${ctx.api} (${code}): ${detail}.`, kafkaMessage: serverMessage, missing: [] };
+  return {
+    code,
+    api: ctx.api,
+    message: `Kafka refused ${ctx.api} (${code}): ${detail}.`,
+    kafkaMessage: serverMessage,
+    missing: [],
+  };
 }
 
 interface ProtocolErrorLike {
@@ -127,7 +158,9 @@ function walk(error: unknown, visit: (e: Error & ProtocolErrorLike) => void, dep
 }
 
 /** The first Kafka protocol error (code name + broker message) inside a client error tree. */
-export function findProtocolError(error: unknown): { code: string; kafkaMessage: string | null; path: string | null } | null {
+export function findProtocolError(
+  error: unknown,
+): { code: string; kafkaMessage: string | null; path: string | null } | null {
   let found: { code: string; kafkaMessage: string | null; path: string | null } | null = null;
   walk(error, (e) => {
     if (found || typeof e.apiId !== "string") return;
@@ -148,7 +181,8 @@ export function partialResponse<T>(error: unknown): T | null {
   let found: T | null = null;
   walk(error, (e) => {
     const response = (e as { response?: unknown }).response;
-    if (found === null && response !== undefined && response !== null && typeof response === "object") found = response as T;
+    if (found === null && response !== undefined && response !== null && typeof response === "object")
+      found = response as T;
   });
   return found;
 }
@@ -172,10 +206,16 @@ export function toKafkaOperationError(error: unknown, ctx: ErrorContext): KafkaO
   // "Cannot find a suitable SASL mechanism", which is no verdict on the credential.
   const transportProblem = transportFailureMessage(error, { tls: ctx.tls });
   if (transportProblem) {
-    return new KafkaOperationError({ code: "BROKER_UNAVAILABLE", api: ctx.api, message: transportProblem, kafkaMessage: null, missing: [] }, { cause: error });
+    return new KafkaOperationError(
+      { code: "BROKER_UNAVAILABLE", api: ctx.api, message: transportProblem, kafkaMessage: null, missing: [] },
+      { cause: error },
+    );
   }
   const protocol = findProtocolError(error);
-  if (protocol?.code === "SASL_AUTHENTICATION_FAILED" || (protocol === null && hasCode(error, "PLT_KFK_AUTHENTICATION"))) {
+  if (
+    protocol?.code === "SASL_AUTHENTICATION_FAILED" ||
+    (protocol === null && hasCode(error, "PLT_KFK_AUTHENTICATION"))
+  ) {
     const username = ctx.principal.replace(/^User:/, "");
     return new KafkaOperationError(
       {
@@ -191,13 +231,21 @@ export function toKafkaOperationError(error: unknown, ctx: ErrorContext): KafkaO
   if (protocol?.code === "UNSUPPORTED_SASL_MECHANISM" || protocol?.code === "ILLEGAL_SASL_STATE") {
     return new KafkaOperationError(errorInfoFor(protocol.code, protocol.kafkaMessage, ctx), { cause: error });
   }
-  if (protocol) return new KafkaOperationError(errorInfoFor(protocol.code, protocol.kafkaMessage, ctx), { cause: error });
-  if (hasCode(error, "PLT_KFK_NETWORK") || hasCode(error, "PLT_KFK_TIMEOUT") || hasCode(error, "ECONNREFUSED") || hasCode(error, "ETIMEDOUT")) {
+  if (protocol)
+    return new KafkaOperationError(errorInfoFor(protocol.code, protocol.kafkaMessage, ctx), { cause: error });
+  if (
+    hasCode(error, "PLT_KFK_NETWORK") ||
+    hasCode(error, "PLT_KFK_TIMEOUT") ||
+    hasCode(error, "ECONNREFUSED") ||
+    hasCode(error, "ETIMEDOUT")
+  ) {
     return new KafkaOperationError(
       {
         code: "BROKER_UNAVAILABLE",
         api: ctx.api,
-        message: `Kafka is unreachable: no broker answered at the configured bootstrap servers (${describeNetworkCause(error)}).`,
+        message:
+          `Kafka is unreachable: no broker answered at the configured bootstrap servers ` +
+          `(${describeNetworkCause(error)}).`,
         kafkaMessage: null,
         missing: [],
       },
@@ -206,7 +254,13 @@ export function toKafkaOperationError(error: unknown, ctx: ErrorContext): KafkaO
   }
   const message = error instanceof Error ? error.message : String(error);
   return new KafkaOperationError(
-    { code: "UNKNOWN", api: ctx.api, message: `The Kafka client failed during ${ctx.api}: ${message}`, kafkaMessage: null, missing: [] },
+    {
+      code: "UNKNOWN",
+      api: ctx.api,
+      message: `The Kafka client failed during ${ctx.api}: ${message}`,
+      kafkaMessage: null,
+      missing: [],
+    },
     { cause: error },
   );
 }
@@ -214,7 +268,8 @@ export function toKafkaOperationError(error: unknown, ctx: ErrorContext): KafkaO
 function describeNetworkCause(error: unknown): string {
   const messages: string[] = [];
   walk(error, (e) => {
-    if (!GenericError.isGenericError(e) || e.code === "PLT_KFK_NETWORK" || e.code === "PLT_KFK_TIMEOUT") messages.push(e.message);
+    if (!GenericError.isGenericError(e) || e.code === "PLT_KFK_NETWORK" || e.code === "PLT_KFK_TIMEOUT")
+      messages.push(e.message);
   });
   const specific = messages.filter((m) => !/^Cannot connect to any broker/.test(m));
   return (specific.at(-1) ?? messages.at(-1) ?? "connection failed").replace(/\.$/, "");
@@ -237,7 +292,13 @@ const UNTRUSTED_CERTIFICATE = new Set([
   "PATH_LENGTH_EXCEEDED",
   "CERT_CHAIN_TOO_LONG",
 ]);
-const CERTIFICATE_NOT_VALID_NOW = new Set(["CERT_HAS_EXPIRED", "CERT_NOT_YET_VALID", "ERROR_IN_CERT_NOT_BEFORE_FIELD", "ERROR_IN_CERT_NOT_AFTER_FIELD", "CERT_REVOKED"]);
+const CERTIFICATE_NOT_VALID_NOW = new Set([
+  "CERT_HAS_EXPIRED",
+  "CERT_NOT_YET_VALID",
+  "ERROR_IN_CERT_NOT_BEFORE_FIELD",
+  "ERROR_IN_CERT_NOT_AFTER_FIELD",
+  "CERT_REVOKED",
+]);
 const CERTIFICATE_NAME_MISMATCH = new Set(["ERR_TLS_CERT_ALTNAME_INVALID", "HOSTNAME_MISMATCH"]);
 
 /**
@@ -255,7 +316,10 @@ const CERTIFICATE_NAME_MISMATCH = new Set(["ERR_TLS_CERT_ALTNAME_INVALID", "HOST
  * NetworkError "Connection closed" (the broker hangs up at the SaslHandshake), or
  * UserError "Broker requires TLS." when a TLS record came back first.
  */
-export function transportFailureMessage(error: unknown, options: { tls?: boolean; server?: string } = {}): string | null {
+export function transportFailureMessage(
+  error: unknown,
+  options: { tls?: boolean; server?: string } = {},
+): string | null {
   let server = options.server;
   let found: string | null = null;
   let closedAtSasl = false;
@@ -266,29 +330,68 @@ export function transportFailureMessage(error: unknown, options: { tls?: boolean
     const code = (e as { code?: unknown }).code;
     const detail = e.message.replace(/\.$/, "");
     if (typeof code === "string" && UNTRUSTED_CERTIFICATE.has(code)) {
-      found = `The broker's TLS certificate is not trusted: ${detail} (check KAFKA_TLS_CA_FILE: it must hold the CA that signed the brokers' certificates).`;
+      found =
+        `The broker's TLS certificate is not trusted: ${detail} (check KAFKA_TLS_CA_FILE: it must hold the CA ` +
+        `that signed the brokers' certificates).`;
     } else if (typeof code === "string" && CERTIFICATE_NOT_VALID_NOW.has(code)) {
-      found = `The broker's TLS certificate is not valid now: ${detail} (the brokers need a current certificate, or this machine's clock is wrong).`;
+      found =
+        `The broker's TLS certificate is not valid now: ${detail} (the brokers need a current certificate, or ` +
+        `this machine's clock is wrong).`;
     } else if (typeof code === "string" && CERTIFICATE_NAME_MISMATCH.has(code)) {
-      found = `The broker's TLS certificate does not name the address the console connected to: ${detail} (use a host name or address the certificate lists in KAFKA_BOOTSTRAP_SERVERS).`;
-    } else if (e.message.startsWith("TLS handshake failed") || /before secure TLS connection was established/.test(e.message)) {
-      found = `${server ?? "The broker"} did not answer the TLS handshake: it is probably a plaintext listener (with KAFKA_SECURITY_PROTOCOL=SASL_SSL, KAFKA_BOOTSTRAP_SERVERS must name the brokers' SASL_SSL port).`;
+      found =
+        `The broker's TLS certificate does not name the address the console connected to: ${detail} (use a ` +
+        `host name or address the certificate lists in KAFKA_BOOTSTRAP_SERVERS).`;
+    } else if (
+      e.message.startsWith("TLS handshake failed") ||
+      /before secure TLS connection was established/.test(e.message)
+    ) {
+      found =
+        `${server ?? "The broker"} did not answer the TLS handshake: it is probably a plaintext listener ` +
+        `(with KAFKA_SECURITY_PROTOCOL=SASL_SSL, KAFKA_BOOTSTRAP_SERVERS must name the brokers' SASL_SSL ` +
+        `port).`;
     } else if (e.message === "Broker requires TLS.") {
       found = plaintextToTlsMessage(server);
-    } else if (typeof code === "string" && /^ERR_SSL_.*(BAD_CERTIFICATE|CERTIFICATE_REQUIRED|UNKNOWN_CA|CERTIFICATE_UNKNOWN)$/.test(code)) {
-      found = `The broker refused the TLS connection for want of a client certificate it trusts (${opensslReason(e)}): the listener requires one (check KAFKA_TLS_CERT_FILE and KAFKA_TLS_KEY_FILE: a certificate signed by a CA the brokers trust).`;
+    } else if (
+      typeof code === "string" &&
+      /^ERR_SSL_.*(BAD_CERTIFICATE|CERTIFICATE_REQUIRED|UNKNOWN_CA|CERTIFICATE_UNKNOWN)$/.test(code)
+    ) {
+      found =
+        `The broker refused the TLS connection for want of a client certificate it trusts ` +
+        `(${opensslReason(e)}): the listener requires one (check KAFKA_TLS_CERT_FILE and KAFKA_TLS_KEY_FILE: ` +
+        `a certificate signed by a CA the brokers trust).`;
     } else if (typeof code === "string" && code.startsWith("ERR_SSL_")) {
-      found = `The TLS handshake with ${server ?? "the broker"} failed (${opensslReason(e)}): check KAFKA_TLS_CA_FILE, KAFKA_TLS_CERT_FILE and KAFKA_TLS_KEY_FILE.`;
-    } else if (code === "PLT_KFK_AUTHENTICATION" && e.message === "Cannot find a suitable SASL mechanism." && e.cause instanceof Error && e.cause.message === "Connection closed") {
+      found =
+        `The TLS handshake with ${server ?? "the broker"} failed (${opensslReason(e)}): check ` +
+        `KAFKA_TLS_CA_FILE, KAFKA_TLS_CERT_FILE and KAFKA_TLS_KEY_FILE.`;
+    } else if (
+      code === "PLT_KFK_AUTHENTICATION" &&
+      e.message === "Cannot find a suitable SASL mechanism." &&
+      e.cause instanceof Error &&
+      e.cause.message === "Connection closed"
+    ) {
       closedAtSasl = true;
-    } else if (code === "PLT_KFK_AUTHENTICATION" && e.message === "Cannot find a suitable SASL mechanism." && findProtocolError(e.cause)?.code === "ILLEGAL_SASL_STATE") {
-      found = `${server ?? "The broker"} takes no SASL (it refused the SASL handshake: ILLEGAL_SASL_STATE): it is probably an SSL listener that authenticates by client certificate alone (KAFKA_BOOTSTRAP_SERVERS must name the brokers' SASL_SSL or SASL_PLAINTEXT port).`;
+    } else if (
+      code === "PLT_KFK_AUTHENTICATION" &&
+      e.message === "Cannot find a suitable SASL mechanism." &&
+      findProtocolError(e.cause)?.code === "ILLEGAL_SASL_STATE"
+    ) {
+      found =
+        `${server ?? "The broker"} takes no SASL (it refused the SASL handshake: ILLEGAL_SASL_STATE): it is ` +
+        `probably an SSL listener that authenticates by client certificate alone (KAFKA_BOOTSTRAP_SERVERS ` +
+        `must name the brokers' SASL_SSL or SASL_PLAINTEXT port).`;
     }
   });
   // A hang-up at the SASL handshake is no verdict on the credential, whatever the transport.
   if (!found && closedAtSasl) {
-    const hint = options.tls === undefined ? " (if it is a TLS listener, set KAFKA_SECURITY_PROTOCOL=SASL_SSL and KAFKA_TLS_CA_FILE)" : "";
-    found = options.tls === false ? plaintextToTlsMessage(server) : `${server ?? "The broker"} hung up at the start of the SASL handshake, before any credential was checked${hint}.`;
+    const hint =
+      options.tls === undefined
+        ? " (if it is a TLS listener, set KAFKA_SECURITY_PROTOCOL=SASL_SSL and KAFKA_TLS_CA_FILE)"
+        : "";
+    found =
+      options.tls === false
+        ? plaintextToTlsMessage(server)
+        : `${server ?? "The broker"} hung up at the start of the SASL handshake, before any credential was ` +
+          `checked${hint}.`;
   }
   return found;
 }
@@ -301,7 +404,11 @@ function opensslReason(e: Error): string {
 
 /** A listener hung up on plaintext Kafka (`server`, when known): it probably expects TLS. */
 export function plaintextToTlsMessage(server: string | undefined): string {
-  return `${server ?? "The broker"} hung up as soon as the console spoke plaintext Kafka to it: it is probably a TLS listener (set KAFKA_SECURITY_PROTOCOL=SASL_SSL and KAFKA_TLS_CA_FILE, or use the brokers' SASL_PLAINTEXT port).`;
+  return (
+    `${server ?? "The broker"} hung up as soon as the console spoke plaintext Kafka to it: it is probably a ` +
+    `TLS listener (set KAFKA_SECURITY_PROTOCOL=SASL_SSL and KAFKA_TLS_CA_FILE, or use the brokers' ` +
+    `SASL_PLAINTEXT port).`
+  );
 }
 
 /**

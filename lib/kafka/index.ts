@@ -25,9 +25,21 @@ export type {
   TransactionListing,
 } from "./types";
 export { KAFKA_MECHANISMS } from "./types";
-export { kafkaConfig, loadKafkaConfig, KafkaConfigError, type KafkaConfig, type SecurityProtocol } from "../kafka-config";
+export {
+  kafkaConfig,
+  loadKafkaConfig,
+  KafkaConfigError,
+  type KafkaConfig,
+  type SecurityProtocol,
+} from "../kafka-config";
 export { KafkaOperationError, isKafkaOperationError, type KafkaErrorInfo } from "./errors";
-export { REQUIRED_PERMISSIONS, missingPermissions, describePermissions, type KafkaApiName, type MissingPermission } from "./required-permissions";
+export {
+  REQUIRED_PERMISSIONS,
+  missingPermissions,
+  describePermissions,
+  type KafkaApiName,
+  type MissingPermission,
+} from "./required-permissions";
 export { closeAllConnections, closeConnectionsFor, pooledConnectionCount, verifyCredentials } from "./client";
 export { principalOf } from "./client";
 export { kafkaConfigOf, lastCredentialRejection, rememberRejection } from "./client";

@@ -35,7 +35,8 @@ const { listAudit } = await import("@/lib/db/audit");
 const { createAcls, deleteAcls, describeAcls } = await import("./acls");
 const { closeAllConnections, createAdmin } = await import("./client");
 const { describeClientQuotas, alterClientQuotas } = await import("./quotas");
-const { listConsumerGroupsPerBroker, listTopics, listTransactionalIdsPerBroker, unreachableNote } = await import("./cluster");
+const { listConsumerGroupsPerBroker, listTopics, listTransactionalIdsPerBroker, unreachableNote } =
+  await import("./cluster");
 const { filterToWire } = await import("./wire");
 const { ADMIN, runId } = await import("@/test/kafka/fixtures");
 const { getClusterView } = await import("@/lib/services/cluster");
@@ -44,10 +45,19 @@ const { createAclsAudited, PROPAGATING_NOTE } = await import("@/lib/services/acl
 
 const run = promisify(execFile);
 const ROOT = path.resolve(import.meta.dirname, "../..");
-const clusterEnv = { ...process.env, KAFKA_CLUSTER_STATE_DIR: STATE_DIR, KAFKA_CLUSTER_BASE_PORT: String(BASE), KAFKA_START_TIMEOUT: "240" };
+const clusterEnv = {
+  ...process.env,
+  KAFKA_CLUSTER_STATE_DIR: STATE_DIR,
+  KAFKA_CLUSTER_BASE_PORT: String(BASE),
+  KAFKA_START_TIMEOUT: "240",
+};
 
 async function cluster(...args: string[]): Promise<string> {
-  const { stdout } = await run("bash", [path.join(ROOT, "scripts/kafka-cluster.sh"), ...args], { cwd: ROOT, env: clusterEnv, maxBuffer: 1 << 22 });
+  const { stdout } = await run("bash", [path.join(ROOT, "scripts/kafka-cluster.sh"), ...args], {
+    cwd: ROOT,
+    env: clusterEnv,
+    maxBuffer: 1 << 22,
+  });
   return stdout;
 }
 
@@ -78,10 +88,18 @@ afterAll(async () => {
 
 /** The bindings that broker `nodeId` itself answers for `binding`'s resource (no other broker asked). */
 async function aclsOnBroker(nodeId: number, binding: AclBinding): Promise<number> {
-  const direct = createAdmin(ADMIN, { bootstrapServers: [SERVERS[nodeId - 1]!], securityProtocol: "SASL_PLAINTEXT", tls: undefined, clientId: "multi-broker-test" });
+  const direct = createAdmin(ADMIN, {
+    bootstrapServers: [SERVERS[nodeId - 1]!],
+    securityProtocol: "SASL_PLAINTEXT",
+    tls: undefined,
+    clientId: "multi-broker-test",
+  });
   try {
     const connection = (await direct.connectToBrokers([nodeId])).get(nodeId)!;
-    const answer = await describeAclsV3.api.async(connection, filterToWire({ ...binding, operation: "ANY", permissionType: "ANY", host: null }));
+    const answer = await describeAclsV3.api.async(
+      connection,
+      filterToWire({ ...binding, operation: "ANY", permissionType: "ANY", host: null }),
+    );
     return answer.resources.reduce((n, r) => n + r.acls.filter((a) => a.principal === binding.principal).length, 0);
   } finally {
     await direct.close();
@@ -105,36 +123,46 @@ describe("a 3-broker cluster", () => {
     expect(view.unreachable).toEqual([]);
   });
 
-  it("an ACL created through the console is shown by every broker when the write returns, and gone from every broker when the delete returns", async () => {
-    const b = binding("visible");
-    const [created] = await createAcls(ADMIN, [b]);
-    expect(created?.error).toBeNull();
-    // No waiting here: the console's write waited until every broker showed it.
-    expect(await Promise.all([1, 2, 3].map((n) => aclsOnBroker(n, b)))).toEqual([1, 1, 1]);
+  it(
+    "an ACL created through the console is shown by every broker when the write returns, and gone " +
+      "from every broker when the delete returns",
+    async () => {
+      const b = binding("visible");
+      const [created] = await createAcls(ADMIN, [b]);
+      expect(created?.error).toBeNull();
+      // No waiting here: the console's write waited until every broker showed it.
+      expect(await Promise.all([1, 2, 3].map((n) => aclsOnBroker(n, b)))).toEqual([1, 1, 1]);
 
-    const [deleted] = await deleteAcls(ADMIN, [{ ...b }]);
-    expect(deleted?.deleted).toHaveLength(1);
-    expect(await Promise.all([1, 2, 3].map((n) => aclsOnBroker(n, b)))).toEqual([0, 0, 0]);
-  });
+      const [deleted] = await deleteAcls(ADMIN, [{ ...b }]);
+      expect(deleted?.deleted).toHaveLength(1);
+      expect(await Promise.all([1, 2, 3].map((n) => aclsOnBroker(n, b)))).toEqual([0, 0, 0]);
+    },
+  );
 
-  it("an ACL created while a broker is frozen (it cannot apply the change) is reported as still propagating, and that broker shows it once it runs again", async () => {
-    const b = binding("propagating");
-    await listTopics(ADMIN);
-    // Neither the active controller (the write would wait for a new one) nor broker 1 (the console writes through it).
-    const leader = Number((await cluster("leader")).trim());
-    const frozen = leader === 3 ? 2 : 3;
-    const pid = Number(readFileSync(path.join(STATE_DIR, `node-${frozen}`, "kafka.pid"), "utf8"));
-    process.kill(pid, "SIGSTOP");
-    let result: Awaited<ReturnType<typeof createAclsAudited>>;
-    try {
-      result = await createAclsAudited(admin, [b]);
-    } finally {
-      process.kill(pid, "SIGCONT");
-    }
-    expect(result).toMatchObject({ ok: true, data: { message: expect.stringContaining(PROPAGATING_NOTE) } });
-    await expect.poll(() => aclsOnBroker(frozen, b), { timeout: 60_000, interval: 1_000 }).toBe(1);
-    await deleteAcls(ADMIN, [{ ...b }]);
-  }, 120_000);
+  it(
+    "an ACL created while a broker is frozen (it cannot apply the change) is reported as still " +
+      "propagating, and that broker shows it once it runs again",
+    async () => {
+      const b = binding("propagating");
+      await listTopics(ADMIN);
+      // Neither the active controller (the write would wait for a new one) nor broker 1 (the console writes through
+      // it).
+      const leader = Number((await cluster("leader")).trim());
+      const frozen = leader === 3 ? 2 : 3;
+      const pid = Number(readFileSync(path.join(STATE_DIR, `node-${frozen}`, "kafka.pid"), "utf8"));
+      process.kill(pid, "SIGSTOP");
+      let result: Awaited<ReturnType<typeof createAclsAudited>>;
+      try {
+        result = await createAclsAudited(admin, [b]);
+      } finally {
+        process.kill(pid, "SIGCONT");
+      }
+      expect(result).toMatchObject({ ok: true, data: { message: expect.stringContaining(PROPAGATING_NOTE) } });
+      await expect.poll(() => aclsOnBroker(frozen, b), { timeout: 60_000, interval: 1_000 }).toBe(1);
+      await deleteAcls(ADMIN, [{ ...b }]);
+    },
+    120_000,
+  );
 
   it("a broker killed mid-session does not stop the console, which says which broker is down", async () => {
     // The session's pooled connections exist already (the tests above).
@@ -144,9 +172,14 @@ describe("a 3-broker cluster", () => {
       // Groups and transactional ids are listed by each broker for what it coordinates: the
       // others still answer, and broker 1 is named (asked at once, before the controller
       // fences it out of the metadata, 9 s on).
-      const [groups, transactions] = await Promise.all([listConsumerGroupsPerBroker(ADMIN), listTransactionalIdsPerBroker(ADMIN)]);
+      const [groups, transactions] = await Promise.all([
+        listConsumerGroupsPerBroker(ADMIN),
+        listTransactionalIdsPerBroker(ADMIN),
+      ]);
       expect(groups.unreachable.map((x) => x.id)).toEqual([1]);
-      expect(unreachableNote(groups.unreachable, "groups")).toMatch(/^Broker 1 \(.+\) did not answer: the groups it coordinates are not listed\.$/);
+      expect(unreachableNote(groups.unreachable, "groups")).toMatch(
+        /^Broker 1 \(.+\) did not answer: the groups it coordinates are not listed\.$/,
+      );
       expect(transactions.unreachable.map((x) => x.id)).toEqual([1]);
 
       const b = binding("while-down");
@@ -158,7 +191,9 @@ describe("a 3-broker cluster", () => {
 
       const view = await getClusterView(admin);
       expect(view.unreachable).toEqual([expect.objectContaining({ id: 1, server: SERVERS[0] })]);
-      expect(view.unreachable[0]?.message).toMatch(new RegExp(`^Broker 1 \\(${SERVERS[0]!.replace(/\./g, "\\.")}\\) is not reachable`));
+      expect(view.unreachable[0]?.message).toMatch(
+        new RegExp(`^Broker 1 \\(${SERVERS[0]!.replace(/\./g, "\\.")}\\) is not reachable`),
+      );
       expect(view.brokers.map((x) => x.id)).not.toContain(undefined);
 
       await deleteAcls(ADMIN, [{ ...b }]);
@@ -167,18 +202,30 @@ describe("a 3-broker cluster", () => {
     }
     const view = await getClusterView(admin);
     expect(view.unreachable).toEqual([]);
-    await expect.poll(async () => (await listConsumerGroupsPerBroker(ADMIN)).unreachable, { timeout: 60_000 }).toEqual([]);
+    await expect
+      .poll(async () => (await listConsumerGroupsPerBroker(ADMIN)).unreachable, { timeout: 60_000 })
+      .toEqual([]);
   }, 300_000);
 
-  it("the active controller killed as the console sends a quota change: the change is applied, or the console says it may not have been and a re-read shows the truth", async () => {
-    const leader = Number((await cluster("leader")).trim());
-    expect([1, 2, 3]).toContain(leader);
-    await quotaChangeWhileKilling("the active controller", () => leader);
-  }, 300_000);
+  it(
+    "the active controller killed as the console sends a quota change: the change is applied, or the " +
+      "console says it may not have been and a re-read shows the truth",
+    async () => {
+      const leader = Number((await cluster("leader")).trim());
+      expect([1, 2, 3]).toContain(leader);
+      await quotaChangeWhileKilling("the active controller", () => leader);
+    },
+    300_000,
+  );
 
-  it("the broker the console sends a quota change to killed with it (its answer lost): applied, or the console says it may not have been and a re-read shows the truth", async () => {
-    await quotaChangeWhileKilling("the broker it was sent to", (port) => port - BASE + 1);
-  }, 300_000);
+  it(
+    "the broker the console sends a quota change to killed with it (its answer lost): applied, or " +
+      "the console says it may not have been and a re-read shows the truth",
+    async () => {
+      await quotaChangeWhileKilling("the broker it was sent to", (port) => port - BASE + 1);
+    },
+    300_000,
+  );
 });
 
 /**
@@ -192,7 +239,9 @@ async function quotaChangeWhileKilling(who: string, pick: (port: number) => numb
   const user = `mb-${id}-quota-${runId()}`;
   let node = 0;
   try {
-    const channel = tracingChannel<unknown, { apiKey?: number; connection?: { port?: number } }>("plt:kafka:connections:api");
+    const channel = tracingChannel<unknown, { apiKey?: number; connection?: { port?: number } }>(
+      "plt:kafka:connections:api",
+    );
     let sends = 0;
     const onStart = (message: { apiKey?: number; connection?: { port?: number } }) => {
       // The first AlterClientQuotas is the service's validateOnly check; the second applies.
@@ -200,7 +249,13 @@ async function quotaChangeWhileKilling(who: string, pick: (port: number) => numb
       node = pick(message.connection?.port ?? 0);
       process.kill(Number(readFileSync(path.join(STATE_DIR, `node-${node}`, "kafka.pid"), "utf8")), "SIGKILL");
     };
-    const handlers = { start: onStart, end: () => undefined, asyncStart: () => undefined, asyncEnd: () => undefined, error: () => undefined };
+    const handlers = {
+      start: onStart,
+      end: () => undefined,
+      asyncStart: () => undefined,
+      asyncEnd: () => undefined,
+      error: () => undefined,
+    };
     channel.subscribe(handlers);
     let result: Awaited<ReturnType<typeof applyQuotaAlteration>>;
     try {
@@ -209,9 +264,14 @@ async function quotaChangeWhileKilling(who: string, pick: (port: number) => numb
       channel.unsubscribe(handlers);
     }
     expect([1, 2, 3]).toContain(node);
-    console.info(`node ${node} (${who}) killed during AlterClientQuotas; the console answered: ${result.ok ? result.data.message : result.message}`);
+    console.info(
+      `node ${node} (${who}) killed during AlterClientQuotas; the console ` +
+        `answered: ${result.ok ? result.data.message : result.message}`,
+    );
 
-    const reread = async () => (await describeClientQuotas(ADMIN, { components: [{ entityType: "user", matchType: "EXACT", match: user }] }))[0]?.values.producer_byte_rate;
+    const reread = async () =>
+      (await describeClientQuotas(ADMIN, { components: [{ entityType: "user", matchType: "EXACT", match: user }] }))[0]
+        ?.values.producer_byte_rate;
     if (result.ok) {
       expect(result.data.applied).toBe(true);
       expect(await reread()).toBe(4096);
@@ -225,6 +285,8 @@ async function quotaChangeWhileKilling(who: string, pick: (port: number) => numb
     }
   } finally {
     if (node !== 0) await cluster("start-node", String(node));
-    await alterClientQuotas(ADMIN, [{ entity: { user }, ops: [{ key: "producer_byte_rate", value: null }] }]).catch(() => undefined);
+    await alterClientQuotas(ADMIN, [{ entity: { user }, ops: [{ key: "producer_byte_rate", value: null }] }]).catch(
+      () => undefined,
+    );
   }
 }

@@ -4,7 +4,12 @@
  * the policy shape: `{ user: "alice" }`, `{ user: null }` = `<default>` user,
  * `{ user: "svc", "client-id": "api" }`, `{ ip: "10.0.0.1" }`.
  */
-import { alterClientQuotasV1, ClientQuotaMatchTypes, type Admin, type describeClientQuotasV1 } from "@platformatic/kafka";
+import {
+  alterClientQuotasV1,
+  ClientQuotaMatchTypes,
+  type Admin,
+  type describeClientQuotasV1,
+} from "@platformatic/kafka";
 import type { QuotaFilterComponent } from "@/lib/policy/quota/filter";
 import type { QuotaEntity, QuotaEntityType } from "@/lib/policy/types";
 import { QUOTA_ENTITY_TYPES, QUOTA_KEYS } from "@/lib/policy/types";
@@ -16,7 +21,10 @@ import type { AlterClientQuotaResult, KafkaCredential, QuotaAlteration, QuotaEnt
 type WireEntity = { entityType: QuotaEntityType; entityName: string | null };
 
 export function entityToWire(entity: QuotaEntity): WireEntity[] {
-  return QUOTA_ENTITY_TYPES.filter((t) => t in entity && entity[t] !== undefined).map((t) => ({ entityType: t, entityName: entity[t] ?? null }));
+  return QUOTA_ENTITY_TYPES.filter((t) => t in entity && entity[t] !== undefined).map((t) => ({
+    entityType: t,
+    entityName: entity[t] ?? null,
+  }));
 }
 
 export function entityFromWire(parts: { entityType: string; entityName?: string | null | undefined }[]): QuotaEntity {
@@ -46,7 +54,11 @@ function componentToWire(c: QuotaFilterComponent): describeClientQuotasV1.Descri
   const matchType = typeof c.matchType === "number" ? c.matchType : (MATCH_TYPE_WIRE[c.matchType] ?? -1);
   // The client's types only allow well-formed components; malformed ones go through as-is
   // so the broker answers them with its own INVALID_REQUEST, as the policy core mirrors.
-  return { entityType: c.entityType, matchType, match: c.match } as unknown as describeClientQuotasV1.DescribeClientQuotasRequestComponent;
+  return {
+    entityType: c.entityType,
+    matchType,
+    match: c.match,
+  } as unknown as describeClientQuotasV1.DescribeClientQuotasRequestComponent;
 }
 
 function exactComponents(entity: QuotaEntity): describeClientQuotasV1.DescribeClientQuotasRequestComponent[] {
@@ -66,7 +78,10 @@ export async function describeClientQuotas(
   filter: { components: readonly QuotaFilterComponent[]; strict?: boolean },
 ): Promise<QuotaEntry[]> {
   return withAdmin(cred, "DescribeClientQuotas", async (admin) => {
-    const entries = await admin.describeClientQuotas({ components: filter.components.map(componentToWire), strict: filter.strict ?? false });
+    const entries = await admin.describeClientQuotas({
+      components: filter.components.map(componentToWire),
+      strict: filter.strict ?? false,
+    });
     return entries.map((e) => {
       const values: QuotaValues = {};
       for (const v of e.values) {
@@ -85,7 +100,13 @@ type AlterResponse = Awaited<ReturnType<typeof alterClientQuotasV1.api.async>>;
  * the controller timed out (the controller failing over). The controller may have
  * committed it before the loss.
  */
-const OUTCOME_UNKNOWN = new Set(["BROKER_UNAVAILABLE", "UNKNOWN", "REQUEST_TIMED_OUT", "NETWORK_EXCEPTION", "UNKNOWN_SERVER_ERROR"]);
+const OUTCOME_UNKNOWN = new Set([
+  "BROKER_UNAVAILABLE",
+  "UNKNOWN",
+  "REQUEST_TIMED_OUT",
+  "NETWORK_EXCEPTION",
+  "UNKNOWN_SERVER_ERROR",
+]);
 
 /** How long a change whose answer was lost is looked for: a controller election takes a few seconds. */
 export const LOST_ANSWER_WAIT_MS = 10_000;
@@ -109,7 +130,11 @@ export async function alterClientQuotas(
     const connection = await anyBrokerConnection(admin);
     const entries = alterations.map((a) => ({
       entities: entityToWire(a.entity),
-      ops: a.ops.map((op) => (op.value === null ? { key: op.key, remove: true as const } : { key: op.key, value: op.value, remove: false as const })),
+      ops: a.ops.map((op) =>
+        op.value === null
+          ? { key: op.key, remove: true as const }
+          : { key: op.key, value: op.value, remove: false as const },
+      ),
     }));
     let response: AlterResponse | null = null;
     let lost: KafkaErrorInfo | null = null;
@@ -144,7 +169,9 @@ export async function alterClientQuotas(
       const error = results[i]?.error;
       if (!error || !OUTCOME_UNKNOWN.has(error.code)) continue;
       const visible = await settle(() => shows(admin, a), LOST_ANSWER_WAIT_MS);
-      results[i] = visible ? { entity: a.entity, error: null } : { entity: a.entity, error: notShownAfterLoss(error), outcomeUnknown: true };
+      results[i] = visible
+        ? { entity: a.entity, error: null }
+        : { entity: a.entity, error: notShownAfterLoss(error), outcomeUnknown: true };
     }
     return results;
   });
@@ -163,7 +190,10 @@ export function validateClientQuotas(
 
 /** The error of a change whose answer was lost and that a re-read does not show. */
 function notShownAfterLoss(error: KafkaErrorInfo): KafkaErrorInfo {
-  const cause = error.code === "BROKER_UNAVAILABLE" ? "the connection to the broker closed or timed out mid-request" : error.message.replace(/\.$/, "");
+  const cause =
+    error.code === "BROKER_UNAVAILABLE"
+      ? "the connection to the broker closed or timed out mid-request"
+      : error.message.replace(/\.$/, "");
   return {
     ...error,
     message:

@@ -31,10 +31,24 @@ const c = (operation: AclOperation, resourceType: ResourceType, note?: string): 
   note === undefined ? { operation, resourceType } : { operation, resourceType, note };
 
 export const REQUIRED_PERMISSIONS = {
-  Produce: { key: 0, checks: [c("WRITE", "TRANSACTIONAL_ID", "transactional producers"), c("IDEMPOTENT_WRITE", "CLUSTER", "idempotent producers"), c("WRITE", "TOPIC")] },
+  Produce: {
+    key: 0,
+    checks: [
+      c("WRITE", "TRANSACTIONAL_ID", "transactional producers"),
+      c("IDEMPOTENT_WRITE", "CLUSTER", "idempotent producers"),
+      c("WRITE", "TOPIC"),
+    ],
+  },
   Fetch: { key: 1, checks: [c("CLUSTER_ACTION", "CLUSTER", "followers"), c("READ", "TOPIC")] },
   ListOffsets: { key: 2, checks: [c("DESCRIBE", "TOPIC")] },
-  Metadata: { key: 3, checks: [c("DESCRIBE", "TOPIC"), c("CREATE", "CLUSTER", "topic auto-creation"), c("CREATE", "TOPIC", "topic auto-creation")] },
+  Metadata: {
+    key: 3,
+    checks: [
+      c("DESCRIBE", "TOPIC"),
+      c("CREATE", "CLUSTER", "topic auto-creation"),
+      c("CREATE", "TOPIC", "topic auto-creation"),
+    ],
+  },
   OffsetCommit: { key: 8, checks: [c("READ", "GROUP"), c("READ", "TOPIC")] },
   OffsetFetch: { key: 9, checks: [c("DESCRIBE", "GROUP"), c("DESCRIBE", "TOPIC")] },
   FindCoordinator: { key: 10, checks: [c("DESCRIBE", "GROUP"), c("DESCRIBE", "TRANSACTIONAL_ID")] },
@@ -63,15 +77,23 @@ export const REQUIRED_PERMISSIONS = {
   DescribeAcls: { key: 29, checks: [c("DESCRIBE", "CLUSTER")] },
   CreateAcls: { key: 30, checks: [c("ALTER", "CLUSTER")] },
   DeleteAcls: { key: 31, checks: [c("ALTER", "CLUSTER")] },
-  DescribeConfigs: { key: 32, checks: [c("DESCRIBE_CONFIGS", "CLUSTER", "broker configs"), c("DESCRIBE_CONFIGS", "TOPIC", "topic configs")] },
-  AlterConfigs: { key: 33, checks: [c("ALTER_CONFIGS", "CLUSTER", "broker configs"), c("ALTER_CONFIGS", "TOPIC", "topic configs")] },
+  DescribeConfigs: {
+    key: 32,
+    checks: [c("DESCRIBE_CONFIGS", "CLUSTER", "broker configs"), c("DESCRIBE_CONFIGS", "TOPIC", "topic configs")],
+  },
+  AlterConfigs: {
+    key: 33,
+    checks: [c("ALTER_CONFIGS", "CLUSTER", "broker configs"), c("ALTER_CONFIGS", "TOPIC", "topic configs")],
+  },
   AlterReplicaLogDirs: { key: 34, checks: [c("ALTER", "CLUSTER")] },
   DescribeLogDirs: { key: 35, checks: [c("DESCRIBE", "CLUSTER")], note: "Answers empty instead of failing." },
   SaslAuthenticate: { key: 36, checks: [], note: "Part of authentication; not authorized." },
   CreatePartitions: { key: 37, checks: [c("ALTER", "TOPIC")] },
   CreateDelegationToken: {
     key: 38,
-    checks: [c("CREATE_TOKENS", "USER", "only when the owner is someone else (KIP-373); the resource is the owner principal")],
+    checks: [
+      c("CREATE_TOKENS", "USER", "only when the owner is someone else (KIP-373); the resource is the owner principal"),
+    ],
     note: "Refused on PLAINTEXT, one-way SSL and token-authenticated connections.",
   },
   RenewDelegationToken: { key: 39, checks: [], note: "Only the token's owner and renewers may renew it." },
@@ -82,8 +104,15 @@ export const REQUIRED_PERMISSIONS = {
     note: "Never fails for this: tokens the caller may not see are left out.",
   },
   DeleteGroups: { key: 42, checks: [c("DELETE", "GROUP")] },
-  ElectLeaders: { key: 43, checks: [c("ALTER", "CLUSTER")], note: "The documentation table says CLUSTER_ACTION; KafkaApis checks ALTER on CLUSTER." },
-  IncrementalAlterConfigs: { key: 44, checks: [c("ALTER_CONFIGS", "CLUSTER", "broker configs"), c("ALTER_CONFIGS", "TOPIC", "topic configs")] },
+  ElectLeaders: {
+    key: 43,
+    checks: [c("ALTER", "CLUSTER")],
+    note: "The documentation table says CLUSTER_ACTION; KafkaApis checks ALTER on CLUSTER.",
+  },
+  IncrementalAlterConfigs: {
+    key: 44,
+    checks: [c("ALTER_CONFIGS", "CLUSTER", "broker configs"), c("ALTER_CONFIGS", "TOPIC", "topic configs")],
+  },
   AlterPartitionReassignments: { key: 45, checks: [c("ALTER", "CLUSTER")] },
   ListPartitionReassignments: { key: 46, checks: [c("DESCRIBE", "CLUSTER")] },
   OffsetDelete: { key: 47, checks: [c("DELETE", "GROUP"), c("READ", "TOPIC")] },
@@ -93,7 +122,11 @@ export const REQUIRED_PERMISSIONS = {
   AlterUserScramCredentials: { key: 51, checks: [c("ALTER", "CLUSTER")] },
   DescribeQuorum: { key: 55, checks: [c("DESCRIBE", "CLUSTER")] },
   UpdateFeatures: { key: 57, checks: [c("ALTER", "CLUSTER")] },
-  DescribeCluster: { key: 60, checks: [c("DESCRIBE", "CLUSTER")], note: "Only the authorized-operations field depends on it; the brokers are always listed." },
+  DescribeCluster: {
+    key: 60,
+    checks: [c("DESCRIBE", "CLUSTER")],
+    note: "Only the authorized-operations field depends on it; the brokers are always listed.",
+  },
   DescribeProducers: { key: 61, checks: [c("READ", "TOPIC")] },
   UnregisterBroker: { key: 64, checks: [c("ALTER", "CLUSTER")] },
   DescribeTransactions: { key: 65, checks: [c("DESCRIBE", "TRANSACTIONAL_ID")] },
@@ -112,7 +145,10 @@ export const REQUIRED_PERMISSIONS = {
   ShareGroupDescribe: { key: 77, checks: [c("DESCRIBE", "GROUP")] },
   ShareFetch: { key: 78, checks: [c("READ", "GROUP"), c("READ", "TOPIC")] },
   ShareAcknowledge: { key: 79, checks: [c("READ", "GROUP"), c("READ", "TOPIC")] },
-  StreamsGroupHeartbeat: { key: 88, checks: [c("READ", "GROUP"), c("DESCRIBE", "TOPIC"), c("CREATE", "TOPIC", "internal topics")] },
+  StreamsGroupHeartbeat: {
+    key: 88,
+    checks: [c("READ", "GROUP"), c("DESCRIBE", "TOPIC"), c("CREATE", "TOPIC", "internal topics")],
+  },
   StreamsGroupDescribe: { key: 89, checks: [c("DESCRIBE", "GROUP"), c("DESCRIBE", "TOPIC")] },
   DescribeShareGroupOffsets: { key: 90, checks: [c("DESCRIBE", "GROUP"), c("DESCRIBE", "TOPIC")] },
   AlterShareGroupOffsets: { key: 91, checks: [c("READ", "GROUP"), c("READ", "TOPIC")] },
@@ -159,18 +195,25 @@ export function missingPermissions(
   // is fixed by either. Offer the CLUSTER alternative alongside the per-resource check.
   const alternatives =
     errorCode !== "CLUSTER_AUTHORIZATION_FAILED"
-      ? entry.checks.filter((check) => check.resourceType === "CLUSTER" && checks.some((k) => k.operation === check.operation))
+      ? entry.checks.filter(
+          (check) => check.resourceType === "CLUSTER" && checks.some((k) => k.operation === check.operation),
+        )
       : [];
   return [...checks, ...alternatives].map((check) => ({
     operation: check.operation,
     resourceType: check.resourceType,
-    resourceName: check.resourceType === "CLUSTER" ? CLUSTER_RESOURCE_NAME : (resourceNames[check.resourceType] ?? null),
+    resourceName:
+      check.resourceType === "CLUSTER" ? CLUSTER_RESOURCE_NAME : (resourceNames[check.resourceType] ?? null),
   }));
 }
 
 /** "ALTER on CLUSTER kafka-cluster", "CREATE on TOPIC orders or CREATE on CLUSTER kafka-cluster". */
 export function describePermissions(missing: MissingPermission[]): string {
   return missing
-    .map((m) => `${m.operation} on ${m.resourceType} ${m.resourceName ?? `(the requested ${m.resourceType.toLowerCase().replace("_", " ")})`}`)
+    .map(
+      (m) =>
+        `${m.operation} on ${m.resourceType} ` +
+        `${m.resourceName ?? `(the requested ${m.resourceType.toLowerCase().replace("_", " ")})`}`,
+    )
     .join(" or ");
 }

@@ -33,16 +33,24 @@ describe("SCRAM credentials as the super user", () => {
         { mechanism: "SCRAM-SHA-256", iterations: 8192 },
       ]),
     );
-    await expect(verifyCredentials({ username: user, password: "first-password", mechanism: "SCRAM-SHA-512" })).resolves.toEqual({
+    await expect(
+      verifyCredentials({ username: user, password: "first-password", mechanism: "SCRAM-SHA-512" }),
+    ).resolves.toEqual({
       principal: `User:${user}`,
     });
-    await expect(verifyCredentials({ username: user, password: "first-password", mechanism: "SCRAM-SHA-256" })).resolves.toBeDefined();
+    await expect(
+      verifyCredentials({ username: user, password: "first-password", mechanism: "SCRAM-SHA-256" }),
+    ).resolves.toBeDefined();
   });
 
   it("replaces a password: the old one stops working, the new one works", async () => {
     await upsertScramCredential(ADMIN, user, "SCRAM-SHA-512", "second-password", 8192);
-    await expect(verifyCredentials({ username: user, password: "second-password", mechanism: "SCRAM-SHA-512" })).resolves.toBeDefined();
-    await expect(verifyCredentials({ username: user, password: "first-password", mechanism: "SCRAM-SHA-512" })).rejects.toMatchObject({
+    await expect(
+      verifyCredentials({ username: user, password: "second-password", mechanism: "SCRAM-SHA-512" }),
+    ).resolves.toBeDefined();
+    await expect(
+      verifyCredentials({ username: user, password: "first-password", mechanism: "SCRAM-SHA-512" }),
+    ).rejects.toMatchObject({
       code: "SASL_AUTHENTICATION_FAILED",
     });
   });
@@ -64,11 +72,17 @@ describe("SCRAM credentials as the super user", () => {
 
   it("deletes one mechanism: sign-in with it fails, the other still works", async () => {
     await deleteScramCredential(ADMIN, user, "SCRAM-SHA-256");
-    await expect(verifyCredentials({ username: user, password: "first-password", mechanism: "SCRAM-SHA-256" })).rejects.toMatchObject({
+    await expect(
+      verifyCredentials({ username: user, password: "first-password", mechanism: "SCRAM-SHA-256" }),
+    ).rejects.toMatchObject({
       code: "SASL_AUTHENTICATION_FAILED",
     });
-    await expect(verifyCredentials({ username: user, password: "second-password", mechanism: "SCRAM-SHA-512" })).resolves.toBeDefined();
-    await expect(deleteScramCredential(ADMIN, user, "SCRAM-SHA-256")).rejects.toMatchObject({ code: "RESOURCE_NOT_FOUND" });
+    await expect(
+      verifyCredentials({ username: user, password: "second-password", mechanism: "SCRAM-SHA-512" }),
+    ).resolves.toBeDefined();
+    await expect(deleteScramCredential(ADMIN, user, "SCRAM-SHA-256")).rejects.toMatchObject({
+      code: "RESOURCE_NOT_FOUND",
+    });
   });
 });
 

@@ -33,7 +33,10 @@ type DescribeResponse = Awaited<ReturnType<typeof describeUserScramCredentialsV0
 type AlterResponse = Awaited<ReturnType<typeof alterUserScramCredentialsV0.api.async>>;
 
 /** SCRAM credentials (mechanism and iterations, never secrets) of `users`, or of every user when null. */
-export async function describeScramUsers(cred: KafkaCredential, users: string[] | null): Promise<ScramUserDescription[]> {
+export async function describeScramUsers(
+  cred: KafkaCredential,
+  users: string[] | null,
+): Promise<ScramUserDescription[]> {
   const ctx: ErrorContext = { api: "DescribeUserScramCredentials", principal: principalOf(cred) };
   if (users !== null && users.length === 0) return [];
   return withAdmin(cred, ctx.api, async (admin) => {
@@ -42,7 +45,10 @@ export async function describeScramUsers(cred: KafkaCredential, users: string[] 
     try {
       // "All users" is sent as an empty list, not null: Kafka 4.1 answers null from an
       // unauthorized principal with a NullPointerException and never responds.
-      response = await describeUserScramCredentialsV0.api.async(connection, (users ?? []).map((name) => ({ name })));
+      response = await describeUserScramCredentialsV0.api.async(
+        connection,
+        (users ?? []).map((name) => ({ name })),
+      );
     } catch (error) {
       const partial = partialResponse<DescribeResponse>(error);
       if (!partial || partial.errorCode !== 0) throw error;
@@ -51,7 +57,10 @@ export async function describeScramUsers(cred: KafkaCredential, users: string[] 
     return response.results
       .map((r) => ({
         user: r.user,
-        credentials: r.credentialInfos.map((c) => ({ mechanism: mechanismFromWire(c.mechanism), iterations: c.iterations })),
+        credentials: r.credentialInfos.map((c) => ({
+          mechanism: mechanismFromWire(c.mechanism),
+          iterations: c.iterations,
+        })),
         error: r.errorCode === 0 ? null : errorInfoFor(kafkaErrorName(r.errorCode), r.errorMessage, ctx),
       }))
       .sort((a, b) => a.user.localeCompare(b.user));
@@ -87,7 +96,8 @@ async function alterScram(
         described = partial;
       }
       const infos = described.results.find((r) => r.user === user)?.credentialInfos ?? [];
-      const has = (m: number, iterations?: number) => infos.some((c) => c.mechanism === m && (iterations === undefined || c.iterations === iterations));
+      const has = (m: number, iterations?: number) =>
+        infos.some((c) => c.mechanism === m && (iterations === undefined || c.iterations === iterations));
       return deletions.every((d) => !has(d.mechanism)) && upsertions.every((u) => has(u.mechanism, u.iterations));
     });
   });
@@ -104,10 +114,19 @@ export async function upsertScramCredential(
   const { digest, length } = MECHANISM_HASH[mechanism];
   const salt = randomBytes(32);
   const saltedPassword = pbkdf2Sync(Buffer.from(password, "utf8"), salt, iterations, length, digest);
-  await alterScram(cred, user, [], [{ name: user, mechanism: MECHANISM_WIRE[mechanism], iterations, salt, saltedPassword }]);
+  await alterScram(
+    cred,
+    user,
+    [],
+    [{ name: user, mechanism: MECHANISM_WIRE[mechanism], iterations, salt, saltedPassword }],
+  );
 }
 
 /** Removes `user`'s credential for `mechanism` (RESOURCE_NOT_FOUND when there is none). */
-export async function deleteScramCredential(cred: KafkaCredential, user: string, mechanism: ScramMechanism): Promise<void> {
+export async function deleteScramCredential(
+  cred: KafkaCredential,
+  user: string,
+  mechanism: ScramMechanism,
+): Promise<void> {
   await alterScram(cred, user, [{ name: user, mechanism: MECHANISM_WIRE[mechanism] }], []);
 }

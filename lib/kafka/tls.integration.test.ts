@@ -72,7 +72,9 @@ describe("SASL_SSL with the dev broker's CA", () => {
   });
 
   it("still judges the credential: a wrong password is rejected as such", async () => {
-    const error = await verifyCredentials({ ...ADMIN, password: "not-the-password" }, saslSsl()).catch((e: unknown) => e);
+    const error = await verifyCredentials({ ...ADMIN, password: "not-the-password" }, saslSsl()).catch(
+      (e: unknown) => e,
+    );
     expect((error as KafkaOperationError).code).toBe("SASL_AUTHENTICATION_FAILED");
   });
 });
@@ -82,16 +84,21 @@ describe("TLS problems are named, at once", () => {
     const { error, ms } = await failedSignIn(saslSsl(otherCaFile));
     expect(error.code).toBe("BROKER_UNAVAILABLE");
     expect(error.message).toBe(
-      "The broker's TLS certificate is not trusted: self-signed certificate in certificate chain (check KAFKA_TLS_CA_FILE: it must hold the CA that signed the brokers' certificates).",
+      "The broker's TLS certificate is not trusted: self-signed certificate in certificate chain (check " +
+        "KAFKA_TLS_CA_FILE: it must hold the CA that signed the brokers' certificates).",
     );
     expect(ms).toBeLessThan(3_000);
-    expect(await readinessProblem(saslSsl(otherCaFile))).toMatch(/^The broker's TLS certificate is not trusted: self-signed certificate in certificate chain/);
+    expect(await readinessProblem(saslSsl(otherCaFile))).toMatch(
+      /^The broker's TLS certificate is not trusted: self-signed certificate in certificate chain/,
+    );
   });
 
   it("a name the certificate does not list", async () => {
     const config = saslSsl();
     const { error, ms } = await failedSignIn({ ...config, tls: { ...config.tls, servername: "kafka.invalid" } });
-    expect(error.message).toMatch(/^The broker's TLS certificate does not name the address the console connected to: .*kafka\.invalid.*127\.0\.0\.1/);
+    expect(error.message).toMatch(
+      /^The broker's TLS certificate does not name the address the console connected to: .*kafka\.invalid.*127\.0\.0\.1/,
+    );
     expect(ms).toBeLessThan(3_000);
   });
 
@@ -100,10 +107,13 @@ describe("TLS problems are named, at once", () => {
     const { error, ms } = await failedSignIn(config);
     expect(error.code).toBe("BROKER_UNAVAILABLE");
     expect(error.message).toBe(
-      `${broker.plaintextServer} did not answer the TLS handshake: it is probably a plaintext listener (with KAFKA_SECURITY_PROTOCOL=SASL_SSL, KAFKA_BOOTSTRAP_SERVERS must name the brokers' SASL_SSL port).`,
+      `${broker.plaintextServer} did not answer the TLS handshake: it is probably a plaintext listener (with ` +
+        `KAFKA_SECURITY_PROTOCOL=SASL_SSL, KAFKA_BOOTSTRAP_SERVERS must name the brokers' SASL_SSL port).`,
     );
     expect(ms).toBeLessThan(3_000);
-    expect(await readinessProblem(config)).toMatch(/did not answer the TLS handshake: it is probably a plaintext listener/);
+    expect(await readinessProblem(config)).toMatch(
+      /did not answer the TLS handshake: it is probably a plaintext listener/,
+    );
   });
 
   it("plaintext sent to a TLS listener is not taken for a wrong password", async () => {
@@ -111,10 +121,14 @@ describe("TLS problems are named, at once", () => {
     const { error, ms } = await failedSignIn(config);
     expect(error.code).toBe("BROKER_UNAVAILABLE");
     expect(error.message).toBe(
-      `${broker.saslSslServer} hung up as soon as the console spoke plaintext Kafka to it: it is probably a TLS listener (set KAFKA_SECURITY_PROTOCOL=SASL_SSL and KAFKA_TLS_CA_FILE, or use the brokers' SASL_PLAINTEXT port).`,
+      `${broker.saslSslServer} hung up as soon as the console spoke plaintext Kafka to it: it is probably a ` +
+        `TLS listener (set KAFKA_SECURITY_PROTOCOL=SASL_SSL and KAFKA_TLS_CA_FILE, or use the brokers' ` +
+        `SASL_PLAINTEXT port).`,
     );
     expect(ms).toBeLessThan(3_000);
-    expect(await readinessProblem(config)).toMatch(/hung up as soon as the console spoke plaintext Kafka to it: it is probably a TLS listener/);
+    expect(await readinessProblem(config)).toMatch(
+      /hung up as soon as the console spoke plaintext Kafka to it: it is probably a TLS listener/,
+    );
   });
 });
 
@@ -122,7 +136,9 @@ describe("a listener that requires a client certificate", () => {
   it("without one: named, and the console's process lives on", async () => {
     const { error, ms } = await failedSignIn(saslSsl(broker.caFile, broker.mtlsServer));
     expect(error.code).toBe("BROKER_UNAVAILABLE");
-    expect(error.message).toMatch(/^The broker refused the TLS connection for want of a client certificate it trusts \(.*certificate.*\): the listener requires one/);
+    expect(error.message).toMatch(
+      /^The broker refused the TLS connection for want of a client certificate it trusts \(.*certificate.*\): the listener requires one/,
+    );
     expect(ms).toBeLessThan(3_000);
     // The client used to raise a second "error" on the dead connection, with no listener
     // left: an uncaught exception (vitest fails the run on one). Give it time to come.
@@ -139,12 +155,18 @@ describe("a listener that requires a client certificate", () => {
     });
     const { error } = await failedSignIn(config);
     expect(error.code).toBe("BROKER_UNAVAILABLE");
-    expect(error.message).toMatch(/takes no SASL \(it refused the SASL handshake: ILLEGAL_SASL_STATE\): it is probably an SSL listener/);
+    expect(error.message).toMatch(
+      /takes no SASL \(it refused the SASL handshake: ILLEGAL_SASL_STATE\): it is probably an SSL listener/,
+    );
   });
 });
 
 describe("mTLS: the client certificate is the principal", () => {
-  const tlsFiles = (cert: string, key: string) => ({ ca: readFileSync(broker.caFile, "utf8"), cert: readFileSync(cert, "utf8"), key: readFileSync(key, "utf8") });
+  const tlsFiles = (cert: string, key: string) => ({
+    ca: readFileSync(broker.caFile, "utf8"),
+    cert: readFileSync(cert, "utf8"),
+    key: readFileSync(key, "utf8"),
+  });
   const clusterDescribe = (principal: string) => ({
     resourceType: "CLUSTER" as const,
     resourceName: "kafka-cluster",
@@ -157,7 +179,13 @@ describe("mTLS: the client certificate is the principal", () => {
 
   /** Whether the certificate's connection may describe ACLs (CLUSTER DESCRIBE), tried until `expected` or 5 s. */
   async function mayDescribeAcls(tls: { ca: string; cert: string; key: string }, expected: boolean): Promise<boolean> {
-    const admin = new Admin({ clientId: "ksc-mtls-test", bootstrapBrokers: [broker.mtlsServer], tls, connectTimeout: 5_000, retries: 0 });
+    const admin = new Admin({
+      clientId: "ksc-mtls-test",
+      bootstrapBrokers: [broker.mtlsServer],
+      tls,
+      connectTimeout: 5_000,
+      retries: 0,
+    });
     const deadline = Date.now() + 5_000;
     try {
       for (;;) {
@@ -177,15 +205,50 @@ describe("mTLS: the client certificate is the principal", () => {
     }
   }
 
-  const everyAcl = { resourceType: "ANY", resourceName: null, patternType: "ANY", principal: null, host: null, operation: "ANY", permissionType: "ANY" } as const;
+  const everyAcl = {
+    resourceType: "ANY",
+    resourceName: null,
+    patternType: "ANY",
+    principal: null,
+    host: null,
+    operation: "ANY",
+    permissionType: "ANY",
+  } as const;
   let robotCert: string;
   let robotKey: string;
   const granted = [clusterDescribe("User:console-client"), clusterDescribe("User:CN=robot,OU=Robots,O=KSC")];
 
   beforeAll(() => {
     // A certificate from the same CA outside OU=Clients: the DEFAULT rule keeps its whole DN.
-    openssl("req", "-new", "-newkey", "rsa:2048", "-nodes", "-subj", "/O=KSC/OU=Robots/CN=robot", "-keyout", "robot.key", "-out", "robot.csr");
-    openssl("x509", "-req", "-in", "robot.csr", "-CA", broker.caFile, "-CAkey", path.join(broker.dir, "ca.key"), "-set_serial", "7", "-days", "2", "-out", "robot.pem");
+    openssl(
+      "req",
+      "-new",
+      "-newkey",
+      "rsa:2048",
+      "-nodes",
+      "-subj",
+      "/O=KSC/OU=Robots/CN=robot",
+      "-keyout",
+      "robot.key",
+      "-out",
+      "robot.csr",
+    );
+    openssl(
+      "x509",
+      "-req",
+      "-in",
+      "robot.csr",
+      "-CA",
+      broker.caFile,
+      "-CAkey",
+      path.join(broker.dir, "ca.key"),
+      "-set_serial",
+      "7",
+      "-days",
+      "2",
+      "-out",
+      "robot.pem",
+    );
     robotCert = path.join(scratch, "robot.pem");
     robotKey = path.join(scratch, "robot.key");
   });

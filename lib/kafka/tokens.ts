@@ -30,10 +30,15 @@ function hmacFromBase64(hmacBase64: string): Buffer {
   return hmac;
 }
 
-export async function createDelegationToken(cred: KafkaCredential, input: CreateDelegationTokenInput): Promise<DelegationToken> {
+export async function createDelegationToken(
+  cred: KafkaCredential,
+  input: CreateDelegationTokenInput,
+): Promise<DelegationToken> {
   const owner = input.owner ? splitPrincipal(input.owner) : null;
   const renewers = input.renewers.map(splitPrincipal);
-  const maxLifetimeMs = BigInt(input.maxLifetimeMs !== undefined && input.maxLifetimeMs > 0 ? Math.floor(input.maxLifetimeMs) : -1);
+  const maxLifetimeMs = BigInt(
+    input.maxLifetimeMs !== undefined && input.maxLifetimeMs > 0 ? Math.floor(input.maxLifetimeMs) : -1,
+  );
   const resources = input.owner ? { USER: input.owner } : { USER: principalOf(cred) };
   return withAdmin(cred, { api: "CreateDelegationToken", resources }, async (admin) => {
     const connection = await anyBrokerConnection(admin);
@@ -54,7 +59,10 @@ export async function createDelegationToken(cred: KafkaCredential, input: Create
       tokenId: r.tokenId,
       hmac: r.hmac.toString("base64"),
       owner: joinPrincipal({ principalType: r.principalType, principalName: r.principalName }),
-      requester: joinPrincipal({ principalType: r.tokenRequesterPrincipalType, principalName: r.tokenRequesterPrincipalName }),
+      requester: joinPrincipal({
+        principalType: r.tokenRequesterPrincipalType,
+        principalName: r.tokenRequesterPrincipalName,
+      }),
       // v3 does not echo the renewers; they are exactly the ones requested.
       renewers: renewers.map(joinPrincipal),
       issueTimestamp: ms(r.issueTimestampMs),
@@ -68,7 +76,10 @@ export async function createDelegationToken(cred: KafkaCredential, input: Create
  * Tokens the caller may see. `owners` null = all of them; otherwise tokens where one of
  * the principals is the owner, the requester or a renewer (Kafka's filter).
  */
-export async function describeDelegationTokens(cred: KafkaCredential, owners: string[] | null): Promise<DelegationToken[]> {
+export async function describeDelegationTokens(
+  cred: KafkaCredential,
+  owners: string[] | null,
+): Promise<DelegationToken[]> {
   const filter = owners === null ? null : owners.map(splitPrincipal);
   return withAdmin(cred, "DescribeDelegationToken", async (admin) => {
     const connection = await anyBrokerConnection(admin);
@@ -78,7 +89,10 @@ export async function describeDelegationTokens(cred: KafkaCredential, owners: st
         tokenId: t.tokenId,
         hmac: t.hmac.toString("base64"),
         owner: joinPrincipal({ principalType: t.principalType, principalName: t.principalName }),
-        requester: joinPrincipal({ principalType: t.tokenRequesterPrincipalType, principalName: t.tokenRequesterPrincipalName }),
+        requester: joinPrincipal({
+          principalType: t.tokenRequesterPrincipalType,
+          principalName: t.tokenRequesterPrincipalName,
+        }),
         renewers: t.renewers.map(joinPrincipal),
         issueTimestamp: ms(t.issueTimestamp),
         expiryTimestamp: ms(t.expiryTimestamp),
@@ -89,7 +103,11 @@ export async function describeDelegationTokens(cred: KafkaCredential, owners: st
 }
 
 /** Extends the token's expiry by `periodMs` (capped by the broker); returns the new expiry timestamp. */
-export async function renewDelegationToken(cred: KafkaCredential, hmacBase64: string, periodMs: number): Promise<number> {
+export async function renewDelegationToken(
+  cred: KafkaCredential,
+  hmacBase64: string,
+  periodMs: number,
+): Promise<number> {
   const hmac = hmacFromBase64(hmacBase64);
   return withAdmin(cred, "RenewDelegationToken", async (admin) => {
     const connection = await anyBrokerConnection(admin);
@@ -99,8 +117,14 @@ export async function renewDelegationToken(cred: KafkaCredential, hmacBase64: st
   });
 }
 
-/** Sets the token's expiry to now + `periodMs`; a negative period removes it at once. Returns the new expiry timestamp. */
-export async function expireDelegationToken(cred: KafkaCredential, hmacBase64: string, periodMs: number): Promise<number> {
+/**
+ * Sets the token's expiry to now + `periodMs`; a negative period removes it at once. Returns the new expiry timestamp.
+ */
+export async function expireDelegationToken(
+  cred: KafkaCredential,
+  hmacBase64: string,
+  periodMs: number,
+): Promise<number> {
   const hmac = hmacFromBase64(hmacBase64);
   return withAdmin(cred, "ExpireDelegationToken", async (admin) => {
     const connection = await anyBrokerConnection(admin);

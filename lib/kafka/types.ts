@@ -81,7 +81,10 @@ export interface QuotaAlteration {
 export interface AlterClientQuotaResult {
   entity: QuotaEntity;
   error: KafkaErrorInfo | null;
-  /** With an error: Kafka's answer was lost and a re-read did not show the change, so it may or may not have been applied. */
+  /**
+   * With an error: Kafka's answer was lost and a re-read did not show the change, so it may or may not have been
+   * applied.
+   */
   outcomeUnknown?: true;
 }
 

@@ -29,12 +29,17 @@ import {
 } from "@/lib/policy/types";
 
 export const resourceTypeToWire = (t: ResourceType | "ANY"): ResourceTypeValue => ResourceTypes[t];
-export const patternTypeToWire = (t: PatternType | "ANY" | "MATCH"): ResourcePatternTypeValue => ResourcePatternTypes[t];
+export const patternTypeToWire = (t: PatternType | "ANY" | "MATCH"): ResourcePatternTypeValue =>
+  ResourcePatternTypes[t];
 export const operationToWire = (o: AclOperation | "ANY"): AclOperationValue => AclOperations[o];
 export const permissionToWire = (p: AclPermissionType | "ANY"): AclPermissionTypeValue => AclPermissionTypes[p];
 
 /** Kafka's code -> the policy core's name, for the values the policy core knows (anything else is an error). */
-function fromCode<T extends string>(names: readonly T[], toWire: (name: T) => number, what: string): (code: number) => T {
+function fromCode<T extends string>(
+  names: readonly T[],
+  toWire: (name: T) => number,
+  what: string,
+): (code: number) => T {
   const table = new Map<number, T>(names.map((n) => [toWire(n), n]));
   return (code) => {
     const name = table.get(code);
@@ -87,8 +92,10 @@ export function bindingFromWire(acl: Acl): AclBinding {
 /** `User:alice` -> { principalType: "User", principalName: "alice" } (split at the first colon). */
 export function splitPrincipal(principal: string): { principalType: string; principalName: string } {
   const i = principal.indexOf(":");
-  if (i <= 0 || i === principal.length - 1) throw new Error(`A principal must look like Type:name, got ${JSON.stringify(principal)}.`);
+  if (i <= 0 || i === principal.length - 1)
+    throw new Error(`A principal must look like Type:name, got ${JSON.stringify(principal)}.`);
   return { principalType: principal.slice(0, i), principalName: principal.slice(i + 1) };
 }
 
-export const joinPrincipal = (p: { principalType: string; principalName: string }): string => `${p.principalType}:${p.principalName}`;
+export const joinPrincipal = (p: { principalType: string; principalName: string }): string =>
+  `${p.principalType}:${p.principalName}`;

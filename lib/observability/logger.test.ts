@@ -9,7 +9,8 @@ function capture() {
   const stream = new Writable({
     write(chunk: Buffer, _encoding, done) {
       raw += chunk.toString();
-      for (const line of chunk.toString().split("\n").filter(Boolean)) lines.push(JSON.parse(line) as Record<string, unknown>);
+      for (const line of chunk.toString().split("\n").filter(Boolean))
+        lines.push(JSON.parse(line) as Record<string, unknown>);
       done();
     },
   });
@@ -37,11 +38,27 @@ describe("the console's logger", () => {
     log.info({
       password: "top-secret-1",
       body: { username: "alice", password: "alice-secret-2", credential: { password: "nested-3" } },
-      req: { headers: { authorization: "Basic YWxpY2U6c2VjcmV0", cookie: "ksc_session=abc.def", "set-cookie": "ksc_session=ghi" } },
+      req: {
+        headers: {
+          authorization: "Basic YWxpY2U6c2VjcmV0",
+          cookie: "ksc_session=abc.def",
+          "set-cookie": "ksc_session=ghi",
+        },
+      },
       token: { hmac: "hmac-value-4", tokenHmac: "hmac-value-5" },
       CONSOLE_SECRET_KEY: "key-6",
     });
-    for (const secret of ["top-secret-1", "alice-secret-2", "nested-3", "YWxpY2U6c2VjcmV0", "abc.def", "ghi", "hmac-value-4", "hmac-value-5", "key-6"]) {
+    for (const secret of [
+      "top-secret-1",
+      "alice-secret-2",
+      "nested-3",
+      "YWxpY2U6c2VjcmV0",
+      "abc.def",
+      "ghi",
+      "hmac-value-4",
+      "hmac-value-5",
+      "key-6",
+    ]) {
       expect(raw()).not.toContain(secret);
     }
     expect(raw()).toContain(REDACTED);
@@ -59,7 +76,8 @@ describe("the console's logger", () => {
     } finally {
       Object.assign(console, original);
     }
-    for (const secret of ["YWxpY2U6c2VjcmV0", "s3ss10n", "bob-secret", "hunter2", "t0k3n", "abc.def.ghi"]) expect(raw()).not.toContain(secret);
+    for (const secret of ["YWxpY2U6c2VjcmV0", "s3ss10n", "bob-secret", "hunter2", "t0k3n", "abc.def.ghi"])
+      expect(raw()).not.toContain(secret);
     expect(scrubText("password=x&user=alice")).toBe(`password=${REDACTED}&user=alice`);
   });
 });

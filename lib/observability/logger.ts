@@ -99,13 +99,15 @@ export function logger(): Logger {
 
 /** Sends console.log/info/warn/error/debug through `log`, as JSON lines with the request id. */
 export function routeConsoleTo(log: Logger): void {
-  const write = (level: "debug" | "info" | "warn" | "error") => (...args: unknown[]) => {
-    const error = args.find((a): a is Error => a instanceof Error);
-    // Colours and cursor codes (Next's own messages) mean nothing in a JSON log.
-    const text = stripVTControlCharacters(format(...args));
-    if (error) log[level]({ err: error }, text);
-    else log[level](text);
-  };
+  const write =
+    (level: "debug" | "info" | "warn" | "error") =>
+    (...args: unknown[]) => {
+      const error = args.find((a): a is Error => a instanceof Error);
+      // Colours and cursor codes (Next's own messages) mean nothing in a JSON log.
+      const text = stripVTControlCharacters(format(...args));
+      if (error) log[level]({ err: error }, text);
+      else log[level](text);
+    };
   console.log = write("info");
   console.info = write("info");
   console.warn = write("warn");

@@ -45,8 +45,11 @@ const LATENCY_BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10
 
 /** The ACL snapshots held by this process (lib/services/acl-snapshot.ts keeps them on globalThis). */
 export function heldAclSnapshots(): (AclSnapshotInfo | null)[] {
-  const caches = (globalThis as { __kafkaSecurityConsoleAclSnapshots?: Map<string, { heldSnapshotInfo?: () => AclSnapshotInfo | null }> })
-    .__kafkaSecurityConsoleAclSnapshots;
+  const caches = (
+    globalThis as {
+      __kafkaSecurityConsoleAclSnapshots?: Map<string, { heldSnapshotInfo?: () => AclSnapshotInfo | null }>;
+    }
+  ).__kafkaSecurityConsoleAclSnapshots;
   return caches ? [...caches.values()].map((cache) => cache.heldSnapshotInfo?.() ?? null) : [];
 }
 
@@ -106,7 +109,9 @@ export function createMetrics(sources: MetricSources): ConsoleMetrics {
   });
   new Gauge({
     name: "ksc_ready",
-    help: "The last readiness answer: 1 when the database and Kafka were reachable, 0 when not (absent before the first probe).",
+    help:
+      "The last readiness answer: 1 when the database and Kafka were reachable, 0 when not (absent before the " +
+      "first probe).",
     registers,
     collect() {
       this.reset();

@@ -34,7 +34,9 @@ describe("Kafka reachability without a credential", () => {
     const { bootstrapServers, tls } = kafkaConfig();
     await expect(kafkaApiVersions(bootstrapServers[0]!, { tls })).resolves.toBeUndefined();
     // One reachable broker among unreachable ones is enough.
-    await expect(anyKafkaBrokerAnswers([`127.0.0.1:${await closedPort()}`, bootstrapServers[0]!], { tls })).resolves.toBeUndefined();
+    await expect(
+      anyKafkaBrokerAnswers([`127.0.0.1:${await closedPort()}`, bootstrapServers[0]!], { tls }),
+    ).resolves.toBeUndefined();
   });
 
   it("a closed port, and a listener that is not Kafka, are not reachable Kafka", async () => {
@@ -43,7 +45,9 @@ describe("Kafka reachability without a credential", () => {
     await new Promise<void>((r) => notKafka.listen(0, "127.0.0.1", r));
     try {
       const started = Date.now();
-      await expect(kafkaApiVersions(`127.0.0.1:${(notKafka.address() as net.AddressInfo).port}`, { timeoutMs: 1_000 })).rejects.toThrow();
+      await expect(
+        kafkaApiVersions(`127.0.0.1:${(notKafka.address() as net.AddressInfo).port}`, { timeoutMs: 1_000 }),
+      ).rejects.toThrow();
       expect(Date.now() - started).toBeLessThan(3_000);
     } finally {
       notKafka.close();
@@ -54,10 +58,16 @@ describe("Kafka reachability without a credential", () => {
   it("readiness: up with the database and the broker, down when the broker is unreachable", async () => {
     const { bootstrapServers, tls } = kafkaConfig();
     const database = () => getPrisma().$queryRaw`select 1`;
-    const up = readinessProbe({ database, kafka: () => anyKafkaBrokerAnswers(bootstrapServers, { tls }) }, { cacheMs: 0 });
+    const up = readinessProbe(
+      { database, kafka: () => anyKafkaBrokerAnswers(bootstrapServers, { tls }) },
+      { cacheMs: 0 },
+    );
     expect(await up.check()).toEqual({ ready: true, problems: [] });
     const port = await closedPort();
-    const down = readinessProbe({ database, kafka: () => anyKafkaBrokerAnswers([`127.0.0.1:${port}`]) }, { cacheMs: 0 });
+    const down = readinessProbe(
+      { database, kafka: () => anyKafkaBrokerAnswers([`127.0.0.1:${port}`]) },
+      { cacheMs: 0 },
+    );
     const result = await down.check();
     expect(result.ready).toBe(false);
     expect(result.problems.join()).toContain("kafka:");
@@ -66,10 +76,16 @@ describe("Kafka reachability without a credential", () => {
 
 describe("Kafka calls in the metrics", () => {
   it("counts the console's Kafka calls by API and outcome, with their latency", async () => {
-    const metrics = createMetrics({ kafkaPooledConnections: () => 0, aclSnapshots: () => [], lastReady: () => undefined });
+    const metrics = createMetrics({
+      kafkaPooledConnections: () => 0,
+      aclSnapshots: () => [],
+      lastReady: () => undefined,
+    });
     await describeCluster(admin);
     await listTopics(admin);
-    await expect(verifyCredentials({ ...admin, password: "wrong-password" })).rejects.toMatchObject({ code: "SASL_AUTHENTICATION_FAILED" });
+    await expect(verifyCredentials({ ...admin, password: "wrong-password" })).rejects.toMatchObject({
+      code: "SASL_AUTHENTICATION_FAILED",
+    });
     const { body } = await metrics.render();
     expect(body).toMatch(/ksc_kafka_requests_total\{api="Metadata",outcome="ok"\} [1-9]/);
     expect(body).toMatch(/ksc_kafka_requests_total\{api="SaslAuthenticate",outcome="SASL_AUTHENTICATION_FAILED"\} 1/);

@@ -43,7 +43,10 @@ export interface ReadinessResult {
  * A readiness probe over `checks`, its answer cached for `cacheMs` and shared by
  * concurrent callers.
  */
-export function readinessProbe(checks: ReadinessChecks, options: { cacheMs?: number; timeoutMs?: number; now?: () => number } = {}) {
+export function readinessProbe(
+  checks: ReadinessChecks,
+  options: { cacheMs?: number; timeoutMs?: number; now?: () => number } = {},
+) {
   const cacheMs = options.cacheMs ?? READY_CACHE_MS;
   const timeoutMs = options.timeoutMs ?? READY_TIMEOUT_MS;
   const now = options.now ?? Date.now;
@@ -55,7 +58,11 @@ export function readinessProbe(checks: ReadinessChecks, options: { cacheMs?: num
     const outcomes = await Promise.allSettled([attempt(() => checks.database()), attempt(() => checks.kafka())]);
     const problems: string[] = [];
     const describe = (reason: unknown) =>
-      reason instanceof AggregateError ? reason.errors.map((e: unknown) => (e instanceof Error ? e.message : String(e))).join("; ") : reason instanceof Error ? reason.message : String(reason);
+      reason instanceof AggregateError
+        ? reason.errors.map((e: unknown) => (e instanceof Error ? e.message : String(e))).join("; ")
+        : reason instanceof Error
+          ? reason.message
+          : String(reason);
     if (outcomes[0].status === "rejected") problems.push(`database: ${describe(outcomes[0].reason)}`);
     if (outcomes[1].status === "rejected") problems.push(`kafka: ${describe(outcomes[1].reason)}`);
     return { ready: problems.length === 0, problems };

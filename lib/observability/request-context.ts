@@ -11,7 +11,9 @@ const store: AsyncLocalStorage<string> = (slot.__kafkaSecurityConsoleRequestIds 
 
 export const REQUEST_ID_HEADER = "x-request-id";
 
-/** What an incoming X-Request-Id may look like: short, printable, no spaces or separators that could forge log fields. */
+/**
+ * What an incoming X-Request-Id may look like: short, printable, no spaces or separators that could forge log fields.
+ */
 const SANE_REQUEST_ID = /^[A-Za-z0-9][A-Za-z0-9._:@/+=-]{0,127}$/;
 
 /**

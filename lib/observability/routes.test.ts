@@ -2,7 +2,17 @@ import { describe, expect, it } from "vitest";
 import { routeNormaliser } from "./routes";
 
 describe("request addresses as metric labels", () => {
-  const routeOf = routeNormaliser(["/", "/acls", "/acls/new", "/acls/[id]", "/api/v1/plans/[id]", "/api/v1/plans/[id]/apply", "/principals/[...name]", "/docs/[[...slug]]", "/(console)/audit"]);
+  const routeOf = routeNormaliser([
+    "/",
+    "/acls",
+    "/acls/new",
+    "/acls/[id]",
+    "/api/v1/plans/[id]",
+    "/api/v1/plans/[id]/apply",
+    "/principals/[...name]",
+    "/docs/[[...slug]]",
+    "/(console)/audit",
+  ]);
 
   it("names the route pattern, never the ids in the address", () => {
     expect(routeOf("/api/v1/plans/0b6c1f6e-1c84-4b8e-9a53-0d1a7d8f0e11/apply")).toBe("/api/v1/plans/[id]/apply");

@@ -36,7 +36,9 @@ export type RouteNormaliser = (pathname: string) => string;
 
 /** A normaliser for the given route patterns (as Next writes them: /a/[b]/[...c]). */
 export function routeNormaliser(routes: Iterable<string>): RouteNormaliser {
-  const patterns = [...new Set(routes)].map(compile).sort((a, b) => b.literals - a.literals || a.route.localeCompare(b.route));
+  const patterns = [...new Set(routes)]
+    .map(compile)
+    .sort((a, b) => b.literals - a.literals || a.route.localeCompare(b.route));
   return (pathname) => {
     if (pathname.startsWith("/_next/static/")) return "/_next/static";
     if (pathname.startsWith("/_next/image")) return "/_next/image";

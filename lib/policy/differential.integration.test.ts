@@ -47,7 +47,14 @@ import {
   type HarnessRequest,
   type HarnessRule,
 } from "../../scripts/java-harness";
-import { OPERATIONS, RESOURCE_TYPES, type AclBinding, type AclBindingFilter, type AclOperation, type ResourceType } from "./types";
+import {
+  OPERATIONS,
+  RESOURCE_TYPES,
+  type AclBinding,
+  type AclBindingFilter,
+  type AclOperation,
+  type ResourceType,
+} from "./types";
 import {
   AclIndex,
   authorize,
@@ -87,15 +94,53 @@ function coreIndex(acls: readonly AclBinding[]): AclIndex {
 
 /** Stems that prefix one another, `*` in both pattern types, and "hardcode" (the dummy name
  * Kafka's authorizeByResourceType authorizes first, so ACLs on it change that answer). */
-const NAME_POOL = ["a", "ab", "abc", "abd", "b", "ba", "*", "*a", "a*", "hard", "hardcode", "hardcoded", "kafka-cluster", "User:alice", "User:*", "x.y", "x-y_z"];
+const NAME_POOL = [
+  "a",
+  "ab",
+  "abc",
+  "abd",
+  "b",
+  "ba",
+  "*",
+  "*a",
+  "a*",
+  "hard",
+  "hardcode",
+  "hardcoded",
+  "kafka-cluster",
+  "User:alice",
+  "User:*",
+  "x.y",
+  "x-y_z",
+];
 /** Every character is >= '*' (see the header). */
 const nameArb = fc.oneof(
   { weight: 4, arbitrary: fc.constantFrom(...NAME_POOL) },
   { weight: 1, arbitrary: fc.stringMatching(/^[ab*][ab.*-]{0,3}$/) },
 );
-const ACL_PRINCIPALS = ["User:alice", "User:bob", "User:*", "Group:alice", "Group:*", "Service:x", "User:Alice", "User:a:b", "User:admin"];
+const ACL_PRINCIPALS = [
+  "User:alice",
+  "User:bob",
+  "User:*",
+  "Group:alice",
+  "Group:*",
+  "Service:x",
+  "User:Alice",
+  "User:a:b",
+  "User:admin",
+];
 /** Never `User:*` (Kafka throws for it, see the header). */
-const REQUEST_PRINCIPALS = ["User:alice", "User:bob", "Group:alice", "Service:x", "User:Alice", "User:a:b", "User:admin", "Group:ops", "User:carol"];
+const REQUEST_PRINCIPALS = [
+  "User:alice",
+  "User:bob",
+  "Group:alice",
+  "Service:x",
+  "User:Alice",
+  "User:a:b",
+  "User:admin",
+  "Group:ops",
+  "User:carol",
+];
 const SUPER_USERS = ["User:admin", "Group:ops", "User:bob"];
 const ACL_HOSTS = ["*", "*", "10.0.0.1", "10.0.0.2", "::1", "0:0:0:0:0:0:0:1"];
 /** Java's canonical spellings (what getHostAddress() returns). */
@@ -159,7 +204,8 @@ const requestSpecArb: fc.Arbitrary<RequestSpec> = fc.record({
 
 function resolveRequest(acls: readonly AclBinding[], r: RequestSpec): HarnessRequest {
   const acl = acls[r.ref % Math.max(1, acls.length)];
-  const from = <T>(f: FieldSpec<T>, own: T | undefined, fallback: T): T => (f.kind === "pool" ? f.value : (own ?? fallback));
+  const from = <T>(f: FieldSpec<T>, own: T | undefined, fallback: T): T =>
+    f.kind === "pool" ? f.value : (own ?? fallback);
   // Not `User:*` (Kafka throws for it as a request principal), not `*` or `::1` as a client address.
   const principal = from(r.principal, acl?.principal === "User:*" ? undefined : acl?.principal, "User:alice");
   const host = from(r.host, acl && REQUEST_HOSTS.includes(acl.host) ? acl.host : undefined, "10.0.0.1");
@@ -214,7 +260,12 @@ const filterSpecArb: fc.Arbitrary<FilterSpec> = fc.record({
   suffix: fc.constantFrom("", "", "a", "b", "*"),
   patternType: fc.oneof(
     { weight: 1, arbitrary: fc.constant({ kind: "acl" as const }) },
-    { weight: 2, arbitrary: fc.constantFrom("LITERAL", "PREFIXED", "ANY", "MATCH", "MATCH").map((value) => ({ kind: "value" as const, value })) },
+    {
+      weight: 2,
+      arbitrary: fc
+        .constantFrom("LITERAL", "PREFIXED", "ANY", "MATCH", "MATCH")
+        .map((value) => ({ kind: "value" as const, value })),
+    },
   ),
   principal: filterFieldArb<string | null>(null, fc.constantFrom(...ACL_PRINCIPALS)),
   host: filterFieldArb<string | null>(null, fc.constantFrom(...ACL_HOSTS)),
@@ -224,12 +275,16 @@ const filterSpecArb: fc.Arbitrary<FilterSpec> = fc.record({
 
 function resolveFilter(acls: readonly AclBinding[], f: FilterSpec): HarnessFilter {
   const acl = acls[f.ref % Math.max(1, acls.length)];
-  const from = <T>(field: FilterField<T>, own: T | undefined, fallback: T): T => (field.kind === "value" ? field.value : (own ?? fallback));
+  const from = <T>(field: FilterField<T>, own: T | undefined, fallback: T): T =>
+    field.kind === "value" ? field.value : (own ?? fallback);
   const patternType = from(f.patternType, acl?.patternType, "MATCH");
   return {
     resourceType: from(f.resourceType, acl?.resourceType, "ANY"),
     // Extended names only for MATCH, where a PREFIXED ACL still applies to them.
-    resourceName: f.resourceName.kind === "value" ? f.resourceName.value : (acl?.resourceName ?? "a") + (patternType === "MATCH" ? f.suffix : ""),
+    resourceName:
+      f.resourceName.kind === "value"
+        ? f.resourceName.value
+        : (acl?.resourceName ?? "a") + (patternType === "MATCH" ? f.suffix : ""),
     patternType,
     principal: from(f.principal, acl?.principal, null),
     host: from(f.host, acl?.host, null),
@@ -267,7 +322,11 @@ const caseArb: fc.Arbitrary<DiffCase> = fc
  * super user, the configured default (the decision flips with allow.everyone.if.no.acl.found),
  * or "the ACLs".
  */
-function kafkaRule(c: HarnessCase, r: HarnessRequest, d: { decision: string; byDefault?: boolean; rule?: HarnessRule }): string {
+function kafkaRule(
+  c: HarnessCase,
+  r: HarnessRequest,
+  d: { decision: string; byDefault?: boolean; rule?: HarnessRule },
+): string {
   if (d.rule) return d.rule.kind === "acl" ? `acl ${aclKey(d.rule.acl as AclBinding)}` : d.rule.kind;
   if (c.superUsers.includes(r.principal)) return "superUser";
   return d.byDefault ? "default" : "acls";
@@ -283,7 +342,11 @@ function show(c: DiffCase): string {
   return [
     `superUsers=${JSON.stringify(c.superUsers)} allowEveryoneIfNoAclFound=${c.allowEveryoneIfNoAclFound}`,
     `ACLs (${c.acls.length}):`,
-    ...c.acls.map((a) => `  ${a.permissionType} ${a.principal}@${a.host} ${a.operation} on ${a.resourceType}:${a.patternType}:${JSON.stringify(a.resourceName)}`),
+    ...c.acls.map(
+      (a) =>
+        `  ${a.permissionType} ${a.principal}@${a.host} ${a.operation} ` +
+        `on ${a.resourceType}:${a.patternType}:${JSON.stringify(a.resourceName)}`,
+    ),
   ].join("\n");
 }
 
@@ -314,7 +377,11 @@ async function findProblem(h: KafkaAuthorizerHarness, c: DiffCase, stats?: Stats
     kafka = await h.authorize(c, 10_000);
   } catch (e) {
     if (e instanceof HarnessTimeoutError) {
-      return { message: `Kafka hung on this case (the StandardAuthorizerData.checkSection defect?):\n${show(c)}`, single: c, hang: true };
+      return {
+        message: `Kafka hung on this case (the StandardAuthorizerData.checkSection defect?):\n${show(c)}`,
+        single: c,
+        hang: true,
+      };
     }
     throw e;
   }
@@ -324,9 +391,16 @@ async function findProblem(h: KafkaAuthorizerHarness, c: DiffCase, stats?: Stats
     const k = kafka.results[i];
     const mine = coreAuthorize(c, index, r);
     if (!k || "error" in k) {
-      return { single, message: `Kafka threw for request ${JSON.stringify(r)}: ${k && "error" in k ? k.error : "no answer"}\npolicy core: ${JSON.stringify(mine)}\n${show(c)}` };
+      return {
+        single,
+        message:
+          `Kafka threw for ` +
+          `request ${JSON.stringify(r)}: ${k && "error" in k ? k.error : "no answer"}\npolicy ` +
+          `core: ${JSON.stringify(mine)}\n${show(c)}`,
+      };
     }
-    if (k.rule && k.rule.consistent === false) throw new Error(`harness: the rule read from Kafka does not give authorize()'s answer for ${JSON.stringify(r)}`);
+    if (k.rule && k.rule.consistent === false)
+      throw new Error(`harness: the rule read from Kafka does not give authorize()'s answer for ${JSON.stringify(r)}`);
     const kRule = kafkaRule(c, r, k);
     const mRule = coreRule(mine.rule, k.rule !== undefined);
     if (k.decision !== mine.decision || kRule !== mRule) {
@@ -344,7 +418,12 @@ async function findProblem(h: KafkaAuthorizerHarness, c: DiffCase, stats?: Stats
       const cited = acl && c.acls.some((a) => aclKey(a) === aclKey(acl));
       const permissionFits = acl && (acl.permissionType === "ALLOW") === (mine.decision === "ALLOWED");
       if (!cited || !permissionFits) {
-        return { single, message: `policy core explains ${JSON.stringify(r)} -> ${mine.decision} with an ACL that is not in the set or has the other permission: ${JSON.stringify(acl)}\n${show(c)}` };
+        return {
+          single,
+          message:
+            `policy core explains ${JSON.stringify(r)} -> ${mine.decision} with an ACL that is not in the ` +
+            `set or has the other permission: ${JSON.stringify(acl)}\n${show(c)}`,
+        };
       }
     }
     if (stats) {
@@ -360,10 +439,20 @@ async function findProblem(h: KafkaAuthorizerHarness, c: DiffCase, stats?: Stats
     const k = kafka.byType[i];
     const mine = coreByType(c, index, r);
     if (!k || "error" in k) {
-      return { single, message: `Kafka threw for authorizeByResourceType ${JSON.stringify(r)}: ${k && "error" in k ? k.error : "no answer"}\npolicy core: ${mine}\n${show(c)}` };
+      return {
+        single,
+        message:
+          `Kafka threw for authorizeByResourceType ${JSON.stringify(r)}: ` +
+          `${k && "error" in k ? k.error : "no answer"}\npolicy core: ${mine}\n${show(c)}`,
+      };
     }
     if (k.decision !== mine) {
-      const message = [`authorizeByResourceType disagreement on ${JSON.stringify(r)}`, `  Kafka StandardAuthorizer: ${k.decision}`, `  policy core:              ${mine}`, show(c)].join("\n");
+      const message = [
+        `authorizeByResourceType disagreement on ${JSON.stringify(r)}`,
+        `  Kafka StandardAuthorizer: ${k.decision}`,
+        `  policy core:              ${mine}`,
+        show(c),
+      ].join("\n");
       return { single, message };
     }
     if (stats) {
@@ -374,10 +463,20 @@ async function findProblem(h: KafkaAuthorizerHarness, c: DiffCase, stats?: Stats
   for (const [i, f] of (c.filters ?? []).entries()) {
     const single = { ...c, requests: [], byType: [], filters: [f] };
     const k = (kafka.filters[i] ?? []).map((a) => aclKey(a as AclBinding)).sort();
-    const mine = filterAcls(c.acls, f as AclBindingFilter).map(aclKey).sort();
+    const mine = filterAcls(c.acls, f as AclBindingFilter)
+      .map(aclKey)
+      .sort();
     if (k.length !== mine.length || k.some((x, j) => x !== mine[j])) {
-      const fmtKeys = (keys: string[]): string => (keys.length === 0 ? "  (none)" : keys.map((x) => `  ${x.split("\u0000").join(" ")}`).join("\n"));
-      const message = [`AclBindingFilter disagreement on ${JSON.stringify(f)}`, "Kafka StandardAuthorizer.acls(filter):", fmtKeys(k), "policy core filterAcls:", fmtKeys(mine), show(c)].join("\n");
+      const fmtKeys = (keys: string[]): string =>
+        keys.length === 0 ? "  (none)" : keys.map((x) => `  ${x.split("\u0000").join(" ")}`).join("\n");
+      const message = [
+        `AclBindingFilter disagreement on ${JSON.stringify(f)}`,
+        "Kafka StandardAuthorizer.acls(filter):",
+        fmtKeys(k),
+        "policy core filterAcls:",
+        fmtKeys(mine),
+        show(c),
+      ].join("\n");
       return { single, message };
     }
     if (stats) {
@@ -420,7 +519,10 @@ async function compare(h: KafkaAuthorizerHarness, c: DiffCase, stats?: Stats): P
   const p = await findProblem(h, c, stats);
   if (!p) return undefined;
   const small = await minimise(h, p);
-  return `${small.message}\n(minimised from ${c.acls.length} ACLs, ${c.requests.length}+${c.byType?.length ?? 0} requests and ${c.filters?.length ?? 0} filters)`;
+  return (
+    `${small.message}\n(minimised from ${c.acls.length} ACLs, ${c.requests.length}+${c.byType?.length ?? 0} ` +
+    `requests and ${c.filters?.length ?? 0} filters)`
+  );
 }
 
 // ---- the tests -------------------------------------------------------------------------
@@ -431,40 +533,60 @@ describe("policy core vs Kafka 4.1.1 StandardAuthorizer (differential)", () => {
   let harness: KafkaAuthorizerHarness;
 
   beforeAll(async () => {
-    harness = await KafkaAuthorizerHarness.start({ heapMb: 512, jvmArgs: ["-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC", "-Xshare:auto"] });
+    harness = await KafkaAuthorizerHarness.start({
+      heapMb: 512,
+      jvmArgs: ["-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC", "-Xshare:auto"],
+    });
   });
   afterAll(async () => {
     await harness?.close();
   });
 
-  it(`agrees on authorize(), authorizeByResourceType() and ACL filters for ${RUNS} random ACL sets x ~${REQUESTS_PER_SET / 2}+${BY_TYPE_PER_SET / 2}+${FILTERS_PER_SET / 2} questions`, async () => {
-    const stats: Stats = { sets: 0, authorize: 0, byType: 0, allowed: 0, denied: 0, byDefault: 0, byAcl: 0, byTypeAllowed: 0, filters: 0, filtersNonEmpty: 0 };
-    const seed = process.env.DIFFERENTIAL_SEED === undefined ? Date.now() : Number(process.env.DIFFERENTIAL_SEED);
-    await fc.assert(
-      fc.asyncProperty(caseArb, async (c) => {
-        const problem = await compare(harness, c, stats);
-        if (problem) throw new Error(problem);
-      }),
-      { numRuns: RUNS, seed, endOnFailure: false },
-    );
-    console.info(
-      `differential (seed ${seed}): ${stats.sets} ACL sets, ${stats.authorize} authorize() decisions ` +
-        `(${stats.allowed} ALLOWED, ${stats.denied} DENIED; ${stats.byDefault} by the no-ACL default, ${stats.byAcl} citing an ACL, same rule as Kafka's), ` +
-        `${stats.byType} authorizeByResourceType() decisions (${stats.byTypeAllowed} ALLOWED), ` +
-        `${stats.filters} AclBindingFilters (${stats.filtersNonEmpty} matching some ACL): 0 disagreements`,
-    );
-    // The generator must keep producing cases where every branch of the rule is taken.
-    expect(stats.authorize).toBeGreaterThan(RUNS * 25);
-    expect(stats.allowed).toBeGreaterThan(stats.authorize * 0.05);
-    expect(stats.denied).toBeGreaterThan(stats.authorize * 0.05);
-    expect(stats.byDefault).toBeGreaterThan(0);
-    // The harness could read Kafka's deciding rule, so explanations were compared ACL for ACL.
-    expect(stats.byAcl).toBeGreaterThan(stats.authorize * 0.05);
-    expect(stats.byTypeAllowed).toBeGreaterThan(0);
-    expect(stats.byType - stats.byTypeAllowed).toBeGreaterThan(0);
-    expect(stats.filtersNonEmpty).toBeGreaterThan(stats.filters * 0.2);
-    expect(stats.filters - stats.filtersNonEmpty).toBeGreaterThan(stats.filters * 0.05);
-  }, 120_000);
+  it(
+    `agrees on authorize(), authorizeByResourceType() and ACL filters for ${RUNS} random ACL sets x ` +
+      `~${REQUESTS_PER_SET / 2}+${BY_TYPE_PER_SET / 2}+${FILTERS_PER_SET / 2} questions`,
+    async () => {
+      const stats: Stats = {
+        sets: 0,
+        authorize: 0,
+        byType: 0,
+        allowed: 0,
+        denied: 0,
+        byDefault: 0,
+        byAcl: 0,
+        byTypeAllowed: 0,
+        filters: 0,
+        filtersNonEmpty: 0,
+      };
+      const seed = process.env.DIFFERENTIAL_SEED === undefined ? Date.now() : Number(process.env.DIFFERENTIAL_SEED);
+      await fc.assert(
+        fc.asyncProperty(caseArb, async (c) => {
+          const problem = await compare(harness, c, stats);
+          if (problem) throw new Error(problem);
+        }),
+        { numRuns: RUNS, seed, endOnFailure: false },
+      );
+      console.info(
+        `differential (seed ${seed}): ${stats.sets} ACL sets, ${stats.authorize} authorize() decisions ` +
+          `(${stats.allowed} ALLOWED, ${stats.denied} DENIED; ${stats.byDefault} by the no-ACL ` +
+          `default, ${stats.byAcl} citing an ACL, same rule as Kafka's), ` +
+          `${stats.byType} authorizeByResourceType() decisions (${stats.byTypeAllowed} ALLOWED), ` +
+          `${stats.filters} AclBindingFilters (${stats.filtersNonEmpty} matching some ACL): 0 disagreements`,
+      );
+      // The generator must keep producing cases where every branch of the rule is taken.
+      expect(stats.authorize).toBeGreaterThan(RUNS * 25);
+      expect(stats.allowed).toBeGreaterThan(stats.authorize * 0.05);
+      expect(stats.denied).toBeGreaterThan(stats.authorize * 0.05);
+      expect(stats.byDefault).toBeGreaterThan(0);
+      // The harness could read Kafka's deciding rule, so explanations were compared ACL for ACL.
+      expect(stats.byAcl).toBeGreaterThan(stats.authorize * 0.05);
+      expect(stats.byTypeAllowed).toBeGreaterThan(0);
+      expect(stats.byType - stats.byTypeAllowed).toBeGreaterThan(0);
+      expect(stats.filtersNonEmpty).toBeGreaterThan(stats.filters * 0.2);
+      expect(stats.filters - stats.filtersNonEmpty).toBeGreaterThan(stats.filters * 0.05);
+    },
+    120_000,
+  );
 
   it("agrees on hand-picked trap cases", async () => {
     const t = (
@@ -499,45 +621,77 @@ describe("policy core vs Kafka 4.1.1 StandardAuthorizer (differential)", () => {
     });
     const cases = [
       // An ACL for someone else switches the resource to default-DENY even when allow-everyone is on.
-      t([acl({ principal: "User:bob" })], [req({}), req({ resourceName: "other" })], { allowEveryoneIfNoAclFound: true }),
+      t([acl({ principal: "User:bob" })], [req({}), req({ resourceName: "other" })], {
+        allowEveryoneIfNoAclFound: true,
+      }),
       // PREFIXED `*` is not a wildcard; LITERAL `*` is.
       t([acl({ resourceName: "*", patternType: "PREFIXED" })], [req({}), req({ resourceName: "*x" })]),
       t([acl({ resourceName: "*" })], [req({}), req({ resourceName: "*" })]),
       // Kafka quirk the policy core mirrors: a LITERAL `*` ACL does not apply to names that start with `*`
       // (checkSection sees `*` as a literal that is only a prefix and skips it), ALLOW and DENY alike.
-      t([acl({ resourceType: "GROUP", resourceName: "*" }), acl({ resourceType: "GROUP", resourceName: "*", permissionType: "DENY", operation: "DELETE" })], [
-        req({ resourceType: "GROUP", resourceName: "*orders" }),
-        req({ resourceType: "GROUP", resourceName: "*orders", operation: "DELETE" }),
-        req({ resourceType: "GROUP", resourceName: "orders" }),
-        req({ resourceType: "GROUP", resourceName: "*" }),
-      ], { allowEveryoneIfNoAclFound: true }),
+      t(
+        [
+          acl({ resourceType: "GROUP", resourceName: "*" }),
+          acl({ resourceType: "GROUP", resourceName: "*", permissionType: "DENY", operation: "DELETE" }),
+        ],
+        [
+          req({ resourceType: "GROUP", resourceName: "*orders" }),
+          req({ resourceType: "GROUP", resourceName: "*orders", operation: "DELETE" }),
+          req({ resourceType: "GROUP", resourceName: "orders" }),
+          req({ resourceType: "GROUP", resourceName: "*" }),
+        ],
+        { allowEveryoneIfNoAclFound: true },
+      ),
       // User:* matches every principal type; Group:* matches nothing special.
       t([acl({ principal: "User:*" })], [req({ principal: "Service:x" }), req({ principal: "Group:g" })]),
       t([acl({ principal: "Group:*" })], [req({ principal: "Group:g" })]),
       // ::1 never matches: Kafka compares with 0:0:0:0:0:0:0:1.
-      t([acl({ host: "::1" }), acl({ host: "0:0:0:0:0:0:0:1", operation: "WRITE" })], [req({ host: "0:0:0:0:0:0:0:1" }), req({ host: "0:0:0:0:0:0:0:1", operation: "WRITE" })]),
+      t(
+        [acl({ host: "::1" }), acl({ host: "0:0:0:0:0:0:0:1", operation: "WRITE" })],
+        [req({ host: "0:0:0:0:0:0:0:1" }), req({ host: "0:0:0:0:0:0:0:1", operation: "WRITE" })],
+      ),
       // Implication is ALLOW-only: DENY READ does not deny DESCRIBE; ALTER does not imply ALTER_CONFIGS.
       t([acl({}), acl({ permissionType: "DENY" })], [req({ operation: "DESCRIBE" }), req({})]),
-      t([acl({ operation: "ALTER" })], [req({ operation: "ALTER_CONFIGS" }), req({ operation: "DESCRIBE" }), req({ operation: "DESCRIBE_CONFIGS" })]),
-      t([acl({ operation: "ALTER_CONFIGS" })], [req({ operation: "DESCRIBE_CONFIGS" }), req({ operation: "DESCRIBE" })]),
+      t(
+        [acl({ operation: "ALTER" })],
+        [req({ operation: "ALTER_CONFIGS" }), req({ operation: "DESCRIBE" }), req({ operation: "DESCRIBE_CONFIGS" })],
+      ),
+      t(
+        [acl({ operation: "ALTER_CONFIGS" })],
+        [req({ operation: "DESCRIBE_CONFIGS" }), req({ operation: "DESCRIBE" })],
+      ),
       // Super users bypass DENY; the match is on the exact Type:name string.
-      t([acl({ principal: "User:admin", permissionType: "DENY", operation: "ALL" })], [req({ principal: "User:admin" }), req({ principal: "User:Admin" })], { superUsers: ["User:admin"] }),
+      t(
+        [acl({ principal: "User:admin", permissionType: "DENY", operation: "ALL" })],
+        [req({ principal: "User:admin" }), req({ principal: "User:Admin" })],
+        { superUsers: ["User:admin"] },
+      ),
       // Prefixes that share stems.
-      t([acl({ resourceName: "ab", patternType: "PREFIXED" }), acl({ resourceName: "abc", patternType: "PREFIXED", permissionType: "DENY" })], [
-        req({ resourceName: "ab" }),
-        req({ resourceName: "abd" }),
-        req({ resourceName: "abc" }),
-        req({ resourceName: "abcd" }),
-        req({ resourceName: "a" }),
-      ]),
+      t(
+        [
+          acl({ resourceName: "ab", patternType: "PREFIXED" }),
+          acl({ resourceName: "abc", patternType: "PREFIXED", permissionType: "DENY" }),
+        ],
+        [
+          req({ resourceName: "ab" }),
+          req({ resourceName: "abd" }),
+          req({ resourceName: "abc" }),
+          req({ resourceName: "abcd" }),
+          req({ resourceName: "a" }),
+        ],
+      ),
       // authorizeByResourceType: no implication, wildcard DENY wins, a prefix DENY dominates an allowed literal,
       // and an ACL on the dummy name "hardcode" decides through authorize() (with implication).
-      t([acl({ resourceName: "ab" }), acl({ resourceName: "a", patternType: "PREFIXED", permissionType: "DENY" })], [], {
-        byType: [
-          { principal: "User:alice", host: "10.0.0.1", operation: "READ", resourceType: "TOPIC" },
-          { principal: "User:alice", host: "10.0.0.1", operation: "DESCRIBE", resourceType: "TOPIC" },
-        ],
-      }),
+      t(
+        [acl({ resourceName: "ab" }), acl({ resourceName: "a", patternType: "PREFIXED", permissionType: "DENY" })],
+        [],
+        {
+          byType: [
+            { principal: "User:alice", host: "10.0.0.1", operation: "READ", resourceType: "TOPIC" },
+            { principal: "User:alice", host: "10.0.0.1", operation: "DESCRIBE", resourceType: "TOPIC" },
+          ],
+        },
+      ),
       t([acl({ resourceName: "hardcode", operation: "WRITE" })], [], {
         byType: [{ principal: "User:alice", host: "10.0.0.1", operation: "DESCRIBE", resourceType: "TOPIC" }],
       }),
@@ -560,12 +714,60 @@ describe("policy core vs Kafka 4.1.1 StandardAuthorizer (differential)", () => {
         [],
         {
           filters: [
-            { resourceType: "TOPIC", resourceName: "foo", patternType: "ANY", principal: null, host: null, operation: "ANY", permissionType: "ANY" },
-            { resourceType: "TOPIC", resourceName: "foo", patternType: "MATCH", principal: null, host: null, operation: "ANY", permissionType: "ANY" },
-            { resourceType: "TOPIC", resourceName: "*", patternType: "MATCH", principal: null, host: null, operation: "ANY", permissionType: "ANY" },
-            { resourceType: "TOPIC", resourceName: null, patternType: "MATCH", principal: null, host: null, operation: "ANY", permissionType: "ANY" },
-            { resourceType: "ANY", resourceName: "foo", patternType: "LITERAL", principal: "User:alice", host: null, operation: "READ", permissionType: "ALLOW" },
-            { resourceType: "ANY", resourceName: null, patternType: "ANY", principal: null, host: "10.0.0.1", operation: "ANY", permissionType: "ANY" },
+            {
+              resourceType: "TOPIC",
+              resourceName: "foo",
+              patternType: "ANY",
+              principal: null,
+              host: null,
+              operation: "ANY",
+              permissionType: "ANY",
+            },
+            {
+              resourceType: "TOPIC",
+              resourceName: "foo",
+              patternType: "MATCH",
+              principal: null,
+              host: null,
+              operation: "ANY",
+              permissionType: "ANY",
+            },
+            {
+              resourceType: "TOPIC",
+              resourceName: "*",
+              patternType: "MATCH",
+              principal: null,
+              host: null,
+              operation: "ANY",
+              permissionType: "ANY",
+            },
+            {
+              resourceType: "TOPIC",
+              resourceName: null,
+              patternType: "MATCH",
+              principal: null,
+              host: null,
+              operation: "ANY",
+              permissionType: "ANY",
+            },
+            {
+              resourceType: "ANY",
+              resourceName: "foo",
+              patternType: "LITERAL",
+              principal: "User:alice",
+              host: null,
+              operation: "READ",
+              permissionType: "ALLOW",
+            },
+            {
+              resourceType: "ANY",
+              resourceName: null,
+              patternType: "ANY",
+              principal: null,
+              host: "10.0.0.1",
+              operation: "ANY",
+              permissionType: "ANY",
+            },
           ],
         },
       ),
@@ -575,54 +777,98 @@ describe("policy core vs Kafka 4.1.1 StandardAuthorizer (differential)", () => {
     }
   });
 
-  it("answers by the intended rule where Kafka 4.1.1 throws (GROUP names below '*' sharing 2+ leading chars)", async () => {
-    // kafka-semantics.md §1.10: ACL `!xa`, authorize `!xyz` -> StringIndexOutOfBoundsException in checkSection.
-    const c: DiffCase = {
-      acls: [{ resourceType: "GROUP", resourceName: "!xa", patternType: "LITERAL", principal: "User:alice", host: "*", operation: "READ", permissionType: "ALLOW" }],
-      superUsers: [],
-      allowEveryoneIfNoAclFound: true,
-      requests: [{ principal: "User:alice", host: "10.0.0.1", operation: "READ", resourceType: "GROUP", resourceName: "!xyz" }],
-    };
-    const request = c.requests[0]!;
-    // The literal `!xa` does not apply to `!xyz`: no ACL on the resource, so the default (allow) applies.
-    const mine = coreAuthorize(c, coreIndex(c.acls), request);
-    expect(mine.decision).toBe("ALLOWED");
-    expect(mine.ruleKind).toBe("default");
-    const kafka = (await harness.authorize(c)).results[0];
-    // Either Kafka still throws (the defect), or it has been fixed and then it must agree.
-    if (kafka && "error" in kafka) expect(kafka.error).toMatch(/StringIndexOutOfBounds/);
-    else expect(kafka?.decision).toBe("ALLOWED");
-  });
+  it(
+    "answers by the intended rule where Kafka 4.1.1 throws (GROUP names below '*' sharing 2+ leading " + "chars)",
+    async () => {
+      // kafka-semantics.md §1.10: ACL `!xa`, authorize `!xyz` -> StringIndexOutOfBoundsException in checkSection.
+      const c: DiffCase = {
+        acls: [
+          {
+            resourceType: "GROUP",
+            resourceName: "!xa",
+            patternType: "LITERAL",
+            principal: "User:alice",
+            host: "*",
+            operation: "READ",
+            permissionType: "ALLOW",
+          },
+        ],
+        superUsers: [],
+        allowEveryoneIfNoAclFound: true,
+        requests: [
+          { principal: "User:alice", host: "10.0.0.1", operation: "READ", resourceType: "GROUP", resourceName: "!xyz" },
+        ],
+      };
+      const request = c.requests[0]!;
+      // The literal `!xa` does not apply to `!xyz`: no ACL on the resource, so the default (allow) applies.
+      const mine = coreAuthorize(c, coreIndex(c.acls), request);
+      expect(mine.decision).toBe("ALLOWED");
+      expect(mine.ruleKind).toBe("default");
+      const kafka = (await harness.authorize(c)).results[0];
+      // Either Kafka still throws (the defect), or it has been fixed and then it must agree.
+      if (kafka && "error" in kafka) expect(kafka.error).toMatch(/StringIndexOutOfBounds/);
+      else expect(kafka?.decision).toBe("ALLOWED");
+    },
+  );
 
-  it("answers by the intended rule where Kafka 4.1.1 hangs (GROUP names below '*' sharing 1 leading char), and the harness survives the hang", async () => {
-    // kafka-semantics.md §1.10: ACL `!a`, authorize `!b` -> checkSection never returns.
-    const c: DiffCase = {
-      acls: [{ resourceType: "GROUP", resourceName: "!a", patternType: "LITERAL", principal: "User:alice", host: "*", operation: "READ", permissionType: "ALLOW" }],
-      superUsers: [],
-      allowEveryoneIfNoAclFound: false,
-      requests: [{ principal: "User:alice", host: "10.0.0.1", operation: "READ", resourceType: "GROUP", resourceName: "!b" }],
-    };
-    const mine = coreAuthorize(c, coreIndex(c.acls), c.requests[0]!);
-    expect(mine.decision).toBe("DENIED");
-    expect(mine.ruleKind).toBe("default");
-    const outcome = await harness.authorize(c, 3_000).then(
-      (a) => a.results[0],
-      (e: unknown) => e,
-    );
-    if (outcome instanceof HarnessTimeoutError) {
-      // The JVM was killed; the next batch gets a fresh one.
-      expect(await harness.ping()).toBe("4.1.1");
-    } else {
-      expect(outcome).toEqual({ decision: "DENIED", byDefault: true });
-    }
-  }, 60_000);
+  it(
+    "answers by the intended rule where Kafka 4.1.1 hangs (GROUP names below '*' sharing 1 leading " +
+      "char), and the harness survives the hang",
+    async () => {
+      // kafka-semantics.md §1.10: ACL `!a`, authorize `!b` -> checkSection never returns.
+      const c: DiffCase = {
+        acls: [
+          {
+            resourceType: "GROUP",
+            resourceName: "!a",
+            patternType: "LITERAL",
+            principal: "User:alice",
+            host: "*",
+            operation: "READ",
+            permissionType: "ALLOW",
+          },
+        ],
+        superUsers: [],
+        allowEveryoneIfNoAclFound: false,
+        requests: [
+          { principal: "User:alice", host: "10.0.0.1", operation: "READ", resourceType: "GROUP", resourceName: "!b" },
+        ],
+      };
+      const mine = coreAuthorize(c, coreIndex(c.acls), c.requests[0]!);
+      expect(mine.decision).toBe("DENIED");
+      expect(mine.ruleKind).toBe("default");
+      const outcome = await harness.authorize(c, 3_000).then(
+        (a) => a.results[0],
+        (e: unknown) => e,
+      );
+      if (outcome instanceof HarnessTimeoutError) {
+        // The JVM was killed; the next batch gets a fresh one.
+        expect(await harness.ping()).toBe("4.1.1");
+      } else {
+        expect(outcome).toEqual({ decision: "DENIED", byDefault: true });
+      }
+    },
+    60_000,
+  );
 
   it("answers a request from the principal `User:*` by the ACLs, where Kafka 4.1.1 throws", async () => {
     const c: DiffCase = {
-      acls: [{ resourceType: "TOPIC", resourceName: "orders", patternType: "LITERAL", principal: "User:*", host: "*", operation: "READ", permissionType: "ALLOW" }],
+      acls: [
+        {
+          resourceType: "TOPIC",
+          resourceName: "orders",
+          patternType: "LITERAL",
+          principal: "User:*",
+          host: "*",
+          operation: "READ",
+          permissionType: "ALLOW",
+        },
+      ],
       superUsers: [],
       allowEveryoneIfNoAclFound: false,
-      requests: [{ principal: "User:*", host: "10.0.0.1", operation: "READ", resourceType: "TOPIC", resourceName: "orders" }],
+      requests: [
+        { principal: "User:*", host: "10.0.0.1", operation: "READ", resourceType: "TOPIC", resourceName: "orders" },
+      ],
     };
     expect(coreAuthorize(c, coreIndex(c.acls), c.requests[0]!).decision).toBe("ALLOWED");
     const kafka = (await harness.authorize(c)).results[0];

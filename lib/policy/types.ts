@@ -83,7 +83,12 @@ export interface QuotaEntity {
   ip?: string | null;
 }
 
-export const CLIENT_QUOTA_KEYS = ["producer_byte_rate", "consumer_byte_rate", "request_percentage", "controller_mutation_rate"] as const;
+export const CLIENT_QUOTA_KEYS = [
+  "producer_byte_rate",
+  "consumer_byte_rate",
+  "request_percentage",
+  "controller_mutation_rate",
+] as const;
 export const IP_QUOTA_KEYS = ["connection_creation_rate"] as const;
 export const QUOTA_KEYS = [...CLIENT_QUOTA_KEYS, ...IP_QUOTA_KEYS] as const;
 export type ClientQuotaKey = (typeof CLIENT_QUOTA_KEYS)[number];

@@ -10,18 +10,37 @@ const fieldsOf = (input: Record<string, string | undefined>) => {
 describe("accessCheckQuerySchema", () => {
   it("parses a complete question and trims the fields", () => {
     expect(
-      accessCheckQuerySchema.parse({ principal: " User:bob ", operation: "READ", resourceType: "TOPIC", resourceName: " payments-eu ", host: "10.0.0.5" }),
-    ).toEqual({ principal: "User:bob", client: null, operation: "READ", resourceType: "TOPIC", resourceName: "payments-eu", host: "10.0.0.5" });
+      accessCheckQuerySchema.parse({
+        principal: " User:bob ",
+        operation: "READ",
+        resourceType: "TOPIC",
+        resourceName: " payments-eu ",
+        host: "10.0.0.5",
+      }),
+    ).toEqual({
+      principal: "User:bob",
+      client: null,
+      operation: "READ",
+      resourceType: "TOPIC",
+      resourceName: "payments-eu",
+      host: "10.0.0.5",
+    });
   });
 
   it("takes a client's certificate DN or Kerberos principal instead of a principal, but only one of the three", () => {
     const question = { operation: "READ", resourceType: "TOPIC", resourceName: "orders" };
-    expect(accessCheckQuerySchema.parse({ ...question, certificateDn: "CN=svc-orders,OU=ServiceUsers" })).toMatchObject({
-      principal: "",
-      client: { kind: "certificate", value: "CN=svc-orders,OU=ServiceUsers" },
+    expect(accessCheckQuerySchema.parse({ ...question, certificateDn: "CN=svc-orders,OU=ServiceUsers" })).toMatchObject(
+      {
+        principal: "",
+        client: { kind: "certificate", value: "CN=svc-orders,OU=ServiceUsers" },
+      },
+    );
+    expect(accessCheckQuerySchema.parse({ ...question, kerberosPrincipal: " alice@EXAMPLE.COM " })).toMatchObject({
+      client: { kind: "kerberos", value: "alice@EXAMPLE.COM" },
     });
-    expect(accessCheckQuerySchema.parse({ ...question, kerberosPrincipal: " alice@EXAMPLE.COM " })).toMatchObject({ client: { kind: "kerberos", value: "alice@EXAMPLE.COM" } });
-    expect(fieldsOf({ ...question, principal: "User:alice", certificateDn: "CN=alice" })).toEqual({ principal: "Give one of principal, certificateDn and kerberosPrincipal" });
+    expect(fieldsOf({ ...question, principal: "User:alice", certificateDn: "CN=alice" })).toEqual({
+      principal: "Give one of principal, certificateDn and kerberosPrincipal",
+    });
   });
 
   it("writes an IPv6 host the way Kafka compares it", () => {
@@ -29,18 +48,24 @@ describe("accessCheckQuerySchema", () => {
     expect(accessCheckQuerySchema.parse({ ...q, host: "::1" }).host).toBe("0:0:0:0:0:0:0:1");
   });
 
-  it("without a host (absent or blank) asks from any host no ACL names, as the other pages do: null, never 127.0.0.1", () => {
-    const q = { principal: "User:alice", operation: "READ", resourceType: "TOPIC", resourceName: "orders" };
-    expect(accessCheckQuerySchema.parse(q).host).toBeNull();
-    expect(accessCheckQuerySchema.parse({ ...q, host: "" }).host).toBeNull();
-    expect(accessCheckQuerySchema.parse({ ...q, host: " 10.0.0.7 " }).host).toBe("10.0.0.7");
-  });
+  it(
+    "without a host (absent or blank) asks from any host no ACL names, as the other pages do: null, never " +
+      "127.0.0.1",
+    () => {
+      const q = { principal: "User:alice", operation: "READ", resourceType: "TOPIC", resourceName: "orders" };
+      expect(accessCheckQuerySchema.parse(q).host).toBeNull();
+      expect(accessCheckQuerySchema.parse({ ...q, host: "" }).host).toBeNull();
+      expect(accessCheckQuerySchema.parse({ ...q, host: " 10.0.0.7 " }).host).toBe("10.0.0.7");
+    },
+  );
 
   it("names CLUSTER kafka-cluster when no name is given, and refuses any other name", () => {
     const q = { principal: "User:svc-orders", operation: "IDEMPOTENT_WRITE", resourceType: "CLUSTER" };
     expect(accessCheckQuerySchema.parse(q).resourceName).toBe("kafka-cluster");
     expect(accessCheckQuerySchema.parse({ ...q, resourceName: "kafka-cluster" }).resourceName).toBe("kafka-cluster");
-    expect(fieldsOf({ ...q, resourceName: "prod" })).toEqual({ resourceName: "The CLUSTER resource is always named kafka-cluster" });
+    expect(fieldsOf({ ...q, resourceName: "prod" })).toEqual({
+      resourceName: "The CLUSTER resource is always named kafka-cluster",
+    });
   });
 
   it("reports every bad field at once, not only the first", () => {
@@ -50,7 +75,13 @@ describe("accessCheckQuerySchema", () => {
       resourceType: expect.stringContaining("Choose a resource type"),
       resourceName: "Enter the resource name",
     });
-    const errors = fieldsOf({ principal: "alice", operation: "CREATE_TOKENS", resourceType: "TOPIC", resourceName: "", host: "*" });
+    const errors = fieldsOf({
+      principal: "alice",
+      operation: "CREATE_TOKENS",
+      resourceType: "TOPIC",
+      resourceName: "",
+      host: "*",
+    });
     expect(Object.keys(errors).sort()).toEqual(["host", "operation", "principal", "resourceName"]);
     expect(errors.principal).toBe("Write the principal as Type:name, e.g. User:alice");
     expect(errors.resourceName).toBe("Enter the TOPIC name");
@@ -60,10 +91,15 @@ describe("accessCheckQuerySchema", () => {
   it("accepts only operations the resource type has (the policy core's table)", () => {
     const q = { principal: "User:bob", resourceName: "x" };
     expect(fieldsOf({ ...q, resourceType: "TOPIC", operation: "CREATE_TOKENS" }).operation).toBe(
-      "CREATE_TOKENS does not apply to TOPIC resources; TOPIC has READ, WRITE, CREATE, DESCRIBE, DELETE, ALTER, DESCRIBE_CONFIGS, ALTER_CONFIGS",
+      "CREATE_TOKENS does not apply to TOPIC resources; TOPIC has READ, WRITE, CREATE, DESCRIBE, DELETE, " +
+        "ALTER, DESCRIBE_CONFIGS, ALTER_CONFIGS",
     );
-    expect(fieldsOf({ ...q, resourceType: "GROUP", operation: "WRITE" }).operation).toContain("does not apply to GROUP");
-    expect(fieldsOf({ ...q, resourceType: "USER", operation: "CREATE_TOKENS", resourceName: "User:svc-orders" })).toEqual({});
+    expect(fieldsOf({ ...q, resourceType: "GROUP", operation: "WRITE" }).operation).toContain(
+      "does not apply to GROUP",
+    );
+    expect(
+      fieldsOf({ ...q, resourceType: "USER", operation: "CREATE_TOKENS", resourceName: "User:svc-orders" }),
+    ).toEqual({});
     expect(fieldsOf({ ...q, resourceType: "DELEGATION_TOKEN", operation: "DESCRIBE" })).toEqual({});
   });
 
@@ -96,7 +132,14 @@ describe("isPrincipal", () => {
 
 describe("isIpAddress", () => {
   it("accepts IPv4 and IPv6 (with a zone), not names or ranges", () => {
-    for (const ok of ["127.0.0.1", "255.255.255.255", "0:0:0:0:0:0:0:1", "::1", "fe80:0:0:0:1:2:3:4%eth0", "0:0:0:0:0:ffff:10.0.0.1"]) {
+    for (const ok of [
+      "127.0.0.1",
+      "255.255.255.255",
+      "0:0:0:0:0:0:0:1",
+      "::1",
+      "fe80:0:0:0:1:2:3:4%eth0",
+      "0:0:0:0:0:ffff:10.0.0.1",
+    ]) {
       expect(isIpAddress(ok), ok).toBe(true);
     }
     for (const bad of ["256.1.1.1", "1.2.3", "01.2.3.4x", "localhost", "10.0.0.0/8", "*", "a:b", ""]) {

@@ -53,23 +53,36 @@ const required = (max: number) => z.preprocess((v) => v ?? "", trimmed(max));
 
 /** The query parameters as given (for the OpenAPI document); parse with accessCheckQuerySchema. */
 export const accessCheckQueryFieldsSchema = z.object({
-  principal: trimmed(1000).default("").meta({ description: "The principal asking, Type:name (User:alice). Or give certificateDn or kerberosPrincipal instead" }),
+  principal: trimmed(1000).default("").meta({
+    description: "The principal asking, Type:name (User:alice). Or give certificateDn or kerberosPrincipal instead",
+  }),
   certificateDn: z
     .string()
     .max(4000, "At most 4000 characters")
     .default("")
-    .meta({ description: "Instead of principal: a client presenting a certificate with this subject DN (RFC 2253), mapped with the configured ssl.principal.mapping.rules" }),
+    .meta({
+      description:
+        "Instead of principal: a client presenting a certificate with this subject DN (RFC 2253), mapped with " +
+        "the configured ssl.principal.mapping.rules",
+    }),
   kerberosPrincipal: trimmed(1000)
     .default("")
-    .meta({ description: "Instead of principal: a Kerberos client (alice@EXAMPLE.COM), mapped with the configured sasl.kerberos.principal.to.local.rules" }),
+    .meta({
+      description:
+        "Instead of principal: a Kerberos client (alice@EXAMPLE.COM), mapped with the configured " +
+        "sasl.kerberos.principal.to.local.rules",
+    }),
   operation: required(40).meta({ description: "The operation the request needs", enum: [...CHECKABLE_OPERATIONS] }),
   resourceType: required(40).meta({ description: "The resource type", enum: [...RESOURCE_TYPES] }),
-  resourceName: trimmed(1000).default("").meta({ description: `The resource name; for CLUSTER it is always ${CLUSTER_RESOURCE_NAME} (the default)` }),
+  resourceName: trimmed(1000)
+    .default("")
+    .meta({ description: `The resource name; for CLUSTER it is always ${CLUSTER_RESOURCE_NAME} (the default)` }),
   host: trimmed(100)
     .default("")
     .meta({
       description:
-        `The client's IP address exactly as Kafka prints it. Omitted or empty: ${UNNAMED_HOST_WORDS} (only *-host ACLs count); ` +
+        `The client's IP address exactly as Kafka prints it. Omitted or empty: ${UNNAMED_HOST_WORDS} (only ` +
+        `*-host ACLs count); ` +
         "the answer's hosts.assumed says so and hosts.differing lists the hosts the ACLs name where the answer differs",
     }),
 });
@@ -81,16 +94,25 @@ export const accessCheckQuerySchema = accessCheckQueryFieldsSchema
     const given = [v.principal, v.certificateDn.trim(), v.kerberosPrincipal].filter((s) => s !== "").length;
     if (given === 0) issue("principal", "Enter a principal, e.g. User:alice");
     else if (given > 1) issue("principal", "Give one of principal, certificateDn and kerberosPrincipal");
-    else if (v.principal !== "" && !isPrincipal(v.principal)) issue("principal", "Write the principal as Type:name, e.g. User:alice");
+    else if (v.principal !== "" && !isPrincipal(v.principal))
+      issue("principal", "Write the principal as Type:name, e.g. User:alice");
 
     const type = isResourceType(v.resourceType) ? v.resourceType : null;
     if (type === null) issue("resourceType", `Choose a resource type: ${RESOURCE_TYPES.join(", ")}`);
 
     if (v.operation === "") issue("operation", "Choose an operation");
-    else if (v.operation === "ALL") issue("operation", "ALL exists only in ACLs: a client request never asks for ALL. Choose the operation the request needs.");
-    else if (!isOperation(v.operation)) issue("operation", `Unknown operation; one of ${CHECKABLE_OPERATIONS.join(", ")}`);
+    else if (v.operation === "ALL")
+      issue(
+        "operation",
+        "ALL exists only in ACLs: a client request never asks for ALL. Choose the operation the request needs.",
+      );
+    else if (!isOperation(v.operation))
+      issue("operation", `Unknown operation; one of ${CHECKABLE_OPERATIONS.join(", ")}`);
     else if (type !== null && !SUPPORTED_OPERATIONS[type].includes(v.operation)) {
-      issue("operation", `${v.operation} does not apply to ${type} resources; ${type} has ${SUPPORTED_OPERATIONS[type].join(", ")}`);
+      issue(
+        "operation",
+        `${v.operation} does not apply to ${type} resources; ${type} has ${SUPPORTED_OPERATIONS[type].join(", ")}`,
+      );
     }
 
     if (type === "CLUSTER") {
@@ -101,16 +123,24 @@ export const accessCheckQuerySchema = accessCheckQueryFieldsSchema
       issue("resourceName", type === null ? "Enter the resource name" : `Enter the ${type} name`);
     }
 
-    if (v.host === "*") issue("host", "A client connects from one address; * exists only in ACLs (where it matches any host)");
-    else if (v.host !== "" && !isIpAddress(v.host)) issue("host", "Enter an IP address, e.g. 127.0.0.1: Kafka matches hosts as exact IP strings, not names");
+    if (v.host === "*")
+      issue("host", "A client connects from one address; * exists only in ACLs (where it matches any host)");
+    else if (v.host !== "" && !isIpAddress(v.host))
+      issue("host", "Enter an IP address, e.g. 127.0.0.1: Kafka matches hosts as exact IP strings, not names");
   })
   .transform((v) => {
     const resourceType = v.resourceType as ResourceType;
     const client: AccessCheckClient | null =
-      v.certificateDn.trim() !== "" ? { kind: "certificate", value: v.certificateDn } : v.kerberosPrincipal !== "" ? { kind: "kerberos", value: v.kerberosPrincipal } : null;
+      v.certificateDn.trim() !== ""
+        ? { kind: "certificate", value: v.certificateDn }
+        : v.kerberosPrincipal !== ""
+          ? { kind: "kerberos", value: v.kerberosPrincipal }
+          : null;
     return {
       principal: v.principal,
-      /** Set when the client is given by certificate DN or Kerberos principal: the service maps it to `principal` first. */
+      /**
+       * Set when the client is given by certificate DN or Kerberos principal: the service maps it to `principal` first.
+       */
       client,
       operation: v.operation as AclOperation,
       resourceType,
@@ -158,14 +188,23 @@ export const accessCheckResultSchema = z.object({
       sentence: z.string(),
     })
     .optional(),
-  /** The ACLs that apply to the resource (Kafka's MATCH filter): the exact name, then prefixes (longest first), then `*`. */
+  /**
+   * The ACLs that apply to the resource (Kafka's MATCH filter): the exact name, then prefixes (longest first), then
+   * `*`.
+   */
   acls: z.array(aclBindingSchema.extend({ match: z.enum(ACL_MATCHES), detail: z.string() })),
   /** The host the answer is for, and (for a host no ACL names) the named hosts where it differs. */
   hosts: z.object({
-    assumed: z.enum(["given", "unnamed"]).meta({ description: "given: the host asked about; unnamed: none given, so a host no ACL names (request.host is one such address)" }),
+    assumed: z.enum(["given", "unnamed"]).meta({
+      description:
+        "given: the host asked about; unnamed: none given, so a host no ACL names (request.host is one such address)",
+    }),
     /** "host: 10.0.0.7" or "host: any host no ACL names". */
     statement: z.string(),
-    /** For an unnamed host: each host an applicable ACL of the principal (or User:*) names where the answer is different. */
+    /**
+     * For an unnamed host: each host an applicable ACL of the principal (or User:*) names where the answer is
+     * different.
+     */
     differing: z.array(
       z.object({
         host: z.string(),

@@ -8,11 +8,24 @@ import { fieldErrorsOf } from "@/lib/schemas/result";
 import { checkAclHost } from "@/lib/policy";
 import { aclBindingFormSchema, aclCreateBodySchema, aclDeleteBodySchema, aclTemplateFormSchema } from "./acls";
 
-const FORM = { resourceType: "TOPIC", patternType: "LITERAL", resourceName: "orders", principal: "User:bob", operation: "READ", permissionType: "ALLOW" };
+const FORM = {
+  resourceType: "TOPIC",
+  patternType: "LITERAL",
+  resourceName: "orders",
+  principal: "User:bob",
+  operation: "READ",
+  permissionType: "ALLOW",
+};
 const TEMPLATE = { template: "producer", principal: "User:svc", topics: "orders" };
 const BINDING = { ...FORM, host: "*" };
 
-type Parsable = { safeParse: (v: unknown) => { success: boolean; data?: unknown; error?: { issues: { path: PropertyKey[]; message: string }[] } } };
+type Parsable = {
+  safeParse: (v: unknown) => {
+    success: boolean;
+    data?: unknown;
+    error?: { issues: { path: PropertyKey[]; message: string }[] };
+  };
+};
 const fieldErrors = (schema: Parsable, input: unknown) => {
   const r = schema.safeParse(input);
   return r.success ? {} : fieldErrorsOf(r.error!.issues);
@@ -25,7 +38,9 @@ describe("a new ACL's host: the same rule for the form, the template and the API
     const message = (checkAclHost(host) as { ok: false; message: string }).message;
     expect(fieldErrors(aclBindingFormSchema, { ...FORM, host })).toEqual({ host: [message] });
     expect(fieldErrors(aclTemplateFormSchema, { ...TEMPLATE, host })).toEqual({ host: [message] });
-    expect(fieldErrors(aclCreateBodySchema, { bindings: [BINDING, { ...BINDING, host }] })).toEqual({ "bindings.1.host": [message] });
+    expect(fieldErrors(aclCreateBodySchema, { bindings: [BINDING, { ...BINDING, host }] })).toEqual({
+      "bindings.1.host": [message],
+    });
   });
 
   it("refuses <b>h</b> as a host (the API used to accept it)", () => {
@@ -50,7 +65,9 @@ describe("a new ACL's host: the same rule for the form, the template and the API
   });
 
   it("reports a bad host together with the other fields' errors in the form", () => {
-    expect(Object.keys(fieldErrors(aclBindingFormSchema, { ...FORM, principal: "bob", host: "<b>h</b>" })).sort()).toEqual(["host", "principal"]);
+    expect(
+      Object.keys(fieldErrors(aclBindingFormSchema, { ...FORM, principal: "bob", host: "<b>h</b>" })).sort(),
+    ).toEqual(["host", "principal"]);
   });
 
   it("still deletes an ACL whatever host Kafka stored it with (made outside the console)", () => {

@@ -1,12 +1,31 @@
 import { describe, expect, it } from "vitest";
-import { aclBindingFormSchema, aclCreateBodySchema, aclListQuerySchema, aclTemplateFormSchema, splitNames } from "./acls";
+import {
+  aclBindingFormSchema,
+  aclCreateBodySchema,
+  aclListQuerySchema,
+  aclTemplateFormSchema,
+  splitNames,
+} from "./acls";
 
-const errorsOf = (schema: { safeParse: (v: unknown) => { success: boolean; error?: { issues: { path: PropertyKey[]; message: string }[] } } }, input: unknown) => {
+const errorsOf = (
+  schema: {
+    safeParse: (v: unknown) => { success: boolean; error?: { issues: { path: PropertyKey[]; message: string }[] } };
+  },
+  input: unknown,
+) => {
   const r = schema.safeParse(input);
   return r.success ? {} : Object.fromEntries(r.error!.issues.map((i) => [String(i.path[0]), i.message]));
 };
 
-const RAW = { resourceType: "TOPIC", patternType: "LITERAL", resourceName: " orders ", principal: "User:bob", host: "", operation: "READ", permissionType: "ALLOW" };
+const RAW = {
+  resourceType: "TOPIC",
+  patternType: "LITERAL",
+  resourceName: " orders ",
+  principal: "User:bob",
+  host: "",
+  operation: "READ",
+  permissionType: "ALLOW",
+};
 
 describe("aclBindingFormSchema", () => {
   it("parses a binding, trims it and defaults the host to *", () => {
@@ -14,13 +33,29 @@ describe("aclBindingFormSchema", () => {
   });
 
   it("reports every bad field at once, with Kafka's words", () => {
-    expect(errorsOf(aclBindingFormSchema, { ...RAW, resourceType: "CLUSTER", resourceName: "my-cluster", principal: "bob", operation: "READ", host: "broker-1" })).toEqual({
+    expect(
+      errorsOf(aclBindingFormSchema, {
+        ...RAW,
+        resourceType: "CLUSTER",
+        resourceName: "my-cluster",
+        principal: "bob",
+        operation: "READ",
+        host: "broker-1",
+      }),
+    ).toEqual({
       resourceName: "The only valid name for the CLUSTER resource is kafka-cluster",
       principal: "Write the principal as Type:name, e.g. User:bob: Kafka cannot parse a principal without a colon",
       host: expect.stringContaining("exact IP strings"),
       operation: expect.stringContaining("READ does not apply to CLUSTER resources"),
     });
-    expect(errorsOf(aclBindingFormSchema, { resourceType: "ANY", patternType: "MATCH", operation: "ANY", permissionType: "ANY" })).toEqual({
+    expect(
+      errorsOf(aclBindingFormSchema, {
+        resourceType: "ANY",
+        patternType: "MATCH",
+        operation: "ANY",
+        permissionType: "ANY",
+      }),
+    ).toEqual({
       resourceType: expect.stringContaining("Choose a resource type"),
       patternType: "Choose LITERAL or PREFIXED",
       resourceName: expect.stringContaining("Enter the resource name"),
@@ -31,11 +66,22 @@ describe("aclBindingFormSchema", () => {
   });
 
   it("names CLUSTER kafka-cluster when no name is given", () => {
-    expect(aclBindingFormSchema.parse({ ...RAW, resourceType: "CLUSTER", resourceName: "", operation: "IDEMPOTENT_WRITE" }).resourceName).toBe("kafka-cluster");
+    expect(
+      aclBindingFormSchema.parse({ ...RAW, resourceType: "CLUSTER", resourceName: "", operation: "IDEMPOTENT_WRITE" })
+        .resourceName,
+    ).toBe("kafka-cluster");
   });
 
   it("accepts ALL on any type and IP hosts", () => {
-    expect(aclBindingFormSchema.safeParse({ ...RAW, resourceType: "CLUSTER", resourceName: "kafka-cluster", operation: "ALL", host: "10.0.0.1" }).success).toBe(true);
+    expect(
+      aclBindingFormSchema.safeParse({
+        ...RAW,
+        resourceType: "CLUSTER",
+        resourceName: "kafka-cluster",
+        operation: "ALL",
+        host: "10.0.0.1",
+      }).success,
+    ).toBe(true);
   });
 });
 
@@ -63,7 +109,16 @@ describe("aclListQuerySchema", () => {
   it("refuses unknown values and bad pages", () => {
     expect(
       Object.keys(
-        errorsOf(aclListQuerySchema, { resourceType: "TOPICS", patternType: "MATCH", page: "0", principalMatch: "regex", nameMatch: "regex", sort: "size", order: "up", pageSize: "1001" }),
+        errorsOf(aclListQuerySchema, {
+          resourceType: "TOPICS",
+          patternType: "MATCH",
+          page: "0",
+          principalMatch: "regex",
+          nameMatch: "regex",
+          sort: "size",
+          order: "up",
+          pageSize: "1001",
+        }),
       ).sort(),
     ).toEqual(["nameMatch", "order", "page", "pageSize", "patternType", "principalMatch", "resourceType", "sort"]);
   });
@@ -80,7 +135,9 @@ describe("aclTemplateFormSchema", () => {
       applicationId: "Enter the application.id",
       inputTopics: "Enter at least one input or output topic",
     });
-    expect(aclTemplateFormSchema.parse({ template: "producer", principal: "User:p", topics: "a, b", idempotent: "on" })).toMatchObject({ host: "*", idempotent: true, prefixed: false });
+    expect(
+      aclTemplateFormSchema.parse({ template: "producer", principal: "User:p", topics: "a, b", idempotent: "on" }),
+    ).toMatchObject({ host: "*", idempotent: true, prefixed: false });
   });
 
   it("splits names at commas and spaces", () => {
@@ -90,7 +147,14 @@ describe("aclTemplateFormSchema", () => {
 
 describe("aclCreateBodySchema", () => {
   it("takes exact enum values, defaults host and dryRun", () => {
-    const b = { resourceType: "TOPIC", resourceName: "t", patternType: "LITERAL", principal: "User:x", operation: "READ", permissionType: "ALLOW" };
+    const b = {
+      resourceType: "TOPIC",
+      resourceName: "t",
+      patternType: "LITERAL",
+      principal: "User:x",
+      operation: "READ",
+      permissionType: "ALLOW",
+    };
     expect(aclCreateBodySchema.parse({ bindings: [b] })).toEqual({ bindings: [{ ...b, host: "*" }], dryRun: false });
     expect(aclCreateBodySchema.safeParse({ bindings: [] }).success).toBe(false);
     expect(aclCreateBodySchema.safeParse({ bindings: [{ ...b, patternType: "MATCH" }] }).success).toBe(false);

@@ -15,7 +15,11 @@ describe("auditQuerySchema", () => {
   });
 
   it("treats empty filters from the form as absent and rejects unknown outcomes", () => {
-    expect(auditQuerySchema.parse({ principal: "", outcome: "" })).toMatchObject({ principal: undefined, outcome: undefined, limit: 100 });
+    expect(auditQuerySchema.parse({ principal: "", outcome: "" })).toMatchObject({
+      principal: undefined,
+      outcome: undefined,
+      limit: 100,
+    });
     expect(auditQuerySchema.safeParse({ outcome: "maybe" }).success).toBe(false);
   });
 });

@@ -43,20 +43,24 @@ const optionalText = z
   .transform((v) => (v ? v : undefined));
 
 /** A date or date-time; a bare `to` date means the end of that day (UTC), so the day is included. */
-const optionalDate = (endOfDay: boolean) => z
-  .string()
-  .trim()
-  .optional()
-  .transform((v, ctx) => {
-    if (!v) return undefined;
-    const dateOnly = /^\d{4}-\d{2}-\d{2}$/.test(v);
-    const d = new Date(dateOnly && endOfDay ? `${v}T23:59:59.999Z` : v);
-    if (Number.isNaN(d.getTime())) {
-      ctx.addIssue({ code: "custom", message: "Use an ISO date or date-time, e.g. 2026-11-30 or 2026-11-30T08:00:00Z" });
-      return z.NEVER;
-    }
-    return d;
-  });
+const optionalDate = (endOfDay: boolean) =>
+  z
+    .string()
+    .trim()
+    .optional()
+    .transform((v, ctx) => {
+      if (!v) return undefined;
+      const dateOnly = /^\d{4}-\d{2}-\d{2}$/.test(v);
+      const d = new Date(dateOnly && endOfDay ? `${v}T23:59:59.999Z` : v);
+      if (Number.isNaN(d.getTime())) {
+        ctx.addIssue({
+          code: "custom",
+          message: "Use an ISO date or date-time, e.g. 2026-11-30 or 2026-11-30T08:00:00Z",
+        });
+        return z.NEVER;
+      }
+      return d;
+    });
 
 /** Filters of the Audit page and GET /api/v1/audit (query-string values). */
 export const auditQuerySchema = z.object({
@@ -91,9 +95,18 @@ export const auditEventSchema = z.object({
   kafkaError: z.string().nullable().optional(),
   message: z.string().nullable().optional(),
   category: z.enum(AUDIT_CATEGORIES).optional(),
-  subjects: z.array(z.string()).optional().meta({ description: "Principals the event is about besides the actor (token owner and renewers, requester)" }),
-  completedAt: z.string().nullable().optional().meta({ description: "When the outcome was recorded; null while it is pending" }),
-  repeatCount: z.number().int().optional().meta({ description: "How many attempts this row stands for (repeated failed sign-ins from one source are folded)" }),
+  subjects: z
+    .array(z.string())
+    .optional()
+    .meta({ description: "Principals the event is about besides the actor (token owner and renewers, requester)" }),
+  completedAt: z
+    .string()
+    .nullable()
+    .optional()
+    .meta({ description: "When the outcome was recorded; null while it is pending" }),
+  repeatCount: z.number().int().optional().meta({
+    description: "How many attempts this row stands for (repeated failed sign-ins from one source are folded)",
+  }),
   lastAt: z.string().nullable().optional().meta({ description: "The last of the folded attempts" }),
   planId: z.string().nullable().optional().meta({ description: "The sealed change plan this change applied, if any" }),
 });
@@ -102,6 +115,8 @@ export const auditEventSchema = z.object({
 export const auditPageSchema = z.object({
   events: z.array(auditEventSchema),
   nextCursor: z.string().nullable(),
-  visibility: z.array(z.string()).meta({ description: "What the caller can see and why (decided from what Kafka lets the caller describe)" }),
+  visibility: z
+    .array(z.string())
+    .meta({ description: "What the caller can see and why (decided from what Kafka lets the caller describe)" }),
   problems: z.array(z.string()).meta({ description: "Rights Kafka could not be asked about; counted as not granted" }),
 });

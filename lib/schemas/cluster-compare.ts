@@ -13,5 +13,8 @@ export const compareQuerySchema = z
     prefix: safeString().max(1000, "At most 1000 characters").default(""),
   })
   .transform((v) => ({ other: v.other, principal: v.principal ?? null, prefix: v.prefix === "" ? null : v.prefix }))
-  .refine((v) => v.principal !== null || v.prefix !== null, { message: "Give a principal, a resource-name prefix, or both", path: ["principal"] });
+  .refine((v) => v.principal !== null || v.prefix !== null, {
+    message: "Give a principal, a resource-name prefix, or both",
+    path: ["principal"],
+  });
 export type CompareQuery = z.output<typeof compareQuerySchema>;

@@ -16,7 +16,8 @@ const unavailable = z.object({
 });
 
 /** One card: its data, or why the caller cannot see it. */
-const card = <T extends z.ZodType>(data: T) => z.discriminatedUnion("ok", [z.object({ ok: z.literal(true), data }), unavailable]);
+const card = <T extends z.ZodType>(data: T) =>
+  z.discriminatedUnion("ok", [z.object({ ok: z.literal(true), data }), unavailable]);
 
 export const LINT_SEVERITIES = ["error", "warning", "info"] as const;
 
@@ -31,7 +32,10 @@ const lintSummary = z.discriminatedUnion("state", [
         code: z.string().meta({ description: "The lint code, e.g. dead-allow" }),
         severity: z.enum(LINT_SEVERITIES),
         count: z.number().int().meta({ description: "Findings of this code" }),
-        acls: z.number().int().meta({ description: "ACLs these findings are about: what GET /api/v1/acls?lintCode=<code> lists" }),
+        acls: z
+          .number()
+          .int()
+          .meta({ description: "ACLs these findings are about: what GET /api/v1/acls?lintCode=<code> lists" }),
       }),
     ),
   }),
@@ -45,7 +49,9 @@ export const aclPostureSchema = z.object({
   total: z.number().int(),
   byPermission: z.object({ ALLOW: z.number().int(), DENY: z.number().int() }),
   byType: z.array(z.object({ resourceType: z.enum(RESOURCE_TYPES), allow: z.number().int(), deny: z.number().int() })),
-  wildcardPrincipal: z.object({ allow: z.number().int(), deny: z.number().int() }).meta({ description: "ACLs for User:* (every principal)" }),
+  wildcardPrincipal: z
+    .object({ allow: z.number().int(), deny: z.number().int() })
+    .meta({ description: "ACLs for User:* (every principal)" }),
   wildcardResource: z.number().int().meta({ description: "LITERAL `*` ACLs (every resource of their type)" }),
   prefixed: z.number().int().meta({ description: "PREFIXED ACLs" }),
   lint: lintSummary,
@@ -82,21 +88,28 @@ export const tokenPostureSchema = z.object({
   renewable: z.number().int().meta({ description: "Live tokens of others the caller may renew (a renewer)" }),
   expiring24h: z.number().int().meta({ description: "Of those, expiring within 24 hours" }),
   expiring7d: z.number().int().meta({ description: "Of those, expiring within 7 days (including the 24 h ones)" }),
-  expired: z.number().int().meta({ description: "Owned or renewable tokens already past their expiry (Kafka removes them at its next sweep)" }),
-  tokens: z.array(
-    z.object({
-      tokenId: z.string(),
-      owner: z.string(),
-      role: z.enum(TOKEN_ROLES),
-      expiresAt: z.number().meta({ description: "The earlier of the expiry and the max timestamp" }),
-      renewableUntil: z.number().meta({ description: "The max timestamp" }),
-    }),
-  ).meta({ description: "The caller's and renewable tokens, soonest expiry first (at most 50)" }),
+  expired: z.number().int().meta({
+    description: "Owned or renewable tokens already past their expiry (Kafka removes them at its next sweep)",
+  }),
+  tokens: z
+    .array(
+      z.object({
+        tokenId: z.string(),
+        owner: z.string(),
+        role: z.enum(TOKEN_ROLES),
+        expiresAt: z.number().meta({ description: "The earlier of the expiry and the max timestamp" }),
+        renewableUntil: z.number().meta({ description: "The max timestamp" }),
+      }),
+    )
+    .meta({ description: "The caller's and renewable tokens, soonest expiry first (at most 50)" }),
 });
 export type TokenPosture = z.infer<typeof tokenPostureSchema>;
 
 export const decisionPostureSchema = z.object({
-  pending: z.number().int().meta({ description: "Open token requests of others the caller appears entitled to approve" }),
+  pending: z
+    .number()
+    .int()
+    .meta({ description: "Open token requests of others the caller appears entitled to approve" }),
   requests: z.array(z.object({ id: z.string(), owner: z.string(), requester: z.string(), createdAt: z.string() })),
   myOpen: z.number().int().meta({ description: "The caller's own requests still waiting for someone" }),
 });
@@ -119,7 +132,9 @@ export const dashboardSchema = z.object({
   generatedAt: z.string(),
   superUsers: z.object({
     principals: z.array(z.string()),
-    source: z.string().meta({ description: "Where the console takes super.users from (a client cannot read it from Kafka)" }),
+    source: z
+      .string()
+      .meta({ description: "Where the console takes super.users from (a client cannot read it from Kafka)" }),
     you: z.boolean(),
   }),
   cluster: card(clusterSchema),
@@ -133,5 +148,8 @@ export type Dashboard = z.infer<typeof dashboardSchema>;
 export type DashboardCard<T> = { ok: true; data: T } | { ok: false; code: string; message: string };
 
 export const dashboardQuerySchema = z.object({
-  lint: z.enum(["1", "0"]).optional().meta({ description: "1: lint the ACLs even above the automatic limit (cached per ACL snapshot)" }),
+  lint: z
+    .enum(["1", "0"])
+    .optional()
+    .meta({ description: "1: lint the ACLs even above the automatic limit (cached per ACL snapshot)" }),
 });

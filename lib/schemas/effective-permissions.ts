@@ -42,7 +42,10 @@ const hostField = safeString()
   .max(100, "At most 100 characters")
   .default("")
   .meta({ description: "A client IP address (exactly as Kafka prints it); empty: a client whose address no ACL names" })
-  .refine((v) => v === "" || (v !== "*" && isIpAddress(v)), "Enter an IP address, e.g. 10.0.0.7, or leave it empty for a host no ACL names")
+  .refine(
+    (v) => v === "" || (v !== "*" && isIpAddress(v)),
+    "Enter an IP address, e.g. 10.0.0.7, or leave it empty for a host no ACL names",
+  )
   .transform((v) => (v === "" ? null : (canonicalIp(v) ?? v)));
 
 /** The principal view's options (page GET form, GET /api/v1/principals/{principal}). */
@@ -55,16 +58,37 @@ export const EXPORT_DECISIONS = ["relevant", "all"] as const;
 
 /** The export's question, as the query string gives it; parse with effectivePermissionsQuerySchema. */
 export const effectivePermissionsQueryFieldsSchema = z.object({
-  principal: safeString().trim().max(1000, "At most 1000 characters").default("").meta({ description: "What can this principal do (User:alice, or alice)" }),
-  resourceType: safeString().trim().toUpperCase().default("").meta({ description: "Who can do what on a resource of this type", enum: [...RESOURCE_TYPES] }),
-  resourceName: safeString().max(1000, "At most 1000 characters").default("").meta({ description: "One resource (CLUSTER: kafka-cluster)" }),
-  prefix: safeString().max(1000, "At most 1000 characters").default("").meta({ description: "Instead of resourceName: every known resource whose name starts with this, and any other name under it" }),
+  principal: safeString()
+    .trim()
+    .max(1000, "At most 1000 characters")
+    .default("")
+    .meta({ description: "What can this principal do (User:alice, or alice)" }),
+  resourceType: safeString()
+    .trim()
+    .toUpperCase()
+    .default("")
+    .meta({ description: "Who can do what on a resource of this type", enum: [...RESOURCE_TYPES] }),
+  resourceName: safeString()
+    .max(1000, "At most 1000 characters")
+    .default("")
+    .meta({ description: "One resource (CLUSTER: kafka-cluster)" }),
+  prefix: safeString().max(1000, "At most 1000 characters").default("").meta({
+    description:
+      "Instead of resourceName: every known resource whose name starts with this, and any other name under it",
+  }),
   host: hostField,
-  format: z.enum(EXPORT_FORMATS, { message: "format is json or csv" }).default("json").meta({ description: "json (default) or csv" }),
+  format: z
+    .enum(EXPORT_FORMATS, { message: "format is json or csv" })
+    .default("json")
+    .meta({ description: "json (default) or csv" }),
   decisions: z
     .enum(EXPORT_DECISIONS, { message: "decisions is relevant or all" })
     .default("relevant")
-    .meta({ description: "For a principal: relevant (default) lists the resources where something is ALLOWED or an ACL decides; all lists every known resource" }),
+    .meta({
+      description:
+        "For a principal: relevant (default) lists the resources where something is ALLOWED or an ACL decides; " +
+        "all lists every known resource",
+    }),
 });
 
 export type EffectivePermissionsQuestion =
@@ -79,17 +103,22 @@ export const effectivePermissionsQuerySchema = effectivePermissionsQueryFieldsSc
     const aboutResource = v.resourceType !== "" || v.resourceName !== "" || v.prefix !== "";
     if (v.principal !== "") {
       if (aboutResource) issue("principal", "Ask about a principal or about resources, not both");
-      else if (!isPrincipal(normalizePrincipal(v.principal))) issue("principal", "Write the principal as Type:name (User:alice), or just the name");
+      else if (!isPrincipal(normalizePrincipal(v.principal)))
+        issue("principal", "Write the principal as Type:name (User:alice), or just the name");
       return;
     }
     if (!aboutResource) {
-      issue("principal", "Give a principal (what can it do), or a resourceType with a resourceName or a prefix (who can do what)");
+      issue(
+        "principal",
+        "Give a principal (what can it do), or a resourceType with a resourceName or a prefix (who can do what)",
+      );
       return;
     }
     if (!isResourceType(v.resourceType)) issue("resourceType", `Choose a resource type: ${RESOURCE_TYPES.join(", ")}`);
     if (v.resourceName !== "" && v.prefix !== "") issue("prefix", "Give a resourceName or a prefix, not both");
     else if (v.resourceType === "CLUSTER") {
-      if (v.prefix !== "" || (v.resourceName !== "" && v.resourceName !== CLUSTER_RESOURCE_NAME)) issue("resourceName", `The CLUSTER resource is always named ${CLUSTER_RESOURCE_NAME}`);
+      if (v.prefix !== "" || (v.resourceName !== "" && v.resourceName !== CLUSTER_RESOURCE_NAME))
+        issue("resourceName", `The CLUSTER resource is always named ${CLUSTER_RESOURCE_NAME}`);
     } else if (v.resourceName === "" && v.prefix === "") issue("resourceName", "Give the resource name, or a prefix");
   })
   .transform((v) => {
@@ -98,7 +127,11 @@ export const effectivePermissionsQuerySchema = effectivePermissionsQueryFieldsSc
         ? { kind: "principal", principal: normalizePrincipal(v.principal) }
         : v.prefix !== ""
           ? { kind: "prefix", resourceType: v.resourceType as ResourceType, prefix: v.prefix }
-          : { kind: "resource", resourceType: v.resourceType as ResourceType, resourceName: v.resourceType === "CLUSTER" ? CLUSTER_RESOURCE_NAME : v.resourceName };
+          : {
+              kind: "resource",
+              resourceType: v.resourceType as ResourceType,
+              resourceName: v.resourceType === "CLUSTER" ? CLUSTER_RESOURCE_NAME : v.resourceName,
+            };
     return { question, host: v.host, format: v.format, decisions: v.decisions };
   });
 export type EffectivePermissionsQuery = z.output<typeof effectivePermissionsQuerySchema>;
@@ -117,7 +150,12 @@ export const aclSnapshotInfoSchema = z.object({
 const assumptionsSchema = accessCheckResultSchema.shape.assumptions;
 
 /** One decision at a host some ACL names, where it differs from the answer for other hosts. */
-const hostDecisionSchema = z.object({ host: z.string(), decision: decisionSchema, rule: ruleSchema, via: z.array(z.string()) });
+const hostDecisionSchema = z.object({
+  host: z.string(),
+  decision: decisionSchema,
+  rule: ruleSchema,
+  via: z.array(z.string()),
+});
 
 export const permissionCellSchema = z.object({
   operation: z.enum(OPERATIONS),
@@ -174,7 +212,9 @@ export const principalPermissionsSchema = z.object({
   patterns: z.array(principalPatternSchema),
   acls: z.object({
     own: z.array(aclBindingResponseSchema).meta({ description: "ACLs whose principal is exactly this one" }),
-    wildcard: z.array(aclBindingResponseSchema).meta({ description: "ACLs for User:*, which apply to every principal" }),
+    wildcard: z
+      .array(aclBindingResponseSchema)
+      .meta({ description: "ACLs for User:*, which apply to every principal" }),
   }),
 });
 export type PrincipalPermissions = z.output<typeof principalPermissionsSchema>;
@@ -195,9 +235,15 @@ export const principalViewSchema = z.object({
   principal: z.string(),
   aclSnapshot: aclSnapshotInfoSchema.nullable(),
   assumptions: assumptionsSchema,
-  permissions: z.union([principalPermissionsSchema, unavailable]).meta({ description: "From the ACLs (needs DESCRIBE on CLUSTER), or Kafka's reason" }),
-  quotas: z.union([principalQuotasSchema, unavailable]).meta({ description: "The quotas Kafka applies (needs DESCRIBE_CONFIGS on CLUSTER), or Kafka's reason" }),
-  tokens: z.union([z.object({ tokens: z.array(tokenViewSchema) }), unavailable]).meta({ description: "The principal's tokens the caller may describe" }),
+  permissions: z
+    .union([principalPermissionsSchema, unavailable])
+    .meta({ description: "From the ACLs (needs DESCRIBE on CLUSTER), or Kafka's reason" }),
+  quotas: z
+    .union([principalQuotasSchema, unavailable])
+    .meta({ description: "The quotas Kafka applies (needs DESCRIBE_CONFIGS on CLUSTER), or Kafka's reason" }),
+  tokens: z
+    .union([z.object({ tokens: z.array(tokenViewSchema) }), unavailable])
+    .meta({ description: "The principal's tokens the caller may describe" }),
   /** Resource types Kafka would not list to the caller (only the names ACLs give are known). */
   notes: z.array(z.string()),
 });
@@ -208,7 +254,10 @@ export const effectiveRowSchema = z.object({
   principal: z.string(),
   resourceType: z.enum(RESOURCE_TYPES),
   resourceName: z.string(),
-  /** listed / acl / listed+acl; `unseen` stands for any other name under the prefix; `anyone` rows are User:* for principals no ACL names. */
+  /**
+   * listed / acl / listed+acl; `unseen` stands for any other name under the prefix; `anyone` rows are User:* for
+   * principals no ACL names.
+   */
   resource: z.enum([...RESOURCE_ORIGINS, "unseen"]),
   operation: z.enum(OPERATIONS),
   host: z.string().nullable().meta({ description: "null: a client whose address no ACL names" }),
@@ -228,7 +277,10 @@ export const effectiveExportSchema = z.object({
   aclSnapshot: aclSnapshotInfoSchema,
   assumptions: assumptionsSchema,
   rows: z.array(effectiveRowSchema),
-  /** Known resources (or principals) left out: every decision DENIED for want of an ACL (decisions=relevant), or past the limit. */
+  /**
+   * Known resources (or principals) left out: every decision DENIED for want of an ACL (decisions=relevant), or past
+   * the limit.
+   */
   omitted: z.number().int(),
   notes: z.array(z.string()),
 });

@@ -22,12 +22,23 @@ const rules = (description: string) =>
 export const identityInputSchema = z.discriminatedUnion("type", [
   z.object({
     type: z.literal("ssl"),
-    distinguishedName: z.string().max(4000, "At most 4000 characters").nullable().meta({ description: "The DN exactly as Kafka sees it (RFC 2253); null: a client without a certificate" }),
+    distinguishedName: z
+      .string()
+      .max(4000, "At most 4000 characters")
+      .nullable()
+      .meta({ description: "The DN exactly as Kafka sees it (RFC 2253); null: a client without a certificate" }),
   }),
-  z.object({ type: z.literal("kerberos"), principal: z.string().min(1, "Enter a Kerberos principal").max(1000, "At most 1000 characters") }),
+  z.object({
+    type: z.literal("kerberos"),
+    principal: z.string().min(1, "Enter a Kerberos principal").max(1000, "At most 1000 characters"),
+  }),
   z.object({
     type: z.literal("certificate"),
-    pem: z.string().min(1, "Paste a PEM certificate").max(MAX_PEM, `At most ${MAX_PEM} characters`).meta({ description: "A PEM certificate; its subject is the DN (the first certificate of a chain)" }),
+    pem: z
+      .string()
+      .min(1, "Paste a PEM certificate")
+      .max(MAX_PEM, `At most ${MAX_PEM} characters`)
+      .meta({ description: "A PEM certificate; its subject is the DN (the first certificate of a chain)" }),
   }),
 ]);
 export type IdentityInput = z.infer<typeof identityInputSchema>;
@@ -35,23 +46,40 @@ export type IdentityInput = z.infer<typeof identityInputSchema>;
 export const identityMapBodySchema = z.object({
   sslRules: rules("ssl.principal.mapping.rules exactly as written."),
   kerberosRules: rules("sasl.kerberos.principal.to.local.rules exactly as written."),
-  defaultRealm: z.string().max(255).nullable().optional().meta({ description: "The brokers' Kerberos default realm. Omitted: the console's setting; null: none (\"\")." }),
-  inputs: z.array(identityInputSchema).min(1, "Enter at least one DN, certificate or Kerberos principal").max(MAX_IDENTITY_INPUTS, `At most ${MAX_IDENTITY_INPUTS} at once`),
+  defaultRealm: z
+    .string()
+    .max(255)
+    .nullable()
+    .optional()
+    .meta({ description: "The brokers' Kerberos default realm. Omitted: the console's setting; null: none (\"\")." }),
+  inputs: z
+    .array(identityInputSchema)
+    .min(1, "Enter at least one DN, certificate or Kerberos principal")
+    .max(MAX_IDENTITY_INPUTS, `At most ${MAX_IDENTITY_INPUTS} at once`),
 });
 export type IdentityMapBody = z.infer<typeof identityMapBodySchema>;
 
-const javaError = z.object({ error: z.string().meta({ description: "Java's exception class, as Kafka throws it" }), message: z.string() });
+const javaError = z.object({
+  error: z.string().meta({ description: "Java's exception class, as Kafka throws it" }),
+  message: z.string(),
+});
 
 export const mappingOutcomeSchema = z.discriminatedUnion("ok", [
   z.object({
     ok: z.literal(true),
     name: z.string(),
     principal: z.string(),
-    rule: z.object({ index: z.number().int(), text: z.string() }).nullable().meta({ description: "The rule that produced the name (0-based), as Kafka prints it; null when no rule was consulted" }),
+    rule: z.object({ index: z.number().int(), text: z.string() }).nullable().meta({
+      description: "The rule that produced the name (0-based), as Kafka prints it; null when no rule was consulted",
+    }),
   }),
   javaError.extend({
     ok: z.literal(false),
-    stage: z.enum(["config", "mapping", "certificate"]).meta({ description: "config: the rules are refused (the broker would not start); mapping: this client is refused; certificate: the PEM could not be read" }),
+    stage: z.enum(["config", "mapping", "certificate"]).meta({
+      description:
+        "config: the rules are refused (the broker would not start); mapping: this client is refused; " +
+        "certificate: the PEM could not be read",
+    }),
     brokerError: javaError.optional().meta({ description: "What the broker logs around the mapper's exception" }),
   }),
 ]);

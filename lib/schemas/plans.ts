@@ -27,16 +27,27 @@ const createList = z.array(newAclBindingSchema).max(PLAN_MAX_BINDINGS, `At most 
 const deleteList = z.array(aclBindingSchema).max(PLAN_MAX_BINDINGS, `At most ${PLAN_MAX_BINDINGS} bindings at once`);
 const names = z.array(safeString().max(1000)).max(PLAN_MAX_BINDINGS).default([]);
 
-/** A client role (kafka-acls.sh --producer / --consumer ...) expanded into bindings on the server; the ACLs page's template form as JSON. */
+/**
+ * A client role (kafka-acls.sh --producer / --consumer ...) expanded into bindings on the server; the ACLs page's
+ * template form as JSON.
+ */
 export const aclTemplateBodySchema = z.object({
-  template: z.enum(TEMPLATE_KINDS).meta({ description: "Which role: producer, consumer, transactional (producer) or streams (Kafka Streams application)" }),
+  template: z.enum(TEMPLATE_KINDS).meta({
+    description: "Which role: producer, consumer, transactional (producer) or streams (Kafka Streams application)",
+  }),
   principal: safeString().max(1000).meta({ description: "The client's principal, e.g. User:svc-orders" }),
   host: safeString().max(100).default("*").meta({ description: "* or one IP address" }),
   topics: names.meta({ description: "producer, consumer, transactional: the topics" }),
   inputTopics: names.meta({ description: "streams: input topics" }),
   outputTopics: names.meta({ description: "streams: output topics" }),
-  prefixed: z.boolean().default(false).meta({ description: "Topic (and group / transactional id) names are prefixes (PREFIXED)" }),
-  group: safeString().max(1000).default("").meta({ description: "consumer (required), transactional (optional): the group id" }),
+  prefixed: z
+    .boolean()
+    .default(false)
+    .meta({ description: "Topic (and group / transactional id) names are prefixes (PREFIXED)" }),
+  group: safeString()
+    .max(1000)
+    .default("")
+    .meta({ description: "consumer (required), transactional (optional): the group id" }),
   transactionalId: safeString().max(1000).default("").meta({ description: "transactional: the transactional.id" }),
   applicationId: safeString().max(1000).default("").meta({ description: "streams: the application.id" }),
   idempotent: z.boolean().default(false).meta({ description: "producer: also IDEMPOTENT_WRITE on the cluster" }),
@@ -48,7 +59,9 @@ export const aclCreatePlanBodySchema = z
   .object({
     kind: z.literal("acl.create"),
     bindings: createList.optional().meta({ description: "The bindings to create (give this or template)" }),
-    template: aclTemplateBodySchema.optional().meta({ description: "A client role to expand into bindings (give this or bindings)" }),
+    template: aclTemplateBodySchema
+      .optional()
+      .meta({ description: "A client role to expand into bindings (give this or bindings)" }),
   })
   .superRefine((v, ctx) => {
     if ((v.bindings === undefined || v.bindings.length === 0) === (v.template === undefined)) {
@@ -58,7 +71,9 @@ export const aclCreatePlanBodySchema = z
 
 export const aclDeletePlanBodySchema = z.object({
   kind: z.literal("acl.delete"),
-  bindings: deleteList.min(1, "Give at least one ACL binding").meta({ description: "The exact bindings to delete (each becomes an exact filter)" }),
+  bindings: deleteList
+    .min(1, "Give at least one ACL binding")
+    .meta({ description: "The exact bindings to delete (each becomes an exact filter)" }),
 });
 
 export const aclChangePlanBodySchema = z
@@ -68,7 +83,8 @@ export const aclChangePlanBodySchema = z
     delete: deleteList.default([]).meta({ description: "Bindings to delete (applied first)" }),
   })
   .superRefine((v, ctx) => {
-    if (v.create.length + v.delete.length === 0) ctx.addIssue({ code: "custom", path: ["create"], message: "Give at least one binding to create or delete" });
+    if (v.create.length + v.delete.length === 0)
+      ctx.addIssue({ code: "custom", path: ["create"], message: "Give at least one binding to create or delete" });
   });
 
 /** POST /api/v1/plans: the change to preview, by kind. */
@@ -86,7 +102,11 @@ export type PlanCreateBody = z.output<typeof planCreateBodySchema>;
 const pageNumber = (fallback: number, max: number, what: string) =>
   z.preprocess(
     (v) => (v === undefined || v === "" ? fallback : v),
-    z.coerce.number({ error: `${what} is a number` }).int(`${what} is a whole number`).min(1, `${what} starts at 1`).max(max, `${what} is at most ${max}`),
+    z.coerce
+      .number({ error: `${what} is a number` })
+      .int(`${what} is a whole number`)
+      .min(1, `${what} starts at 1`)
+      .max(max, `${what} is at most ${max}`),
   );
 
 /** GET /api/v1/plans/{id}: which page of decision changes. */
@@ -104,12 +124,17 @@ export const planHeaderSchema = z.object({
   id: z.string().meta({ description: "The plan's id: Apply takes only this" }),
   kind: z.string().meta({ description: "acl.create, acl.delete, acl.change, ..." }),
   principal: z.string().meta({ description: "Who made it: only they may see and apply it" }),
-  status: z.enum(PLAN_VIEW_STATUSES).meta({ description: "OPEN (may be applied), APPLYING, APPLIED, FAILED (refused or nothing changed), EXPIRED" }),
+  status: z
+    .enum(PLAN_VIEW_STATUSES)
+    .meta({ description: "OPEN (may be applied), APPLYING, APPLIED, FAILED (refused or nothing changed), EXPIRED" }),
   createdAt: z.string(),
   expiresAt: z.string().meta({ description: "After this, Apply answers 409 (PLAN_TTL_MINUTES after the preview)" }),
   appliedAt: z.string().nullable(),
   applicable: z.boolean().meta({ description: "Whether Apply may run it now" }),
-  notApplicable: z.string().nullable().meta({ description: "Why Apply would refuse (nothing to change, bindings Kafka would refuse)" }),
+  notApplicable: z
+    .string()
+    .nullable()
+    .meta({ description: "Why Apply would refuse (nothing to change, bindings Kafka would refuse)" }),
 });
 export type PlanHeaderView = z.infer<typeof planHeaderSchema>;
 
@@ -117,7 +142,9 @@ const bindingView = aclBindingSchema.extend({ host: z.string() });
 
 export const aclDecisionRowSchema = z.object({
   principal: z.string(),
-  host: z.string().meta({ description: "A host named in an ACL, `*`, or the label standing for every other client address (otherHost)" }),
+  host: z.string().meta({
+    description: "A host named in an ACL, `*`, or the label standing for every other client address (otherHost)",
+  }),
   resourceType: z.enum(RESOURCE_TYPES),
   resourceName: z.string(),
   operation: z.enum(OPERATIONS),
@@ -130,7 +157,9 @@ export const aclPlanRuleSchema = z.object({
   kind: z.enum(["wildcard-principal", "wildcard-resource", "prefixed-resource"]),
   change: z.enum(["create", "delete"]),
   binding: bindingView,
-  text: z.string().meta({ description: "The rule in words, e.g. “and every TOPIC not yet seen whose name starts with `orders`”" }),
+  text: z
+    .string()
+    .meta({ description: "The rule in words, e.g. “and every TOPIC not yet seen whose name starts with `orders`”" }),
 });
 
 export const cliCommandSchema = z.object({
@@ -142,9 +171,13 @@ export const aclPlanPreviewSchema = z.object({
   summary: z.string().meta({ description: "The plan in one sentence" }),
   create: z.array(bindingView).meta({ description: "Exactly what Apply creates" }),
   delete: z.array(bindingView).meta({ description: "Exactly what Apply deletes (first)" }),
-  invalid: z.array(z.object({ binding: z.unknown(), message: z.string(), from: z.enum(["create", "desired"]), index: z.number() })).meta({
-    description: "Bindings Kafka would refuse, with its message; while any remain the plan cannot be applied",
-  }),
+  invalid: z
+    .array(
+      z.object({ binding: z.unknown(), message: z.string(), from: z.enum(["create", "desired"]), index: z.number() }),
+    )
+    .meta({
+      description: "Bindings Kafka would refuse, with its message; while any remain the plan cannot be applied",
+    }),
   noOps: z.array(bindingView).meta({ description: "Creates already present and deletes not present: nothing to do" }),
   refused: z.object({ code: z.string(), message: z.string() }).nullable(),
   counts: z.object({
@@ -153,18 +186,38 @@ export const aclPlanPreviewSchema = z.object({
     lost: z.number().meta({ description: "ALLOWED -> DENIED" }),
     principals: z.number().meta({ description: "Principals with at least one changed decision" }),
     resources: z.number().meta({ description: "Resources with at least one changed decision" }),
-    checked: z.number().meta({ description: "Requests of the universe whose decision was compared (the rest cannot change)" }),
+    checked: z
+      .number()
+      .meta({ description: "Requests of the universe whose decision was compared (the rest cannot change)" }),
     universe: z.object({ principals: z.number(), hosts: z.number(), resources: z.number(), requests: z.number() }),
   }),
-  rules: z.array(aclPlanRuleSchema).meta({ description: "What the change also does to principals and resources not yet seen" }),
-  byPrincipal: z.array(z.object({ principal: z.string(), gained: z.number(), lost: z.number() })).meta({ description: "The first principals with changes (counts.principals in all)" }),
+  rules: z
+    .array(aclPlanRuleSchema)
+    .meta({ description: "What the change also does to principals and resources not yet seen" }),
+  byPrincipal: z
+    .array(z.object({ principal: z.string(), gained: z.number(), lost: z.number() }))
+    .meta({ description: "The first principals with changes (counts.principals in all)" }),
   byResource: z
-    .array(z.object({ resourceType: z.enum(RESOURCE_TYPES), resourceName: z.string(), gained: z.number(), lost: z.number() }))
+    .array(
+      z.object({
+        resourceType: z.enum(RESOURCE_TYPES),
+        resourceName: z.string(),
+        gained: z.number(),
+        lost: z.number(),
+      }),
+    )
     .meta({ description: "The first resources with changes (counts.resources in all)" }),
-  firstChanges: z.array(aclDecisionRowSchema).meta({ description: "The first decision changes; GET /api/v1/plans/{id} pages through all of them" }),
-  cli: z.array(cliCommandSchema).meta({ description: "The kafka-acls.sh commands making the same change (deletes first)" }),
+  firstChanges: z
+    .array(aclDecisionRowSchema)
+    .meta({ description: "The first decision changes; GET /api/v1/plans/{id} pages through all of them" }),
+  cli: z
+    .array(cliCommandSchema)
+    .meta({ description: "The kafka-acls.sh commands making the same change (deletes first)" }),
   assumptions: z.object({ superUsers: z.array(z.string()), allowEveryoneIfNoAclFound: z.boolean() }),
-  universeNotes: z.array(z.string()).meta({ description: "Sources of the universe that could not be read (e.g. SCRAM users Kafka does not let the caller describe)" }),
+  universeNotes: z.array(z.string()).meta({
+    description:
+      "Sources of the universe that could not be read (e.g. SCRAM users Kafka does not let the caller describe)",
+  }),
   otherHost: z.string().meta({ description: "The host label standing for every client address no ACL names" }),
   aclSnapshot: z.object({ takenAt: z.string(), size: z.number() }),
 });
@@ -177,7 +230,10 @@ export type AclPlanView = z.infer<typeof aclPlanViewSchema>;
 export const aclImportPlanViewSchema = aclPlanViewSchema.extend({ import: aclImportSourceSchema });
 export type AclImportPlanView = z.infer<typeof aclImportPlanViewSchema>;
 
-/** A quota.alter plan: Kafka's validation, the KIP-55 check, every affected pair before and after, the kafka-configs.sh command. */
+/**
+ * A quota.alter plan: Kafka's validation, the KIP-55 check, every affected pair before and after, the kafka-configs.sh
+ * command.
+ */
 export const quotaPlanViewSchema = planHeaderSchema.extend(quotaPlanPreviewSchema.shape);
 export type QuotaPlanView = z.infer<typeof quotaPlanViewSchema>;
 
@@ -190,12 +246,16 @@ export const aclDecisionRowsPageSchema = z.object({
   total: z.number(),
   pages: z.number(),
   rows: z.array(aclDecisionRowSchema),
-  complete: z.boolean().meta({ description: "False when the rows can no longer be listed (the ACLs changed since the preview): note says why" }),
+  complete: z.boolean().meta({
+    description: "False when the rows can no longer be listed (the ACLs changed since the preview): note says why",
+  }),
   note: z.string().optional(),
 });
 
 export const aclPlanPageViewSchema = aclPlanViewSchema.extend({
-  changes: aclDecisionRowsPageSchema.nullable().meta({ description: "One page of every decision change, in order (resource, principal, host, operation)" }),
+  changes: aclDecisionRowsPageSchema
+    .nullable()
+    .meta({ description: "One page of every decision change, in order (resource, principal, host, operation)" }),
 });
 export type AclPlanPageView = z.infer<typeof aclPlanPageViewSchema>;
 
@@ -212,9 +272,15 @@ export const aclPlanApplyResultSchema = z.object({
   plan: planHeaderSchema,
   outcome: z.enum(["success", "partial", "failure", "denied", "unknown"]),
   message: z.string(),
-  batches: z.number().meta({ description: "Audited Kafka requests made (deletes first, then creates, at most ACL_APPLY_BATCH bindings each)" }),
-  results: z.array(aclBindingOutcome.extend({ action: z.enum(["create", "delete"]) })).meta({ description: "What Kafka did with each binding of the plan" }),
-  notSent: z.array(bindingView.extend({ action: z.enum(["create", "delete"]) })).meta({ description: "Bindings not sent because an earlier batch failed" }),
+  batches: z.number().meta({
+    description: "Audited Kafka requests made (deletes first, then creates, at most ACL_APPLY_BATCH bindings each)",
+  }),
+  results: z
+    .array(aclBindingOutcome.extend({ action: z.enum(["create", "delete"]) }))
+    .meta({ description: "What Kafka did with each binding of the plan" }),
+  notSent: z
+    .array(bindingView.extend({ action: z.enum(["create", "delete"]) }))
+    .meta({ description: "Bindings not sent because an earlier batch failed" }),
 });
 export type AclPlanApplyResult = z.infer<typeof aclPlanApplyResultSchema>;
 

@@ -6,7 +6,11 @@ const fieldsOf = (r: { success: boolean; error?: { issues: { path: PropertyKey[]
 
 describe("appliedQuotaQuerySchema", () => {
   it("asks about a user and client id (which may be empty)", () => {
-    expect(appliedQuotaQuerySchema.parse({ user: " svc-orders ", clientId: "orders-api" })).toEqual({ kind: "client", user: "svc-orders", clientId: "orders-api" });
+    expect(appliedQuotaQuerySchema.parse({ user: " svc-orders ", clientId: "orders-api" })).toEqual({
+      kind: "client",
+      user: "svc-orders",
+      clientId: "orders-api",
+    });
     expect(appliedQuotaQuerySchema.parse({ user: "alice" })).toEqual({ kind: "client", user: "alice", clientId: "" });
   });
   it("or about an IP, written as Kafka compares it", () => {
@@ -20,7 +24,13 @@ describe("appliedQuotaQuerySchema", () => {
 });
 
 describe("quotaAlterFormSchema", () => {
-  const base = { kind: "user+client-id", user: "svc-orders", clientId: "orders-api", key: "producer_byte_rate", value: "1024" };
+  const base = {
+    kind: "user+client-id",
+    user: "svc-orders",
+    clientId: "orders-api",
+    key: "producer_byte_rate",
+    value: "1024",
+  };
   it("builds the entity of the chosen kind and a preview by default", () => {
     expect(quotaAlterFormSchema.parse(base)).toEqual({
       entity: { user: "svc-orders", "client-id": "orders-api" },
@@ -30,17 +40,33 @@ describe("quotaAlterFormSchema", () => {
     });
   });
   it("<default> ticks make null names; remove makes a null value; apply is not a dry run", () => {
-    expect(quotaAlterFormSchema.parse({ ...base, kind: "user", userDefault: "on", remove: "on", value: "", intent: "apply" })).toEqual({
+    expect(
+      quotaAlterFormSchema.parse({
+        ...base,
+        kind: "user",
+        userDefault: "on",
+        remove: "on",
+        value: "",
+        intent: "apply",
+      }),
+    ).toEqual({
       entity: { user: null },
       key: "producer_byte_rate",
       value: null,
       dryRun: false,
     });
-    expect(quotaAlterFormSchema.parse({ ...base, kind: "ip", ip: "203.0.113.10", key: "connection_creation_rate" }).entity).toEqual({ ip: "203.0.113.10" });
+    expect(
+      quotaAlterFormSchema.parse({ ...base, kind: "ip", ip: "203.0.113.10", key: "connection_creation_rate" }).entity,
+    ).toEqual({ ip: "203.0.113.10" });
   });
   it("names every missing field at once, and leaves 0 and fractions to Kafka's validation", () => {
-    expect(Object.keys(fieldsOf(quotaAlterFormSchema.safeParse({ kind: "user+client-id", key: "producer_byte_rate" })))).toEqual(["user", "clientId", "value"]);
-    expect(fieldsOf(quotaAlterFormSchema.safeParse({ ...base, value: "abc" }))).toHaveProperty("value", "Enter a number");
+    expect(
+      Object.keys(fieldsOf(quotaAlterFormSchema.safeParse({ kind: "user+client-id", key: "producer_byte_rate" }))),
+    ).toEqual(["user", "clientId", "value"]);
+    expect(fieldsOf(quotaAlterFormSchema.safeParse({ ...base, value: "abc" }))).toHaveProperty(
+      "value",
+      "Enter a number",
+    );
     expect(quotaAlterFormSchema.parse({ ...base, value: "0" }).value).toBe(0);
     expect(quotaAlterFormSchema.parse({ ...base, value: "1.5" }).value).toBe(1.5);
   });
@@ -54,7 +80,9 @@ describe("quotaAlterationSchema", () => {
       value: null,
       dryRun: false,
     });
-    expect(quotaAlterationSchema.safeParse({ entity: { group: "x" }, key: "producer_byte_rate", value: 1 }).success).toBe(false);
+    expect(
+      quotaAlterationSchema.safeParse({ entity: { group: "x" }, key: "producer_byte_rate", value: 1 }).success,
+    ).toBe(false);
     expect(quotaAlterationSchema.safeParse({ entity: {}, key: "nope", value: 1 }).success).toBe(false);
   });
 });

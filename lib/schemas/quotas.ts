@@ -15,22 +15,39 @@ const trimmed = (max: number) => safeString().trim().max(max, `At most ${max} ch
 
 /** The query parameters as given (for the OpenAPI document); parse with appliedQuotaQuerySchema. */
 export const appliedQuotaQueryFieldsSchema = z.object({
-  user: trimmed(1000).default("").meta({ description: "The principal name the client authenticates as (alice, not User:alice)" }),
-  clientId: safeString().max(1000, "At most 1000 characters").default("").meta({ description: "The client.id the client sends (may be empty)" }),
-  ip: trimmed(100).default("").meta({ description: "Instead of user/clientId: a client IP address, for the connection-creation-rate quota" }),
+  user: trimmed(1000)
+    .default("")
+    .meta({ description: "The principal name the client authenticates as (alice, not User:alice)" }),
+  clientId: safeString()
+    .max(1000, "At most 1000 characters")
+    .default("")
+    .meta({ description: "The client.id the client sends (may be empty)" }),
+  ip: trimmed(100)
+    .default("")
+    .meta({ description: "Instead of user/clientId: a client IP address, for the connection-creation-rate quota" }),
 });
 
 /** Either an IP, or a user (with an optional client id). The IP is written as Kafka compares it. */
 export const appliedQuotaQuerySchema = appliedQuotaQueryFieldsSchema
   .superRefine((v, ctx) => {
     if (v.ip !== "") {
-      if (canonicalIp(v.ip) === null) ctx.addIssue({ code: "custom", path: ["ip"], message: "Enter an IP address, e.g. 203.0.113.10" });
-      if (v.user !== "") ctx.addIssue({ code: "custom", path: ["user"], message: "Ask for a user or for an IP, not both" });
+      if (canonicalIp(v.ip) === null)
+        ctx.addIssue({ code: "custom", path: ["ip"], message: "Enter an IP address, e.g. 203.0.113.10" });
+      if (v.user !== "")
+        ctx.addIssue({ code: "custom", path: ["user"], message: "Ask for a user or for an IP, not both" });
     } else if (v.user === "") {
-      ctx.addIssue({ code: "custom", path: ["user"], message: "Enter a user name (e.g. svc-orders), or an IP address" });
+      ctx.addIssue({
+        code: "custom",
+        path: ["user"],
+        message: "Enter a user name (e.g. svc-orders), or an IP address",
+      });
     }
   })
-  .transform((v) => (v.ip !== "" ? ({ kind: "ip", ip: canonicalIp(v.ip) ?? v.ip } as const) : ({ kind: "client", user: v.user, clientId: v.clientId } as const)));
+  .transform((v) =>
+    v.ip !== ""
+      ? ({ kind: "ip", ip: canonicalIp(v.ip) ?? v.ip } as const)
+      : ({ kind: "client", user: v.user, clientId: v.clientId } as const),
+  );
 export type AppliedQuotaQuery = z.output<typeof appliedQuotaQuerySchema>;
 
 /** One part of an entity: a name, or null for `<default>`; absent = not part of the entity. */
@@ -56,7 +73,10 @@ export const quotaAlterationSchema = z.object({
     .refine((n) => Number.isFinite(n), "Enter a finite number")
     .nullable()
     .meta({ description: "The new value; null removes the key" }),
-  dryRun: z.boolean().default(false).meta({ description: "Only preview: Kafka's validation, the KIP-55 budget and before/after" }),
+  dryRun: z
+    .boolean()
+    .default(false)
+    .meta({ description: "Only preview: Kafka's validation, the KIP-55 budget and before/after" }),
 });
 export type QuotaAlterationInput = z.output<typeof quotaAlterationSchema>;
 
@@ -80,29 +100,34 @@ export const quotaAlterFormSchema = z
     const needsUser = v.kind === "user" || v.kind === "user+client-id";
     const needsClient = v.kind === "client-id" || v.kind === "user+client-id";
     if (needsUser && !v.userDefault && v.user === "") issue("user", "Enter a user name, or tick <default>");
-    if (needsClient && !v.clientIdDefault && v.clientId === "") issue("clientId", "Enter a client id, or tick <default>");
+    if (needsClient && !v.clientIdDefault && v.clientId === "")
+      issue("clientId", "Enter a client id, or tick <default>");
     if (v.kind === "ip" && !v.ipDefault && v.ip === "") issue("ip", "Enter an IP address, or tick <default>");
     if (!v.remove) {
       if (v.value === "") issue("value", "Enter a value, or tick remove");
       else if (!Number.isFinite(Number(v.value))) issue("value", "Enter a number");
     }
   })
-  .transform(
-    (v): QuotaAlterationInput => ({
-      entity: {
-        ...(v.kind === "user" || v.kind === "user+client-id" ? { user: v.userDefault ? null : v.user } : {}),
-        ...(v.kind === "client-id" || v.kind === "user+client-id" ? { "client-id": v.clientIdDefault ? null : v.clientId } : {}),
-        ...(v.kind === "ip" ? { ip: v.ipDefault ? null : v.ip } : {}),
-      },
-      key: v.key,
-      value: v.remove ? null : Number(v.value),
-      dryRun: v.intent !== "apply",
-    }),
-  );
+  .transform((v): QuotaAlterationInput => ({
+    entity: {
+      ...(v.kind === "user" || v.kind === "user+client-id" ? { user: v.userDefault ? null : v.user } : {}),
+      ...(v.kind === "client-id" || v.kind === "user+client-id"
+        ? { "client-id": v.clientIdDefault ? null : v.clientId }
+        : {}),
+      ...(v.kind === "ip" ? { ip: v.ipDefault ? null : v.ip } : {}),
+    },
+    key: v.key,
+    value: v.remove ? null : Number(v.value),
+    dryRun: v.intent !== "apply",
+  }));
 
 // ---- answers ---------------------------------------------------------------------
 
-const entityOut = z.object({ user: z.string().nullable().optional(), "client-id": z.string().nullable().optional(), ip: z.string().nullable().optional() });
+const entityOut = z.object({
+  user: z.string().nullable().optional(),
+  "client-id": z.string().nullable().optional(),
+  ip: z.string().nullable().optional(),
+});
 const keyValue = z.object({ key: z.enum(QUOTA_KEYS), value: z.number(), display: z.string() });
 
 export const QUOTA_GROUPS = ["user", "user+client-id", "client-id", "defaults", "ip"] as const;
@@ -116,7 +141,12 @@ const violation = z.object({
   clients: z.array(z.string()),
   message: z.string(),
 });
-const warning = z.object({ user: z.string().nullable(), key: z.enum(CLIENT_QUOTA_KEYS), defaultClientQuota: z.number(), message: z.string() });
+const warning = z.object({
+  user: z.string().nullable(),
+  key: z.enum(CLIENT_QUOTA_KEYS),
+  defaultClientQuota: z.number(),
+  message: z.string(),
+});
 
 export const budgetLineSchema = z.object({
   key: z.enum(CLIENT_QUOTA_KEYS),
@@ -135,7 +165,11 @@ export const budgetLineSchema = z.object({
 });
 export type BudgetLineView = z.infer<typeof budgetLineSchema>;
 
-export const userBudgetSchema = z.object({ user: z.string().nullable(), label: z.string(), lines: z.array(budgetLineSchema) });
+export const userBudgetSchema = z.object({
+  user: z.string().nullable(),
+  label: z.string(),
+  lines: z.array(budgetLineSchema),
+});
 export type UserBudgetView = z.infer<typeof userBudgetSchema>;
 
 export const quotasOverviewSchema = z.object({
@@ -167,7 +201,10 @@ const appliedKey = z.object({
 export type AppliedKeyView = z.infer<typeof appliedKey>;
 
 export const appliedQuotaSchema = z.object({
-  query: z.union([z.object({ kind: z.literal("client"), user: z.string(), clientId: z.string() }), z.object({ kind: z.literal("ip"), ip: z.string() })]),
+  query: z.union([
+    z.object({ kind: z.literal("client"), user: z.string(), clientId: z.string() }),
+    z.object({ kind: z.literal("ip"), ip: z.string() }),
+  ]),
   keys: z.array(appliedKey),
   budget: userBudgetSchema.nullable(),
 });
@@ -182,7 +219,12 @@ export const quotaPreviewSchema = z.object({
   /** Kafka's own validation (AlterClientQuotas), with Kafka's message. */
   kafka: z.object({ ok: z.boolean(), message: z.string().nullable() }),
   /** The console's KIP-55 rule. */
-  budget: z.object({ ok: z.boolean(), violations: z.array(violation), repairs: z.array(violation), warnings: z.array(warning) }),
+  budget: z.object({
+    ok: z.boolean(),
+    violations: z.array(violation),
+    repairs: z.array(violation),
+    warnings: z.array(warning),
+  }),
   /** The quota Kafka applies, for a connection of the affected entity, before and after. */
   connection: z.string(),
   before: z.array(appliedKey),
@@ -192,7 +234,11 @@ export const quotaPreviewSchema = z.object({
 });
 export type QuotaPreview = z.infer<typeof quotaPreviewSchema>;
 
-export const quotaAlterResultSchema = z.object({ applied: z.boolean(), preview: quotaPreviewSchema, message: z.string() });
+export const quotaAlterResultSchema = z.object({
+  applied: z.boolean(),
+  preview: quotaPreviewSchema,
+  message: z.string(),
+});
 export type QuotaAlterResult = z.infer<typeof quotaAlterResultSchema>;
 
 // ---- quota plans (lib/services/quota-plans.ts, kind quota.alter) ---------------------
@@ -200,7 +246,10 @@ export type QuotaAlterResult = z.infer<typeof quotaAlterResultSchema>;
 const appliedLevel = z.object({
   value: z.number().nullable().meta({ description: "The limit Kafka applies; null = unlimited" }),
   display: z.string(),
-  level: z.number().nullable().meta({ description: "1-8, the level that decided (client quotas); null when unlimited or for IPs" }),
+  level: z
+    .number()
+    .nullable()
+    .meta({ description: "1-8, the level that decided (client quotas); null when unlimited or for IPs" }),
   levelLabel: z.string().nullable(),
   entityLabel: z.string().nullable().meta({ description: "The configured entity that decided, e.g. user=svc-orders" }),
 });
@@ -234,18 +283,35 @@ export type QuotaPairImpact = z.infer<typeof pairImpact>;
 
 export const quotaImpactSchema = z.object({
   key: z.enum(QUOTA_KEYS),
-  pairs: z.array(pairImpact).meta({ description: "Every (user, client-id) pair the console knows that the change reaches: changed first" }),
-  ips: z.array(
-    z.object({ ip: z.string().nullable(), label: z.string(), changed: z.boolean(), before: appliedLevel, after: appliedLevel }),
-  ).meta({ description: "For connection_creation_rate: each IP the console knows that the change reaches (null = any other IP)" }),
-  truncated: z.boolean().meta({ description: "Too many named users x client ids: only configured sub-quota pairs and the stand-ins are listed" }),
+  pairs: z
+    .array(pairImpact)
+    .meta({ description: "Every (user, client-id) pair the console knows that the change reaches: changed first" }),
+  ips: z
+    .array(
+      z.object({
+        ip: z.string().nullable(),
+        label: z.string(),
+        changed: z.boolean(),
+        before: appliedLevel,
+        after: appliedLevel,
+      }),
+    )
+    .meta({
+      description:
+        "For connection_creation_rate: each IP the console knows that the change reaches (null = any other IP)",
+    }),
+  truncated: z.boolean().meta({
+    description: "Too many named users x client ids: only configured sub-quota pairs and the stand-ins are listed",
+  }),
   counts: z.object({ affected: z.number(), changed: z.number(), budgetChanged: z.number() }),
 });
 export type QuotaImpactView = z.infer<typeof quotaImpactSchema>;
 
 export const quotaPlanPreviewSchema = quotaPreviewSchema.extend({
   impact: quotaImpactSchema,
-  cli: z.array(z.object({ command: z.string(), warning: z.string().optional() })).meta({ description: "The kafka-configs.sh command making the same change" }),
+  cli: z
+    .array(z.object({ command: z.string(), warning: z.string().optional() }))
+    .meta({ description: "The kafka-configs.sh command making the same change" }),
 });
 export type QuotaPlanPreview = z.infer<typeof quotaPlanPreviewSchema>;
 

@@ -3,7 +3,10 @@ import { resourceDetailQuerySchema, resourceIndexQuerySchema } from "./resources
 
 describe("resourceDetailQuerySchema", () => {
   it("takes a type and a name, kept exactly (spaces included)", () => {
-    expect(resourceDetailQuerySchema.parse({ type: "topic", name: " orders " })).toEqual({ type: "TOPIC", name: " orders " });
+    expect(resourceDetailQuerySchema.parse({ type: "topic", name: " orders " })).toEqual({
+      type: "TOPIC",
+      name: " orders ",
+    });
   });
 
   it("names the cluster kafka-cluster, and refuses another name", () => {

@@ -11,7 +11,14 @@ import { aclBindingResponseSchema } from "./acl-binding";
 import { CLUSTER_RESOURCE_NAME, OPERATIONS, RESOURCE_TYPES, type ResourceType } from "@/lib/policy";
 
 /** The index's sections, in the order the page shows them. */
-export const RESOURCE_SECTIONS = ["TOPIC", "GROUP", "TRANSACTIONAL_ID", "CLUSTER", "USER", "DELEGATION_TOKEN"] as const satisfies readonly ResourceType[];
+export const RESOURCE_SECTIONS = [
+  "TOPIC",
+  "GROUP",
+  "TRANSACTIONAL_ID",
+  "CLUSTER",
+  "USER",
+  "DELEGATION_TOKEN",
+] as const satisfies readonly ResourceType[];
 
 const isResourceType = (v: string): v is ResourceType => (RESOURCE_TYPES as readonly string[]).includes(v);
 
@@ -35,7 +42,11 @@ export const resourceDetailQuerySchema = resourceDetailQueryFieldsSchema
     }
     if (v.type === "CLUSTER") {
       if (v.name !== "" && v.name !== CLUSTER_RESOURCE_NAME) {
-        ctx.addIssue({ code: "custom", path: ["name"], message: `The cluster resource is always named ${CLUSTER_RESOURCE_NAME}` });
+        ctx.addIssue({
+          code: "custom",
+          path: ["name"],
+          message: `The cluster resource is always named ${CLUSTER_RESOURCE_NAME}`,
+        });
       }
     } else if (v.name === "") {
       ctx.addIssue({ code: "custom", path: ["name"], message: "Give the resource name" });
@@ -46,7 +57,9 @@ export type ResourceDetailQuery = z.output<typeof resourceDetailQuerySchema>;
 
 const aclBindingSchema = aclBindingResponseSchema;
 
-/** Why an ACL applies to a resource: its exact LITERAL name, LITERAL `*`, or a PREFIXED pattern the name starts with. */
+/**
+ * Why an ACL applies to a resource: its exact LITERAL name, LITERAL `*`, or a PREFIXED pattern the name starts with.
+ */
 export const APPLY_REASONS = ["literal", "wildcard", "prefixed"] as const;
 export type ApplyReason = (typeof APPLY_REASONS)[number];
 
@@ -69,13 +82,15 @@ const ruleSchema = z.discriminatedUnion("kind", [
 export const resourceDetailSchema = z.object({
   resourceType: z.enum(RESOURCE_TYPES),
   resourceName: z.string(),
-  /** Every ACL that applies (Kafka's MATCH), grouped by why: the exact name, then prefixes (longest first), then `*`. */
+  /**
+   * Every ACL that applies (Kafka's MATCH), grouped by why: the exact name, then prefixes (longest first), then `*`.
+   */
   groups: z.array(applicableGroupSchema),
   /** The operations valid for the resource type (the matrix's columns). */
   operations: z.array(z.enum(OPERATIONS)),
   /**
-   * One row per principal: User:* first (any other principal no ACL here names, super users aside), then each super user,
-   * then every principal the applicable ACLs name; for clients whose host no ACL names.
+   * One row per principal: User:* first (any other principal no ACL here names, super users aside), then each super
+   * user, then every principal the applicable ACLs name; for clients whose host no ACL names.
    */
   rows: z.array(
     z.object({
@@ -88,10 +103,21 @@ export const resourceDetailSchema = z.object({
           decision: z.enum(["ALLOWED", "DENIED"]),
           rule: ruleSchema,
           reason: z.string(),
-          /** The deciding rule in short labels (super.users, DENY wins, PREFIXED "x", from 10.0.0.7, implied by READ). */
+          /**
+           * The deciding rule in short labels (super.users, DENY wins, PREFIXED "x", from 10.0.0.7, implied by READ).
+           */
           via: z.array(z.string()),
-          /** The hosts this principal's (or User:*'s) applicable ACLs name where the answer differs, with that answer. */
-          otherHosts: z.array(z.object({ host: z.string(), decision: z.enum(["ALLOWED", "DENIED"]), rule: ruleSchema, via: z.array(z.string()) })),
+          /**
+           * The hosts this principal's (or User:*'s) applicable ACLs name where the answer differs, with that answer.
+           */
+          otherHosts: z.array(
+            z.object({
+              host: z.string(),
+              decision: z.enum(["ALLOWED", "DENIED"]),
+              rule: ruleSchema,
+              via: z.array(z.string()),
+            }),
+          ),
         }),
       ),
       /** Hosts named by this principal's applicable ACLs: a client from one of them may get another answer. */
@@ -113,7 +139,10 @@ export const resourceSectionSchema = z.object({
   resources: z.array(z.object({ name: z.string(), acls: z.number().int().nullable() })),
   /** Kafka's readable reason when this type's resources could not be listed. */
   error: z.string().nullable(),
-  /** Set when part of the list is missing: brokers that did not answer (groups and transactional ids are listed per broker). */
+  /**
+   * Set when part of the list is missing: brokers that did not answer (groups and transactional ids are listed per
+   * broker).
+   */
   note: z.string().nullable().default(null),
 });
 export type ResourceSection = z.output<typeof resourceSectionSchema>;

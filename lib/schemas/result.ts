@@ -20,12 +20,14 @@ export type ErrorCode =
   | "INTERNAL";
 
 export type ActionResult<T> =
-  | { ok: true; data: T }
-  | { ok: false; code: ErrorCode; message: string; fieldErrors?: Record<string, string[]> };
+  { ok: true; data: T } | { ok: false; code: ErrorCode; message: string; fieldErrors?: Record<string, string[]> };
 
-export const GENERIC_ERROR_MESSAGE = "Something went wrong on the console's side. It has been logged; please try again.";
+export const GENERIC_ERROR_MESSAGE =
+  "Something went wrong on the console's side. It has been logged; please try again.";
 
-export function fieldErrorsOf(issues: ReadonlyArray<{ path: ReadonlyArray<PropertyKey>; message: string }>): Record<string, string[]> {
+export function fieldErrorsOf(
+  issues: ReadonlyArray<{ path: ReadonlyArray<PropertyKey>; message: string }>,
+): Record<string, string[]> {
   const out: Record<string, string[]> = {};
   for (const issue of issues) {
     const key = issue.path.map(String).join(".") || "_";

@@ -48,7 +48,10 @@ describe("findUnsafeText", () => {
   it("reports every unsafe string by its path, nothing for a clean document", () => {
     expect(findUnsafeText({ bindings: [{ principal: "User:alice", host: "*" }], n: 3, b: true, z: null })).toEqual({});
     expect(
-      findUnsafeText({ bindings: [{ principal: "User:al\u0000ice" }, { principal: "ok", host: "\ud800" }], reason: "x\u0007" }),
+      findUnsafeText({
+        bindings: [{ principal: "User:al\u0000ice" }, { principal: "ok", host: "\ud800" }],
+        reason: "x\u0007",
+      }),
     ).toEqual({
       "bindings.0.principal": [NUL_MESSAGE],
       "bindings.1.host": [SURROGATE_MESSAGE],
@@ -109,9 +112,15 @@ describe("strict UTF-8", () => {
   it("findUnsafeUrl checks path segments and query parameters", () => {
     expect(findUnsafeUrl(new URL("http://h/api/v1/acls?principal=User%3Aalice&host=*"))).toEqual({});
     expect(findUnsafeUrl(new URL("http://h/api/v1/acls?principal=%00"))).toEqual({ principal: [NUL_MESSAGE] });
-    expect(findUnsafeUrl(new URL("http://h/api/v1/acls?principal=%C0%80"))).toEqual({ principal: [INVALID_UTF8_MESSAGE] });
-    expect(findUnsafeUrl(new URL("http://h/api/v1/acls?principal=%ED%A0%80"))).toEqual({ principal: [INVALID_UTF8_MESSAGE] });
-    expect(findUnsafeUrl(new URL("http://h/api/v1/token-requests/%C0%80/approve"))).toEqual({ path: [INVALID_UTF8_MESSAGE] });
+    expect(findUnsafeUrl(new URL("http://h/api/v1/acls?principal=%C0%80"))).toEqual({
+      principal: [INVALID_UTF8_MESSAGE],
+    });
+    expect(findUnsafeUrl(new URL("http://h/api/v1/acls?principal=%ED%A0%80"))).toEqual({
+      principal: [INVALID_UTF8_MESSAGE],
+    });
+    expect(findUnsafeUrl(new URL("http://h/api/v1/token-requests/%C0%80/approve"))).toEqual({
+      path: [INVALID_UTF8_MESSAGE],
+    });
     expect(findUnsafeUrl(new URL("http://h/x%01y"))).toEqual({ path: [CONTROL_MESSAGE] });
     expect(Object.keys(findUnsafeUrl(new URL("http://h/?a%00=1")))).toEqual(["query"]);
   });

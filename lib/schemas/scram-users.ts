@@ -46,7 +46,11 @@ export const scramCredentialUpsertSchema = z
     ifExists: z
       .enum(["replace", "refuse"])
       .default("replace")
-      .meta({ description: "What to do when the user already has a credential of this mechanism: replace its password (rotate, the default) or refuse (create only)" }),
+      .meta({
+        description:
+          "What to do when the user already has a credential of this mechanism: replace its password (rotate, " +
+          "the default) or refuse (create only)",
+      }),
     /** The page's second entry; the API need not send it. */
     passwordConfirm: z.string().max(1024).optional(),
   })
@@ -56,12 +60,17 @@ export const scramCredentialUpsertSchema = z
     }
   });
 /** What the service takes: the parsed form or API body (ifExists may be left out by callers in code: "replace"). */
-export type ScramCredentialUpsert = Omit<z.output<typeof scramCredentialUpsertSchema>, "ifExists"> & { ifExists?: z.output<typeof scramCredentialUpsertSchema>["ifExists"] };
+export type ScramCredentialUpsert = Omit<z.output<typeof scramCredentialUpsertSchema>, "ifExists"> & {
+  ifExists?: z.output<typeof scramCredentialUpsertSchema>["ifExists"];
+};
 
 export const scramCredentialDeleteSchema = z.object({
   user,
   /** Absent: every mechanism of the user (the user is gone). */
-  mechanism: z.enum(SCRAM_MECHANISMS).optional().meta({ description: "One mechanism; omitted: every credential of the user" }),
+  mechanism: z
+    .enum(SCRAM_MECHANISMS)
+    .optional()
+    .meta({ description: "One mechanism; omitted: every credential of the user" }),
 });
 export type ScramCredentialDelete = z.output<typeof scramCredentialDeleteSchema>;
 
@@ -76,7 +85,9 @@ export const scramChangeResultSchema = z.object({
   user: z.string(),
   principal: z.string(),
   /** What the change did. */
-  change: z.enum(["created", "rotated", "added", "set", "deleted"]).meta({ description: "set: Kafka did not let the caller describe the user first" }),
+  change: z
+    .enum(["created", "rotated", "added", "set", "deleted"])
+    .meta({ description: "set: Kafka did not let the caller describe the user first" }),
   /** The user's credentials after the change (as Kafka describes them). */
   credentials: z.array(credential),
   /** Only when the console generated the password: shown once, never again. */

@@ -1,5 +1,13 @@
 import { describe, expect, it } from "vitest";
-import { splitRenewers, tokenCreateFormSchema, tokenCreateSchema, tokenExpireSchema, tokenRenewSchema, tokenRequestCreateSchema, tokenRequestFormSchema } from "./tokens";
+import {
+  splitRenewers,
+  tokenCreateFormSchema,
+  tokenCreateSchema,
+  tokenExpireSchema,
+  tokenRenewSchema,
+  tokenRequestCreateSchema,
+  tokenRequestFormSchema,
+} from "./tokens";
 
 const fieldsOf = (r: { success: boolean; error?: { issues: { path: PropertyKey[]; message: string }[] } }) =>
   r.success ? {} : Object.fromEntries((r.error?.issues ?? []).map((i) => [String(i.path[0]), i.message]));
@@ -18,7 +26,14 @@ describe("tokenCreateFormSchema", () => {
     expect(tokenCreateFormSchema.parse({})).toEqual({ owner: null, renewers: [], maxLifetimeMs: null });
   });
   it("reads the owner, renewers and a lifetime in hours or days", () => {
-    expect(tokenCreateFormSchema.parse({ owner: " User:svc-orders ", renewers: "User:bob, User:carol", maxLifetime: "2", maxLifetimeUnit: "days" })).toEqual({
+    expect(
+      tokenCreateFormSchema.parse({
+        owner: " User:svc-orders ",
+        renewers: "User:bob, User:carol",
+        maxLifetime: "2",
+        maxLifetimeUnit: "days",
+      }),
+    ).toEqual({
       owner: "User:svc-orders",
       renewers: ["User:bob", "User:carol"],
       maxLifetimeMs: 2 * 86_400_000,
@@ -43,7 +58,11 @@ describe("tokenRenewSchema / tokenExpireSchema", () => {
   it("needs a Base64 HMAC", () => {
     expect(fieldsOf(tokenRenewSchema.safeParse({ hmac: "" }))).toHaveProperty("hmac");
     expect(fieldsOf(tokenRenewSchema.safeParse({ hmac: "not base64!" }))).toHaveProperty("hmac");
-    expect(tokenRenewSchema.parse({ hmac: HMAC, tokenId: "abc" })).toEqual({ hmac: HMAC, tokenId: "abc", periodHours: 24 });
+    expect(tokenRenewSchema.parse({ hmac: HMAC, tokenId: "abc" })).toEqual({
+      hmac: HMAC,
+      tokenId: "abc",
+      periodHours: 24,
+    });
     expect(tokenRenewSchema.parse({ hmac: HMAC, periodHours: "2" }).periodHours).toBe(2);
   });
   it("expires now (negative period) or in N hours", () => {
@@ -55,21 +74,35 @@ describe("tokenRenewSchema / tokenExpireSchema", () => {
 
 describe("token request schemas", () => {
   it("needs an owner principal and a reason", () => {
-    expect(Object.keys(fieldsOf(tokenRequestCreateSchema.safeParse({ owner: "svc", reason: " " }))).sort()).toEqual(["owner", "reason"]);
+    expect(Object.keys(fieldsOf(tokenRequestCreateSchema.safeParse({ owner: "svc", reason: " " }))).sort()).toEqual([
+      "owner",
+      "reason",
+    ]);
   });
   it("reads the form like the create form", () => {
-    expect(tokenRequestFormSchema.parse({ owner: "User:svc-orders", renewers: "User:carol", maxLifetime: "12", maxLifetimeUnit: "hours", reason: "batch job" })).toEqual({
+    expect(
+      tokenRequestFormSchema.parse({
+        owner: "User:svc-orders",
+        renewers: "User:carol",
+        maxLifetime: "12",
+        maxLifetimeUnit: "hours",
+        reason: "batch job",
+      }),
+    ).toEqual({
       owner: "User:svc-orders",
       renewers: ["User:carol"],
       maxLifetimeMs: 12 * 3_600_000,
       reason: "batch job",
     });
-    expect(fieldsOf(tokenRequestFormSchema.safeParse({ owner: "User:x", renewers: "carol", reason: "r" }))).toHaveProperty("renewers");
+    expect(
+      fieldsOf(tokenRequestFormSchema.safeParse({ owner: "User:x", renewers: "carol", reason: "r" })),
+    ).toHaveProperty("renewers");
   });
 });
 
 describe("lifetime fields: a clear field error, never an internal error", () => {
-  const form = (maxLifetime: string, maxLifetimeUnit: "hours" | "days" = "days") => tokenCreateFormSchema.safeParse({ maxLifetime, maxLifetimeUnit });
+  const form = (maxLifetime: string, maxLifetimeUnit: "hours" | "days" = "days") =>
+    tokenCreateFormSchema.safeParse({ maxLifetime, maxLifetimeUnit });
 
   it.each([
     ["1e308", "days", /^Too long: at most 104,249,991 days/],
@@ -95,7 +128,12 @@ describe("lifetime fields: a clear field error, never an internal error", () => 
   });
 
   it("the request form puts the error on its maxLifetime field too", () => {
-    const r = tokenRequestFormSchema.safeParse({ owner: "User:svc-orders", maxLifetime: "1e308", maxLifetimeUnit: "days", reason: "x" });
+    const r = tokenRequestFormSchema.safeParse({
+      owner: "User:svc-orders",
+      maxLifetime: "1e308",
+      maxLifetimeUnit: "days",
+      reason: "x",
+    });
     expect(r.success).toBe(false);
     expect(fieldsOf(r)).toEqual({ maxLifetime: expect.stringMatching(/^Too long/) });
   });
@@ -111,13 +149,21 @@ describe("lifetime fields: a clear field error, never an internal error", () => 
     for (const schema of [tokenCreateSchema, tokenRequestCreateSchema]) {
       const r = schema.safeParse({ owner: "User:svc-orders", reason: "x", maxLifetimeMs });
       expect(r.success).toBe(false);
-      expect(r.error?.issues.map((i) => [i.path.join("."), i.message])).toEqual([["maxLifetimeMs", expect.stringMatching(message)]]);
+      expect(r.error?.issues.map((i) => [i.path.join("."), i.message])).toEqual([
+        ["maxLifetimeMs", expect.stringMatching(message)],
+      ]);
     }
   });
 
   it("renew and expire refuse periods beyond their bound, and non-finite ones", () => {
-    expect(fieldsOf(tokenRenewSchema.safeParse({ hmac: HMAC, periodHours: 1e308 }))).toEqual({ periodHours: "Too long" });
-    expect(fieldsOf(tokenRenewSchema.safeParse({ hmac: HMAC, periodHours: "Infinity" }))).toEqual({ periodHours: "Enter a number of hours" });
-    expect(fieldsOf(tokenExpireSchema.safeParse({ hmac: HMAC, when: "in", hours: "1e308" }))).toEqual({ hours: expect.any(String) });
+    expect(fieldsOf(tokenRenewSchema.safeParse({ hmac: HMAC, periodHours: 1e308 }))).toEqual({
+      periodHours: "Too long",
+    });
+    expect(fieldsOf(tokenRenewSchema.safeParse({ hmac: HMAC, periodHours: "Infinity" }))).toEqual({
+      periodHours: "Enter a number of hours",
+    });
+    expect(fieldsOf(tokenExpireSchema.safeParse({ hmac: HMAC, when: "in", hours: "1e308" }))).toEqual({
+      hours: expect.any(String),
+    });
   });
 });

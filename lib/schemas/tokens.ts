@@ -40,25 +40,37 @@ export const UNIT_MS: Record<LifetimeUnit, number> = { hours: HOUR_MS, days: 24 
  * number of milliseconds JavaScript holds exactly (about 285,000 years) is well inside that.
  */
 export const MAX_LIFETIME_MS = Number.MAX_SAFE_INTEGER;
-const MAX_LIFETIME_TEXT = `at most ${MAX_LIFETIME_MS} ms (about 285,000 years); Kafka caps it at delegation.token.max.lifetime.ms anyway`;
+const MAX_LIFETIME_TEXT =
+  `at most ${MAX_LIFETIME_MS} ms (about 285,000 years); Kafka caps it at ` + `delegation.token.max.lifetime.ms anyway`;
 
 /**
  * A form lifetime (number + unit) -> whole milliseconds, or the field error: the number must
  * be finite and positive, and the milliseconds at least 1 and within MAX_LIFETIME_MS.
  */
-export function lifetimeMsFromForm(text: string, unit: LifetimeUnit): { ok: true; ms: number } | { ok: false; message: string } {
+export function lifetimeMsFromForm(
+  text: string,
+  unit: LifetimeUnit,
+): { ok: true; ms: number } | { ok: false; message: string } {
   const n = /^\s*[+]?(\d+(\.\d*)?|\.\d+)([eE][+-]?\d+)?\s*$/.test(text) ? Number(text) : Number.NaN;
-  if (!Number.isFinite(n) || n <= 0) return { ok: false, message: "Enter a positive number, or leave it empty for the broker's default" };
+  if (!Number.isFinite(n) || n <= 0)
+    return { ok: false, message: "Enter a positive number, or leave it empty for the broker's default" };
   const ms = Math.round(n * UNIT_MS[unit]);
   if (!Number.isFinite(ms) || ms > MAX_LIFETIME_MS) {
     const most = Math.floor(MAX_LIFETIME_MS / UNIT_MS[unit]).toLocaleString("en-US");
-    return { ok: false, message: `Too long: at most ${most} ${unit} (Kafka caps the lifetime at delegation.token.max.lifetime.ms anyway)` };
+    return {
+      ok: false,
+      message: `Too long: at most ${most} ${unit} (Kafka caps the lifetime at delegation.token.max.lifetime.ms anyway)`,
+    };
   }
   if (ms < 1) return { ok: false, message: `Too short: at least 1 millisecond` };
   return { ok: true, ms };
 }
 
-const renewersSchema = z.array(principal).max(100, "At most 100 renewers").default([]).meta({ description: "Principals (User:name) who may renew or expire the token besides its owner" });
+const renewersSchema = z
+  .array(principal)
+  .max(100, "At most 100 renewers")
+  .default([])
+  .meta({ description: "Principals (User:name) who may renew or expire the token besides its owner" });
 const maxLifetimeMsSchema = z
   .number({ error: "A number of milliseconds, or null for the broker's delegation.token.max.lifetime.ms" })
   .min(1, "A positive number of milliseconds, or null for the broker's delegation.token.max.lifetime.ms")
@@ -66,7 +78,10 @@ const maxLifetimeMsSchema = z
   .refine(Number.isInteger, "Whole milliseconds")
   .nullable()
   .default(null)
-  .meta({ description: "Requested max lifetime in ms (capped by delegation.token.max.lifetime.ms); null = the broker's default" });
+  .meta({
+    description:
+      "Requested max lifetime in ms (capped by delegation.token.max.lifetime.ms); null = the broker's default",
+  });
 
 /** POST /api/v1/tokens */
 export const tokenCreateSchema = z.object({
@@ -89,9 +104,11 @@ export const tokenCreateFormSchema = z
   .transform((v, ctx) => {
     const renewers = splitRenewers(v.renewers);
     for (const r of renewers) {
-      if (!PRINCIPAL.test(r)) ctx.addIssue({ code: "custom", path: ["renewers"], message: `"${r}" is not Type:name, e.g. User:bob` });
+      if (!PRINCIPAL.test(r))
+        ctx.addIssue({ code: "custom", path: ["renewers"], message: `"${r}" is not Type:name, e.g. User:bob` });
     }
-    if (v.owner !== "" && !PRINCIPAL.test(v.owner)) ctx.addIssue({ code: "custom", path: ["owner"], message: "Write the owner as Type:name, e.g. User:svc-orders" });
+    if (v.owner !== "" && !PRINCIPAL.test(v.owner))
+      ctx.addIssue({ code: "custom", path: ["owner"], message: "Write the owner as Type:name, e.g. User:svc-orders" });
     let maxLifetimeMs: number | null = null;
     if (v.maxLifetime !== "") {
       const lifetime = lifetimeMsFromForm(v.maxLifetime, v.maxLifetimeUnit);
@@ -116,24 +133,47 @@ const hoursSchema = z.coerce
 
 /** POST /api/v1/tokens/renew (and the renew form). */
 export const tokenRenewSchema = z.object({
-  tokenId: z.string().trim().max(200).default("").meta({ description: "The token id, to check the HMAC against and for the audit trail (optional)" }),
+  tokenId: z
+    .string()
+    .trim()
+    .max(200)
+    .default("")
+    .meta({ description: "The token id, to check the HMAC against and for the audit trail (optional)" }),
   hmac: hmacSchema,
-  periodHours: hoursSchema.default(24).meta({ description: "Renew for this many hours (capped by delegation.token.expiry.time.ms and the max timestamp)" }),
+  periodHours: hoursSchema.default(24).meta({
+    description: "Renew for this many hours (capped by delegation.token.expiry.time.ms and the max timestamp)",
+  }),
 });
 export type TokenRenewInput = z.output<typeof tokenRenewSchema>;
 
 /** POST /api/v1/tokens/expire (and the expire form): now, or in N hours. */
 export const tokenExpireSchema = z
   .object({
-    tokenId: z.string().trim().max(200).default("").meta({ description: "The token id, to check the HMAC against and for the audit trail (optional)" }),
+    tokenId: z
+      .string()
+      .trim()
+      .max(200)
+      .default("")
+      .meta({ description: "The token id, to check the HMAC against and for the audit trail (optional)" }),
     hmac: hmacSchema,
-    when: z.enum(["now", "in"]).default("now").meta({ description: "now: remove the token at once; in: set its expiry to now + hours" }),
-    hours: z.union([z.literal(""), hoursSchema]).optional().meta({ description: "With when=in: hours from now" }),
+    when: z
+      .enum(["now", "in"])
+      .default("now")
+      .meta({ description: "now: remove the token at once; in: set its expiry to now + hours" }),
+    hours: z
+      .union([z.literal(""), hoursSchema])
+      .optional()
+      .meta({ description: "With when=in: hours from now" }),
   })
   .superRefine((v, ctx) => {
-    if (v.when === "in" && (v.hours === undefined || v.hours === "")) ctx.addIssue({ code: "custom", path: ["hours"], message: "Enter in how many hours it should expire" });
+    if (v.when === "in" && (v.hours === undefined || v.hours === ""))
+      ctx.addIssue({ code: "custom", path: ["hours"], message: "Enter in how many hours it should expire" });
   })
-  .transform((v) => ({ tokenId: v.tokenId, hmac: v.hmac, periodMs: v.when === "now" ? -1 : Math.round(Number(v.hours) * HOUR_MS) }));
+  .transform((v) => ({
+    tokenId: v.tokenId,
+    hmac: v.hmac,
+    periodMs: v.when === "now" ? -1 : Math.round(Number(v.hours) * HOUR_MS),
+  }));
 export type TokenExpireInput = z.output<typeof tokenExpireSchema>;
 
 export const TOKEN_STATUSES = ["active", "expired"] as const;
@@ -149,7 +189,9 @@ export const tokenViewSchema = z.object({
   expiryTimestamp: z.number(),
   maxTimestamp: z.number(),
   status: z.enum(TOKEN_STATUSES),
-  mayRenew: z.boolean().meta({ description: "The caller is the owner or a renewer (Kafka's rule for renew and expire)" }),
+  mayRenew: z
+    .boolean()
+    .meta({ description: "The caller is the owner or a renewer (Kafka's rule for renew and expire)" }),
 });
 export type TokenView = z.output<typeof tokenViewSchema>;
 
@@ -157,7 +199,10 @@ export const tokenListSchema = z.object({ tokens: z.array(tokenViewSchema), now:
 export type TokenList = z.output<typeof tokenListSchema>;
 
 /** The one answer that carries a new token's HMAC: shown once, stored nowhere. */
-export const tokenCreatedSchema = z.object({ token: tokenViewSchema, hmac: z.string().meta({ description: "Base64 HMAC: the token's password. Shown only in this answer" }) });
+export const tokenCreatedSchema = z.object({
+  token: tokenViewSchema,
+  hmac: z.string().meta({ description: "Base64 HMAC: the token's password. Shown only in this answer" }),
+});
 export type TokenCreated = z.output<typeof tokenCreatedSchema>;
 
 export const tokenExpiryResultSchema = z.object({
@@ -179,19 +224,53 @@ export const tokenRequestCreateSchema = z.object({
 export type TokenRequestCreateInput = z.output<typeof tokenRequestCreateSchema>;
 
 export const tokenRequestFormSchema = z
-  .object({ owner: z.string().trim(), renewers: optionalText, maxLifetime: optionalText, maxLifetimeUnit: z.enum(LIFETIME_UNITS).default("days"), reason: z.string() })
+  .object({
+    owner: z.string().trim(),
+    renewers: optionalText,
+    maxLifetime: optionalText,
+    maxLifetimeUnit: z.enum(LIFETIME_UNITS).default("days"),
+    reason: z.string(),
+  })
   .transform((v, ctx) => {
-    const base = tokenCreateFormSchema.safeParse({ owner: v.owner, renewers: v.renewers, maxLifetime: v.maxLifetime, maxLifetimeUnit: v.maxLifetimeUnit });
-    if (!base.success) for (const issue of base.error.issues) ctx.addIssue({ code: "custom", path: issue.path, message: issue.message });
-    return { owner: v.owner, renewers: base.success ? base.data.renewers : [], maxLifetimeMs: base.success ? base.data.maxLifetimeMs : null, reason: v.reason };
+    const base = tokenCreateFormSchema.safeParse({
+      owner: v.owner,
+      renewers: v.renewers,
+      maxLifetime: v.maxLifetime,
+      maxLifetimeUnit: v.maxLifetimeUnit,
+    });
+    if (!base.success)
+      for (const issue of base.error.issues) ctx.addIssue({ code: "custom", path: issue.path, message: issue.message });
+    return {
+      owner: v.owner,
+      renewers: base.success ? base.data.renewers : [],
+      maxLifetimeMs: base.success ? base.data.maxLifetimeMs : null,
+      reason: v.reason,
+    };
   })
   .pipe(tokenRequestCreateSchema.required());
 
-export const tokenRequestDenySchema = z.object({ reason: z.string().trim().min(1, "Give the requester a reason").max(2000, "At most 2000 characters") });
+export const tokenRequestDenySchema = z.object({
+  reason: z.string().trim().min(1, "Give the requester a reason").max(2000, "At most 2000 characters"),
+});
 
-export const TOKEN_REQUEST_STATUSES = ["PENDING", "APPROVING", "APPROVED", "DENIED", "RETRIEVED", "EXPIRED_UNRETRIEVED"] as const;
+export const TOKEN_REQUEST_STATUSES = [
+  "PENDING",
+  "APPROVING",
+  "APPROVED",
+  "DENIED",
+  "RETRIEVED",
+  "EXPIRED_UNRETRIEVED",
+] as const;
 
-export const ENTITLEMENTS = ["owner", "superUser", "acl", "createdBefore", "notEntitled", "unknown", "ownRequest"] as const;
+export const ENTITLEMENTS = [
+  "owner",
+  "superUser",
+  "acl",
+  "createdBefore",
+  "notEntitled",
+  "unknown",
+  "ownRequest",
+] as const;
 export type Entitlement = (typeof ENTITLEMENTS)[number];
 
 export const tokenRequestViewSchema = z.object({
@@ -215,7 +294,9 @@ export const tokenRequestViewSchema = z.object({
 export type TokenRequestView = z.output<typeof tokenRequestViewSchema>;
 
 export const decidableRequestSchema = tokenRequestViewSchema.extend({
-  entitlement: z.enum(ENTITLEMENTS).meta({ description: "Whether the caller appears entitled to approve (Kafka decides at approval)" }),
+  entitlement: z
+    .enum(ENTITLEMENTS)
+    .meta({ description: "Whether the caller appears entitled to approve (Kafka decides at approval)" }),
   entitlementNote: z.string(),
 });
 export type DecidableRequest = z.output<typeof decidableRequestSchema>;
@@ -230,13 +311,19 @@ export const approverCheckSchema = z
     z.object({ by: z.literal("servicePrincipal"), principal: z.string() }),
     z.object({ by: z.literal("nobody"), reason: z.string() }),
   ])
-  .meta({ description: "Who read the ACLs the entitlements are judged from: you, the console's service principal, or nobody (with the reason)" });
+  .meta({
+    description:
+      "Who read the ACLs the entitlements are judged from: you, the console's service principal, or nobody " +
+      "(with the reason)",
+  });
 export type ApproverCheck = z.output<typeof approverCheckSchema>;
 
 export const tokenRequestListsSchema = z.object({
   mine: z.array(tokenRequestViewSchema),
   pending: z.array(decidableRequestSchema),
-  aclsReadable: z.boolean().meta({ description: "Whether Kafka let the caller read the USER-resource ACLs the entitlement is judged from" }),
+  aclsReadable: z
+    .boolean()
+    .meta({ description: "Whether Kafka let the caller read the USER-resource ACLs the entitlement is judged from" }),
   approverCheck: approverCheckSchema,
   now: z.number(),
 });

@@ -32,7 +32,12 @@ import {
   type AuthorizationResult,
   type AuthorizeRequest,
 } from "@/lib/policy";
-import { UNNAMED_HOST_WORDS, type AccessCheckAcl, type AccessCheckAssumptions, type AccessCheckResult } from "@/lib/schemas/access-check";
+import {
+  UNNAMED_HOST_WORDS,
+  type AccessCheckAcl,
+  type AccessCheckAssumptions,
+  type AccessCheckResult,
+} from "@/lib/schemas/access-check";
 import { decideFromUnnamedHost, unnamedHost } from "./effective-permissions";
 
 type Match = AccessCheckAcl["match"];
@@ -52,7 +57,10 @@ const opWords = (op: AclOperation): string => (op === "ALL" ? "do ALL operations
 /** "DENY ACL: User:bob may not READ on TOPIC payments-eu (LITERAL) from *". */
 export function aclSentence(acl: AclBinding): string {
   const may = acl.permissionType === "DENY" ? "may not" : "may";
-  return `${acl.permissionType} ACL: ${acl.principal} ${may} ${opWords(acl.operation)} on ${acl.resourceType} ${acl.resourceName} (${acl.patternType}) from ${acl.host}`;
+  return (
+    `${acl.permissionType} ACL: ${acl.principal} ${may} ${opWords(acl.operation)} ` +
+    `on ${acl.resourceType} ${acl.resourceName} (${acl.patternType}) from ${acl.host}`
+  );
 }
 
 /** The operations besides itself that an ALLOW for `op` implies (READ -> DESCRIBE). */
@@ -64,20 +72,31 @@ function impliedBy(op: AclOperation): AclOperation[] {
 }
 
 /** The rule that decided, in one or two plain sentences. */
-export function describeRule(result: AuthorizationResult, request: AuthorizeRequest, assumptions: Pick<AccessCheckAssumptions, "allowEveryoneIfNoAclFound">): string {
+export function describeRule(
+  result: AuthorizationResult,
+  request: AuthorizeRequest,
+  assumptions: Pick<AccessCheckAssumptions, "allowEveryoneIfNoAclFound">,
+): string {
   const rule = result.rule;
   switch (rule.kind) {
     case "superUser":
-      return `Super user: ${request.principal} is in super.users, so Kafka allows every operation without looking at ACLs.`;
+      return (
+        `Super user: ${request.principal} is in super.users, so Kafka allows every operation without looking ` +
+        `at ACLs.`
+      );
     case "acl": {
       const acl = rule.acl;
       if (acl.permissionType === "DENY") return `${aclSentence(acl)}. A matching DENY wins over every ALLOW.`;
-      const via = acl.operation !== request.operation && acl.operation !== "ALL" ? ` An ALLOW for ${acl.operation} also allows ${request.operation}.` : "";
+      const via =
+        acl.operation !== request.operation && acl.operation !== "ALL"
+          ? ` An ALLOW for ${acl.operation} also allows ${request.operation}.`
+          : "";
       return `${aclSentence(acl)}.${via}`;
     }
     case "noAclMatched":
       return (
-        `No ACL on this resource matched this principal/operation/host (${request.principal}, ${request.operation}, ${request.host}), ` +
+        `No ACL on this resource matched this principal/operation/host ` +
+        `(${request.principal}, ${request.operation}, ${request.host}), ` +
         `and the resource has ACLs, so Kafka denies.`
       );
     case "default": {
@@ -98,11 +117,19 @@ export function classifyAcl(
   if (deciding !== null && same(acl, deciding)) {
     return {
       match: "decides",
-      detail: acl.permissionType === "DENY" ? "A matching DENY wins over every ALLOW" : "The matching ALLOW Kafka reports (no DENY matches)",
+      detail:
+        acl.permissionType === "DENY"
+          ? "A matching DENY wins over every ALLOW"
+          : "The matching ALLOW Kafka reports (no DENY matches)",
     };
   }
   if (!considered) {
-    return { match: "skipped", detail: `Kafka's authorizer skips a LITERAL ${WILDCARD_RESOURCE} ACL for names that start with ${WILDCARD_RESOURCE}` };
+    return {
+      match: "skipped",
+      detail:
+        `Kafka's authorizer skips a LITERAL ${WILDCARD_RESOURCE} ACL for names that start ` +
+        `with ${WILDCARD_RESOURCE}`,
+    };
   }
   if (acl.principal !== request.principal && acl.principal !== WILDCARD_PRINCIPAL) {
     return { match: "otherPrincipal", detail: `For ${acl.principal}, not ${request.principal}` };
@@ -115,16 +142,25 @@ export function classifyAcl(
     const implying = (allowedOperationsMask(acl.operation) & bit) !== 0;
     return {
       match: "otherOperation",
-      detail: implying ? `DENY ${acl.operation} does not deny ${request.operation}: a DENY never implies` : `${acl.operation}, not ${request.operation}`,
+      detail: implying
+        ? `DENY ${acl.operation} does not deny ${request.operation}: a DENY never implies`
+        : `${acl.operation}, not ${request.operation}`,
     };
   }
   if (acl.permissionType === "ALLOW" && (allowedOperationsMask(acl.operation) & bit) === 0) {
     return { match: "otherOperation", detail: `${acl.operation}, not ${request.operation}` };
   }
-  const via = acl.permissionType === "ALLOW" && acl.operation !== request.operation && acl.operation !== "ALL" ? ` (${acl.operation} implies ${request.operation})` : "";
-  if (result.rule.kind === "superUser") return { match: "matches", detail: `Matches${via}; not consulted for a super user` };
+  const via =
+    acl.permissionType === "ALLOW" && acl.operation !== request.operation && acl.operation !== "ALL"
+      ? ` (${acl.operation} implies ${request.operation})`
+      : "";
+  if (result.rule.kind === "superUser")
+    return { match: "matches", detail: `Matches${via}; not consulted for a super user` };
   if (acl.permissionType === "ALLOW") {
-    return { match: "matches", detail: result.decision === "DENIED" ? `Matches${via}, but the DENY wins` : `Also allows${via}` };
+    return {
+      match: "matches",
+      detail: result.decision === "DENIED" ? `Matches${via}, but the DENY wins` : `Also allows${via}`,
+    };
   }
   return { match: "matches", detail: "Also denies (Kafka reports the first DENY it meets)" };
 }
@@ -148,11 +184,16 @@ export function accessNotes(
     if (rule.kind === "acl" && other.rule.kind === "acl" && same(other.rule.acl, rule.acl)) {
       return `Checked on its own, ${op} is ${other.decision} by the same ACL.`;
     }
-    return `Checked on its own, ${op} is ${other.decision}: ${describeRule(other, { ...request, operation: op }, assumptions)}`;
+    return (
+      `Checked on its own, ${op} ` +
+      `is ${other.decision}: ${describeRule(other, { ...request, operation: op }, assumptions)}`
+    );
   };
 
   if (rule.kind === "superUser") {
-    notes.push(`ACLs are not consulted for super users. The table shows the ACLs that apply to ${what} for everyone else.`);
+    notes.push(
+      `ACLs are not consulted for super users. The table shows the ACLs that apply to ${what} for everyone else.`,
+    );
   }
 
   if (rule.kind === "acl") {
@@ -163,19 +204,26 @@ export function accessNotes(
       } else {
         if (acl.operation !== request.operation) {
           notes.push(
-            `${request.operation} is allowed through ${acl.operation}: an ALLOW for READ, WRITE, DELETE or ALTER also allows DESCRIBE, ` +
+            `${request.operation} is allowed through ${acl.operation}: an ALLOW for READ, WRITE, DELETE or ` +
+              `ALTER also allows DESCRIBE, ` +
               `and an ALLOW for ALTER_CONFIGS also allows DESCRIBE_CONFIGS (ALLOW only: a DENY never implies).`,
           );
         }
         for (const op of impliedBy(acl.operation).filter((o) => o !== request.operation)) {
-          notes.push(`This ALLOW for ${acl.operation} also allows ${op} on ${what}, unless a DENY for ${op} matches. ${separately(op)}`);
+          notes.push(
+            `This ALLOW for ${acl.operation} also allows ${op} on ${what}, unless a DENY for ${op} ` +
+              `matches. ${separately(op)}`,
+          );
         }
       }
     } else {
       notes.push("An ALLOW cannot help while this DENY matches: remove or narrow the DENY to change the answer.");
       if (acl.operation !== "ALL") {
         for (const op of impliedBy(acl.operation)) {
-          notes.push(`The DENY on ${acl.operation} does not deny ${op} (DENY ACLs never imply; an ALLOW for ${acl.operation} still grants ${op}). ${separately(op)}`);
+          notes.push(
+            `The DENY on ${acl.operation} does not deny ${op} (DENY ACLs never imply; an ALLOW ` +
+              `for ${acl.operation} still grants ${op}). ${separately(op)}`,
+          );
         }
       }
     }
@@ -183,10 +231,15 @@ export function accessNotes(
       notes.push(`The deciding ACL is for ${WILDCARD_PRINCIPAL}: it applies to every principal, of any type.`);
     }
     if (acl.host !== WILDCARD_HOST) {
-      notes.push(`The deciding ACL names host ${acl.host}: it matches only clients connecting from exactly that address.`);
+      notes.push(
+        `The deciding ACL names host ${acl.host}: it matches only clients connecting from exactly that address.`,
+      );
     }
     if (acl.patternType === "PREFIXED") {
-      notes.push(`The deciding ACL is PREFIXED: it covers every ${request.resourceType} whose name starts with "${acl.resourceName}".`);
+      notes.push(
+        `The deciding ACL is PREFIXED: it covers every ${request.resourceType} whose name starts with ` +
+          `"${acl.resourceName}".`,
+      );
     } else if (acl.resourceName === WILDCARD_RESOURCE) {
       notes.push(`The deciding ACL is on LITERAL ${WILDCARD_RESOURCE}: it covers every ${request.resourceType}.`);
     }
@@ -206,7 +259,8 @@ export function accessNotes(
   }
   if (rule.kind === "default" && result.decision === "ALLOWED") {
     notes.push(
-      `Everyone is allowed only because no ACL applies to ${what}: the first ACL added for anyone (on this name, a prefix of it, or *) ends that, ` +
+      `Everyone is allowed only because no ACL applies to ${what}: the first ACL added for anyone (on this ` +
+        `name, a prefix of it, or *) ends that, ` +
         `and from then on only principals with a matching ALLOW get in.`,
     );
   }
@@ -215,28 +269,41 @@ export function accessNotes(
   }
 
   if (result.decision === "DENIED" && request.resourceType === "TOPIC" && request.operation === "CREATE") {
-    notes.push(`Kafka also lets a principal create topics with CREATE on CLUSTER ${CLUSTER_RESOURCE_NAME}, which CreateTopics checks first: check that too.`);
+    notes.push(
+      `Kafka also lets a principal create topics with CREATE on CLUSTER ${CLUSTER_RESOURCE_NAME}, which ` +
+        `CreateTopics checks first: check that too.`,
+    );
   }
   if (result.decision === "DENIED" && request.resourceType === "CLUSTER" && request.operation === "IDEMPOTENT_WRITE") {
-    notes.push("An idempotent producer also gets its producer id when it may WRITE at least one topic (InitProducerId accepts either), so this alone does not stop idempotent producing.");
+    notes.push(
+      "An idempotent producer also gets its producer id when it may WRITE at least one topic (InitProducerId " +
+        "accepts either), so this alone does not stop idempotent producing.",
+    );
   }
 
   const otherHosts = [
     ...new Set(
       acls
-        .filter((a) => (a.principal === request.principal || a.principal === WILDCARD_PRINCIPAL) && a.host !== WILDCARD_HOST && a.host !== request.host)
+        .filter(
+          (a) =>
+            (a.principal === request.principal || a.principal === WILDCARD_PRINCIPAL) &&
+            a.host !== WILDCARD_HOST &&
+            a.host !== request.host,
+        )
         .map((a) => a.host),
     ),
   ].sort();
   if (otherHosts.length > 0 && rule.kind !== "superUser" && !hostsListed) {
     notes.push(
-      `ACLs here for ${request.principal} name other hosts (${otherHosts.join(", ")}): a client connecting from ${otherHosts.length === 1 ? "that address" : "those addresses"} may get a different answer.`,
+      `ACLs here for ${request.principal} name other hosts (${otherHosts.join(", ")}): a client connecting ` +
+        `from ${otherHosts.length === 1 ? "that address" : "those addresses"} may get a different answer.`,
     );
   }
   const shortened = [...new Set(acls.filter((a) => a.host.includes("::")).map((a) => a.host))].sort();
   if (shortened.length > 0) {
     notes.push(
-      `ACL host ${shortened.join(", ")} is written with "::"; Kafka compares hosts with the client address written in full (0:0:0:0:0:0:0:1), so such an ACL never matches any client.`,
+      `ACL host ${shortened.join(", ")} is written with "::"; Kafka compares hosts with the client address ` +
+        `written in full (0:0:0:0:0:0:0:1), so such an ACL never matches any client.`,
     );
   }
   return notes;
@@ -256,7 +323,9 @@ function tableOrder(a: AclBinding, b: AclBinding): number {
 }
 
 /** Every ACL that applies to the resource, for anyone: Kafka's MATCH filter. */
-export function applicableAclsFilter(resource: Pick<AuthorizeRequest, "resourceType" | "resourceName">): AclBindingFilter {
+export function applicableAclsFilter(
+  resource: Pick<AuthorizeRequest, "resourceType" | "resourceName">,
+): AclBindingFilter {
   return {
     resourceType: resource.resourceType,
     resourceName: resource.resourceName,
@@ -288,7 +357,10 @@ export function explainAccessDecision(
   assumptions: AccessCheckAssumptions,
   index: AclIndex = AclIndex.build(applicable),
 ): AccessCheckResult {
-  const config = { superUsers: new Set(assumptions.superUsers), allowEveryoneIfNoAclFound: assumptions.allowEveryoneIfNoAclFound };
+  const config = {
+    superUsers: new Set(assumptions.superUsers),
+    allowEveryoneIfNoAclFound: assumptions.allowEveryoneIfNoAclFound,
+  };
   const unnamed = question.host === null;
   const request: AuthorizeRequest = { ...question, host: question.host ?? unnamedHost(applicable.map((a) => a.host)) };
   // The words the sentences use for the host: the address given, or "any host no ACL names".
@@ -296,7 +368,8 @@ export function explainAccessDecision(
   const result = authorize(index, request, config);
   // What StandardAuthorizer looks at for this name (it skips LITERAL `*` for names starting with `*`).
   const considered = new Set<string>();
-  for (const group of scanOrder(index, request.resourceType, request.resourceName)) for (const e of group.entries) considered.add(bindingKey(e.binding));
+  for (const group of scanOrder(index, request.resourceType, request.resourceName))
+    for (const e of group.entries) considered.add(bindingKey(e.binding));
   const acls = [...applicable].sort(tableOrder).map((acl) => ({
     ...acl,
     ...classifyAcl(acl, worded, result, considered.has(bindingKey(acl))),
@@ -317,7 +390,14 @@ export function explainAccessDecision(
     reason: describeRule(result, worded, assumptions),
     acls,
     hosts: { assumed: unnamed ? "unnamed" : "given", statement: `host: ${worded.host}`, differing },
-    notes: accessNotes(worded, result, applicable, assumptions, (operation) => authorize(index, { ...request, operation }, config), unnamed),
+    notes: accessNotes(
+      worded,
+      result,
+      applicable,
+      assumptions,
+      (operation) => authorize(index, { ...request, operation }, config),
+      unnamed,
+    ),
     assumptions,
   };
 }

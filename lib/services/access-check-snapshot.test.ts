@@ -7,7 +7,15 @@
  */
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { AclIndex, AclStore, filterAcls, OPERATIONS, type AclBinding, type AclOperation, type ResourceType } from "@/lib/policy";
+import {
+  AclIndex,
+  AclStore,
+  filterAcls,
+  OPERATIONS,
+  type AclBinding,
+  type AclOperation,
+  type ResourceType,
+} from "@/lib/policy";
 import { applicableAclsFilter, explainAccessDecision } from "./access-check-explain";
 import { buildResourceDetail, buildSection, userResourcesOf, userResourcesOfSnapshot } from "./resources-view";
 
@@ -46,9 +54,22 @@ describe("deciding over the snapshot's index", () => {
         const assumptions = { ...ASSUMPTIONS, allowEveryoneIfNoAclFound: everyone };
         const store = AclStore.build(acls);
         const index = store.index();
-        const viaKafkaMatch = explainAccessDecision(request, filterAcls(acls, applicableAclsFilter(request)), assumptions);
-        expect(explainAccessDecision(request, store.matching(request.resourceType, request.resourceName), assumptions)).toEqual(viaKafkaMatch);
-        expect(explainAccessDecision(request, index.matching(request.resourceType, request.resourceName), assumptions, index)).toEqual(viaKafkaMatch);
+        const viaKafkaMatch = explainAccessDecision(
+          request,
+          filterAcls(acls, applicableAclsFilter(request)),
+          assumptions,
+        );
+        expect(
+          explainAccessDecision(request, store.matching(request.resourceType, request.resourceName), assumptions),
+        ).toEqual(viaKafkaMatch);
+        expect(
+          explainAccessDecision(
+            request,
+            index.matching(request.resourceType, request.resourceName),
+            assumptions,
+            index,
+          ),
+        ).toEqual(viaKafkaMatch);
       }),
       { numRuns: 2000 },
     );
@@ -56,17 +77,24 @@ describe("deciding over the snapshot's index", () => {
 
   it("the resource detail and index counts answer as over Kafka's MATCH answer", () => {
     fc.assert(
-      fc.property(aclSetArb, fc.constantFrom(...TYPES), fc.constantFrom(...NAMES, "payments-eu-1"), (acls, type, name) => {
-        const store = AclStore.build(acls);
-        const applicable = filterAcls(acls, applicableAclsFilter({ resourceType: type, resourceName: name }));
-        const expected = buildResourceDetail(type, name, AclIndex.build(applicable), ASSUMPTIONS);
-        expect(buildResourceDetail(type, name, AclIndex.build(store.matching(type, name)), ASSUMPTIONS)).toEqual(expected);
-        expect(buildResourceDetail(type, name, store.index(), ASSUMPTIONS)).toEqual(expected);
-        const distinct = new Set(applicable.map((a) => JSON.stringify(a))).size;
-        expect(buildSection(type, [name], "", store).resources).toEqual([{ name, acls: distinct }]);
-        expect(buildSection(type, [name], "", store.index()).resources).toEqual([{ name, acls: distinct }]);
-        expect(userResourcesOfSnapshot(store)).toEqual(userResourcesOf(acls));
-      }),
+      fc.property(
+        aclSetArb,
+        fc.constantFrom(...TYPES),
+        fc.constantFrom(...NAMES, "payments-eu-1"),
+        (acls, type, name) => {
+          const store = AclStore.build(acls);
+          const applicable = filterAcls(acls, applicableAclsFilter({ resourceType: type, resourceName: name }));
+          const expected = buildResourceDetail(type, name, AclIndex.build(applicable), ASSUMPTIONS);
+          expect(buildResourceDetail(type, name, AclIndex.build(store.matching(type, name)), ASSUMPTIONS)).toEqual(
+            expected,
+          );
+          expect(buildResourceDetail(type, name, store.index(), ASSUMPTIONS)).toEqual(expected);
+          const distinct = new Set(applicable.map((a) => JSON.stringify(a))).size;
+          expect(buildSection(type, [name], "", store).resources).toEqual([{ name, acls: distinct }]);
+          expect(buildSection(type, [name], "", store.index()).resources).toEqual([{ name, acls: distinct }]);
+          expect(userResourcesOfSnapshot(store)).toEqual(userResourcesOf(acls));
+        },
+      ),
       { numRuns: 1000 },
     );
   });

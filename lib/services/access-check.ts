@@ -37,11 +37,13 @@ export async function explainAccess(
       return rulesTooCostly(e);
     }
     const field = client.kind === "certificate" ? "certificateDn" : "kerberosPrincipal";
-    if (!mapped.ok) return { ok: false, code: "VALIDATION", message: mapped.message, fieldErrors: { [field]: [mapped.message] } };
+    if (!mapped.ok)
+      return { ok: false, code: "VALIDATION", message: mapped.message, fieldErrors: { [field]: [mapped.message] } };
     request.principal = mapped.principal;
     const who =
       client.kind === "certificate"
-        ? `A client presenting certificate DN ${client.value}${mapped.canonicalDn !== null ? ` (which Kafka writes ${mapped.canonicalDn})` : ""}`
+        ? `A client presenting certificate ` +
+          `DN ${client.value}${mapped.canonicalDn !== null ? ` (which Kafka writes ${mapped.canonicalDn})` : ""}`
         : `Kerberos principal ${client.value}`;
     mapping = {
       kind: client.kind,
@@ -49,7 +51,9 @@ export async function explainAccess(
       principal: mapped.principal,
       rule: mapped.rule,
       rules: mapped.rules,
-      sentence: `${who} is ${mapped.principal} to Kafka (${mapped.rule === null ? "no rule consulted" : `rule ${mapped.rule}`}; ${mapped.rules}).`,
+      sentence:
+        `${who} is ${mapped.principal} to Kafka ` +
+        `(${mapped.rule === null ? "no rule consulted" : `rule ${mapped.rule}`}; ${mapped.rules}).`,
     };
   }
   const acls = await getAclSnapshot(viewer, options);

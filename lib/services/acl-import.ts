@@ -63,7 +63,12 @@ export async function exportAcls(viewer: Viewer, format: AclFileFormat): Promise
   const exportedAt = new Date(read.snapshot.takenAt).toISOString();
   return {
     ok: true,
-    data: { body: serializeAcls(acls, format, { exportedAt }), contentType: ACL_FILE_CONTENT_TYPES[format], fileName: exportFileName(format, exportedAt), count: acls.length },
+    data: {
+      body: serializeAcls(acls, format, { exportedAt }),
+      contentType: ACL_FILE_CONTENT_TYPES[format],
+      fileName: exportFileName(format, exportedAt),
+      count: acls.length,
+    },
   };
 }
 
@@ -77,20 +82,38 @@ export interface AclImportInput {
   source: { format: AclFileFormat; fileName: string | null };
 }
 
-const validation = (message: string, field: string): Failure => ({ ok: false, code: "VALIDATION", message, fieldErrors: { [field]: [message] } });
+const validation = (message: string, field: string): Failure => ({
+  ok: false,
+  code: "VALIDATION",
+  message,
+  fieldErrors: { [field]: [message] },
+});
 
 /** The body's file parsed (its line-numbered problem as a field error on `content`). */
 export function importInputFromBody(body: AclImportBody): ActionResult<AclImportInput> {
   const parsed = parseAclFile(body.content, body.format, body.fileName);
-  if (!parsed.ok) return validation(`The ${parsed.format.toUpperCase()} file cannot be read. ${parsed.message}`, "content");
-  return { ok: true, data: { desired: parsed.bindings, mode: body.mode, scope: body.scope, source: { format: parsed.format, fileName: body.fileName } } };
+  if (!parsed.ok)
+    return validation(`The ${parsed.format.toUpperCase()} file cannot be read. ${parsed.message}`, "content");
+  return {
+    ok: true,
+    data: {
+      desired: parsed.bindings,
+      mode: body.mode,
+      scope: body.scope,
+      source: { format: parsed.format, fileName: body.fileName },
+    },
+  };
 }
 
-const EMPTY_FILE = "The file holds no ACL binding. An empty file never deletes anything, and there is nothing to create: nothing to import.";
+const EMPTY_FILE =
+  "The file holds no ACL binding. An empty file never deletes anything, and there is nothing to create: " +
+  "nothing to import.";
 const SYNC_WITHOUT_SCOPE =
-  "Sync deletes what the file lacks only inside a scope: give principals and/or a resource-name prefix. Without a scope it would delete every other ACL of the cluster, so it is refused; nothing is deleted.";
+  "Sync deletes what the file lacks only inside a scope: give principals and/or a resource-name prefix. " +
+  "Without a scope it would delete every other ACL of the cluster, so it is refused; nothing is deleted.";
 const SYNC_NOTHING_IN_SCOPE =
-  "The file holds no binding inside the scope, so sync would delete every ACL there. That is refused (nothing is deleted): check the scope, or delete those ACLs on the ACLs page.";
+  "The file holds no binding inside the scope, so sync would delete every ACL there. That is refused (nothing " +
+  "is deleted): check the scope, or delete those ACLs on the ACLs page.";
 
 function scopeOf(input: AclImportInput): PlanScope | undefined {
   if (input.mode !== "sync") return undefined;
@@ -105,7 +128,8 @@ export function importRequest(input: AclImportInput): ActionResult<Omit<PlanInpu
   if (input.desired.length === 0) return validation(EMPTY_FILE, "content");
   const scope = scopeOf(input);
   if (input.mode === "sync") {
-    if (scope?.principals === undefined && scope?.resourcePrefix === undefined) return validation(SYNC_WITHOUT_SCOPE, "scope");
+    if (scope?.principals === undefined && scope?.resourcePrefix === undefined)
+      return validation(SYNC_WITHOUT_SCOPE, "scope");
     if (!input.desired.some((b) => inPlanScope(b, scope))) return validation(SYNC_NOTHING_IN_SCOPE, "scope");
   }
   return { ok: true, data: { desired: input.desired, mode: input.mode, ...(scope ? { scope } : {}) } };
@@ -118,7 +142,11 @@ export function scopeBasis(acls: readonly AclBinding[], scope: PlanScope): strin
   for (const a of acls) {
     if (!inPlanScope(a, scope)) continue;
     count++;
-    hash.update(`${a.resourceType}\u0000${a.resourceName}\u0000${a.patternType}\u0000${a.principal}\u0000${a.host}\u0000${a.operation}\u0000${a.permissionType}\n`, "utf8");
+    hash.update(
+      `${a.resourceType}\u0000${a.resourceName}\u0000${a.patternType}\u0000${a.principal}\u0000${a.host}\u0000` +
+        `${a.operation}\u0000${a.permissionType}\n`,
+      "utf8",
+    );
   }
   return `scope1:${count}:${hash.digest("hex").slice(0, 32)}`;
 }
@@ -150,7 +178,13 @@ function importStaleMessage(then: string, now: string): string {
 
 const base = defineAclPlanKind<AclImportInput>(ACL_IMPORT_KIND, importRequest);
 
-export const aclImportPlanKind: PlanKind<AclImportBody, ImportPayload, AclImportPreview, Omit<AclPlanApplyResult, "plan">, unknown> = {
+export const aclImportPlanKind: PlanKind<
+  AclImportBody,
+  ImportPayload,
+  AclImportPreview,
+  Omit<AclPlanApplyResult, "plan">,
+  unknown
+> = {
   kind: ACL_IMPORT_KIND,
   area: "acl",
 
@@ -174,13 +208,21 @@ export const aclImportPlanKind: PlanKind<AclImportBody, ImportPayload, AclImport
       fileName: input.source.fileName,
       bindings: input.desired.length,
       mode: input.mode,
-      scope: scope === undefined ? null : { principals: [...(scope.principals ?? [])], resourcePrefix: scope.resourcePrefix ?? "" },
+      scope:
+        scope === undefined
+          ? null
+          : { principals: [...(scope.principals ?? [])], resourcePrefix: scope.resourcePrefix ?? "" },
       inScope: scope === undefined ? null : read.snapshot.all().filter((a) => inPlanScope(a, scope)).length,
     };
     const payload: ImportPayload = { ...prepared.data.payload, ...(scope ? { scope } : {}) };
     return {
       ok: true,
-      data: { ...prepared.data, payload, preview: { ...view, import: source }, basis: withScope(prepared.data.basis, read.snapshot, scope) },
+      data: {
+        ...prepared.data,
+        payload,
+        preview: { ...view, import: source },
+        basis: withScope(prepared.data.basis, read.snapshot, scope),
+      },
     };
   },
 
@@ -190,15 +232,32 @@ export const aclImportPlanKind: PlanKind<AclImportBody, ImportPayload, AclImport
     if (!read.ok) return read;
     const a = clusterOf(viewer.credential).authorizer;
     const change = { create: payload.create, delete: payload.delete };
-    const aclPart = aclPlanBasis(read.snapshot.store.bindings(), change, { superUsers: a.superUsers, allowEveryoneIfNoAclFound: a.allowEveryoneIfNoAclFound });
+    const aclPart = aclPlanBasis(read.snapshot.store.bindings(), change, {
+      superUsers: a.superUsers,
+      allowEveryoneIfNoAclFound: a.allowEveryoneIfNoAclFound,
+    });
     return { ok: true, data: withScope(aclPart, read.snapshot, payload.scope) };
   },
 
   staleMessage: importStaleMessage,
 
-  execute: (viewer, plan) => base.execute(viewer, { ...plan, payload: { create: plan.payload.create, delete: plan.payload.delete }, basis: splitBasis(plan.basis).acl }),
+  execute: (viewer, plan) =>
+    base.execute(viewer, {
+      ...plan,
+      payload: { create: plan.payload.create, delete: plan.payload.delete },
+      basis: splitBasis(plan.basis).acl,
+    }),
 
-  rows: (viewer, plan, page) => base.rows!(viewer, { ...plan, payload: { create: plan.payload.create, delete: plan.payload.delete }, basis: splitBasis(plan.basis).acl }, page),
+  rows: (viewer, plan, page) =>
+    base.rows!(
+      viewer,
+      {
+        ...plan,
+        payload: { create: plan.payload.create, delete: plan.payload.delete },
+        basis: splitBasis(plan.basis).acl,
+      },
+      page,
+    ),
 };
 
 // ---- progress -------------------------------------------------------------------------------
@@ -208,8 +267,10 @@ const batchesOf = (n: number) => Math.ceil(n / ACL_APPLY_BATCH);
 /** How far Apply has come (see the top of this file). Only for the plan's own principal. */
 export async function importProgress(viewer: Viewer, planId: string): Promise<ActionResult<AclImportProgress>> {
   const plan = await getPlan<ImportPayload>(planId);
-  if (plan === null || plan.kind !== ACL_IMPORT_KIND) return { ok: false, code: "NOT_FOUND", message: "There is no import plan with this id." };
-  if (plan.principal !== viewer.principal) return { ok: false, code: "DENIED", message: `This plan was made by ${plan.principal}; only they may follow it.` };
+  if (plan === null || plan.kind !== ACL_IMPORT_KIND)
+    return { ok: false, code: "NOT_FOUND", message: "There is no import plan with this id." };
+  if (plan.principal !== viewer.principal)
+    return { ok: false, code: "DENIED", message: `This plan was made by ${plan.principal}; only they may follow it.` };
   const events = await getPrisma().auditEvent.findMany({
     where: { planId, action: { in: ["acl.create", "acl.delete"] } },
     select: { request: true, after: true, completedAt: true },
@@ -232,7 +293,11 @@ export async function importProgress(viewer: Viewer, planId: string): Promise<Ac
       planId,
       status: expired ? "EXPIRED" : plan.status,
       total: plan.payload.create.length + plan.payload.delete.length,
-      batches: { total: batchesOf(plan.payload.delete.length) + batchesOf(plan.payload.create.length), done, inFlight: events.length - done },
+      batches: {
+        total: batchesOf(plan.payload.delete.length) + batchesOf(plan.payload.create.length),
+        done,
+        inFlight: events.length - done,
+      },
       sent,
       succeeded,
       failed: sent - succeeded,

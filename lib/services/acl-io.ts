@@ -22,7 +22,18 @@
  * the plan's business (validateNewAcl); text the console never accepts (NUL, control
  * characters, lone surrogates) is refused here with the place it was found.
  */
-import { cleanBinding, csvBindingFields, CSV_HEADER, jsonNestsDeeperThan, MAX_JSON_DEPTH, PolicyInputError, parseAclBinding, parseAclList, parseCsvRows, type AclBinding } from "@/lib/policy";
+import {
+  cleanBinding,
+  csvBindingFields,
+  CSV_HEADER,
+  jsonNestsDeeperThan,
+  MAX_JSON_DEPTH,
+  PolicyInputError,
+  parseAclBinding,
+  parseAclList,
+  parseCsvRows,
+  type AclBinding,
+} from "@/lib/policy";
 import { unsafeTextProblem } from "@/lib/schemas/safe-text";
 
 export const ACL_FILE_FORMATS = ["json", "csv", "yaml"] as const;
@@ -63,7 +74,6 @@ export function sortForExport(acls: readonly AclBinding[]): AclBinding[] {
   return sorted.filter((b, i) => i === 0 || compareForExport(sorted[i - 1]!, b) !== 0);
 }
 
-
 /** Consecutive runs of one principal, in export order. */
 export function groupByPrincipal(acls: readonly AclBinding[]): { principal: string; acls: AclBinding[] }[] {
   const groups: { principal: string; acls: AclBinding[] }[] = [];
@@ -88,7 +98,13 @@ export function serializeAcls(acls: readonly AclBinding[], format: AclFileFormat
 // ---- JSON ------------------------------------------------------------------------------
 
 export function aclsToJson(acls: readonly AclBinding[], meta: AclExportMeta): string {
-  return JSON.stringify({ format: ACL_FILE_FORMAT_ID, version: ACL_FILE_VERSION, exportedAt: meta.exportedAt, acls: sortForExport(acls) }, null, 2) + "\n";
+  return (
+    JSON.stringify(
+      { format: ACL_FILE_FORMAT_ID, version: ACL_FILE_VERSION, exportedAt: meta.exportedAt, acls: sortForExport(acls) },
+      null,
+      2,
+    ) + "\n"
+  );
 }
 
 // ---- CSV -------------------------------------------------------------------------------
@@ -110,7 +126,11 @@ function unescapeCell(value: string): string {
 export function aclsToCsv(acls: readonly AclBinding[]): string {
   const lines = [CSV_HEADER.join(",")];
   for (const b of sortForExport(acls)) {
-    lines.push([b.principal, b.resourceType, b.patternType, b.resourceName, b.operation, b.permissionType, b.host].map(csvCell).join(","));
+    lines.push(
+      [b.principal, b.resourceType, b.patternType, b.resourceName, b.operation, b.permissionType, b.host]
+        .map(csvCell)
+        .join(","),
+    );
   }
   return lines.join("\r\n") + "\r\n";
 }
@@ -121,16 +141,15 @@ function parseCsv(text: string): AclBinding[] {
   if (header === undefined) return [];
   const columns = new Map(header.map((h, i) => [h.trim(), i]));
   for (const name of CSV_HEADER) {
-    if (!columns.has(name)) throw new AclFileError(`The CSV header must be ${CSV_HEADER.join(",")} (${name} is missing).`, 1);
+    if (!columns.has(name))
+      throw new AclFileError(`The CSV header must be ${CSV_HEADER.join(",")} (${name} is missing).`, 1);
   }
   return rows.slice(1).map((cells, r) => {
     const line = r + 2;
-    if (cells.length !== header.length) throw new AclFileError(`${cells.length} cells where the header has ${header.length}.`, line);
+    if (cells.length !== header.length)
+      throw new AclFileError(`${cells.length} cells where the header has ${header.length}.`, line);
     const get = (name: (typeof CSV_HEADER)[number]) => unescapeCell(cells[columns.get(name)!] ?? "");
-    return bindingAt(
-      csvBindingFields(get),
-      line,
-    );
+    return bindingAt(csvBindingFields(get), line);
   });
 }
 
@@ -244,7 +263,8 @@ function readQuoted(text: string, line: number): { value: string; rest: string }
     if (c === '"') return { value: out, rest: text.slice(i + 1) };
     if (c !== "\\") {
       const cp = text.codePointAt(i)!;
-      if (!isYamlPrintable(cp) && cp !== 0x0a) fail(`A character U+${hex(cp, 4)} must be written as an escape inside the quotes.`);
+      if (!isYamlPrintable(cp) && cp !== 0x0a)
+        fail(`A character U+${hex(cp, 4)} must be written as an escape inside the quotes.`);
       out += String.fromCodePoint(cp);
       i += cp > 0xffff ? 2 : 1;
       continue;
@@ -278,7 +298,8 @@ function readQuoted(text: string, line: number): { value: string; rest: string }
     const width = e === "x" ? 2 : e === "u" ? 4 : e === "U" ? 8 : 0;
     if (width === 0) fail(`Unknown escape \\${e ?? ""} inside the quotes.`);
     const digits = text.slice(i + 2, i + 2 + width);
-    if (!new RegExp(`^[0-9A-Fa-f]{${width}}$`).test(digits)) fail(`\\${e} must be followed by ${width} hexadecimal digits.`);
+    if (!new RegExp(`^[0-9A-Fa-f]{${width}}$`).test(digits))
+      fail(`\\${e} must be followed by ${width} hexadecimal digits.`);
     const cp = parseInt(digits, 16);
     if (cp > 0x10ffff) fail(`\\${e}${digits} is not a Unicode code point.`);
     out += e === "u" ? String.fromCharCode(cp) : String.fromCodePoint(cp);
@@ -335,7 +356,10 @@ function parseYaml(text: string): AclBinding[] {
   let sawPrincipals = false;
   const expect = (l: YamlLine, indent: number, item: boolean) => {
     if (l.indent !== indent || l.item !== item) {
-      throw new AclFileError(`Expected ${item ? `a "- " item` : "a key"} indented by ${indent} spaces (the export's layout).`, l.no);
+      throw new AclFileError(
+        `Expected ${item ? `a "- " item` : "a key"} indented by ${indent} spaces (the export's layout).`,
+        l.no,
+      );
     }
   };
   const top = new Set<string>();
@@ -349,7 +373,8 @@ function parseYaml(text: string): AclBinding[] {
     if (key === "format") {
       if (value !== ACL_FILE_FORMAT_ID) throw new AclFileError(`format must be ${ACL_FILE_FORMAT_ID}.`, l.no);
     } else if (key === "version") {
-      if (value !== String(ACL_FILE_VERSION) || quoted) throw new AclFileError(`This console reads version ${ACL_FILE_VERSION} files.`, l.no);
+      if (value !== String(ACL_FILE_VERSION) || quoted)
+        throw new AclFileError(`This console reads version ${ACL_FILE_VERSION} files.`, l.no);
     } else if (key === "exportedAt") {
       if (!quoted) throw new AclFileError('exportedAt must be in double quotes ("...").', l.no);
     } else if (key === "principals") {
@@ -361,28 +386,39 @@ function parseYaml(text: string): AclBinding[] {
       throw new AclFileError(`Unknown key ${key}: the file has format, version, exportedAt and principals.`, l.no);
     }
   }
-  if (!sawPrincipals) throw new AclFileError("The file has no principals list (principals: [] for none).", lines[0]?.no ?? 1);
+  if (!sawPrincipals)
+    throw new AclFileError("The file has no principals list (principals: [] for none).", lines[0]?.no ?? 1);
   return bindings;
 }
 
-function parseGroups(lines: YamlLine[], start: number, out: AclBinding[], expect: (l: YamlLine, indent: number, item: boolean) => void): number {
+function parseGroups(
+  lines: YamlLine[],
+  start: number,
+  out: AclBinding[],
+  expect: (l: YamlLine, indent: number, item: boolean) => void,
+): number {
   let i = start;
-  if (i >= lines.length || lines[i]!.indent === 0) throw new AclFileError("principals: is followed by no item (write principals: [] for none).", lines[i - 1]!.no);
+  if (i >= lines.length || lines[i]!.indent === 0)
+    throw new AclFileError("principals: is followed by no item (write principals: [] for none).", lines[i - 1]!.no);
   while (i < lines.length && lines[i]!.indent > 0) {
     const head = lines[i]!;
     expect(head, 2, true);
     const p = keyValue(head.body, head.no);
-    if (p.key !== "principal" || p.value === null || !p.quoted) throw new AclFileError('Each item of principals starts with principal: "Type:name".', head.no);
+    if (p.key !== "principal" || p.value === null || !p.quoted)
+      throw new AclFileError('Each item of principals starts with principal: "Type:name".', head.no);
     i++;
     const accLine = lines[i];
-    if (!accLine || accLine.indent <= 2) throw new AclFileError(`The principal ${p.value} needs an acls: list below it.`, head.no);
+    if (!accLine || accLine.indent <= 2)
+      throw new AclFileError(`The principal ${p.value} needs an acls: list below it.`, head.no);
     expect(accLine, 4, false);
     const acc = keyValue(accLine.body, accLine.no);
     if (acc.key !== "acls") throw new AclFileError(`Expected acls: under the principal, got ${acc.key}.`, accLine.no);
     i++;
     if (acc.value === "[]" && !acc.quoted) continue;
-    if (acc.value !== null) throw new AclFileError("acls must be a list of items on the lines below, or [].", accLine.no);
-    if (i >= lines.length || lines[i]!.indent <= 4) throw new AclFileError("acls: is followed by no item (write acls: [] for none).", accLine.no);
+    if (acc.value !== null)
+      throw new AclFileError("acls must be a list of items on the lines below, or [].", accLine.no);
+    if (i >= lines.length || lines[i]!.indent <= 4)
+      throw new AclFileError("acls: is followed by no item (write acls: [] for none).", accLine.no);
     while (i < lines.length && lines[i]!.indent > 4) {
       const first = lines[i]!;
       expect(first, 6, true);
@@ -390,11 +426,15 @@ function parseGroups(lines: YamlLine[], start: number, out: AclBinding[], expect
       const put = (l: YamlLine) => {
         const kv = keyValue(l.body, l.no);
         if (!(BINDING_KEYS as readonly string[]).includes(kv.key)) {
-          throw new AclFileError(`Unknown key ${kv.key} in an ACL: the keys are ${BINDING_KEYS.join(", ")} (the principal is the group's).`, l.no);
+          throw new AclFileError(
+            `Unknown key ${kv.key} in an ACL: the keys are ${BINDING_KEYS.join(", ")} (the principal is the group's).`,
+            l.no,
+          );
         }
         if (fields.has(kv.key)) throw new AclFileError(`${kv.key} is given twice in this ACL.`, l.no);
         if (kv.value === null) throw new AclFileError(`${kv.key} has no value.`, l.no);
-        if (QUOTED_KEYS.has(kv.key as BindingKey) && !kv.quoted) throw new AclFileError(`Write ${kv.key} in double quotes ("..."), as the export does.`, l.no);
+        if (QUOTED_KEYS.has(kv.key as BindingKey) && !kv.quoted)
+          throw new AclFileError(`Write ${kv.key} in double quotes ("..."), as the export does.`, l.no);
         fields.set(kv.key, kv.value);
       };
       put(first);
@@ -441,7 +481,10 @@ function bindingAt(value: Record<string, unknown>, line: number | null, where = 
 }
 
 function parseJson(text: string): AclBinding[] {
-  if (jsonNestsDeeperThan(text)) throw new AclFileError(`The file nests arrays and objects more than ${MAX_JSON_DEPTH} levels deep; an ACL file needs 3.`);
+  if (jsonNestsDeeperThan(text))
+    throw new AclFileError(
+      `The file nests arrays and objects more than ${MAX_JSON_DEPTH} levels deep; an ACL file needs 3.`,
+    );
   let value: unknown;
   try {
     value = JSON.parse(text);
@@ -450,9 +493,12 @@ function parseJson(text: string): AclBinding[] {
   }
   if (typeof value === "object" && value !== null && !Array.isArray(value)) {
     const doc = value as Record<string, unknown>;
-    if (doc.format !== undefined && doc.format !== ACL_FILE_FORMAT_ID) throw new AclFileError(`format must be ${ACL_FILE_FORMAT_ID}.`);
-    if (doc.version !== undefined && doc.version !== ACL_FILE_VERSION) throw new AclFileError(`This console reads version ${ACL_FILE_VERSION} files.`);
-    if (!("acls" in doc)) throw new AclFileError('The JSON document needs an "acls" array (or be an array of ACL bindings itself).');
+    if (doc.format !== undefined && doc.format !== ACL_FILE_FORMAT_ID)
+      throw new AclFileError(`format must be ${ACL_FILE_FORMAT_ID}.`);
+    if (doc.version !== undefined && doc.version !== ACL_FILE_VERSION)
+      throw new AclFileError(`This console reads version ${ACL_FILE_VERSION} files.`);
+    if (!("acls" in doc))
+      throw new AclFileError('The JSON document needs an "acls" array (or be an array of ACL bindings itself).');
   }
   let list: AclBinding[];
   try {
@@ -475,10 +521,16 @@ export function detectAclFileFormat(text: string, fileName?: string | null): Acl
   return "yaml";
 }
 
-export type ParsedAclFile = { ok: true; format: AclFileFormat; bindings: AclBinding[] } | { ok: false; format: AclFileFormat; message: string; line: number | null };
+export type ParsedAclFile =
+  | { ok: true; format: AclFileFormat; bindings: AclBinding[] }
+  | { ok: false; format: AclFileFormat; message: string; line: number | null };
 
 /** Every binding of the file, in file order; or what is wrong and where. */
-export function parseAclFile(text: string, format: AclFileFormat | "auto" = "auto", fileName?: string | null): ParsedAclFile {
+export function parseAclFile(
+  text: string,
+  format: AclFileFormat | "auto" = "auto",
+  fileName?: string | null,
+): ParsedAclFile {
   const chosen = format === "auto" ? detectAclFileFormat(text, fileName) : format;
   try {
     const bindings = chosen === "json" ? parseJson(text) : chosen === "csv" ? parseCsv(text) : parseYaml(text);

@@ -15,7 +15,9 @@ import type { AclPlanApplyResult } from "@/lib/schemas/plans";
 vi.mock("server-only", () => ({}));
 
 const { startAnswerDroppingProxy } = await import("@/test/kafka/answer-dropping-proxy");
-const [upstreamHost, upstreamPort] = (process.env.KAFKA_BOOTSTRAP_SERVERS ?? "127.0.0.1:9092").split(",")[0]!.split(":");
+const [upstreamHost, upstreamPort] = (process.env.KAFKA_BOOTSTRAP_SERVERS ?? "127.0.0.1:9092")
+  .split(",")[0]!
+  .split(":");
 const proxy = await startAnswerDroppingProxy({ host: upstreamHost!, port: Number(upstreamPort) });
 // Read once, on the first Kafka call: every connection of this test goes through the proxy.
 process.env.KAFKA_BOOTSTRAP_SERVERS = proxy.bootstrap;
@@ -60,7 +62,13 @@ beforeAll(async () => {
 
 afterAll(async () => {
   proxy.allow();
-  if (made.length > 0) await writes.deleteAcls(ADMIN, made.map((b) => ({ ...b }))).catch(() => undefined);
+  if (made.length > 0)
+    await writes
+      .deleteAcls(
+        ADMIN,
+        made.map((b) => ({ ...b })),
+      )
+      .catch(() => undefined);
   await kafka.closeAllConnections();
   await proxy.close();
   await db?.teardown();
@@ -73,9 +81,24 @@ describe("an ACL write whose answer from Kafka is lost", () => {
     proxy.dropNextAnswer(CREATE_ACLS);
     const result = await createAclsAudited(admin, [a, b]);
     expect(proxy.dropped()).toBe(before + 1);
-    expect(result).toMatchObject({ ok: true, data: { outcome: "success", message: expect.stringMatching(/^Kafka's answer was lost; reading back confirms 2 of 2 created\. Created 2 of 2: /) } });
-    if (result.ok) expect(result.data.results.map((r) => [r.ok, r.readBack])).toEqual([[true, "applied"], [true, "applied"]]);
-    expect(await lastAudit("acl.create")).toMatchObject({ outcome: "success", message: expect.stringContaining("reading back confirms 2 of 2 created") });
+    expect(result).toMatchObject({
+      ok: true,
+      data: {
+        outcome: "success",
+        message: expect.stringMatching(
+          /^Kafka's answer was lost; reading back confirms 2 of 2 created\. Created 2 of 2: /,
+        ),
+      },
+    });
+    if (result.ok)
+      expect(result.data.results.map((r) => [r.ok, r.readBack])).toEqual([
+        [true, "applied"],
+        [true, "applied"],
+      ]);
+    expect(await lastAudit("acl.create")).toMatchObject({
+      outcome: "success",
+      message: expect.stringContaining("reading back confirms 2 of 2 created"),
+    });
     expect([await inKafka(a), await inKafka(b)]).toEqual([true, true]);
   }, 60_000);
 
@@ -84,34 +107,58 @@ describe("an ACL write whose answer from Kafka is lost", () => {
     await writes.createAcls(ADMIN, [a]);
     proxy.dropNextAnswer(DELETE_ACLS);
     const result = await deleteAclsAudited(admin, [a]);
-    expect(result).toMatchObject({ ok: true, data: { outcome: "success", message: expect.stringMatching(/^Kafka's answer was lost; reading back confirms 1 of 1 deleted\./) } });
+    expect(result).toMatchObject({
+      ok: true,
+      data: {
+        outcome: "success",
+        message: expect.stringMatching(/^Kafka's answer was lost; reading back confirms 1 of 1 deleted\./),
+      },
+    });
     expect(await lastAudit("acl.delete")).toMatchObject({ outcome: "success" });
     expect(await inKafka(a)).toBe(false);
   }, 60_000);
 
-  it("never reached Kafka (the request was lost with the connection): reading back shows it was not created, a failure", async () => {
-    const a = binding("never-sent");
-    proxy.dropNextRequest(CREATE_ACLS);
-    const result = await createAclsAudited(admin, [a]);
-    expect(result).toMatchObject({ ok: false, code: "BROKER_UNAVAILABLE", message: expect.stringMatching(/Kafka's answer was lost .*reading the ACLs back for 10 s shows it was not created/) });
-    expect(await lastAudit("acl.create")).toMatchObject({ outcome: "failure" });
-    expect(await inKafka(a)).toBe(false);
-  }, 60_000);
+  it(
+    "never reached Kafka (the request was lost with the connection): reading back shows it was not " +
+      "created, a failure",
+    async () => {
+      const a = binding("never-sent");
+      proxy.dropNextRequest(CREATE_ACLS);
+      const result = await createAclsAudited(admin, [a]);
+      expect(result).toMatchObject({
+        ok: false,
+        code: "BROKER_UNAVAILABLE",
+        message: expect.stringMatching(
+          /Kafka's answer was lost .*reading the ACLs back for 10 s shows it was not created/,
+        ),
+      });
+      expect(await lastAudit("acl.create")).toMatchObject({ outcome: "failure" });
+      expect(await inKafka(a)).toBe(false);
+    },
+    60_000,
+  );
 
-  it("and Kafka unreachable afterwards: outcome unknown, the API answers 503 saying it could not be confirmed, and the ACL is in fact there", async () => {
-    const a = binding("unconfirmed");
-    proxy.dropNextAnswer(CREATE_ACLS, { thenRefuse: true });
-    const result = unconfirmedAsFailure(await createAclsAudited(admin, [a]));
-    expect(result).toMatchObject({
-      ok: false,
-      code: "BROKER_UNAVAILABLE",
-      message: expect.stringMatching(/^Kafka's answer was lost and the ACLs could not be read back: whether 1 ACL was created could not be confirmed; check the ACL list/),
-    });
-    if (!result.ok) expect(HTTP_STATUS[result.code]).toBe(503);
-    expect(await lastAudit("acl.create")).toMatchObject({ outcome: "unknown" });
-    proxy.allow();
-    expect(await inKafka(a)).toBe(true);
-  }, 60_000);
+  it(
+    "and Kafka unreachable afterwards: outcome unknown, the API answers 503 saying it could not be " +
+      "confirmed, and the ACL is in fact there",
+    async () => {
+      const a = binding("unconfirmed");
+      proxy.dropNextAnswer(CREATE_ACLS, { thenRefuse: true });
+      const result = unconfirmedAsFailure(await createAclsAudited(admin, [a]));
+      expect(result).toMatchObject({
+        ok: false,
+        code: "BROKER_UNAVAILABLE",
+        message: expect.stringMatching(
+          /^Kafka's answer was lost and the ACLs could not be read back: whether 1 ACL was created could not be confirmed; check the ACL list/,
+        ),
+      });
+      if (!result.ok) expect(HTTP_STATUS[result.code]).toBe(503);
+      expect(await lastAudit("acl.create")).toMatchObject({ outcome: "unknown" });
+      proxy.allow();
+      expect(await inKafka(a)).toBe(true);
+    },
+    60_000,
+  );
 
   it("applying a plan: the result says the ACL was created, confirmed by reading back", async () => {
     const a = binding("plan");
@@ -121,7 +168,13 @@ describe("an ACL write whose answer from Kafka is lost", () => {
     const applied = await applyPlan<AclPlanApplyResult>(admin, plan.data.id);
     expect(applied).toMatchObject({
       ok: true,
-      data: { outcome: "success", message: expect.stringMatching(/^Kafka's answer was lost; reading back confirms 1 of 1 created\. Created 1 of 1 ACL of the plan\./), plan: { status: "APPLIED" } },
+      data: {
+        outcome: "success",
+        message: expect.stringMatching(
+          /^Kafka's answer was lost; reading back confirms 1 of 1 created\. Created 1 of 1 ACL of the plan\./,
+        ),
+        plan: { status: "APPLIED" },
+      },
     });
     expect(await lastAudit("acl.create")).toMatchObject({ outcome: "success", planId: plan.data.id });
     expect(await inKafka(a)).toBe(true);

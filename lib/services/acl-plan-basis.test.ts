@@ -47,7 +47,11 @@ describe("relevanceTest: the ACLs that can apply to a resource the change can to
 
 describe("aclPlanBasis", () => {
   const change = { create: [acl({ principal: "User:*", permissionType: "DENY" })], delete: [] };
-  const current = [acl({}), acl({ resourceName: "orders-dlq" }), acl({ resourceName: "payments", principal: "User:bob", operation: "READ" })];
+  const current = [
+    acl({}),
+    acl({ resourceName: "orders-dlq" }),
+    acl({ resourceName: "payments", principal: "User:bob", operation: "READ" }),
+  ];
 
   it("changes when an ACL on a touched resource is added, removed or replaced, or the assumptions change", () => {
     const basis = aclPlanBasis(current, change, DEV);
@@ -61,7 +65,9 @@ describe("aclPlanBasis", () => {
 
   it("does not change for ACLs on resources the change cannot touch", () => {
     const basis = aclPlanBasis(current, change, DEV);
-    expect(aclPlanBasis([...current, acl({ resourceName: "payments-eu", principal: "User:carol" })], change, DEV)).toBe(basis);
+    expect(aclPlanBasis([...current, acl({ resourceName: "payments-eu", principal: "User:carol" })], change, DEV)).toBe(
+      basis,
+    );
     expect(aclPlanBasis([...current, acl({ resourceType: "GROUP", resourceName: "orders" })], change, DEV)).toBe(basis);
   });
 
@@ -75,9 +81,12 @@ describe("aclStaleMessage", () => {
     const c = { create: [acl({ permissionType: "DENY" })], delete: [] };
     const then = aclPlanBasis([acl({})], c, DEV);
     expect(aclStaleMessage(then, aclPlanBasis([acl({}), acl({ principal: "User:bob" })], c, DEV))).toBe(
-      "The ACLs changed since this preview (the ACLs that apply to the resources this plan touches: 1 then, 2 now); nothing was changed. Preview again.",
+      "The ACLs changed since this preview (the ACLs that apply to the resources this plan touches: 1 then, 2 " +
+        "now); nothing was changed. Preview again.",
     );
     expect(aclStaleMessage(then, aclPlanBasis([acl({ principal: "User:bob" })], c, DEV))).toContain("was replaced");
-    expect(aclStaleMessage(then, aclPlanBasis([acl({})], c, { ...DEV, allowEveryoneIfNoAclFound: true }))).toContain("allow.everyone.if.no.acl.found");
+    expect(aclStaleMessage(then, aclPlanBasis([acl({})], c, { ...DEV, allowEveryoneIfNoAclFound: true }))).toContain(
+      "allow.everyone.if.no.acl.found",
+    );
   });
 });

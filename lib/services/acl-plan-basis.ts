@@ -64,7 +64,14 @@ export function relevanceTest(change: readonly AclBinding[]): (acl: AclBinding) 
   for (const b of change) {
     let t = byType.get(b.resourceType);
     if (t === undefined) {
-      t = { wildcard: false, literals: new Set(), literalsSorted: [], prefixes: new Set(), prefixesSorted: [], prefixLengths: [] };
+      t = {
+        wildcard: false,
+        literals: new Set(),
+        literalsSorted: [],
+        prefixes: new Set(),
+        prefixesSorted: [],
+        prefixLengths: [],
+      };
       byType.set(b.resourceType, t);
     }
     if (b.patternType === "PREFIXED") t.prefixes.add(b.resourceName);
@@ -81,7 +88,11 @@ export function relevanceTest(change: readonly AclBinding[]): (acl: AclBinding) 
     if (t === undefined) return false;
     if (t.wildcard) return true;
     if (a.patternType === "PREFIXED") {
-      return anyStartsWith(t.literalsSorted, a.resourceName) || anyStartsWith(t.prefixesSorted, a.resourceName) || hasPrefixOf(a.resourceName, t.prefixes, t.prefixLengths);
+      return (
+        anyStartsWith(t.literalsSorted, a.resourceName) ||
+        anyStartsWith(t.prefixesSorted, a.resourceName) ||
+        hasPrefixOf(a.resourceName, t.prefixes, t.prefixLengths)
+      );
     }
     if (a.resourceName === WILDCARD_RESOURCE) return true;
     return t.literals.has(a.resourceName) || hasPrefixOf(a.resourceName, t.prefixes, t.prefixLengths);
@@ -107,7 +118,9 @@ export function aclPlanBasis(acls: readonly AclBinding[], change: AclPlanPayload
   for (const a of acls) {
     if (!relevant(a)) continue;
     count++;
-    chunk += `${a.resourceType}\u0000${a.resourceName}\u0000${a.patternType}\u0000${a.principal}\u0000${a.host}\u0000${a.operation}\u0000${a.permissionType}\n`;
+    chunk +=
+      `${a.resourceType}\u0000${a.resourceName}\u0000${a.patternType}\u0000${a.principal}\u0000${a.host}` +
+      `\u0000${a.operation}\u0000${a.permissionType}\n`;
     if (chunk.length > 65_536) {
       hash.update(chunk, "utf8");
       chunk = "";
@@ -124,7 +137,8 @@ export function aclStaleMessage(then: string, now: string): string {
   const [, nowCount, nowAcls, nowConfig] = now.split(":");
   let what: string;
   if (thenConfig !== nowConfig) what = "the console's super.users or allow.everyone.if.no.acl.found settings changed";
-  else if (thenCount !== nowCount) what = `the ACLs that apply to the resources this plan touches: ${thenCount} then, ${nowCount} now`;
+  else if (thenCount !== nowCount)
+    what = `the ACLs that apply to the resources this plan touches: ${thenCount} then, ${nowCount} now`;
   else if (thenAcls !== nowAcls) what = "an ACL that applies to the resources this plan touches was replaced";
   else what = "the plan was computed differently";
   return `The ACLs changed since this preview (${what}); nothing was changed. Preview again.`;

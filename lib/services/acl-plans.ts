@@ -90,7 +90,11 @@ interface AclPlanDetail {
 
 /** Principals of console sessions that have not expired. */
 async function sessionPrincipals(now = new Date()): Promise<string[]> {
-  const rows = await getPrisma().session.findMany({ where: { expiresAt: { gt: now } }, distinct: ["principal"], select: { principal: true } });
+  const rows = await getPrisma().session.findMany({
+    where: { expiresAt: { gt: now } },
+    distinct: ["principal"],
+    select: { principal: true },
+  });
   return rows.map((r) => r.principal);
 }
 
@@ -110,7 +114,11 @@ async function universeSources(viewer: Viewer): Promise<UniverseSources> {
     try {
       return await read();
     } catch (error) {
-      notes.push(`${what} could not be listed (${toErrorResult(error, `list ${what.toLowerCase()}`).message.replace(/\.$/, "")}); they are covered only where an ACL names them.`);
+      notes.push(
+        `${what} could not be listed ` +
+          `(${toErrorResult(error, `list ${what.toLowerCase()}`).message.replace(/\.$/, "")}); they are covered ` +
+          `only where an ACL names them.`,
+      );
       return undefined;
     }
   };
@@ -122,9 +130,15 @@ async function universeSources(viewer: Viewer): Promise<UniverseSources> {
   };
   const [topics, groups, transactionalIds, scramUsers, sessions] = await Promise.all([
     attempt("Topics", () => listTopics(viewer.credential)),
-    attempt("Consumer groups", async () => partly(await listConsumerGroupsPerBroker(viewer.credential), "groups").map((g) => g.groupId)),
-    attempt("Transactional ids", async () => partly(await listTransactionalIdsPerBroker(viewer.credential), "transactional ids").map((t) => t.transactionalId)),
-    attempt("SCRAM users", async () => (await describeScramUsers(viewer.credential, null)).filter((u) => u.error === null).map((u) => u.user)),
+    attempt("Consumer groups", async () =>
+      partly(await listConsumerGroupsPerBroker(viewer.credential), "groups").map((g) => g.groupId),
+    ),
+    attempt("Transactional ids", async () =>
+      partly(await listTransactionalIdsPerBroker(viewer.credential), "transactional ids").map((t) => t.transactionalId),
+    ),
+    attempt("SCRAM users", async () =>
+      (await describeScramUsers(viewer.credential, null)).filter((u) => u.error === null).map((u) => u.user),
+    ),
     attempt("Console sessions", () => sessionPrincipals()),
   ]);
   return { topics, groups, transactionalIds, scramUsers, sessionPrincipals: sessions, notes };
@@ -143,19 +157,29 @@ function summaryLine(plan: AclPlan, blast: BlastRadius): string {
   const effect =
     s.changes === 0
       ? `no decision changes (${plural(blast.checked, "decision")} compared)`
-      : `${plural(s.changes, "decision")} change (${s.gained.toLocaleString("en")} gained, ${s.lost.toLocaleString("en")} lost) for ${plural(s.principals, "principal")} on ${plural(s.resources, "resource")}`;
-  const rules = blast.rules.length > 0 ? `, and ${plural(blast.rules.length, "rule")} for principals or resources not yet seen` : "";
+      : `${plural(s.changes, "decision")} change (${s.gained.toLocaleString("en")} ` +
+        `gained, ${s.lost.toLocaleString("en")} lost) for ${plural(s.principals, "principal")} ` +
+        `on ${plural(s.resources, "resource")}`;
+  const rules =
+    blast.rules.length > 0
+      ? `, and ${plural(blast.rules.length, "rule")} for principals or resources not yet seen`
+      : "";
   return `${head}: ${effect}${rules}.`;
 }
 
 function notApplicableReason(plan: AclPlan): string | null {
   if (plan.invalid.length > 0) {
     const lines = plan.invalid.map((i) => i.message.replace(/\.$/, ""));
-    return `Kafka would refuse ${plan.invalid.length === 1 ? "one binding" : `${plan.invalid.length} bindings`} (${[...new Set(lines)].join("; ")}); fix ${plan.invalid.length === 1 ? "it" : "them"} and preview again.`;
+    return (
+      `Kafka would refuse ${plan.invalid.length === 1 ? "one binding" : `${plan.invalid.length} bindings`} ` +
+      `(${[...new Set(lines)].join("; ")}); fix ${plan.invalid.length === 1 ? "it" : "them"} and preview again.`
+    );
   }
   if (plan.refused) return plan.refused.message;
   if (plan.create.length + plan.delete.length === 0) {
-    return plan.noOps.length > 0 ? "Nothing to change: Kafka already holds every binding to create and none of those to delete." : "Nothing to change.";
+    return plan.noOps.length > 0
+      ? "Nothing to change: Kafka already holds every binding to create and none of those to delete."
+      : "Nothing to change.";
   }
   return null;
 }
@@ -211,7 +235,9 @@ export async function prepareAclPlan(
   request: Omit<PlanInput, "current">,
   options: {
     notApplicable?: (plan: AclPlan) => string | null;
-    /** The snapshot to compute on (a caller that fingerprints more of it, e.g. a sync's scope); default: a fresh read. */
+    /**
+     * The snapshot to compute on (a caller that fingerprints more of it, e.g. a sync's scope); default: a fresh read.
+     */
     snapshot?: AclSnapshot;
   } = {},
 ): Promise<ActionResult<PreparedPlan<AclPlanPayload, AclPlanPreview>>> {
@@ -248,10 +274,18 @@ export async function prepareAclPlan(
     groups: sources.groups,
     transactionalIds: sources.transactionalIds,
   });
-  const blast = blastRadius({ before: current, change: { create: plan.create, delete: plan.delete }, universe, config });
+  const blast = blastRadius({
+    before: current,
+    change: { create: plan.create, delete: plan.delete },
+    universe,
+    config,
+  });
   const s = blast.summary();
   const payload: AclPlanPayload = { create: plan.create, delete: plan.delete };
-  const shownAssumptions = { superUsers: assumptions.superUsers, allowEveryoneIfNoAclFound: assumptions.allowEveryoneIfNoAclFound };
+  const shownAssumptions = {
+    superUsers: assumptions.superUsers,
+    allowEveryoneIfNoAclFound: assumptions.allowEveryoneIfNoAclFound,
+  };
   const preview: AclPlanPreview = {
     summary: summaryLine(plan, blast),
     create: plan.create,
@@ -266,7 +300,12 @@ export async function prepareAclPlan(
       principals: s.principals,
       resources: s.resources,
       checked: blast.checked,
-      universe: { principals: universe.principals.length, hosts: universe.hosts.length, resources: universe.resources.length, requests: blast.universeRequests },
+      universe: {
+        principals: universe.principals.length,
+        hosts: universe.hosts.length,
+        resources: universe.resources.length,
+        requests: blast.universeRequests,
+      },
     },
     rules: blast.rules.map((r) => ({ kind: r.kind, change: r.change, binding: r.binding, text: r.text })),
     byPrincipal: firstGroups(s.byPrincipal, (g) => g.principal),
@@ -303,8 +342,15 @@ function mayHaveChanged(failure: Failure): boolean {
   return failure.code === "INTERNAL";
 }
 
-/** Carry out exactly the payload: deletes, then creates, in audited batches; stop after a batch that did not fully succeed. */
-export async function executeAclPlan(viewer: Viewer, id: string, payload: AclPlanPayload): Promise<{ result: ActionResult<ApplyData>; changed: boolean }> {
+/**
+ * Carry out exactly the payload: deletes, then creates, in audited batches; stop after a batch that did not fully
+ * succeed.
+ */
+export async function executeAclPlan(
+  viewer: Viewer,
+  id: string,
+  payload: AclPlanPayload,
+): Promise<{ result: ActionResult<ApplyData>; changed: boolean }> {
   const results: Outcome[] = [];
   const notSent: ApplyData["notSent"] = [];
   let batches = 0;
@@ -330,7 +376,9 @@ export async function executeAclPlan(viewer: Viewer, id: string, payload: AclPla
         if (!r.ok) {
           firstFailure ??= r;
           if (mayHaveChanged(r)) changed = true;
-          results.push(...batch.map((b): Outcome => ({ ...b, action, ok: false, error: { code: r.code, message: r.message } })));
+          results.push(
+            ...batch.map((b): Outcome => ({ ...b, action, ok: false, error: { code: r.code, message: r.message } })),
+          );
           stopped = true;
           continue;
         }
@@ -344,7 +392,10 @@ export async function executeAclPlan(viewer: Viewer, id: string, payload: AclPla
   }
   const ok = results.filter((r) => r.ok);
   if (ok.length === 0 && firstFailure !== null && notSent.length + results.length > 0) {
-    const suffix = notSent.length > 0 ? ` ${plural(notSent.length, "more binding")} ${notSent.length === 1 ? "was" : "were"} not sent.` : "";
+    const suffix =
+      notSent.length > 0
+        ? ` ${plural(notSent.length, "more binding")} ${notSent.length === 1 ? "was" : "were"} not sent.`
+        : "";
     return { result: { ...firstFailure, message: `${firstFailure.message}${suffix}` }, changed };
   }
   const unconfirmed = results.filter((r) => r.readBack === "unknown");
@@ -365,16 +416,27 @@ export async function executeAclPlan(viewer: Viewer, id: string, payload: AclPla
   if (created.length > 0) parts.push(`created ${created.filter((r) => r.ok).length} of ${created.length}`);
   const failed = results.filter((r) => !r.ok && r.readBack !== "unknown");
   const lost = [lostAnswerLine("delete", deleted), lostAnswerLine("create", created)].filter((line) => line !== null);
-  let message = `${lost.length > 0 ? `${lost.join(" ")} ` : ""}${parts.join(", ").replace(/^./, (c) => c.toUpperCase())} ACL${results.length === 1 ? "" : "s"} of the plan.`;
-  if (unconfirmed.length > 0) message += ` Not confirmed: ${unconfirmed.map((r) => `${r.action} ${bindingLine(r)}`).join("; ")}.`;
-  if (failed.length > 0) message += ` Failed: ${failed.map((r) => `${bindingLine(r)}: ${(r.error?.message ?? "failed").replace(/\.$/, "")}`).join("; ")}.`;
+  let message =
+    `${lost.length > 0 ? `${lost.join(" ")} ` : ""}` +
+    `${parts.join(", ").replace(/^./, (c) => c.toUpperCase())} ACL${results.length === 1 ? "" : "s"} of ` +
+    `the plan.`;
+  if (unconfirmed.length > 0)
+    message += ` Not confirmed: ${unconfirmed.map((r) => `${r.action} ${bindingLine(r)}`).join("; ")}.`;
+  if (failed.length > 0)
+    message += ` Failed: ${failed
+      .map((r) => `${bindingLine(r)}: ` + `${(r.error?.message ?? "failed").replace(/\.$/, "")}`)
+      .join("; ")}.`;
   if (notSent.length > 0) message += ` Not sent after that failure: ${plural(notSent.length, "binding")}.`;
   return { result: { ok: true, data: { outcome, message, batches, results, notSent } }, changed };
 }
 
 // ---- rows ------------------------------------------------------------------------------------
 
-async function aclPlanRows(viewer: Viewer, plan: PlanContext<AclPlanPayload, AclPlanPreview>, at: { page: number; pageSize: number }): Promise<ActionResult<PlanRowsPage<AclDecisionRow>>> {
+async function aclPlanRows(
+  viewer: Viewer,
+  plan: PlanContext<AclPlanPayload, AclPlanPreview>,
+  at: { page: number; pageSize: number },
+): Promise<ActionResult<PlanRowsPage<AclDecisionRow>>> {
   const total = plan.view.counts.changes;
   const pages = Math.max(1, Math.ceil(total / at.pageSize));
   let blast = cached(plan.id);
@@ -394,11 +456,23 @@ async function aclPlanRows(viewer: Viewer, plan: PlanContext<AclPlanPayload, Acl
         pages,
         rows: at.page === 1 ? plan.view.firstChanges.slice(0, at.pageSize) : [],
         complete: false,
-        note: "The ACLs this plan depends on changed since the preview, so only its first rows are still known. Preview again for the full list.",
+        note:
+          "The ACLs this plan depends on changed since the preview, so only its first rows are still known. " +
+          "Preview again for the full list.",
       },
     };
   }
-  return { ok: true, data: { page: at.page, pageSize: at.pageSize, total: blast.total, pages: Math.max(1, Math.ceil(blast.total / at.pageSize)), rows: blast.page((at.page - 1) * at.pageSize, at.pageSize), complete: true } };
+  return {
+    ok: true,
+    data: {
+      page: at.page,
+      pageSize: at.pageSize,
+      total: blast.total,
+      pages: Math.max(1, Math.ceil(blast.total / at.pageSize)),
+      rows: blast.page((at.page - 1) * at.pageSize, at.pageSize),
+      complete: true,
+    },
+  };
 }
 
 /** The plan's blast radius again, when the ACLs it depends on are still the same. */
@@ -437,7 +511,13 @@ export function defineAclPlanKind<I>(
       const read = await getAclSnapshot(viewer, { forceRefresh: true });
       if (!read.ok) return read;
       const a = clusterOf(viewer.credential).authorizer;
-      return { ok: true, data: aclPlanBasis(read.snapshot.store.bindings(), payload, { superUsers: a.superUsers, allowEveryoneIfNoAclFound: a.allowEveryoneIfNoAclFound }) };
+      return {
+        ok: true,
+        data: aclPlanBasis(read.snapshot.store.bindings(), payload, {
+          superUsers: a.superUsers,
+          allowEveryoneIfNoAclFound: a.allowEveryoneIfNoAclFound,
+        }),
+      };
     },
     staleMessage: aclStaleMessage,
     execute: (viewer, plan) => executeAclPlan(viewer, plan.id, plan.payload),
@@ -454,7 +534,9 @@ export function expandTemplateBody(body: AclTemplateBody): ActionResult<AclBindi
     outputTopics: body.outputTopics.join(", "),
   });
   if (!parsed.success) {
-    const fieldErrors = Object.fromEntries(Object.entries(fieldErrorsOf(parsed.error.issues)).map(([k, v]) => [`template.${k}`, v]));
+    const fieldErrors = Object.fromEntries(
+      Object.entries(fieldErrorsOf(parsed.error.issues)).map(([k, v]) => [`template.${k}`, v]),
+    );
     return { ok: false, code: "VALIDATION", message: "The template has invalid fields.", fieldErrors };
   }
   return { ok: true, data: expandTemplate(parsed.data) };
@@ -473,11 +555,17 @@ export const aclCreatePlanKind = defineAclPlanKind<AclCreatePlanInput>("acl.crea
   return { ok: true, data: { create: input.bindings ?? [] } };
 });
 
-export const aclDeletePlanKind = defineAclPlanKind<{ bindings: AclBinding[] }>("acl.delete", (input) => ({ ok: true, data: { delete: input.bindings } }));
-
-export const aclChangePlanKind = defineAclPlanKind<{ create?: AclBinding[]; delete?: AclBinding[] }>("acl.change", (input) => ({
+export const aclDeletePlanKind = defineAclPlanKind<{ bindings: AclBinding[] }>("acl.delete", (input) => ({
   ok: true,
-  data: { create: input.create ?? [], delete: input.delete ?? [] },
+  data: { delete: input.bindings },
 }));
+
+export const aclChangePlanKind = defineAclPlanKind<{ create?: AclBinding[]; delete?: AclBinding[] }>(
+  "acl.change",
+  (input) => ({
+    ok: true,
+    data: { create: input.create ?? [], delete: input.delete ?? [] },
+  }),
+);
 
 export const ACL_PLAN_KINDS = [aclCreatePlanKind, aclDeletePlanKind, aclChangePlanKind] as const;

@@ -6,7 +6,12 @@ function acl(a: Partial<AclBinding> & Pick<AclBinding, "resourceName" | "princip
   return { resourceType: "TOPIC", patternType: "LITERAL", host: "*", permissionType: "ALLOW", ...a };
 }
 
-const BOB_PREFIX = acl({ resourceName: "payments-", patternType: "PREFIXED", principal: "User:bob", operation: "READ" });
+const BOB_PREFIX = acl({
+  resourceName: "payments-",
+  patternType: "PREFIXED",
+  principal: "User:bob",
+  operation: "READ",
+});
 const BOB_DENY = acl({ resourceName: "payments-eu", principal: "User:bob", operation: "READ", permissionType: "DENY" });
 const ALICE_ORDERS = acl({ resourceName: "orders", principal: "User:alice", operation: "READ" });
 
@@ -16,12 +21,18 @@ describe("labels", () => {
     expect(resourceLabel(acl({ resourceName: "*", principal: "User:x", operation: "READ" }))).toBe("every TOPIC");
     expect(resourceLabel(ALICE_ORDERS)).toBe("TOPIC orders");
     expect(bindingLine(BOB_DENY)).toBe("DENY User:bob READ on TOPIC payments-eu (LITERAL) from any host");
-    expect(bindingLine({ ...BOB_DENY, host: "10.0.0.1" })).toBe("DENY User:bob READ on TOPIC payments-eu (LITERAL) from 10.0.0.1");
+    expect(bindingLine({ ...BOB_DENY, host: "10.0.0.1" })).toBe(
+      "DENY User:bob READ on TOPIC payments-eu (LITERAL) from 10.0.0.1",
+    );
   });
 });
 
 describe("distinctBindings", () => {
   it("keeps each binding once, first occurrence first; a different host is a different binding", () => {
-    expect(distinctBindings([BOB_DENY, ALICE_ORDERS, { ...BOB_DENY }, { ...BOB_DENY, host: "10.0.0.1" }])).toEqual([BOB_DENY, ALICE_ORDERS, { ...BOB_DENY, host: "10.0.0.1" }]);
+    expect(distinctBindings([BOB_DENY, ALICE_ORDERS, { ...BOB_DENY }, { ...BOB_DENY, host: "10.0.0.1" }])).toEqual([
+      BOB_DENY,
+      ALICE_ORDERS,
+      { ...BOB_DENY, host: "10.0.0.1" },
+    ]);
   });
 });

@@ -14,8 +14,13 @@ export function resourceLabel(b: Pick<AclBinding, "resourceType" | "resourceName
 
 export { distinctBindings };
 
-/** "ALLOW User:bob READ on TOPIC orders (LITERAL) from *": one binding in one line, for messages and the audit trail. */
+/**
+ * "ALLOW User:bob READ on TOPIC orders (LITERAL) from *": one binding in one line, for messages and the audit trail.
+ */
 export function bindingLine(b: AclBinding): string {
   const host = b.host === WILDCARD_HOST ? "any host" : b.host;
-  return `${b.permissionType} ${b.principal} ${b.operation} on ${b.resourceType} ${b.resourceName} (${b.patternType}) from ${host}`;
+  return (
+    `${b.permissionType} ${b.principal} ${b.operation} on ${b.resourceType} ${b.resourceName} ` +
+    `(${b.patternType}) from ${host}`
+  );
 }

@@ -14,7 +14,8 @@ import type { AclBinding } from "@/lib/policy";
 import { ANY_ACL_FILTER } from "@/lib/policy";
 
 vi.mock("server-only", () => ({}));
-const { AclSnapshotCache, aclSnapshotCache, createKafkaAclSnapshotSource, getAclSnapshot, kafkaAclSnapshotSource } = await import("./acl-snapshot");
+const { AclSnapshotCache, aclSnapshotCache, createKafkaAclSnapshotSource, getAclSnapshot, kafkaAclSnapshotSource } =
+  await import("./acl-snapshot");
 const { createAcls, deleteAcls, describeAcls } = await import("@/lib/kafka/acls");
 const { AclStore } = await import("@/lib/policy");
 const { closeAllConnections } = await import("@/lib/kafka/client");
@@ -89,16 +90,28 @@ describe("the ACL snapshot on the real broker", () => {
   it("stops showing ACLs to a viewer who lost DESCRIBE on CLUSTER within the proof bound", async () => {
     const proofMaxAgeMs = 1_000;
     const cache = new AclSnapshotCache(kafkaAclSnapshotSource, { maxAgeMs: 60_000, proofMaxAgeMs });
-    expect(await cache.get(userViewer)).toMatchObject({ ok: false, code: "DENIED", message: `Kafka refused DescribeAcls: User:${user} needs DESCRIBE on CLUSTER kafka-cluster.` });
+    expect(await cache.get(userViewer)).toMatchObject({
+      ok: false,
+      code: "DENIED",
+      message: `Kafka refused DescribeAcls: User:${user} needs DESCRIBE on CLUSTER kafka-cluster.`,
+    });
 
     await createAcls(ADMIN, [describeOnCluster]);
-    await until(() => cache.get(userViewer), (r) => r.ok, 5_000);
+    await until(
+      () => cache.get(userViewer),
+      (r) => r.ok,
+      5_000,
+    );
     const seen = await cache.get(userViewer);
     expect(seen.ok && seen.snapshot.size).toBeGreaterThan(0);
 
     // Revoked behind the console's back: the cached proof expires, Kafka is asked again.
     await deleteAcls(ADMIN, [{ ...describeOnCluster }]);
-    const waited = await until(() => cache.get(userViewer), (r) => !r.ok, 10_000);
+    const waited = await until(
+      () => cache.get(userViewer),
+      (r) => !r.ok,
+      10_000,
+    );
     expect(waited).toBeLessThan(proofMaxAgeMs + 1_500);
     expect(await cache.get(userViewer)).toMatchObject({ ok: false, code: "DENIED" });
     // The snapshot itself is still there for those who may see it.
@@ -119,23 +132,27 @@ describe("the ACL snapshot on the real broker", () => {
     expect(aclSnapshotCache().stats.fetches).toBe(fetches);
   });
 
-  it("decodes Kafka's answer into the same ACLs as the client's own decoder, and reuses the store for an identical answer", async () => {
-    const source = createKafkaAclSnapshotSource();
-    // Other suites change ACLs on the shared broker meanwhile: look for two quiet moments.
-    let agreed = false;
-    let reused = false;
-    for (let attempt = 0; attempt < 10 && !(agreed && reused); attempt++) {
-      const a = await source.fetch(ADMIN);
-      const reference = AclStore.build(await describeAcls(ADMIN, ANY_ACL_FILTER));
-      const b = await source.fetch(ADMIN);
-      if (a.sameAs(reference) && b.sameAs(reference)) {
-        agreed = true;
-        expect(b).toBe(a);
-        reused = true;
+  it(
+    "decodes Kafka's answer into the same ACLs as the client's own decoder, and reuses the store for " +
+      "an identical answer",
+    async () => {
+      const source = createKafkaAclSnapshotSource();
+      // Other suites change ACLs on the shared broker meanwhile: look for two quiet moments.
+      let agreed = false;
+      let reused = false;
+      for (let attempt = 0; attempt < 10 && !(agreed && reused); attempt++) {
+        const a = await source.fetch(ADMIN);
+        const reference = AclStore.build(await describeAcls(ADMIN, ANY_ACL_FILTER));
+        const b = await source.fetch(ADMIN);
+        if (a.sameAs(reference) && b.sameAs(reference)) {
+          agreed = true;
+          expect(b).toBe(a);
+          reused = true;
+        }
       }
-    }
-    expect(agreed && reused).toBe(true);
-  });
+      expect(agreed && reused).toBe(true);
+    },
+  );
 
   it("fetches once for twenty concurrent readers (single flight)", async () => {
     const fetched: string[] = [];

@@ -25,8 +25,16 @@ const binding = (name: string, principal = "User:alice"): AclBinding => ({
   permissionType: "ALLOW",
 });
 
-const cred = (username: string): KafkaCredential => ({ username, password: `${username}-secret`, mechanism: "SCRAM-SHA-512" });
-const viewer = (username: string, sessionId: string | null = `s-${username}`) => ({ sessionId, principal: `User:${username}`, credential: cred(username) });
+const cred = (username: string): KafkaCredential => ({
+  username,
+  password: `${username}-secret`,
+  mechanism: "SCRAM-SHA-512",
+});
+const viewer = (username: string, sessionId: string | null = `s-${username}`) => ({
+  sessionId,
+  principal: `User:${username}`,
+  credential: cred(username),
+});
 
 const denied = (username: string) =>
   new KafkaOperationError({
@@ -76,7 +84,8 @@ function clock(start = 1_000_000) {
   return { now: () => t, advance: (ms: number) => (t += ms) };
 }
 
-const names = (r: Awaited<ReturnType<InstanceType<typeof AclSnapshotCache>["get"]>>) => (r.ok ? r.snapshot.all().map((a) => a.resourceName) : r);
+const names = (r: Awaited<ReturnType<InstanceType<typeof AclSnapshotCache>["get"]>>) =>
+  r.ok ? r.snapshot.all().map((a) => a.resourceName) : r;
 
 describe("AclSnapshotCache", () => {
   it("fetches once for many concurrent readers (single flight) and reuses the snapshot within the bound", async () => {
@@ -140,7 +149,11 @@ describe("AclSnapshotCache", () => {
     const cache = new AclSnapshotCache(kafka.source, { maxAgeMs: 5_000 });
     expect((await cache.get(viewer("alice"))).ok).toBe(true);
     const r = await cache.get(viewer("mallory"));
-    expect(r).toEqual({ ok: false, code: "DENIED", message: "Kafka refused DescribeAcls: User:mallory needs DESCRIBE on CLUSTER kafka-cluster." });
+    expect(r).toEqual({
+      ok: false,
+      code: "DENIED",
+      message: "Kafka refused DescribeAcls: User:mallory needs DESCRIBE on CLUSTER kafka-cluster.",
+    });
   });
 
   it("asks Kafka again after the proof bound: a viewer who lost DESCRIBE on CLUSTER stops seeing ACLs", async () => {
@@ -279,7 +292,13 @@ describe("AclSnapshotCache", () => {
 
   it("does not remember a broker that did not answer as a refusal", async () => {
     const kafka = fakeKafka();
-    const down = new KafkaOperationError({ code: "BROKER_UNAVAILABLE", api: "DescribeAcls", message: "Kafka is not reachable.", kafkaMessage: null, missing: [] });
+    const down = new KafkaOperationError({
+      code: "BROKER_UNAVAILABLE",
+      api: "DescribeAcls",
+      message: "Kafka is not reachable.",
+      kafkaMessage: null,
+      missing: [],
+    });
     const cache = new AclSnapshotCache(kafka.source, { maxAgeMs: 5_000 });
     expect((await cache.get(viewer("alice"))).ok).toBe(true);
     const prove = vi.spyOn(kafka.source, "prove").mockRejectedValueOnce(down);
@@ -299,7 +318,10 @@ describe("AclSnapshotCache", () => {
     // alice was proven by her own fetch, bob by a proof, alice again after being forgotten.
     expect(kafka.calls.fetch).toEqual(["alice"]);
     expect(kafka.calls.prove).toEqual(["bob", "alice"]);
-    cache.applyChange([], [{ ...binding("kafka-cluster", "User:bob"), resourceType: "CLUSTER", operation: "DESCRIBE" }]);
+    cache.applyChange(
+      [],
+      [{ ...binding("kafka-cluster", "User:bob"), resourceType: "CLUSTER", operation: "DESCRIBE" }],
+    );
     await cache.get(viewer("bob"));
     expect(kafka.calls.prove).toEqual(["bob", "alice", "bob"]);
   });

@@ -246,7 +246,12 @@ function withChanges(store: AclStore, changes: readonly JournalEntry[]): AclStor
 }
 
 function credentialKey(credential: KafkaCredential): string {
-  return "credential:" + createHash("sha256").update(`${credential.mechanism}\u0000${credential.username}\u0000${credential.password}`).digest("hex");
+  return (
+    "credential:" +
+    createHash("sha256")
+      .update(`${credential.mechanism}\u0000${credential.username}\u0000${credential.password}`)
+      .digest("hex")
+  );
 }
 
 /** The proof cache key: the session, or (API with Basic auth) the credential itself. */
@@ -392,7 +397,8 @@ export class AclSnapshotCache {
         )
         .then((failure) => {
           // Remember a yes and Kafka's no; not a broker that did not answer.
-          if (failure === null || failure.code === "DENIED" || failure.code === "INVALID_CREDENTIALS") this.remember(key, { at, failure });
+          if (failure === null || failure.code === "DENIED" || failure.code === "INVALID_CREDENTIALS")
+            this.remember(key, { at, failure });
           return failure;
         })
         .finally(() => this.proving.delete(key));
@@ -500,15 +506,18 @@ export class AclSnapshotCache {
     this.lastRead = now;
     if (this.idleTimer !== null) return;
     const idleMs = this.options.idleReleaseMs ?? IDLE_RELEASE_MS;
-    this.idleTimer = setInterval(() => {
-      if (this.now() - this.lastRead < idleMs) return;
-      // Nobody read for a while: give the memory back; the next reader fetches.
-      this.current = null;
-      this.pending = [];
-      this.source.release?.();
-      if (this.idleTimer !== null) clearInterval(this.idleTimer);
-      this.idleTimer = null;
-    }, Math.max(1_000, Math.min(idleMs, 60_000)));
+    this.idleTimer = setInterval(
+      () => {
+        if (this.now() - this.lastRead < idleMs) return;
+        // Nobody read for a while: give the memory back; the next reader fetches.
+        this.current = null;
+        this.pending = [];
+        this.source.release?.();
+        if (this.idleTimer !== null) clearInterval(this.idleTimer);
+        this.idleTimer = null;
+      },
+      Math.max(1_000, Math.min(idleMs, 60_000)),
+    );
     this.idleTimer.unref();
   }
 }
@@ -516,8 +525,13 @@ export class AclSnapshotCache {
 // ---- the process-wide caches, one per cluster -----------------------------------------------------
 
 // Kept on globalThis so Next's dev-mode module reloads do not hold two copies.
-const globalCaches = globalThis as typeof globalThis & { __kafkaSecurityConsoleAclSnapshots?: Map<string, AclSnapshotCache> };
-const caches: Map<string, AclSnapshotCache> = (globalCaches.__kafkaSecurityConsoleAclSnapshots ??= new Map<string, AclSnapshotCache>());
+const globalCaches = globalThis as typeof globalThis & {
+  __kafkaSecurityConsoleAclSnapshots?: Map<string, AclSnapshotCache>;
+};
+const caches: Map<string, AclSnapshotCache> = (globalCaches.__kafkaSecurityConsoleAclSnapshots ??= new Map<
+  string,
+  AclSnapshotCache
+>());
 
 /**
  * Every ACL write this process makes through the Kafka adapter (createAcls, deleteAcls)
@@ -535,7 +549,9 @@ const subscription = globalThis as typeof globalThis & { __kafkaSecurityConsoleA
 subscription.__kafkaSecurityConsoleAclSnapshotWrites?.();
 subscription.__kafkaSecurityConsoleAclSnapshotWrites = onAclChange(onWrite);
 
-/** The cache of the cluster `clusterId` (lib/clusters.ts; default: the default cluster). Never shared between clusters. */
+/**
+ * The cache of the cluster `clusterId` (lib/clusters.ts; default: the default cluster). Never shared between clusters.
+ */
 export function aclSnapshotCache(clusterId: string = clusterIdOf({})): AclSnapshotCache {
   const key = clusterId;
   let cache = caches.get(key);
@@ -546,7 +562,9 @@ export function aclSnapshotCache(clusterId: string = clusterIdOf({})): AclSnapsh
   return cache;
 }
 
-/** The shared snapshot of the viewer's cluster for `viewer`, or Kafka's refusal of the viewer's right to describe ACLs. */
+/**
+ * The shared snapshot of the viewer's cluster for `viewer`, or Kafka's refusal of the viewer's right to describe ACLs.
+ */
 export function getAclSnapshot(viewer: Viewer, options: AclSnapshotReadOptions = {}): Promise<AclSnapshotResult> {
   return aclSnapshotCache(clusterIdOf(viewer.credential)).get(viewer, options);
 }
@@ -555,7 +573,11 @@ export function getAclSnapshot(viewer: Viewer, options: AclSnapshotReadOptions =
  * What Kafka created and deleted, after the change. Writes through lib/kafka's createAcls
  * and deleteAcls report themselves; call this for ACL changes made any other way.
  */
-export function applyAclChange(created: readonly AclBinding[], deleted: readonly AclBinding[], clusterId?: string): void {
+export function applyAclChange(
+  created: readonly AclBinding[],
+  deleted: readonly AclBinding[],
+  clusterId?: string,
+): void {
   aclSnapshotCache(clusterId).applyChange(created, deleted);
 }
 

@@ -10,9 +10,15 @@ export interface AclSuggestions {
   topics: string[];
   groups: string[];
   transactionalIds: string[];
-  /** Every resource name the ACLs use (all types), for a resource name field before a type is chosen (and without JavaScript). */
+  /**
+   * Every resource name the ACLs use (all types), for a resource name field before a type is chosen (and without
+   * JavaScript).
+   */
   resourceNames: string[];
-  /** The names the ACLs use per resource type (CLUSTER: kafka-cluster), for a resource name field narrowed by the chosen type. */
+  /**
+   * The names the ACLs use per resource type (CLUSTER: kafka-cluster), for a resource name field narrowed by the chosen
+   * type.
+   */
   byType: Record<ResourceType, string[]>;
 }
 
@@ -25,7 +31,9 @@ export const NO_SUGGESTIONS: AclSuggestions = Object.freeze({
   byType: Object.fromEntries(RESOURCE_TYPES.map((t) => [t, []])) as unknown as Record<ResourceType, string[]>,
 });
 
-/** The first `limit` distinct strings of the lists, in order (the lists are sorted already; no list is copied whole). */
+/**
+ * The first `limit` distinct strings of the lists, in order (the lists are sorted already; no list is copied whole).
+ */
 function bounded(lists: readonly (readonly string[])[], limit: number): string[] {
   const out = new Set<string>();
   for (const list of lists) {
@@ -44,13 +52,19 @@ function bounded(lists: readonly (readonly string[])[], limit: number): string[]
  * answer plus the distinct names of the type, never to the ACL count).
  */
 export function suggestionsOf(
-  snapshot: { store: { principals: readonly string[] }; resourceNames(type: ResourceType, patternType?: PatternType): string[] },
+  snapshot: {
+    store: { principals: readonly string[] };
+    resourceNames(type: ResourceType, patternType?: PatternType): string[];
+  },
   superUsers: readonly string[] = [],
   /** The Combobox sends at most this many (its MAX_SUGGESTIONS). */
   limit = 200,
 ): AclSuggestions {
   const byType = Object.fromEntries(
-    RESOURCE_TYPES.map((type) => [type, type === "CLUSTER" ? [CLUSTER_RESOURCE_NAME] : bounded([snapshot.resourceNames(type)], limit)]),
+    RESOURCE_TYPES.map((type) => [
+      type,
+      type === "CLUSTER" ? [CLUSTER_RESOURCE_NAME] : bounded([snapshot.resourceNames(type)], limit),
+    ]),
   ) as Record<ResourceType, string[]>;
   return {
     principals: bounded([superUsers, snapshot.store.principals], limit),

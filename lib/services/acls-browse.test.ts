@@ -14,11 +14,18 @@ const ACLS = [
   acl({ resourceName: "payments-eu", principal: "User:bob", operation: "READ", permissionType: "DENY" }),
   acl({ resourceName: "pay", patternType: "PREFIXED", principal: "Group:ops", operation: "DESCRIBE" }),
   acl({ resourceName: "*", principal: "User:carol", operation: "DESCRIBE" }),
-  acl({ resourceType: "GROUP", resourceName: "alice-", patternType: "PREFIXED", principal: "User:alice", operation: "READ" }),
+  acl({
+    resourceType: "GROUP",
+    resourceName: "alice-",
+    patternType: "PREFIXED",
+    principal: "User:alice",
+    operation: "READ",
+  }),
 ];
 const store = AclStore.build(ACLS);
 const list = (v: Record<string, string>) => store.query(toStoreQuery(aclListQuerySchema.parse(v)));
-const rows = (v: Record<string, string>) => list(v).acls.map((a) => `${a.resourceType}:${a.resourceName}:${a.patternType}:${a.principal}`);
+const rows = (v: Record<string, string>) =>
+  list(v).acls.map((a) => `${a.resourceType}:${a.resourceName}:${a.patternType}:${a.principal}`);
 
 describe("the ACL list's query on the snapshot's store", () => {
   it("lists by resource, then principal, by default", () => {
@@ -50,14 +57,17 @@ describe("the ACL list's query on the snapshot's store", () => {
       "TOPIC:payments-:PREFIXED:User:bob",
       "TOPIC:payments-eu:LITERAL:User:bob",
     ]);
-    // kafka-acls.sh --list --topic payments-eu --resource-pattern-type match: the literal name, LITERAL *, and the prefixes it starts with.
+    // kafka-acls.sh --list --topic payments-eu --resource-pattern-type match: the literal name, LITERAL *, and the
+    // prefixes it starts with.
     expect(rows({ resourceName: "payments-eu", nameMatch: "match", resourceType: "TOPIC" })).toEqual([
       "TOPIC:*:LITERAL:User:carol",
       "TOPIC:pay:PREFIXED:Group:ops",
       "TOPIC:payments-:PREFIXED:User:bob",
       "TOPIC:payments-eu:LITERAL:User:bob",
     ]);
-    expect(rows({ resourceName: "payments-eu", nameMatch: "match", patternType: "PREFIXED", principal: "bob" })).toEqual(["TOPIC:payments-:PREFIXED:User:bob"]);
+    expect(
+      rows({ resourceName: "payments-eu", nameMatch: "match", patternType: "PREFIXED", principal: "bob" }),
+    ).toEqual(["TOPIC:payments-:PREFIXED:User:bob"]);
   });
 
   it("filters by host, operation and permission", () => {
@@ -66,10 +76,29 @@ describe("the ACL list's query on the snapshot's store", () => {
   });
 
   it("sorts by any column, ascending or descending, and pages the sorted order", () => {
-    expect(list({ sort: "principal" }).acls.map((a) => a.principal)).toEqual(["Group:ops", "User:alice", "User:alice", "User:bob", "User:bob", "User:carol", "User:svc-orders"]);
-    expect(list({ sort: "operation", order: "desc" }).acls.map((a) => a.operation)).toEqual(["WRITE", "READ", "READ", "READ", "READ", "DESCRIBE", "DESCRIBE"]);
+    expect(list({ sort: "principal" }).acls.map((a) => a.principal)).toEqual([
+      "Group:ops",
+      "User:alice",
+      "User:alice",
+      "User:bob",
+      "User:bob",
+      "User:carol",
+      "User:svc-orders",
+    ]);
+    expect(list({ sort: "operation", order: "desc" }).acls.map((a) => a.operation)).toEqual([
+      "WRITE",
+      "READ",
+      "READ",
+      "READ",
+      "READ",
+      "DESCRIBE",
+      "DESCRIBE",
+    ]);
     expect(list({ sort: "host", order: "desc", pageSize: "1" }).acls.map((a) => a.host)).toEqual(["10.0.0.7"]);
-    expect(list({ sort: "resourceName", pageSize: "2", page: "2" }).acls.map((a) => a.resourceName)).toEqual(["orders", "orders"]);
+    expect(list({ sort: "resourceName", pageSize: "2", page: "2" }).acls.map((a) => a.resourceName)).toEqual([
+      "orders",
+      "orders",
+    ]);
     expect(list({ sort: "permissionType", order: "desc", pageSize: "1" }).acls[0]!.permissionType).toBe("DENY");
   });
 });

@@ -32,24 +32,40 @@ export function lostAnswerLine(kind: AclApplyResult["kind"], results: readonly B
   const verb = kind === "create" ? "created" : "deleted";
   const unknown = lost.filter((r) => r.readBack === "unknown").length;
   if (unknown > 0) {
-    return `Kafka's answer was lost and the ACLs could not be read back: whether ${unknown === 1 ? "1 ACL was" : `${unknown} ACLs were`} ${verb} could not be confirmed; check the ACL list before retrying.`;
+    return (
+      `Kafka's answer was lost and the ACLs could not be read back: ` +
+      `whether ${unknown === 1 ? "1 ACL was" : `${unknown} ACLs were`} ${verb} could not be confirmed; check ` +
+      `the ACL list before retrying.`
+    );
   }
-  return `Kafka's answer was lost; reading back confirms ${lost.filter((r) => r.readBack === "applied").length} of ${lost.length} ${verb}.`;
+  return (
+    `Kafka's answer was lost; reading back confirms ${lost.filter((r) => r.readBack === "applied").length} ` +
+    `of ${lost.length} ${verb}.`
+  );
 }
 
-/** "Created 1 of 2: …. Not created (1 of 2): …: Kafka's reason.", after what reading back showed when an answer was lost. */
+/**
+ * "Created 1 of 2: …. Not created (1 of 2): …: Kafka's reason.", after what reading back showed when an answer was
+ * lost.
+ */
 export function summary(kind: AclApplyResult["kind"], results: readonly BindingResult[]): string {
   const done = kind === "create" ? "Created" : "Deleted";
   const verb = kind === "create" ? "created" : "deleted";
   const ok = results.filter((r) => r.ok);
   const unconfirmed = results.filter((r) => !r.ok && r.readBack === "unknown");
   const failed = results.filter((r) => !r.ok && r.readBack !== "unknown");
-  const lines = (rs: readonly BindingResult[]) => rs.map((r) => `${bindingLine(r)}: ${(r.error?.message ?? "failed").replace(/\.$/, "")}`).join("; ");
+  const lines = (rs: readonly BindingResult[]) =>
+    rs.map((r) => `${bindingLine(r)}: ${(r.error?.message ?? "failed").replace(/\.$/, "")}`).join("; ");
   const parts: string[] = [];
   const lost = lostAnswerLine(kind, results);
   if (lost !== null) parts.push(lost);
-  if (ok.length > 0) parts.push(`${done} ${ok.length} of ${results.length}: ${ok.map((r) => bindingLine(r)).join("; ")}.`);
-  if (unconfirmed.length > 0) parts.push(`Not confirmed ${verb} (${unconfirmed.length} of ${results.length}): ${unconfirmed.map((r) => bindingLine(r)).join("; ")}.`);
+  if (ok.length > 0)
+    parts.push(`${done} ${ok.length} of ${results.length}: ${ok.map((r) => bindingLine(r)).join("; ")}.`);
+  if (unconfirmed.length > 0)
+    parts.push(
+      `Not confirmed ${verb} (${unconfirmed.length} ` +
+        `of ${results.length}): ${unconfirmed.map((r) => bindingLine(r)).join("; ")}.`,
+    );
   if (failed.length > 0) parts.push(`Not ${verb} (${failed.length} of ${results.length}): ${lines(failed)}.`);
   return parts.join(" ");
 }

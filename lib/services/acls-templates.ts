@@ -3,7 +3,14 @@
  * kafka-acls.sh --producer / --consumer (with --transactional-id) would create, and the
  * same for a Kafka Streams application (the policy core's templates).
  */
-import { consumerTemplate, producerTemplate, streamsTemplate, transactionalTemplate, type AclBinding, type ResourceSelector } from "@/lib/policy";
+import {
+  consumerTemplate,
+  producerTemplate,
+  streamsTemplate,
+  transactionalTemplate,
+  type AclBinding,
+  type ResourceSelector,
+} from "@/lib/policy";
 import { splitNames, type AclTemplateForm } from "@/lib/schemas/acls";
 
 export function expandTemplate(form: AclTemplateForm): AclBinding[] {
@@ -22,10 +29,16 @@ export function expandTemplate(form: AclTemplateForm): AclBinding[] {
         ...(form.group !== "" ? { group: one(form.group) } : {}),
       });
     case "streams":
-      return streamsTemplate(form.principal, form.applicationId, selectors(form.inputTopics), selectors(form.outputTopics), {
-        host,
-        exactlyOnce: form.exactlyOnce,
-      });
+      return streamsTemplate(
+        form.principal,
+        form.applicationId,
+        selectors(form.inputTopics),
+        selectors(form.outputTopics),
+        {
+          host,
+          exactlyOnce: form.exactlyOnce,
+        },
+      );
     default:
       return [];
   }

@@ -13,7 +13,17 @@ import type { AclWriteConfirmation, KafkaCredential } from "@/lib/kafka";
 import type { Viewer } from "@/lib/auth/sign-in";
 import type { ActionResult } from "@/lib/schemas/result";
 import { kafkaErrorCode } from "@/lib/kafka/error-result";
-import { bindingKey, flaggedAcls, lintAcls, validateNewAcl, type AclBinding, type AclBindingFilter, type AclStore, type Finding, type LintCode } from "@/lib/policy";
+import {
+  bindingKey,
+  flaggedAcls,
+  lintAcls,
+  validateNewAcl,
+  type AclBinding,
+  type AclBindingFilter,
+  type AclStore,
+  type Finding,
+  type LintCode,
+} from "@/lib/policy";
 import { configuredPrincipalMapping, requestRegexBudget } from "./identities";
 import type { AclApplyResult, AclListQuery, AclListResult } from "@/lib/schemas/acls";
 import { bindingLine, distinctBindings } from "./acl-preview";
@@ -25,7 +35,10 @@ import { auditedMutation, type KafkaWriter, type MutationOutcome } from "./audit
 type Failure = Extract<ActionResult<never>, { ok: false }>;
 
 /** Every ACL the viewer may describe (Kafka answers all or nothing), from the shared snapshot, in the browse order. */
-export async function readAllAcls(viewer: Viewer, options: AclSnapshotReadOptions = {}): Promise<ActionResult<AclBinding[]>> {
+export async function readAllAcls(
+  viewer: Viewer,
+  options: AclSnapshotReadOptions = {},
+): Promise<ActionResult<AclBinding[]>> {
   const read = await getAclSnapshot(viewer, options);
   return read.ok ? { ok: true, data: read.snapshot.all() } : read;
 }
@@ -44,7 +57,15 @@ export function listOf(snapshot: AclSnapshot, query: AclListQuery, cluster: Clus
   const pageSize = request.pageSize ?? acls.length;
   const pages = Math.max(1, Math.ceil(acls.length / pageSize));
   const page = Math.min(Math.max(1, request.page ?? 1), pages);
-  return { acls: acls.slice((page - 1) * pageSize, page * pageSize), total: snapshot.size, matching: acls.length, page, pageSize, pages, snapshot: { takenAt, ageMs } };
+  return {
+    acls: acls.slice((page - 1) * pageSize, page * pageSize),
+    total: snapshot.size,
+    matching: acls.length,
+    page,
+    pageSize,
+    pages,
+    snapshot: { takenAt, ageMs },
+  };
 }
 
 /** The list as GET /api/v1/acls answers it (refresh: a DescribeAcls sent for this request). */
@@ -53,10 +74,16 @@ export async function listAcls(viewer: Viewer, query: AclListQuery): Promise<Act
   return read.ok ? { ok: true, data: listOf(read.snapshot, query, viewer.credential) } : read;
 }
 
-/** Above this many ACLs the page lints only on request (lint over 100,000 ACLs takes about a second); once run, a snapshot's findings are kept. */
+/**
+ * Above this many ACLs the page lints only on request (lint over 100,000 ACLs takes about a second); once run, a
+ * snapshot's findings are kept.
+ */
 export const LINT_ON_LOAD_LIMIT = 20_000;
 
-/** Lint findings per store: a snapshot whose ACLs did not change keeps its store, so lint runs once per change of the ACLs. */
+/**
+ * Lint findings per store: a snapshot whose ACLs did not change keeps its store, so lint runs once per change of the
+ * ACLs.
+ */
 const lintCache = new WeakMap<AclStore, Finding[]>();
 
 /** Which cluster a snapshot's store holds the ACLs of (its mapping rules lint them); {} is the default cluster. */
@@ -70,7 +97,10 @@ export type ClusterOfStore = Pick<KafkaCredential, "clusterId">;
 export function lintOf(store: AclStore, run: boolean, cluster: ClusterOfStore = {}): Finding[] | null {
   let findings = lintCache.get(store) ?? null;
   if (findings === null && (run || store.size <= LINT_ON_LOAD_LIMIT)) {
-    findings = lintAcls(store.bindings(), { principalMapping: configuredPrincipalMapping(cluster), regexBudget: requestRegexBudget() });
+    findings = lintAcls(store.bindings(), {
+      principalMapping: configuredPrincipalMapping(cluster),
+      regexBudget: requestRegexBudget(),
+    });
     lintCache.set(store, findings);
   }
   return findings;
@@ -111,7 +141,13 @@ export async function aclOverview(
 ): Promise<ActionResult<{ list: AclListResult; findings: Finding[] | null }>> {
   const read = await getAclSnapshot(viewer, { forceRefresh: query.refresh });
   if (!read.ok) return read;
-  return { ok: true, data: { list: listOf(read.snapshot, query, viewer.credential), findings: lintOf(read.snapshot.store, options.lint === true, viewer.credential) } };
+  return {
+    ok: true,
+    data: {
+      list: listOf(read.snapshot, query, viewer.credential),
+      findings: lintOf(read.snapshot.store, options.lint === true, viewer.credential),
+    },
+  };
 }
 
 /** Kafka's messages for the bindings it would refuse, all at once (nothing is sent while any remain). */
@@ -125,37 +161,65 @@ function validationFailure(bindings: readonly AclBinding[]): Failure | null {
     lines.push(`${bindingLine(b)}: ${v.message}`);
   });
   if (lines.length === 0) return null;
-  return { ok: false, code: "VALIDATION", message: `Nothing was created. Kafka would refuse ${lines.length === 1 ? "this ACL" : "these ACLs"}: ${lines.join("; ")}`, fieldErrors };
+  return {
+    ok: false,
+    code: "VALIDATION",
+    message:
+      `Nothing was created. Kafka would ` +
+      `refuse ${lines.length === 1 ? "this ACL" : "these ACLs"}: ${lines.join("; ")}`,
+    fieldErrors,
+  };
 }
 
 function auditTarget(bindings: readonly AclBinding[]): string {
-  const first = bindings.slice(0, 3).map((b) => `${b.resourceType}:${b.resourceName} ${b.patternType} ${b.principal} ${b.operation} ${b.permissionType}`);
+  const first = bindings
+    .slice(0, 3)
+    .map(
+      (b) => `${b.resourceType}:${b.resourceName} ${b.patternType} ${b.principal} ${b.operation} ${b.permissionType}`,
+    );
   return bindings.length > 3 ? `${first.join("; ")}; and ${bindings.length - 3} more` : first.join("; ");
 }
 
 /** Options of an apply: the sealed plan it carries out, if any (recorded on the audit event). */
 export interface AclApplyOptions {
   planId?: string | null;
-  /** Confirm with later batches (a plan's apply): Kafka's DescribeAcls and the snapshot update happen once in its confirm(). */
+  /**
+   * Confirm with later batches (a plan's apply): Kafka's DescribeAcls and the snapshot update happen once in its
+   * confirm().
+   */
   confirmation?: AclWriteConfirmation;
 }
 
-/** The caller's result and the audit outcome of a batch: ok with per-binding outcomes, or a failure when nothing was changed. */
+/**
+ * The caller's result and the audit outcome of a batch: ok with per-binding outcomes, or a failure when nothing was
+ * changed.
+ */
 function finish(kind: AclApplyResult["kind"], results: BindingResult[]): MutationOutcome<AclApplyResult> {
   const outcome = outcomeOf(results);
   const message = summary(kind, results);
   const firstError = results.find((r) => r.error)?.error ?? null;
   const audit = {
     outcome,
-    before: kind === "delete" ? { bindings: results.filter((r) => r.ok && (r.deleted ?? 0) > 0).map(({ ok: _ok, deleted: _d, error: _e, ...b }) => b) } : undefined,
+    before:
+      kind === "delete"
+        ? {
+            bindings: results
+              .filter((r) => r.ok && (r.deleted ?? 0) > 0)
+              .map(({ ok: _ok, deleted: _d, error: _e, ...b }) => b),
+          }
+        : undefined,
     after: { results },
     kafkaError: firstError?.code ?? null,
     message,
   };
   if (outcome === "denied" || outcome === "failure") {
     const messages = [...new Set(results.map((r) => r.error?.message ?? ""))];
-    const text = messages.length === 1 ? `${messages[0]} Nothing was ${kind === "create" ? "created" : "deleted"}.` : message;
-    return { result: { ok: false, code: firstError ? kafkaErrorCode(firstError.code) : "KAFKA_ERROR", message: text }, audit };
+    const text =
+      messages.length === 1 ? `${messages[0]} Nothing was ${kind === "create" ? "created" : "deleted"}.` : message;
+    return {
+      result: { ok: false, code: firstError ? kafkaErrorCode(firstError.code) : "KAFKA_ERROR", message: text },
+      audit,
+    };
   }
   return { result: { ok: true, data: { kind, outcome, message, results } }, audit };
 }
@@ -173,13 +237,24 @@ function applyAudited(
   call: (kafka: KafkaWriter) => Promise<BindingResult[]>,
 ): Promise<ActionResult<AclApplyResult>> {
   return auditedMutation(
-    { viewer, action: `acl.${kind}`, category: "acl", target: auditTarget(bindings), request: { bindings }, planId: options.planId ?? null },
+    {
+      viewer,
+      action: `acl.${kind}`,
+      category: "acl",
+      target: auditTarget(bindings),
+      request: { bindings },
+      planId: options.planId ?? null,
+    },
     async (kafka) => finish(kind, await call(kafka)),
   );
 }
 
 /** Creates exactly these bindings as the viewer (after Kafka's validation, all or nothing), audited. */
-export async function createAclsAudited(viewer: Viewer, input: AclBinding[], options: AclApplyOptions = {}): Promise<ActionResult<AclApplyResult>> {
+export async function createAclsAudited(
+  viewer: Viewer,
+  input: AclBinding[],
+  options: AclApplyOptions = {},
+): Promise<ActionResult<AclApplyResult>> {
   const bindings = distinctBindings(input);
   const invalid = validationFailure(bindings);
   if (invalid) return invalid;
@@ -202,10 +277,13 @@ export async function createAclsAudited(viewer: Viewer, input: AclBinding[], opt
  * waiting: a list read at once may be served by a broker that has not applied it yet.
  */
 export const PROPAGATING_NOTE =
-  "Kafka made the change, but not every broker showed it yet when the console stopped waiting (it is still propagating between the brokers): a list read at once may not show it yet.";
+  "Kafka made the change, but not every broker showed it yet when the console stopped waiting (it is still " +
+  "propagating between the brokers): a list read at once may not show it yet.";
 
 function withPropagatingNote(result: ActionResult<AclApplyResult>): ActionResult<AclApplyResult> {
-  return result.ok ? { ...result, data: { ...result.data, message: `${result.data.message} ${PROPAGATING_NOTE}` } } : result;
+  return result.ok
+    ? { ...result, data: { ...result.data, message: `${result.data.message} ${PROPAGATING_NOTE}` } }
+    : result;
 }
 
 /**
@@ -224,7 +302,11 @@ export function exactFilter(b: AclBinding): AclBindingFilter {
 }
 
 /** Deletes exactly these bindings as the viewer, audited. */
-export async function deleteAclsAudited(viewer: Viewer, input: AclBinding[], options: AclApplyOptions = {}): Promise<ActionResult<AclApplyResult>> {
+export async function deleteAclsAudited(
+  viewer: Viewer,
+  input: AclBinding[],
+  options: AclApplyOptions = {},
+): Promise<ActionResult<AclApplyResult>> {
   const bindings = distinctBindings(input);
   let propagating = false;
   const result = await applyAudited(viewer, "delete", bindings, options, async (kafka) => {
@@ -234,8 +316,15 @@ export async function deleteAclsAudited(viewer: Viewer, input: AclBinding[], opt
     return deleted.map(({ deleted: removed, error, readBack }, i) => {
       const binding = bindings[i]!;
       const settled = readBack ? { readBack } : {};
-      if (error) return { ...binding, ok: false, deleted: 0, error: { code: error.code, message: error.message }, ...settled };
-      if (removed.length === 0) return { ...binding, ok: false, deleted: 0, error: { code: "NOT_FOUND", message: "Kafka holds no such ACL (already deleted?)" } };
+      if (error)
+        return { ...binding, ok: false, deleted: 0, error: { code: error.code, message: error.message }, ...settled };
+      if (removed.length === 0)
+        return {
+          ...binding,
+          ok: false,
+          deleted: 0,
+          error: { code: "NOT_FOUND", message: "Kafka holds no such ACL (already deleted?)" },
+        };
       return { ...binding, ok: true, deleted: removed.length, error: null, ...settled };
     });
   });

@@ -32,7 +32,11 @@ const names = {
   decider: `it-av-decider-${id}`,
 };
 const viewers = {} as Record<keyof typeof names | "alice" | "bob" | "admin", Viewer>;
-const demo = (name: string): Viewer => ({ sessionId: null, principal: `User:${name}`, credential: { username: name, password: `${name}-secret`, mechanism: "SCRAM-SHA-512" } });
+const demo = (name: string): Viewer => ({
+  sessionId: null,
+  principal: `User:${name}`,
+  credential: { username: name, password: `${name}-secret`, mechanism: "SCRAM-SHA-512" },
+});
 
 const allow = (principal: string, a: Partial<AclBinding>): AclBinding => ({
   resourceType: "CLUSTER",
@@ -50,33 +54,76 @@ const ROWS: { marker: string; seenBy: string[]; write: (target: string) => Param
   {
     marker: "admin-acl",
     seenBy: ["admin", "aclReader", "clusterAdmin", "tokenWatcher", "decider"],
-    write: (target) => ({ principal: "User:admin", action: "acl.create", target, category: "acl", outcome: "success", request: { bindings: [{ principal: "User:svc-orders", operation: "WRITE" }] } }),
+    write: (target) => ({
+      principal: "User:admin",
+      action: "acl.create",
+      target,
+      category: "acl",
+      outcome: "success",
+      request: { bindings: [{ principal: "User:svc-orders", operation: "WRITE" }] },
+    }),
   },
   {
     marker: "alice-acl-refused",
     seenBy: ["admin", "alice", "aclReader", "clusterAdmin", "tokenWatcher", "decider"],
-    write: (target) => ({ principal: "User:alice", action: "acl.create", target, category: "acl", outcome: "denied", kafkaError: "CLUSTER_AUTHORIZATION_FAILED" }),
+    write: (target) => ({
+      principal: "User:alice",
+      action: "acl.create",
+      target,
+      category: "acl",
+      outcome: "denied",
+      kafkaError: "CLUSTER_AUTHORIZATION_FAILED",
+    }),
   },
   {
     marker: "admin-quota",
     seenBy: ["admin", "quotaReader"],
-    write: (target) => ({ principal: "User:admin", action: "quota.alter", target, category: "quota", outcome: "success", before: { producer_byte_rate: 1048576 }, after: { producer_byte_rate: 2097152 } }),
+    write: (target) => ({
+      principal: "User:admin",
+      action: "quota.alter",
+      target,
+      category: "quota",
+      outcome: "success",
+      before: { producer_byte_rate: 1048576 },
+      after: { producer_byte_rate: 2097152 },
+    }),
   },
   {
     marker: "token-bob-renews",
     seenBy: ["admin", "bob", "tokenWatcher"],
-    write: (target) => ({ principal: "User:admin", action: "token.create", target, category: "token", subjects: [owner, "User:bob"], outcome: "success" }),
+    write: (target) => ({
+      principal: "User:admin",
+      action: "token.create",
+      target,
+      category: "token",
+      subjects: [owner, "User:bob"],
+      outcome: "success",
+    }),
   },
   {
     marker: "token-other-owner",
     seenBy: ["admin"],
-    write: (target) => ({ principal: "User:admin", action: "token.create", target, category: "token", subjects: [otherOwner, `User:${names.tokenWatcher}-not`], outcome: "success" }),
+    write: (target) => ({
+      principal: "User:admin",
+      action: "token.create",
+      target,
+      category: "token",
+      subjects: [otherOwner, `User:${names.tokenWatcher}-not`],
+      outcome: "success",
+    }),
   },
   {
     marker: "token-owner-is-renewer-elsewhere",
     // The watcher may describe tokens of `owner`; here `owner` is only a renewer: not enough.
     seenBy: ["admin"],
-    write: (target) => ({ principal: "User:admin", action: "token.create", target, category: "token", subjects: [otherOwner, owner], outcome: "success" }),
+    write: (target) => ({
+      principal: "User:admin",
+      action: "token.create",
+      target,
+      category: "token",
+      subjects: [otherOwner, owner],
+      outcome: "success",
+    }),
   },
   {
     marker: "request-by-bob",
@@ -94,27 +141,61 @@ const ROWS: { marker: string; seenBy: string[]; write: (target: string) => Param
   {
     marker: "request-other-owner",
     seenBy: ["admin"],
-    write: (target) => ({ principal: "User:carol", action: "token.request.create", target, category: "token-request", subjects: ["User:carol", otherOwner], outcome: "success", request: { reason: "private" } }),
+    write: (target) => ({
+      principal: "User:carol",
+      action: "token.request.create",
+      target,
+      category: "token-request",
+      subjects: ["User:carol", otherOwner],
+      outcome: "success",
+      request: { reason: "private" },
+    }),
   },
   {
     marker: "alice-sign-in-failed",
     seenBy: ["admin", "clusterAdmin"],
-    write: (target) => ({ principal: "User:alice", action: "session.sign-in", target, category: "session", outcome: "denied", request: { username: "alice", client: "198.51.100.7" } }),
+    write: (target) => ({
+      principal: "User:alice",
+      action: "session.sign-in",
+      target,
+      category: "session",
+      outcome: "denied",
+      request: { username: "alice", client: "198.51.100.7" },
+    }),
   },
   {
     marker: "alice-sign-in",
     seenBy: ["admin", "alice", "clusterAdmin"],
-    write: (target) => ({ principal: "User:alice", action: "session.sign-in", target, category: "session", outcome: "success", request: { username: "alice", client: "127.0.0.1" } }),
+    write: (target) => ({
+      principal: "User:alice",
+      action: "session.sign-in",
+      target,
+      category: "session",
+      outcome: "success",
+      request: { username: "alice", client: "127.0.0.1" },
+    }),
   },
   {
     marker: "legacy-bob",
     seenBy: ["admin", "bob", "clusterAdmin"],
-    write: (target) => ({ principal: "User:bob", action: "token.request.create", target, outcome: "success", request: { reason: "written before categories" } }),
+    write: (target) => ({
+      principal: "User:bob",
+      action: "token.request.create",
+      target,
+      outcome: "success",
+      request: { reason: "written before categories" },
+    }),
   },
   {
     marker: "legacy-bob-sign-in-failed",
     seenBy: ["admin", "clusterAdmin"],
-    write: (target) => ({ principal: "User:bob", action: "session.sign-in", target, outcome: "denied", request: { client: "203.0.113.9" } }),
+    write: (target) => ({
+      principal: "User:bob",
+      action: "session.sign-in",
+      target,
+      outcome: "denied",
+      request: { client: "203.0.113.9" },
+    }),
   },
 ];
 
@@ -160,23 +241,51 @@ async function seenMarkers(who: keyof typeof viewers): Promise<string[]> {
 }
 
 describe("who sees which audit events", () => {
-  it.each(["alice", "bob", "admin", "aclReader", "quotaReader", "clusterAdmin", "tokenWatcher", "decider"] as const)("%s sees exactly the events the rule gives it", async (who) => {
-    const expected = ROWS.filter((r) => r.seenBy.includes(who)).map((r) => r.marker);
-    expect(await seenMarkers(who)).toEqual(expected);
-  });
+  it.each(["alice", "bob", "admin", "aclReader", "quotaReader", "clusterAdmin", "tokenWatcher", "decider"] as const)(
+    "%s sees exactly the events the rule gives it",
+    async (who) => {
+      const expected = ROWS.filter((r) => r.seenBy.includes(who)).map((r) => r.marker);
+      expect(await seenMarkers(who)).toEqual(expected);
+    },
+  );
 
-  it("alice no longer reads admin's quota values, ACLs, others' token-request reasons or failed sign-ins with client addresses", async () => {
-    const page = await listAuditFor(viewers.alice, { limit: 1000 });
-    if (!page.ok) throw new Error(page.message);
-    const text = JSON.stringify(page.data.events) + auditToCsv(page.data.events);
-    for (const secret of ["2097152", "svc-orders", "quarterly export", "private", "198.51.100.7", "203.0.113.9", "written before categories"]) expect(text).not.toContain(secret);
-    expect(page.data.visibility.join(" ")).toContain("Kafka does not let you describe ACLs");
-  });
+  it(
+    "alice no longer reads admin's quota values, ACLs, others' token-request reasons or failed " +
+      "sign-ins with client addresses",
+    async () => {
+      const page = await listAuditFor(viewers.alice, { limit: 1000 });
+      if (!page.ok) throw new Error(page.message);
+      const text = JSON.stringify(page.data.events) + auditToCsv(page.data.events);
+      for (const secret of [
+        "2097152",
+        "svc-orders",
+        "quarterly export",
+        "private",
+        "198.51.100.7",
+        "203.0.113.9",
+        "written before categories",
+      ])
+        expect(text).not.toContain(secret);
+      expect(page.data.visibility.join(" ")).toContain("Kafka does not let you describe ACLs");
+    },
+  );
 
   it("a filter cannot widen what is visible, and paging over alice's events neither skips nor repeats", async () => {
     for (let i = 0; i < 7; i++) {
-      await recordAudit({ principal: "User:alice", action: "acl.delete", target: `alice-page-${i}`, category: "acl", outcome: "denied" });
-      await recordAudit({ principal: "User:admin", action: "acl.delete", target: `admin-page-${i}`, category: "acl", outcome: "success" });
+      await recordAudit({
+        principal: "User:alice",
+        action: "acl.delete",
+        target: `alice-page-${i}`,
+        category: "acl",
+        outcome: "denied",
+      });
+      await recordAudit({
+        principal: "User:admin",
+        action: "acl.delete",
+        target: `admin-page-${i}`,
+        category: "acl",
+        outcome: "success",
+      });
     }
     const seen: string[] = [];
     let cursor: string | undefined;
@@ -197,7 +306,18 @@ describe("who sees which audit events", () => {
   });
 
   it("every row, unrestricted, is still there for the database's own use", async () => {
-    const all = await listVisibleAudit({ all: true, principal: "", categories: [], signInFailures: true, asSubject: [], tokenOwners: [], tokenRequestOwners: [] }, { limit: 1000 });
+    const all = await listVisibleAudit(
+      {
+        all: true,
+        principal: "",
+        categories: [],
+        signInFailures: true,
+        asSubject: [],
+        tokenOwners: [],
+        tokenRequestOwners: [],
+      },
+      { limit: 1000 },
+    );
     for (const target of targets.values()) expect(all.events.map((e) => e.target)).toContain(target);
   });
 });

@@ -28,11 +28,25 @@
  * not granted, is not cached, and the page says so.
  */
 import "server-only";
-import { describeAcls, describeClientQuotas, describeDelegationTokens, isKafkaOperationError, type KafkaCredential } from "@/lib/kafka";
+import {
+  describeAcls,
+  describeClientQuotas,
+  describeDelegationTokens,
+  isKafkaOperationError,
+  type KafkaCredential,
+} from "@/lib/kafka";
 import type { Viewer } from "@/lib/auth/sign-in";
 import type { ActionResult } from "@/lib/schemas/result";
 import { toErrorResult } from "@/lib/kafka/error-result";
-import { auditedTokenOwners, InvalidCursorError, listVisibleAudit, type AuditCategory, type AuditEvent, type AuditFilter, type AuditVisibility } from "@/lib/db/audit";
+import {
+  auditedTokenOwners,
+  InvalidCursorError,
+  listVisibleAudit,
+  type AuditCategory,
+  type AuditEvent,
+  type AuditFilter,
+  type AuditVisibility,
+} from "@/lib/db/audit";
 import { aclIsAllowed, isSuperUser, type AclBinding, type AuthorizerConfig } from "@/lib/policy";
 import { toAuthorizerConfig } from "@/lib/authorizer-config";
 import { clusterIdOf, clusterOf } from "@/lib/clusters";
@@ -69,13 +83,30 @@ async function probe<T>(call: () => Promise<T>, doing: string): Promise<Probe<T>
   try {
     return { ok: true, value: await call() };
   } catch (error) {
-    if (isKafkaOperationError(error) && error.isAuthorizationFailure) return { ok: false, refused: true, message: error.message };
+    if (isKafkaOperationError(error) && error.isAuthorizationFailure)
+      return { ok: false, refused: true, message: error.message };
     return { ok: false, refused: false, message: toErrorResult(error, doing).message };
   }
 }
 
-const CLUSTER_ACLS = { resourceType: "CLUSTER", resourceName: CLUSTER, patternType: "MATCH", principal: null, host: null, operation: "ANY", permissionType: "ANY" } as const;
-const USER_ACLS = { resourceType: "USER", resourceName: null, patternType: "ANY", principal: null, host: null, operation: "ANY", permissionType: "ANY" } as const;
+const CLUSTER_ACLS = {
+  resourceType: "CLUSTER",
+  resourceName: CLUSTER,
+  patternType: "MATCH",
+  principal: null,
+  host: null,
+  operation: "ANY",
+  permissionType: "ANY",
+} as const;
+const USER_ACLS = {
+  resourceType: "USER",
+  resourceName: null,
+  patternType: "ANY",
+  principal: null,
+  host: null,
+  operation: "ANY",
+  permissionType: "ANY",
+} as const;
 
 function userName(principal: string): string {
   const colon = principal.indexOf(":");
@@ -83,21 +114,45 @@ function userName(principal: string): string {
 }
 
 /** Asks Kafka, as the viewer, what it may describe. */
-export async function probeAuditRights(principal: string, cred: KafkaCredential, config: AuthorizerConfig): Promise<AuditRights> {
+export async function probeAuditRights(
+  principal: string,
+  cred: KafkaCredential,
+  config: AuthorizerConfig,
+): Promise<AuditRights> {
   if (isSuperUser(principal, config)) {
-    return { principal, superUser: true, acls: true, quotas: true, clusterAdmin: true, userAcls: null, createdFor: [], problems: [] };
+    return {
+      principal,
+      superUser: true,
+      acls: true,
+      quotas: true,
+      clusterAdmin: true,
+      userAcls: null,
+      createdFor: [],
+      problems: [],
+    };
   }
   const [clusterAcls, userAcls, quotas, tokens] = await Promise.all([
     probe(() => describeAcls(cred, CLUSTER_ACLS), "describe ACLs to decide audit visibility"),
     probe(() => describeAcls(cred, USER_ACLS), "describe ACLs to decide audit visibility"),
     probe(
-      () => describeClientQuotas(cred, { components: [{ entityType: "user", matchType: "EXACT", match: userName(principal) }], strict: true }),
+      () =>
+        describeClientQuotas(cred, {
+          components: [{ entityType: "user", matchType: "EXACT", match: userName(principal) }],
+          strict: true,
+        }),
       "describe client quotas to decide audit visibility",
     ),
     probe(() => describeDelegationTokens(cred, null), "describe delegation tokens to decide audit visibility"),
   ]);
   const problems = [clusterAcls, userAcls, quotas, tokens].flatMap((p) => (!p.ok && !p.refused ? [p.message] : []));
-  const clusterAdmin = clusterAcls.ok && aclIsAllowed(clusterAcls.value, config, unnamedHost(clusterAcls.value.map((a) => a.host)))(principal, "ALTER", "CLUSTER", CLUSTER);
+  const clusterAdmin =
+    clusterAcls.ok &&
+    aclIsAllowed(clusterAcls.value, config, unnamedHost(clusterAcls.value.map((a) => a.host)))(
+      principal,
+      "ALTER",
+      "CLUSTER",
+      CLUSTER,
+    );
   return {
     principal,
     superUser: false,
@@ -105,7 +160,9 @@ export async function probeAuditRights(principal: string, cred: KafkaCredential,
     quotas: quotas.ok,
     clusterAdmin,
     userAcls: userAcls.ok ? userAcls.value : null,
-    createdFor: tokens.ok ? [...new Set(tokens.value.filter((t) => t.requester === principal && t.owner !== principal).map((t) => t.owner))] : [],
+    createdFor: tokens.ok
+      ? [...new Set(tokens.value.filter((t) => t.requester === principal && t.owner !== principal).map((t) => t.owner))]
+      : [],
     problems: [...new Set(problems)],
   };
 }
@@ -117,7 +174,11 @@ export async function auditRightsFor(viewer: Viewer, now = Date.now()): Promise<
   const key = viewer.sessionId === null ? null : `${viewer.sessionId}\u0000${viewer.principal}`;
   const hit = key === null ? undefined : cache.get(key);
   if (hit && hit.expires > now) return hit.rights;
-  const rights = await probeAuditRights(viewer.principal, viewer.credential, toAuthorizerConfig(clusterOf(viewer.credential).authorizer));
+  const rights = await probeAuditRights(
+    viewer.principal,
+    viewer.credential,
+    toAuthorizerConfig(clusterOf(viewer.credential).authorizer),
+  );
   if (key !== null && rights.problems.length === 0) {
     if (cache.size >= 10_000) for (const [k, v] of cache) if (v.expires <= now) cache.delete(k);
     if (cache.size >= 10_000) cache.clear();
@@ -135,9 +196,21 @@ export function clearAuditRightsCache(): void {
  * The database filter for these rights. `owners` are the owners named by token and
  * token-request rows; each is checked against the readable USER ACLs.
  */
-export function visibilityFor(rights: AuditRights, owners: { token: readonly string[]; tokenRequest: readonly string[] }, config: AuthorizerConfig): AuditVisibility {
+export function visibilityFor(
+  rights: AuditRights,
+  owners: { token: readonly string[]; tokenRequest: readonly string[] },
+  config: AuthorizerConfig,
+): AuditVisibility {
   if (rights.superUser) {
-    return { all: true, principal: rights.principal, categories: [], signInFailures: true, asSubject: [], tokenOwners: [], tokenRequestOwners: [] };
+    return {
+      all: true,
+      principal: rights.principal,
+      categories: [],
+      signInFailures: true,
+      asSubject: [],
+      tokenOwners: [],
+      tokenRequestOwners: [],
+    };
   }
   const categories: AuditCategory[] = [];
   if (rights.acls) categories.push("acl");
@@ -150,30 +223,59 @@ export function visibilityFor(rights: AuditRights, owners: { token: readonly str
     const allowed = aclIsAllowed(rights.userAcls, config, unnamedHost(rights.userAcls.map((a) => a.host)));
     const describes = (owner: string) => allowed(rights.principal, "DESCRIBE_TOKENS", "USER", owner);
     tokenOwners = owners.token.filter(describes);
-    tokenRequestOwners = owners.tokenRequest.filter((owner) => describes(owner) || allowed(rights.principal, "CREATE_TOKENS", "USER", owner));
+    tokenRequestOwners = owners.tokenRequest.filter(
+      (owner) => describes(owner) || allowed(rights.principal, "CREATE_TOKENS", "USER", owner),
+    );
   }
-  return { all: false, principal: rights.principal, categories, signInFailures: rights.clusterAdmin, asSubject: ["token", "token-request", "scram"], tokenOwners, tokenRequestOwners };
+  return {
+    all: false,
+    principal: rights.principal,
+    categories,
+    signInFailures: rights.clusterAdmin,
+    asSubject: ["token", "token-request", "scram"],
+    tokenOwners,
+    tokenRequestOwners,
+  };
 }
 
 /** What the viewer is shown, in words, for the page and the API answer. */
 export function describeVisibility(rights: AuditRights, visibility: AuditVisibility): string[] {
   if (visibility.all) return ["Every event: you are a super user."];
   const lines = ["Your own actions (except failed sign-ins)."];
-  lines.push(rights.acls ? "ACL events: Kafka lets you describe ACLs (DESCRIBE on CLUSTER)." : "No ACL events of others: Kafka does not let you describe ACLs (DESCRIBE on CLUSTER).");
+  lines.push(
+    rights.acls
+      ? "ACL events: Kafka lets you describe ACLs (DESCRIBE on CLUSTER)."
+      : "No ACL events of others: Kafka does not let you describe ACLs (DESCRIBE on CLUSTER).",
+  );
   lines.push(
     rights.quotas
       ? "Quota events: Kafka lets you describe client quotas (DESCRIBE_CONFIGS on CLUSTER)."
       : "No quota events of others: Kafka does not let you describe client quotas (DESCRIBE_CONFIGS on CLUSTER).",
   );
-  lines.push("Token and token-request events that name you as owner, renewer or requester, and changes to your own SCRAM credentials.");
-  if (visibility.tokenOwners.length > 0) lines.push(`Token events of owners you have DESCRIBE_TOKENS on: ${visibility.tokenOwners.join(", ")}.`);
-  if (visibility.tokenRequestOwners.length > 0) lines.push(`Token-request events of owners you may describe or create tokens for: ${visibility.tokenRequestOwners.join(", ")}.`);
-  else if (rights.createdFor.length > 0) lines.push(`Token-request events of owners Kafka let you create tokens for: ${rights.createdFor.join(", ")}.`);
-  if (rights.userAcls === null) lines.push("Token events of other owners are not shown: Kafka does not let you read the ACLs that would show your DESCRIBE_TOKENS.");
+  lines.push(
+    "Token and token-request events that name you as owner, renewer or requester, and changes to your own " +
+      "SCRAM credentials.",
+  );
+  if (visibility.tokenOwners.length > 0)
+    lines.push(`Token events of owners you have DESCRIBE_TOKENS on: ${visibility.tokenOwners.join(", ")}.`);
+  if (visibility.tokenRequestOwners.length > 0)
+    lines.push(
+      `Token-request events of owners you may describe or create tokens ` +
+        `for: ${visibility.tokenRequestOwners.join(", ")}.`,
+    );
+  else if (rights.createdFor.length > 0)
+    lines.push(`Token-request events of owners Kafka let you create tokens for: ${rights.createdFor.join(", ")}.`);
+  if (rights.userAcls === null)
+    lines.push(
+      "Token events of other owners are not shown: Kafka does not let you read the ACLs that would show your " +
+        "DESCRIBE_TOKENS.",
+    );
   lines.push(
     rights.clusterAdmin
-      ? "Sign-ins, sign-in failures, SCRAM credential changes and uncategorised events: you are a cluster admin (ALTER on CLUSTER)."
-      : "No sign-ins, sign-in failures or SCRAM credential changes of others: those are for cluster admins (ALTER on CLUSTER).",
+      ? "Sign-ins, sign-in failures, SCRAM credential changes and uncategorised events: you are a cluster admin " +
+          "(ALTER on CLUSTER)."
+      : "No sign-ins, sign-in failures or SCRAM credential changes of others: those are for cluster admins " +
+          "(ALTER on CLUSTER).",
   );
   return lines;
 }
@@ -195,13 +297,20 @@ export async function listAuditFor(viewer: Viewer, filter: AuditFilter): Promise
   try {
     const config = toAuthorizerConfig(clusterOf(viewer.credential).authorizer);
     const rights = await auditRightsFor(viewer);
-    const owners = rights.superUser || (rights.userAcls === null && rights.createdFor.length === 0) ? { token: [], tokenRequest: [] } : await auditedTokenOwners(clusterIdOf(viewer.credential));
+    const owners =
+      rights.superUser || (rights.userAcls === null && rights.createdFor.length === 0)
+        ? { token: [], tokenRequest: [] }
+        : await auditedTokenOwners(clusterIdOf(viewer.credential));
     const visibility = visibilityFor(rights, owners, config);
     // Nothing from another cluster is ever shown: the viewer's session is for one cluster.
     const page = await listVisibleAudit(visibility, { ...filter, clusterId: clusterIdOf(viewer.credential) });
-    return { ok: true, data: { ...page, visibility: describeVisibility(rights, visibility), problems: rights.problems } };
+    return {
+      ok: true,
+      data: { ...page, visibility: describeVisibility(rights, visibility), problems: rights.problems },
+    };
   } catch (error) {
-    if (error instanceof InvalidCursorError) return { ok: false, code: "VALIDATION", message: error.message, fieldErrors: { cursor: [error.message] } };
+    if (error instanceof InvalidCursorError)
+      return { ok: false, code: "VALIDATION", message: error.message, fieldErrors: { cursor: [error.message] } };
     return toErrorResult(error, "list audit events");
   }
 }

@@ -11,7 +11,13 @@ const { KafkaOperationError } = await import("@/lib/kafka/errors");
 const { WRITER_CLOSED_MESSAGE } = await import("@/lib/kafka/writes");
 
 const viewer = { principal: "User:alice" };
-const spec = { viewer, action: "acl.create", category: "acl" as const, target: "TOPIC:orders", request: { bindings: [{ principal: "User:bob" }] } };
+const spec = {
+  viewer,
+  action: "acl.create",
+  category: "acl" as const,
+  target: "TOPIC:orders",
+  request: { bindings: [{ principal: "User:bob" }] },
+};
 const ok = { result: { ok: true as const, data: "done" }, audit: { outcome: "success" as const, message: "done" } };
 
 let order: string[];
@@ -29,7 +35,14 @@ describe("auditedMutation", () => {
     const r = await auditedMutation(spec, async () => (order.push("kafka"), ok));
     expect(r).toEqual({ ok: true, data: "done" });
     expect(order).toEqual(["intent", "kafka", "outcome"]);
-    expect(audit.recordIntent).toHaveBeenCalledWith(expect.objectContaining({ principal: "User:alice", action: "acl.create", category: "acl", target: "TOPIC:orders" }));
+    expect(audit.recordIntent).toHaveBeenCalledWith(
+      expect.objectContaining({
+        principal: "User:alice",
+        action: "acl.create",
+        category: "acl",
+        target: "TOPIC:orders",
+      }),
+    );
     expect(audit.completeAudit).toHaveBeenCalledWith("7", ok.audit);
   });
 
@@ -50,29 +63,52 @@ describe("auditedMutation", () => {
     expect(String(vi.mocked(console.error).mock.calls[0]?.[0])).toContain('stays "pending"');
   });
 
-  it("refuses NUL, control characters and lone surrogates as field errors before the intent, keyed like the request", async () => {
-    const change = vi.fn(async () => ok);
-    const r = await auditedMutation({ ...spec, request: { bindings: [{ principal: "User:b\u0000b", host: "\uD800" }] } }, change);
-    expect(r).toMatchObject({ ok: false, code: "VALIDATION", message: UNSAFE_TEXT_MESSAGE });
-    expect(r.ok ? {} : Object.keys(r.fieldErrors ?? {}).sort()).toEqual(["bindings.0.host", "bindings.0.principal"]);
-    const subjects = await auditedMutation({ ...spec, request: {}, subjects: ["User:\u0007"] }, change);
-    expect(subjects).toMatchObject({ ok: false, code: "VALIDATION", fieldErrors: { _: [expect.any(String)] } });
-    expect(audit.recordIntent).not.toHaveBeenCalled();
-    expect(change).not.toHaveBeenCalled();
-  });
+  it(
+    "refuses NUL, control characters and lone surrogates as field errors before the intent, keyed " +
+      "like the request",
+    async () => {
+      const change = vi.fn(async () => ok);
+      const r = await auditedMutation(
+        { ...spec, request: { bindings: [{ principal: "User:b\u0000b", host: "\uD800" }] } },
+        change,
+      );
+      expect(r).toMatchObject({ ok: false, code: "VALIDATION", message: UNSAFE_TEXT_MESSAGE });
+      expect(r.ok ? {} : Object.keys(r.fieldErrors ?? {}).sort()).toEqual(["bindings.0.host", "bindings.0.principal"]);
+      const subjects = await auditedMutation({ ...spec, request: {}, subjects: ["User:\u0007"] }, change);
+      expect(subjects).toMatchObject({ ok: false, code: "VALIDATION", fieldErrors: { _: [expect.any(String)] } });
+      expect(audit.recordIntent).not.toHaveBeenCalled();
+      expect(change).not.toHaveBeenCalled();
+    },
+  );
 
-  it("turns a thrown Kafka refusal into a denied outcome, and anything else into unknown (it may have reached Kafka)", async () => {
-    const denied = await auditedMutation(spec, async () => {
-      throw new KafkaOperationError({ code: "CLUSTER_AUTHORIZATION_FAILED", api: "CreateAcls", message: "Kafka refused CreateAcls: User:alice needs ALTER on CLUSTER kafka-cluster.", kafkaMessage: null, missing: [] });
-    });
-    expect(denied).toMatchObject({ ok: false, code: "DENIED" });
-    expect(audit.completeAudit).toHaveBeenLastCalledWith("7", expect.objectContaining({ outcome: "denied", kafkaError: "CLUSTER_AUTHORIZATION_FAILED" }));
-    const unknown = await auditedMutation(spec, async () => {
-      throw new Error("socket hang up");
-    });
-    expect(unknown).toMatchObject({ ok: false, code: "INTERNAL" });
-    expect(audit.completeAudit).toHaveBeenLastCalledWith("7", expect.objectContaining({ outcome: "unknown", kafkaError: null }));
-  });
+  it(
+    "turns a thrown Kafka refusal into a denied outcome, and anything else into unknown (it may have " +
+      "reached Kafka)",
+    async () => {
+      const denied = await auditedMutation(spec, async () => {
+        throw new KafkaOperationError({
+          code: "CLUSTER_AUTHORIZATION_FAILED",
+          api: "CreateAcls",
+          message: "Kafka refused CreateAcls: User:alice needs ALTER on CLUSTER kafka-cluster.",
+          kafkaMessage: null,
+          missing: [],
+        });
+      });
+      expect(denied).toMatchObject({ ok: false, code: "DENIED" });
+      expect(audit.completeAudit).toHaveBeenLastCalledWith(
+        "7",
+        expect.objectContaining({ outcome: "denied", kafkaError: "CLUSTER_AUTHORIZATION_FAILED" }),
+      );
+      const unknown = await auditedMutation(spec, async () => {
+        throw new Error("socket hang up");
+      });
+      expect(unknown).toMatchObject({ ok: false, code: "INTERNAL" });
+      expect(audit.completeAudit).toHaveBeenLastCalledWith(
+        "7",
+        expect.objectContaining({ outcome: "unknown", kafkaError: null }),
+      );
+    },
+  );
 
   it("names each subject once", async () => {
     await auditedMutation({ ...spec, subjects: ["User:o", "User:r", "User:o"] }, async () => ok);

@@ -56,10 +56,14 @@ export interface MutationOutcome<T> {
   audit: AuditCompletion;
 }
 
-export const UNSAFE_TEXT_MESSAGE = "Nothing was changed: some fields contain characters the console does not accept (NUL, control characters or invalid Unicode).";
+export const UNSAFE_TEXT_MESSAGE =
+  "Nothing was changed: some fields contain characters the console does not accept (NUL, control characters or " +
+  "invalid Unicode).";
 
 /** Field errors for unsafe text in what the intent would record (request paths; "_" for the rest). */
-export function unsafeSpecText(spec: Pick<MutationSpec, "request" | "before" | "target" | "subjects" | "action">): FieldErrors {
+export function unsafeSpecText(
+  spec: Pick<MutationSpec, "request" | "before" | "target" | "subjects" | "action">,
+): FieldErrors {
   const errors = findUnsafeText(spec.request ?? null);
   const rest = findUnsafeText([spec.action, spec.target, spec.subjects ?? [], spec.before ?? null]);
   if (hasErrors(rest) && !hasErrors(errors)) errors._ = [...new Set(Object.values(rest).flat())];
@@ -67,7 +71,8 @@ export function unsafeSpecText(spec: Pick<MutationSpec, "request" | "before" | "
 }
 
 export const AUDIT_UNAVAILABLE_MESSAGE =
-  "Nothing was changed: the console could not record the change in its audit trail (database unavailable). Try again when the database is back.";
+  "Nothing was changed: the console could not record the change in its audit trail (database unavailable). Try " +
+  "again when the database is back.";
 
 /**
  * One line for the log about a failed audit write. Prisma's messages quote the calling
@@ -75,7 +80,10 @@ export const AUDIT_UNAVAILABLE_MESSAGE =
  */
 function writeFailure(error: unknown): string {
   if (!(error instanceof Error)) return String(error);
-  const lines = error.message.split("\n").map((l) => l.trim()).filter(Boolean);
+  const lines = error.message
+    .split("\n")
+    .map((l) => l.trim())
+    .filter(Boolean);
   const code = (error as { code?: unknown }).code;
   return `${typeof code === "string" ? `${code} ` : ""}${lines[lines.length - 1] ?? error.name}`;
 }
@@ -108,7 +116,9 @@ export async function auditedMutation<T>(
     });
     intentId = intent.id;
   } catch (error) {
-    console.error(`[console] audit intent for ${spec.action} could not be written, nothing was changed: ${writeFailure(error)}`);
+    console.error(
+      `[console] audit intent for ${spec.action} could not be written, nothing was changed: ${writeFailure(error)}`,
+    );
     return { ok: false, code: "INTERNAL", message: AUDIT_UNAVAILABLE_MESSAGE };
   }
 
@@ -141,7 +151,10 @@ export async function auditedMutation<T>(
         await new Promise((resolve) => setTimeout(resolve, 200));
         continue;
       }
-      console.error(`[console] audit outcome of ${spec.action} (event ${intentId}) could not be written; the event stays "pending": ${writeFailure(error)}`);
+      console.error(
+        `[console] audit outcome of ${spec.action} (event ${intentId}) could not be written; the event stays ` +
+          `"pending": ${writeFailure(error)}`,
+      );
       break;
     }
   }

@@ -66,7 +66,15 @@ const freshQuotaUser = () => {
 
 /** Every ACL Kafka holds that this run made (by name or principal). */
 async function aclsOfThisRun() {
-  const all = await kafka.describeAcls(ADMIN, { resourceType: "ANY", resourceName: null, patternType: "ANY", principal: null, host: null, operation: "ANY", permissionType: "ANY" });
+  const all = await kafka.describeAcls(ADMIN, {
+    resourceType: "ANY",
+    resourceName: null,
+    patternType: "ANY",
+    principal: null,
+    host: null,
+    operation: "ANY",
+    permissionType: "ANY",
+  });
   return all.filter((a) => a.resourceName.includes(MARK) || a.principal.includes(MARK));
 }
 
@@ -88,7 +96,8 @@ async function sql<T extends pg.QueryResultRow>(url: string, text: string): Prom
   }
 }
 
-const auditCount = async () => Number((await sql<{ n: string }>(db.url, "SELECT count(*) AS n FROM audit_event"))[0]!.n);
+const auditCount = async () =>
+  Number((await sql<{ n: string }>(db.url, "SELECT count(*) AS n FROM audit_event"))[0]!.n);
 
 /** Runs `fn` with DATABASE_URL pointing at `url` (a closed port, a dropped database), then back. */
 async function withDatabaseAt<T>(url: string, fn: () => Promise<T>): Promise<T> {
@@ -118,13 +127,22 @@ afterAll(async () => {
     await writes.expireDelegationToken(tokenUser, t.hmac, -1).catch(() => undefined);
   }
   const leftovers = await aclsOfThisRun();
-  if (leftovers.length > 0) await writes.deleteAcls(ADMIN, leftovers.map((b) => ({ ...b })));
+  if (leftovers.length > 0)
+    await writes.deleteAcls(
+      ADMIN,
+      leftovers.map((b) => ({ ...b })),
+    );
   // Also names that should never have reached Kafka (a NUL appended), should a run get them there.
-  const ours = (await kafka.describeClientQuotas(ADMIN, { components: [] })).filter((e) => quotaUsers.some((u) => e.entity.user?.startsWith(u)));
+  const ours = (await kafka.describeClientQuotas(ADMIN, { components: [] })).filter((e) =>
+    quotaUsers.some((u) => e.entity.user?.startsWith(u)),
+  );
   if (ours.length > 0) {
     await writes.alterClientQuotas(
       ADMIN,
-      ours.map((e) => ({ entity: e.entity, ops: Object.keys(e.values).map((key) => ({ key: key as "producer_byte_rate", value: null })) })),
+      ours.map((e) => ({
+        entity: e.entity,
+        ops: Object.keys(e.values).map((key) => ({ key: key as "producer_byte_rate", value: null })),
+      })),
     );
   }
   await dropScramUser(tokenUserName);
@@ -149,9 +167,16 @@ describe("every mutation writes one event: intent first, outcome on the same row
     const { token, hmac } = created.data;
     expect((await renewToken(owner(), { tokenId: token.tokenId, hmac, periodHours: 1 })).ok).toBe(true);
     expect((await expireToken(owner(), { tokenId: token.tokenId, hmac, periodMs: -1 })).ok).toBe(true);
-    const events = (await listAudit({ principal: `User:${tokenUserName}` })).events.filter((e) => e.target === `token ${token.tokenId}`);
+    const events = (await listAudit({ principal: `User:${tokenUserName}` })).events.filter(
+      (e) => e.target === `token ${token.tokenId}`,
+    );
     expect(events.map((e) => e.action).sort()).toEqual(["token.create", "token.expire", "token.renew"]);
-    for (const e of events) expect(e).toMatchObject({ outcome: "success", category: "token", subjects: [`User:${tokenUserName}`, "User:bob"] });
+    for (const e of events)
+      expect(e).toMatchObject({
+        outcome: "success",
+        category: "token",
+        subjects: [`User:${tokenUserName}`, "User:bob"],
+      });
     expect(JSON.stringify(events)).not.toContain(hmac);
   });
 });
@@ -166,7 +191,12 @@ describe("the intent cannot be written: nothing changes in Kafka, a clear failur
     const results = await withDatabaseAt(CLOSED_PORT_URL, async () => ({
       create: await createAclsAudited(admin, [grant("down")]),
       del: await deleteAclsAudited(admin, [existing]),
-      quota: await alterQuota(admin, { entity: { user: quotaUser }, key: "producer_byte_rate", value: 1024, dryRun: false }),
+      quota: await alterQuota(admin, {
+        entity: { user: quotaUser },
+        key: "producer_byte_rate",
+        value: 1024,
+        dryRun: false,
+      }),
       tokenCreate: await createToken(owner(), { owner: null, renewers: [], maxLifetimeMs: 3_600_000 }),
       renew: await renewToken(owner(), { tokenId: token.tokenId, hmac: token.hmac, periodHours: 1 }),
       expire: await expireToken(owner(), { tokenId: token.tokenId, hmac: token.hmac, periodMs: -1 }),
@@ -198,45 +228,68 @@ describe("the intent cannot be written: nothing changes in Kafka, a clear failur
 });
 
 describe("the outcome cannot be written: the change is reported, its event stays pending", () => {
-  it("ACL create, quota alteration and token create succeed for the caller; the trail shows each as pending", async () => {
-    await sql(
-      db.url,
-      `CREATE FUNCTION refuse_audit_outcome() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN RAISE EXCEPTION 'outcome refused by the test'; END $$;
-       CREATE TRIGGER refuse_audit_outcome BEFORE UPDATE ON audit_event FOR EACH ROW EXECUTE FUNCTION refuse_audit_outcome();`,
-    );
-    const quotaUser = freshQuotaUser();
-    let hmac = "";
-    const errors = vi.spyOn(console, "error").mockImplementation(() => {});
-    try {
-      const acl = await createAclsAudited(admin, [grant("pending")]);
-      expect(acl).toMatchObject({ ok: true, data: { outcome: "success", message: expect.stringContaining("Created 1 of 1") } });
-      const quota = await alterQuota(admin, { entity: { user: quotaUser }, key: "producer_byte_rate", value: 2048, dryRun: false });
-      expect(quota).toMatchObject({ ok: true, data: { applied: true, message: `Set producer_byte_rate of user=${quotaUser} to 2048.` } });
-      const token = await createToken(owner(), { owner: null, renewers: [], maxLifetimeMs: 3_600_000 });
-      if (!token.ok) throw new Error(token.message);
-      hmac = token.data.hmac;
-      expect(errors.mock.calls.map((c) => String(c[0])).filter((m) => m.includes('stays "pending"'))).toHaveLength(3);
-    } finally {
-      errors.mockRestore();
-      await sql(db.url, "DROP TRIGGER refuse_audit_outcome ON audit_event; DROP FUNCTION refuse_audit_outcome();");
-    }
+  it(
+    "ACL create, quota alteration and token create succeed for the caller; the trail shows each as " + "pending",
+    async () => {
+      await sql(
+        db.url,
+        `CREATE FUNCTION refuse_audit_outcome() RETURNS trigger LANGUAGE plpgsql AS $$
+           BEGIN RAISE EXCEPTION 'outcome refused by the test'; END $$;
+         CREATE TRIGGER refuse_audit_outcome BEFORE UPDATE ON audit_event
+           FOR EACH ROW EXECUTE FUNCTION refuse_audit_outcome();`,
+      );
+      const quotaUser = freshQuotaUser();
+      let hmac = "";
+      const errors = vi.spyOn(console, "error").mockImplementation(() => {});
+      try {
+        const acl = await createAclsAudited(admin, [grant("pending")]);
+        expect(acl).toMatchObject({
+          ok: true,
+          data: { outcome: "success", message: expect.stringContaining("Created 1 of 1") },
+        });
+        const quota = await alterQuota(admin, {
+          entity: { user: quotaUser },
+          key: "producer_byte_rate",
+          value: 2048,
+          dryRun: false,
+        });
+        expect(quota).toMatchObject({
+          ok: true,
+          data: { applied: true, message: `Set producer_byte_rate of user=${quotaUser} to 2048.` },
+        });
+        const token = await createToken(owner(), { owner: null, renewers: [], maxLifetimeMs: 3_600_000 });
+        if (!token.ok) throw new Error(token.message);
+        hmac = token.data.hmac;
+        expect(errors.mock.calls.map((c) => String(c[0])).filter((m) => m.includes('stays "pending"'))).toHaveLength(3);
+      } finally {
+        errors.mockRestore();
+        await sql(db.url, "DROP TRIGGER refuse_audit_outcome ON audit_event; DROP FUNCTION refuse_audit_outcome();");
+      }
 
-    expect((await aclsOfThisRun()).map((a) => a.resourceName)).toContain(`${MARK}-pending`);
-    expect((await quotasOf(quotaUser))[0]?.values).toEqual({ producer_byte_rate: 2048 });
-    expect(await tokensOfOwner()).toHaveLength(1);
+      expect((await aclsOfThisRun()).map((a) => a.resourceName)).toContain(`${MARK}-pending`);
+      expect((await quotasOf(quotaUser))[0]?.values).toEqual({ producer_byte_rate: 2048 });
+      expect(await tokensOfOwner()).toHaveLength(1);
 
-    const events = (await listAudit({ limit: 1000 })).events;
-    const aclEvent = events.find((e) => e.action === "acl.create" && e.target.includes(`${MARK}-pending`));
-    const quotaEvent = events.find((e) => e.action === "quota.alter" && e.target === `user=${quotaUser}`);
-    const tokenEvent = events.find((e) => e.action === "token.create" && e.principal === `User:${tokenUserName}` && e.outcome === "pending");
-    for (const e of [aclEvent, quotaEvent, tokenEvent]) expect(e).toMatchObject({ outcome: "pending", completedAt: null });
-    expect(aclEvent?.request).toMatchObject({ bindings: [grant("pending")] });
-    expect(quotaEvent?.request).toMatchObject({ entity: { user: quotaUser }, key: "producer_byte_rate", value: 2048 });
-    expect(JSON.stringify(events)).not.toContain(hmac);
+      const events = (await listAudit({ limit: 1000 })).events;
+      const aclEvent = events.find((e) => e.action === "acl.create" && e.target.includes(`${MARK}-pending`));
+      const quotaEvent = events.find((e) => e.action === "quota.alter" && e.target === `user=${quotaUser}`);
+      const tokenEvent = events.find(
+        (e) => e.action === "token.create" && e.principal === `User:${tokenUserName}` && e.outcome === "pending",
+      );
+      for (const e of [aclEvent, quotaEvent, tokenEvent])
+        expect(e).toMatchObject({ outcome: "pending", completedAt: null });
+      expect(aclEvent?.request).toMatchObject({ bindings: [grant("pending")] });
+      expect(quotaEvent?.request).toMatchObject({
+        entity: { user: quotaUser },
+        key: "producer_byte_rate",
+        value: 2048,
+      });
+      expect(JSON.stringify(events)).not.toContain(hmac);
 
-    await writes.deleteAcls(ADMIN, [{ ...grant("pending") }]);
-    await writes.expireDelegationToken(tokenUser, hmac, -1);
-  });
+      await writes.deleteAcls(ADMIN, [{ ...grant("pending") }]);
+      await writes.expireDelegationToken(tokenUser, hmac, -1);
+    },
+  );
 });
 
 describe("NUL and lone surrogates are a 400 field error; nothing reaches Kafka or the audit trail", () => {
@@ -244,30 +297,55 @@ describe("NUL and lone surrogates are a 400 field error; nothing reaches Kafka o
   const LONE = "\uD800";
   const ESC = "\u001b";
 
-  it("services (the API's path): ACL principal, host and resource name, quota entity names, token renewers", async () => {
-    const before = await auditCount();
-    const quotaUser = freshQuotaUser();
-    const cases: [Promise<{ ok: boolean; code?: string; fieldErrors?: Record<string, string[]> }>, string][] = [
-      [createAclsAudited(admin, [{ ...grant("nul"), principal: `User:${MARK}${NUL}` }]), "bindings.0.principal"],
-      [createAclsAudited(admin, [{ ...grant("lone"), host: `10.0.0.1${LONE}` }]), "bindings.0.host"],
-      [createAclsAudited(admin, [{ ...grant("name"), resourceName: `${MARK}-name${NUL}` }]), "bindings.0.resourceName"],
-      [deleteAclsAudited(admin, [{ ...grant("del"), principal: `User:${MARK}${LONE}` }]), "bindings.0.principal"],
-      [alterQuota(admin, { entity: { user: `${quotaUser}${NUL}` }, key: "producer_byte_rate", value: 1024, dryRun: false }), "entity.user"],
-      [alterQuota(admin, { entity: { user: quotaUser, "client-id": `api${LONE}` }, key: "producer_byte_rate", value: 1024, dryRun: false }), "entity.client-id"],
-      [createToken(owner(), { owner: null, renewers: [`User:bob${NUL}`], maxLifetimeMs: 3_600_000 }), "renewers.0"],
-      [createToken(owner(), { owner: null, renewers: ["User:bob", `User:carol${LONE}`], maxLifetimeMs: 3_600_000 }), "renewers.1"],
-    ];
-    for (const [pending, field] of cases) {
-      const r = await pending;
-      expect(r, field).toMatchObject({ ok: false, code: "VALIDATION" });
-      expect(HTTP_STATUS[r.code as "VALIDATION"]).toBe(400);
-      expect(Object.keys(r.fieldErrors ?? {}), field).toContain(field);
-    }
-    expect(await aclsOfThisRun()).toEqual([]);
-    expect(await quotasOf(quotaUser)).toEqual([]);
-    expect(await tokensOfOwner()).toEqual([]);
-    expect(await auditCount()).toBe(before);
-  });
+  it(
+    "services (the API's path): ACL principal, host and resource name, quota entity names, token " + "renewers",
+    async () => {
+      const before = await auditCount();
+      const quotaUser = freshQuotaUser();
+      const cases: [Promise<{ ok: boolean; code?: string; fieldErrors?: Record<string, string[]> }>, string][] = [
+        [createAclsAudited(admin, [{ ...grant("nul"), principal: `User:${MARK}${NUL}` }]), "bindings.0.principal"],
+        [createAclsAudited(admin, [{ ...grant("lone"), host: `10.0.0.1${LONE}` }]), "bindings.0.host"],
+        [
+          createAclsAudited(admin, [{ ...grant("name"), resourceName: `${MARK}-name${NUL}` }]),
+          "bindings.0.resourceName",
+        ],
+        [deleteAclsAudited(admin, [{ ...grant("del"), principal: `User:${MARK}${LONE}` }]), "bindings.0.principal"],
+        [
+          alterQuota(admin, {
+            entity: { user: `${quotaUser}${NUL}` },
+            key: "producer_byte_rate",
+            value: 1024,
+            dryRun: false,
+          }),
+          "entity.user",
+        ],
+        [
+          alterQuota(admin, {
+            entity: { user: quotaUser, "client-id": `api${LONE}` },
+            key: "producer_byte_rate",
+            value: 1024,
+            dryRun: false,
+          }),
+          "entity.client-id",
+        ],
+        [createToken(owner(), { owner: null, renewers: [`User:bob${NUL}`], maxLifetimeMs: 3_600_000 }), "renewers.0"],
+        [
+          createToken(owner(), { owner: null, renewers: ["User:bob", `User:carol${LONE}`], maxLifetimeMs: 3_600_000 }),
+          "renewers.1",
+        ],
+      ];
+      for (const [pending, field] of cases) {
+        const r = await pending;
+        expect(r, field).toMatchObject({ ok: false, code: "VALIDATION" });
+        expect(HTTP_STATUS[r.code as "VALIDATION"]).toBe(400);
+        expect(Object.keys(r.fieldErrors ?? {}), field).toContain(field);
+      }
+      expect(await aclsOfThisRun()).toEqual([]);
+      expect(await quotasOf(quotaUser)).toEqual([]);
+      expect(await tokensOfOwner()).toEqual([]);
+      expect(await auditCount()).toBe(before);
+    },
+  );
 
   it("the ACL, quota and token pages' server actions answer with field errors", async () => {
     const before = await auditCount();
@@ -277,11 +355,33 @@ describe("NUL and lone surrogates are a 400 field error; nothing reaches Kafka o
       return fd;
     };
     session.viewer = admin;
-    const raw = { mode: "raw", resourceType: "TOPIC", patternType: "LITERAL", resourceName: `${MARK}-form`, principal: `User:${MARK}`, host: "*", operation: "READ", permissionType: "ALLOW" };
-    const preview = await aclActions.createAclAction(null, form({ ...raw, principal: `User:${MARK}${NUL}`, intent: "preview" }));
-    expect(preview?.result).toMatchObject({ ok: false, code: "VALIDATION", fieldErrors: { principal: [expect.stringContaining("NUL")] } });
-    const hostPreview = await aclActions.createAclAction(null, form({ ...raw, host: `10.0.0.1${ESC}`, intent: "preview" }));
-    expect(hostPreview?.result).toMatchObject({ ok: false, fieldErrors: { host: [expect.stringContaining("control characters")] } });
+    const raw = {
+      mode: "raw",
+      resourceType: "TOPIC",
+      patternType: "LITERAL",
+      resourceName: `${MARK}-form`,
+      principal: `User:${MARK}`,
+      host: "*",
+      operation: "READ",
+      permissionType: "ALLOW",
+    };
+    const preview = await aclActions.createAclAction(
+      null,
+      form({ ...raw, principal: `User:${MARK}${NUL}`, intent: "preview" }),
+    );
+    expect(preview?.result).toMatchObject({
+      ok: false,
+      code: "VALIDATION",
+      fieldErrors: { principal: [expect.stringContaining("NUL")] },
+    });
+    const hostPreview = await aclActions.createAclAction(
+      null,
+      form({ ...raw, host: `10.0.0.1${ESC}`, intent: "preview" }),
+    );
+    expect(hostPreview?.result).toMatchObject({
+      ok: false,
+      fieldErrors: { host: [expect.stringContaining("control characters")] },
+    });
     // Apply takes only a sealed plan's id: bindings posted with it are never read, whatever
     // their JSON escapes spell (a NUL, a lone surrogate); a NUL in the plan id is a field error.
     const tampered = JSON.stringify([{ ...grant("form"), resourceName: `${MARK}-form${NUL}` }]);
@@ -305,23 +405,61 @@ describe("NUL and lone surrogates are a 400 field error; nothing reaches Kafka o
 
     const quotaUser = freshQuotaUser();
     // The quota form previews a sealed plan from its fields (Apply reads only the plan id).
-    const quota = await quotaActions.quotaAlterAction(null, form({ kind: "user", user: `${quotaUser}${NUL}`, key: "producer_byte_rate", value: "1024" }));
-    expect(quota).toMatchObject({ plan: null, error: { code: "VALIDATION", fieldErrors: { user: [expect.stringContaining("NUL")] } } });
+    const quota = await quotaActions.quotaAlterAction(
+      null,
+      form({ kind: "user", user: `${quotaUser}${NUL}`, key: "producer_byte_rate", value: "1024" }),
+    );
+    expect(quota).toMatchObject({
+      plan: null,
+      error: { code: "VALIDATION", fieldErrors: { user: [expect.stringContaining("NUL")] } },
+    });
     const client = await quotaActions.quotaAlterAction(
       null,
-      form({ kind: "user+client-id", user: quotaUser, clientId: `api${ESC}`, key: "producer_byte_rate", value: "1024" }),
+      form({
+        kind: "user+client-id",
+        user: quotaUser,
+        clientId: `api${ESC}`,
+        key: "producer_byte_rate",
+        value: "1024",
+      }),
     );
-    expect(client).toMatchObject({ plan: null, error: { code: "VALIDATION", fieldErrors: { clientId: [expect.stringContaining("control characters")] } } });
-    const quotaApply = await quotaActions.quotaAlterAction(null, form({ intent: "apply", planId: `00000000-0000-4000-8000-00000000000${NUL}` }));
+    expect(client).toMatchObject({
+      plan: null,
+      error: { code: "VALIDATION", fieldErrors: { clientId: [expect.stringContaining("control characters")] } },
+    });
+    const quotaApply = await quotaActions.quotaAlterAction(
+      null,
+      form({ intent: "apply", planId: `00000000-0000-4000-8000-00000000000${NUL}` }),
+    );
     // Apply reads only the plan id, and refuses one with unsafe text like every form field (as the ACL form does).
-    expect(quotaApply).toMatchObject({ applied: null, error: { code: "VALIDATION", fieldErrors: { planId: [expect.stringContaining("NUL")] } } });
+    expect(quotaApply).toMatchObject({
+      applied: null,
+      error: { code: "VALIDATION", fieldErrors: { planId: [expect.stringContaining("NUL")] } },
+    });
 
     session.viewer = owner();
-    const token = await tokenActions.createTokenAction(null, form({ owner: "", renewers: `User:bob, User:carol${NUL}`, maxLifetime: "1", maxLifetimeUnit: "hours" }));
-    expect(token).toMatchObject({ ok: false, code: "VALIDATION", fieldErrors: { renewers: [expect.stringContaining("NUL")] } });
-    const control = await tokenActions.createTokenAction(null, form({ owner: "", renewers: `User:bob${ESC}`, maxLifetime: "1", maxLifetimeUnit: "hours" }));
-    expect(control).toMatchObject({ ok: false, code: "VALIDATION", fieldErrors: { renewers: [expect.stringContaining("control characters")] } });
-    const renew = await tokenActions.renewTokenAction(null, form({ tokenId: `x${NUL}`, hmac: "c2VjcmV0", periodHours: "1" }));
+    const token = await tokenActions.createTokenAction(
+      null,
+      form({ owner: "", renewers: `User:bob, User:carol${NUL}`, maxLifetime: "1", maxLifetimeUnit: "hours" }),
+    );
+    expect(token).toMatchObject({
+      ok: false,
+      code: "VALIDATION",
+      fieldErrors: { renewers: [expect.stringContaining("NUL")] },
+    });
+    const control = await tokenActions.createTokenAction(
+      null,
+      form({ owner: "", renewers: `User:bob${ESC}`, maxLifetime: "1", maxLifetimeUnit: "hours" }),
+    );
+    expect(control).toMatchObject({
+      ok: false,
+      code: "VALIDATION",
+      fieldErrors: { renewers: [expect.stringContaining("control characters")] },
+    });
+    const renew = await tokenActions.renewTokenAction(
+      null,
+      form({ tokenId: `x${NUL}`, hmac: "c2VjcmV0", periodHours: "1" }),
+    );
     expect(renew).toMatchObject({ ok: false, code: "VALIDATION", fieldErrors: { tokenId: [expect.any(String)] } });
 
     expect(await aclsOfThisRun()).toEqual([]);

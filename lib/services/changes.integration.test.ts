@@ -59,23 +59,35 @@ beforeAll(async () => {
 
 afterAll(async () => {
   const left = await aclsOfThisRun();
-  if (left.length > 0) await writes.deleteAcls(ADMIN, left.map((b) => ({ ...b })));
-  await writes.alterClientQuotas(ADMIN, [{ entity: { user: quotaUser }, ops: [{ key: "producer_byte_rate", value: null }] }]).catch(() => undefined);
+  if (left.length > 0)
+    await writes.deleteAcls(
+      ADMIN,
+      left.map((b) => ({ ...b })),
+    );
+  await writes
+    .alterClientQuotas(ADMIN, [{ entity: { user: quotaUser }, ops: [{ key: "producer_byte_rate", value: null }] }])
+    .catch(() => undefined);
   await kafka.closeAllConnections();
   await db.teardown();
 });
 
 describe("the API's ACL and quota changes go through sealed plans", () => {
-  it("acl.create without dryRun makes a plan, applies it, and names it in the answer and in every audit row", async () => {
-    const result = await runChange("acl.create", { viewer: admin, input: { bindings: [binding("a"), binding("b")], dryRun: false } });
-    expect(result.ok, JSON.stringify(result)).toBe(true);
-    const data = result.ok ? (result.data as { plan: { id: string; status: string }; outcome: string }) : null;
-    expect(data).toMatchObject({ outcome: "success", plan: { status: "APPLIED" } });
-    expect((await aclsOfThisRun()).map((a) => a.resourceName).sort()).toEqual([`${MARK}-a`, `${MARK}-b`]);
-    const rows = await auditRows("acl.create");
-    expect(rows.length).toBeGreaterThan(0);
-    for (const row of rows) expect(row.planId).toBe(data!.plan.id);
-  });
+  it(
+    "acl.create without dryRun makes a plan, applies it, and names it in the answer and in every " + "audit row",
+    async () => {
+      const result = await runChange("acl.create", {
+        viewer: admin,
+        input: { bindings: [binding("a"), binding("b")], dryRun: false },
+      });
+      expect(result.ok, JSON.stringify(result)).toBe(true);
+      const data = result.ok ? (result.data as { plan: { id: string; status: string }; outcome: string }) : null;
+      expect(data).toMatchObject({ outcome: "success", plan: { status: "APPLIED" } });
+      expect((await aclsOfThisRun()).map((a) => a.resourceName).sort()).toEqual([`${MARK}-a`, `${MARK}-b`]);
+      const rows = await auditRows("acl.create");
+      expect(rows.length).toBeGreaterThan(0);
+      for (const row of rows) expect(row.planId).toBe(data!.plan.id);
+    },
+  );
 
   it("creating what Kafka already holds is a success that changes nothing, and names its plan", async () => {
     const before = (await auditRows("acl.create")).length;
@@ -89,13 +101,20 @@ describe("the API's ACL and quota changes go through sealed plans", () => {
     const preview = await runChange("acl.delete", { viewer: admin, input: { bindings: [binding("a")], dryRun: true } });
     expect(preview).toMatchObject({ ok: true, data: { kind: "acl.delete", status: "OPEN" } });
     expect(await aclsOfThisRun()).toHaveLength(2);
-    const viaQuery = await runChange("acl.delete", { viewer: admin, input: { bindings: [binding("a")], dryRun: false }, query: { preview: "1" } });
+    const viaQuery = await runChange("acl.delete", {
+      viewer: admin,
+      input: { bindings: [binding("a")], dryRun: false },
+      query: { preview: "1" },
+    });
     expect(viaQuery).toMatchObject({ ok: true, data: { kind: "acl.delete", status: "OPEN" } });
     expect(await aclsOfThisRun()).toHaveLength(2);
   });
 
   it("acl.delete without dryRun deletes through its own plan, named in the audit", async () => {
-    const result = await runChange("acl.delete", { viewer: admin, input: { bindings: [binding("a"), binding("b")], dryRun: false } });
+    const result = await runChange("acl.delete", {
+      viewer: admin,
+      input: { bindings: [binding("a"), binding("b")], dryRun: false },
+    });
     expect(result).toMatchObject({ ok: true, data: { outcome: "success", plan: { status: "APPLIED" } } });
     const planId = result.ok ? (result.data as { plan: { id: string } }).plan.id : "";
     expect(await aclsOfThisRun()).toEqual([]);
@@ -116,9 +135,14 @@ describe("the API's ACL and quota changes go through sealed plans", () => {
   it("quota.alter without dryRun applies a quota.alter plan and its audit row names it", async () => {
     const input = { entity: { user: quotaUser }, key: "producer_byte_rate" as const, value: 2048, dryRun: false };
     const result = await runChange("quota.alter", { viewer: admin, input });
-    expect(result).toMatchObject({ ok: true, data: { applied: true, plan: { kind: "quota.alter", status: "APPLIED" } } });
+    expect(result).toMatchObject({
+      ok: true,
+      data: { applied: true, plan: { kind: "quota.alter", status: "APPLIED" } },
+    });
     const planId = result.ok ? (result.data as { plan: { id: string } }).plan.id : "";
-    const quotas = await kafka.describeClientQuotas(ADMIN, { components: [{ entityType: "user", matchType: "EXACT", match: quotaUser }] });
+    const quotas = await kafka.describeClientQuotas(ADMIN, {
+      components: [{ entityType: "user", matchType: "EXACT", match: quotaUser }],
+    });
     expect(quotas[0]?.values.producer_byte_rate).toBe(2048);
     const rows = await auditRows("quota.alter");
     expect(rows[0]?.planId).toBe(planId);

@@ -41,8 +41,12 @@ const wantsPreview = (query: unknown, body: { dryRun: boolean }) => {
  * would refuse is a 400 naming why. Either way nothing was sent.
  */
 function aclRefused(plan: PlanView, why: string): ActionResult<PlanApplyView<AclApply>> {
-  if (!why.startsWith("Nothing to change")) return { ok: false, code: "VALIDATION", message: `${why} Nothing was changed (plan ${plan.id}).` };
-  return { ok: true, data: { plan: planHeaderOf(plan), outcome: "success", message: why, batches: 0, results: [], notSent: [] } };
+  if (!why.startsWith("Nothing to change"))
+    return { ok: false, code: "VALIDATION", message: `${why} Nothing was changed (plan ${plan.id}).` };
+  return {
+    ok: true,
+    data: { plan: planHeaderOf(plan), outcome: "success", message: why, batches: 0, results: [], notSent: [] },
+  };
 }
 
 /** Preview (dryRun, ?preview=1) or the one-call apply of an ACL plan for these bindings. */

@@ -28,7 +28,14 @@ export function shellQuote(arg: string): string {
 }
 
 function line(tool: string, bootstrap: string, args: readonly string[]): string {
-  return [tool, "--bootstrap-server", shellQuote(bootstrap), "--command-config", COMMAND_CONFIG_PLACEHOLDER, ...args].join(" ");
+  return [
+    tool,
+    "--bootstrap-server",
+    shellQuote(bootstrap),
+    "--command-config",
+    COMMAND_CONFIG_PLACEHOLDER,
+    ...args,
+  ].join(" ");
 }
 
 /** Kafka's own spelling of operations on the command line (SecurityUtils.operationName). */
@@ -93,14 +100,22 @@ export function aclCommand(action: "add" | "remove", b: AclBinding, bootstrap: s
   if (b.resourceType === "CLUSTER" && b.resourceName !== "kafka-cluster") {
     out.warning = `kafka-acls.sh can only name the cluster resource kafka-cluster, not "${b.resourceName}".`;
   } else if (TRIMMED_BY_TOOL.has(b.resourceType) && b.resourceName !== b.resourceName.trim()) {
-    out.warning = `kafka-acls.sh trims resource names; "${b.resourceName}" has surrounding blanks and cannot be given exactly.`;
+    out.warning =
+      `kafka-acls.sh trims resource names; "${b.resourceName}" has surrounding blanks and cannot be ` +
+      `given exactly.`;
   }
   return out;
 }
 
 /** The commands for a set of ACL creations and deletions, deletions first (as the console applies them). */
-export function aclPlanCommands(change: { create: readonly AclBinding[]; delete: readonly AclBinding[] }, bootstrap: string): CliCommand[] {
-  return [...change.delete.map((b) => aclCommand("remove", b, bootstrap)), ...change.create.map((b) => aclCommand("add", b, bootstrap))];
+export function aclPlanCommands(
+  change: { create: readonly AclBinding[]; delete: readonly AclBinding[] },
+  bootstrap: string,
+): CliCommand[] {
+  return [
+    ...change.delete.map((b) => aclCommand("remove", b, bootstrap)),
+    ...change.create.map((b) => aclCommand("add", b, bootstrap)),
+  ];
 }
 
 const ENTITY_TYPE_ARG = { user: "users", "client-id": "clients", ip: "ips" } as const;
@@ -134,9 +149,25 @@ export function tokenCreateCommand(
 }
 
 export function tokenRenewCommand(renewPeriodMs: number | null, bootstrap: string): CliCommand {
-  return { command: line("kafka-delegation-tokens.sh", bootstrap, ["--renew", "--renew-time-period", String(renewPeriodMs ?? -1), "--hmac", HMAC_PLACEHOLDER]) };
+  return {
+    command: line("kafka-delegation-tokens.sh", bootstrap, [
+      "--renew",
+      "--renew-time-period",
+      String(renewPeriodMs ?? -1),
+      "--hmac",
+      HMAC_PLACEHOLDER,
+    ]),
+  };
 }
 
 export function tokenExpireCommand(expiryPeriodMs: number | null, bootstrap: string): CliCommand {
-  return { command: line("kafka-delegation-tokens.sh", bootstrap, ["--expire", "--expiry-time-period", String(expiryPeriodMs ?? -1), "--hmac", HMAC_PLACEHOLDER]) };
+  return {
+    command: line("kafka-delegation-tokens.sh", bootstrap, [
+      "--expire",
+      "--expiry-time-period",
+      String(expiryPeriodMs ?? -1),
+      "--hmac",
+      HMAC_PLACEHOLDER,
+    ]),
+  };
 }

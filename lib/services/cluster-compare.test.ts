@@ -3,7 +3,12 @@ import type { AclBinding, ConfiguredQuota } from "@/lib/policy";
 vi.mock("server-only", () => ({}));
 import { compareRead, quotaInScope } from "./cluster-compare";
 
-const acl = (principal: string, resourceName: string, operation: AclBinding["operation"] = "READ", patternType: AclBinding["patternType"] = "LITERAL"): AclBinding => ({
+const acl = (
+  principal: string,
+  resourceName: string,
+  operation: AclBinding["operation"] = "READ",
+  patternType: AclBinding["patternType"] = "LITERAL",
+): AclBinding => ({
   principal,
   resourceType: "TOPIC",
   resourceName,
@@ -14,7 +19,12 @@ const acl = (principal: string, resourceName: string, operation: AclBinding["ope
 });
 
 describe("comparing two clusters", () => {
-  const here = [acl("User:a", "orders"), acl("User:a", "orders.eu", "WRITE", "PREFIXED"), acl("User:b", "orders"), acl("User:a", "payments")];
+  const here = [
+    acl("User:a", "orders"),
+    acl("User:a", "orders.eu", "WRITE", "PREFIXED"),
+    acl("User:b", "orders"),
+    acl("User:a", "payments"),
+  ];
   const there = [acl("User:a", "orders"), acl("User:a", "orders.us"), acl("User:c", "orders")];
 
   it("lists the ACLs in the scope on each side, and which side has them", () => {
@@ -30,11 +40,16 @@ describe("comparing two clusters", () => {
   it("makes the import's sync plan with this cluster's ACLs in the scope, and nothing when they agree", () => {
     const r = compareRead(here, there, [], [], { principal: "User:a", prefix: null });
     expect(r.aclPlan?.kind).toBe("acl.import");
-    const input = r.aclPlan!.input as { content: string; mode: string; scope: { principals: string[]; resourcePrefix: string } };
+    const input = r.aclPlan!.input as {
+      content: string;
+      mode: string;
+      scope: { principals: string[]; resourcePrefix: string };
+    };
     expect(input.mode).toBe("sync");
     expect(input.scope).toEqual({ principals: ["User:a"], resourcePrefix: "" });
     const file = JSON.parse(input.content) as { acls: AclBinding[] };
-    expect(file.acls.map((b) => b.resourceName).sort()).toEqual(["orders", "orders.eu", "payments"]); // User:b's and User:c's are out of scope
+    // User:b's and User:c's are out of scope.
+    expect(file.acls.map((b) => b.resourceName).sort()).toEqual(["orders", "orders.eu", "payments"]);
     expect(compareRead(here, here, [], [], { principal: "User:a", prefix: null }).aclPlan).toBeNull();
   });
 
@@ -44,11 +59,21 @@ describe("comparing two clusters", () => {
   });
 
   it("compares the quotas of the entities the scope names", () => {
-    const q = (entity: ConfiguredQuota["entity"], value: number, key: ConfiguredQuota["key"] = "producer_byte_rate"): ConfiguredQuota => ({ entity, key, value });
-    const r = compareRead([], [], [q({ user: "a" }, 100), q({ user: "a", "client-id": "x" }, 10), q({ user: "b" }, 5)], [q({ user: "a" }, 200), q({ "client-id": "x" }, 1)], {
-      principal: "User:a",
-      prefix: null,
-    });
+    const q = (
+      entity: ConfiguredQuota["entity"],
+      value: number,
+      key: ConfiguredQuota["key"] = "producer_byte_rate",
+    ): ConfiguredQuota => ({ entity, key, value });
+    const r = compareRead(
+      [],
+      [],
+      [q({ user: "a" }, 100), q({ user: "a", "client-id": "x" }, 10), q({ user: "b" }, 5)],
+      [q({ user: "a" }, 200), q({ "client-id": "x" }, 1)],
+      {
+        principal: "User:a",
+        prefix: null,
+      },
+    );
     expect(r.quotas.map((x) => [x.entityLabel, x.here, x.there])).toEqual([
       ["user=a", 100, 200],
       ["user=a, client-id=x", 10, null],

@@ -16,7 +16,18 @@
 import "server-only";
 import type { Viewer } from "@/lib/auth/sign-in";
 import type { ActionResult } from "@/lib/schemas/result";
-import { bindingKey, distinctBindings, formatEntity, inPlanScope, parsePrincipal, type AclBinding, type ConfiguredQuota, type PlanScope, type QuotaEntity, type QuotaKey } from "@/lib/policy";
+import {
+  bindingKey,
+  distinctBindings,
+  formatEntity,
+  inPlanScope,
+  parsePrincipal,
+  type AclBinding,
+  type ConfiguredQuota,
+  type PlanScope,
+  type QuotaEntity,
+  type QuotaKey,
+} from "@/lib/policy";
 import { aclsToJson, sortForExport } from "./acl-io";
 import { getAclSnapshot } from "./acl-snapshot";
 import { readConfiguredQuotas } from "./quotas";
@@ -49,7 +60,10 @@ export interface ClusterComparison {
   /** Reads that failed on one side (the other side is still shown). */
   problems: string[];
   /** The plan that makes there like here, or null when the ACLs already agree. */
-  aclPlan: { kind: "acl.import"; input: Record<string, unknown> } | { kind: "acl.delete"; input: { bindings: AclBinding[] } } | null;
+  aclPlan:
+    | { kind: "acl.import"; input: Record<string, unknown> }
+    | { kind: "acl.delete"; input: { bindings: AclBinding[] } }
+    | null;
 }
 
 export function planScopeOf(scope: CompareScope): PlanScope {
@@ -87,23 +101,37 @@ export function compareRead(
   const theirs = sortForExport(distinctBindings(there.filter((b) => inPlanScope(b, planScope))));
   const theirKeys = new Set(theirs.map(bindingKey));
   const myKeys = new Set(mine.map(bindingKey));
-  const rows: AclComparisonRow[] = mine.map((b) => ({ binding: b, side: theirKeys.has(bindingKey(b)) ? "both" : "here" }));
+  const rows: AclComparisonRow[] = mine.map((b) => ({
+    binding: b,
+    side: theirKeys.has(bindingKey(b)) ? "both" : "here",
+  }));
   for (const b of theirs) if (!myKeys.has(bindingKey(b))) rows.push({ binding: b, side: "there" });
   const both = rows.filter((r) => r.side === "both").length;
   const counts = { here: myKeys.size, there: theirKeys.size, both };
 
   const quotaKey = (q: ConfiguredQuota) => `${formatEntity(q.entity)}\u0000${q.key}`;
   const byKey = new Map<string, QuotaComparisonRow>();
-  for (const [side, list] of [["here", quotasHere], ["there", quotasThere]] as const) {
+  for (const [side, list] of [
+    ["here", quotasHere],
+    ["there", quotasThere],
+  ] as const) {
     for (const q of list) {
       if (!quotaInScope(q.entity, scope)) continue;
       const k = quotaKey(q);
-      const row = byKey.get(k) ?? { entity: q.entity, entityLabel: formatEntity(q.entity), key: q.key, here: null, there: null };
+      const row = byKey.get(k) ?? {
+        entity: q.entity,
+        entityLabel: formatEntity(q.entity),
+        key: q.key,
+        here: null,
+        there: null,
+      };
       row[side] = q.value;
       byKey.set(k, row);
     }
   }
-  const quotas = [...byKey.values()].sort((a, b) => a.entityLabel.localeCompare(b.entityLabel) || a.key.localeCompare(b.key));
+  const quotas = [...byKey.values()].sort(
+    (a, b) => a.entityLabel.localeCompare(b.entityLabel) || a.key.localeCompare(b.key),
+  );
 
   const differs = rows.some((r) => r.side !== "both");
   let aclPlan: ClusterComparison["aclPlan"] = null;
@@ -126,18 +154,35 @@ export function compareRead(
 }
 
 /** Reads both sides as the viewer's session on each and compares them. */
-export async function compareClusters(here: Viewer, there: Viewer, scope: CompareScope): Promise<ActionResult<ClusterComparison>> {
+export async function compareClusters(
+  here: Viewer,
+  there: Viewer,
+  scope: CompareScope,
+): Promise<ActionResult<ClusterComparison>> {
   // The snapshot's indexes answer the scope (an exact principal, a name prefix): work in proportion to the answer.
   const inScope = async (viewer: Viewer): Promise<ActionResult<AclBinding[]>> => {
     const read = await getAclSnapshot(viewer);
-    return read.ok ? { ok: true, data: read.snapshot.all({ principal: scope.principal, resourceNamePrefix: scope.prefix }) } : read;
+    return read.ok
+      ? { ok: true, data: read.snapshot.all({ principal: scope.principal, resourceNamePrefix: scope.prefix }) }
+      : read;
   };
-  const [aclsHere, aclsThere, quotasHere, quotasThere] = await Promise.all([inScope(here), inScope(there), readConfiguredQuotas(here), readConfiguredQuotas(there)]);
+  const [aclsHere, aclsThere, quotasHere, quotasThere] = await Promise.all([
+    inScope(here),
+    inScope(there),
+    readConfiguredQuotas(here),
+    readConfiguredQuotas(there),
+  ]);
   if (!aclsHere.ok) return aclsHere;
   if (!aclsThere.ok) return aclsThere;
   const problems: string[] = [];
   if (!quotasHere.ok) problems.push(`Quotas here could not be read: ${quotasHere.message}`);
   if (!quotasThere.ok) problems.push(`Quotas on the other cluster could not be read: ${quotasThere.message}`);
-  const compared = compareRead(aclsHere.data, aclsThere.data, quotasHere.ok ? quotasHere.data : [], quotasThere.ok ? quotasThere.data : [], scope);
+  const compared = compareRead(
+    aclsHere.data,
+    aclsThere.data,
+    quotasHere.ok ? quotasHere.data : [],
+    quotasThere.ok ? quotasThere.data : [],
+    scope,
+  );
   return { ok: true, data: { ...compared, problems } };
 }

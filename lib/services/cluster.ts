@@ -12,7 +12,9 @@ import type { ClusterView } from "@/lib/schemas/cluster";
 export async function getClusterView(viewer: Viewer): Promise<ClusterView> {
   const cluster = await describeCluster(viewer.credential);
   const config = kafkaConfigOf(viewer.credential);
-  const down = await brokersDown(cluster.brokers, config.bootstrapServers, (server) => kafkaApiVersions(server, { tls: config.tls, clientId: config.clientId }));
+  const down = await brokersDown(cluster.brokers, config.bootstrapServers, (server) =>
+    kafkaApiVersions(server, { tls: config.tls, clientId: config.clientId }),
+  );
   return {
     clusterId: cluster.clusterId ?? null,
     controllerId: cluster.controllerId ?? null,

@@ -18,7 +18,10 @@ import { startPrivateBroker, untilSignsIn, type PrivateBroker } from "@/test/kaf
 vi.mock("server-only", () => ({}));
 
 const SECOND = process.env.CLUSTERS_SECOND_BOOTSTRAP ?? "127.0.0.1:23092";
-const [secondHost, secondPort] = [SECOND.slice(0, SECOND.lastIndexOf(":")), Number(SECOND.slice(SECOND.lastIndexOf(":") + 1))];
+const [secondHost, secondPort] = [
+  SECOND.slice(0, SECOND.lastIndexOf(":")),
+  Number(SECOND.slice(SECOND.lastIndexOf(":") + 1)),
+];
 
 function answers(host: string, port: number): Promise<boolean> {
   return new Promise((resolve) => {
@@ -35,7 +38,8 @@ function answers(host: string, port: number): Promise<boolean> {
 }
 let ownSecond: PrivateBroker | undefined;
 if (!(await answers(secondHost, secondPort))) {
-  if (process.env.CLUSTERS_SECOND_BOOTSTRAP) throw new Error(`CLUSTERS_SECOND_BOOTSTRAP=${SECOND}: no broker answers there`);
+  if (process.env.CLUSTERS_SECOND_BOOTSTRAP)
+    throw new Error(`CLUSTERS_SECOND_BOOTSTRAP=${SECOND}: no broker answers there`);
   ownSecond = startPrivateBroker(mkdtempSync(path.join(tmpdir(), "ksc-it-cluster-b-")), secondPort);
 }
 
@@ -57,7 +61,12 @@ clusters:
     superUsers: [User:admin]
 `,
 );
-for (const name of ["CLUSTERS_FILE", "KAFKA_BOOTSTRAP_SERVERS", "KAFKA_SUPER_USERS", "KAFKA_ALLOW_EVERYONE_IF_NO_ACL_FOUND"]) {
+for (const name of [
+  "CLUSTERS_FILE",
+  "KAFKA_BOOTSTRAP_SERVERS",
+  "KAFKA_SUPER_USERS",
+  "KAFKA_ALLOW_EVERYONE_IF_NO_ACL_FOUND",
+]) {
   saved[name] = process.env[name];
   delete process.env[name];
 }
@@ -80,8 +89,24 @@ const TOPIC = `it-clusters-${RUN}`;
 const ADMIN_B = { ...ADMIN, clusterId: "b" };
 const adminA = { sessionId: null, principal: "User:admin", credential: { ...ADMIN, clusterId: "a" } };
 const adminB = { sessionId: null, principal: "User:admin", credential: ADMIN_B };
-const binding: AclBinding = { resourceType: "TOPIC", resourceName: TOPIC, patternType: "LITERAL", principal: `User:it-clusters-${RUN}`, host: "*", operation: "READ", permissionType: "ALLOW" };
-const ofThisRun = { resourceType: "ANY", resourceName: null, patternType: "ANY", principal: binding.principal, host: null, operation: "ANY", permissionType: "ANY" } as const;
+const binding: AclBinding = {
+  resourceType: "TOPIC",
+  resourceName: TOPIC,
+  patternType: "LITERAL",
+  principal: `User:it-clusters-${RUN}`,
+  host: "*",
+  operation: "READ",
+  permissionType: "ALLOW",
+};
+const ofThisRun = {
+  resourceType: "ANY",
+  resourceName: null,
+  patternType: "ANY",
+  principal: binding.principal,
+  host: null,
+  operation: "ANY",
+  permissionType: "ANY",
+} as const;
 
 type Db = Awaited<ReturnType<typeof useMigratedTestDatabase>>;
 let db: Db;
@@ -108,7 +133,10 @@ describe("two clusters, one console", () => {
   });
 
   it("signs in to the cluster asked for, and the session acts there only", async () => {
-    const signed = await signIn({ username: "admin", password: "admin-secret", mechanism: "SCRAM-SHA-512", cluster: "b" }, "127.0.0.1");
+    const signed = await signIn(
+      { username: "admin", password: "admin-secret", mechanism: "SCRAM-SHA-512", cluster: "b" },
+      "127.0.0.1",
+    );
     expect(signed.ok).toBe(true);
     if (!signed.ok) return;
     const viewer = await viewerFromSessionId(signed.data.sessionId);
@@ -120,31 +148,60 @@ describe("two clusters, one console", () => {
   });
 
   it("takes API callers with Basic credentials to the cluster they name", async () => {
-    const basic = await viewerFromBasic({ username: "admin", password: "admin-secret", mechanism: "SCRAM-SHA-512", cluster: "b" }, "127.0.0.4");
+    const basic = await viewerFromBasic(
+      { username: "admin", password: "admin-secret", mechanism: "SCRAM-SHA-512", cluster: "b" },
+      "127.0.0.4",
+    );
     expect(basic.ok && basic.data.credential.clusterId).toBe("b");
-    const byDefault = await viewerFromBasic({ username: "admin", password: "admin-secret", mechanism: "SCRAM-SHA-512" }, "127.0.0.4");
+    const byDefault = await viewerFromBasic(
+      { username: "admin", password: "admin-secret", mechanism: "SCRAM-SHA-512" },
+      "127.0.0.4",
+    );
     expect(byDefault.ok && byDefault.data.credential.clusterId).toBe("a");
-    expect(await viewerFromBasic({ username: requester.username, password: requester.password, mechanism: "SCRAM-SHA-512", cluster: "b" }, "127.0.0.4")).toMatchObject({
+    expect(
+      await viewerFromBasic(
+        { username: requester.username, password: requester.password, mechanism: "SCRAM-SHA-512", cluster: "b" },
+        "127.0.0.4",
+      ),
+    ).toMatchObject({
       ok: false,
       code: "INVALID_CREDENTIALS",
     });
   });
 
-  it("proves credentials against the chosen cluster: a user of A is refused on B; B offers only its mechanisms; an unknown cluster is named", async () => {
-    const asUser = { username: requester.username, password: requester.password, mechanism: "SCRAM-SHA-512" as const };
-    expect(await signIn({ ...asUser, cluster: "a" }, "127.0.0.2")).toMatchObject({ ok: true });
-    expect(await signIn({ ...asUser, cluster: "b" }, "127.0.0.2")).toMatchObject({ ok: false, code: "INVALID_CREDENTIALS" });
-    expect(await signIn({ username: "admin", password: "admin-secret", mechanism: "PLAIN", cluster: "b" }, "127.0.0.3")).toMatchObject({
-      ok: false,
-      code: "VALIDATION",
-      fieldErrors: { mechanism: ["Choose one of SCRAM-SHA-512"] },
-    });
-    expect(await signIn({ username: "admin", password: "admin-secret", mechanism: "SCRAM-SHA-512", cluster: "c" }, "127.0.0.3")).toMatchObject({
-      ok: false,
-      code: "VALIDATION",
-      message: 'No cluster has the id "c".',
-    });
-  });
+  it(
+    "proves credentials against the chosen cluster: a user of A is refused on B; B offers only its " +
+      "mechanisms; an unknown cluster is named",
+    async () => {
+      const asUser = {
+        username: requester.username,
+        password: requester.password,
+        mechanism: "SCRAM-SHA-512" as const,
+      };
+      expect(await signIn({ ...asUser, cluster: "a" }, "127.0.0.2")).toMatchObject({ ok: true });
+      expect(await signIn({ ...asUser, cluster: "b" }, "127.0.0.2")).toMatchObject({
+        ok: false,
+        code: "INVALID_CREDENTIALS",
+      });
+      expect(
+        await signIn({ username: "admin", password: "admin-secret", mechanism: "PLAIN", cluster: "b" }, "127.0.0.3"),
+      ).toMatchObject({
+        ok: false,
+        code: "VALIDATION",
+        fieldErrors: { mechanism: ["Choose one of SCRAM-SHA-512"] },
+      });
+      expect(
+        await signIn(
+          { username: "admin", password: "admin-secret", mechanism: "SCRAM-SHA-512", cluster: "c" },
+          "127.0.0.3",
+        ),
+      ).toMatchObject({
+        ok: false,
+        code: "VALIDATION",
+        message: 'No cluster has the id "c".',
+      });
+    },
+  );
 
   it("keeps one ACL snapshot per cluster: an ACL created on A is not in B's", async () => {
     await writes.createAcls(adminA.credential, [binding]);
@@ -170,8 +227,17 @@ describe("two clusters, one console", () => {
   });
 
   it("never lists, approves, denies or hands out on B a token request made on A", async () => {
-    const viewerA = { sessionId: null, principal: `User:${requester.username}`, credential: { ...requester, clusterId: "a" } };
-    const submitted = await tokenRequests.submitTokenRequest(viewerA, { owner: "User:admin", renewers: [], maxLifetimeMs: 3_600_000, reason: `clusters ${RUN}` });
+    const viewerA = {
+      sessionId: null,
+      principal: `User:${requester.username}`,
+      credential: { ...requester, clusterId: "a" },
+    };
+    const submitted = await tokenRequests.submitTokenRequest(viewerA, {
+      owner: "User:admin",
+      renewers: [],
+      maxLifetimeMs: 3_600_000,
+      reason: `clusters ${RUN}`,
+    });
     expect(submitted.ok).toBe(true);
     if (!submitted.ok) return;
     const id = submitted.data.id;
@@ -182,8 +248,16 @@ describe("two clusters, one console", () => {
     expect(onA.ok && onA.data.pending.map((r) => r.id)).toContain(id);
 
     expect(await tokenRequests.approveRequest(adminB, id)).toMatchObject({ ok: false, code: "NOT_FOUND" });
-    expect(await tokenRequests.denyRequest(adminB, id, "wrong cluster")).toMatchObject({ ok: false, code: "NOT_FOUND" });
-    expect(await tokenRequests.retrieveRequestedToken({ ...viewerA, credential: { ...viewerA.credential, clusterId: "b" } }, id)).toMatchObject({ ok: false, code: "NOT_FOUND" });
+    expect(await tokenRequests.denyRequest(adminB, id, "wrong cluster")).toMatchObject({
+      ok: false,
+      code: "NOT_FOUND",
+    });
+    expect(
+      await tokenRequests.retrieveRequestedToken(
+        { ...viewerA, credential: { ...viewerA.credential, clusterId: "b" } },
+        id,
+      ),
+    ).toMatchObject({ ok: false, code: "NOT_FOUND" });
     // Still open on A, untouched by the attempts on B.
     const again = await tokenRequests.listTokenRequests(adminA);
     expect(again.ok && again.data.pending.find((r) => r.id === id)?.status).toBe("PENDING");
@@ -191,8 +265,22 @@ describe("two clusters, one console", () => {
 
   it("shows each cluster's audit events only on that cluster", async () => {
     const target = `clusters-audit-${RUN}`;
-    await recordAudit({ principal: "User:admin", action: "acl.create", target, outcome: "success", category: "acl", clusterId: "a" });
-    await recordAudit({ principal: "User:admin", action: "acl.delete", target, outcome: "success", category: "acl", clusterId: "b" });
+    await recordAudit({
+      principal: "User:admin",
+      action: "acl.create",
+      target,
+      outcome: "success",
+      category: "acl",
+      clusterId: "a",
+    });
+    await recordAudit({
+      principal: "User:admin",
+      action: "acl.delete",
+      target,
+      outcome: "success",
+      category: "acl",
+      clusterId: "b",
+    });
     const onA = await listAuditFor(adminA, { limit: 1000 });
     const onB = await listAuditFor(adminB, { limit: 1000 });
     expect(onA.ok && onA.data.events.filter((e) => e.target === target).map((e) => e.action)).toEqual(["acl.create"]);
@@ -204,7 +292,12 @@ describe("two clusters, one console", () => {
 
   it("compares a principal's ACLs on A and B, and the plan made on B makes B like A", async () => {
     const principal = `User:it-compare-${RUN}`;
-    const only = (resourceName: string, operation: AclBinding["operation"]): AclBinding => ({ ...binding, principal, resourceName, operation });
+    const only = (resourceName: string, operation: AclBinding["operation"]): AclBinding => ({
+      ...binding,
+      principal,
+      resourceName,
+      operation,
+    });
     const onA = [only(`${TOPIC}-x`, "READ"), only(`${TOPIC}-y`, "WRITE")];
     const onB = [only(`${TOPIC}-x`, "READ"), only(`${TOPIC}-z`, "DESCRIBE")];
     const mine = { ...ofThisRun, principal };
@@ -232,10 +325,12 @@ describe("two clusters, one console", () => {
       const applied = await applyPlan(adminB, plan.data.id);
       expect(applied.ok).toBe(true);
       // The next compare agrees, and A was not touched.
-      await expect.poll(async () => {
-        const after = await compareClusters(adminA, adminB, scope);
-        return after.ok ? { plan: after.data.aclPlan, sides: after.data.acls.map((r) => r.side) } : after.message;
-      }).toEqual({ plan: null, sides: ["both", "both"] });
+      await expect
+        .poll(async () => {
+          const after = await compareClusters(adminA, adminB, scope);
+          return after.ok ? { plan: after.data.aclPlan, sides: after.data.acls.map((r) => r.side) } : after.message;
+        })
+        .toEqual({ plan: null, sides: ["both", "both"] });
       const stillOnA = await kafka.describeAcls(ADMIN, mine);
       expect(stillOnA.map((b) => b.resourceName).sort()).toEqual([`${TOPIC}-x`, `${TOPIC}-y`]);
     } finally {

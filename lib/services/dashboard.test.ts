@@ -10,7 +10,8 @@ import { aclListQuerySchema } from "@/lib/schemas/acls";
 import type { DecidableRequest, TokenRequestView, TokenView } from "@/lib/schemas/tokens";
 
 vi.mock("server-only", () => ({}));
-const { countAcls, decisionPosture, quotaPosture, recentChanges, storePosture, summariseLint, tokenPosture } = await import("./dashboard");
+const { countAcls, decisionPosture, quotaPosture, recentChanges, storePosture, summariseLint, tokenPosture } =
+  await import("./dashboard");
 const { listOf } = await import("./acls");
 const { AclSnapshot } = await import("./acl-snapshot");
 const { matchesTokenFilter, tokenFilterOf } = await import("./token-view");
@@ -34,7 +35,12 @@ const ACLS: AclBinding[] = [
   acl({ resourceName: "inventory", principal: "User:*" }),
   acl({ resourceName: "audit-log", principal: "User:*", operation: "DELETE", permissionType: "DENY" }),
   acl({ resourceType: "GROUP", resourceName: "alice-", patternType: "PREFIXED" }),
-  acl({ resourceType: "CLUSTER", resourceName: "kafka-cluster", principal: "User:svc-orders", operation: "IDEMPOTENT_WRITE" }),
+  acl({
+    resourceType: "CLUSTER",
+    resourceName: "kafka-cluster",
+    principal: "User:svc-orders",
+    operation: "IDEMPOTENT_WRITE",
+  }),
   acl({ resourceType: "USER", resourceName: "User:svc-orders", principal: "User:bob", operation: "CREATE_TOKENS" }),
   // PREFIXED "*" is not the wildcard: it counts as PREFIXED, not as a grant on every resource.
   acl({ resourceType: "GROUP", resourceName: "*", patternType: "PREFIXED", principal: "User:dave" }),
@@ -55,29 +61,37 @@ describe("countAcls", () => {
     ]);
   });
 
-  it("counts grants to User:* (by permission), LITERAL * resources and PREFIXED patterns as the ACL list filters them", () => {
-    const c = countAcls(ACLS);
-    expect(c.wildcardPrincipal).toEqual({ allow: 1, deny: 1 });
-    expect(c.wildcardResource).toBe(1);
-    expect(c.prefixed).toBe(3);
-    // What /acls?principal=User:* and ?resourceName=*&patternType=LITERAL and ?patternType=PREFIXED list:
-    const store = AclStore.build(ACLS);
-    expect(store.count({ principal: "User:*" })).toBe(c.wildcardPrincipal.allow + c.wildcardPrincipal.deny);
-    expect(store.count({ resourceName: "*", patternType: "LITERAL" })).toBe(c.wildcardResource);
-    expect(store.count({ patternType: "PREFIXED" })).toBe(c.prefixed);
-    expect(store.count({ permissionType: "DENY" })).toBe(c.byPermission.DENY);
-    expect(store.count({ resourceType: "TOPIC", permissionType: "ALLOW" })).toBe(4);
-  });
+  it(
+    "counts grants to User:* (by permission), LITERAL * resources and PREFIXED patterns as the ACL list " +
+      "filters them",
+    () => {
+      const c = countAcls(ACLS);
+      expect(c.wildcardPrincipal).toEqual({ allow: 1, deny: 1 });
+      expect(c.wildcardResource).toBe(1);
+      expect(c.prefixed).toBe(3);
+      // What /acls?principal=User:* and ?resourceName=*&patternType=LITERAL and ?patternType=PREFIXED list:
+      const store = AclStore.build(ACLS);
+      expect(store.count({ principal: "User:*" })).toBe(c.wildcardPrincipal.allow + c.wildcardPrincipal.deny);
+      expect(store.count({ resourceName: "*", patternType: "LITERAL" })).toBe(c.wildcardResource);
+      expect(store.count({ patternType: "PREFIXED" })).toBe(c.prefixed);
+      expect(store.count({ permissionType: "DENY" })).toBe(c.byPermission.DENY);
+      expect(store.count({ resourceType: "TOPIC", permissionType: "ALLOW" })).toBe(4);
+    },
+  );
 
   it("a User:alice principal is not the wildcard, nor is Group:*", () => {
-    expect(countAcls([acl({ principal: "Group:*" }), acl({ principal: "User:alice" })]).wildcardPrincipal).toEqual({ allow: 0, deny: 0 });
+    expect(countAcls([acl({ principal: "Group:*" }), acl({ principal: "User:alice" })]).wildcardPrincipal).toEqual({
+      allow: 0,
+      deny: 0,
+    });
   });
 });
 
 describe("summariseLint", () => {
   it("counts by severity and by code, most severe then most frequent first, with the ACLs each code is about", () => {
     const deny = acl({ resourceName: "x", permissionType: "DENY" });
-    const f = (severity: "error" | "warning" | "info", code: string, acls: AclBinding[] = []) => ({ severity, code, message: "", acls }) as never;
+    const f = (severity: "error" | "warning" | "info", code: string, acls: AclBinding[] = []) =>
+      ({ severity, code, message: "", acls }) as never;
     const s = summariseLint([
       f("info", "redundant-allow", [acl({ operation: "READ" }), acl({ operation: "ALL" })]),
       f("warning", "dead-allow", [acl({ resourceName: "x" }), deny]),
@@ -134,11 +148,20 @@ describe("storePosture", () => {
       expect(list.acls).toHaveLength(c.acls);
     }
     const dead = listOf(snapshot, aclListQuerySchema.parse({ lintCode: "dead-allow" }));
-    expect(dead.acls.map((b) => `${b.principal} ${b.operation}`).sort()).toEqual(["User:carol DESCRIBE", "User:carol READ"]);
+    expect(dead.acls.map((b) => `${b.principal} ${b.operation}`).sort()).toEqual([
+      "User:carol DESCRIBE",
+      "User:carol READ",
+    ]);
     // Combined with another filter and paged like the unfiltered list.
-    const page = listOf(snapshot, aclListQuerySchema.parse({ lintCode: "dead-allow", operation: "READ", pageSize: "1" }));
+    const page = listOf(
+      snapshot,
+      aclListQuerySchema.parse({ lintCode: "dead-allow", operation: "READ", pageSize: "1" }),
+    );
     expect(page).toMatchObject({ matching: 1, page: 1, pages: 1, total: store.size });
-    expect(listOf(snapshot, aclListQuerySchema.parse({ lintCode: "host-not-ip" }))).toMatchObject({ matching: 0, acls: [] });
+    expect(listOf(snapshot, aclListQuerySchema.parse({ lintCode: "host-not-ip" }))).toMatchObject({
+      matching: 0,
+      acls: [],
+    });
   });
 
   it("computes once per snapshot version: the same store gives the same objects, a changed store new counts", () => {
@@ -184,7 +207,13 @@ describe("tokenPosture", () => {
     // The max timestamp comes first: it expires then, whatever the expiry says.
     token({ tokenId: "mine-max-20h", expiryTimestamp: NOW + 90 * HOUR, maxTimestamp: NOW + 20 * HOUR }),
     token({ tokenId: "mine-30d", expiryTimestamp: NOW + 720 * HOUR, maxTimestamp: NOW + 800 * HOUR }),
-    token({ tokenId: "bob-renewed-by-alice-2d", owner: "User:bob", requester: "User:bob", renewers: ["User:alice"], expiryTimestamp: NOW + 48 * HOUR }),
+    token({
+      tokenId: "bob-renewed-by-alice-2d",
+      owner: "User:bob",
+      requester: "User:bob",
+      renewers: ["User:alice"],
+      expiryTimestamp: NOW + 48 * HOUR,
+    }),
     token({ tokenId: "gone", expiryTimestamp: NOW - HOUR, status: "expired" }),
     // Seen through DESCRIBE_TOKENS only: not alice's to renew, not on her dashboard.
     token({ tokenId: "carol", owner: "User:carol", requester: "User:carol", mayRenew: false }),
@@ -197,7 +226,14 @@ describe("tokenPosture", () => {
 
   it("lists them soonest first with the earlier of expiry and max timestamp", () => {
     const p = tokenPosture(tokens, "User:alice", NOW);
-    expect(p.tokens.map((t) => t.tokenId)).toEqual(["gone", "mine-10h", "mine-max-20h", "bob-renewed-by-alice-2d", "mine-3d", "mine-30d"]);
+    expect(p.tokens.map((t) => t.tokenId)).toEqual([
+      "gone",
+      "mine-10h",
+      "mine-max-20h",
+      "bob-renewed-by-alice-2d",
+      "mine-3d",
+      "mine-30d",
+    ]);
     expect(p.tokens.find((t) => t.tokenId === "mine-max-20h")?.expiresAt).toBe(NOW + 20 * HOUR);
     expect(p.tokens.find((t) => t.tokenId === "bob-renewed-by-alice-2d")?.role).toBe("renewer");
   });
@@ -216,8 +252,18 @@ describe("tokenPosture", () => {
   });
 
   it("another viewer sees other numbers from the same tokens", () => {
-    expect(tokenPosture(tokens, "User:bob", NOW)).toMatchObject({ owned: 1, renewable: 0, expiring24h: 0, expiring7d: 1 });
-    expect(tokenPosture(tokens, "User:admin", NOW)).toMatchObject({ owned: 0, renewable: 0, expiring7d: 0, tokens: [] });
+    expect(tokenPosture(tokens, "User:bob", NOW)).toMatchObject({
+      owned: 1,
+      renewable: 0,
+      expiring24h: 0,
+      expiring7d: 1,
+    });
+    expect(tokenPosture(tokens, "User:admin", NOW)).toMatchObject({
+      owned: 0,
+      renewable: 0,
+      expiring7d: 0,
+      tokens: [],
+    });
   });
 });
 
@@ -241,12 +287,20 @@ describe("decisionPosture", () => {
     claimedAt: null,
     ...over,
   });
-  const decidable = (over: Partial<DecidableRequest>): DecidableRequest => ({ ...view(over), entitlement: "acl", entitlementNote: "", ...over });
+  const decidable = (over: Partial<DecidableRequest>): DecidableRequest => ({
+    ...view(over),
+    entitlement: "acl",
+    entitlementNote: "",
+    ...over,
+  });
 
   it("counts the open requests of others the viewer appears entitled to approve, oldest first", () => {
     const p = decisionPosture(
       {
-        mine: [view({ id: "mine-open", requester: "User:bob" }), view({ id: "mine-done", requester: "User:bob", status: "APPROVED" })],
+        mine: [
+          view({ id: "mine-open", requester: "User:bob" }),
+          view({ id: "mine-done", requester: "User:bob", status: "APPROVED" }),
+        ],
         pending: [
           decidable({ id: "later", createdAt: "2026-12-01T11:00:00.000Z" }),
           decidable({ id: "earlier", createdAt: "2026-12-01T09:00:00.000Z", entitlement: "superUser" }),
@@ -269,7 +323,12 @@ describe("decisionPosture", () => {
 
 describe("quotaPosture", () => {
   it("one bar per user and key with sub-quotas; the violations as findings", () => {
-    const line = (key: "producer_byte_rate" | "consumer_byte_rate", sum: number, total: number | null, clients: number) => ({
+    const line = (
+      key: "producer_byte_rate" | "consumer_byte_rate",
+      sum: number,
+      total: number | null,
+      clients: number,
+    ) => ({
       key,
       total,
       totalSource: "user" as const,
@@ -286,11 +345,17 @@ describe("quotaPosture", () => {
     const overview: QuotasOverview = {
       groups: [],
       budgets: [
-        { user: "svc-billing", label: "svc-billing", lines: [line("producer_byte_rate", 200, 100, 1), line("consumer_byte_rate", 0, 50, 0)] },
+        {
+          user: "svc-billing",
+          label: "svc-billing",
+          lines: [line("producer_byte_rate", 200, 100, 1), line("consumer_byte_rate", 0, 50, 0)],
+        },
         { user: null, label: "<default>", lines: [line("producer_byte_rate", 10, null, 1)] },
       ],
       findings: {
-        violations: [{ user: "svc-billing", key: "producer_byte_rate", total: 100, sum: 200, clients: ["c0"], message: "over" }],
+        violations: [
+          { user: "svc-billing", key: "producer_byte_rate", total: 100, sum: 200, clients: ["c0"], message: "over" },
+        ],
         warnings: [],
         rule: "console rule",
       },
@@ -326,7 +391,16 @@ describe("recentChanges", () => {
   });
 
   it("leaves out sign-ins and sign-outs, keeps the order and the plan", () => {
-    const r = recentChanges([event("1", "acl.create", "acl"), event("2", "session.sign-in", "session"), event("3", "session.sign-out", "session"), event("4", "quota.alter", "quota"), event("5", "token.create", "token")], 2);
+    const r = recentChanges(
+      [
+        event("1", "acl.create", "acl"),
+        event("2", "session.sign-in", "session"),
+        event("3", "session.sign-out", "session"),
+        event("4", "quota.alter", "quota"),
+        event("5", "token.create", "token"),
+      ],
+      2,
+    );
     expect(r.map((e) => e.action)).toEqual(["acl.create", "quota.alter"]);
     expect(r[0]).toMatchObject({ planId: "plan-1", at: new Date(NOW - 1000).toISOString() });
   });

@@ -52,7 +52,9 @@ export type AclCounts = Omit<AclPosture, "lint" | "snapshot">;
 
 /** One pass over the ACLs: by type and permission, `User:*`, LITERAL `*`, PREFIXED. */
 export function countAcls(acls: readonly AclBinding[]): AclCounts {
-  const byType = new Map<ResourceType, { allow: number; deny: number }>(RESOURCE_TYPES.map((t) => [t, { allow: 0, deny: 0 }]));
+  const byType = new Map<ResourceType, { allow: number; deny: number }>(
+    RESOURCE_TYPES.map((t) => [t, { allow: 0, deny: 0 }]),
+  );
   const byPermission = { ALLOW: 0, DENY: 0 };
   const wildcardPrincipal = { allow: 0, deny: 0 };
   let wildcardResource = 0;
@@ -92,8 +94,16 @@ export function summariseLint(findings: readonly Finding[]): Extract<LintSummary
     if (slot) slot.count++;
     else byCode.set(f.code, { code: f.code, severity: f.severity, count: 1, acls: flagged.get(f.code)?.size ?? 0 });
   }
-  const codes = [...byCode.values()].sort((a, b) => SEVERITY_RANK[a.severity] - SEVERITY_RANK[b.severity] || b.count - a.count || (a.code < b.code ? -1 : 1));
-  return { state: "done", errors: bySeverity.error, warnings: bySeverity.warning, info: bySeverity.info, byCode: codes };
+  const codes = [...byCode.values()].sort(
+    (a, b) => SEVERITY_RANK[a.severity] - SEVERITY_RANK[b.severity] || b.count - a.count || (a.code < b.code ? -1 : 1),
+  );
+  return {
+    state: "done",
+    errors: bySeverity.error,
+    warnings: bySeverity.warning,
+    info: bySeverity.info,
+    byCode: codes,
+  };
 }
 
 interface StorePosture {
@@ -108,14 +118,18 @@ const postures = new WeakMap<AclStore, StorePosture>();
  * The counts and (when small enough, or asked for) the lint summary of one ACL store,
  * computed on first use and kept for as long as the store lives.
  */
-export function storePosture(store: AclStore, options: { lint?: boolean; lintLimit?: number; cluster?: ClusterOfStore } = {}): { counts: AclCounts; lint: LintSummary } {
+export function storePosture(
+  store: AclStore,
+  options: { lint?: boolean; lintLimit?: number; cluster?: ClusterOfStore } = {},
+): { counts: AclCounts; lint: LintSummary } {
   let entry = postures.get(store);
   if (entry === undefined) {
     entry = { counts: countAcls(store.bindings()), lint: null };
     postures.set(store, entry);
   }
   const limit = options.lintLimit ?? LINT_ON_LOAD_LIMIT;
-  if (entry.lint === null && (options.lint === true || store.size <= limit)) entry.lint = summariseLint(lintOf(store, true, options.cluster) ?? []);
+  if (entry.lint === null && (options.lint === true || store.size <= limit))
+    entry.lint = summariseLint(lintOf(store, true, options.cluster) ?? []);
   return { counts: entry.counts, lint: entry.lint ?? { state: "onRequest", limit } };
 }
 
@@ -183,7 +197,9 @@ export function decisionPosture(lists: TokenRequestLists, principal: string): De
     .sort((a, b) => (a.createdAt < b.createdAt ? -1 : a.createdAt > b.createdAt ? 1 : 0));
   return {
     pending: decidable.length,
-    requests: decidable.slice(0, SHOWN_DECISIONS).map((r) => ({ id: r.id, owner: r.owner, requester: r.requester, createdAt: r.createdAt })),
+    requests: decidable
+      .slice(0, SHOWN_DECISIONS)
+      .map((r) => ({ id: r.id, owner: r.owner, requester: r.requester, createdAt: r.createdAt })),
     myOpen: lists.mine.filter((r) => r.status === "PENDING" || r.status === "APPROVING").length,
   };
 }
@@ -220,7 +236,13 @@ async function aclCard(viewer: Viewer, lint: boolean): Promise<DashboardCard<Acl
   const read = await getAclSnapshot(viewer);
   if (!read.ok) {
     if (read.code !== "DENIED") return unavailable(read);
-    return { ok: false, code: "DENIED", message: "Kafka does not let you describe ACLs (DESCRIBE on CLUSTER kafka-cluster), so the console shows you no ACL numbers." };
+    return {
+      ok: false,
+      code: "DENIED",
+      message:
+        "Kafka does not let you describe ACLs (DESCRIBE on CLUSTER kafka-cluster), so the console shows you no " +
+        "ACL numbers.",
+    };
   }
   const { counts, lint: lintSummary } = storePosture(read.snapshot.store, { lint, cluster: viewer.credential });
   return { ok: true, data: { ...counts, lint: lintSummary, snapshot: read.snapshot.info() } };
@@ -249,7 +271,11 @@ export async function getDashboard(viewer: Viewer, options: { lint?: boolean; no
   return {
     principal: viewer.principal,
     generatedAt: new Date(now).toISOString(),
-    superUsers: { principals: config.superUsers, source: config.source, you: config.superUsers.includes(viewer.principal) },
+    superUsers: {
+      principals: config.superUsers,
+      source: config.source,
+      you: config.superUsers.includes(viewer.principal),
+    },
     cluster,
     acls,
     quotas: cardOf(quotas, quotaPosture),

@@ -15,7 +15,14 @@ import { describeDelegationTokens } from "@/lib/kafka";
 import type { Viewer } from "@/lib/auth/sign-in";
 import type { ActionResult } from "@/lib/schemas/result";
 import { toErrorResult } from "@/lib/kafka/error-result";
-import { AclIndex, WILDCARD_PRINCIPAL, parsePrincipal, type ConfiguredQuota, type DelegationToken, type ResourceType } from "@/lib/policy";
+import {
+  AclIndex,
+  WILDCARD_PRINCIPAL,
+  parsePrincipal,
+  type ConfiguredQuota,
+  type DelegationToken,
+  type ResourceType,
+} from "@/lib/policy";
 import type {
   EffectiveExport,
   EffectivePermissionsQuery,
@@ -52,9 +59,15 @@ async function listing(viewer: Viewer, type: ResourceType, tokens?: Promise<Dele
       case "TRANSACTIONAL_ID":
         return { ok: true, data: await listedNames(viewer, type) };
       case "DELEGATION_TOKEN":
-        return { ok: true, data: (await (tokens ?? describeDelegationTokens(viewer.credential, null))).map((t) => t.tokenId) };
+        return {
+          ok: true,
+          data: (await (tokens ?? describeDelegationTokens(viewer.credential, null))).map((t) => t.tokenId),
+        };
       case "USER":
-        return { ok: true, data: [...new Set((await (tokens ?? describeDelegationTokens(viewer.credential, null))).map((t) => t.owner))] };
+        return {
+          ok: true,
+          data: [...new Set((await (tokens ?? describeDelegationTokens(viewer.credential, null))).map((t) => t.owner))],
+        };
       case "CLUSTER":
         return { ok: true, data: [] };
     }
@@ -64,7 +77,11 @@ async function listing(viewer: Viewer, type: ResourceType, tokens?: Promise<Dele
 }
 
 /** The names Kafka lists to the viewer, per type, and a note for each type it would not list. */
-async function listedResources(viewer: Viewer, types: readonly ResourceType[], tokens?: Promise<DelegationToken[]>): Promise<{ listed: ListedResources; notes: string[] }> {
+async function listedResources(
+  viewer: Viewer,
+  types: readonly ResourceType[],
+  tokens?: Promise<DelegationToken[]>,
+): Promise<{ listed: ListedResources; notes: string[] }> {
   const listed: ListedResources = {};
   const notes: string[] = [];
   await Promise.all(
@@ -81,7 +98,11 @@ async function listedResources(viewer: Viewer, types: readonly ResourceType[], t
  * Whether Kafka lists the resource to the viewer (a topic, group, transactional id or
  * token; the cluster and USER resources always count as listed), or why it could not say.
  */
-export async function isResourceListed(viewer: Viewer, type: ResourceType, name: string): Promise<ActionResult<boolean>> {
+export async function isResourceListed(
+  viewer: Viewer,
+  type: ResourceType,
+  name: string,
+): Promise<ActionResult<boolean>> {
   if (type === "CLUSTER" || type === "USER") return { ok: true, data: true };
   const l = await listing(viewer, type);
   return l.ok ? { ok: true, data: l.data.includes(name) } : l;
@@ -90,10 +111,16 @@ export async function isResourceListed(viewer: Viewer, type: ResourceType, name:
 const LISTED_TYPES: readonly ResourceType[] = ["TOPIC", "GROUP", "TRANSACTIONAL_ID", "DELEGATION_TOKEN", "USER"];
 
 /** The quotas Kafka applies to the principal's name, for each client id a quota names and for any other. */
-function quotasFor(principal: string, configured: readonly ConfiguredQuota[]): Extract<PrincipalView["quotas"], { user: string }> | { error: string } {
+function quotasFor(
+  principal: string,
+  configured: readonly ConfiguredQuota[],
+): Extract<PrincipalView["quotas"], { user: string }> | { error: string } {
   const parsed = parsePrincipal(principal);
-  if (principal === WILDCARD_PRINCIPAL || parsed === null) return { error: "User:* is not a user a client connects as: quotas apply to each user by name." };
-  const clientIds = [...new Set(configured.flatMap((q) => (typeof q.entity["client-id"] === "string" ? [q.entity["client-id"]] : [])))].sort();
+  if (principal === WILDCARD_PRINCIPAL || parsed === null)
+    return { error: "User:* is not a user a client connects as: quotas apply to each user by name." };
+  const clientIds = [
+    ...new Set(configured.flatMap((q) => (typeof q.entity["client-id"] === "string" ? [q.entity["client-id"]] : []))),
+  ].sort();
   // No quota entity can name the empty client id (Kafka refuses empty names): it stands for any other.
   return {
     user: parsed.name,
@@ -105,7 +132,12 @@ function quotasFor(principal: string, configured: readonly ConfiguredQuota[]): E
 }
 
 /** Everything the viewer may see about what `principal` can do, its quotas and its tokens. */
-export async function principalView(viewer: Viewer, principal: string, query: PrincipalViewQuery, options: AclSnapshotReadOptions = {}): Promise<ActionResult<PrincipalView>> {
+export async function principalView(
+  viewer: Viewer,
+  principal: string,
+  query: PrincipalViewQuery,
+  options: AclSnapshotReadOptions = {},
+): Promise<ActionResult<PrincipalView>> {
   const assumptions = clusterOf(viewer.credential).authorizer;
   const tokens = describeDelegationTokens(viewer.credential, null);
   tokens.catch(() => undefined);
@@ -126,26 +158,48 @@ export async function principalView(viewer: Viewer, principal: string, query: Pr
       aclSnapshot: snapshot.ok ? snapshot.snapshot.info() : null,
       assumptions,
       permissions: snapshot.ok
-        ? principalPermissions(snapshot.snapshot.index(), principal, knownResources(snapshot.snapshot, listed.listed), toAuthorizerConfig(assumptions), { host: query.host })
+        ? principalPermissions(
+            snapshot.snapshot.index(),
+            principal,
+            knownResources(snapshot.snapshot, listed.listed),
+            toAuthorizerConfig(assumptions),
+            { host: query.host },
+          )
         : { error: snapshot.message },
       notes: listed.notes,
       quotas: quotas.ok ? quotasFor(principal, quotas.data) : { error: quotas.message },
       tokens: tokenList.ok
-        ? { tokens: tokenList.data.filter((t) => t.owner === principal).map((t) => toTokenView(t, viewer.principal, now)) }
+        ? {
+            tokens: tokenList.data
+              .filter((t) => t.owner === principal)
+              .map((t) => toTokenView(t, viewer.principal, now)),
+          }
         : { error: tokenList.message },
     },
   };
 }
 
-/** The principals the ACLs name and the super users (suggestions for the principal and auditor forms), or Kafka's refusal. */
+/**
+ * The principals the ACLs name and the super users (suggestions for the principal and auditor forms), or Kafka's
+ * refusal.
+ */
 export async function knownPrincipals(viewer: Viewer): Promise<ActionResult<string[]>> {
   const acls = await getAclSnapshot(viewer);
   if (!acls.ok) return acls;
-  return { ok: true, data: [...new Set([...clusterOf(viewer.credential).authorizer.superUsers, ...acls.snapshot.index().principals()])].sort() };
+  return {
+    ok: true,
+    data: [
+      ...new Set([...clusterOf(viewer.credential).authorizer.superUsers, ...acls.snapshot.index().principals()]),
+    ].sort(),
+  };
 }
 
 /** "What can P do" or "who can do what" on a resource or a prefix, from one snapshot, as export rows. */
-export async function effectivePermissionsExport(viewer: Viewer, query: EffectivePermissionsQuery, options: AclSnapshotReadOptions = {}): Promise<ActionResult<EffectiveExport>> {
+export async function effectivePermissionsExport(
+  viewer: Viewer,
+  query: EffectivePermissionsQuery,
+  options: AclSnapshotReadOptions = {},
+): Promise<ActionResult<EffectiveExport>> {
   const acls = await getAclSnapshot(viewer, options);
   if (!acls.ok) return acls;
   const { snapshot } = acls;
@@ -158,19 +212,38 @@ export async function effectivePermissionsExport(viewer: Viewer, query: Effectiv
   if (question.kind === "principal") {
     const listed = await listedResources(viewer, LISTED_TYPES);
     notes.push(...listed.notes);
-    const permissions = principalPermissions(snapshot.index(), question.principal, knownResources(snapshot, listed.listed), config, { host, decisions: query.decisions });
+    const permissions = principalPermissions(
+      snapshot.index(),
+      question.principal,
+      knownResources(snapshot, listed.listed),
+      config,
+      { host, decisions: query.decisions },
+    );
     rows = principalRows(permissions, query.decisions);
     omitted = permissions.sections.reduce((n, s) => n + s.total - s.resources.length, 0);
-    if (omitted > 0) notes.push(`${omitted} known resources are left out: every operation there is DENIED for want of an ACL (decisions=all lists them).`);
+    if (omitted > 0)
+      notes.push(
+        `${omitted} known resources are left out: every operation there is DENIED for want of an ACL ` +
+          `(decisions=all lists them).`,
+      );
   } else if (question.kind === "resource") {
     const listed = await isResourceListed(viewer, question.resourceType, question.resourceName);
     const named = snapshot.resourceNames(question.resourceType, "LITERAL").includes(question.resourceName);
     const origin = listed.ok && listed.data ? (named ? "listed+acl" : "listed") : "acl";
     if (!listed.ok) notes.push(listed.message);
-    else if (!listed.data) notes.push(`Kafka does not list ${question.resourceType} ${question.resourceName} to you: it does not exist, or you may not describe it. The rows say what the ACLs would allow.`);
+    else if (!listed.data)
+      notes.push(
+        `Kafka does not list ${question.resourceType} ${question.resourceName} to you: it does not exist, or ` +
+          `you may not describe it. The rows say what the ACLs would allow.`,
+      );
     // One resource: an index of just the ACLs that apply to it (Kafka's MATCH) gives the same decisions.
     const index = AclIndex.build(snapshot.matching(question.resourceType, question.resourceName));
-    rows = whoCan(index, [{ resourceType: question.resourceType, resourceName: question.resourceName, origin }], config, host);
+    rows = whoCan(
+      index,
+      [{ resourceType: question.resourceType, resourceName: question.resourceName, origin }],
+      config,
+      host,
+    );
   } else {
     const listed = await listedResources(viewer, [question.resourceType]);
     notes.push(...listed.notes);
@@ -178,7 +251,11 @@ export async function effectivePermissionsExport(viewer: Viewer, query: Effectiv
     const unseen = under.at(-1)?.origin === "unseen" ? under.pop() : undefined;
     const kept = under.slice(0, PREFIX_RESOURCE_LIMIT);
     omitted = under.length - kept.length;
-    if (omitted > 0) notes.push(`${under.length} known resources start with "${question.prefix}"; the first ${PREFIX_RESOURCE_LIMIT} are answered. Ask with a longer prefix.`);
+    if (omitted > 0)
+      notes.push(
+        `${under.length} known resources start with "${question.prefix}"; the first ${PREFIX_RESOURCE_LIMIT} ` +
+          `are answered. Ask with a longer prefix.`,
+      );
     rows = whoCan(snapshot.index(), unseen === undefined ? kept : [...kept, unseen], config, host);
   }
   return { ok: true, data: { question, host, aclSnapshot: snapshot.info(), assumptions, rows, omitted, notes } };

@@ -1,5 +1,12 @@
 import { describe, expect, it } from "vitest";
-import { AclIndex, SUPPORTED_OPERATIONS, authorize, type AclBinding, type AuthorizerConfig, type ResourceType } from "@/lib/policy";
+import {
+  AclIndex,
+  SUPPORTED_OPERATIONS,
+  authorize,
+  type AclBinding,
+  type AuthorizerConfig,
+  type ResourceType,
+} from "@/lib/policy";
 import {
   effectiveExportSchema,
   effectivePermissionsQuerySchema,
@@ -38,8 +45,19 @@ const ACLS: AclBinding[] = [
   acl({ resourceName: "orders", principal: "User:svc-orders", operation: "READ" }),
   acl({ resourceName: "orders-dlq", principal: "User:svc-orders", operation: "WRITE" }),
   acl({ resourceType: "GROUP", resourceName: "orders-service", principal: "User:svc-orders", operation: "READ" }),
-  acl({ resourceType: "TRANSACTIONAL_ID", resourceName: "orders-tx-", patternType: "PREFIXED", principal: "User:svc-orders", operation: "WRITE" }),
-  acl({ resourceType: "CLUSTER", resourceName: "kafka-cluster", principal: "User:svc-orders", operation: "IDEMPOTENT_WRITE" }),
+  acl({
+    resourceType: "TRANSACTIONAL_ID",
+    resourceName: "orders-tx-",
+    patternType: "PREFIXED",
+    principal: "User:svc-orders",
+    operation: "WRITE",
+  }),
+  acl({
+    resourceType: "CLUSTER",
+    resourceName: "kafka-cluster",
+    principal: "User:svc-orders",
+    operation: "IDEMPOTENT_WRITE",
+  }),
   acl({ resourceName: "audit-log", principal: "User:svc-billing", operation: "WRITE" }),
   acl({ resourceName: "inventory", principal: "User:*", operation: "READ" }),
   acl({ resourceName: "audit-log", principal: "User:*", operation: "DELETE", permissionType: "DENY" }),
@@ -47,20 +65,49 @@ const ACLS: AclBinding[] = [
 ];
 
 const CONFIG: AuthorizerConfig = { superUsers: new Set(["User:admin"]), allowEveryoneIfNoAclFound: false };
-const TOPICS = ["orders", "orders-dlq", "orders-archive", "payments-eu", "payments-us", "audit-log", "inventory", "scratch"];
+const TOPICS = [
+  "orders",
+  "orders-dlq",
+  "orders-archive",
+  "payments-eu",
+  "payments-us",
+  "audit-log",
+  "inventory",
+  "scratch",
+];
 
 function known(acls: readonly AclBinding[], topics = TOPICS): KnownResources {
-  const resourceNames = (t: ResourceType, p?: string) => [...new Set(acls.filter((a) => a.resourceType === t && (p === undefined || a.patternType === p)).map((a) => a.resourceName))].sort();
-  return knownResources({ resourceNames }, {
-    TOPIC: topics,
-    GROUP: ["orders-service", "scratch-group"],
-    TRANSACTIONAL_ID: ["orders-tx-1"],
-  });
+  const resourceNames = (t: ResourceType, p?: string) =>
+    [
+      ...new Set(
+        acls.filter((a) => a.resourceType === t && (p === undefined || a.patternType === p)).map((a) => a.resourceName),
+      ),
+    ].sort();
+  return knownResources(
+    { resourceNames },
+    {
+      TOPIC: topics,
+      GROUP: ["orders-service", "scratch-group"],
+      TRANSACTIONAL_ID: ["orders-tx-1"],
+    },
+  );
 }
 
-function view(principal: string, options: { host?: string | null; decisions?: "relevant" | "all"; acls?: AclBinding[]; config?: AuthorizerConfig; topics?: string[] } = {}) {
+function view(
+  principal: string,
+  options: {
+    host?: string | null;
+    decisions?: "relevant" | "all";
+    acls?: AclBinding[];
+    config?: AuthorizerConfig;
+    topics?: string[];
+  } = {},
+) {
   const acls = options.acls ?? ACLS;
-  return principalPermissions(AclIndex.build(acls), principal, known(acls, options.topics), options.config ?? CONFIG, { host: options.host ?? null, decisions: options.decisions });
+  return principalPermissions(AclIndex.build(acls), principal, known(acls, options.topics), options.config ?? CONFIG, {
+    host: options.host ?? null,
+    decisions: options.decisions,
+  });
 }
 
 function cell(v: ReturnType<typeof view>, type: ResourceType, name: string, operation: string) {
@@ -69,19 +116,27 @@ function cell(v: ReturnType<typeof view>, type: ResourceType, name: string, oper
 }
 
 describe("principalPermissions: what can P do", () => {
-  it("svc-orders: READ on orders by its own LITERAL ACL, DESCRIBE implied, no WRITE on audit-log, the User:* DENY on DELETE", () => {
-    const v = view("User:svc-orders");
-    const read = cell(v, "TOPIC", "orders", "READ")!;
-    expect(read.decision).toBe("ALLOWED");
-    expect(read.rule).toEqual({ kind: "acl", acl: ACLS[7] });
-    expect(read.via).toEqual([]);
-    // READ and WRITE both imply DESCRIBE; the deciding ALLOW is an ACL for another operation.
-    const describe = cell(v, "TOPIC", "orders", "DESCRIBE")!;
-    expect(describe.decision).toBe("ALLOWED");
-    expect(describe.via.join(" ")).toMatch(/^implied by (READ|WRITE)$/);
-    // audit-log has ACLs (for others): no ACL gives svc-orders WRITE, so DENIED.
-    expect(cell(v, "TOPIC", "audit-log", "WRITE")).toMatchObject({ decision: "DENIED", rule: { kind: "noAclMatched" }, via: ["no ACL matched"] });
-  });
+  it(
+    "svc-orders: READ on orders by its own LITERAL ACL, DESCRIBE implied, no WRITE on audit-log, the " +
+      "User:* DENY on DELETE",
+    () => {
+      const v = view("User:svc-orders");
+      const read = cell(v, "TOPIC", "orders", "READ")!;
+      expect(read.decision).toBe("ALLOWED");
+      expect(read.rule).toEqual({ kind: "acl", acl: ACLS[7] });
+      expect(read.via).toEqual([]);
+      // READ and WRITE both imply DESCRIBE; the deciding ALLOW is an ACL for another operation.
+      const describe = cell(v, "TOPIC", "orders", "DESCRIBE")!;
+      expect(describe.decision).toBe("ALLOWED");
+      expect(describe.via.join(" ")).toMatch(/^implied by (READ|WRITE)$/);
+      // audit-log has ACLs (for others): no ACL gives svc-orders WRITE, so DENIED.
+      expect(cell(v, "TOPIC", "audit-log", "WRITE")).toMatchObject({
+        decision: "DENIED",
+        rule: { kind: "noAclMatched" },
+        via: ["no ACL matched"],
+      });
+    },
+  );
 
   it("a DENY for one operation is listed where it decides, and denies nothing else", () => {
     const v = view("User:svc-orders");
@@ -92,29 +147,48 @@ describe("principalPermissions: what can P do", () => {
     expect(byOp.DESCRIBE).toMatchObject({ decision: "DENIED", rule: { kind: "noAclMatched" } });
   });
 
-  it("bob: the LITERAL DENY on payments-eu wins over the PREFIXED ALLOW, which still allows payments-us; a DENY on READ does not deny DESCRIBE", () => {
-    const v = view("User:bob");
-    expect(cell(v, "TOPIC", "payments-eu", "READ")).toMatchObject({ decision: "DENIED", via: ["DENY wins"] });
-    expect(cell(v, "TOPIC", "payments-us", "READ")).toMatchObject({ decision: "ALLOWED", via: ['PREFIXED "payments-"'] });
-    expect(cell(v, "TOPIC", "payments-eu", "DESCRIBE")).toMatchObject({ decision: "ALLOWED", via: ['PREFIXED "payments-"', "implied by READ"] });
-    // The pattern grant covers names not yet seen, with the DENY carved out of it.
-    const pattern = v.patterns.find((p) => p.resourceName === "payments-")!;
-    expect(pattern.covers).toBe('every TOPIC starting with "payments-"');
-    const read = pattern.cells.find((c) => c.operation === "READ")!;
-    expect(read.decision).toBe("ALLOWED");
-    expect(read.exceptions.map((e) => e.resourceName)).toEqual(["payments-eu"]);
-    // CREATE_TOKENS on USER:User:svc-orders (KIP-373), not DESCRIBE_TOKENS.
-    expect(cell(v, "USER", "User:svc-orders", "CREATE_TOKENS")?.decision).toBe("ALLOWED");
-    expect(cell(v, "USER", "User:svc-orders", "DESCRIBE_TOKENS")?.decision).toBe("DENIED");
-  });
+  it(
+    "bob: the LITERAL DENY on payments-eu wins over the PREFIXED ALLOW, which still allows payments-us; a " +
+      "DENY on READ does not deny DESCRIBE",
+    () => {
+      const v = view("User:bob");
+      expect(cell(v, "TOPIC", "payments-eu", "READ")).toMatchObject({ decision: "DENIED", via: ["DENY wins"] });
+      expect(cell(v, "TOPIC", "payments-us", "READ")).toMatchObject({
+        decision: "ALLOWED",
+        via: ['PREFIXED "payments-"'],
+      });
+      expect(cell(v, "TOPIC", "payments-eu", "DESCRIBE")).toMatchObject({
+        decision: "ALLOWED",
+        via: ['PREFIXED "payments-"', "implied by READ"],
+      });
+      // The pattern grant covers names not yet seen, with the DENY carved out of it.
+      const pattern = v.patterns.find((p) => p.resourceName === "payments-")!;
+      expect(pattern.covers).toBe('every TOPIC starting with "payments-"');
+      const read = pattern.cells.find((c) => c.operation === "READ")!;
+      expect(read.decision).toBe("ALLOWED");
+      expect(read.exceptions.map((e) => e.resourceName)).toEqual(["payments-eu"]);
+      // CREATE_TOKENS on USER:User:svc-orders (KIP-373), not DESCRIBE_TOKENS.
+      expect(cell(v, "USER", "User:svc-orders", "CREATE_TOKENS")?.decision).toBe("ALLOWED");
+      expect(cell(v, "USER", "User:svc-orders", "DESCRIBE_TOKENS")?.decision).toBe("DENIED");
+    },
+  );
 
   it("ALTER_CONFIGS implies DESCRIBE_CONFIGS (and not DESCRIBE); IDEMPOTENT_WRITE on the cluster", () => {
     const v = view("User:svc-orders");
-    expect(cell(v, "TOPIC", "orders-archive", "DESCRIBE_CONFIGS")).toMatchObject({ decision: "ALLOWED", via: ["implied by ALTER_CONFIGS"] });
+    expect(cell(v, "TOPIC", "orders-archive", "DESCRIBE_CONFIGS")).toMatchObject({
+      decision: "ALLOWED",
+      via: ["implied by ALTER_CONFIGS"],
+    });
     expect(cell(v, "TOPIC", "orders-archive", "DESCRIBE")?.decision).toBe("DENIED");
     expect(cell(v, "CLUSTER", "kafka-cluster", "IDEMPOTENT_WRITE")?.decision).toBe("ALLOWED");
-    expect(cell(v, "TRANSACTIONAL_ID", "orders-tx-1", "WRITE")).toMatchObject({ decision: "ALLOWED", via: ['PREFIXED "orders-tx-"'] });
-    expect(cell(v, "TRANSACTIONAL_ID", "orders-tx-1", "DESCRIBE")).toMatchObject({ decision: "ALLOWED", via: ['PREFIXED "orders-tx-"', "implied by WRITE"] });
+    expect(cell(v, "TRANSACTIONAL_ID", "orders-tx-1", "WRITE")).toMatchObject({
+      decision: "ALLOWED",
+      via: ['PREFIXED "orders-tx-"'],
+    });
+    expect(cell(v, "TRANSACTIONAL_ID", "orders-tx-1", "DESCRIBE")).toMatchObject({
+      decision: "ALLOWED",
+      via: ['PREFIXED "orders-tx-"', "implied by WRITE"],
+    });
   });
 
   it("grants through User:* reach everyone, also principals no ACL names", () => {
@@ -128,8 +202,13 @@ describe("principalPermissions: what can P do", () => {
   it("hosts: carol reads audit-log only from 127.0.0.1; without a host the other answer is given beside", () => {
     const anyHost = cell(view("User:carol"), "TOPIC", "audit-log", "READ")!;
     expect(anyHost.decision).toBe("DENIED");
-    expect(anyHost.otherHosts).toEqual([{ host: "127.0.0.1", decision: "ALLOWED", rule: { kind: "acl", acl: ACLS[2] }, via: ["from 127.0.0.1"] }]);
-    expect(cell(view("User:carol", { host: "127.0.0.1" }), "TOPIC", "audit-log", "READ")).toMatchObject({ decision: "ALLOWED", otherHosts: [] });
+    expect(anyHost.otherHosts).toEqual([
+      { host: "127.0.0.1", decision: "ALLOWED", rule: { kind: "acl", acl: ACLS[2] }, via: ["from 127.0.0.1"] },
+    ]);
+    expect(cell(view("User:carol", { host: "127.0.0.1" }), "TOPIC", "audit-log", "READ")).toMatchObject({
+      decision: "ALLOWED",
+      otherHosts: [],
+    });
     expect(cell(view("User:carol", { host: "10.0.0.7" }), "TOPIC", "audit-log", "READ")?.decision).toBe("DENIED");
   });
 
@@ -137,7 +216,9 @@ describe("principalPermissions: what can P do", () => {
     const v = view("User:carol", { topics: [...TOPICS, "*odd"] });
     expect(cell(v, "TOPIC", "orders", "DESCRIBE")).toMatchObject({ decision: "ALLOWED", via: ['LITERAL "*"'] });
     expect(cell(v, "TOPIC", "*odd", "DESCRIBE")).toBeUndefined();
-    const group = view("User:team1", { acls: [acl({ resourceName: "orders", principal: "Group:team1", operation: "READ" })] });
+    const group = view("User:team1", {
+      acls: [acl({ resourceName: "orders", principal: "Group:team1", operation: "READ" })],
+    });
     expect(cell(group, "TOPIC", "orders", "READ")).toBeUndefined();
   });
 
@@ -145,12 +226,22 @@ describe("principalPermissions: what can P do", () => {
     const admin = view("User:admin");
     expect(admin.superUser).toBe(true);
     expect(admin.sections[0]!.resources.length).toBe(TOPICS.length);
-    expect(cell(admin, "TOPIC", "payments-eu", "DELETE")).toMatchObject({ decision: "ALLOWED", rule: { kind: "superUser" }, via: ["super.users"] });
+    expect(cell(admin, "TOPIC", "payments-eu", "DELETE")).toMatchObject({
+      decision: "ALLOWED",
+      rule: { kind: "superUser" },
+      via: ["super.users"],
+    });
 
     const open = view("User:dave", { config: { superUsers: [], allowEveryoneIfNoAclFound: true }, decisions: "all" });
-    expect(cell(open, "GROUP", "scratch-group", "READ")).toMatchObject({ decision: "ALLOWED", rule: { kind: "default" } });
+    expect(cell(open, "GROUP", "scratch-group", "READ")).toMatchObject({
+      decision: "ALLOWED",
+      rule: { kind: "default" },
+    });
     // A resource with ACLs for anyone is no longer "no ACL found": carol's LITERAL * DESCRIBE applies to every topic.
-    expect(cell(open, "TOPIC", "scratch", "WRITE")).toMatchObject({ decision: "DENIED", rule: { kind: "noAclMatched" } });
+    expect(cell(open, "TOPIC", "scratch", "WRITE")).toMatchObject({
+      decision: "DENIED",
+      rule: { kind: "noAclMatched" },
+    });
   });
 
   it("relevant lists only resources where something is allowed or an ACL decides; all lists every known one", () => {
@@ -159,13 +250,22 @@ describe("principalPermissions: what can P do", () => {
     expect(v.sections[0]!.total).toBe(TOPICS.length);
     const every = view("User:alice", { decisions: "all" });
     expect(every.sections[0]!.resources.length).toBe(TOPICS.length);
-    expect(every.sections[0]!.resources.find((r) => r.resourceName === "scratch")?.cells.every((c) => c.rule.kind === "noAclMatched" && c.decision === "DENIED")).toBe(true);
+    expect(
+      every.sections[0]!.resources.find((r) => r.resourceName === "scratch")?.cells.every(
+        (c) => c.rule.kind === "noAclMatched" && c.decision === "DENIED",
+      ),
+    ).toBe(true);
     const groups = every.sections.find((s) => s.resourceType === "GROUP")!;
-    expect(groups.resources.find((r) => r.resourceName === "scratch-group")?.cells.every((c) => c.rule.kind === "default" && c.decision === "DENIED")).toBe(true);
+    expect(
+      groups.resources
+        .find((r) => r.resourceName === "scratch-group")
+        ?.cells.every((c) => c.rule.kind === "default" && c.decision === "DENIED"),
+    ).toBe(true);
   });
 
   it("the relevant view is the full view without the resources where nothing is allowed and no ACL decides", () => {
-    const relevant = (c: { decision: string; rule: { kind: string } }) => c.decision === "ALLOWED" || c.rule.kind === "acl";
+    const relevant = (c: { decision: string; rule: { kind: string } }) =>
+      c.decision === "ALLOWED" || c.rule.kind === "acl";
     for (const principal of ["User:svc-orders", "User:bob", "User:carol", "User:*", "User:nobody", "Group:team1"]) {
       const all = view(principal, { decisions: "all" });
       const shown = view(principal);
@@ -184,8 +284,21 @@ describe("principalPermissions: what can P do", () => {
         for (const r of s.resources) {
           expect(r.cells.map((c) => c.operation)).toEqual(SUPPORTED_OPERATIONS[s.resourceType]);
           for (const c of r.cells) {
-            const expected = authorize(index, { principal, host: "192.0.2.1", operation: c.operation, resourceType: s.resourceType, resourceName: r.resourceName }, CONFIG);
-            expect([c.decision, c.rule], `${principal} ${c.operation} ${s.resourceType}:${r.resourceName}`).toEqual([expected.decision, expected.rule]);
+            const expected = authorize(
+              index,
+              {
+                principal,
+                host: "192.0.2.1",
+                operation: c.operation,
+                resourceType: s.resourceType,
+                resourceName: r.resourceName,
+              },
+              CONFIG,
+            );
+            expect([c.decision, c.rule], `${principal} ${c.operation} ${s.resourceType}:${r.resourceName}`).toEqual([
+              expected.decision,
+              expected.rule,
+            ]);
           }
         }
       }
@@ -208,10 +321,16 @@ describe("whoCan: who can do what", () => {
   const index = AclIndex.build(ACLS);
 
   it("on one topic: super users first, every principal an applicable ACL names, then User:* for everyone else", () => {
-    const rows = whoCan(index, [{ resourceType: "TOPIC", resourceName: "audit-log", origin: "listed+acl" }], CONFIG, null);
+    const rows = whoCan(
+      index,
+      [{ resourceType: "TOPIC", resourceName: "audit-log", origin: "listed+acl" }],
+      CONFIG,
+      null,
+    );
     const principals = [...new Set(rows.map((r) => r.principal))];
     expect(principals).toEqual(["User:admin", "User:carol", "User:svc-billing", "User:*"]);
-    const at = (p: string, op: string, host: string | null = null) => rows.find((r) => r.principal === p && r.operation === op && r.host === host);
+    const at = (p: string, op: string, host: string | null = null) =>
+      rows.find((r) => r.principal === p && r.operation === op && r.host === host);
     expect(at("User:svc-billing", "WRITE")?.decision).toBe("ALLOWED");
     expect(at("User:svc-billing", "DELETE")).toMatchObject({ decision: "DENIED", via: ["DENY wins", "User:*"] });
     expect(at("User:admin", "DELETE")?.decision).toBe("ALLOWED");
@@ -229,22 +348,38 @@ describe("whoCan: who can do what", () => {
       ["payments-", "unseen"],
     ]);
     const rows = whoCan(index, under, CONFIG, null);
-    const bob = (name: string) => rows.find((r) => r.principal === "User:bob" && r.resourceName === name && r.operation === "READ")?.decision;
+    const bob = (name: string) =>
+      rows.find((r) => r.principal === "User:bob" && r.resourceName === name && r.operation === "READ")?.decision;
     expect([bob("payments-eu"), bob("payments-us")]).toEqual(["DENIED", "ALLOWED"]);
-    expect(rows.find((r) => r.principal === "User:bob" && r.resource === "unseen" && r.operation === "READ")).toMatchObject({ decision: "ALLOWED", via: ['PREFIXED "payments-"'] });
+    expect(
+      rows.find((r) => r.principal === "User:bob" && r.resource === "unseen" && r.operation === "READ"),
+    ).toMatchObject({ decision: "ALLOWED", via: ['PREFIXED "payments-"'] });
   });
 });
 
 describe("exports", () => {
   it("a principal's rows: each shown cell, then its pattern grants as rows for names not yet seen", () => {
     const rows = principalRows(view("User:bob"));
-    expect(rows.find((r) => r.resourceName === "payments-eu" && r.operation === "READ")).toMatchObject({ resource: "listed+acl", decision: "DENIED", host: null });
-    expect(rows.find((r) => r.resource === "unseen" && r.operation === "READ")).toMatchObject({ resourceName: "payments-", decision: "ALLOWED", via: ['PREFIXED "payments-"', "except payments-eu"] });
+    expect(rows.find((r) => r.resourceName === "payments-eu" && r.operation === "READ")).toMatchObject({
+      resource: "listed+acl",
+      decision: "DENIED",
+      host: null,
+    });
+    expect(rows.find((r) => r.resource === "unseen" && r.operation === "READ")).toMatchObject({
+      resourceName: "payments-",
+      decision: "ALLOWED",
+      via: ['PREFIXED "payments-"', "except payments-eu"],
+    });
   });
 
   it("CSV: the header, one line per row, the snapshot time, spreadsheet formulas escaped", () => {
     const acls = [acl({ resourceName: "=HYPERLINK(1)", principal: "User:eve", operation: "READ" })];
-    const rows = whoCan(AclIndex.build(acls), [{ resourceType: "TOPIC", resourceName: "=HYPERLINK(1)", origin: "acl" }], { superUsers: [] }, null);
+    const rows = whoCan(
+      AclIndex.build(acls),
+      [{ resourceType: "TOPIC", resourceName: "=HYPERLINK(1)", origin: "acl" }],
+      { superUsers: [] },
+      null,
+    );
     const answer = {
       question: { kind: "resource" as const, resourceType: "TOPIC" as const, resourceName: "=HYPERLINK(1)" },
       host: null,
@@ -258,15 +393,34 @@ describe("exports", () => {
     const lines = exportToCsv(answer).split("\r\n");
     expect(lines[0]).toBe(EXPORT_CSV_HEADER.join(","));
     expect(lines).toHaveLength(1 + rows.length + 1);
-    expect(lines[1]).toBe("User:eve,TOPIC,'=HYPERLINK(1),acl,READ,,ALLOWED,acl,,ALLOW,User:eve,READ,LITERAL,'=HYPERLINK(1),*,2026-12-01T10:00:00.000Z");
+    expect(lines[1]).toBe(
+      "User:eve,TOPIC,'=HYPERLINK(1),acl,READ,,ALLOWED,acl,,ALLOW,User:eve,READ,LITERAL,'=HYPERLINK(1),*,2026-1" +
+        "2-01T10:00:00.000Z",
+    );
   });
 
   it("the query: a principal (alice means User:alice) or a resource type with a name or a prefix, never both", () => {
-    expect(effectivePermissionsQuerySchema.parse({ principal: "alice" }).question).toEqual({ kind: "principal", principal: "User:alice" });
-    expect(effectivePermissionsQuerySchema.parse({ resourceType: "topic", prefix: "orders" }).question).toEqual({ kind: "prefix", resourceType: "TOPIC", prefix: "orders" });
-    expect(effectivePermissionsQuerySchema.parse({ resourceType: "CLUSTER" }).question).toEqual({ kind: "resource", resourceType: "CLUSTER", resourceName: "kafka-cluster" });
-    expect(effectivePermissionsQuerySchema.safeParse({ principal: "alice", resourceType: "TOPIC", resourceName: "x" }).success).toBe(false);
-    expect(effectivePermissionsQuerySchema.safeParse({ resourceType: "TOPIC", resourceName: "a", prefix: "b" }).success).toBe(false);
+    expect(effectivePermissionsQuerySchema.parse({ principal: "alice" }).question).toEqual({
+      kind: "principal",
+      principal: "User:alice",
+    });
+    expect(effectivePermissionsQuerySchema.parse({ resourceType: "topic", prefix: "orders" }).question).toEqual({
+      kind: "prefix",
+      resourceType: "TOPIC",
+      prefix: "orders",
+    });
+    expect(effectivePermissionsQuerySchema.parse({ resourceType: "CLUSTER" }).question).toEqual({
+      kind: "resource",
+      resourceType: "CLUSTER",
+      resourceName: "kafka-cluster",
+    });
+    expect(
+      effectivePermissionsQuerySchema.safeParse({ principal: "alice", resourceType: "TOPIC", resourceName: "x" })
+        .success,
+    ).toBe(false);
+    expect(
+      effectivePermissionsQuerySchema.safeParse({ resourceType: "TOPIC", resourceName: "a", prefix: "b" }).success,
+    ).toBe(false);
     expect(effectivePermissionsQuerySchema.safeParse({}).success).toBe(false);
     expect(effectivePermissionsQuerySchema.safeParse({ principal: "alice", host: "*" }).success).toBe(false);
   });
@@ -279,7 +433,8 @@ describe("helpers", () => {
     expect(normalizePrincipal("Group:CN=a:b")).toBe("Group:CN=a:b");
     expect(principalHref("User:*")).toBe("/principals/User%3A*");
     expect(principalParamSchema.parse(" carol ")).toBe("User:carol");
-    for (const bad of ["", "User:", ":alice", "a\u0000b"]) expect(principalParamSchema.safeParse(bad).success, JSON.stringify(bad)).toBe(false);
+    for (const bad of ["", "User:", ":alice", "a\u0000b"])
+      expect(principalParamSchema.safeParse(bad).success, JSON.stringify(bad)).toBe(false);
     expect(principalViewQuerySchema.parse({ host: "::1" }).host).toBe("0:0:0:0:0:0:0:1");
     expect(principalViewQuerySchema.parse({}).host).toBeNull();
     expect(principalViewQuerySchema.safeParse({ host: "kafka.example" }).success).toBe(false);
@@ -291,6 +446,8 @@ describe("helpers", () => {
   });
 
   it("ruleVia names the default's setting", () => {
-    expect(ruleVia({ kind: "default" }, "User:a", "READ", true)).toEqual(["no ACLs: allow.everyone.if.no.acl.found=true"]);
+    expect(ruleVia({ kind: "default" }, "User:a", "READ", true)).toEqual([
+      "no ACLs: allow.everyone.if.no.acl.found=true",
+    ]);
   });
 });

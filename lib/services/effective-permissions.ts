@@ -75,13 +75,23 @@ export interface SnapshotSource {
 }
 
 /** The order the views show resource types in. */
-export const VIEW_TYPES = ["TOPIC", "GROUP", "TRANSACTIONAL_ID", "CLUSTER", "USER", "DELEGATION_TOKEN"] as const satisfies readonly ResourceType[];
+export const VIEW_TYPES = [
+  "TOPIC",
+  "GROUP",
+  "TRANSACTIONAL_ID",
+  "CLUSTER",
+  "USER",
+  "DELEGATION_TOKEN",
+] as const satisfies readonly ResourceType[];
 
 /**
  * Per type: the listed names and every LITERAL ACL name (not `*`, which stands for every
  * name), sorted, each with where it is known from. CLUSTER is always `kafka-cluster`.
  */
-export function knownResources(snapshot: Pick<SnapshotSource, "resourceNames">, listed: ListedResources): KnownResources {
+export function knownResources(
+  snapshot: Pick<SnapshotSource, "resourceNames">,
+  listed: ListedResources,
+): KnownResources {
   const out = {} as KnownResources;
   for (const type of RESOURCE_TYPES) {
     if (type === "CLUSTER") {
@@ -94,7 +104,9 @@ export function knownResources(snapshot: Pick<SnapshotSource, "resourceNames">, 
       if (name === WILDCARD_RESOURCE) continue;
       origins.set(name, origins.has(name) ? "listed+acl" : "acl");
     }
-    out[type] = [...origins].map(([name, origin]) => ({ name, origin })).sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+    out[type] = [...origins]
+      .map(([name, origin]) => ({ name, origin }))
+      .sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
   }
   return out;
 }
@@ -107,7 +119,12 @@ export function knownResources(snapshot: Pick<SnapshotSource, "resourceNames">, 
  * its host when pinned, `implied by READ` / `ALL` when it grants the operation through
  * another; `no ACL matched`; the allow.everyone.if.no.acl.found default.
  */
-export function ruleVia(rule: MatchingRule, principal: string, operation: AclOperation, allowEveryoneIfNoAclFound = false): string[] {
+export function ruleVia(
+  rule: MatchingRule,
+  principal: string,
+  operation: AclOperation,
+  allowEveryoneIfNoAclFound = false,
+): string[] {
   switch (rule.kind) {
     case "superUser":
       return ["super.users"];
@@ -140,10 +157,12 @@ function namedHosts(groups: readonly AclGroup[], principal: string): string[] {
   };
   for (const g of groups) {
     if (g.byPrincipal === null) {
-      for (const e of g.entries) if (e.binding.principal === principal || e.binding.principal === WILDCARD_PRINCIPAL) add(e.binding.host);
+      for (const e of g.entries)
+        if (e.binding.principal === principal || e.binding.principal === WILDCARD_PRINCIPAL) add(e.binding.host);
     } else {
       for (const host of g.byPrincipal.get(principal)?.keys() ?? []) add(host);
-      if (principal !== WILDCARD_PRINCIPAL) for (const host of g.byPrincipal.get(WILDCARD_PRINCIPAL)?.keys() ?? []) add(host);
+      if (principal !== WILDCARD_PRINCIPAL)
+        for (const host of g.byPrincipal.get(WILDCARD_PRINCIPAL)?.keys() ?? []) add(host);
     }
   }
   return [...hosts].sort();
@@ -170,7 +189,8 @@ function namesPrincipal(groups: readonly AclGroup[], principal: string): boolean
     if (g.byPrincipal !== null) {
       if (g.byPrincipal.has(principal) || g.byPrincipal.has(WILDCARD_PRINCIPAL)) return true;
     } else {
-      for (const e of g.entries) if (e.binding.principal === principal || e.binding.principal === WILDCARD_PRINCIPAL) return true;
+      for (const e of g.entries)
+        if (e.binding.principal === principal || e.binding.principal === WILDCARD_PRINCIPAL) return true;
     }
   }
   return false;
@@ -180,7 +200,10 @@ function namesPrincipal(groups: readonly AclGroup[], principal: string): boolean
  * ruleVia, each answer computed once per rule and operation (a rule is one object per
  * deciding ACL, or one of four constants), and the same array handed out again.
  */
-function viaCache(principal: string, allowEveryoneIfNoAclFound: boolean): (rule: MatchingRule, operation: AclOperation) => string[] {
+function viaCache(
+  principal: string,
+  allowEveryoneIfNoAclFound: boolean,
+): (rule: MatchingRule, operation: AclOperation) => string[] {
   const cache = new Map<MatchingRule, Map<AclOperation, string[]>>();
   return (rule, operation) => {
     let byOp = cache.get(rule);
@@ -207,7 +230,10 @@ function cellsFor(
   operations: readonly AclOperation[],
   host: string | null,
   config: AuthorizerConfig,
-  via: (rule: MatchingRule, operation: AclOperation) => string[] = viaCache(principal, config.allowEveryoneIfNoAclFound === true),
+  via: (rule: MatchingRule, operation: AclOperation) => string[] = viaCache(
+    principal,
+    config.allowEveryoneIfNoAclFound === true,
+  ),
 ): PermissionCell[] {
   const requestHost = host ?? UNNAMED_HOST;
   const others = host === null && !isSuperUser(principal, config) ? namedHosts(groups, principal) : [];
@@ -242,7 +268,13 @@ export function resourceCells(
   config: AuthorizerConfig,
   host: string | null = null,
 ): PermissionCell[] {
-  return cellsFor(scanOrder(index, resourceType, resourceName), principal, SUPPORTED_OPERATIONS[resourceType], host, config);
+  return cellsFor(
+    scanOrder(index, resourceType, resourceName),
+    principal,
+    SUPPORTED_OPERATIONS[resourceType],
+    host,
+    config,
+  );
 }
 
 /**
@@ -255,12 +287,20 @@ export function decideFromUnnamedHost(
   request: { principal: string; operation: AclOperation; resourceType: ResourceType; resourceName: string },
   config: AuthorizerConfig,
 ): PermissionCell {
-  return cellsFor(scanOrder(index, request.resourceType, request.resourceName), request.principal, [request.operation], null, config)[0]!;
+  return cellsFor(
+    scanOrder(index, request.resourceType, request.resourceName),
+    request.principal,
+    [request.operation],
+    null,
+    config,
+  )[0]!;
 }
 
 /** Whether a cell says something beyond "no ACL gives it": ALLOWED, or an ACL (a DENY) decides, at some host. */
 const isRelevant = (c: PermissionCell) =>
-  c.decision === "ALLOWED" || c.rule.kind === "acl" || c.otherHosts.some((o) => o.decision === "ALLOWED" || o.rule.kind === "acl");
+  c.decision === "ALLOWED" ||
+  c.rule.kind === "acl" ||
+  c.otherHosts.some((o) => o.decision === "ALLOWED" || o.rule.kind === "acl");
 
 // ---- what can P do ------------------------------------------------------------------------------
 
@@ -275,8 +315,12 @@ function coversWords(resourceType: ResourceType, patternType: "LITERAL" | "PREFI
 }
 
 function compareAcls(a: AclBinding, b: AclBinding): number {
-  const ka = `${a.resourceType}\u0000${a.resourceName}\u0000${a.patternType}\u0000${a.operation}\u0000${a.permissionType}\u0000${a.host}`;
-  const kb = `${b.resourceType}\u0000${b.resourceName}\u0000${b.patternType}\u0000${b.operation}\u0000${b.permissionType}\u0000${b.host}`;
+  const ka =
+    `${a.resourceType}\u0000${a.resourceName}\u0000${a.patternType}\u0000${a.operation}\u0000` +
+    `${a.permissionType}\u0000${a.host}`;
+  const kb =
+    `${b.resourceType}\u0000${b.resourceName}\u0000${b.patternType}\u0000${b.operation}\u0000` +
+    `${b.permissionType}\u0000${b.host}`;
   return ka < kb ? -1 : ka > kb ? 1 : 0;
 }
 
@@ -315,11 +359,22 @@ export function principalPermissions(
       covers: coversWords(p.resourceType, p.patternType, p.resourceName),
       cells: p.operations
         .filter((c) => c.operation !== "ALL")
-        .map((c) => ({ operation: c.operation, decision: c.decision, rule: c.rule, via: ruleVia(c.rule, principal, c.operation, flag), exceptions: c.exceptions })),
+        .map((c) => ({
+          operation: c.operation,
+          decision: c.decision,
+          rule: c.rule,
+          via: ruleVia(c.rule, principal, c.operation, flag),
+          exceptions: c.exceptions,
+        })),
     }))
-    .sort((a, b) => VIEW_TYPES.indexOf(a.resourceType) - VIEW_TYPES.indexOf(b.resourceType) || (a.resourceName < b.resourceName ? -1 : a.resourceName > b.resourceName ? 1 : 0));
+    .sort(
+      (a, b) =>
+        VIEW_TYPES.indexOf(a.resourceType) - VIEW_TYPES.indexOf(b.resourceType) ||
+        (a.resourceName < b.resourceName ? -1 : a.resourceName > b.resourceName ? 1 : 0),
+    );
   const own = index.aclsOfPrincipal(principal).map((e) => e.binding);
-  const wildcard = principal === WILDCARD_PRINCIPAL ? [] : index.aclsOfPrincipal(WILDCARD_PRINCIPAL).map((e) => e.binding);
+  const wildcard =
+    principal === WILDCARD_PRINCIPAL ? [] : index.aclsOfPrincipal(WILDCARD_PRINCIPAL).map((e) => e.binding);
   return {
     principal,
     host: options.host,
@@ -340,8 +395,14 @@ export interface WhoCanResource {
 }
 
 /** The resources of a prefix question: every known one under it, then "any other name under it". */
-export function resourcesUnderPrefix(known: KnownResources, resourceType: ResourceType, prefix: string): WhoCanResource[] {
-  const under: WhoCanResource[] = known[resourceType].filter((r) => r.name.startsWith(prefix)).map((r) => ({ resourceType, resourceName: r.name, origin: r.origin }));
+export function resourcesUnderPrefix(
+  known: KnownResources,
+  resourceType: ResourceType,
+  prefix: string,
+): WhoCanResource[] {
+  const under: WhoCanResource[] = known[resourceType]
+    .filter((r) => r.name.startsWith(prefix))
+    .map((r) => ({ resourceType, resourceName: r.name, origin: r.origin }));
   if (resourceType !== "CLUSTER") under.push({ resourceType, resourceName: prefix, origin: "unseen" });
   return under;
 }
@@ -355,26 +416,63 @@ function whoCanPrincipals(groups: readonly AclGroup[], config: AuthorizerConfig)
   return [...supers, ...[...named].sort(), WILDCARD_PRINCIPAL];
 }
 
-/** Flatten cells into export rows (one per host where the answer differs); `onlyRelevant` drops the "no ACL gives it" ones. */
-function rowsOf(principal: string, r: WhoCanResource, cells: readonly PermissionCell[], host: string | null, out: EffectiveRow[], onlyRelevant = false): void {
+/**
+ * Flatten cells into export rows (one per host where the answer differs); `onlyRelevant` drops the "no ACL gives it"
+ * ones.
+ */
+function rowsOf(
+  principal: string,
+  r: WhoCanResource,
+  cells: readonly PermissionCell[],
+  host: string | null,
+  out: EffectiveRow[],
+  onlyRelevant = false,
+): void {
   const { resourceType, resourceName, origin } = r;
   for (const c of cells) {
     const operation = c.operation;
     if (!onlyRelevant || c.decision === "ALLOWED" || c.rule.kind === "acl") {
-      out.push({ principal, resourceType, resourceName, resource: origin, operation, host, decision: c.decision, rule: c.rule, via: c.via });
+      out.push({
+        principal,
+        resourceType,
+        resourceName,
+        resource: origin,
+        operation,
+        host,
+        decision: c.decision,
+        rule: c.rule,
+        via: c.via,
+      });
     }
-    for (const o of c.otherHosts) out.push({ principal, resourceType, resourceName, resource: origin, operation, host: o.host, decision: o.decision, rule: o.rule, via: o.via });
+    for (const o of c.otherHosts)
+      out.push({
+        principal,
+        resourceType,
+        resourceName,
+        resource: origin,
+        operation,
+        host: o.host,
+        decision: o.decision,
+        rule: o.rule,
+        via: o.via,
+      });
   }
 }
 
 /** Who can do what on each resource: one row per principal, operation and (differing) host. */
-export function whoCan(index: AclIndex, resources: readonly WhoCanResource[], config: AuthorizerConfig, host: string | null): EffectiveRow[] {
+export function whoCan(
+  index: AclIndex,
+  resources: readonly WhoCanResource[],
+  config: AuthorizerConfig,
+  host: string | null,
+): EffectiveRow[] {
   const rows: EffectiveRow[] = [];
   for (const r of resources) {
     const name = r.origin === "unseen" ? representativeName("PREFIXED", r.resourceName) : r.resourceName;
     const groups = scanOrder(index, r.resourceType, name);
     const operations = SUPPORTED_OPERATIONS[r.resourceType];
-    for (const principal of whoCanPrincipals(groups, config)) rowsOf(principal, r, cellsFor(groups, principal, operations, host, config), host, rows);
+    for (const principal of whoCanPrincipals(groups, config))
+      rowsOf(principal, r, cellsFor(groups, principal, operations, host, config), host, rows);
   }
   return rows;
 }
@@ -383,11 +481,21 @@ export function whoCan(index: AclIndex, resources: readonly WhoCanResource[], co
  * A principal's answer as export rows: per resource shown, the cells that are ALLOWED or
  * decided by an ACL (with `all`: every cell), then its pattern grants as `unseen` rows.
  */
-export function principalRows(permissions: PrincipalPermissions, decisions: "relevant" | "all" = "relevant"): EffectiveRow[] {
+export function principalRows(
+  permissions: PrincipalPermissions,
+  decisions: "relevant" | "all" = "relevant",
+): EffectiveRow[] {
   const rows: EffectiveRow[] = [];
   for (const s of permissions.sections) {
     for (const r of s.resources) {
-      rowsOf(permissions.principal, { resourceType: s.resourceType, resourceName: r.resourceName, origin: r.origin }, r.cells, permissions.host, rows, decisions === "relevant");
+      rowsOf(
+        permissions.principal,
+        { resourceType: s.resourceType, resourceName: r.resourceName, origin: r.origin },
+        r.cells,
+        permissions.host,
+        rows,
+        decisions === "relevant",
+      );
     }
   }
   for (const p of permissions.patterns) {
@@ -401,7 +509,10 @@ export function principalRows(permissions: PrincipalPermissions, decisions: "rel
         host: permissions.host,
         decision: c.decision,
         rule: c.rule,
-        via: [...c.via, ...(c.exceptions.length > 0 ? [`except ${c.exceptions.map((e) => e.resourceName).join(", ")}`] : [])],
+        via: [
+          ...c.via,
+          ...(c.exceptions.length > 0 ? [`except ${c.exceptions.map((e) => e.resourceName).join(", ")}`] : []),
+        ],
       });
     }
   }
@@ -437,11 +548,13 @@ export function exportToCsv(answer: Pick<EffectiveExport, "rows" | "aclSnapshot"
   for (const r of answer.rows) {
     const acl = r.rule.kind === "acl" ? r.rule.acl : null;
     parts.push(
-      `${csvCell(r.principal)},${r.resourceType},${csvCell(r.resourceName)},${r.resource},${r.operation},${r.host === null ? "" : csvCell(r.host)},${r.decision},${r.rule.kind},` +
+      `${csvCell(r.principal)},${r.resourceType},${csvCell(r.resourceName)},${r.resource},${r.operation},` +
+        `${r.host === null ? "" : csvCell(r.host)},${r.decision},${r.rule.kind},` +
         `${r.via.length === 0 ? "" : csvCell(r.via.join("; "))},` +
         (acl === null
           ? ",,,,,,"
-          : `${acl.permissionType},${csvCell(acl.principal)},${acl.operation},${acl.patternType},${csvCell(acl.resourceName)},${csvCell(acl.host)},`) +
+          : `${acl.permissionType},${csvCell(acl.principal)},${acl.operation},${acl.patternType},` +
+            `${csvCell(acl.resourceName)},${csvCell(acl.host)},`) +
         `${takenAt}\r\n`,
     );
   }
@@ -450,7 +563,12 @@ export function exportToCsv(answer: Pick<EffectiveExport, "rows" | "aclSnapshot"
 
 /** The file name of an export: what it is about and the snapshot's time. */
 export function exportFileName(question: EffectiveExport["question"], takenAt: string, format: "json" | "csv"): string {
-  const about = question.kind === "principal" ? question.principal : question.kind === "resource" ? `${question.resourceType}-${question.resourceName}` : `${question.resourceType}-${question.prefix}-prefix`;
+  const about =
+    question.kind === "principal"
+      ? question.principal
+      : question.kind === "resource"
+        ? `${question.resourceType}-${question.resourceName}`
+        : `${question.resourceType}-${question.prefix}-prefix`;
   const safe = about.replace(/[^A-Za-z0-9._-]+/g, "_").slice(0, 80);
   return `effective-permissions-${safe}-${takenAt.replace(/[:.]/g, "-")}.${format}`;
 }
@@ -467,12 +585,18 @@ export function unnamedHost(named: Iterable<string>): string {
 }
 
 /** Notes that every export carries: the host meaning and the assumptions it decides under. */
-export function exportNotes(host: string | null, assumptions: Pick<AccessCheckAssumptions, "superUsers" | "allowEveryoneIfNoAclFound" | "source">): string[] {
+export function exportNotes(
+  host: string | null,
+  assumptions: Pick<AccessCheckAssumptions, "superUsers" | "allowEveryoneIfNoAclFound" | "source">,
+): string[] {
   return [
     host === null
-      ? "host empty/null: a client whose address no ACL names (only *-host ACLs count); rows with a host give the answer from that address where it differs."
+      ? "host empty/null: a client whose address no ACL names (only *-host ACLs count); rows with a host give " +
+        "the answer from that address where it differs."
       : `Every row is for a client connecting from ${host}.`,
-    `Assuming super.users = ${assumptions.superUsers.join(";") || "(none)"} and allow.everyone.if.no.acl.found = ${assumptions.allowEveryoneIfNoAclFound} (${assumptions.source}).`,
-    "resource: listed = Kafka lists it to you; acl = named by a LITERAL ACL; unseen = any other name the pattern (PREFIXED prefix, or LITERAL *) covers.",
+    `Assuming super.users = ${assumptions.superUsers.join(";") || "(none)"} and allow.everyone.if.no.acl.found ` +
+      `= ${assumptions.allowEveryoneIfNoAclFound} (${assumptions.source}).`,
+    "resource: listed = Kafka lists it to you; acl = named by a LITERAL ACL; unseen = any other name the " +
+      "pattern (PREFIXED prefix, or LITERAL *) covers.",
   ];
 }

@@ -34,7 +34,13 @@ import {
   type PrincipalMappingConfig,
   type PrincipalMappingRequest,
 } from "@/lib/policy";
-import type { IdentityInput, IdentityMapBody, IdentityMapResult, IdentityResult, PrincipalAccess } from "@/lib/schemas/identities";
+import type {
+  IdentityInput,
+  IdentityMapBody,
+  IdentityMapResult,
+  IdentityResult,
+  PrincipalAccess,
+} from "@/lib/schemas/identities";
 import { getAclSnapshot, type AclSnapshot } from "./acl-snapshot";
 import { toAuthorizerConfig } from "@/lib/authorizer-config";
 import { clusterOf } from "@/lib/clusters";
@@ -60,7 +66,8 @@ export function requestRegexBudget(signal?: AbortSignal | null): RegexBudget {
     deadline ??= now + RULES_TIME_LIMIT_MS;
     if (now > deadline) {
       throw new RegexBudgetExceeded(
-        `Mapping these inputs with these rules takes longer than ${RULES_TIME_LIMIT_MS} ms (the limit per request); simplify the rules or send fewer inputs.`,
+        `Mapping these inputs with these rules takes longer than ${RULES_TIME_LIMIT_MS} ms (the limit per ` +
+          `request); simplify the rules or send fewer inputs.`,
       );
     }
   });
@@ -76,7 +83,9 @@ export function rulesTooCostly(error: unknown): Extract<ActionResult<never>, { o
  * The mapping settings of the brokers of `cluster` (the credential's cluster; the default
  * cluster when not given) as the console is told them (unset or blank: the property is unset).
  */
-export function configuredPrincipalMapping(cluster: Pick<KafkaCredential, "clusterId"> = {}): PrincipalMappingConfig & { configured: boolean } {
+export function configuredPrincipalMapping(
+  cluster: Pick<KafkaCredential, "clusterId"> = {},
+): PrincipalMappingConfig & { configured: boolean } {
   const { sslRules: ssl, kerberosRules: kerberos, kerberosDefaultRealm: realm } = clusterOf(cluster).principalMapping;
   return {
     ssl: ssl === null ? null : { rules: ssl },
@@ -85,7 +94,8 @@ export function configuredPrincipalMapping(cluster: Pick<KafkaCredential, "clust
   };
 }
 
-export type CertificateSubject = { ok: true; subject: string; issuer: string; notes: string[] } | { ok: false; error: string; message: string };
+export type CertificateSubject =
+  { ok: true; subject: string; issuer: string; notes: string[] } | { ok: false; error: string; message: string };
 
 /** The subject (and issuer) of the first certificate in `pem`, as a broker's X500Principal#getName() prints it. */
 export function certificateSubject(pem: string): CertificateSubject {
@@ -93,14 +103,22 @@ export function certificateSubject(pem: string): CertificateSubject {
   try {
     der = new Uint8Array(new X509Certificate(pem).raw);
   } catch {
-    return { ok: false, error: "CertificateException", message: "Not a readable certificate: paste or upload a PEM file (-----BEGIN CERTIFICATE----- ...)." };
+    return {
+      ok: false,
+      error: "CertificateException",
+      message: "Not a readable certificate: paste or upload a PEM file (-----BEGIN CERTIFICATE----- ...).",
+    };
   }
   try {
     const notes: string[] = [];
     const subject = certificateSubjectRfc2253(der, notes);
     return { ok: true, subject, issuer: certificateIssuerRfc2253(der), notes };
   } catch (e) {
-    return { ok: false, error: "CertificateException", message: `The certificate's names could not be read: ${e instanceof Error ? e.message : String(e)}.` };
+    return {
+      ok: false,
+      error: "CertificateException",
+      message: `The certificate's names could not be read: ${e instanceof Error ? e.message : String(e)}.`,
+    };
   }
 }
 
@@ -114,14 +132,23 @@ export function principalAccess(snapshot: AclSnapshot, principal: string, config
     allowed: p.operations.filter((c) => c.decision === "ALLOWED").map((c) => c.operation),
     denied: p.operations.filter((c) => c.decision === "DENIED").map((c) => c.operation),
   }));
-  return { principal, superUser: effective.superUser, patterns: patterns.slice(0, ACCESS_PATTERNS_SHOWN), more: Math.max(0, patterns.length - ACCESS_PATTERNS_SHOWN) };
+  return {
+    principal,
+    superUser: effective.superUser,
+    patterns: patterns.slice(0, ACCESS_PATTERNS_SHOWN),
+    more: Math.max(0, patterns.length - ACCESS_PATTERNS_SHOWN),
+  };
 }
 
-function mappingConfigOf(body: Pick<IdentityMapBody, "sslRules" | "kerberosRules" | "defaultRealm">, cluster: Pick<KafkaCredential, "clusterId">): PrincipalMappingConfig {
+function mappingConfigOf(
+  body: Pick<IdentityMapBody, "sslRules" | "kerberosRules" | "defaultRealm">,
+  cluster: Pick<KafkaCredential, "clusterId">,
+): PrincipalMappingConfig {
   const configured = configuredPrincipalMapping(cluster);
   const sslRules = body.sslRules === undefined ? (configured.ssl?.rules ?? null) : body.sslRules;
   const kerberosRules = body.kerberosRules === undefined ? (configured.kerberos?.rules ?? null) : body.kerberosRules;
-  const defaultRealm = body.defaultRealm === undefined ? (configured.kerberos?.defaultRealm ?? null) : body.defaultRealm;
+  const defaultRealm =
+    body.defaultRealm === undefined ? (configured.kerberos?.defaultRealm ?? null) : body.defaultRealm;
   return { ssl: { rules: sslRules }, kerberos: { rules: kerberosRules, defaultRealm } };
 }
 
@@ -139,15 +166,32 @@ export function mapIdentities(
     if (input.type === "certificate") {
       const read = certificateSubject(input.pem);
       budget.check();
-      if (!read.ok) return { input: { type: "certificate", value: null }, certificate: null, outcome: { ok: false, error: read.error, message: read.message, stage: "certificate" } };
+      if (!read.ok)
+        return {
+          input: { type: "certificate", value: null },
+          certificate: null,
+          outcome: { ok: false, error: read.error, message: read.message, stage: "certificate" },
+        };
       certificate = { subject: read.subject, issuer: read.issuer, notes: read.notes };
       request = { type: "ssl", distinguishedName: read.subject };
-    } else request = input.type === "ssl" ? { type: "ssl", distinguishedName: input.distinguishedName } : { type: "kerberos", principal: input.principal };
+    } else
+      request =
+        input.type === "ssl"
+          ? { type: "ssl", distinguishedName: input.distinguishedName }
+          : { type: "kerberos", principal: input.principal };
     const outcome = mapper.map(request);
     return {
       input: { type: input.type, value: inputValue(input, certificate) },
       certificate,
-      outcome: outcome.ok ? { ok: true, name: outcome.name, principal: outcome.principal, rule: outcome.rule } : { ok: false, error: outcome.error, message: outcome.message, stage: outcome.stage, ...(outcome.brokerError ? { brokerError: outcome.brokerError } : {}) },
+      outcome: outcome.ok
+        ? { ok: true, name: outcome.name, principal: outcome.principal, rule: outcome.rule }
+        : {
+            ok: false,
+            error: outcome.error,
+            message: outcome.message,
+            stage: outcome.stage,
+            ...(outcome.brokerError ? { brokerError: outcome.brokerError } : {}),
+          },
     };
   });
   const error = mapper.configError;
@@ -174,7 +218,11 @@ function inputValue(input: IdentityInput, certificate: IdentityResult["certifica
  * The page's and the API's answer: every input mapped, with what each principal may do when
  * Kafka lets the viewer describe ACLs. `signal`: the request's, to stop when its client has gone.
  */
-export async function mapIdentitiesFor(viewer: Viewer, body: IdentityMapBody, signal?: AbortSignal): Promise<ActionResult<IdentityMapResult>> {
+export async function mapIdentitiesFor(
+  viewer: Viewer,
+  body: IdentityMapBody,
+  signal?: AbortSignal,
+): Promise<ActionResult<IdentityMapResult>> {
   let mapped: ReturnType<typeof mapIdentities>;
   try {
     mapped = mapIdentities(body, viewer.credential, requestRegexBudget(signal));
@@ -197,7 +245,12 @@ export async function mapIdentitiesFor(viewer: Viewer, body: IdentityMapBody, si
   });
   return {
     ok: true,
-    data: { ...mapped, results, accessUnavailable: acls !== null && !acls.ok ? `What these principals may do is not shown: ${acls.message}` : null },
+    data: {
+      ...mapped,
+      results,
+      accessUnavailable:
+        acls !== null && !acls.ok ? `What these principals may do is not shown: ${acls.message}` : null,
+    },
   };
 }
 
@@ -225,24 +278,36 @@ export function mapConfiguredClient(
   const configured = configuredPrincipalMapping(cluster);
   const mapper = principalMapper(configured, budget);
   const dn = kind === "certificate" ? (normalizeDistinguishedName(value) ?? value) : null;
-  const outcome = mapper.map(dn !== null ? { type: "ssl", distinguishedName: dn } : { type: "kerberos", principal: value });
+  const outcome = mapper.map(
+    dn !== null ? { type: "ssl", distinguishedName: dn } : { type: "kerberos", principal: value },
+  );
   const rules =
     kind === "certificate"
       ? configured.ssl?.rules != null
         ? `ssl.principal.mapping.rules = ${configured.ssl.rules} (KAFKA_SSL_PRINCIPAL_MAPPING_RULES)`
         : "ssl.principal.mapping.rules unset (DEFAULT: the DN itself)"
       : configured.kerberos?.rules != null
-        ? `sasl.kerberos.principal.to.local.rules = ${configured.kerberos.rules} (KAFKA_SASL_KERBEROS_PRINCIPAL_TO_LOCAL_RULES)`
-        : `sasl.kerberos.principal.to.local.rules unset (DEFAULT, default realm ${JSON.stringify(configured.kerberos?.defaultRealm ?? "")})`;
+        ? `sasl.kerberos.principal.to.local.rules = ${configured.kerberos.rules} ` +
+          `(KAFKA_SASL_KERBEROS_PRINCIPAL_TO_LOCAL_RULES)`
+        : `sasl.kerberos.principal.to.local.rules unset (DEFAULT, default ` +
+          `realm ${JSON.stringify(configured.kerberos?.defaultRealm ?? "")})`;
   if (!outcome.ok) {
     const who = kind === "certificate" ? `A client presenting certificate DN ${value}` : `Kerberos principal ${value}`;
     return {
       ok: false,
       message:
         outcome.stage === "config"
-          ? `The configured ${outcome.property} is refused by Kafka (a broker would not start): ${outcome.error}: ${outcome.message}`
-          : `${who} gets no principal (${rules}): Kafka refuses the connection with ${outcome.error}: ${outcome.message}`,
+          ? `The configured ${outcome.property} is refused by Kafka (a broker would not ` +
+            `start): ${outcome.error}: ${outcome.message}`
+          : `${who} gets no principal (${rules}): Kafka refuses the connection ` +
+            `with ${outcome.error}: ${outcome.message}`,
     };
   }
-  return { ok: true, principal: outcome.principal, rule: outcome.rule?.text ?? null, rules, canonicalDn: dn !== null && dn !== value ? dn : null };
+  return {
+    ok: true,
+    principal: outcome.principal,
+    rule: outcome.rule?.text ?? null,
+    rules,
+    canonicalDn: dn !== null && dn !== value ? dn : null,
+  };
 }

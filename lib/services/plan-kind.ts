@@ -28,7 +28,9 @@ export interface PreparedPlan<P, V> {
   basis: string;
   /** Set when Apply must refuse this plan whatever happens (nothing to change, invalid bindings): shown to the user. */
   notApplicable?: string | null;
-  /** Kept with the plan but not shown (e.g. the universe a blast radius was computed over, to page through it later). */
+  /**
+   * Kept with the plan but not shown (e.g. the universe a blast radius was computed over, to page through it later).
+   */
   detail?: unknown;
   /**
    * Called once the plan is stored, with its id (e.g. to keep a computed structure in
@@ -78,7 +80,11 @@ export interface PlanKind<I = unknown, P = unknown, V = unknown, R = unknown, Ro
   /** The 409 message when the basis changed, e.g. "The ACLs changed since this preview (…); preview again." */
   staleMessage(then: string, now: string): string;
   execute(viewer: Viewer, plan: PlanContext<P, V>): Promise<PlanExecution<R>>;
-  rows?(viewer: Viewer, plan: PlanContext<P, V>, page: { page: number; pageSize: number }): Promise<ActionResult<PlanRowsPage<Row>>>;
+  rows?(
+    viewer: Viewer,
+    plan: PlanContext<P, V>,
+    page: { page: number; pageSize: number },
+  ): Promise<ActionResult<PlanRowsPage<Row>>>;
 }
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- the registry holds kinds of every input/payload type

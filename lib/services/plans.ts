@@ -30,7 +30,15 @@ import "server-only";
 import type { Viewer } from "@/lib/auth/sign-in";
 import type { ActionResult } from "@/lib/schemas/result";
 import { clusterIdOf, findCluster } from "@/lib/clusters";
-import { claimForApply, finishPlan, getPlan, purgeExpiredPlans, reopenPlan, savePlan, type StoredPlan } from "@/lib/db/change-plan";
+import {
+  claimForApply,
+  finishPlan,
+  getPlan,
+  purgeExpiredPlans,
+  reopenPlan,
+  savePlan,
+  type StoredPlan,
+} from "@/lib/db/change-plan";
 import { hashSessionId } from "@/lib/db/session";
 import { env } from "@/lib/env";
 import type { AnyPlanKind, PlanContext, PlanHeader, PlanRowsPage, PreparedPlan } from "./plan-kind";
@@ -51,7 +59,9 @@ interface StoredPreview<V = unknown> {
 export type PlanView<V = Record<string, unknown>> = PlanHeader & V;
 
 /** A plan and one page of its detail rows (when the kind has rows). */
-export type PlanPageView<V = Record<string, unknown>, Row = unknown> = PlanView<V> & { changes: PlanRowsPage<Row> | null };
+export type PlanPageView<V = Record<string, unknown>, Row = unknown> = PlanView<V> & {
+  changes: PlanRowsPage<Row> | null;
+};
 
 /** Apply's answer: the plan's header after the apply, and what the kind reports. */
 export type PlanApplyView<R = Record<string, unknown>> = { plan: PlanHeader } & R;
@@ -94,7 +104,14 @@ function headerOf(plan: StoredPlan, now = new Date()): PlanHeader {
 
 function contextOf(plan: StoredPlan): PlanContext<unknown, unknown> {
   const stored = plan.preview as StoredPreview | null;
-  return { id: plan.id, kind: plan.kind, payload: plan.payload, basis: plan.basis, view: stored?.view ?? null, detail: stored?.detail ?? null };
+  return {
+    id: plan.id,
+    kind: plan.kind,
+    payload: plan.payload,
+    basis: plan.basis,
+    view: stored?.view ?? null,
+    detail: stored?.detail ?? null,
+  };
 }
 
 function viewOf<V>(plan: StoredPlan, now = new Date()): PlanView<V> {
@@ -102,7 +119,11 @@ function viewOf<V>(plan: StoredPlan, now = new Date()): PlanView<V> {
   return { ...(stored?.view as V), ...headerOf(plan, now) };
 }
 
-const when = (d: Date) => d.toISOString().replace("T", " ").replace(/\.\d+Z$/, " UTC");
+const when = (d: Date) =>
+  d
+    .toISOString()
+    .replace("T", " ")
+    .replace(/\.\d+Z$/, " UTC");
 
 let lastPurge = 0;
 /** Expired plans are deleted a day after they expire; checked at most once an hour per process. */
@@ -110,14 +131,27 @@ function purgeNowAndThen(now: number): void {
   if (now - lastPurge < 3_600_000) return;
   lastPurge = now;
   purgeExpiredPlans(new Date(now)).catch((error: unknown) => {
-    console.error(`[console] purging expired plans failed: ${error instanceof Error ? error.message.split("\n").pop() : String(error)}`);
+    console.error(
+      `[console] purging expired plans ` +
+        `failed: ${error instanceof Error ? error.message.split("\n").pop() : String(error)}`,
+    );
   });
 }
 
 /** Preview a change of `kind` as `viewer` and keep it as a plan. */
-export async function createPlan<V = Record<string, unknown>>(viewer: Viewer, kind: string, input: unknown): Promise<ActionResult<PlanView<V>>> {
+export async function createPlan<V = Record<string, unknown>>(
+  viewer: Viewer,
+  kind: string,
+  input: unknown,
+): Promise<ActionResult<PlanView<V>>> {
   const k = kindOf(kind);
-  if (k === null) return { ok: false, code: "VALIDATION", message: `Unknown plan kind "${kind}"; one of ${planKindNames().join(", ")}.`, fieldErrors: { kind: ["Unknown plan kind"] } };
+  if (k === null)
+    return {
+      ok: false,
+      code: "VALIDATION",
+      message: `Unknown plan kind "${kind}"; one of ${planKindNames().join(", ")}.`,
+      fieldErrors: { kind: ["Unknown plan kind"] },
+    };
   const prepared = await k.prepare(viewer, input);
   if (!prepared.ok) return prepared;
   const { payload, preview, basis, notApplicable, detail, onSaved } = prepared.data as PreparedPlan<unknown, unknown>;
@@ -134,8 +168,17 @@ export async function createPlan<V = Record<string, unknown>>(viewer: Viewer, ki
       ttlMs: ttlMs(),
     });
   } catch (error) {
-    console.error(`[console] a ${kind} plan could not be stored: ${error instanceof Error ? error.message.split("\n").pop() : String(error)}`);
-    return { ok: false, code: "INTERNAL", message: "The console could not keep this plan (database unavailable); nothing was changed. Try again when the database is back." };
+    console.error(
+      `[console] a ${kind} plan could not be ` +
+        `stored: ${error instanceof Error ? error.message.split("\n").pop() : String(error)}`,
+    );
+    return {
+      ok: false,
+      code: "INTERNAL",
+      message:
+        "The console could not keep this plan (database unavailable); nothing was changed. Try again when the " +
+        "database is back.",
+    };
   }
   purgeNowAndThen(Date.now());
   try {
@@ -148,8 +191,18 @@ export async function createPlan<V = Record<string, unknown>>(viewer: Viewer, ki
 
 async function ownPlan(viewer: Viewer, id: string): Promise<ActionResult<StoredPlan>> {
   const plan = await getPlan(id);
-  if (plan === null) return { ok: false, code: "NOT_FOUND", message: "There is no plan with this id (it may have expired and been removed); preview the change again." };
-  if (plan.principal !== viewer.principal) return { ok: false, code: "DENIED", message: `This plan was made by ${plan.principal}; only they may see or apply it.` };
+  if (plan === null)
+    return {
+      ok: false,
+      code: "NOT_FOUND",
+      message: "There is no plan with this id (it may have expired and been removed); preview the change again.",
+    };
+  if (plan.principal !== viewer.principal)
+    return {
+      ok: false,
+      code: "DENIED",
+      message: `This plan was made by ${plan.principal}; only they may see or apply it.`,
+    };
   if (plan.clusterId !== clusterIdOf(viewer.credential)) return otherCluster(plan);
   return { ok: true, data: plan };
 }
@@ -157,7 +210,11 @@ async function ownPlan(viewer: Viewer, id: string): Promise<ActionResult<StoredP
 /** A plan is computed from one cluster's state: on another it is neither shown nor applied. */
 function otherCluster(plan: Pick<StoredPlan, "clusterId">): Failure {
   const name = findCluster(plan.clusterId)?.displayName ?? plan.clusterId;
-  return { ok: false, code: "CONFLICT", message: `This plan was made on the cluster ${name}; it can be seen and applied only there. Nothing was changed.` };
+  return {
+    ok: false,
+    code: "CONFLICT",
+    message: `This plan was made on the cluster ${name}; it can be seen and applied only there. Nothing was changed.`,
+  };
 }
 
 /** The plan as shown, with one page of its detail rows (only for the principal who made it). */
@@ -181,22 +238,54 @@ export async function getPlanView<V = Record<string, unknown>, Row = unknown>(
   return { ok: true, data: { ...viewOf<V>(plan), changes } };
 }
 
-function claimRefusal(reason: Exclude<Awaited<ReturnType<typeof claimForApply>>, { ok: true }>["reason"], plan: StoredPlan | null): Failure {
+function claimRefusal(
+  reason: Exclude<Awaited<ReturnType<typeof claimForApply>>, { ok: true }>["reason"],
+  plan: StoredPlan | null,
+): Failure {
   switch (reason) {
     case "NOT_FOUND":
-      return { ok: false, code: "NOT_FOUND", message: "There is no plan with this id (it may have expired and been removed); preview the change again." };
+      return {
+        ok: false,
+        code: "NOT_FOUND",
+        message: "There is no plan with this id (it may have expired and been removed); preview the change again.",
+      };
     case "NOT_YOURS":
-      return { ok: false, code: "DENIED", message: `This plan was made by ${plan?.principal ?? "someone else"}; only they may apply it.` };
+      return {
+        ok: false,
+        code: "DENIED",
+        message: `This plan was made by ${plan?.principal ?? "someone else"}; only they may apply it.`,
+      };
     case "OTHER_CLUSTER":
       return otherCluster(plan ?? { clusterId: "another cluster" });
     case "EXPIRED":
-      return { ok: false, code: "CONFLICT", message: `This plan expired${plan ? ` at ${when(plan.expiresAt)}` : ""}; nothing was changed. Preview the change again.` };
+      return {
+        ok: false,
+        code: "CONFLICT",
+        message:
+          `This plan expired${plan ? ` at ${when(plan.expiresAt)}` : ""}; nothing was changed. Preview the ` +
+          `change again.`,
+      };
     case "ALREADY_APPLIED":
-      return { ok: false, code: "CONFLICT", message: `This plan was already applied${plan?.appliedAt ? ` at ${when(plan.appliedAt)}` : ""}; it is not applied twice.` };
+      return {
+        ok: false,
+        code: "CONFLICT",
+        message:
+          `This plan was already applied${plan?.appliedAt ? ` at ${when(plan.appliedAt)}` : ""}; it is not ` +
+          `applied twice.`,
+      };
     case "IN_PROGRESS":
-      return { ok: false, code: "CONFLICT", message: "This plan is being applied right now (another click or another tab); it is not applied twice." };
+      return {
+        ok: false,
+        code: "CONFLICT",
+        message: "This plan is being applied right now (another click or another tab); it is not applied twice.",
+      };
     case "FAILED":
-      return { ok: false, code: "CONFLICT", message: "This plan was refused or failed when it was applied; nothing more is sent for it. Preview the change again." };
+      return {
+        ok: false,
+        code: "CONFLICT",
+        message:
+          "This plan was refused or failed when it was applied; nothing more is sent for it. Preview the change again.",
+      };
   }
 }
 
@@ -205,19 +294,28 @@ function claimRefusal(reason: Exclude<Awaited<ReturnType<typeof claimForApply>>,
  * Only the principal who made it, once, before it expires, and only if what it was
  * computed from is unchanged.
  */
-export async function applyPlan<R = Record<string, unknown>>(viewer: Viewer, id: string): Promise<ActionResult<PlanApplyView<R>>> {
+export async function applyPlan<R = Record<string, unknown>>(
+  viewer: Viewer,
+  id: string,
+): Promise<ActionResult<PlanApplyView<R>>> {
   const own = await ownPlan(viewer, id);
   if (!own.ok) return own;
   const existing = own.data;
   const k = kindOf(existing.kind);
-  if (k === null) return { ok: false, code: "CONFLICT", message: `This console does not know plans of kind "${existing.kind}"; preview the change again.` };
+  if (k === null)
+    return {
+      ok: false,
+      code: "CONFLICT",
+      message: `This console does not know plans of kind "${existing.kind}"; preview the change again.`,
+    };
   const header = headerOf(existing);
   if (header.status === "OPEN" && header.notApplicable !== null) {
     return { ok: false, code: "VALIDATION", message: `This plan cannot be applied: ${header.notApplicable}` };
   }
 
   const claim = await claimForApply(id, viewer.principal, new Date(), clusterIdOf(viewer.credential));
-  if (!claim.ok) return claimRefusal(claim.reason, claim.reason === "NOT_FOUND" ? null : ((await getPlan(id)) ?? existing));
+  if (!claim.ok)
+    return claimRefusal(claim.reason, claim.reason === "NOT_FOUND" ? null : ((await getPlan(id)) ?? existing));
   const plan = claim.plan;
 
   const now = await k.currentBasis(viewer, plan.payload);
@@ -237,8 +335,17 @@ export async function applyPlan<R = Record<string, unknown>>(viewer: Viewer, id:
   } catch (error) {
     // The kind's audited calls record their own outcome; whether anything reached Kafka is unknown here.
     await finishPlan(id, "APPLIED");
-    console.error(`[console] applying plan ${id} (${plan.kind}) failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
-    return { ok: false, code: "INTERNAL", message: "Applying the plan failed on the console's side; see the audit trail for what reached Kafka. Preview again before retrying." };
+    console.error(
+      `[console] applying plan ${id} (${plan.kind}) ` +
+        `failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`,
+    );
+    return {
+      ok: false,
+      code: "INTERNAL",
+      message:
+        "Applying the plan failed on the console's side; see the audit trail for what reached Kafka. Preview " +
+        "again before retrying.",
+    };
   }
   await finishPlan(id, execution.changed ? "APPLIED" : "FAILED");
   const after = (await getPlan(id)) ?? plan;

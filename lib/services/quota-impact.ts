@@ -40,7 +40,12 @@ import {
   type QuotaEntity,
   type QuotaKey,
 } from "@/lib/policy";
-import type { QuotaAppliedLevelView, QuotaImpactView, QuotaPairBudgetView, QuotaPairImpact } from "@/lib/schemas/quotas";
+import type {
+  QuotaAppliedLevelView,
+  QuotaImpactView,
+  QuotaPairBudgetView,
+  QuotaPairImpact,
+} from "@/lib/schemas/quotas";
 import { formatQuotaValue } from "./quota-view";
 
 /** The alteration a quota plan carries out, exactly. */
@@ -76,7 +81,8 @@ export function knownPairs(configured: readonly ConfiguredQuota[], change: Quota
     if (e.ip !== undefined) return;
     if (typeof e.user === "string") users.add(e.user);
     if (typeof e["client-id"] === "string") clients.add(e["client-id"]);
-    if (typeof e.user === "string" && typeof e["client-id"] === "string") subPairs.set(JSON.stringify([e.user, e["client-id"]]), { user: e.user, clientId: e["client-id"] });
+    if (typeof e.user === "string" && typeof e["client-id"] === "string")
+      subPairs.set(JSON.stringify([e.user, e["client-id"]]), { user: e.user, clientId: e["client-id"] });
   };
   for (const q of configured) add(q.entity);
   add(change.entity);
@@ -84,7 +90,8 @@ export function knownPairs(configured: readonly ConfiguredQuota[], change: Quota
   const c = [...clients].sort(cmp);
   const truncated = u.length * c.length > PAIR_LIMIT;
   const pairs: { user: string; clientId: string }[] = [];
-  if (truncated) pairs.push(...[...subPairs.values()].sort((a, b) => cmp(a.user, b.user) || cmp(a.clientId, b.clientId)));
+  if (truncated)
+    pairs.push(...[...subPairs.values()].sort((a, b) => cmp(a.user, b.user) || cmp(a.clientId, b.clientId)));
   else for (const user of u) for (const clientId of c) pairs.push({ user, clientId });
   for (const user of u) pairs.push({ user, clientId: OTHER_CLIENT });
   for (const clientId of c) pairs.push({ user: OTHER_USER, clientId });
@@ -113,7 +120,11 @@ function levelView(configured: QuotaIndex, user: string, clientId: string, key: 
 }
 
 /** The KIP-55 budget of the user entity a pair's user falls under (a stand-in user: the `<default>` user's). */
-function budgetView(configured: readonly ConfiguredQuota[], user: string | null, key: ClientQuotaKey): QuotaPairBudgetView {
+function budgetView(
+  configured: readonly ConfiguredQuota[],
+  user: string | null,
+  key: ClientQuotaKey,
+): QuotaPairBudgetView {
   const line = userBudget(configured, user).find((l) => l.key === key)!;
   return {
     user,
@@ -122,12 +133,18 @@ function budgetView(configured: readonly ConfiguredQuota[], user: string | null,
     sum: line.sum,
     sumDisplay: formatQuotaValue(key, line.sum),
     remaining: line.remaining,
-    remainingDisplay: line.remaining === null ? "unlimited" : line.remaining < 0 ? `none (${formatQuotaValue(key, -line.remaining)} over)` : formatQuotaValue(key, line.remaining),
+    remainingDisplay:
+      line.remaining === null
+        ? "unlimited"
+        : line.remaining < 0
+          ? `none (${formatQuotaValue(key, -line.remaining)} over)`
+          : formatQuotaValue(key, line.remaining),
     overBudget: line.overBudget,
   };
 }
 
-const sameLevel = (a: QuotaAppliedLevelView, b: QuotaAppliedLevelView) => a.value === b.value && a.level === b.level && a.entityLabel === b.entityLabel;
+const sameLevel = (a: QuotaAppliedLevelView, b: QuotaAppliedLevelView) =>
+  a.value === b.value && a.level === b.level && a.entityLabel === b.entityLabel;
 const sameBudget = (a: QuotaPairBudgetView, b: QuotaPairBudgetView) => a.total === b.total && a.sum === b.sum;
 
 const budgetUserOf = (user: string) => (user === OTHER_USER ? null : user);
@@ -137,7 +154,10 @@ interface ClientImpact {
   truncated: boolean;
 }
 
-function clientImpact(configured: readonly ConfiguredQuota[], change: QuotaPlanPayload & { key: ClientQuotaKey }): ClientImpact {
+function clientImpact(
+  configured: readonly ConfiguredQuota[],
+  change: QuotaPlanPayload & { key: ClientQuotaKey },
+): ClientImpact {
   const after = applyQuotaChange(configured, [change]);
   const beforeIndex = new QuotaIndex(configured);
   const afterIndex = new QuotaIndex(after);
@@ -211,8 +231,15 @@ function ipImpact(configured: readonly ConfiguredQuota[], change: QuotaPlanPaylo
 /** Every affected connection of the console's universe, before and after (see the top of this file). */
 export function quotaImpact(configured: readonly ConfiguredQuota[], change: QuotaPlanPayload): QuotaImpactView {
   if (change.entity.ip !== undefined || !isClientKey(change.key)) {
-    const ips = change.entity.ip !== undefined && change.key === "connection_creation_rate" ? ipImpact(configured, change) : [];
-    return { key: change.key, pairs: [], ips, truncated: false, counts: { affected: ips.length, changed: ips.filter((r) => r.changed).length, budgetChanged: 0 } };
+    const ips =
+      change.entity.ip !== undefined && change.key === "connection_creation_rate" ? ipImpact(configured, change) : [];
+    return {
+      key: change.key,
+      pairs: [],
+      ips,
+      truncated: false,
+      counts: { affected: ips.length, changed: ips.filter((r) => r.changed).length, budgetChanged: 0 },
+    };
   }
   const { pairs, truncated } = clientImpact(configured, change as QuotaPlanPayload & { key: ClientQuotaKey });
   return {
@@ -220,7 +247,11 @@ export function quotaImpact(configured: readonly ConfiguredQuota[], change: Quot
     pairs: pairs.map(({ rawUser: _u, rawClient: _c, ...p }) => p),
     ips: [],
     truncated,
-    counts: { affected: pairs.length, changed: pairs.filter((p) => p.changed).length, budgetChanged: pairs.filter((p) => p.budgetChanged).length },
+    counts: {
+      affected: pairs.length,
+      changed: pairs.filter((p) => p.changed).length,
+      budgetChanged: pairs.filter((p) => p.budgetChanged).length,
+    },
   };
 }
 
@@ -228,8 +259,13 @@ export function quotaImpact(configured: readonly ConfiguredQuota[], change: Quot
 export function quotaBasis(configured: readonly ConfiguredQuota[], change: QuotaPlanPayload): string {
   const key = change.key;
   const ofKey = configured.filter((q) => q.key === key);
-  // Kafka's tag shortcut: with at most one entity kind configured for the key, that kind decides the bucket; with more, the ladder.
-  const kindSet = new Set(ofKey.filter((q) => q.entity.ip === undefined).map((q) => (q.entity.user !== undefined ? "u" : "") + (q.entity["client-id"] !== undefined ? "c" : "")));
+  // Kafka's tag shortcut: with at most one entity kind configured for the key, that kind decides the bucket; with more,
+  // the ladder.
+  const kindSet = new Set(
+    ofKey
+      .filter((q) => q.entity.ip === undefined)
+      .map((q) => (q.entity.user !== undefined ? "u" : "") + (q.entity["client-id"] !== undefined ? "c" : "")),
+  );
   const kinds = kindSet.size <= 1 ? [...kindSet] : ["ladder"];
   let affected: string[];
   let relevant: ConfiguredQuota[];
@@ -254,6 +290,13 @@ export function quotaBasis(configured: readonly ConfiguredQuota[], change: Quota
     });
   }
   const entries = relevant.map((q) => `${entityId(normalizeEntity(q.entity))}\u0003${q.value}`).sort(cmp);
-  const text = JSON.stringify({ v: 1, key, entity: entityId(change.entity), kinds, affected: [...affected].sort(cmp), entries });
+  const text = JSON.stringify({
+    v: 1,
+    key,
+    entity: entityId(change.entity),
+    kinds,
+    affected: [...affected].sort(cmp),
+    entries,
+  });
   return createHash("sha256").update(text).digest("hex");
 }

@@ -44,7 +44,12 @@ export const quotaAlterPlanKind: PlanKind<QuotaPlanPayload, QuotaPlanPayload, Qu
     };
     return {
       ok: true,
-      data: { payload, preview: view, basis: quotaBasis(configured, payload), notApplicable: preview.allowed ? null : preview.summary },
+      data: {
+        payload,
+        preview: view,
+        basis: quotaBasis(configured, payload),
+        notApplicable: preview.allowed ? null : preview.summary,
+      },
     } as const;
   },
 
@@ -56,7 +61,10 @@ export const quotaAlterPlanKind: PlanKind<QuotaPlanPayload, QuotaPlanPayload, Qu
   staleMessage: () => QUOTA_PLAN_STALE_MESSAGE,
 
   async execute(viewer, plan) {
-    const { preview: _preview, ...result } = await applyQuotaAlteration(viewer, plan.payload, { planId: plan.id, expectedBasis: plan.basis });
+    const { preview: _preview, ...result } = await applyQuotaAlteration(viewer, plan.payload, {
+      planId: plan.id,
+      expectedBasis: plan.basis,
+    });
     return { result, changed: result.ok };
   },
 };

@@ -107,7 +107,8 @@ const userLabel = (user: string | null) => (user === null ? DEFAULT_LABEL : user
 export function violationMessage(v: BudgetViolation): string {
   const who = v.user === null ? "the <default> user" : `user ${v.user}`;
   return (
-    `The client sub-quotas of ${who} for ${v.key} sum to ${formatQuotaValue(v.key, v.sum)} (${v.sum}; ${v.clients.join(", ")}), ` +
+    `The client sub-quotas of ${who} for ${v.key} sum to ${formatQuotaValue(v.key, v.sum)} ` +
+    `(${v.sum}; ${v.clients.join(", ")}), ` +
     `more than the user's total of ${formatQuotaValue(v.key, v.total)} (${v.total ?? "unlimited"}).`
   );
 }
@@ -141,7 +142,12 @@ export function userBudgetView(configured: readonly ConfiguredQuota[], user: str
       sum: l.sum,
       sumDisplay: formatQuotaValue(l.key, l.sum),
       remaining: l.remaining,
-      remainingDisplay: l.remaining === null ? "unlimited" : l.remaining < 0 ? `none (${formatQuotaValue(l.key, -l.remaining)} over)` : formatQuotaValue(l.key, l.remaining),
+      remainingDisplay:
+        l.remaining === null
+          ? "unlimited"
+          : l.remaining < 0
+            ? `none (${formatQuotaValue(l.key, -l.remaining)} over)`
+            : formatQuotaValue(l.key, l.remaining),
       usedPercent: l.total === null || l.total === 0 ? null : (l.sum / l.total) * 100,
       clients: l.clients.map((c) => ({ ...c, display: formatQuotaValue(l.key, c.value) })),
       defaultClientQuota: l.defaultClientQuota,
@@ -172,7 +178,11 @@ export function buildOverview(entries: readonly QuotaEntry[]): QuotasOverview {
   return {
     groups,
     budgets: budgetUsers(configured).map((u) => userBudgetView(configured, u)),
-    findings: { violations: findings.violations.map(violationView), warnings: findings.warnings.map(warningView), rule: KIP55_RULE_LABEL },
+    findings: {
+      violations: findings.violations.map(violationView),
+      warnings: findings.warnings.map(warningView),
+      rule: KIP55_RULE_LABEL,
+    },
   };
 }
 
@@ -192,7 +202,8 @@ const LEVEL_MEANING: Record<number, string> = {
 function sharedWith(r: ClientQuotaResolution): string {
   if (r.level === null) return "no quota: nothing is shared, nothing is limited";
   const { user, "client-id": clientId } = r.metricTags;
-  if (user !== "" && clientId !== "") return `its own bucket (user ${user}, client id ${clientId}): no other client shares it`;
+  if (user !== "" && clientId !== "")
+    return `its own bucket (user ${user}, client id ${clientId}): no other client shares it`;
   if (user !== "") return `bucket (user ${user}): shared by every client id of ${user} that falls to this quota`;
   return `bucket (client id ${clientId}): shared by every user connecting with client id ${clientId}`;
 }
@@ -221,7 +232,11 @@ function ipKeyView(configured: readonly ConfiguredQuota[], ip: string): AppliedK
     level: null,
     levelLabel: r.source === "ip" ? "<ip>" : r.source === "default" ? "<default ip>" : null,
     levelMeaning:
-      r.source === "ip" ? "this IP address has its own quota" : r.source === "default" ? "the <default> IP quota: each IP address gets its own" : "no IP quota: unlimited",
+      r.source === "ip"
+        ? "this IP address has its own quota"
+        : r.source === "default"
+          ? "the <default> IP quota: each IP address gets its own"
+          : "no IP quota: unlimited",
     entity: r.entity,
     entityLabel: r.entity === null ? null : formatEntity(r.entity),
     bucket: null,
@@ -250,13 +265,24 @@ const OTHER_IP = "198.51.100.254";
 export function representativeConnection(entity: QuotaEntity): { query: AppliedQuotaQuery; label: string } {
   if (entity.ip !== undefined) {
     const ip = entity.ip ?? OTHER_IP;
-    return { query: { kind: "ip", ip }, label: entity.ip === null ? "a connection from an IP without its own quota" : `a connection from ${ip}` };
+    return {
+      query: { kind: "ip", ip },
+      label: entity.ip === null ? "a connection from an IP without its own quota" : `a connection from ${ip}`,
+    };
   }
   const user = entity.user === undefined || entity.user === null ? OTHER_USER : entity.user;
-  const clientId = entity["client-id"] === undefined || entity["client-id"] === null ? OTHER_CLIENT : entity["client-id"];
-  const who = entity.user === undefined ? "any user without a more specific quota" : entity.user === null ? "a user without its own quota" : `user ${entity.user}`;
+  const clientId =
+    entity["client-id"] === undefined || entity["client-id"] === null ? OTHER_CLIENT : entity["client-id"];
+  const who =
+    entity.user === undefined
+      ? "any user without a more specific quota"
+      : entity.user === null
+        ? "a user without its own quota"
+        : `user ${entity.user}`;
   const client =
-    entity["client-id"] === undefined || entity["client-id"] === null ? "a client id without a more specific quota" : `client id ${entity["client-id"]}`;
+    entity["client-id"] === undefined || entity["client-id"] === null
+      ? "a client id without a more specific quota"
+      : `client id ${entity["client-id"]}`;
   return { query: { kind: "client", user, clientId }, label: `${who}, ${client}` };
 }
 
@@ -271,22 +297,34 @@ function appliedFor(configured: readonly ConfiguredQuota[], entity: QuotaEntity,
 export const EDIT_PARAM_PREFIX = "edit_";
 
 export function editLinkParams(entity: QuotaEntity, key: QuotaKey, value: number): URLSearchParams {
-  return new URLSearchParams(Object.entries(editFormValues(entity, key, value)).map(([k, v]) => [EDIT_PARAM_PREFIX + k, v]));
+  return new URLSearchParams(
+    Object.entries(editFormValues(entity, key, value)).map(([k, v]) => [EDIT_PARAM_PREFIX + k, v]),
+  );
 }
 
 /** The Quotas page with its edit form filled in for exactly this alteration (`null`: remove the quota). */
 export function quotaEditHref(entity: QuotaEntity, key: QuotaKey, value: number | null): string {
-  const params = new URLSearchParams(Object.entries(editFormValues(entity, key, value)).map(([k, v]) => [EDIT_PARAM_PREFIX + k, v]));
+  const params = new URLSearchParams(
+    Object.entries(editFormValues(entity, key, value)).map(([k, v]) => [EDIT_PARAM_PREFIX + k, v]),
+  );
   return `/quotas?${params}#edit`;
 }
 
 /** The edit form's fields (as FormData gives them) that mean exactly this alteration; `null` ticks "remove". */
 export function editFormValues(entity: QuotaEntity, key: QuotaKey, value: number | null): Record<string, string> {
-  const kind = entity.ip !== undefined ? "ip" : entity.user !== undefined && entity["client-id"] !== undefined ? "user+client-id" : entity.user !== undefined ? "user" : "client-id";
+  const kind =
+    entity.ip !== undefined
+      ? "ip"
+      : entity.user !== undefined && entity["client-id"] !== undefined
+        ? "user+client-id"
+        : entity.user !== undefined
+          ? "user"
+          : "client-id";
   const fields: Record<string, string> = { kind, key, value: value === null ? "" : String(value) };
   if (value === null) fields.remove = "on";
   if (entity.user !== undefined) fields[entity.user === null ? "userDefault" : "user"] = entity.user ?? "on";
-  if (entity["client-id"] !== undefined) fields[entity["client-id"] === null ? "clientIdDefault" : "clientId"] = entity["client-id"] ?? "on";
+  if (entity["client-id"] !== undefined)
+    fields[entity["client-id"] === null ? "clientIdDefault" : "clientId"] = entity["client-id"] ?? "on";
   if (entity.ip !== undefined) fields[entity.ip === null ? "ipDefault" : "ip"] = entity.ip ?? "on";
   return fields;
 }
@@ -294,16 +332,24 @@ export function editFormValues(entity: QuotaEntity, key: QuotaKey, value: number
 /** The edit form's initial fields from the page's query parameters. */
 export function editFormInitial(params: Record<string, string | undefined>): Record<string, string> {
   const out: Record<string, string> = {};
-  for (const [k, v] of Object.entries(params)) if (k.startsWith(EDIT_PARAM_PREFIX) && v !== undefined) out[k.slice(EDIT_PARAM_PREFIX.length)] = v;
+  for (const [k, v] of Object.entries(params))
+    if (k.startsWith(EDIT_PARAM_PREFIX) && v !== undefined) out[k.slice(EDIT_PARAM_PREFIX.length)] = v;
   return out;
 }
 
-export function currentValue(configured: readonly ConfiguredQuota[], entity: QuotaEntity, key: QuotaKey): number | null {
+export function currentValue(
+  configured: readonly ConfiguredQuota[],
+  entity: QuotaEntity,
+  key: QuotaKey,
+): number | null {
   return configured.find((q) => q.key === key && sameEntity(q.entity, entity))?.value ?? null;
 }
 
 /** The alteration checked twice (Kafka's validation, the KIP-55 rule) with the applied quota before and after. */
-export function previewAlteration(configured: readonly ConfiguredQuota[], input: Pick<QuotaAlterationInput, "entity" | "key" | "value">): QuotaPreview {
+export function previewAlteration(
+  configured: readonly ConfiguredQuota[],
+  input: Pick<QuotaAlterationInput, "entity" | "key" | "value">,
+): QuotaPreview {
   const { entity, key, value } = input;
   const kafkaCheck = validateQuotaAlteration(entity, [{ key, value }]);
   const change = [{ entity, key, value }];
@@ -318,11 +364,18 @@ export function previewAlteration(configured: readonly ConfiguredQuota[], input:
   if (!kafka.ok) summary = `Kafka would refuse this: ${kafka.message}`;
   else if (!budget.ok)
     summary =
-      "Rejected by the console's KIP-55 rule, not by Kafka: Kafka does not enforce it, and Kafka itself would accept this change. " +
+      "Rejected by the console's KIP-55 rule, not by Kafka: Kafka does not enforce it, and Kafka itself would " +
+      "accept this change. " +
       budget.violations.map(violationMessage).join(" ");
   else if (budget.repairs.length > 0)
-    summary = `Allowed as a repair: the change moves an over-budget user toward the KIP-55 budget. ${budget.repairs.map(violationMessage).join(" ")}`;
-  else summary = value === null ? `Kafka accepts removing ${key} from ${label}.` : `Kafka accepts this, and it keeps the KIP-55 budget.`;
+    summary =
+      `Allowed as a repair: the change moves an over-budget user toward the KIP-55 ` +
+      `budget. ${budget.repairs.map(violationMessage).join(" ")}`;
+  else
+    summary =
+      value === null
+        ? `Kafka accepts removing ${key} from ${label}.`
+        : `Kafka accepts this, and it keeps the KIP-55 budget.`;
   return {
     entity,
     entityLabel: label,

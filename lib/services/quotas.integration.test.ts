@@ -34,7 +34,9 @@ function freshUser(): string {
 
 /** Every quota entity of `user` (its total and its sub-quotas), as { clientId|"(total)": value }. */
 async function quotasOf(user: string): Promise<Record<string, number>> {
-  const entries = await describeClientQuotas(ADMIN, { components: [{ entityType: "user", matchType: "EXACT", match: user }] });
+  const entries = await describeClientQuotas(ADMIN, {
+    components: [{ entityType: "user", matchType: "EXACT", match: user }],
+  });
   const out: Record<string, number> = {};
   for (const e of entries) {
     const v = e.values[KEY];
@@ -43,11 +45,17 @@ async function quotasOf(user: string): Promise<Record<string, number>> {
   return out;
 }
 
-const subQuotaSum = (q: Record<string, number>) => Object.entries(q).reduce((s, [k, v]) => (k === "(total)" ? s : s + v), 0);
+const subQuotaSum = (q: Record<string, number>) =>
+  Object.entries(q).reduce((s, [k, v]) => (k === "(total)" ? s : s + v), 0);
 
 async function removeQuotasOf(user: string): Promise<void> {
-  const entries = await describeClientQuotas(ADMIN, { components: [{ entityType: "user", matchType: "EXACT", match: user }] });
-  const alterations = entries.map((e) => ({ entity: e.entity, ops: Object.keys(e.values).map((key) => ({ key: key as typeof KEY, value: null })) }));
+  const entries = await describeClientQuotas(ADMIN, {
+    components: [{ entityType: "user", matchType: "EXACT", match: user }],
+  });
+  const alterations = entries.map((e) => ({
+    entity: e.entity,
+    ops: Object.keys(e.values).map((key) => ({ key: key as typeof KEY, value: null })),
+  }));
   if (alterations.length > 0) await alterClientQuotas(ADMIN, alterations);
 }
 
@@ -73,30 +81,36 @@ afterAll(async () => {
 });
 
 describe("the KIP-55 budget under concurrency (one console process)", () => {
-  it("20 parallel sub-quotas of 400 against a total of 1000: exactly 2 applied, 18 refused with CONFLICT, every attempt audited", async () => {
-    const user = freshUser();
-    await setTotal(user, 1000);
-    const results = await Promise.all(Array.from({ length: 20 }, (_, i) => alterSub(user, `c${i}`, 400)));
+  it(
+    "20 parallel sub-quotas of 400 against a total of 1000: exactly 2 applied, 18 refused with " +
+      "CONFLICT, every attempt audited",
+    async () => {
+      const user = freshUser();
+      await setTotal(user, 1000);
+      const results = await Promise.all(Array.from({ length: 20 }, (_, i) => alterSub(user, `c${i}`, 400)));
 
-    expect(results.filter((r) => r.ok)).toHaveLength(2);
-    const refused = results.filter((r) => !r.ok);
-    expect(refused).toHaveLength(18);
-    for (const r of refused) {
-      expect(r).toMatchObject({ ok: false, code: "CONFLICT" });
-      if (!r.ok) expect(r.message).toContain("console's KIP-55 rule");
-    }
+      expect(results.filter((r) => r.ok)).toHaveLength(2);
+      const refused = results.filter((r) => !r.ok);
+      expect(refused).toHaveLength(18);
+      for (const r of refused) {
+        expect(r).toMatchObject({ ok: false, code: "CONFLICT" });
+        if (!r.ok) expect(r.message).toContain("console's KIP-55 rule");
+      }
 
-    const after = await quotasOf(user);
-    expect(after["(total)"]).toBe(1000);
-    expect(subQuotaSum(after)).toBe(800);
-    expect(Object.keys(after)).toHaveLength(3);
+      const after = await quotasOf(user);
+      expect(after["(total)"]).toBe(1000);
+      expect(subQuotaSum(after)).toBe(800);
+      expect(Object.keys(after)).toHaveLength(3);
 
-    const events = (await listAudit({ action: "quota.alter", limit: 1000 })).events.filter((e) => e.target.startsWith(`user=${user}, `));
-    expect(events).toHaveLength(20);
-    expect(events.filter((e) => e.outcome === "success")).toHaveLength(2);
-    expect(events.filter((e) => e.outcome === "failure")).toHaveLength(18);
-    expect(events.every((e) => e.category === "quota" && e.completedAt !== null)).toBe(true);
-  });
+      const events = (await listAudit({ action: "quota.alter", limit: 1000 })).events.filter((e) =>
+        e.target.startsWith(`user=${user}, `),
+      );
+      expect(events).toHaveLength(20);
+      expect(events.filter((e) => e.outcome === "success")).toHaveLength(2);
+      expect(events.filter((e) => e.outcome === "failure")).toHaveLength(18);
+      expect(events.every((e) => e.category === "quota" && e.completedAt !== null)).toBe(true);
+    },
+  );
 
   it("lowering the total while a sub-quota is added ends within budget, whichever runs first (5 rounds)", async () => {
     for (let round = 0; round < 5; round++) {
@@ -119,11 +133,15 @@ describe("the KIP-55 budget under concurrency (one console process)", () => {
 describe("the KIP-55 budget across console processes sharing one PostgreSQL", () => {
   /** Starts a console process (test/services/quota-race.child.ts); resolves once it printed "ready". */
   function startInstance(env: Record<string, string>) {
-    const child = spawn("npx", ["tsx", "--conditions=react-server", path.join(import.meta.dirname, "../../test/services/quota-race.child.ts")], {
-      cwd: path.resolve(import.meta.dirname, "../.."),
-      env: { ...process.env, ...env },
-      stdio: ["pipe", "pipe", "pipe"],
-    });
+    const child = spawn(
+      "npx",
+      ["tsx", "--conditions=react-server", path.join(import.meta.dirname, "../../test/services/quota-race.child.ts")],
+      {
+        cwd: path.resolve(import.meta.dirname, "../.."),
+        env: { ...process.env, ...env },
+        stdio: ["pipe", "pipe", "pipe"],
+      },
+    );
     let stderr = "";
     child.stderr.on("data", (d: Buffer) => (stderr += d.toString()));
     const lines = createInterface({ input: child.stdout });
@@ -142,36 +160,46 @@ describe("the KIP-55 budget across console processes sharing one PostgreSQL", ()
   // the same moment) decide it: without a lock across processes both read 500 used and both
   // apply (1300 > 1000). Each instance already serialises its own requests, so only the
   // database lock can make this hold.
-  it("two instances, 10 parallel sub-quotas of 400 each, 500 of 1000 used: exactly 1 applied in all", { timeout: 180_000 }, async () => {
-    const user = freshUser();
-    await setTotal(user, 1000);
-    expect((await alterSub(user, "base", 500)).ok).toBe(true);
-    const env = { DATABASE_URL: db.url, QUOTA_RACE_USER: user, QUOTA_RACE_COUNT: "10", QUOTA_RACE_VALUE: "400" };
-    const a = startInstance({ ...env, QUOTA_RACE_PREFIX: "a" });
-    const b = startInstance({ ...env, QUOTA_RACE_PREFIX: "b" });
-    try {
-      await Promise.all([a.ready, b.ready]);
-      a.go();
-      b.go();
-      const [ra, rb] = await Promise.all([a.result, b.result]);
-      const codes = [...ra.codes, ...rb.codes];
-      expect(codes.filter((c) => c === "OK")).toHaveLength(1);
-      expect(codes.filter((c) => c === "CONFLICT")).toHaveLength(19);
-    } finally {
-      a.kill();
-      b.kill();
-    }
-    const after = await quotasOf(user);
-    expect(subQuotaSum(after)).toBe(900);
-    const events = (await listAudit({ action: "quota.alter", limit: 1000 })).events.filter((e) => e.target.startsWith(`user=${user}, `));
-    expect(events.filter((e) => e.outcome === "success")).toHaveLength(2);
-  });
+  it(
+    "two instances, 10 parallel sub-quotas of 400 each, 500 of 1000 used: exactly 1 applied in all",
+    { timeout: 180_000 },
+    async () => {
+      const user = freshUser();
+      await setTotal(user, 1000);
+      expect((await alterSub(user, "base", 500)).ok).toBe(true);
+      const env = { DATABASE_URL: db.url, QUOTA_RACE_USER: user, QUOTA_RACE_COUNT: "10", QUOTA_RACE_VALUE: "400" };
+      const a = startInstance({ ...env, QUOTA_RACE_PREFIX: "a" });
+      const b = startInstance({ ...env, QUOTA_RACE_PREFIX: "b" });
+      try {
+        await Promise.all([a.ready, b.ready]);
+        a.go();
+        b.go();
+        const [ra, rb] = await Promise.all([a.result, b.result]);
+        const codes = [...ra.codes, ...rb.codes];
+        expect(codes.filter((c) => c === "OK")).toHaveLength(1);
+        expect(codes.filter((c) => c === "CONFLICT")).toHaveLength(19);
+      } finally {
+        a.kill();
+        b.kill();
+      }
+      const after = await quotasOf(user);
+      expect(subQuotaSum(after)).toBe(900);
+      const events = (await listAudit({ action: "quota.alter", limit: 1000 })).events.filter((e) =>
+        e.target.startsWith(`user=${user}, `),
+      );
+      expect(events.filter((e) => e.outcome === "success")).toHaveLength(2);
+    },
+  );
 });
 
 describe("quotaLockPlan", () => {
   const C = "cluster-1";
   it("a user's total or sub-quota: the cluster's budget lock shared, then the user's exclusive", () => {
-    for (const entity of [{ user: "alice" }, { user: "alice", "client-id": "api" }, { user: "alice", "client-id": null }]) {
+    for (const entity of [
+      { user: "alice" },
+      { user: "alice", "client-id": "api" },
+      { user: "alice", "client-id": null },
+    ]) {
       expect(quotaLockPlan(C, entity)).toEqual([
         { key: JSON.stringify(["quota-budget", C]), mode: "shared" },
         { key: JSON.stringify(["quota-budget", C, "alice"]), mode: "exclusive" },

@@ -19,9 +19,23 @@ import { describeClientQuotas, validateClientQuotas, type KafkaErrorInfo } from 
 import type { Viewer } from "@/lib/auth/sign-in";
 import type { ActionResult } from "@/lib/schemas/result";
 import { kafkaErrorCode, toErrorResult } from "@/lib/kafka/error-result";
-import { DEFAULT_LOCK_WAIT_MS, LockBusyError, LockUnavailableError, withConsoleLocks, type LockGuard, type LockRequest } from "@/lib/db/locks";
+import {
+  DEFAULT_LOCK_WAIT_MS,
+  LockBusyError,
+  LockUnavailableError,
+  withConsoleLocks,
+  type LockGuard,
+  type LockRequest,
+} from "@/lib/db/locks";
 import { formatEntity, sameEntity, type ConfiguredQuota, type QuotaEntity, type QuotaKey } from "@/lib/policy";
-import type { AppliedQuotaQuery, AppliedQuotaView, QuotaAlterationInput, QuotaAlterResult, QuotaPreview, QuotasOverview } from "@/lib/schemas/quotas";
+import type {
+  AppliedQuotaQuery,
+  AppliedQuotaView,
+  QuotaAlterationInput,
+  QuotaAlterResult,
+  QuotaPreview,
+  QuotasOverview,
+} from "@/lib/schemas/quotas";
 import { appliedView, buildOverview, previewAlteration, toConfigured, type QuotaEntry } from "./quota-view";
 import { auditedMutation, failureOutcome, type MutationOutcome } from "./audited-mutation";
 import { clusterIdFor } from "./kafka-cluster-id";
@@ -42,19 +56,30 @@ export async function listQuotas(viewer: Viewer): Promise<ActionResult<QuotasOve
   return entries.ok ? { ok: true, data: buildOverview(entries.data) } : entries;
 }
 
-export async function explainAppliedQuota(viewer: Viewer, query: AppliedQuotaQuery): Promise<ActionResult<AppliedQuotaView>> {
+export async function explainAppliedQuota(
+  viewer: Viewer,
+  query: AppliedQuotaQuery,
+): Promise<ActionResult<AppliedQuotaView>> {
   const entries = await readQuotas(viewer);
   return entries.ok ? { ok: true, data: appliedView(toConfigured(entries.data), query) } : entries;
 }
 
-const kafkaFailure = (error: KafkaErrorInfo): Failure => ({ ok: false, code: kafkaErrorCode(error.code), message: error.message });
+const kafkaFailure = (error: KafkaErrorInfo): Failure => ({
+  ok: false,
+  code: kafkaErrorCode(error.code),
+  message: error.message,
+});
 
 /**
  * The preview: the policy core's copy of Kafka's validation and the KIP-55 rule, then (when
  * both pass) Kafka's own validateOnly as the viewer, so a value Kafka refuses, or a missing
  * ALTER_CONFIGS, shows before anything is applied.
  */
-async function previewWith(viewer: Viewer, configured: ConfiguredQuota[], input: QuotaAlterationInput): Promise<ActionResult<QuotaPreview>> {
+async function previewWith(
+  viewer: Viewer,
+  configured: ConfiguredQuota[],
+  input: QuotaAlterationInput,
+): Promise<ActionResult<QuotaPreview>> {
   const preview = previewAlteration(configured, input);
   if (!preview.kafka.ok) return { ok: true, data: preview };
   let results;
@@ -68,10 +93,16 @@ async function previewWith(viewer: Viewer, configured: ConfiguredQuota[], input:
   if (error === null) return { ok: true, data: preview };
   if (kafkaErrorCode(error.code) !== "VALIDATION") return kafkaFailure(error);
   const message = error.kafkaMessage ?? error.message;
-  return { ok: true, data: { ...preview, kafka: { ok: false, message }, allowed: false, summary: `Kafka would refuse this: ${message}` } };
+  return {
+    ok: true,
+    data: { ...preview, kafka: { ok: false, message }, allowed: false, summary: `Kafka would refuse this: ${message}` },
+  };
 }
 
-export async function previewQuotaAlteration(viewer: Viewer, input: QuotaAlterationInput): Promise<ActionResult<QuotaPreview>> {
+export async function previewQuotaAlteration(
+  viewer: Viewer,
+  input: QuotaAlterationInput,
+): Promise<ActionResult<QuotaPreview>> {
   const entries = await readQuotas(viewer);
   if (!entries.ok) return entries;
   return previewWith(viewer, toConfigured(entries.data), input);
@@ -146,12 +177,14 @@ export type QuotaAlterOutcome = ActionResult<QuotaAlterResult> & { preview?: Quo
 
 export const QUOTA_LOCK_WAIT_MS = DEFAULT_LOCK_WAIT_MS;
 
-const lockKey = (clusterId: string, user?: string | null) => JSON.stringify(user === undefined ? ["quota-budget", clusterId] : ["quota-budget", clusterId, user]);
+const lockKey = (clusterId: string, user?: string | null) =>
+  JSON.stringify(user === undefined ? ["quota-budget", clusterId] : ["quota-budget", clusterId, user]);
 
 /** The advisory locks an alteration of `entity` takes, in the order it takes them (see above). */
 export function quotaLockPlan(clusterId: string, entity: QuotaEntity): LockRequest[] {
   if (entity.ip !== undefined || entity.user === undefined) return [];
-  if (entity.user === null && entity["client-id"] === undefined) return [{ key: lockKey(clusterId), mode: "exclusive" }];
+  if (entity.user === null && entity["client-id"] === undefined)
+    return [{ key: lockKey(clusterId), mode: "exclusive" }];
   return [
     { key: lockKey(clusterId), mode: "shared" },
     { key: lockKey(clusterId, entity.user), mode: "exclusive" },
@@ -159,7 +192,11 @@ export function quotaLockPlan(clusterId: string, entity: QuotaEntity): LockReque
 }
 
 /** Runs `fn` holding the budget locks of `entity` (none needed: runs at once, with a no-op guard). */
-async function withQuotaBudgetLock<T>(viewer: Viewer, entity: QuotaEntity, fn: (guard: LockGuard) => Promise<T>): Promise<T> {
+async function withQuotaBudgetLock<T>(
+  viewer: Viewer,
+  entity: QuotaEntity,
+  fn: (guard: LockGuard) => Promise<T>,
+): Promise<T> {
   if (entity.ip !== undefined || entity.user === undefined) return fn({ assertHeld: async () => {} });
   const clusterId = await clusterIdFor(viewer);
   return withConsoleLocks(lockKey(clusterId), quotaLockPlan(clusterId, entity), fn, QUOTA_LOCK_WAIT_MS);
@@ -170,14 +207,18 @@ function lockFailure(error: LockBusyError | LockUnavailableError, target: string
     return {
       ok: false,
       code: "CONFLICT",
-      message: `Nothing was changed: other quota changes for ${target} were still in progress after ${QUOTA_LOCK_WAIT_MS / 1000} s. Try again.`,
+      message:
+        `Nothing was changed: other quota changes for ${target} were still in progress ` +
+        `after ${QUOTA_LOCK_WAIT_MS / 1000} s. Try again.`,
     };
   }
   console.error(`[console] quota lock for ${target}: ${error.message}`);
   return {
     ok: false,
     code: "INTERNAL",
-    message: "Nothing was changed: the console could not take its quota lock in its database (database unavailable). Try again when the database is back.",
+    message:
+      "Nothing was changed: the console could not take its quota lock in its database (database unavailable). " +
+      "Try again when the database is back.",
   };
 }
 
@@ -197,7 +238,11 @@ export interface QuotaApplyOptions {
  * audit. With `dryRun` only the preview is returned (nothing is written, nothing audited,
  * no lock).
  */
-export async function alterQuota(viewer: Viewer, input: QuotaAlterationInput, options: QuotaApplyOptions = {}): Promise<QuotaAlterOutcome> {
+export async function alterQuota(
+  viewer: Viewer,
+  input: QuotaAlterationInput,
+  options: QuotaApplyOptions = {},
+): Promise<QuotaAlterOutcome> {
   if (input.dryRun) {
     const entries = await readQuotas(viewer);
     if (!entries.ok) return entries;
@@ -233,7 +278,10 @@ export async function applyQuotaAlteration(
           const configured = toConfigured(entries.data);
           if (options.expectedBasis != null && quotaBasis(configured, request) !== options.expectedBasis) {
             const failure: Failure = { ok: false, code: "CONFLICT", message: QUOTA_PLAN_STALE_MESSAGE };
-            return { result: failure, audit: { ...failureOutcome(failure), before: valuesOf(configured, input.entity) } };
+            return {
+              result: failure,
+              audit: { ...failureOutcome(failure), before: valuesOf(configured, input.entity) },
+            };
           }
           const checked = await previewWith(viewer, configured, { ...input, dryRun: false });
           if (!checked.ok) return { result: checked, audit: failureOutcome(checked) };
@@ -246,7 +294,10 @@ export async function applyQuotaAlteration(
             };
           }
           if (!preview.budget.ok) {
-            return { result: { ok: false, code: "CONFLICT", message: preview.summary }, audit: { outcome: "failure", before, message: preview.summary } };
+            return {
+              result: { ok: false, code: "CONFLICT", message: preview.summary },
+              audit: { outcome: "failure", before, message: preview.summary },
+            };
           }
 
           await guard.assertHeld();
@@ -257,15 +308,25 @@ export async function applyQuotaAlteration(
             const failure = kafkaFailure(error);
             // A lost answer the re-read did not settle: the trail says "unknown", not "failure".
             const outcome = results[0]?.outcomeUnknown ? { outcome: "unknown" as const } : {};
-            return { result: failure, audit: { ...failureOutcome(failure, error.code), ...outcome, before, message: error.message } };
+            return {
+              result: failure,
+              audit: { ...failureOutcome(failure, error.code), ...outcome, before, message: error.message },
+            };
           }
           const after: Partial<Record<QuotaKey, number>> = { ...before };
           if (input.value === null) delete after[input.key];
           else after[input.key] = input.value;
           const message =
-            (input.value === null ? `Removed ${input.key} from ${target}.` : `Set ${input.key} of ${target} to ${input.value}.`) +
-            (preview.budget.repairs.length > 0 ? " Allowed as a KIP-55 repair: the user is still over budget, but less than before." : "");
-          return { result: { ok: true, data: { applied: true, preview, message } }, audit: { outcome: "success", before, after, message } };
+            (input.value === null
+              ? `Removed ${input.key} from ${target}.`
+              : `Set ${input.key} of ${target} to ${input.value}.`) +
+            (preview.budget.repairs.length > 0
+              ? " Allowed as a KIP-55 repair: the user is still over budget, but less than before."
+              : "");
+          return {
+            result: { ok: true, data: { applied: true, preview, message } },
+            audit: { outcome: "success", before, after, message },
+          };
         });
       } catch (error) {
         if (!(error instanceof LockBusyError || error instanceof LockUnavailableError)) throw error;

@@ -52,7 +52,11 @@ const within = (a: AclBinding, b: AclBinding) =>
   a.host.localeCompare(b.host);
 
 /** The applicable ACLs (of the given ones) grouped by why they apply; DENY first within a group. */
-export function groupApplicableAcls(resourceType: ResourceType, name: string, acls: readonly AclBinding[]): ApplicableGroup[] {
+export function groupApplicableAcls(
+  resourceType: ResourceType,
+  name: string,
+  acls: readonly AclBinding[],
+): ApplicableGroup[] {
   const literal: AclBinding[] = [];
   const wildcard: AclBinding[] = [];
   const prefixes = new Map<string, AclBinding[]>();
@@ -71,13 +75,28 @@ export function groupApplicableAcls(resourceType: ResourceType, name: string, ac
   const groups: ApplicableGroup[] = [];
   const copy = (list: AclBinding[]) => [...list].sort(within).map((a) => ({ ...a }));
   if (literal.length > 0) {
-    groups.push({ reason: "literal", pattern: name, label: `LITERAL "${name}": ACLs on exactly this name`, acls: copy(literal) });
+    groups.push({
+      reason: "literal",
+      pattern: name,
+      label: `LITERAL "${name}": ACLs on exactly this name`,
+      acls: copy(literal),
+    });
   }
   for (const prefix of [...prefixes.keys()].sort((a, b) => b.length - a.length || a.localeCompare(b))) {
-    groups.push({ reason: "prefixed", pattern: prefix, label: `PREFIXED "${prefix}": the name starts with "${prefix}"`, acls: copy(prefixes.get(prefix)!) });
+    groups.push({
+      reason: "prefixed",
+      pattern: prefix,
+      label: `PREFIXED "${prefix}": the name starts with "${prefix}"`,
+      acls: copy(prefixes.get(prefix)!),
+    });
   }
   if (wildcard.length > 0) {
-    groups.push({ reason: "wildcard", pattern: WILDCARD_RESOURCE, label: `LITERAL "${WILDCARD_RESOURCE}": ACLs on every ${resourceType}`, acls: copy(wildcard) });
+    groups.push({
+      reason: "wildcard",
+      pattern: WILDCARD_RESOURCE,
+      label: `LITERAL "${WILDCARD_RESOURCE}": ACLs on every ${resourceType}`,
+      acls: copy(wildcard),
+    });
   }
   return groups;
 }
@@ -91,16 +110,31 @@ export const WILDCARD_ROW_MEANING = "any other principal no ACL here names, supe
  * each principal the applicable ACLs name; each cell for a host no ACL names, with the
  * named hosts where the answer differs (as the principal page gives them).
  */
-export function buildResourceDetail(resourceType: ResourceType, name: string, index: AclIndex, assumptions: AccessCheckAssumptions): ResourceDetail {
+export function buildResourceDetail(
+  resourceType: ResourceType,
+  name: string,
+  index: AclIndex,
+  assumptions: AccessCheckAssumptions,
+): ResourceDetail {
   const applicable = index.matching(resourceType, name);
-  const config = { superUsers: new Set(assumptions.superUsers), allowEveryoneIfNoAclFound: assumptions.allowEveryoneIfNoAclFound };
+  const config = {
+    superUsers: new Set(assumptions.superUsers),
+    allowEveryoneIfNoAclFound: assumptions.allowEveryoneIfNoAclFound,
+  };
   const effective = effectiveForResource(index, resourceType, name, { config });
   const specificHosts = new Map(effective.rows.map((row) => [row.principal, row.specificHosts]));
   const [wildcard, ...named] = effective.rows.map((row) => row.principal);
   const supers = [...config.superUsers].filter((p) => p !== WILDCARD_PRINCIPAL).sort();
   const principals = [wildcard ?? WILDCARD_PRINCIPAL, ...supers, ...named.filter((p) => !config.superUsers.has(p))];
-  const worded = (principal: string, operation: AclOperation, host: string) => ({ principal, host, operation, resourceType, resourceName: name });
-  const ruleOf = (rule: MatchingRule) => (rule.kind === "acl" ? { kind: "acl" as const, acl: { ...rule.acl } } : { kind: rule.kind });
+  const worded = (principal: string, operation: AclOperation, host: string) => ({
+    principal,
+    host,
+    operation,
+    resourceType,
+    resourceName: name,
+  });
+  const ruleOf = (rule: MatchingRule) =>
+    rule.kind === "acl" ? { kind: "acl" as const, acl: { ...rule.acl } } : { kind: rule.kind };
   return {
     resourceType,
     resourceName: name,
@@ -115,7 +149,12 @@ export function buildResourceDetail(resourceType: ResourceType, name: string, in
         rule: ruleOf(cell.rule),
         reason: describeRule(cell, worded(principal, cell.operation, UNNAMED_HOST_WORDS), assumptions),
         via: [...cell.via],
-        otherHosts: cell.otherHosts.map((o) => ({ host: o.host, decision: o.decision, rule: ruleOf(o.rule), via: [...o.via] })),
+        otherHosts: cell.otherHosts.map((o) => ({
+          host: o.host,
+          decision: o.decision,
+          rule: ruleOf(o.rule),
+          via: [...o.via],
+        })),
       })),
       specificHosts: config.superUsers.has(principal) ? [] : (specificHosts.get(principal) ?? []),
     })),
@@ -123,7 +162,10 @@ export function buildResourceDetail(resourceType: ResourceType, name: string, in
   };
 }
 
-/** One index section: names matching the filter (case-insensitive fragment), with the count of ACLs that apply (null without ACLs to count). */
+/**
+ * One index section: names matching the filter (case-insensitive fragment), with the count of ACLs that apply (null
+ * without ACLs to count).
+ */
 export function buildSection(
   resourceType: ResourceType,
   names: readonly string[],
@@ -142,11 +184,19 @@ export function buildSection(
 
 /** The USER resources named by LITERAL ACLs (not `*`; a prefix names no one user). */
 export function userResourcesOf(acls: readonly AclBinding[]): string[] {
-  return [...new Set(acls.filter((a) => a.resourceType === "USER" && a.patternType === "LITERAL" && a.resourceName !== WILDCARD_RESOURCE).map((a) => a.resourceName))].sort();
+  return [
+    ...new Set(
+      acls
+        .filter((a) => a.resourceType === "USER" && a.patternType === "LITERAL" && a.resourceName !== WILDCARD_RESOURCE)
+        .map((a) => a.resourceName),
+    ),
+  ].sort();
 }
 
 /** The same from a snapshot's store: its sorted distinct names, without looking at other ACLs. */
-export function userResourcesOfSnapshot(snapshot: { resourceNames(type: "USER", patternType: "LITERAL"): string[] }): string[] {
+export function userResourcesOfSnapshot(snapshot: {
+  resourceNames(type: "USER", patternType: "LITERAL"): string[];
+}): string[] {
   return snapshot.resourceNames("USER", "LITERAL").filter((name) => name !== WILDCARD_RESOURCE);
 }
 
@@ -156,6 +206,12 @@ export function resourceHref(resourceType: ResourceType, name: string): string {
 }
 
 /** The Access check prefilled for one matrix cell, from `host` (see matrixLinkHost). */
-export function accessCheckHref(principal: string, operation: string, resourceType: ResourceType, name: string, host: string): string {
+export function accessCheckHref(
+  principal: string,
+  operation: string,
+  resourceType: ResourceType,
+  name: string,
+  host: string,
+): string {
   return `/access-check?${new URLSearchParams({ principal, operation, resourceType, resourceName: name, host })}`;
 }

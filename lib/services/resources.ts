@@ -10,13 +10,26 @@
  * resource). Used by the Resources page and GET /api/v1/resources.
  */
 import "server-only";
-import { describeDelegationTokens, listConsumerGroupsPerBroker, listTopics, listTransactionalIdsPerBroker, unreachableNote } from "@/lib/kafka";
+import {
+  describeDelegationTokens,
+  listConsumerGroupsPerBroker,
+  listTopics,
+  listTransactionalIdsPerBroker,
+  unreachableNote,
+} from "@/lib/kafka";
 import { clusterOf } from "@/lib/clusters";
 import type { Viewer } from "@/lib/auth/sign-in";
 import type { ActionResult } from "@/lib/schemas/result";
 import { toErrorResult } from "@/lib/kafka/error-result";
 import { AclIndex, CLUSTER_RESOURCE_NAME, type ResourceType } from "@/lib/policy";
-import { RESOURCE_SECTIONS, type ResourceDetail, type ResourceDetailQuery, type ResourceIndex, type ResourceIndexQuery, type ResourceSection } from "@/lib/schemas/resources";
+import {
+  RESOURCE_SECTIONS,
+  type ResourceDetail,
+  type ResourceDetailQuery,
+  type ResourceIndex,
+  type ResourceIndexQuery,
+  type ResourceSection,
+} from "@/lib/schemas/resources";
 import { getAclSnapshot, type AclSnapshot, type AclSnapshotRead, type AclSnapshotReadOptions } from "./acl-snapshot";
 import { buildResourceDetail, buildSection, userResourcesOfSnapshot } from "./resources-view";
 
@@ -25,7 +38,10 @@ import { buildResourceDetail, buildSection, userResourcesOfSnapshot } from "./re
  * them by DESCRIBE), and which part is missing: groups and transactional ids are listed by
  * each broker for what it coordinates, so a broker that is down leaves out only its share.
  */
-export async function listedNamesOf(viewer: Viewer, type: "TOPIC" | "GROUP" | "TRANSACTIONAL_ID"): Promise<{ names: string[]; note: string | null }> {
+export async function listedNamesOf(
+  viewer: Viewer,
+  type: "TOPIC" | "GROUP" | "TRANSACTIONAL_ID",
+): Promise<{ names: string[]; note: string | null }> {
   switch (type) {
     case "TOPIC":
       return { names: await listTopics(viewer.credential), note: null };
@@ -35,7 +51,10 @@ export async function listedNamesOf(viewer: Viewer, type: "TOPIC" | "GROUP" | "T
     }
     case "TRANSACTIONAL_ID": {
       const listing = await listTransactionalIdsPerBroker(viewer.credential);
-      return { names: listing.items.map((t) => t.transactionalId), note: unreachableNote(listing.unreachable, "transactional ids") };
+      return {
+        names: listing.items.map((t) => t.transactionalId),
+        note: unreachableNote(listing.unreachable, "transactional ids"),
+      };
     }
   }
 }
@@ -45,7 +64,11 @@ export async function listedNames(viewer: Viewer, type: "TOPIC" | "GROUP" | "TRA
   return (await listedNamesOf(viewer, type)).names;
 }
 
-async function names(viewer: Viewer, type: ResourceType, snapshot: AclSnapshot | null): Promise<ActionResult<string[]> & { note?: string | null }> {
+async function names(
+  viewer: Viewer,
+  type: ResourceType,
+  snapshot: AclSnapshot | null,
+): Promise<ActionResult<string[]> & { note?: string | null }> {
   try {
     switch (type) {
       case "TOPIC":
@@ -67,27 +90,48 @@ async function names(viewer: Viewer, type: ResourceType, snapshot: AclSnapshot |
 }
 
 /** Every section: each type's resources (filtered by name), with ACL counts when the viewer may describe ACLs. */
-export async function resourceIndex(viewer: Viewer, query: ResourceIndexQuery, options: AclSnapshotReadOptions = {}): Promise<AclSnapshotRead<ResourceIndex>> {
+export async function resourceIndex(
+  viewer: Viewer,
+  query: ResourceIndexQuery,
+  options: AclSnapshotReadOptions = {},
+): Promise<AclSnapshotRead<ResourceIndex>> {
   const acls = await getAclSnapshot(viewer, options);
   const snapshot = acls.ok ? acls.snapshot : null;
   const sections = await Promise.all(
     RESOURCE_SECTIONS.map(async (type): Promise<ResourceSection> => {
       if (type === "USER" && snapshot === null) {
-        return { resourceType: type, resources: [], error: "The users listed here are the USER resources named in ACLs, which could not be read.", note: null };
+        return {
+          resourceType: type,
+          resources: [],
+          error: "The users listed here are the USER resources named in ACLs, which could not be read.",
+          note: null,
+        };
       }
       const listed = await names(viewer, type, snapshot);
       if (!listed.ok) return { resourceType: type, resources: [], error: listed.message, note: null };
       return { ...buildSection(type, listed.data, query.q, snapshot), note: listed.note ?? null };
     }),
   );
-  return { ok: true, data: { sections, aclsUnavailable: acls.ok ? null : acls.message }, aclSnapshot: snapshot?.info() ?? null };
+  return {
+    ok: true,
+    data: { sections, aclsUnavailable: acls.ok ? null : acls.message },
+    aclSnapshot: snapshot?.info() ?? null,
+  };
 }
 
 /** One resource: the ACLs that apply, by reason, and the effective-permission matrix (needs DESCRIBE on CLUSTER). */
-export async function resourceDetail(viewer: Viewer, query: ResourceDetailQuery, options: AclSnapshotReadOptions = {}): Promise<AclSnapshotRead<ResourceDetail>> {
+export async function resourceDetail(
+  viewer: Viewer,
+  query: ResourceDetailQuery,
+  options: AclSnapshotReadOptions = {},
+): Promise<AclSnapshotRead<ResourceDetail>> {
   const acls = await getAclSnapshot(viewer, options);
   if (!acls.ok) return acls;
   const { snapshot } = acls;
   const applicable = AclIndex.build(snapshot.matching(query.type, query.name));
-  return { ok: true, data: buildResourceDetail(query.type, query.name, applicable, clusterOf(viewer.credential).authorizer), aclSnapshot: snapshot.info() };
+  return {
+    ok: true,
+    data: buildResourceDetail(query.type, query.name, applicable, clusterOf(viewer.credential).authorizer),
+    aclSnapshot: snapshot.info(),
+  };
 }

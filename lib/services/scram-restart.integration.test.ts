@@ -46,44 +46,77 @@ afterAll(async () => {
 function newestSnapshotAt(stateDir: string): number {
   const dir = path.join(stateDir, "data", "__cluster_metadata-0");
   let newest = 0;
-  for (const name of readdirSync(dir)) if (name.endsWith(".checkpoint")) newest = Math.max(newest, statSync(path.join(dir, name)).mtimeMs);
+  for (const name of readdirSync(dir))
+    if (name.endsWith(".checkpoint")) newest = Math.max(newest, statSync(path.join(dir, name)).mtimeMs);
   return newest;
 }
 
 describe("a deleted SCRAM credential meets a broker restart", () => {
-  it("the other users of the mechanism still sign in afterwards, the deleted one does not, and the console lists exactly that", { timeout: 240_000 }, async () => {
-    const { closeAllConnections, verifyCredentials } = await import("@/lib/kafka");
-    const { ADMIN } = await import("@/test/kafka/fixtures");
-    const { deleteScramUser, listScramUsers, upsertScramUser } = await import("./scram-users");
-    const admin: Viewer = { sessionId: null, principal: "User:admin", credential: ADMIN };
-    await untilSignsIn(ADMIN);
-    const keep = { username: "it-restart-keep", password: `keep-${randomBytes(6).toString("hex")}`, mechanism: "SCRAM-SHA-256" as const };
-    const gone = { username: "it-restart-gone", password: `gone-${randomBytes(6).toString("hex")}`, mechanism: "SCRAM-SHA-256" as const };
+  it(
+    "the other users of the mechanism still sign in afterwards, the deleted one does not, and the console " +
+      "lists exactly that",
+    { timeout: 240_000 },
+    async () => {
+      const { closeAllConnections, verifyCredentials } = await import("@/lib/kafka");
+      const { ADMIN } = await import("@/test/kafka/fixtures");
+      const { deleteScramUser, listScramUsers, upsertScramUser } = await import("./scram-users");
+      const admin: Viewer = { sessionId: null, principal: "User:admin", credential: ADMIN };
+      await untilSignsIn(ADMIN);
+      const keep = {
+        username: "it-restart-keep",
+        password: `keep-${randomBytes(6).toString("hex")}`,
+        mechanism: "SCRAM-SHA-256" as const,
+      };
+      const gone = {
+        username: "it-restart-gone",
+        password: `gone-${randomBytes(6).toString("hex")}`,
+        mechanism: "SCRAM-SHA-256" as const,
+      };
 
-    for (const u of [keep, gone]) {
-      const created = await upsertScramUser(admin, { user: u.username, mechanism: u.mechanism, iterations: 4096, password: u.password, ifExists: "refuse" });
-      expect(created, JSON.stringify(created)).toMatchObject({ ok: true, data: { change: "created" } });
-    }
-    expect(await deleteScramUser(admin, { user: gone.username, mechanism: "SCRAM-SHA-256" })).toMatchObject({ ok: true, data: { change: "deleted", credentials: [] } });
-    const deletedAt = Date.now();
+      for (const u of [keep, gone]) {
+        const created = await upsertScramUser(admin, {
+          user: u.username,
+          mechanism: u.mechanism,
+          iterations: 4096,
+          password: u.password,
+          ifExists: "refuse",
+        });
+        expect(created, JSON.stringify(created)).toMatchObject({ ok: true, data: { change: "created" } });
+      }
+      expect(await deleteScramUser(admin, { user: gone.username, mechanism: "SCRAM-SHA-256" })).toMatchObject({
+        ok: true,
+        data: { change: "deleted", credentials: [] },
+      });
+      const deletedAt = Date.now();
 
-    const deadline = Date.now() + 60_000;
-    while (newestSnapshotAt(broker!.stateDir) <= deletedAt) {
-      if (Date.now() > deadline) throw new Error("the broker took no metadata snapshot within 60 s of the deletion (metadata.log.max.snapshot.interval.ms in scripts/kafka.sh)");
-      await new Promise((r) => setTimeout(r, 500));
-    }
-    await closeAllConnections();
-    broker!.stop();
-    broker!.start();
-    await untilSignsIn(ADMIN);
+      const deadline = Date.now() + 60_000;
+      while (newestSnapshotAt(broker!.stateDir) <= deletedAt) {
+        if (Date.now() > deadline)
+          throw new Error(
+            "the broker took no metadata snapshot within 60 s of the deletion " +
+              "(metadata.log.max.snapshot.interval.ms in scripts/kafka.sh)",
+          );
+        await new Promise((r) => setTimeout(r, 500));
+      }
+      await closeAllConnections();
+      broker!.stop();
+      broker!.start();
+      await untilSignsIn(ADMIN);
 
-    await expect(verifyCredentials(keep)).resolves.toEqual({ principal: `User:${keep.username}` });
-    await expect(verifyCredentials(ADMIN)).resolves.toEqual({ principal: "User:admin" });
-    await expect(verifyCredentials({ ...ADMIN, mechanism: "SCRAM-SHA-256" })).resolves.toEqual({ principal: "User:admin" });
-    await expect(verifyCredentials(gone)).rejects.toMatchObject({ code: "SASL_AUTHENTICATION_FAILED" });
-    const list = await listScramUsers(admin);
-    expect(list.ok && list.data.users.filter((u) => u.user.startsWith("it-restart-"))).toEqual([
-      { user: keep.username, principal: `User:${keep.username}`, credentials: [{ mechanism: "SCRAM-SHA-256", iterations: 4096 }] },
-    ]);
-  });
+      await expect(verifyCredentials(keep)).resolves.toEqual({ principal: `User:${keep.username}` });
+      await expect(verifyCredentials(ADMIN)).resolves.toEqual({ principal: "User:admin" });
+      await expect(verifyCredentials({ ...ADMIN, mechanism: "SCRAM-SHA-256" })).resolves.toEqual({
+        principal: "User:admin",
+      });
+      await expect(verifyCredentials(gone)).rejects.toMatchObject({ code: "SASL_AUTHENTICATION_FAILED" });
+      const list = await listScramUsers(admin);
+      expect(list.ok && list.data.users.filter((u) => u.user.startsWith("it-restart-"))).toEqual([
+        {
+          user: keep.username,
+          principal: `User:${keep.username}`,
+          credentials: [{ mechanism: "SCRAM-SHA-256", iterations: 4096 }],
+        },
+      ]);
+    },
+  );
 });

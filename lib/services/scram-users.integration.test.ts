@@ -23,7 +23,10 @@ const { viewerFromSessionId } = await import("@/lib/auth/sign-in");
 const { deleteScramUser, listScramUsers, upsertScramUser } = await import("./scram-users");
 
 let db: Awaited<ReturnType<typeof useMigratedTestDatabase>>;
-const savedEnv = { CONSOLE_SECRET_KEY: process.env.CONSOLE_SECRET_KEY, CREDENTIAL_REVERIFY_MINUTES: process.env.CREDENTIAL_REVERIFY_MINUTES };
+const savedEnv = {
+  CONSOLE_SECRET_KEY: process.env.CONSOLE_SECRET_KEY,
+  CREDENTIAL_REVERIFY_MINUTES: process.env.CREDENTIAL_REVERIFY_MINUTES,
+};
 const id = runId();
 const user = `it-scram-users-${id}`;
 const outsider = `it-scram-outsider-${id}`;
@@ -54,41 +57,89 @@ describe("a SCRAM user's life through the console", () => {
   let sessionId = "";
   let generated = "";
 
-  it("creates the user with a typed password, lists it, and answers the kafka-configs.sh equivalent with the password masked", async () => {
-    const created = await upsertScramUser(admin, { user, mechanism: "SCRAM-SHA-512", iterations: 4096, password: firstPassword });
-    expect(created).toMatchObject({ ok: true, data: { change: "created", principal: `User:${user}`, credentials: [{ mechanism: "SCRAM-SHA-512", iterations: 4096 }] } });
-    if (!created.ok) return;
-    expect(created.data.generatedPassword).toBeUndefined();
-    expect(created.data.cli[0]).toContain(`--alter --entity-type users --entity-name ${user} --add-config 'SCRAM-SHA-512=[iterations=4096,password=<password>]'`);
-    expect(created.data.cli.join(" ")).not.toContain(firstPassword);
+  it(
+    "creates the user with a typed password, lists it, and answers the kafka-configs.sh equivalent " +
+      "with the password masked",
+    async () => {
+      const created = await upsertScramUser(admin, {
+        user,
+        mechanism: "SCRAM-SHA-512",
+        iterations: 4096,
+        password: firstPassword,
+      });
+      expect(created).toMatchObject({
+        ok: true,
+        data: {
+          change: "created",
+          principal: `User:${user}`,
+          credentials: [{ mechanism: "SCRAM-SHA-512", iterations: 4096 }],
+        },
+      });
+      if (!created.ok) return;
+      expect(created.data.generatedPassword).toBeUndefined();
+      expect(created.data.cli[0]).toContain(
+        `--alter --entity-type users --entity-name ${user} --add-config ` +
+          `'SCRAM-SHA-512=[iterations=4096,password=<password>]'`,
+      );
+      expect(created.data.cli.join(" ")).not.toContain(firstPassword);
 
-    const list = await listScramUsers(admin);
-    expect(list.ok && list.data.users.find((u) => u.user === user)).toEqual({ user, principal: `User:${user}`, credentials: [{ mechanism: "SCRAM-SHA-512", iterations: 4096 }] });
-  });
+      const list = await listScramUsers(admin);
+      expect(list.ok && list.data.users.find((u) => u.user === user)).toEqual({
+        user,
+        principal: `User:${user}`,
+        credentials: [{ mechanism: "SCRAM-SHA-512", iterations: 4096 }],
+      });
+    },
+  );
 
   it("lets the new user sign in through the console's sign-in", async () => {
-    const signedIn = await signInAudited({ username: user, password: firstPassword, mechanism: "SCRAM-SHA-512" }, "203.0.113.90");
+    const signedIn = await signInAudited(
+      { username: user, password: firstPassword, mechanism: "SCRAM-SHA-512" },
+      "203.0.113.90",
+    );
     expect(signedIn).toMatchObject({ ok: true, data: { principal: `User:${user}` } });
     if (signedIn.ok) sessionId = signedIn.data.sessionId;
   });
 
-  it("rotates to a generated password: shown once, the old one refused, the new one accepted, the session ends at its next check", async () => {
-    const rotated = await upsertScramUser(admin, { user, mechanism: "SCRAM-SHA-512", iterations: 8192, password: null });
-    expect(rotated).toMatchObject({ ok: true, data: { change: "rotated", credentials: [{ mechanism: "SCRAM-SHA-512", iterations: 8192 }] } });
-    if (!rotated.ok) return;
-    generated = rotated.data.generatedPassword ?? "";
-    expect(generated).toMatch(/^[A-Za-z0-9_-]{32}$/);
+  it(
+    "rotates to a generated password: shown once, the old one refused, the new one accepted, the " +
+      "session ends at its next check",
+    async () => {
+      const rotated = await upsertScramUser(admin, {
+        user,
+        mechanism: "SCRAM-SHA-512",
+        iterations: 8192,
+        password: null,
+      });
+      expect(rotated).toMatchObject({
+        ok: true,
+        data: { change: "rotated", credentials: [{ mechanism: "SCRAM-SHA-512", iterations: 8192 }] },
+      });
+      if (!rotated.ok) return;
+      generated = rotated.data.generatedPassword ?? "";
+      expect(generated).toMatch(/^[A-Za-z0-9_-]{32}$/);
 
-    const old = await signInAudited({ username: user, password: firstPassword, mechanism: "SCRAM-SHA-512" }, "203.0.113.91");
-    expect(old).toMatchObject({ ok: false, code: "INVALID_CREDENTIALS" });
-    await expect(verifyCredentials({ username: user, password: generated, mechanism: "SCRAM-SHA-512" })).resolves.toEqual({ principal: `User:${user}` });
+      const old = await signInAudited(
+        { username: user, password: firstPassword, mechanism: "SCRAM-SHA-512" },
+        "203.0.113.91",
+      );
+      expect(old).toMatchObject({ ok: false, code: "INVALID_CREDENTIALS" });
+      await expect(
+        verifyCredentials({ username: user, password: generated, mechanism: "SCRAM-SHA-512" }),
+      ).resolves.toEqual({ principal: `User:${user}` });
 
-    await sleep(3_200);
-    expect(await viewerFromSessionId(sessionId)).toBeNull();
-  });
+      await sleep(3_200);
+      expect(await viewerFromSessionId(sessionId)).toBeNull();
+    },
+  );
 
   it("adds SCRAM-SHA-256, deletes it alone, then deletes the user", async () => {
-    const added = await upsertScramUser(admin, { user, mechanism: "SCRAM-SHA-256", iterations: 4096, password: "another-password" });
+    const added = await upsertScramUser(admin, {
+      user,
+      mechanism: "SCRAM-SHA-256",
+      iterations: 4096,
+      password: "another-password",
+    });
     expect(added).toMatchObject({ ok: true, data: { change: "added" } });
     const one = await deleteScramUser(admin, { user, mechanism: "SCRAM-SHA-256" });
     expect(one).toMatchObject({ ok: true, data: { change: "deleted", credentials: [{ mechanism: "SCRAM-SHA-512" }] } });
@@ -96,14 +147,19 @@ describe("a SCRAM user's life through the console", () => {
 
     const gone = await deleteScramUser(admin, { user });
     expect(gone).toMatchObject({ ok: true, data: { change: "deleted", credentials: [] } });
-    await expect(verifyCredentials({ username: user, password: generated, mechanism: "SCRAM-SHA-512" })).rejects.toMatchObject({ code: "SASL_AUTHENTICATION_FAILED" });
+    await expect(
+      verifyCredentials({ username: user, password: generated, mechanism: "SCRAM-SHA-512" }),
+    ).rejects.toMatchObject({ code: "SASL_AUTHENTICATION_FAILED" });
     expect(await deleteScramUser(admin, { user })).toMatchObject({ ok: false, code: "NOT_FOUND" });
     const list = await listScramUsers(admin);
     expect(list.ok && list.data.users.some((u) => u.user === user)).toBe(false);
   });
 
   it("audited every change under category scram with the user as subject, and never a password", async () => {
-    const rows = await getPrisma().auditEvent.findMany({ where: { category: "scram", subjects: { has: `User:${user}` } }, orderBy: { at: "asc" } });
+    const rows = await getPrisma().auditEvent.findMany({
+      where: { category: "scram", subjects: { has: `User:${user}` } },
+      orderBy: { at: "asc" },
+    });
     expect(rows.map((r) => [r.action, r.outcome])).toEqual([
       ["scram.create", "success"],
       ["scram.rotate", "success"],
@@ -123,45 +179,93 @@ describe("two people changing one user's credentials at the same moment", () => 
     await deleteScramUser(admin, { user: raced }).catch(() => undefined);
   });
 
-  it("creating the same new user twice at once: one is created, the other refused with nothing changed; the created password is the one that works", async () => {
-    const passwords = [`race-a-${randomBytes(6).toString("hex")}`, `race-b-${randomBytes(6).toString("hex")}`];
-    const answers = await Promise.all(passwords.map((password) => upsertScramUser(admin, { user: raced, mechanism: "SCRAM-SHA-512", iterations: 4096, password, ifExists: "refuse" })));
-    const created = answers.findIndex((a) => a.ok);
-    expect(answers.filter((a) => a.ok)).toHaveLength(1);
-    expect(answers[created]).toMatchObject({ ok: true, data: { change: "created" } });
-    expect(answers[1 - created]).toMatchObject({ ok: false, code: "CONFLICT", message: expect.stringContaining(`${raced} already has a SCRAM-SHA-512 credential`) });
-    await expect(verifyCredentials({ username: raced, password: passwords[created]!, mechanism: "SCRAM-SHA-512" })).resolves.toEqual({ principal: `User:${raced}` });
-    await expect(verifyCredentials({ username: raced, password: passwords[1 - created]!, mechanism: "SCRAM-SHA-512" })).rejects.toMatchObject({ code: "SASL_AUTHENTICATION_FAILED" });
-  });
+  it(
+    "creating the same new user twice at once: one is created, the other refused with nothing " +
+      "changed; the created password is the one that works",
+    async () => {
+      const passwords = [`race-a-${randomBytes(6).toString("hex")}`, `race-b-${randomBytes(6).toString("hex")}`];
+      const answers = await Promise.all(
+        passwords.map((password) =>
+          upsertScramUser(admin, {
+            user: raced,
+            mechanism: "SCRAM-SHA-512",
+            iterations: 4096,
+            password,
+            ifExists: "refuse",
+          }),
+        ),
+      );
+      const created = answers.findIndex((a) => a.ok);
+      expect(answers.filter((a) => a.ok)).toHaveLength(1);
+      expect(answers[created]).toMatchObject({ ok: true, data: { change: "created" } });
+      expect(answers[1 - created]).toMatchObject({
+        ok: false,
+        code: "CONFLICT",
+        message: expect.stringContaining(`${raced} already has a SCRAM-SHA-512 credential`),
+      });
+      await expect(
+        verifyCredentials({ username: raced, password: passwords[created]!, mechanism: "SCRAM-SHA-512" }),
+      ).resolves.toEqual({ principal: `User:${raced}` });
+      await expect(
+        verifyCredentials({ username: raced, password: passwords[1 - created]!, mechanism: "SCRAM-SHA-512" }),
+      ).rejects.toMatchObject({ code: "SASL_AUTHENTICATION_FAILED" });
+    },
+  );
 
-  it("two set-password calls at once are told apart: one rotated after the other, each answer saying what it did, and the last one's password works", async () => {
-    const passwords = [`race-c-${randomBytes(6).toString("hex")}`, `race-d-${randomBytes(6).toString("hex")}`];
-    const other = `${raced}-b`;
-    try {
-      const answers = await Promise.all(passwords.map((password) => upsertScramUser(admin, { user: other, mechanism: "SCRAM-SHA-512", iterations: 4096, password })));
-      expect(answers.map((a) => (a.ok ? a.data.change : a.code)).sort()).toEqual(["created", "rotated"]);
-      const last = answers.findIndex((a) => a.ok && a.data.change === "rotated");
-      await expect(verifyCredentials({ username: other, password: passwords[last]!, mechanism: "SCRAM-SHA-512" })).resolves.toEqual({ principal: `User:${other}` });
-      const rows = await getPrisma().auditEvent.findMany({ where: { category: "scram", subjects: { has: `User:${other}` } }, orderBy: { at: "asc" } });
-      expect(rows.map((r) => r.action)).toEqual(["scram.create", "scram.rotate"]);
-    } finally {
-      await deleteScramUser(admin, { user: other }).catch(() => undefined);
-    }
-  });
+  it(
+    "two set-password calls at once are told apart: one rotated after the other, each answer saying " +
+      "what it did, and the last one's password works",
+    async () => {
+      const passwords = [`race-c-${randomBytes(6).toString("hex")}`, `race-d-${randomBytes(6).toString("hex")}`];
+      const other = `${raced}-b`;
+      try {
+        const answers = await Promise.all(
+          passwords.map((password) =>
+            upsertScramUser(admin, { user: other, mechanism: "SCRAM-SHA-512", iterations: 4096, password }),
+          ),
+        );
+        expect(answers.map((a) => (a.ok ? a.data.change : a.code)).sort()).toEqual(["created", "rotated"]);
+        const last = answers.findIndex((a) => a.ok && a.data.change === "rotated");
+        await expect(
+          verifyCredentials({ username: other, password: passwords[last]!, mechanism: "SCRAM-SHA-512" }),
+        ).resolves.toEqual({ principal: `User:${other}` });
+        const rows = await getPrisma().auditEvent.findMany({
+          where: { category: "scram", subjects: { has: `User:${other}` } },
+          orderBy: { at: "asc" },
+        });
+        expect(rows.map((r) => r.action)).toEqual(["scram.create", "scram.rotate"]);
+      } finally {
+        await deleteScramUser(admin, { user: other }).catch(() => undefined);
+      }
+    },
+  );
 });
 
 describe("a principal without DESCRIBE or ALTER on CLUSTER", () => {
   it("is refused by Kafka, and the attempt on admin's password is audited as denied", async () => {
     const cred = await createScramUser(outsider);
     const viewer: Viewer = { sessionId: null, principal: `User:${outsider}`, credential: cred };
-    expect(await listScramUsers(viewer)).toMatchObject({ ok: false, code: "DENIED", message: expect.stringContaining("DESCRIBE on CLUSTER") });
-    expect(await upsertScramUser(viewer, { user: "admin", mechanism: "SCRAM-SHA-512", iterations: 4096, password: "not-the-admin-password" })).toMatchObject({
+    expect(await listScramUsers(viewer)).toMatchObject({
+      ok: false,
+      code: "DENIED",
+      message: expect.stringContaining("DESCRIBE on CLUSTER"),
+    });
+    expect(
+      await upsertScramUser(viewer, {
+        user: "admin",
+        mechanism: "SCRAM-SHA-512",
+        iterations: 4096,
+        password: "not-the-admin-password",
+      }),
+    ).toMatchObject({
       ok: false,
       code: "DENIED",
       message: expect.stringContaining("ALTER on CLUSTER"),
     });
     await expect(verifyCredentials(ADMIN)).resolves.toBeDefined();
     const rows = await getPrisma().auditEvent.findMany({ where: { principal: `User:${outsider}`, category: "scram" } });
-    expect(rows.map((r) => [r.action, r.outcome, r.kafkaError, r.subjects])).toEqual([["scram.set", "denied", "CLUSTER_AUTHORIZATION_FAILED", ["User:admin"]]]);
+    expect(rows.map((r) => [r.action, r.outcome, r.kafkaError, r.subjects])).toEqual([
+      ["scram.set", "denied", "CLUSTER_AUTHORIZATION_FAILED", ["User:admin"]],
+    ]);
   });
 });

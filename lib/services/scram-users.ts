@@ -24,7 +24,12 @@ import type { Viewer } from "@/lib/auth/sign-in";
 import type { ActionResult } from "@/lib/schemas/result";
 import { toErrorResult } from "@/lib/kafka/error-result";
 import { describeScramUsers, isKafkaOperationError, kafkaConfigOf } from "@/lib/kafka";
-import type { ScramChangeResult, ScramCredentialDelete, ScramCredentialUpsert, ScramUserList } from "@/lib/schemas/scram-users";
+import type {
+  ScramChangeResult,
+  ScramCredentialDelete,
+  ScramCredentialUpsert,
+  ScramUserList,
+} from "@/lib/schemas/scram-users";
 import { DEFAULT_LOCK_WAIT_MS, LockBusyError, LockUnavailableError, withConsoleLocks } from "@/lib/db/locks";
 import { auditedMutation } from "./audited-mutation";
 import { COMMAND_CONFIG_PLACEHOLDER, shellQuote } from "./cli-equivalent";
@@ -34,7 +39,13 @@ export const PASSWORD_PLACEHOLDER = "<password>";
 
 type Credentials = ScramUserList["users"][number]["credentials"];
 
-const SCRAM_ACTION: Record<ScramChangeResult["change"], string> = { created: "scram.create", rotated: "scram.rotate", added: "scram.add", set: "scram.set", deleted: "scram.delete" };
+const SCRAM_ACTION: Record<ScramChangeResult["change"], string> = {
+  created: "scram.create",
+  rotated: "scram.rotate",
+  added: "scram.add",
+  set: "scram.set",
+  deleted: "scram.delete",
+};
 
 /** A password of 24 random bytes (32 URL-safe characters). */
 export function generatePassword(): string {
@@ -47,9 +58,28 @@ function bootstrapOf(viewer: Viewer): string {
 }
 
 /** kafka-configs.sh for the change, the password replaced by a placeholder. */
-export function scramCommand(user: string, change: { add: { mechanism: string; iterations: number } } | { delete: string[] }, servers: string): string {
-  const args = ["kafka-configs.sh", "--bootstrap-server", shellQuote(servers), "--command-config", COMMAND_CONFIG_PLACEHOLDER, "--alter", "--entity-type", "users", "--entity-name", shellQuote(user)];
-  if ("add" in change) args.push("--add-config", `'${change.add.mechanism}=[iterations=${change.add.iterations},password=${PASSWORD_PLACEHOLDER}]'`);
+export function scramCommand(
+  user: string,
+  change: { add: { mechanism: string; iterations: number } } | { delete: string[] },
+  servers: string,
+): string {
+  const args = [
+    "kafka-configs.sh",
+    "--bootstrap-server",
+    shellQuote(servers),
+    "--command-config",
+    COMMAND_CONFIG_PLACEHOLDER,
+    "--alter",
+    "--entity-type",
+    "users",
+    "--entity-name",
+    shellQuote(user),
+  ];
+  if ("add" in change)
+    args.push(
+      "--add-config",
+      `'${change.add.mechanism}=[iterations=${change.add.iterations},password=${PASSWORD_PLACEHOLDER}]'`,
+    );
   else args.push("--delete-config", shellQuote(change.delete.join(",")));
   return args.join(" ");
 }
@@ -58,7 +88,14 @@ export function scramCommand(user: string, change: { add: { mechanism: string; i
 export async function listScramUsers(viewer: Viewer): Promise<ActionResult<ScramUserList>> {
   try {
     const users = await describeScramUsers(viewer.credential, null);
-    return { ok: true, data: { users: users.filter((u) => u.error === null).map((u) => ({ user: u.user, principal: `User:${u.user}`, credentials: u.credentials })) } };
+    return {
+      ok: true,
+      data: {
+        users: users
+          .filter((u) => u.error === null)
+          .map((u) => ({ user: u.user, principal: `User:${u.user}`, credentials: u.credentials })),
+      },
+    };
   } catch (error) {
     return toErrorResult(error, "list SCRAM users");
   }
@@ -89,7 +126,12 @@ async function before(viewer: Viewer, user: string, doing: string): Promise<Acti
  * of the user's credentials holds it for longer than DEFAULT_LOCK_WAIT_MS. Nothing is sent
  * to Kafka unless the lock is held.
  */
-async function withCredentialLock<T>(viewer: Viewer, user: string, doing: string, change: () => Promise<ActionResult<T>>): Promise<ActionResult<T>> {
+async function withCredentialLock<T>(
+  viewer: Viewer,
+  user: string,
+  doing: string,
+  change: () => Promise<ActionResult<T>>,
+): Promise<ActionResult<T>> {
   let clusterId: string;
   try {
     clusterId = await clusterIdFor(viewer);
@@ -104,30 +146,51 @@ async function withCredentialLock<T>(viewer: Viewer, user: string, doing: string
     });
   } catch (error) {
     if (error instanceof LockBusyError) {
-      return { ok: false, code: "CONFLICT", message: `Nothing was changed: another change to the credentials of ${user} was still in progress after ${DEFAULT_LOCK_WAIT_MS / 1000} s. Try again.` };
+      return {
+        ok: false,
+        code: "CONFLICT",
+        message:
+          `Nothing was changed: another change to the credentials of ${user} was still in progress ` +
+          `after ${DEFAULT_LOCK_WAIT_MS / 1000} s. Try again.`,
+      };
     }
     if (error instanceof LockUnavailableError) {
       console.error(`[console] SCRAM credential lock for ${user}: ${error.message}`);
-      return { ok: false, code: "INTERNAL", message: "Nothing was changed: the console could not take its lock in its database (database unavailable). Try again when the database is back." };
+      return {
+        ok: false,
+        code: "INTERNAL",
+        message:
+          "Nothing was changed: the console could not take its lock in its database (database unavailable). " +
+          "Try again when the database is back.",
+      };
     }
     throw error;
   }
 }
 
 /** Creates the user, adds a mechanism, or rotates the mechanism's password. */
-export async function upsertScramUser(viewer: Viewer, input: ScramCredentialUpsert): Promise<ActionResult<ScramChangeResult>> {
+export async function upsertScramUser(
+  viewer: Viewer,
+  input: ScramCredentialUpsert,
+): Promise<ActionResult<ScramChangeResult>> {
   const doing = `set the ${input.mechanism} credential of ${input.user}`;
   return withCredentialLock(viewer, input.user, doing, () => upsertLocked(viewer, input, doing));
 }
 
-async function upsertLocked(viewer: Viewer, input: ScramCredentialUpsert, doing: string): Promise<ActionResult<ScramChangeResult>> {
+async function upsertLocked(
+  viewer: Viewer,
+  input: ScramCredentialUpsert,
+  doing: string,
+): Promise<ActionResult<ScramChangeResult>> {
   const current = await before(viewer, input.user, doing);
   if (!current.ok) return current;
   if (input.ifExists === "refuse" && current.data?.some((c) => c.mechanism === input.mechanism)) {
     return {
       ok: false,
       code: "CONFLICT",
-      message: `Nothing was changed: ${input.user} already has a ${input.mechanism} credential. To give it a new password, use Set password on its row.`,
+      message:
+        `Nothing was changed: ${input.user} already has a ${input.mechanism} credential. To give it a new ` +
+        `password, use Set password on its row.`,
     };
   }
   const generated = input.password == null;
@@ -163,7 +226,13 @@ async function upsertLocked(viewer: Viewer, input: ScramCredentialUpsert, doing:
             change,
             credentials: credentials ?? [],
             ...(generated ? { generatedPassword: password } : {}),
-            cli: [scramCommand(input.user, { add: { mechanism: input.mechanism, iterations: input.iterations } }, bootstrapOf(viewer))],
+            cli: [
+              scramCommand(
+                input.user,
+                { add: { mechanism: input.mechanism, iterations: input.iterations } },
+                bootstrapOf(viewer),
+              ),
+            ],
           },
         },
         audit: { outcome: "success", after: credentials === null ? undefined : { credentials } },
@@ -173,16 +242,32 @@ async function upsertLocked(viewer: Viewer, input: ScramCredentialUpsert, doing:
 }
 
 /** Deletes one mechanism's credential, or every credential of the user (the user is gone). */
-export async function deleteScramUser(viewer: Viewer, input: ScramCredentialDelete): Promise<ActionResult<ScramChangeResult>> {
-  const doing = input.mechanism ? `delete the ${input.mechanism} credential of ${input.user}` : `delete the SCRAM user ${input.user}`;
+export async function deleteScramUser(
+  viewer: Viewer,
+  input: ScramCredentialDelete,
+): Promise<ActionResult<ScramChangeResult>> {
+  const doing = input.mechanism
+    ? `delete the ${input.mechanism} credential of ${input.user}`
+    : `delete the SCRAM user ${input.user}`;
   return withCredentialLock(viewer, input.user, doing, () => deleteLocked(viewer, input, doing));
 }
 
-async function deleteLocked(viewer: Viewer, input: ScramCredentialDelete, doing: string): Promise<ActionResult<ScramChangeResult>> {
+async function deleteLocked(
+  viewer: Viewer,
+  input: ScramCredentialDelete,
+  doing: string,
+): Promise<ActionResult<ScramChangeResult>> {
   const current = await before(viewer, input.user, doing);
   if (!current.ok) return current;
-  const mechanisms = input.mechanism ? [input.mechanism] : (current.data ?? [{ mechanism: "SCRAM-SHA-512" as const }, { mechanism: "SCRAM-SHA-256" as const }]).map((c) => c.mechanism);
-  if (current.data !== null && (mechanisms.length === 0 || (input.mechanism && !current.data.some((c) => c.mechanism === input.mechanism)))) {
+  const mechanisms = input.mechanism
+    ? [input.mechanism]
+    : (current.data ?? [{ mechanism: "SCRAM-SHA-512" as const }, { mechanism: "SCRAM-SHA-256" as const }]).map(
+        (c) => c.mechanism,
+      );
+  if (
+    current.data !== null &&
+    (mechanisms.length === 0 || (input.mechanism && !current.data.some((c) => c.mechanism === input.mechanism)))
+  ) {
     return { ok: false, code: "NOT_FOUND", message: `${input.user} has no ${input.mechanism ?? "SCRAM"} credential.` };
   }
   const principal = `User:${input.user}`;
@@ -200,7 +285,16 @@ async function deleteLocked(viewer: Viewer, input: ScramCredentialDelete, doing:
       for (const mechanism of mechanisms) await kafka.deleteScramCredential(viewer.credential, input.user, mechanism);
       const credentials = await credentialsOf(viewer, input.user).catch(() => null);
       return {
-        result: { ok: true, data: { user: input.user, principal, change: "deleted", credentials: credentials ?? [], cli: [scramCommand(input.user, { delete: mechanisms }, bootstrapOf(viewer))] } },
+        result: {
+          ok: true,
+          data: {
+            user: input.user,
+            principal,
+            change: "deleted",
+            credentials: credentials ?? [],
+            cli: [scramCommand(input.user, { delete: mechanisms }, bootstrapOf(viewer))],
+          },
+        },
         audit: { outcome: "success", after: credentials === null ? undefined : { credentials } },
       };
     },

@@ -41,7 +41,11 @@ export interface ServiceRead {
 export type ServiceAcls = { ok: true; acls: AclBinding[]; principal: string } | { ok: false; message: string };
 
 /** The ACLs matching `filter`, read as the cluster's service principal and audited as it. */
-export async function describeAclsAsService(service: ServicePrincipal, filter: AclBindingFilter, read: ServiceRead): Promise<ServiceAcls> {
+export async function describeAclsAsService(
+  service: ServicePrincipal,
+  filter: AclBindingFilter,
+  read: ServiceRead,
+): Promise<ServiceAcls> {
   const clusterId = service.credential.clusterId;
   const intent = async () =>
     (
@@ -55,7 +59,9 @@ export async function describeAclsAsService(service: ServicePrincipal, filter: A
         ...(clusterId !== undefined ? { clusterId } : {}),
       })
     ).id;
-  const foldKey = `service-read|${clusterId ?? ""}|${service.principal}|${read.action}|${read.actingFor}|${read.target}|${JSON.stringify(read.about)}`;
+  const foldKey =
+    `service-read|${clusterId ?? ""}|${service.principal}|${read.action}|${read.actingFor}|` +
+    `${read.target}|${JSON.stringify(read.about)}`;
   let foldInto: string | null = null;
   let intentId: string | null = null;
   try {
@@ -69,7 +75,10 @@ export async function describeAclsAsService(service: ServicePrincipal, filter: A
     if (foldInto !== null) await foldServiceRead(foldInto).catch(() => undefined);
     else if (intentId !== null) {
       const id = intentId;
-      await completeAudit(id, { outcome: "success", message: `Read ${acls.length} ACLs for ${read.actingFor}: ${read.purpose}.` })
+      await completeAudit(id, {
+        outcome: "success",
+        message: `Read ${acls.length} ACLs for ${read.actingFor}: ${read.purpose}.`,
+      })
         .then(() => markFoldable(id, foldKey))
         .catch(() => undefined);
     }

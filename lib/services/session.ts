@@ -34,5 +34,12 @@ export async function signInAudited(
 
 export async function signOutAudited(sessionId: string, principal: string): Promise<void> {
   const clusterId = await signOut(sessionId);
-  await recordAudit({ principal, action: "session.sign-out", target: principal, outcome: "success", category: "session", ...(clusterId !== null ? { clusterId } : {}) });
+  await recordAudit({
+    principal,
+    action: "session.sign-out",
+    target: principal,
+    outcome: "success",
+    category: "session",
+    ...(clusterId !== null ? { clusterId } : {}),
+  });
 }

@@ -53,16 +53,30 @@ import {
 } from "@/lib/db/token-request";
 import { decryptSecret, encryptSecret } from "@/lib/auth/crypto";
 import { aclIsAllowed, isSuperUser, type AclBinding, type DelegationToken } from "@/lib/policy";
-import type { ApproverCheck, DecidableRequest, TokenRequestCreateInput, TokenRequestLists, TokenRequestView, TokenRetrieved } from "@/lib/schemas/tokens";
+import type {
+  ApproverCheck,
+  DecidableRequest,
+  TokenRequestCreateInput,
+  TokenRequestLists,
+  TokenRequestView,
+  TokenRetrieved,
+} from "@/lib/schemas/tokens";
 import { auditedMutation, type KafkaWriter, type MutationOutcome, type MutationSpec } from "./audited-mutation";
 import { toAuthorizerConfig } from "@/lib/authorizer-config";
 import { clusterIdOf, clusterOf } from "@/lib/clusters";
 import { describeAclsAsService } from "./service-principal";
-import { APPEARS_ENTITLED, RETRIEVAL_WINDOW_MS, approverEntitlement, formatDuration, toTokenRequestView, withEntitlement, type ApproverEvidence } from "./token-view";
+import {
+  APPEARS_ENTITLED,
+  RETRIEVAL_WINDOW_MS,
+  approverEntitlement,
+  formatDuration,
+  toTokenRequestView,
+  withEntitlement,
+  type ApproverEvidence,
+} from "./token-view";
 import { unnamedHost } from "./effective-permissions";
 
 type Failure = Extract<ActionResult<never>, { ok: false }>;
-
 
 /**
  * How long an approval may hold a request before anyone else may resolve it. Well beyond
@@ -75,7 +89,13 @@ export const CLAIM_TIMEOUT_MS = 2 * 60_000;
 export const CLOCK_SKEW_MS = 5_000;
 
 /** Kafka errors after which the token may or may not exist: the request was sent, the answer never came. */
-const OUTCOME_UNKNOWN_CODES = new Set(["BROKER_UNAVAILABLE", "REQUEST_TIMED_OUT", "NETWORK_EXCEPTION", "UNKNOWN", "UNKNOWN_SERVER_ERROR"]);
+const OUTCOME_UNKNOWN_CODES = new Set([
+  "BROKER_UNAVAILABLE",
+  "REQUEST_TIMED_OUT",
+  "NETWORK_EXCEPTION",
+  "UNKNOWN",
+  "UNKNOWN_SERVER_ERROR",
+]);
 
 /** True unless Kafka answered with a refusal (then no token was created). */
 export function isOutcomeUnknown(error: unknown): boolean {
@@ -84,13 +104,22 @@ export function isOutcomeUnknown(error: unknown): boolean {
 
 const kafkaCodeOf = (error: unknown): string | null => (isKafkaOperationError(error) ? error.code : null);
 
-const ANY_USER_ACL = { resourceType: "USER", resourceName: null, patternType: "ANY", principal: null, host: null, operation: "ANY", permissionType: "ANY" } as const;
+const ANY_USER_ACL = {
+  resourceType: "USER",
+  resourceName: null,
+  patternType: "ANY",
+  principal: null,
+  host: null,
+  operation: "ANY",
+  permissionType: "ANY",
+} as const;
 
 /** The open requests whose approvers a decision judges. */
 type Judged = Pick<TokenRequest, "id" | "owner" | "requester">;
 
 const NO_SERVICE_PRINCIPAL =
-  "this cluster has no service principal configured (KAFKA_SERVICE_CREDENTIALS_FILE, or serviceCredentialsFile in the clusters file) to read them for the console";
+  "this cluster has no service principal configured (KAFKA_SERVICE_CREDENTIALS_FILE, or serviceCredentialsFile " +
+  "in the clusters file) to read them for the console";
 
 /**
  * What the viewer's approval entitlement can be judged from: the USER-resource ACLs when
@@ -100,30 +129,49 @@ const NO_SERVICE_PRINCIPAL =
  * the super users assumed from the settings; and the owners the viewer has created tokens
  * for before.
  */
-async function evidenceFor(viewer: Viewer, judged: () => Promise<readonly Judged[]>): Promise<ApproverEvidence & { check: ApproverCheck }> {
+async function evidenceFor(
+  viewer: Viewer,
+  judged: () => Promise<readonly Judged[]>,
+): Promise<ApproverEvidence & { check: ApproverCheck }> {
   const cluster = clusterOf(viewer.credential);
   const config = toAuthorizerConfig(cluster.authorizer);
   const [acls, tokens] = await Promise.all([
     describeAcls(viewer.credential, ANY_USER_ACL).catch(() => null as AclBinding[] | null),
     describeDelegationTokens(viewer.credential, null).catch(() => [] as DelegationToken[]),
   ]);
-  const createdFor = new Set(tokens.filter((t) => t.requester === viewer.principal && t.owner !== viewer.principal).map((t) => t.owner));
+  const createdFor = new Set(
+    tokens.filter((t) => t.requester === viewer.principal && t.owner !== viewer.principal).map((t) => t.owner),
+  );
   const evidence = { config, acls, createdFor };
   if (acls !== null) return { ...evidence, check: { by: "you" } };
   const service = cluster.servicePrincipal;
   if (!service) return { ...evidence, check: { by: "nobody", reason: NO_SERVICE_PRINCIPAL } };
   const check: ApproverCheck = { by: "servicePrincipal", principal: service.principal };
-  const needed = isSuperUser(viewer.principal, config) ? [] : (await judged()).filter((r) => r.requester !== viewer.principal && r.owner !== viewer.principal);
+  const needed = isSuperUser(viewer.principal, config)
+    ? []
+    : (await judged()).filter((r) => r.requester !== viewer.principal && r.owner !== viewer.principal);
   if (needed.length === 0) return { ...evidence, check };
   const ids = needed.map((r) => r.id);
   const read = await describeAclsAsService(service, ANY_USER_ACL, {
     action: "service.acls.describe",
     actingFor: viewer.principal,
     purpose: "who may approve these token requests",
-    target: ids.length === 1 ? `token request ${ids[0]}` : `token requests ${ids.slice(0, 3).join(", ")}${ids.length > 3 ? ` and ${ids.length - 3} more` : ""}`,
+    target:
+      ids.length === 1
+        ? `token request ${ids[0]}`
+        : `token requests ${ids.slice(0, 3).join(", ")}${ids.length > 3 ? ` and ${ids.length - 3} more` : ""}`,
     about: { requestIds: ids, owners: [...new Set(needed.map((r) => r.owner))] },
   });
-  if (!read.ok) return { ...evidence, check: { by: "nobody", reason: `the console's service principal ${service.principal} could not read them: ${read.message.replace(/\.$/, "")}` } };
+  if (!read.ok)
+    return {
+      ...evidence,
+      check: {
+        by: "nobody",
+        reason:
+          `the console's service principal ${service.principal} could not read ` +
+          `them: ${read.message.replace(/\.$/, "")}`,
+      },
+    };
   return { ...evidence, acls: read.acls, aclsReadBy: read.principal, check };
 }
 
@@ -140,7 +188,12 @@ const describeRequest = (r: Pick<TokenRequest, "id" | "owner" | "renewers" | "ma
   maxLifetimeMs: r.maxLifetimeMs,
 });
 
-function specFor(viewer: Viewer, action: string, request: Pick<TokenRequest, "id" | "owner" | "renewers" | "maxLifetimeMs" | "requester">, extra: object = {}): MutationSpec {
+function specFor(
+  viewer: Viewer,
+  action: string,
+  request: Pick<TokenRequest, "id" | "owner" | "renewers" | "maxLifetimeMs" | "requester">,
+  extra: object = {},
+): MutationSpec {
   return {
     viewer,
     action,
@@ -161,10 +214,17 @@ export async function listTokenRequests(viewer: Viewer, now = Date.now()): Promi
   try {
     // Requests are per cluster: nothing made on another is listed here.
     const clusterId = clusterIdOf(viewer.credential);
-    const [mine, owners] = await Promise.all([listMyTokenRequests(viewer.principal, undefined, clusterId), openRequestOwners(clusterId)]);
+    const [mine, owners] = await Promise.all([
+      listMyTokenRequests(viewer.principal, undefined, clusterId),
+      openRequestOwners(clusterId),
+    ]);
     const others = owners.filter((owner) => owner !== viewer.principal);
-    const evidence = await evidenceFor(viewer, () => (others.length === 0 ? Promise.resolve([]) : listPendingTokenRequests({ owners: others, clusterId })));
-    const decidable = owners.filter((owner) => APPEARS_ENTITLED.has(approverEntitlement(viewer.principal, { requester: "", owner }, evidence).entitlement));
+    const evidence = await evidenceFor(viewer, () =>
+      others.length === 0 ? Promise.resolve([]) : listPendingTokenRequests({ owners: others, clusterId }),
+    );
+    const decidable = owners.filter((owner) =>
+      APPEARS_ENTITLED.has(approverEntitlement(viewer.principal, { requester: "", owner }, evidence).entitlement),
+    );
     const pending = await listPendingTokenRequests({ owners: decidable, requester: viewer.principal, clusterId });
     return {
       ok: true,
@@ -181,16 +241,38 @@ export async function listTokenRequests(viewer: Viewer, now = Date.now()): Promi
   }
 }
 
-export async function submitTokenRequest(viewer: Viewer, input: TokenRequestCreateInput): Promise<ActionResult<TokenRequestView>> {
+export async function submitTokenRequest(
+  viewer: Viewer,
+  input: TokenRequestCreateInput,
+): Promise<ActionResult<TokenRequestView>> {
   if (input.owner === viewer.principal) {
-    return { ok: false, code: "VALIDATION", message: "You may create tokens for yourself directly on the Tokens page; no request is needed.", fieldErrors: { owner: ["That is you"] } };
+    return {
+      ok: false,
+      code: "VALIDATION",
+      message: "You may create tokens for yourself directly on the Tokens page; no request is needed.",
+      fieldErrors: { owner: ["That is you"] },
+    };
   }
-  const draft = { id: randomUUID(), requester: viewer.principal, owner: input.owner, renewers: [...new Set(input.renewers)], maxLifetimeMs: input.maxLifetimeMs };
+  const draft = {
+    id: randomUUID(),
+    requester: viewer.principal,
+    owner: input.owner,
+    renewers: [...new Set(input.renewers)],
+    maxLifetimeMs: input.maxLifetimeMs,
+  };
   return auditedMutation(specFor(viewer, "token.request.create", draft, { reason: input.reason }), async () => {
-    const created = await createTokenRequest({ ...draft, reason: input.reason, clusterId: clusterIdOf(viewer.credential) });
+    const created = await createTokenRequest({
+      ...draft,
+      reason: input.reason,
+      clusterId: clusterIdOf(viewer.credential),
+    });
     return {
       result: { ok: true, data: toTokenRequestView(created, Date.now()) },
-      audit: { outcome: "success", after: { status: created.status }, message: `Requested a token for ${created.owner}.` },
+      audit: {
+        outcome: "success",
+        after: { status: created.status },
+        message: `Requested a token for ${created.owner}.`,
+      },
     };
   });
 }
@@ -204,7 +286,8 @@ type Resolution =
   | { kind: "moved"; request: TokenRequest | null }
   | { kind: "unresolved"; reason: "cannotSee" | "describeFailed" | "ambiguous" | "notYet"; message: string };
 
-const sameSet = (a: readonly string[], b: readonly string[]) => a.length === new Set(a).size && new Set(a).size === new Set(b).size && a.every((x) => b.includes(x));
+const sameSet = (a: readonly string[], b: readonly string[]) =>
+  a.length === new Set(a).size && new Set(a).size === new Set(b).size && a.every((x) => b.includes(x));
 
 /** Whether Kafka shows the viewer every token the claimer created for the owner. */
 async function seesClaimersTokens(viewer: Viewer, request: TokenRequest, claim: Claim): Promise<boolean> {
@@ -212,7 +295,15 @@ async function seesClaimersTokens(viewer: Viewer, request: TokenRequest, claim: 
   const config = toAuthorizerConfig(clusterOf(viewer.credential).authorizer);
   if (isSuperUser(viewer.principal, config)) return true;
   const acls = await describeAcls(viewer.credential, ANY_USER_ACL).catch(() => null);
-  return acls !== null && aclIsAllowed(acls, config, unnamedHost(acls.map((a) => a.host)))(viewer.principal, "DESCRIBE_TOKENS", "USER", request.owner);
+  return (
+    acls !== null &&
+    aclIsAllowed(acls, config, unnamedHost(acls.map((a) => a.host)))(
+      viewer.principal,
+      "DESCRIBE_TOKENS",
+      "USER",
+      request.owner,
+    )
+  );
 }
 
 /**
@@ -227,7 +318,10 @@ async function resolveClaim(viewer: Viewer, request: TokenRequest, claim: Claim,
     return {
       kind: "unresolved",
       reason: "cannotSee",
-      message: `Only ${claim.by}, the owner ${request.owner}, a super user or someone with DESCRIBE_TOKENS on USER ${request.owner} can settle the approval held by ${claim.by}: Kafka would not show you its token.`,
+      message:
+        `Only ${claim.by}, the owner ${request.owner}, a super user or someone with DESCRIBE_TOKENS on ` +
+        `USER ${request.owner} can settle the approval held by ${claim.by}: Kafka would not show you its ` +
+        `token.`,
     };
   }
   let tokens: DelegationToken[];
@@ -235,7 +329,11 @@ async function resolveClaim(viewer: Viewer, request: TokenRequest, claim: Claim,
     tokens = await describeDelegationTokens(viewer.credential, [request.owner]);
   } catch (error) {
     const failure = toErrorResult(error, "describe delegation tokens to settle an approval");
-    return { kind: "unresolved", reason: "describeFailed", message: `The console could not ask Kafka for the tokens of ${request.owner}: ${failure.message}` };
+    return {
+      kind: "unresolved",
+      reason: "describeFailed",
+      message: `The console could not ask Kafka for the tokens of ${request.owner}: ${failure.message}`,
+    };
   }
   const matching = tokens.filter(
     (t) =>
@@ -255,13 +353,26 @@ async function resolveClaim(viewer: Viewer, request: TokenRequest, claim: Claim,
     return {
       kind: "unresolved",
       reason: "ambiguous",
-      message: `Kafka shows ${candidates.length} tokens that ${claim.by} may have created for this request (${candidates.map((t) => t.tokenId).join(", ")}); the console cannot tell which. Expire the extra ones (as ${request.owner} or a renewer), then approve again.`,
+      message:
+        `Kafka shows ${candidates.length} tokens that ${claim.by} may have created for this request ` +
+        `(${candidates.map((t) => t.tokenId).join(", ")}); the console cannot tell which. Expire the extra ` +
+        `ones (as ${request.owner} or a renewer), then approve again.`,
     };
   }
   const token = candidates[0];
   if (token) {
     const deadline = new Date(now + RETRIEVAL_WINDOW_MS);
-    const recorded = await recordClaimedApproval(request.id, claim, { approver: claim.by, tokenId: token.tokenId, encryptedHmac: token.hmac ? encryptSecret(token.hmac) : null, deadline }, new Date(now));
+    const recorded = await recordClaimedApproval(
+      request.id,
+      claim,
+      {
+        approver: claim.by,
+        tokenId: token.tokenId,
+        encryptedHmac: token.hmac ? encryptSecret(token.hmac) : null,
+        deadline,
+      },
+      new Date(now),
+    );
     if (recorded.ok) return { kind: "recorded", request: recorded.request, tokenId: token.tokenId };
     return { kind: "moved", request: await getTokenRequest(request.id) };
   }
@@ -270,7 +381,10 @@ async function resolveClaim(viewer: Viewer, request: TokenRequest, claim: Claim,
     return {
       kind: "unresolved",
       reason: "notYet",
-      message: `Kafka shows no token from this approval yet. The request stays APPROVING (held by ${claim.by}) until ${after}, in case a create still queued in the broker lands; approving or denying after that checks again and records the token or returns the request to PENDING.`,
+      message:
+        `Kafka shows no token from this approval yet. The request stays APPROVING (held by ${claim.by}) ` +
+        `until ${after}, in case a create still queued in the broker lands; approving or denying after that ` +
+        `checks again and records the token or returns the request to PENDING.`,
     };
   }
   const released = await releaseClaim(request.id, claim);
@@ -279,28 +393,48 @@ async function resolveClaim(viewer: Viewer, request: TokenRequest, claim: Claim,
 }
 
 /** An approval that looks dead (claim older than CLAIM_TIMEOUT_MS), settled from Kafka's tokens, audited. */
-async function resolveStaleClaim(viewer: Viewer, request: TokenRequest, claim: Claim): Promise<ActionResult<TokenRequest>> {
-  const spec = specFor(viewer, "token.request.resolve", request, { claimedBy: claim.by, claimedAt: claim.at.toISOString() });
+async function resolveStaleClaim(
+  viewer: Viewer,
+  request: TokenRequest,
+  claim: Claim,
+): Promise<ActionResult<TokenRequest>> {
+  const spec = specFor(viewer, "token.request.resolve", request, {
+    claimedBy: claim.by,
+    claimedAt: claim.at.toISOString(),
+  });
   return auditedMutation(spec, async (): Promise<MutationOutcome<TokenRequest>> => {
     const r = await resolveClaim(viewer, request, claim, Date.now());
     switch (r.kind) {
       case "recorded":
         return {
           result: { ok: true, data: r.request },
-          audit: { outcome: "success", after: { status: "APPROVED", tokenId: r.tokenId, approver: claim.by }, message: `The stalled approval by ${claim.by} had created token ${r.tokenId}; recorded it.` },
+          audit: {
+            outcome: "success",
+            after: { status: "APPROVED", tokenId: r.tokenId, approver: claim.by },
+            message: `The stalled approval by ${claim.by} had created token ${r.tokenId}; recorded it.`,
+          },
         };
       case "released":
         return {
           result: { ok: true, data: r.request },
-          audit: { outcome: "success", after: { status: "PENDING" }, message: `The stalled approval by ${claim.by} created no token; the request is PENDING again.` },
+          audit: {
+            outcome: "success",
+            after: { status: "PENDING" },
+            message: `The stalled approval by ${claim.by} created no token; the request is PENDING again.`,
+          },
         };
       case "moved":
         return {
-          result: r.request ? { ok: true, data: r.request } : { ok: false, code: "NOT_FOUND", message: "There is no such token request." },
+          result: r.request
+            ? { ok: true, data: r.request }
+            : { ok: false, code: "NOT_FOUND", message: "There is no such token request." },
           audit: { outcome: "failure", message: "Someone else settled the stalled approval first." },
         };
       case "unresolved":
-        return { result: { ok: false, code: "CONFLICT", message: r.message }, audit: { outcome: r.reason === "describeFailed" ? "unknown" : "failure", message: r.message } };
+        return {
+          result: { ok: false, code: "CONFLICT", message: r.message },
+          audit: { outcome: r.reason === "describeFailed" ? "unknown" : "failure", message: r.message },
+        };
     }
   });
 }
@@ -316,18 +450,25 @@ async function settledRequest(viewer: Viewer, request: TokenRequest): Promise<Ac
 
 function heldMessage(request: TokenRequest, doing: string): string {
   const since = request.claimedAt ? ` since ${request.claimedAt.toISOString()}` : "";
-  return `${request.claimedBy ?? "Another approver"} is approving this request right now${since}; it cannot be ${doing} while that approval is under way. Reload in a moment.`;
+  return (
+    `${request.claimedBy ?? "Another approver"} is approving this request right now${since}; it cannot ` +
+    `be ${doing} while that approval is under way. Reload in a moment.`
+  );
 }
 
 function notOpenMessage(request: TokenRequest, doing: string): string {
-  return request.status === "APPROVING" ? heldMessage(request, doing) : `This request is already ${request.status}; only PENDING requests can be decided.`;
+  return request.status === "APPROVING"
+    ? heldMessage(request, doing)
+    : `This request is already ${request.status}; only PENDING requests can be decided.`;
 }
 
 /** The request, when it was made on the viewer's cluster (one of another cluster is not found here). */
 async function findRequest(viewer: Viewer, id: string, doing: string): Promise<ActionResult<TokenRequest>> {
   try {
     const request = await getTokenRequest(id, clusterIdOf(viewer.credential));
-    return request ? { ok: true, data: request } : { ok: false, code: "NOT_FOUND", message: "There is no such token request." };
+    return request
+      ? { ok: true, data: request }
+      : { ok: false, code: "NOT_FOUND", message: "There is no such token request." };
   } catch (error) {
     return toErrorResult(error, doing);
   }
@@ -358,7 +499,8 @@ async function approveClaimed(
     const evidence = await evidenceFor(viewer, async () => []);
     const direct = approverEntitlement(viewer.principal, { requester: "", owner: request.owner }, evidence);
     const message = APPEARS_ENTITLED.has(direct.entitlement)
-      ? `You cannot approve your own request. Kafka would let you create this token directly (${direct.note}) — create it on the Tokens page instead.`
+      ? `You cannot approve your own request. Kafka would let you create this token directly (${direct.note}) — ` +
+        `create it on the Tokens page instead.`
       : "You cannot approve your own request: someone else who may create tokens for the owner must approve it.";
     return { result: { ok: false, code: "DENIED", message }, audit: { outcome: "denied", message } };
   }
@@ -369,7 +511,11 @@ async function approveClaimed(
 
   const claimed = await claimTokenRequest(request.id, viewer.principal);
   if (!claimed.ok) {
-    if (claimed.error === "NOT_FOUND") return { result: { ok: false, code: "NOT_FOUND", message: "There is no such token request." }, audit: { outcome: "failure", message: "No such request." } };
+    if (claimed.error === "NOT_FOUND")
+      return {
+        result: { ok: false, code: "NOT_FOUND", message: "There is no such token request." },
+        audit: { outcome: "failure", message: "No such request." },
+      };
     const now = (await getTokenRequest(request.id)) ?? { ...request, status: claimed.status };
     const message = notOpenMessage(now, "approved again");
     return { result: { ok: false, code: "CONFLICT", message }, audit: { outcome: "failure", message } };
@@ -392,7 +538,11 @@ async function approveClaimed(
 }
 
 /** Kafka said no: no token exists; the request goes back to PENDING. */
-async function refused(request: TokenRequest, claim: Claim, error: unknown): Promise<MutationOutcome<DecidableRequest>> {
+async function refused(
+  request: TokenRequest,
+  claim: Claim,
+  error: unknown,
+): Promise<MutationOutcome<DecidableRequest>> {
   const failure: Failure = toErrorResult(error, "create a delegation token for a token request");
   let back = true;
   try {
@@ -403,12 +553,21 @@ async function refused(request: TokenRequest, claim: Claim, error: unknown): Pro
   }
   const message = back
     ? `${failure.message} The request stays PENDING.`
-    : `${failure.message} No token was created; the request could not be returned to PENDING yet (it will be after ${formatDuration(CLAIM_TIMEOUT_MS)}).`;
-  return { result: { ...failure, message }, audit: { outcome: failure.code === "DENIED" ? "denied" : "failure", kafkaError: kafkaCodeOf(error), message } };
+    : `${failure.message} No token was created; the request could not be returned to PENDING yet (it will be ` +
+      `after ${formatDuration(CLAIM_TIMEOUT_MS)}).`;
+  return {
+    result: { ...failure, message },
+    audit: { outcome: failure.code === "DENIED" ? "denied" : "failure", kafkaError: kafkaCodeOf(error), message },
+  };
 }
 
 /** Kafka's answer was lost: learn from its tokens whether the approval created one. */
-async function settleUnknownOutcome(viewer: Viewer, request: TokenRequest, claim: Claim, error: unknown): Promise<MutationOutcome<DecidableRequest>> {
+async function settleUnknownOutcome(
+  viewer: Viewer,
+  request: TokenRequest,
+  claim: Claim,
+  error: unknown,
+): Promise<MutationOutcome<DecidableRequest>> {
   const failure: Failure = toErrorResult(error, "create a delegation token for a token request");
   const kafkaError = kafkaCodeOf(error);
   let resolution: Resolution;
@@ -419,7 +578,10 @@ async function settleUnknownOutcome(viewer: Viewer, request: TokenRequest, claim
     resolution = { kind: "unresolved", reason: "describeFailed", message: f.message };
   }
   if (resolution.kind === "recorded") {
-    const message = `Kafka's answer was lost (${failure.message}), but it shows the token ${resolution.tokenId} this approval created for ${request.owner}; recorded it. ${request.requester} may retrieve it once.`;
+    const message =
+      `Kafka's answer was lost (${failure.message}), but it shows the token ${resolution.tokenId} ` +
+      `this approval created for ${request.owner}; recorded it. ${request.requester} may retrieve it ` +
+      `once.`;
     return {
       result: { ok: true, data: decided(resolution.request) },
       audit: { outcome: "success", kafkaError, after: { status: "APPROVED", tokenId: resolution.tokenId }, message },
@@ -431,7 +593,10 @@ async function settleUnknownOutcome(viewer: Viewer, request: TokenRequest, claim
   }
   const detail = resolution.kind === "moved" ? "Someone else settled this approval meanwhile." : resolution.message;
   const message = `${failure.message} Whether Kafka created the token is not known yet. ${detail}`;
-  return { result: { ok: false, code: failure.code === "INTERNAL" ? "INTERNAL" : "BROKER_UNAVAILABLE", message }, audit: { outcome: "unknown", kafkaError, message } };
+  return {
+    result: { ok: false, code: failure.code === "INTERNAL" ? "INTERNAL" : "BROKER_UNAVAILABLE", message },
+    audit: { outcome: "unknown", kafkaError, message },
+  };
 }
 
 function decided(r: TokenRequest): DecidableRequest {
@@ -448,23 +613,42 @@ async function recordCreated(
 ): Promise<MutationOutcome<DecidableRequest>> {
   const now = new Date();
   const deadline = new Date(now.getTime() + RETRIEVAL_WINDOW_MS);
-  const after = { status: "APPROVED", tokenId: token.tokenId, owner: token.owner, renewers: token.renewers, hmacDeadline: deadline.toISOString() };
+  const after = {
+    status: "APPROVED",
+    tokenId: token.tokenId,
+    owner: token.owner,
+    renewers: token.renewers,
+    hmacDeadline: deadline.toISOString(),
+  };
   const success = (r: TokenRequest): MutationOutcome<DecidableRequest> => ({
     result: { ok: true, data: decided(r) },
     audit: {
       outcome: "success",
       after,
-      message: `Approved: created token ${token.tokenId} for ${token.owner} as ${viewer.principal}; ${request.requester} may retrieve it once until ${deadline.toISOString()}.`,
+      message:
+        `Approved: created token ${token.tokenId} for ${token.owner} ` +
+        `as ${viewer.principal}; ${request.requester} may retrieve it once until ${deadline.toISOString()}.`,
     },
   });
   let recorded;
   try {
-    recorded = await recordClaimedApproval(request.id, claim, { approver: viewer.principal, tokenId: token.tokenId, encryptedHmac: encryptSecret(token.hmac), deadline }, now);
+    recorded = await recordClaimedApproval(
+      request.id,
+      claim,
+      { approver: viewer.principal, tokenId: token.tokenId, encryptedHmac: encryptSecret(token.hmac), deadline },
+      now,
+    );
   } catch (error) {
     toErrorResult(error, "record a token request approval");
     // The claim still holds: whoever approves after CLAIM_TIMEOUT_MS finds this token by describing.
-    const message = `Token ${token.tokenId} was created, but the console could not record it (database error). The request stays APPROVING; approving it again after ${formatDuration(CLAIM_TIMEOUT_MS)} finds the token in Kafka and records it.`;
-    return { result: { ok: false, code: "INTERNAL", message }, audit: { outcome: "partial", after: { tokenId: token.tokenId }, message } };
+    const message =
+      `Token ${token.tokenId} was created, but the console could not record it (database error). The ` +
+      `request stays APPROVING; approving it again after ${formatDuration(CLAIM_TIMEOUT_MS)} finds ` +
+      `the token in Kafka and records it.`;
+    return {
+      result: { ok: false, code: "INTERNAL", message },
+      audit: { outcome: "partial", after: { tokenId: token.tokenId }, message },
+    };
   }
   if (recorded.ok) return success(recorded.request);
   const current = await getTokenRequest(request.id);
@@ -479,40 +663,65 @@ async function recordCreated(
     expired = false;
     toErrorResult(error, "expire a token created by an approval whose claim was lost");
   }
-  const message = `This approval took too long and was settled without it (the request is now ${current?.status ?? "gone"}), so the token just created (${token.tokenId}) ${
-    expired ? "was expired immediately" : `could NOT be expired by you; ${request.owner} or a renewer must expire it`
-  }.`;
-  return { result: { ok: false, code: "CONFLICT", message }, audit: { outcome: "failure", after: { tokenId: token.tokenId, expired }, message } };
+  const status = current?.status ?? "gone";
+  const fate = expired
+    ? "was expired immediately"
+    : `could NOT be expired by you; ${request.owner} or a renewer must expire it`;
+  const message =
+    `This approval took too long and was settled without it (the request is now ${status}), ` +
+    `so the token just created (${token.tokenId}) ${fate}.`;
+  return {
+    result: { ok: false, code: "CONFLICT", message },
+    audit: { outcome: "failure", after: { tokenId: token.tokenId, expired }, message },
+  };
 }
 
 // ---- deny ---------------------------------------------------------------------------
 
-/** Deny with a reason: the requester may withdraw; others must appear entitled to approve. Never while an approval holds it. */
+/**
+ * Deny with a reason: the requester may withdraw; others must appear entitled to approve. Never while an approval holds
+ * it.
+ */
 export async function denyRequest(viewer: Viewer, id: string, reason: string): Promise<ActionResult<TokenRequestView>> {
   const found = await findRequest(viewer, id, "deny a token request");
   if (!found.ok) return found;
   const settled = await settledRequest(viewer, found.data);
   if (!settled.ok) return settled;
   const request = settled.data;
-  return auditedMutation(specFor(viewer, "token.request.deny", request, { reason }), async (): Promise<MutationOutcome<TokenRequestView>> => {
-    if (request.requester !== viewer.principal) {
-      const { entitlement, note } = approverEntitlement(viewer.principal, request, await evidenceFor(viewer, async () => [request]));
-      if (!APPEARS_ENTITLED.has(entitlement)) {
-        const message = `Only someone who may approve this request can deny it. ${note}`;
-        return { result: { ok: false, code: "DENIED", message }, audit: { outcome: "denied", message } };
+  return auditedMutation(
+    specFor(viewer, "token.request.deny", request, { reason }),
+    async (): Promise<MutationOutcome<TokenRequestView>> => {
+      if (request.requester !== viewer.principal) {
+        const { entitlement, note } = approverEntitlement(
+          viewer.principal,
+          request,
+          await evidenceFor(viewer, async () => [request]),
+        );
+        if (!APPEARS_ENTITLED.has(entitlement)) {
+          const message = `Only someone who may approve this request can deny it. ${note}`;
+          return { result: { ok: false, code: "DENIED", message }, audit: { outcome: "denied", message } };
+        }
       }
-    }
-    const result = await denyTokenRequest(id, viewer.principal, reason);
-    if (!result.ok) {
-      const current = result.error === "NOT_FOUND" ? null : ((await getTokenRequest(id)) ?? { ...request, status: result.status });
-      const message = current ? notOpenMessage(current, "denied") : "There is no such token request.";
-      return { result: { ok: false, code: current ? "CONFLICT" : "NOT_FOUND", message }, audit: { outcome: "failure", message } };
-    }
-    return {
-      result: { ok: true, data: toTokenRequestView(result.request, Date.now()) },
-      audit: { outcome: "success", after: { status: "DENIED" }, message: `Denied the request of ${request.requester} for ${request.owner}: ${reason}` },
-    };
-  });
+      const result = await denyTokenRequest(id, viewer.principal, reason);
+      if (!result.ok) {
+        const current =
+          result.error === "NOT_FOUND" ? null : ((await getTokenRequest(id)) ?? { ...request, status: result.status });
+        const message = current ? notOpenMessage(current, "denied") : "There is no such token request.";
+        return {
+          result: { ok: false, code: current ? "CONFLICT" : "NOT_FOUND", message },
+          audit: { outcome: "failure", message },
+        };
+      }
+      return {
+        result: { ok: true, data: toTokenRequestView(result.request, Date.now()) },
+        audit: {
+          outcome: "success",
+          after: { status: "DENIED" },
+          message: `Denied the request of ${request.requester} for ${request.owner}: ${reason}`,
+        },
+      };
+    },
+  );
 }
 
 // ---- retrieve -----------------------------------------------------------------------
@@ -525,7 +734,9 @@ const RETRIEVE_MESSAGES = {
   EXPIRED: "The retrieval deadline passed and the HMAC was erased (EXPIRED_UNRETRIEVED). Ask for a new token.",
 } as const;
 
-/** The requester's one retrieval: the HMAC is erased from the database in the same statement. It is in the answer only. */
+/**
+ * The requester's one retrieval: the HMAC is erased from the database in the same statement. It is in the answer only.
+ */
 export async function retrieveRequestedToken(viewer: Viewer, id: string): Promise<ActionResult<TokenRetrieved>> {
   let request: TokenRequest | null;
   try {
@@ -533,24 +744,48 @@ export async function retrieveRequestedToken(viewer: Viewer, id: string): Promis
   } catch (error) {
     return toErrorResult(error, "retrieve a token");
   }
-  const about = request ?? { id, requester: viewer.principal, owner: viewer.principal, renewers: [], maxLifetimeMs: null };
-  return auditedMutation(specFor(viewer, "token.request.retrieve", about), async (): Promise<MutationOutcome<TokenRetrieved>> => {
-    const result = await retrieveHmacOnce(id, viewer.principal, new Date(), clusterIdOf(viewer.credential));
-    if (!result.ok) {
-      const message = RETRIEVE_MESSAGES[result.error];
-      const code = result.error === "NOT_FOUND" ? "NOT_FOUND" : result.error === "NOT_REQUESTER" ? "DENIED" : "CONFLICT";
-      return { result: { ok: false, code, message }, audit: { outcome: result.error === "NOT_REQUESTER" ? "denied" : "failure", message } };
-    }
-    let hmac: string;
-    try {
-      hmac = decryptSecret(result.encryptedHmac);
-    } catch (error) {
-      const failure = toErrorResult(error, "decrypt a retrieved token");
-      return { result: failure, audit: { outcome: "failure", after: { tokenId: result.tokenId }, message: "The stored HMAC could not be decrypted (was the console's key changed?)." } };
-    }
-    return {
-      result: { ok: true, data: { requestId: id, tokenId: result.tokenId, hmac } },
-      audit: { outcome: "success", after: { tokenId: result.tokenId, status: "RETRIEVED" }, message: `Retrieved token ${result.tokenId} (once; erased from the console).` },
-    };
-  });
+  const about = request ?? {
+    id,
+    requester: viewer.principal,
+    owner: viewer.principal,
+    renewers: [],
+    maxLifetimeMs: null,
+  };
+  return auditedMutation(
+    specFor(viewer, "token.request.retrieve", about),
+    async (): Promise<MutationOutcome<TokenRetrieved>> => {
+      const result = await retrieveHmacOnce(id, viewer.principal, new Date(), clusterIdOf(viewer.credential));
+      if (!result.ok) {
+        const message = RETRIEVE_MESSAGES[result.error];
+        const code =
+          result.error === "NOT_FOUND" ? "NOT_FOUND" : result.error === "NOT_REQUESTER" ? "DENIED" : "CONFLICT";
+        return {
+          result: { ok: false, code, message },
+          audit: { outcome: result.error === "NOT_REQUESTER" ? "denied" : "failure", message },
+        };
+      }
+      let hmac: string;
+      try {
+        hmac = decryptSecret(result.encryptedHmac);
+      } catch (error) {
+        const failure = toErrorResult(error, "decrypt a retrieved token");
+        return {
+          result: failure,
+          audit: {
+            outcome: "failure",
+            after: { tokenId: result.tokenId },
+            message: "The stored HMAC could not be decrypted (was the console's key changed?).",
+          },
+        };
+      }
+      return {
+        result: { ok: true, data: { requestId: id, tokenId: result.tokenId, hmac } },
+        audit: {
+          outcome: "success",
+          after: { tokenId: result.tokenId, status: "RETRIEVED" },
+          message: `Retrieved token ${result.tokenId} (once; erased from the console).`,
+        },
+      };
+    },
+  );
 }

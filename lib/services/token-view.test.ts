@@ -1,6 +1,15 @@
 import { describe, expect, it } from "vitest";
 import type { AclBinding, DelegationToken } from "@/lib/policy";
-import { approverEntitlement, expiryPhrase, formatDuration, formatLifetime, formatRelative, toTokenView, tokenStatus, type ApproverEvidence } from "./token-view";
+import {
+  approverEntitlement,
+  expiryPhrase,
+  formatDuration,
+  formatLifetime,
+  formatRelative,
+  toTokenView,
+  tokenStatus,
+  type ApproverEvidence,
+} from "./token-view";
 
 const H = 3_600_000;
 const NOW = 1_800_000_000_000;
@@ -80,18 +89,29 @@ describe("approverEntitlement", () => {
     expect(approverEntitlement("User:bob", req, evidence()).entitlement).toBe("acl");
     expect(approverEntitlement("User:alice", req, evidence()).entitlement).toBe("notEntitled");
   });
-  it("decides from any host no ACL names, as every page does by default: CREATE_TOKENS pinned to one host does not entitle", () => {
-    expect(approverEntitlement("User:bob", req, evidence({ acls: [{ ...bobCreates, host: "127.0.0.1" }] })).entitlement).toBe("notEntitled");
-  });
+  it(
+    "decides from any host no ACL names, as every page does by default: CREATE_TOKENS pinned to one host " +
+      "does not entitle",
+    () => {
+      expect(
+        approverEntitlement("User:bob", req, evidence({ acls: [{ ...bobCreates, host: "127.0.0.1" }] })).entitlement,
+      ).toBe("notEntitled");
+    },
+  );
   it("a DENY wins over bob's ALLOW", () => {
     const deny = { ...bobCreates, permissionType: "DENY" as const };
-    expect(approverEntitlement("User:bob", req, evidence({ acls: [bobCreates, deny] })).entitlement).toBe("notEntitled");
+    expect(approverEntitlement("User:bob", req, evidence({ acls: [bobCreates, deny] })).entitlement).toBe(
+      "notEntitled",
+    );
   });
   it("never lets the requester approve their own request", () => {
     expect(approverEntitlement("User:carol", req, evidence()).entitlement).toBe("ownRequest");
   });
   it("without readable ACLs: earlier tokens for the owner are evidence, otherwise unknown", () => {
-    expect(approverEntitlement("User:bob", req, evidence({ acls: null, createdFor: new Set(["User:svc-orders"]) })).entitlement).toBe("createdBefore");
+    expect(
+      approverEntitlement("User:bob", req, evidence({ acls: null, createdFor: new Set(["User:svc-orders"]) }))
+        .entitlement,
+    ).toBe("createdBefore");
     const unknown = approverEntitlement("User:alice", req, evidence({ acls: null }));
     expect(unknown.entitlement).toBe("unknown");
     expect(unknown.note).toContain("CREATE_TOKENS on USER User:svc-orders");

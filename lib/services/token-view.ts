@@ -8,7 +8,15 @@
  * CREATE_TOKENS on USER:<owner>. It is only a hint: the approval creates the token as the
  * approver and Kafka's answer is the real check.
  */
-import { aclIsAllowed, isSuperUser, isTokenExpired, mayRenew, type AclBinding, type AuthorizerConfig, type DelegationToken } from "@/lib/policy";
+import {
+  aclIsAllowed,
+  isSuperUser,
+  isTokenExpired,
+  mayRenew,
+  type AclBinding,
+  type AuthorizerConfig,
+  type DelegationToken,
+} from "@/lib/policy";
 import type { TokenRequest } from "@/lib/db/token-request";
 import type { DecidableRequest, Entitlement, TokenRequestView, TokenStatus, TokenView } from "@/lib/schemas/tokens";
 import { unnamedHost } from "./effective-permissions";
@@ -18,7 +26,10 @@ const HOUR = 60 * MINUTE;
 const DAY = 24 * HOUR;
 
 /** Expired as Kafka's sweep and renew see it: strictly past the expiry or the max timestamp. */
-export function tokenStatus(token: Pick<DelegationToken, "expiryTimestamp" | "maxTimestamp">, now: number): TokenStatus {
+export function tokenStatus(
+  token: Pick<DelegationToken, "expiryTimestamp" | "maxTimestamp">,
+  now: number,
+): TokenStatus {
   return isTokenExpired(token as DelegationToken, now) ? "expired" : "active";
 }
 
@@ -78,13 +89,17 @@ export function toTokenRequestView(r: TokenRequest, now: number): TokenRequestVi
     renewers: [...r.renewers],
     maxLifetimeMs: r.maxLifetimeMs,
     reason: r.reason,
-    status: r.status === "APPROVED" && r.hmacDeadline !== null && r.hmacDeadline.getTime() <= now ? "EXPIRED_UNRETRIEVED" : r.status,
+    status:
+      r.status === "APPROVED" && r.hmacDeadline !== null && r.hmacDeadline.getTime() <= now
+        ? "EXPIRED_UNRETRIEVED"
+        : r.status,
     approver: r.approver,
     decidedAt: r.decidedAt?.toISOString() ?? null,
     decisionReason: r.decisionReason,
     tokenId: r.tokenId,
     hmacDeadline: r.hmacDeadline?.toISOString() ?? null,
-    retrievable: r.status === "APPROVED" && r.hmacAvailable && r.hmacDeadline !== null && r.hmacDeadline.getTime() > now,
+    retrievable:
+      r.status === "APPROVED" && r.hmacAvailable && r.hmacDeadline !== null && r.hmacDeadline.getTime() > now,
     claimedBy: r.status === "APPROVING" ? r.claimedBy : null,
     claimedAt: r.status === "APPROVING" ? (r.claimedAt?.toISOString() ?? null) : null,
   };
@@ -105,31 +120,57 @@ export interface ApproverEvidence {
 }
 
 /** Does `viewer` appear entitled to approve (= create a token for) `owner`, and why. */
-export function approverEntitlement(viewer: string, request: { requester: string; owner: string }, evidence: ApproverEvidence): { entitlement: Entitlement; note: string } {
+export function approverEntitlement(
+  viewer: string,
+  request: { requester: string; owner: string },
+  evidence: ApproverEvidence,
+): { entitlement: Entitlement; note: string } {
   const { owner } = request;
   if (request.requester === viewer) {
     return { entitlement: "ownRequest", note: "Your own request: someone else must approve it." };
   }
-  if (owner === viewer) return { entitlement: "owner", note: "You are the owner: Kafka lets you create tokens for yourself." };
-  if (isSuperUser(viewer, evidence.config)) return { entitlement: "superUser", note: "You are a super user (assumed from the console's configuration)." };
+  if (owner === viewer)
+    return { entitlement: "owner", note: "You are the owner: Kafka lets you create tokens for yourself." };
+  if (isSuperUser(viewer, evidence.config))
+    return { entitlement: "superUser", note: "You are a super user (assumed from the console's configuration)." };
   if (evidence.acls !== null) {
     // From a host no ACL names, as every page decides by default: a host-pinned grant does not count.
-    const allowed = aclIsAllowed(evidence.acls, evidence.config, unnamedHost(evidence.acls.map((a) => a.host)))(viewer, "CREATE_TOKENS", "USER", owner);
+    const allowed = aclIsAllowed(evidence.acls, evidence.config, unnamedHost(evidence.acls.map((a) => a.host)))(
+      viewer,
+      "CREATE_TOKENS",
+      "USER",
+      owner,
+    );
     const readBy = evidence.aclsReadBy ? ` (as the console's service principal ${evidence.aclsReadBy} read them)` : "";
     return allowed
       ? { entitlement: "acl", note: `The ACLs give you CREATE_TOKENS on USER ${owner}${readBy}.` }
-      : { entitlement: "notEntitled", note: `The ACLs do not give you CREATE_TOKENS on USER ${owner}${readBy}; Kafka would refuse.` };
+      : {
+          entitlement: "notEntitled",
+          note: `The ACLs do not give you CREATE_TOKENS on USER ${owner}${readBy}; Kafka would refuse.`,
+        };
   }
   if (evidence.createdFor.has(owner)) {
-    return { entitlement: "createdBefore", note: `You have created tokens for ${owner} before (the console cannot read the ACLs; Kafka decides at approval).` };
+    return {
+      entitlement: "createdBefore",
+      note:
+        `You have created tokens for ${owner} before (the console cannot read the ACLs; Kafka decides at ` +
+        `approval).`,
+    };
   }
   return {
     entitlement: "unknown",
-    note: `Unknown: the console cannot read the ACLs as you (needs DESCRIBE on CLUSTER). Approving needs CREATE_TOKENS on USER ${owner}; Kafka decides.`,
+    note:
+      `Unknown: the console cannot read the ACLs as you (needs DESCRIBE on CLUSTER). Approving needs ` +
+      `CREATE_TOKENS on USER ${owner}; Kafka decides.`,
   };
 }
 
-export const APPEARS_ENTITLED: ReadonlySet<Entitlement> = new Set<Entitlement>(["owner", "superUser", "acl", "createdBefore"]);
+export const APPEARS_ENTITLED: ReadonlySet<Entitlement> = new Set<Entitlement>([
+  "owner",
+  "superUser",
+  "acl",
+  "createdBefore",
+]);
 
 export function withEntitlement(view: TokenRequestView, viewer: string, evidence: ApproverEvidence): DecidableRequest {
   const { entitlement, note } = approverEntitlement(viewer, view, evidence);
@@ -160,7 +201,8 @@ export function tokenFilterOf(search: Record<string, string | string[] | undefin
   const expiring = one(search.expiring);
   return {
     role: (TOKEN_ROLES as readonly string[]).includes(role ?? "") ? (role as TokenFilter["role"]) : null,
-    expiring: expiring !== undefined && Object.hasOwn(TOKEN_WINDOWS, expiring) ? (expiring as TokenFilter["expiring"]) : null,
+    expiring:
+      expiring !== undefined && Object.hasOwn(TOKEN_WINDOWS, expiring) ? (expiring as TokenFilter["expiring"]) : null,
   };
 }
 
@@ -179,7 +221,12 @@ export function tokenRole(token: Pick<TokenView, "owner" | "renewers">, viewer: 
  * the viewer owns or renews (the dashboard's "your tokens"), so the list it opens holds
  * exactly what the dashboard counted; no filter keeps every token.
  */
-export function matchesTokenFilter(token: Pick<TokenView, "owner" | "renewers" | "status" | "expiryTimestamp" | "maxTimestamp">, viewer: string, filter: TokenFilter, now: number): boolean {
+export function matchesTokenFilter(
+  token: Pick<TokenView, "owner" | "renewers" | "status" | "expiryTimestamp" | "maxTimestamp">,
+  viewer: string,
+  filter: TokenFilter,
+  now: number,
+): boolean {
   if (filter.role === null && filter.expiring === null) return true;
   const role = tokenRole(token, viewer);
   if (role === null || token.status === "expired") return false;
@@ -190,6 +237,13 @@ export function matchesTokenFilter(token: Pick<TokenView, "owner" | "renewers" |
 /** The filter in words, e.g. "your live tokens that stop working within 24 h"; null without one. */
 export function describeTokenFilter(filter: TokenFilter): string | null {
   if (filter.role === null && filter.expiring === null) return null;
-  const whose = filter.role === "owner" ? "live tokens you own" : filter.role === "renewer" ? "live tokens you renew (not yours)" : "live tokens you own or renew";
-  return filter.expiring === null ? whose : `${whose} that stop working within ${filter.expiring === "24h" ? "24 h" : "7 days"}`;
+  const whose =
+    filter.role === "owner"
+      ? "live tokens you own"
+      : filter.role === "renewer"
+        ? "live tokens you renew (not yours)"
+        : "live tokens you own or renew";
+  return filter.expiring === null
+    ? whose
+    : `${whose} that stop working within ${filter.expiring === "24h" ? "24 h" : "7 days"}`;
 }

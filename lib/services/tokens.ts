@@ -18,7 +18,14 @@ import type { Viewer } from "@/lib/auth/sign-in";
 import type { ActionResult } from "@/lib/schemas/result";
 import { toErrorResult } from "@/lib/kafka/error-result";
 import type { DelegationToken } from "@/lib/policy";
-import type { TokenCreated, TokenCreateInput, TokenExpireInput, TokenExpiryResult, TokenList, TokenRenewInput } from "@/lib/schemas/tokens";
+import type {
+  TokenCreated,
+  TokenCreateInput,
+  TokenExpireInput,
+  TokenExpiryResult,
+  TokenList,
+  TokenRenewInput,
+} from "@/lib/schemas/tokens";
 import { formatRelative, toTokenView } from "./token-view";
 import { auditedMutation, failureOutcome, type KafkaWriter } from "./audited-mutation";
 
@@ -39,7 +46,14 @@ export async function createToken(viewer: Viewer, input: TokenCreateInput): Prom
   const owner = input.owner ?? viewer.principal;
   const request = { owner, renewers: input.renewers, maxLifetimeMs: input.maxLifetimeMs };
   return auditedMutation(
-    { viewer, action: "token.create", category: "token", target: `token for ${owner}`, request, subjects: [owner, ...input.renewers] },
+    {
+      viewer,
+      action: "token.create",
+      category: "token",
+      target: `token for ${owner}`,
+      request,
+      subjects: [owner, ...input.renewers],
+    },
     async (kafka) => {
       const token = await kafka.createDelegationToken(viewer.credential, {
         ...(input.owner !== null && input.owner !== viewer.principal ? { owner: input.owner } : {}),
@@ -82,10 +96,18 @@ async function identify(viewer: Viewer, hmac: string, tokenId: string): Promise<
   const normalised = hmac.trim();
   const byHmac = tokens.find((t) => t.hmac === normalised) ?? null;
   if (tokenId !== "" && byHmac !== null && byHmac.tokenId !== tokenId) {
-    return { ok: false, code: "VALIDATION", message: `This HMAC belongs to another token (${byHmac.tokenId}), not ${tokenId}. Paste the HMAC of ${tokenId}.` };
+    return {
+      ok: false,
+      code: "VALIDATION",
+      message: `This HMAC belongs to another token (${byHmac.tokenId}), not ${tokenId}. Paste the HMAC of ${tokenId}.`,
+    };
   }
   if (tokenId !== "" && byHmac === null && tokens.some((t) => t.tokenId === tokenId)) {
-    return { ok: false, code: "VALIDATION", message: `This is not the HMAC of token ${tokenId}. Paste the HMAC that was shown when it was created.` };
+    return {
+      ok: false,
+      code: "VALIDATION",
+      message: `This is not the HMAC of token ${tokenId}. Paste the HMAC that was shown when it was created.`,
+    };
   }
   return { ok: true, data: byHmac };
 }
@@ -105,7 +127,14 @@ async function changeExpiry(
     category: "token" as const,
     target: tokenId ? `token ${tokenId}` : "token (unknown id)",
     request: { tokenId, periodMs: input.periodMs },
-    before: token ? { owner: token.owner, renewers: token.renewers, expiryTimestamp: token.expiryTimestamp, maxTimestamp: token.maxTimestamp } : undefined,
+    before: token
+      ? {
+          owner: token.owner,
+          renewers: token.renewers,
+          expiryTimestamp: token.expiryTimestamp,
+          maxTimestamp: token.maxTimestamp,
+        }
+      : undefined,
     // Unknown when the viewer cannot describe the token: the event is then the actor's alone.
     subjects: token ? [token.owner, ...token.renewers] : [],
   };

@@ -50,7 +50,12 @@ export class ConsoleUser {
   }
 
   /** One request, timed from sending to the last byte of the answer; JSON answers parsed (after the clock stops). */
-  async request<T = unknown>(method: string, path: string, body?: unknown, options: { allowError?: boolean } = {}): Promise<Timed<T>> {
+  async request<T = unknown>(
+    method: string,
+    path: string,
+    body?: unknown,
+    options: { allowError?: boolean } = {},
+  ): Promise<Timed<T>> {
     const headers: Record<string, string> = { Cookie: this.cookie, Accept: "application/json, text/html" };
     if (body !== undefined) headers["Content-Type"] = "application/json";
     if (method !== "GET") headers.Origin = this.base;

@@ -49,7 +49,8 @@ export function parseOptions(argv: readonly string[]): Options {
     return n;
   };
   const sizes = (value("--sizes") ?? "100000,300000").split(",").map((s) => Number(s.trim()));
-  if (sizes.some((n) => !Number.isInteger(n) || n < 1000)) throw new Error("--sizes takes ACL counts of 1000 or more, e.g. --sizes 10000,100000");
+  if (sizes.some((n) => !Number.isInteger(n) || n < 1000))
+    throw new Error("--sizes takes ACL counts of 1000 or more, e.g. --sizes 10000,100000");
   return {
     sizes: [...sizes].sort((a, b) => a - b),
     windowS: num("--window", 30),
@@ -66,7 +67,8 @@ export function parseOptions(argv: readonly string[]): Options {
 
 // ---- targets (issue #8) ---------------------------------------------------------------------
 
-export type TargetKey = "listPage" | "filter" | "accessOrDetail" | "resourcesIndex" | "concurrentP99" | "create500" | "rssMb" | "peakRssMb";
+export type TargetKey =
+  "listPage" | "filter" | "accessOrDetail" | "resourcesIndex" | "concurrentP99" | "create500" | "rssMb" | "peakRssMb";
 export const TARGETS: Record<TargetKey, { "100k": number; "300k": number; what: string }> = {
   listPage: { "100k": 150, "300k": 300, what: "ACL list page 1, any page N (ms)" },
   filter: { "100k": 100, "300k": 200, what: "filter change: principal, resource name, operation (ms)" },
@@ -76,7 +78,11 @@ export const TARGETS: Record<TargetKey, { "100k": number; "300k": number; what: 
   create500: { "100k": 2000, "300k": 3000, what: "create 500 ACLs in one request (ms)" },
   rssMb: { "100k": 450, "300k": 600, what: "Next server RSS after the run, once idle for 15 s (MB)" },
   // Issue #17: the same bound while busy, not only once idle.
-  peakRssMb: { "100k": 450, "300k": 600, what: "Next server peak RSS (VmHWM) from its restart through the users' run and the writes (MB)" },
+  peakRssMb: {
+    "100k": 450,
+    "300k": 600,
+    what: "Next server peak RSS (VmHWM) from its restart through the users' run and the writes (MB)",
+  },
 };
 /** Sizes up to 100k are held to the 100k column, larger ones to the 300k column. */
 export const tierOf = (size: number): "100k" | "300k" => (size <= 100_000 ? "100k" : "300k");

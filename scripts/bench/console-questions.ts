@@ -22,21 +22,47 @@ export function sampleOf(acls: readonly AclBinding[], n: number): Sample {
   const topics: string[] = [];
   const seenP = new Set<string>();
   const seenT = new Set<string>();
-  for (let i = 0; i < acls.length && (principals.length < n || topics.length < n); i += Math.max(1, Math.floor(acls.length / (4 * n)))) {
+  for (
+    let i = 0;
+    i < acls.length && (principals.length < n || topics.length < n);
+    i += Math.max(1, Math.floor(acls.length / (4 * n)))
+  ) {
     const a = acls[i]!;
     if (a.principal.startsWith("User:app-") && !seenP.has(a.principal) && principals.length < n) {
       seenP.add(a.principal);
       principals.push(a.principal);
     }
-    if (a.resourceType === "TOPIC" && a.patternType === "LITERAL" && a.resourceName !== "*" && !seenT.has(a.resourceName) && topics.length < n) {
+    if (
+      a.resourceType === "TOPIC" &&
+      a.patternType === "LITERAL" &&
+      a.resourceName !== "*" &&
+      !seenT.has(a.resourceName) &&
+      topics.length < n
+    ) {
       seenT.add(a.resourceName);
       topics.push(a.resourceName);
     }
   }
-  return { principals, topics, operations: ["WRITE", "READ", "DESCRIBE", "ALTER", "DELETE", "CREATE", "ALL", "DESCRIBE_CONFIGS", "ALTER_CONFIGS", "IDEMPOTENT_WRITE"] };
+  return {
+    principals,
+    topics,
+    operations: [
+      "WRITE",
+      "READ",
+      "DESCRIBE",
+      "ALTER",
+      "DELETE",
+      "CREATE",
+      "ALL",
+      "DESCRIBE_CONFIGS",
+      "ALTER_CONFIGS",
+      "IDEMPOTENT_WRITE",
+    ],
+  };
 }
 
-export const q = (params: Record<string, string | number>) => new URLSearchParams(Object.fromEntries(Object.entries(params).map(([k, v]) => [k, String(v)]))).toString();
+export const q = (params: Record<string, string | number>) =>
+  new URLSearchParams(Object.fromEntries(Object.entries(params).map(([k, v]) => [k, String(v)]))).toString();
 
 interface Question {
   key: string;
@@ -53,9 +79,30 @@ export function questions(s: Sample, pages: number): Question[] {
   const pick = <T>(xs: readonly T[], run: number): T => xs[(run + 1 + xs.length) % xs.length]!;
   const listAll = () => ["--list"];
   return [
-    { key: "listPage1", what: "ACL list, page 1 (GET /api/v1/acls)", target: "listPage", path: () => `/api/v1/acls?page=1`, cli: listAll, cliWhat: "--list (every ACL)" },
-    { key: "listPage50", what: "ACL list, page 50", target: "listPage", path: () => `/api/v1/acls?${q({ page: Math.min(50, pages) })}`, cli: listAll, cliWhat: "--list" },
-    { key: "listLastPage", what: `ACL list, last page (${pages})`, target: "listPage", path: () => `/api/v1/acls?${q({ page: pages })}`, cli: listAll, cliWhat: "--list" },
+    {
+      key: "listPage1",
+      what: "ACL list, page 1 (GET /api/v1/acls)",
+      target: "listPage",
+      path: () => `/api/v1/acls?page=1`,
+      cli: listAll,
+      cliWhat: "--list (every ACL)",
+    },
+    {
+      key: "listPage50",
+      what: "ACL list, page 50",
+      target: "listPage",
+      path: () => `/api/v1/acls?${q({ page: Math.min(50, pages) })}`,
+      cli: listAll,
+      cliWhat: "--list",
+    },
+    {
+      key: "listLastPage",
+      what: `ACL list, last page (${pages})`,
+      target: "listPage",
+      path: () => `/api/v1/acls?${q({ page: pages })}`,
+      cli: listAll,
+      cliWhat: "--list",
+    },
     {
       key: "filterPrincipal",
       what: "filter by principal (a different one each run)",
@@ -84,7 +131,14 @@ export function questions(s: Sample, pages: number): Question[] {
       key: "accessCheck",
       what: "access check (GET /api/v1/access-check)",
       target: "accessOrDetail",
-      path: (run) => `/api/v1/access-check?${q({ principal: pick(s.principals, run), operation: "READ", resourceType: "TOPIC", resourceName: pick(s.topics, run), host: "10.1.0.7" })}`,
+      path: (run) =>
+        `/api/v1/access-check?${q({
+          principal: pick(s.principals, run),
+          operation: "READ",
+          resourceType: "TOPIC",
+          resourceName: pick(s.topics, run),
+          host: "10.1.0.7",
+        })}`,
       cli: (run) => ["--list", "--topic", pick(s.topics, run), "--resource-pattern-type", "match"],
       cliWhat: "--list --topic T --resource-pattern-type match",
     },
@@ -96,7 +150,14 @@ export function questions(s: Sample, pages: number): Question[] {
       cli: (run) => ["--list", "--topic", pick(s.topics, run), "--resource-pattern-type", "match"],
       cliWhat: "--list --topic T --resource-pattern-type match",
     },
-    { key: "resourcesIndex", what: "resources index (the Resources page, HTML)", target: "resourcesIndex", path: () => `/resources`, cli: listAll, cliWhat: "--list" },
+    {
+      key: "resourcesIndex",
+      what: "resources index (the Resources page, HTML)",
+      target: "resourcesIndex",
+      path: () => `/resources`,
+      cli: listAll,
+      cliWhat: "--list",
+    },
     { key: "aclsPage", what: "ACLs page, page 1 (HTML; no target)", target: null, path: () => `/acls`, cli: null },
   ];
 }
@@ -107,7 +168,10 @@ export interface Measured {
   coldMs: number;
   warmMs: number[];
   medianMs: number;
-  /** The server's CPU time per warm request (its whole process, over all warm runs / runs): what the request costs, whatever the neighbours do. */
+  /**
+   * The server's CPU time per warm request (its whole process, over all warm runs / runs): what the request costs,
+   * whatever the neighbours do.
+   */
   serverCpuMsPerRequest: number;
   bytes: number;
   cli: { what: string; medianMs: number; runsMs: number[]; bytes: number } | null;
@@ -116,7 +180,12 @@ export interface Measured {
   target: { key: TargetKey; limit: number; pass: boolean } | null;
 }
 
-export async function ask(user: ConsoleUser, question: Question, runs: number, pid: number): Promise<Omit<Measured, "cli" | "ratio" | "target">> {
+export async function ask(
+  user: ConsoleUser,
+  question: Question,
+  runs: number,
+  pid: number,
+): Promise<Omit<Measured, "cli" | "ratio" | "target">> {
   const cold = await user.get(question.path(-1));
   const warm: number[] = [];
   let bytes = cold.bytes;
@@ -127,7 +196,15 @@ export async function ask(user: ConsoleUser, question: Question, runs: number, p
     bytes = r.bytes;
   }
   const serverCpuMsPerRequest = round((serverCpuMs(pid) - cpu0) / runs);
-  return { key: question.key, what: question.what, coldMs: round(cold.ms), warmMs: warm, medianMs: round(median(warm)), serverCpuMsPerRequest, bytes };
+  return {
+    key: question.key,
+    what: question.what,
+    coldMs: round(cold.ms),
+    warmMs: warm,
+    medianMs: round(median(warm)),
+    serverCpuMsPerRequest,
+    bytes,
+  };
 }
 
 /** CLI runs by their arguments: rows asking kafka-acls.sh the same thing share its runs. */
@@ -148,5 +225,10 @@ export async function askCli(cli: AclCli, question: Question, runs: number, size
     times.push(Math.round(r.ms));
     bytes = r.bytes;
   }
-  return { what: `kafka-acls.sh ${question.cliWhat ?? question.cli(0).join(" ")}`, medianMs: Math.round(median(times)), runsMs: times, bytes };
+  return {
+    what: `kafka-acls.sh ${question.cliWhat ?? question.cli(0).join(" ")}`,
+    medianMs: Math.round(median(times)),
+    runsMs: times,
+    bytes,
+  };
 }

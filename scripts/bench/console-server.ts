@@ -45,7 +45,11 @@ const brokerEnv = (): NodeJS.ProcessEnv => ({
 });
 
 function kafkaSh(command: "start" | "stop" | "reset"): void {
-  const r = spawnSync("bash", [path.join(ROOT, "scripts/kafka.sh"), command], { cwd: ROOT, env: brokerEnv(), stdio: ["ignore", "inherit", "inherit"] });
+  const r = spawnSync("bash", [path.join(ROOT, "scripts/kafka.sh"), command], {
+    cwd: ROOT,
+    env: brokerEnv(),
+    stdio: ["ignore", "inherit", "inherit"],
+  });
   if (r.status !== 0) throw new Error(`scripts/kafka.sh ${command} failed (exit ${r.status})`);
 }
 
@@ -70,15 +74,27 @@ export function git(...args: string[]): string {
 export function exportHead(): void {
   spawnSync("rm", ["-rf", SNAPSHOT_DIR]);
   mkdirSync(SNAPSHOT_DIR, { recursive: true });
-  const r = spawnSync("bash", ["-c", `git -C "${ROOT}" archive HEAD | tar -x -C "${SNAPSHOT_DIR}"`], { stdio: "inherit" });
+  const r = spawnSync("bash", ["-c", `git -C "${ROOT}" archive HEAD | tar -x -C "${SNAPSHOT_DIR}"`], {
+    stdio: "inherit",
+  });
   if (r.status !== 0) throw new Error("exporting HEAD failed");
   // Types are `npm test`'s business: a type error in a test or a script of the commit
   // (the server never loads them) must not keep the bench from building the console.
   const config = path.join(SNAPSHOT_DIR, "next.config.ts");
   const text = readFileSync(config, "utf8");
-  if (!text.includes("const nextConfig: NextConfig = {")) throw new Error("next.config.ts has changed shape; update exportHead");
-  writeFileSync(config, text.replace("const nextConfig: NextConfig = {", "const nextConfig: NextConfig = {\n  typescript: { ignoreBuildErrors: true },"));
-  for (const [from, how] of [["node_modules", "-al"], ["lib/generated", "-a"]] as const) {
+  if (!text.includes("const nextConfig: NextConfig = {"))
+    throw new Error("next.config.ts has changed shape; update exportHead");
+  writeFileSync(
+    config,
+    text.replace(
+      "const nextConfig: NextConfig = {",
+      "const nextConfig: NextConfig = {\n  typescript: { ignoreBuildErrors: true },",
+    ),
+  );
+  for (const [from, how] of [
+    ["node_modules", "-al"],
+    ["lib/generated", "-a"],
+  ] as const) {
     const c = spawnSync("cp", [how, path.join(ROOT, from), path.join(SNAPSHOT_DIR, from)], { stdio: "inherit" });
     if (c.status !== 0) throw new Error(`copying ${from} failed`);
   }
@@ -116,7 +132,9 @@ export async function startServer(options: Options, label: string): Promise<numb
     };
     child.stdout.on("data", onData);
     child.stderr.on("data", (chunk: Buffer) => (output += chunk.toString()));
-    child.once("exit", (code) => reject(new Error(`the console server exited (code ${code}) before it was ready:\n${output.slice(-2000)}`)));
+    child.once("exit", (code) =>
+      reject(new Error(`the console server exited (code ${code}) before it was ready:\n${output.slice(-2000)}`)),
+    );
   });
   const timeout = setTimeout(() => child.kill("SIGTERM"), 120_000);
   await ready.finally(() => clearTimeout(timeout));
@@ -168,13 +186,22 @@ export async function freshDatabase(): Promise<void> {
     await admin.end();
   }
   // The migrations of the console being measured.
-  const r = spawnSync(path.join(APP, "node_modules/.bin/tsx"), ["scripts/db-migrate.ts"], { cwd: APP, env: { ...process.env, DATABASE_URL }, stdio: ["ignore", "ignore", "inherit"] });
+  const r = spawnSync(path.join(APP, "node_modules/.bin/tsx"), ["scripts/db-migrate.ts"], {
+    cwd: APP,
+    env: { ...process.env, DATABASE_URL },
+    stdio: ["ignore", "ignore", "inherit"],
+  });
   if (r.status !== 0) throw new Error("migrating the bench database failed");
 }
 
 export function build(): void {
   log(`building the console in ${APP} into ${DIST_DIR} (a few minutes)...`);
-  const r = spawnSync(path.join(APP, "node_modules/.bin/next"), ["build"], { cwd: APP, env: serverEnv as NodeJS.ProcessEnv, stdio: ["ignore", "pipe", "pipe"], encoding: "utf8" });
+  const r = spawnSync(path.join(APP, "node_modules/.bin/next"), ["build"], {
+    cwd: APP,
+    env: serverEnv as NodeJS.ProcessEnv,
+    stdio: ["ignore", "pipe", "pipe"],
+    encoding: "utf8",
+  });
   if (r.status !== 0) throw new Error(`next build failed:\n${`${r.stdout}\n${r.stderr}`.slice(-4000)}`);
 }
 
@@ -191,11 +218,17 @@ export function serverMemory(pid: number): { rssMb: number; peakRssMb: number } 
   return { rssMb: Math.round(kb("VmRSS") / 1024), peakRssMb: Math.round(kb("VmHWM") / 1024) };
 }
 
-/** Seconds the server is left idle after the run before its RSS is read (V8 gives memory back once allocation stops). */
+/**
+ * Seconds the server is left idle after the run before its RSS is read (V8 gives memory back once allocation stops).
+ */
 export const SETTLE_S = 15;
 
-/** RSS right after the run, then each second of SETTLE_S idle seconds; the last is what the target is checked against. */
-export async function settledMemory(pid: number): Promise<{ rssMb: number; peakRssMb: number; rssRightAfterMb: number; rssEachSecondMb: number[] }> {
+/**
+ * RSS right after the run, then each second of SETTLE_S idle seconds; the last is what the target is checked against.
+ */
+export async function settledMemory(
+  pid: number,
+): Promise<{ rssMb: number; peakRssMb: number; rssRightAfterMb: number; rssEachSecondMb: number[] }> {
   const first = serverMemory(pid);
   const each: number[] = [];
   for (let i = 0; i < SETTLE_S; i++) {

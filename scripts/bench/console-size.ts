@@ -19,7 +19,15 @@ export interface SizeReport {
   acls: number;
   aclsInKafka: number;
   tier: "100k" | "300k";
-  load: { seconds: number; aclsPerS: number; chunk: number; plans: number; medianPreviewMs: number; medianApplyMs: number; serverRssAfterLoadMb: number };
+  load: {
+    seconds: number;
+    aclsPerS: number;
+    chunk: number;
+    plans: number;
+    medianPreviewMs: number;
+    medianApplyMs: number;
+    serverRssAfterLoadMb: number;
+  };
   questions: Measured[];
   concurrency: Concurrency;
   writes: {
@@ -30,7 +38,13 @@ export interface SizeReport {
     cliDelete500: { ms: number; brokerRequests: Record<string, number> | null } | null;
     deleteRatio: number | null;
   };
-  memory: { rssMb: number; peakRssMb: number; rssRightAfterMb: number; rssEachSecondMb: number[]; peakAfterUsersMb: number };
+  memory: {
+    rssMb: number;
+    peakRssMb: number;
+    rssRightAfterMb: number;
+    rssEachSecondMb: number[];
+    peakAfterUsersMb: number;
+  };
   pass: Record<TargetKey, boolean>;
 }
 
@@ -40,7 +54,14 @@ async function signedIn(): Promise<ConsoleUser> {
   return user;
 }
 
-export async function runSize(options: Options, all: readonly AclBinding[], loaded: number, size: number, cli: AclCli | null, pid: number): Promise<[SizeReport, number]> {
+export async function runSize(
+  options: Options,
+  all: readonly AclBinding[],
+  loaded: number,
+  size: number,
+  cli: AclCli | null,
+  pid: number,
+): Promise<[SizeReport, number]> {
   const tier = tierOf(size);
   log(`--- ${size.toLocaleString("en")} ACLs (targets: the ${tier} column) ---`);
   let user = await signedIn();
@@ -64,8 +85,16 @@ export async function runSize(options: Options, all: readonly AclBinding[], load
     const m = await ask(user, question, options.runs, pid);
     if (question.key === "listPage1") m.coldMs = round(first.ms);
     const limit = question.target ? TARGETS[question.target][tier] : null;
-    measured.push({ ...m, cli: null, ratio: null, target: question.target && limit !== null ? { key: question.target, limit, pass: m.medianMs < limit } : null });
-    log(`  ${question.key}: cold ${Math.round(m.coldMs)} ms, warm median ${Math.round(m.medianMs)} ms, server CPU ${m.serverCpuMsPerRequest} ms/request`);
+    measured.push({
+      ...m,
+      cli: null,
+      ratio: null,
+      target: question.target && limit !== null ? { key: question.target, limit, pass: m.medianMs < limit } : null,
+    });
+    log(
+      `  ${question.key}: cold ${Math.round(m.coldMs)} ms, warm median ${Math.round(m.medianMs)} ms, server ` +
+        `CPU ${m.serverCpuMsPerRequest} ms/request`,
+    );
   }
 
   log(`${options.users} users for ${options.windowS} s`);
@@ -73,13 +102,22 @@ export async function runSize(options: Options, all: readonly AclBinding[], load
   for (let i = 0; i < options.users; i++) users.push(await signedIn());
   const concurrency = await concurrentUsers(users, sample, pages, options.windowS, pid);
   const peakAfterUsersMb = serverMemory(pid).peakRssMb;
-  log(`  p50 ${concurrency.p50Ms} ms, p99 ${concurrency.p99Ms} ms, ${concurrency.throughputPerS} requests/s, ${concurrency.errors} errors; server peak RSS ${peakAfterUsersMb} MB`);
+  log(
+    `  p50 ${concurrency.p50Ms} ms, p99 ${concurrency.p99Ms} ms, ${concurrency.throughputPerS} ` +
+      `requests/s, ${concurrency.errors} errors; server peak RSS ${peakAfterUsersMb} MB`,
+  );
 
   log("writes: 500 created in one request, 50 of them deleted in one request");
   const w = await writes(user, size);
-  log(`  create 500: ${w.create500.ms} ms ${JSON.stringify(w.create500.brokerRequests)}; delete 500: ${w.delete500.ms} ms ${JSON.stringify(w.delete500.brokerRequests)}`);
+  log(
+    `  create 500: ${w.create500.ms} ms ${JSON.stringify(w.create500.brokerRequests)}; delete ` +
+      `500: ${w.delete500.ms} ms ${JSON.stringify(w.delete500.brokerRequests)}`,
+  );
   const memory = { ...(await settledMemory(pid)), peakAfterUsersMb };
-  log(`  server RSS ${memory.rssMb} MB after ${SETTLE_S} s idle (${memory.rssRightAfterMb} MB right after the writes, peak ${memory.peakRssMb} MB; each second: ${memory.rssEachSecondMb.join(" ")})`);
+  log(
+    `  server RSS ${memory.rssMb} MB after ${SETTLE_S} s idle (${memory.rssRightAfterMb} MB right after the ` +
+      `writes, peak ${memory.peakRssMb} MB; each second: ${memory.rssEachSecondMb.join(" ")})`,
+  );
 
   let cliCreate: SizeReport["writes"]["cliCreate500"] = null;
   let cliDelete: SizeReport["writes"]["cliDelete500"] = null;
@@ -97,7 +135,8 @@ export async function runSize(options: Options, all: readonly AclBinding[], load
     log(`  delete 500: CLI ${cliDelete.ms} ms ${JSON.stringify(cliDelete.brokerRequests)}`);
   }
 
-  const worst = (target: TargetKey) => Math.max(...measured.filter((m) => m.target?.key === target).map((m) => m.medianMs));
+  const worst = (target: TargetKey) =>
+    Math.max(...measured.filter((m) => m.target?.key === target).map((m) => m.medianMs));
   const pass: Record<TargetKey, boolean> = {
     listPage: worst("listPage") < TARGETS.listPage[tier],
     filter: worst("filter") < TARGETS.filter[tier],

@@ -24,7 +24,13 @@ export interface Concurrency {
   serverCores: number;
 }
 
-export async function concurrentUsers(users: ConsoleUser[], s: Sample, pages: number, windowS: number, pid: number): Promise<Concurrency> {
+export async function concurrentUsers(
+  users: ConsoleUser[],
+  s: Sample,
+  pages: number,
+  windowS: number,
+  pid: number,
+): Promise<Concurrency> {
   const cpu0 = serverCpuMs(pid);
   let seed = 12345;
   const rand = (n: number) => {
@@ -52,7 +58,11 @@ export async function concurrentUsers(users: ConsoleUser[], s: Sample, pages: nu
         if (performance.now() >= end) break;
         const f = rand(3);
         const filter: Record<string, string | number> =
-          f === 0 ? { principal: s.principals[rand(s.principals.length)]! } : f === 1 ? { resourceName: s.topics[rand(s.topics.length)]! } : { operation: s.operations[rand(s.operations.length)]!, page: 1 + rand(5) };
+          f === 0
+            ? { principal: s.principals[rand(s.principals.length)]! }
+            : f === 1
+              ? { resourceName: s.topics[rand(s.topics.length)]! }
+              : { operation: s.operations[rand(s.operations.length)]!, page: 1 + rand(5) };
         await one(user, `/api/v1/acls?${q(filter)}`);
       }
     }),

@@ -40,7 +40,10 @@ function newBindings(size: number, n: number): AclBinding[] {
   }));
 }
 
-export async function writes(user: ConsoleUser, size: number): Promise<{ create500: WriteMeasure; delete500: WriteMeasure }> {
+export async function writes(
+  user: ConsoleUser,
+  size: number,
+): Promise<{ create500: WriteMeasure; delete500: WriteMeasure }> {
   const bindings = newBindings(size, 500);
   type Apply = { outcome: string; results: { ok: boolean }[] };
   const [created, createCounts] = await counted(() => user.request<Apply>("POST", "/api/v1/acls", { bindings }));
@@ -56,7 +59,11 @@ export async function writes(user: ConsoleUser, size: number): Promise<{ create5
 }
 
 /** kafka-acls.sh --add of 500 bindings: 50 topics x 10 principals, READ (one describe and one create per topic). */
-export async function cliCreate500(cli: AclCli, size: number, action: "--add" | "--remove" = "--add"): Promise<{ ms: number; brokerRequests: Record<string, number> | null }> {
+export async function cliCreate500(
+  cli: AclCli,
+  size: number,
+  action: "--add" | "--remove" = "--add",
+): Promise<{ ms: number; brokerRequests: Record<string, number> | null }> {
   const args = action === "--add" ? ["--add", "--operation", "Read"] : ["--remove", "--force", "--operation", "Read"];
   for (let p = 0; p < 10; p++) args.push("--allow-principal", `User:bench-cli-${size}-${p}`);
   for (let t = 0; t < 50; t++) args.push("--topic", `bench.cli.${size}.t${t}`);

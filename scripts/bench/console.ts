@@ -20,8 +20,9 @@
  *
  * What it does, all on its own resources (nothing touches the shared dev broker or database):
  *  1. A fresh broker (scripts/kafka.sh with KAFKA_STATE_DIR=/tmp/kafka-bench, ports
- *     29092/29093, its TLS listeners on 29094/29095, JMX on 29096 for the request counters), a fresh PostgreSQL database
- *     ksc_bench (migrated), a production build in .next-bench, the console's own server
+ *     29092/29093, its TLS listeners on 29094/29095, JMX on 29096 for the request counters),
+ *     a fresh PostgreSQL database ksc_bench (migrated), a production build in .next-bench,
+ *     the console's own server
  *     (scripts/server.ts) on 127.0.0.1:3412, and 200 topics named like the ACLs' topics.
  *  2. For each size: the ACLs (scripts/acl-store-measure.ts's realistic mix: topics,
  *     groups, transactional ids, the cluster; LITERAL and PREFIXED; ~3,000 principals,
@@ -108,7 +109,11 @@ export async function main(argv: readonly string[]): Promise<void> {
     delete process.env.KAFKA_BOOTSTRAP_SERVERS;
 
     setApp(options.workingTree ? ROOT : SNAPSHOT_DIR);
-    commit = options.workingTree ? `${git("rev-parse", "HEAD")} + uncommitted changes` : options.build ? git("rev-parse", "HEAD") : readFileSync(path.join(SNAPSHOT_DIR, ".bench-commit"), "utf8").trim();
+    commit = options.workingTree
+      ? `${git("rev-parse", "HEAD")} + uncommitted changes`
+      : options.build
+        ? git("rev-parse", "HEAD")
+        : readFileSync(path.join(SNAPSHOT_DIR, ".bench-commit"), "utf8").trim();
     if (options.build) {
       if (!options.workingTree) {
         log(`exporting ${commit} into ${SNAPSHOT_DIR}`);
@@ -116,7 +121,8 @@ export async function main(argv: readonly string[]): Promise<void> {
         writeFileSync(path.join(SNAPSHOT_DIR, ".bench-commit"), `${commit}\n`);
       }
       build();
-    } else if (!existsSync(path.join(appDir(), DIST_DIR, "BUILD_ID"))) throw new Error(`--no-build: there is no build in ${path.join(appDir(), DIST_DIR)}`);
+    } else if (!existsSync(path.join(appDir(), DIST_DIR, "BUILD_ID")))
+      throw new Error(`--no-build: there is no build in ${path.join(appDir(), DIST_DIR)}`);
 
     log(`a fresh broker in ${STATE_DIR} on 127.0.0.1:${KAFKA_PORT}`);
     freshBroker();
@@ -143,7 +149,19 @@ export async function main(argv: readonly string[]): Promise<void> {
     await stopServer();
     const report = writeReport({ options, started, commit }, reports);
     console.log(table(reports));
-    console.log(`\n${report.pass ? "every target met" : `targets missed: ${reports.flatMap((r) => Object.entries(r.pass).filter(([, ok]) => !ok).map(([k]) => `${k} at ${r.acls}`)).join(", ")}`}; report in ${path.relative(ROOT, options.out)}`);
+    console.log(
+      `\n${
+        report.pass
+          ? "every target met"
+          : `targets missed: ${reports
+              .flatMap((r) =>
+                Object.entries(r.pass)
+                  .filter(([, ok]) => !ok)
+                  .map(([k]) => `${k} at ${r.acls}`),
+              )
+              .join(", ")}`
+      }; report in ${path.relative(ROOT, options.out)}`,
+    );
   } finally {
     await cleanup();
   }

@@ -12,7 +12,14 @@ import path from "node:path";
 export const KAFKA_LIB = path.resolve(import.meta.dirname, "..", "..", ".kafka", "lib");
 
 /** The JVM flags kafka-run-class.sh would use for a short-lived tool (client VM settings). */
-const JVM = ["-Xshare:auto", "-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC", "-Xmx1g", "-Djava.awt.headless=true", "-Dlog4j2.level=warn"];
+const JVM = [
+  "-Xshare:auto",
+  "-XX:TieredStopAtLevel=1",
+  "-XX:+UseSerialGC",
+  "-Xmx1g",
+  "-Djava.awt.headless=true",
+  "-Dlog4j2.level=warn",
+];
 
 export interface ToolRun {
   ms: number;
@@ -27,7 +34,9 @@ export interface ToolRun {
 export function runTool(mainClass: string, args: readonly string[]): Promise<ToolRun> {
   return new Promise((resolve, reject) => {
     const t0 = performance.now();
-    const child = spawn("java", [...JVM, "-cp", `${KAFKA_LIB}/*`, mainClass, ...args], { stdio: ["ignore", "pipe", "pipe"] });
+    const child = spawn("java", [...JVM, "-cp", `${KAFKA_LIB}/*`, mainClass, ...args], {
+      stdio: ["ignore", "pipe", "pipe"],
+    });
     let bytes = 0;
     let head = "";
     const keep = (chunk: Buffer) => {
@@ -58,7 +67,8 @@ export class AclCli {
       [
         "security.protocol=SASL_PLAINTEXT",
         "sasl.mechanism=SCRAM-SHA-512",
-        `sasl.jaas.config=org.apache.kafka.common.security.scram.ScramLoginModule required username="${credential.username}" password="${credential.password}";`,
+        `sasl.jaas.config=org.apache.kafka.common.security.scram.ScramLoginModule required ` +
+          `username="${credential.username}" password="${credential.password}";`,
         "",
       ].join("\n"),
       { mode: 0o600 },
@@ -66,19 +76,38 @@ export class AclCli {
   }
 
   async run(args: readonly string[]): Promise<ToolRun> {
-    const r = await runTool("org.apache.kafka.tools.AclCommand", ["--bootstrap-server", this.bootstrap, "--command-config", this.config, ...args]);
+    const r = await runTool("org.apache.kafka.tools.AclCommand", [
+      "--bootstrap-server",
+      this.bootstrap,
+      "--command-config",
+      this.config,
+      ...args,
+    ]);
     // AclCommand prints "Error while executing ACL command" on stdout and exits 1.
-    if (r.code !== 0 || r.head.startsWith("Error while executing")) throw new Error(`kafka-acls.sh ${args.join(" ")} failed (exit ${r.code}): ${r.head.slice(0, 500)}`);
+    if (r.code !== 0 || r.head.startsWith("Error while executing"))
+      throw new Error(`kafka-acls.sh ${args.join(" ")} failed (exit ${r.code}): ${r.head.slice(0, 500)}`);
     return r;
   }
 }
 
 /** Kafka's request counters (kafka.network RequestMetrics RequestsPerSec Count) through JMX. */
 export async function requestCounts(jmxPort: number, requests: readonly string[]): Promise<Record<string, number>> {
-  const args = ["--jmx-url", `service:jmx:rmi:///jndi/rmi://127.0.0.1:${jmxPort}/jmxrmi`, "--one-time", "true", "--report-format", "properties", "--attributes", "Count"];
-  for (const r of requests) args.push("--object-name", `kafka.network:type=RequestMetrics,name=RequestsPerSec,request=${r},*`);
+  const args = [
+    "--jmx-url",
+    `service:jmx:rmi:///jndi/rmi://127.0.0.1:${jmxPort}/jmxrmi`,
+    "--one-time",
+    "true",
+    "--report-format",
+    "properties",
+    "--attributes",
+    "Count",
+  ];
+  for (const r of requests)
+    args.push("--object-name", `kafka.network:type=RequestMetrics,name=RequestsPerSec,request=${r},*`);
   const run = await new Promise<{ code: number; out: string }>((resolve, reject) => {
-    const child = spawn("java", [...JVM, "-cp", `${KAFKA_LIB}/*`, "org.apache.kafka.tools.JmxTool", ...args], { stdio: ["ignore", "pipe", "pipe"] });
+    const child = spawn("java", [...JVM, "-cp", `${KAFKA_LIB}/*`, "org.apache.kafka.tools.JmxTool", ...args], {
+      stdio: ["ignore", "pipe", "pipe"],
+    });
     let out = "";
     child.stdout.on("data", (c: Buffer) => (out += c.toString()));
     child.stderr.on("data", (c: Buffer) => (out += c.toString()));
@@ -92,6 +121,7 @@ export async function requestCounts(jmxPort: number, requests: readonly string[]
     const m = /request=([A-Za-z]+)[^:]*:Count=(\d+)/.exec(line);
     if (m && m[1]! in counts) counts[m[1]!]! += Number(m[2]);
   }
-  if (Object.values(counts).every((n) => n === 0)) throw new Error(`JmxTool answered no request counts: ${run.out.slice(0, 300)}`);
+  if (Object.values(counts).every((n) => n === 0))
+    throw new Error(`JmxTool answered no request counts: ${run.out.slice(0, 300)}`);
   return counts;
 }

@@ -23,7 +23,12 @@ function nowNs(): bigint {
  * window (the figure least disturbed by other processes on a shared machine) and the best
  * window in CPU time of this thread (time the process spent waiting for a core left out).
  */
-export function timeLoop(fn: () => unknown, warmupMs: number, measureMs: number, windows = 10): { nsPerOp: number; nsPerOpBest: number; cpuNsPerOpBest: number; iterations: number; sink: unknown } {
+export function timeLoop(
+  fn: () => unknown,
+  warmupMs: number,
+  measureMs: number,
+  windows = 10,
+): { nsPerOp: number; nsPerOpBest: number; cpuNsPerOpBest: number; iterations: number; sink: unknown } {
   let sink: unknown;
   const warmEnd = nowNs() + BigInt(warmupMs) * 1_000_000n;
   while (nowNs() < warmEnd) for (let i = 0; i < 16; i++) sink = fn();
@@ -59,7 +64,11 @@ export function timeLoop(fn: () => unknown, warmupMs: number, measureMs: number,
  * collected inside the next one (for the index build; a full GC before a small call
  * makes it slower than it is in steady use).
  */
-export function bestOf(runs: number, fn: () => unknown, collectFirst = false): { bestMs: number; medianMs: number; cpuMedianMs: number; firstMs: number } {
+export function bestOf(
+  runs: number,
+  fn: () => unknown,
+  collectFirst = false,
+): { bestMs: number; medianMs: number; cpuMedianMs: number; firstMs: number } {
   const t0 = performance.now();
   fn();
   const firstMs = performance.now() - t0;
@@ -82,7 +91,8 @@ export function median(xs: number[]): number {
   return s[Math.floor(s.length / 2)] ?? NaN;
 }
 
-export const fmt = (n: number | null | undefined, digits = 1): string => (n === null || n === undefined || Number.isNaN(n) ? "n/a" : n.toFixed(digits));
+export const fmt = (n: number | null | undefined, digits = 1): string =>
+  n === null || n === undefined || Number.isNaN(n) ? "n/a" : n.toFixed(digits);
 
 export function round(n: number): number {
   return Math.round(n * 1000) / 1000;

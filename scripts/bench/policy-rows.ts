@@ -43,7 +43,15 @@ export function tsKafkaBenchmarkRow(resourceCount: number, aclCount: number, den
   acls = null;
   const decision = authorize(index, BENCH_REQUEST).decision;
   const r = timeLoop(() => authorize(index, BENCH_REQUEST), WARMUP_MS, MEASURE_MS);
-  return { best: r.nsPerOpBest, mean: r.nsPerOp, cpuBest: r.cpuNsPerOpBest, acls: count, buildMs, decisions: decision === "ALLOWED" ? "A" : "D", peakRssMb: peakRssMb() };
+  return {
+    best: r.nsPerOpBest,
+    mean: r.nsPerOp,
+    cpuBest: r.cpuNsPerOpBest,
+    acls: count,
+    buildMs,
+    decisions: decision === "ALLOWED" ? "A" : "D",
+    peakRssMb: peakRssMb(),
+  };
 }
 
 /** The realistic-mixed row: every request of the file in turn, round after round. */
@@ -62,7 +70,15 @@ export function tsMixedRow(file: string): SideResult {
     return allowed;
   };
   const r = timeLoop(round, WARMUP_MS, MEASURE_MS);
-  return { best: r.nsPerOpBest / n, mean: r.nsPerOp / n, cpuBest: r.cpuNsPerOpBest / n, acls: index.size, buildMs, decisions, peakRssMb: peakRssMb() };
+  return {
+    best: r.nsPerOpBest / n,
+    mean: r.nsPerOp / n,
+    cpuBest: r.cpuNsPerOpBest / n,
+    acls: index.size,
+    buildMs,
+    decisions,
+    peakRssMb: peakRssMb(),
+  };
 }
 
 // ---- run ---------------------------------------------------------------------------------------
@@ -112,7 +128,8 @@ function runTsRow(spec: RowSpec, heapMb?: number): SideResult {
     stdio: "inherit",
     env: { ...process.env, BENCH_ROW: JSON.stringify(spec), BENCH_ROW_OUT: out },
   });
-  if (child.status !== 0) throw new Error(`the policy-core row process failed (exit ${child.status}) for ${JSON.stringify(spec)}`);
+  if (child.status !== 0)
+    throw new Error(`the policy-core row process failed (exit ${child.status}) for ${JSON.stringify(spec)}`);
   const result = JSON.parse(readFileSync(out, "utf8")) as SideResult;
   rmSync(out, { force: true });
   return result;
@@ -131,11 +148,33 @@ async function runJavaRow(spec: RowSpec, heapMb: number): Promise<SideResult> {
   try {
     kafkaVersion ??= await harness.ping();
     if (spec.workload === "kafka-benchmark") {
-      const a = await harness.bench({ ...spec, seed: SEED, warmupMs: WARMUP_MS, measureMs: MEASURE_MS, logIfDenied: true });
-      return { best: a.nsPerOpBest, mean: a.nsPerOp, cpuBest: a.cpuNsPerOpBest, acls: a.aclsLoaded, buildMs: a.loadMs, decisions: a.decision === "ALLOWED" ? "A" : "D", peakRssMb: harness.peakRssMb() ?? null };
+      const a = await harness.bench({
+        ...spec,
+        seed: SEED,
+        warmupMs: WARMUP_MS,
+        measureMs: MEASURE_MS,
+        logIfDenied: true,
+      });
+      return {
+        best: a.nsPerOpBest,
+        mean: a.nsPerOp,
+        cpuBest: a.cpuNsPerOpBest,
+        acls: a.aclsLoaded,
+        buildMs: a.loadMs,
+        decisions: a.decision === "ALLOWED" ? "A" : "D",
+        peakRssMb: harness.peakRssMb() ?? null,
+      };
     }
     const a = await harness.benchRequests({ file: spec.file, warmupMs: WARMUP_MS, measureMs: MEASURE_MS });
-    return { best: a.nsPerOpBest, mean: a.nsPerOp, cpuBest: a.cpuNsPerOpBest, acls: a.aclsLoaded, buildMs: a.loadMs, decisions: a.decisions, peakRssMb: harness.peakRssMb() ?? null };
+    return {
+      best: a.nsPerOpBest,
+      mean: a.nsPerOp,
+      cpuBest: a.cpuNsPerOpBest,
+      acls: a.aclsLoaded,
+      buildMs: a.loadMs,
+      decisions: a.decisions,
+      peakRssMb: harness.peakRssMb() ?? null,
+    };
   } finally {
     await harness.close();
   }
@@ -151,8 +190,12 @@ export async function kafkaBenchmarkRows(): Promise<RowReport[]> {
       const big = resourceCount > 10_000;
       const ts = runTsRow(spec, big ? HEAP_MB : undefined);
       const java = WITH_JAVA ? await runJavaRow(spec, big ? 10_240 : 1_024) : null;
-      if (java && java.acls !== ts.acls) throw new Error(`workload mismatch: Kafka loaded ${java.acls} ACLs, the policy core ${ts.acls}`);
-      if (java && java.decisions !== ts.decisions) throw new Error(`decision mismatch on the benchmark request: Kafka ${java.decisions}, policy core ${ts.decisions}`);
+      if (java && java.acls !== ts.acls)
+        throw new Error(`workload mismatch: Kafka loaded ${java.acls} ACLs, the policy core ${ts.acls}`);
+      if (java && java.decisions !== ts.decisions)
+        throw new Error(
+          `decision mismatch on the benchmark request: Kafka ${java.decisions}, policy core ${ts.decisions}`,
+        );
       rows.push({
         workload: "kafka-benchmark",
         resourceCount,
@@ -165,13 +208,19 @@ export async function kafkaBenchmarkRows(): Promise<RowReport[]> {
         ratio: java ? ts.best / java.best : null,
         cpuRatio: java ? ts.cpuBest / java.cpuBest : null,
       });
-      console.log(`  kafka-benchmark resources=${resourceCount} deny=${denyPercentage}%: ${ts.acls} ACLs, TS ${fmt(ts.best)} ns/op, Kafka ${fmt(java?.best)} ns/op`);
+      console.log(
+        `  kafka-benchmark resources=${resourceCount} deny=${denyPercentage}%: ${ts.acls} ACLs, ` +
+          `TS ${fmt(ts.best)} ns/op, Kafka ${fmt(java?.best)} ns/op`,
+      );
     }
   }
   return rows;
 }
 
-function sides(ts: SideResult, java: SideResult | null): Omit<RowReport, "workload" | "acls" | "requests" | "ratio" | "cpuRatio"> {
+function sides(
+  ts: SideResult,
+  java: SideResult | null,
+): Omit<RowReport, "workload" | "acls" | "requests" | "ratio" | "cpuRatio"> {
   return {
     tsNsPerOp: ts.best,
     javaNsPerOp: java ? java.best : null,
@@ -208,8 +257,12 @@ export async function realisticMixedRow(): Promise<RowReport> {
       if (java) checkAgreement(workload.requests, ts.decisions, java.decisions);
       pairs.push({ ts, java });
       console.log(
-        `  realistic-mixed run ${i + 1}/${runs}: TS ${fmt(ts.best)} ns/request (CPU ${fmt(ts.cpuBest)}), Kafka ${fmt(java?.best)} (CPU ${fmt(java?.cpuBest)})` +
-          (java ? `, TS/Kafka ${(ts.best / java.best).toFixed(3)} (CPU ${(ts.cpuBest / java.cpuBest).toFixed(3)}), all ${workload.requests.length} decisions agree` : ""),
+        `  realistic-mixed run ${i + 1}/${runs}: TS ${fmt(ts.best)} ns/request (CPU ${fmt(ts.cpuBest)}), ` +
+          `Kafka ${fmt(java?.best)} (CPU ${fmt(java?.cpuBest)})` +
+          (java
+            ? `, TS/Kafka ${(ts.best / java.best).toFixed(3)} (CPU ${(ts.cpuBest / java.cpuBest).toFixed(3)}), ` +
+              `all ${workload.requests.length} decisions agree`
+            : ""),
       );
     }
   } finally {
@@ -226,7 +279,8 @@ export async function realisticMixedRow(): Promise<RowReport> {
   const mix: Record<string, number> = {};
   for (const r of workload.requests) {
     mix[r.resourceType] = (mix[r.resourceType] ?? 0) + 1;
-    if (r.operation === "DESCRIBE" || r.operation === "DESCRIBE_CONFIGS") mix.impliedOperationRequests = (mix.impliedOperationRequests ?? 0) + 1;
+    if (r.operation === "DESCRIBE" || r.operation === "DESCRIBE_CONFIGS")
+      mix.impliedOperationRequests = (mix.impliedOperationRequests ?? 0) + 1;
   }
   mix.principals = new Set(workload.requests.map((r) => r.principal)).size;
   mix.resources = new Set(workload.requests.map((r) => `${r.resourceType}:${r.resourceName}`)).size;
@@ -251,10 +305,18 @@ export async function realisticMixedRow(): Promise<RowReport> {
 function checkAgreement(requests: readonly AuthorizeRequest[], ts: string, java: string): void {
   const wrong: string[] = [];
   for (let i = 0; i < requests.length; i++) {
-    if (ts[i] !== java[i]) wrong.push(`  ${JSON.stringify(requests[i])}: policy core ${ts[i]}, Kafka ${java[i] ?? "?"} (A allowed, D denied, E Kafka threw)`);
+    if (ts[i] !== java[i])
+      wrong.push(
+        `  ${JSON.stringify(requests[i])}: policy core ${ts[i]}, Kafka ${java[i] ?? "?"} (A allowed, D denied, ` +
+          `E Kafka threw)`,
+      );
   }
-  if (ts.length !== requests.length || java.length !== requests.length) wrong.push(`  answer counts: policy core ${ts.length}, Kafka ${java.length}, requests ${requests.length}`);
+  if (ts.length !== requests.length || java.length !== requests.length)
+    wrong.push(`  answer counts: policy core ${ts.length}, Kafka ${java.length}, requests ${requests.length}`);
   if (wrong.length > 0) {
-    throw new Error(`THE POLICY CORE AND KAFKA DISAGREE on ${wrong.length} of ${requests.length} requests:\n${wrong.slice(0, 20).join("\n")}`);
+    throw new Error(
+      `THE POLICY CORE AND KAFKA DISAGREE on ${wrong.length} of ${requests.length} ` +
+        `requests:\n${wrong.slice(0, 20).join("\n")}`,
+    );
   }
 }

@@ -27,12 +27,24 @@ const HOST_PRE_COUNT = 1000;
 const BY_TYPE_HOST = "127.0.0.2";
 
 /** AuthorizerBenchmark.prepareAclCache, in the order AuthorizerHarness.benchmarkAcls builds it. */
-export function benchmarkAcls(resourceCount: number, aclCount: number, denyPercentage: number, seed: number): AclBinding[] {
+export function benchmarkAcls(
+  resourceCount: number,
+  aclCount: number,
+  denyPercentage: number,
+  seed: number,
+): AclBinding[] {
   const rand = mulberry32(seed);
   const eps = 1e-9;
   const principal = "User:test-user";
   const acls: AclBinding[] = [];
-  const entry = (resourceType: ResourceType, resourceName: string, patternType: "LITERAL" | "PREFIXED", p: string, host: string, permissionType: "ALLOW" | "DENY"): AclBinding => ({
+  const entry = (
+    resourceType: ResourceType,
+    resourceName: string,
+    patternType: "LITERAL" | "PREFIXED",
+    p: string,
+    host: string,
+    permissionType: "ALLOW" | "DENY",
+  ): AclBinding => ({
     resourceType,
     resourceName,
     patternType,
@@ -53,7 +65,8 @@ export function benchmarkAcls(resourceCount: number, aclCount: number, denyPerce
   }
   for (let hostId = 0; hostId < HOST_PRE_COUNT; hostId++) {
     acls.push(entry("TOPIC", RESOURCE_NAME_PREFIX, "PREFIXED", principal, `127.0.0.${hostId}`, "ALLOW"));
-    if (rand() * 100.0 - eps < denyPercentage) acls.push(entry("TOPIC", RESOURCE_NAME_PREFIX, "PREFIXED", principal, `127.0.0.${hostId}`, "DENY"));
+    if (rand() * 100.0 - eps < denyPercentage)
+      acls.push(entry("TOPIC", RESOURCE_NAME_PREFIX, "PREFIXED", principal, `127.0.0.${hostId}`, "DENY"));
   }
   for (let hostId = 0; hostId < Math.floor(resourceCount / 10); hostId++) {
     // Kafka's benchmark really writes "127.0.0" + hostId (no dot) here.
@@ -101,7 +114,8 @@ function mixedRequests(acls: readonly AclBinding[], count: number, seed: number)
   const rand = mulberry32(seed ^ 0x5bd1e995);
   const int = (n: number): number => Math.floor(rand() * n);
   const pick = <T>(xs: readonly T[]): T => xs[int(xs.length)]!;
-  const anyPrincipal = (): string => (rand() < 0.1 ? `Group:team${int(50)}` : rand() < 0.2 ? `User:unknown-${int(500)}` : `User:app-${int(3000)}`);
+  const anyPrincipal = (): string =>
+    rand() < 0.1 ? `Group:team${int(50)}` : rand() < 0.2 ? `User:unknown-${int(500)}` : `User:app-${int(3000)}`;
   const anyName = (type: ResourceType): string => {
     const stem = `team${int(55)}.svc${int(22)}`;
     if (type === "TOPIC") return rand() < 0.1 ? `orders-${int(100)}` : `${stem}.topic${int(25)}`;
@@ -123,16 +137,28 @@ function mixedRequests(acls: readonly AclBinding[], count: number, seed: number)
       while (b.resourceType === "CLUSTER" && rand() < 0.75) b = acls[int(acls.length)]!;
       const type = b.resourceType;
       const ops = REQUEST_OPERATIONS[type]!;
-      const name = b.patternType === "PREFIXED" ? `${b.resourceName}${pick(["topic", "consumer", "tx", "x"])}${int(30)}` : b.resourceName === "*" ? anyName(type) : b.resourceName;
+      const name =
+        b.patternType === "PREFIXED"
+          ? `${b.resourceName}${pick(["topic", "consumer", "tx", "x"])}${int(30)}`
+          : b.resourceName === "*"
+            ? anyName(type)
+            : b.resourceName;
       const r = rand();
-      const operation = r < 0.45 && b.operation !== "ALL" ? b.operation : r < 0.75 ? implied(b.operation, type) : pick(ops);
+      const operation =
+        r < 0.45 && b.operation !== "ALL" ? b.operation : r < 0.75 ? implied(b.operation, type) : pick(ops);
       const principal = b.principal === "User:*" || rand() < 0.15 ? anyPrincipal() : b.principal;
       const host = b.host !== "*" && rand() < 0.8 ? b.host : pick(CLIENT_HOSTS);
       out.push({ principal, host, operation, resourceType: type, resourceName: name });
     } else {
       const r = rand();
       const type: ResourceType = r < 0.62 ? "TOPIC" : r < 0.85 ? "GROUP" : r < 0.99 ? "TRANSACTIONAL_ID" : "CLUSTER";
-      out.push({ principal: anyPrincipal(), host: pick(CLIENT_HOSTS), operation: pick(REQUEST_OPERATIONS[type]!), resourceType: type, resourceName: anyName(type) });
+      out.push({
+        principal: anyPrincipal(),
+        host: pick(CLIENT_HOSTS),
+        operation: pick(REQUEST_OPERATIONS[type]!),
+        resourceType: type,
+        resourceName: anyName(type),
+      });
     }
   }
   return out;
@@ -145,7 +171,17 @@ export function mixedWorkload(): MixedWorkload {
 
 // ---- 2. a realistic 100,000-ACL set -------------------------------------------------------------
 
-const TOPIC_OPERATIONS: AclOperation[] = ["ALL", "READ", "WRITE", "CREATE", "DELETE", "ALTER", "DESCRIBE", "DESCRIBE_CONFIGS", "ALTER_CONFIGS"];
+const TOPIC_OPERATIONS: AclOperation[] = [
+  "ALL",
+  "READ",
+  "WRITE",
+  "CREATE",
+  "DELETE",
+  "ALTER",
+  "DESCRIBE",
+  "DESCRIBE_CONFIGS",
+  "ALTER_CONFIGS",
+];
 
 /**
  * 100,000 ACLs shaped like a large multi-team cluster: 50 teams x 20 services x 20 topics
@@ -161,13 +197,21 @@ export function realisticAcls(total: number, seed: number): AclBinding[] {
   const out: AclBinding[] = [];
   const seen = new Set<string>();
   const push = (b: AclBinding): void => {
-    const k = `${b.resourceType}|${b.resourceName}|${b.patternType}|${b.principal}|${b.host}|${b.operation}|${b.permissionType}`;
+    const k =
+      `${b.resourceType}|${b.resourceName}|${b.patternType}|${b.principal}|${b.host}|${b.operation}|` +
+      `${b.permissionType}`;
     if (seen.has(k)) return;
     seen.add(k);
     out.push(b);
   };
-  const principal = (): string => (rand() < 0.02 ? "User:*" : rand() < 0.1 ? `Group:team${int(50)}` : `User:app-${int(3000)}`);
-  const acl = (resourceType: ResourceType, resourceName: string, patternType: "LITERAL" | "PREFIXED", operation: AclOperation): AclBinding => ({
+  const principal = (): string =>
+    rand() < 0.02 ? "User:*" : rand() < 0.1 ? `Group:team${int(50)}` : `User:app-${int(3000)}`;
+  const acl = (
+    resourceType: ResourceType,
+    resourceName: string,
+    patternType: "LITERAL" | "PREFIXED",
+    operation: AclOperation,
+  ): AclBinding => ({
     resourceType,
     resourceName,
     patternType,
@@ -184,9 +228,28 @@ export function realisticAcls(total: number, seed: number): AclBinding[] {
     if (r < 0.62) push(acl("TOPIC", `team${team}.svc${svc}.topic${int(20)}`, "LITERAL", pick(TOPIC_OPERATIONS)));
     else if (r < 0.72) push(acl("TOPIC", `team${team}.svc${svc}.`, "PREFIXED", pick(TOPIC_OPERATIONS)));
     else if (r < 0.76) push(acl("TOPIC", `team${team}.`, "PREFIXED", pick(TOPIC_OPERATIONS)));
-    else if (r < 0.92) push(acl("GROUP", `team${team}.svc${svc}.consumer${int(5)}`, rand() < 0.3 ? "PREFIXED" : "LITERAL", pick(["READ", "DESCRIBE", "DELETE"] as AclOperation[])));
-    else if (r < 0.98) push(acl("TRANSACTIONAL_ID", `team${team}.svc${svc}.tx${int(3)}`, "LITERAL", pick(["WRITE", "DESCRIBE"] as AclOperation[])));
-    else push(acl("CLUSTER", "kafka-cluster", "LITERAL", pick(["IDEMPOTENT_WRITE", "DESCRIBE", "CREATE"] as AclOperation[])));
+    else if (r < 0.92)
+      push(
+        acl(
+          "GROUP",
+          `team${team}.svc${svc}.consumer${int(5)}`,
+          rand() < 0.3 ? "PREFIXED" : "LITERAL",
+          pick(["READ", "DESCRIBE", "DELETE"] as AclOperation[]),
+        ),
+      );
+    else if (r < 0.98)
+      push(
+        acl(
+          "TRANSACTIONAL_ID",
+          `team${team}.svc${svc}.tx${int(3)}`,
+          "LITERAL",
+          pick(["WRITE", "DESCRIBE"] as AclOperation[]),
+        ),
+      );
+    else
+      push(
+        acl("CLUSTER", "kafka-cluster", "LITERAL", pick(["IDEMPOTENT_WRITE", "DESCRIBE", "CREATE"] as AclOperation[])),
+      );
   }
   return out;
 }

@@ -36,9 +36,11 @@ describe.concurrent("authorize (StandardAuthorizer)", () => {
           rule: expected === null ? { kind: "noAclMatched" } : { kind: "acl", acl: a },
         });
       };
-      for (const op of ["DESCRIBE", "READ", "WRITE", "DELETE", "ALTER"]) one("ALLOW", op, "DESCRIBE", "ALLOWED"); // all imply DESCRIBE
+      // All imply DESCRIBE.
+      for (const op of ["DESCRIBE", "READ", "WRITE", "DELETE", "ALTER"]) one("ALLOW", op, "DESCRIBE", "ALLOWED");
       one("ALLOW", "CREATE", "DESCRIBE", null); // CREATE does not imply DESCRIBE
-      for (const op of ["READ", "WRITE", "DELETE", "ALTER"]) one("DENY", op, "DESCRIBE", null); // DENY does no implication
+      // DENY does no implication.
+      for (const op of ["READ", "WRITE", "DELETE", "ALTER"]) one("DENY", op, "DESCRIBE", null);
       one("DENY", "DESCRIBE", "DESCRIBE", "DENIED");
       for (const op of ["DESCRIBE_CONFIGS", "ALTER_CONFIGS"]) one("ALLOW", op, "DESCRIBE_CONFIGS", "ALLOWED");
       one("DENY", "ALTER_CONFIGS", "DESCRIBE_CONFIGS", null);
@@ -53,12 +55,32 @@ describe.concurrent("authorize (StandardAuthorizer)", () => {
       const barAlterConfigs = acl("GROUP", "bar", "LITERAL", "User:*", "*", "ALTER_CONFIGS", "ALLOW");
       acls.push(fooRead, barDeny, fooWrite, barDescribeConfigs, barAlterConfigs);
       cases.push(
-        { req: request("User:bob", "127.0.0.1", "READ", "TOPIC", "foo_bar"), decision: "ALLOWED", rule: { kind: "acl", acl: fooRead } },
-        { req: request("User:alice", "127.0.0.1", "READ", "TOPIC", "foo_bar"), decision: "DENIED", rule: { kind: "noAclMatched" } },
-        { req: request("User:alice", "127.0.0.1", "READ", "GROUP", "bar"), decision: "DENIED", rule: { kind: "acl", acl: barDeny } },
+        {
+          req: request("User:bob", "127.0.0.1", "READ", "TOPIC", "foo_bar"),
+          decision: "ALLOWED",
+          rule: { kind: "acl", acl: fooRead },
+        },
+        {
+          req: request("User:alice", "127.0.0.1", "READ", "TOPIC", "foo_bar"),
+          decision: "DENIED",
+          rule: { kind: "noAclMatched" },
+        },
+        {
+          req: request("User:alice", "127.0.0.1", "READ", "GROUP", "bar"),
+          decision: "DENIED",
+          rule: { kind: "acl", acl: barDeny },
+        },
         // testSimpleAuthorizations
-        { req: request("User:bob", "127.0.0.1", "READ", "TOPIC", "foo_"), decision: "ALLOWED", rule: { kind: "acl", acl: fooRead } },
-        { req: request("User:fred", "127.0.0.1", "ALTER_CONFIGS", "GROUP", "bar"), decision: "ALLOWED", rule: { kind: "acl", acl: barAlterConfigs } },
+        {
+          req: request("User:bob", "127.0.0.1", "READ", "TOPIC", "foo_"),
+          decision: "ALLOWED",
+          rule: { kind: "acl", acl: fooRead },
+        },
+        {
+          req: request("User:fred", "127.0.0.1", "ALTER_CONFIGS", "GROUP", "bar"),
+          decision: "ALLOWED",
+          rule: { kind: "acl", acl: barAlterConfigs },
+        },
       );
       // superUsers and allowEveryoneIfNoAclFound omitted: no super users, default DENIED.
       await authorizeCases({ acls }, cases);
@@ -67,7 +89,8 @@ describe.concurrent("authorize (StandardAuthorizer)", () => {
   );
 
   it(
-    "StandardAuthorizerTest.testDenyPrecedenceWithOperationAll / testTopicAclWithOperationAll / testPrefixAcls / testHostAddressAclValidation",
+    "StandardAuthorizerTest.testDenyPrecedenceWithOperationAll / testTopicAclWithOperationAll / testPrefixAcls " +
+      "/ testHostAddressAclValidation",
     async () => {
       const h1 = "192.168.1.1";
       const h2 = "192.168.1.2";
@@ -91,7 +114,10 @@ describe.concurrent("authorize (StandardAuthorizer)", () => {
         acl("TOPIC", "h.bar", "LITERAL", "User:bob", h2, "READ", "ALLOW"),
         acl("TOPIC", "h.bar", "LITERAL", "User:*", LOCALHOST, "DESCRIBE", "ALLOW"),
       ];
-      const c = (principal: string, host: string, op: string, name: string, decision: Expect): Case => ({ req: request(`User:${principal}`, host, op, "TOPIC", name), decision });
+      const c = (principal: string, host: string, op: string, name: string, decision: Expect): Case => ({
+        req: request(`User:${principal}`, host, op, "TOPIC", name),
+        decision,
+      });
       const L = "127.0.0.1";
       const hostActions = (principal: string, host: string, expected: [Expect, Expect, Expect]): Case[] => [
         c(principal, host, "READ", "h.foo", expected[0]),
@@ -138,7 +164,8 @@ describe.concurrent("authorize (StandardAuthorizer)", () => {
   );
 
   it(
-    "StandardAuthorizerTest.testAuthorizationWithManyAcls / testDenyAuditLogging / testAllowAuditLogging / testAuthorizationPriorToCompleteInitialLoad",
+    "StandardAuthorizerTest.testAuthorizationWithManyAcls / testDenyAuditLogging / testAllowAuditLogging / " +
+      "testAuthorizationPriorToCompleteInitialLoad",
     async () => {
       const alpDeny = acl("TOPIC", "alp", "PREFIXED", "User:bob", "*", "READ", "DENY");
       const greenAllow = acl("TOPIC", "green", "PREFIXED", "User:bob", "*", "READ", "ALLOW");
@@ -155,44 +182,105 @@ describe.concurrent("authorize (StandardAuthorizer)", () => {
       ];
       await authorizeCases({ acls, superUsers: ["User:superman"] }, [
         // the audit-log tests name the deciding ACL: "based on rule MatchingAcl(acl=StandardAcl(...))"
-        { req: request("User:bob", "127.0.0.1", "READ", "TOPIC", "green1"), decision: "ALLOWED", rule: { kind: "acl", acl: greenAllow } },
+        {
+          req: request("User:bob", "127.0.0.1", "READ", "TOPIC", "green1"),
+          decision: "ALLOWED",
+          rule: { kind: "acl", acl: greenAllow },
+        },
         { req: request("User:bob", "127.0.0.1", "WRITE", "GROUP", "wheel"), decision: "DENIED" },
-        { req: request("User:bob", "127.0.0.1", "READ", "TOPIC", "alpha"), decision: "DENIED", rule: { kind: "acl", acl: alpDeny } },
+        {
+          req: request("User:bob", "127.0.0.1", "READ", "TOPIC", "alpha"),
+          decision: "DENIED",
+          rule: { kind: "acl", acl: alpDeny },
+        },
         { req: request("User:bob", "127.0.0.1", "WRITE", "GROUP", "arbitrary"), decision: "ALLOWED" },
-        { req: request("User:bob", "127.0.0.1", "READ", "TOPIC", "ala"), decision: "DENIED", rule: { kind: "default" } },
+        {
+          req: request("User:bob", "127.0.0.1", "READ", "TOPIC", "ala"),
+          decision: "DENIED",
+          rule: { kind: "default" },
+        },
         // super users are allowed whatever the ACLs say
-        { req: request("User:superman", "127.0.0.1", "READ", "TOPIC", "green1"), decision: "ALLOWED", rule: { kind: "superUser" } },
-        { req: request("User:superman", "127.0.0.1", "WRITE", "GROUP", "wheel"), decision: "ALLOWED", rule: { kind: "superUser" } },
+        {
+          req: request("User:superman", "127.0.0.1", "READ", "TOPIC", "green1"),
+          decision: "ALLOWED",
+          rule: { kind: "superUser" },
+        },
+        {
+          req: request("User:superman", "127.0.0.1", "WRITE", "GROUP", "wheel"),
+          decision: "ALLOWED",
+          rule: { kind: "superUser" },
+        },
       ]);
     },
     T,
   );
 
   it(
-    "StandardAuthorizerTest.testAllowEveryoneIfNoAclFoundConfigEnabled / testGetConfiguredSuperUsers (Kafka's property string forms)",
+    "StandardAuthorizerTest.testAllowEveryoneIfNoAclFoundConfigEnabled / testGetConfiguredSuperUsers (Kafka's " +
+      "property string forms)",
     async () => {
       const aliceRead = acl("TOPIC", "topic1", "LITERAL", "User:Alice", "*", "READ", "ALLOW");
-      await authorizeCases({ acls: [aliceRead], superUsers: ";  User:bob  ;  User:alice ", allowEveryoneIfNoAclFound: "true" }, [
-        { req: request("User:Bob", "127.0.0.1", "READ", "TOPIC", "topic1"), decision: "DENIED", rule: { kind: "noAclMatched" } },
-        { req: request("User:Bob", "127.0.0.1", "READ", "TOPIC", "topic2"), decision: "ALLOWED", rule: { kind: "default" } },
-        { req: request("User:alice", "127.0.0.1", "READ", "TOPIC", "topic1"), decision: "ALLOWED", rule: { kind: "superUser" } },
-        { req: request("User:bob", "127.0.0.1", "DELETE", "TOPIC", "topic1"), decision: "ALLOWED", rule: { kind: "superUser" } },
-      ]);
+      await authorizeCases(
+        { acls: [aliceRead], superUsers: ";  User:bob  ;  User:alice ", allowEveryoneIfNoAclFound: "true" },
+        [
+          {
+            req: request("User:Bob", "127.0.0.1", "READ", "TOPIC", "topic1"),
+            decision: "DENIED",
+            rule: { kind: "noAclMatched" },
+          },
+          {
+            req: request("User:Bob", "127.0.0.1", "READ", "TOPIC", "topic2"),
+            decision: "ALLOWED",
+            rule: { kind: "default" },
+          },
+          {
+            req: request("User:alice", "127.0.0.1", "READ", "TOPIC", "topic1"),
+            decision: "ALLOWED",
+            rule: { kind: "superUser" },
+          },
+          {
+            req: request("User:bob", "127.0.0.1", "DELETE", "TOPIC", "topic1"),
+            decision: "ALLOWED",
+            rule: { kind: "superUser" },
+          },
+        ],
+      );
     },
     T,
   );
 
   it(
-    "StandardAuthorizerTest.testAllowEveryoneIfNoAclFoundConfigDisabled (setting omitted = false); AuthorizerTest.testAuthorizeWithEmptyResourceName (before)",
+    "StandardAuthorizerTest.testAllowEveryoneIfNoAclFoundConfigDisabled (setting omitted = false); " +
+      "AuthorizerTest.testAuthorizeWithEmptyResourceName (before)",
     async () => {
       const aliceRead = acl("TOPIC", "topic1", "LITERAL", "User:Alice", "*", "READ", "ALLOW");
       await authorizeCases({ acls: [aliceRead], superUsers: ["User:alice", "User:chris"] }, [
-        { req: request("User:Bob", "127.0.0.1", "READ", "TOPIC", "topic1"), decision: "DENIED", rule: { kind: "noAclMatched" } },
-        { req: request("User:Bob", "127.0.0.1", "READ", "TOPIC", "topic2"), decision: "DENIED", rule: { kind: "default" } },
+        {
+          req: request("User:Bob", "127.0.0.1", "READ", "TOPIC", "topic1"),
+          decision: "DENIED",
+          rule: { kind: "noAclMatched" },
+        },
+        {
+          req: request("User:Bob", "127.0.0.1", "READ", "TOPIC", "topic2"),
+          decision: "DENIED",
+          rule: { kind: "default" },
+        },
         // super users are exact, case-sensitive strings: User:Alice is not User:alice
-        { req: request("User:Alice", "127.0.0.1", "READ", "TOPIC", "topic1"), decision: "ALLOWED", rule: { kind: "acl", acl: aliceRead } },
-        { req: request("User:Alice", "127.0.0.1", "WRITE", "TOPIC", "topic1"), decision: "DENIED", rule: { kind: "noAclMatched" } },
-        { req: request("User:alice", "192.168.0.1", "READ", "GROUP", ""), decision: "ALLOWED", rule: { kind: "superUser" } },
+        {
+          req: request("User:Alice", "127.0.0.1", "READ", "TOPIC", "topic1"),
+          decision: "ALLOWED",
+          rule: { kind: "acl", acl: aliceRead },
+        },
+        {
+          req: request("User:Alice", "127.0.0.1", "WRITE", "TOPIC", "topic1"),
+          decision: "DENIED",
+          rule: { kind: "noAclMatched" },
+        },
+        {
+          req: request("User:alice", "192.168.0.1", "READ", "GROUP", ""),
+          decision: "ALLOWED",
+          rule: { kind: "superUser" },
+        },
         { req: request("User:bob", "192.168.0.1", "READ", "GROUP", ""), decision: "DENIED", rule: { kind: "default" } },
       ]);
     },
@@ -200,9 +288,12 @@ describe.concurrent("authorize (StandardAuthorizer)", () => {
   );
 
   it(
-    "AuthorizerTest: testTopicAcl, testAllowAccessWithCustomPrincipal, testDenyTakesPrecedence, testAllowAllAccess, testSuperUserHasAccess, testNoAclFound, testSingleCharacterResourceAcls, testAuthorizeWithEmptyResourceName, testAclInheritance",
+    "AuthorizerTest: testTopicAcl, testAllowAccessWithCustomPrincipal, testDenyTakesPrecedence, " +
+      "testAllowAllAccess, testSuperUserHasAccess, testNoAclFound, testSingleCharacterResourceAcls, " +
+      "testAuthorizeWithEmptyResourceName, testAclInheritance",
     async () => {
-      // BaseAuthorizerTest: super.users = "User:superuser1; User:superuser2", requestContext = User:alice from 192.168.0.1
+      // BaseAuthorizerTest: super.users = "User:superuser1; User:superuser2", requestContext = User:alice from
+      // 192.168.0.1
       const h1 = "192.168.1.1";
       const h2 = "192.168.1.2";
       const r = "t-topicacl";
@@ -230,7 +321,14 @@ describe.concurrent("authorize (StandardAuthorizer)", () => {
         // testAuthorizeWithEmptyResourceName (after adding the wildcard group ACL)
         acl("GROUP", "*", "LITERAL", "User:*", "*", "READ", "ALLOW"),
       ];
-      const c = (principal: string, host: string, op: string, name: string, decision: Expect, resourceType = "TOPIC"): Case => ({
+      const c = (
+        principal: string,
+        host: string,
+        op: string,
+        name: string,
+        decision: Expect,
+        resourceType = "TOPIC",
+      ): Case => ({
         req: request(`User:${principal}`, host, op, resourceType, name),
         decision,
       });
@@ -274,14 +372,34 @@ describe.concurrent("authorize (StandardAuthorizer)", () => {
       for (const [parent, allowedOps] of Object.entries(implied)) {
         const p = `inherit-allow-${parent}`;
         acls.push(acl("CLUSTER", "kafka-cluster", "LITERAL", `User:${p}`, "*", parent, "ALLOW"));
-        for (const op of OPS) cases.push(c(p, "192.168.3.1", op, "kafka-cluster", allowedOps.includes(op) || op === parent ? "ALLOWED" : "DENIED", "CLUSTER"));
+        for (const op of OPS)
+          cases.push(
+            c(
+              p,
+              "192.168.3.1",
+              op,
+              "kafka-cluster",
+              allowedOps.includes(op) || op === parent ? "ALLOWED" : "DENIED",
+              "CLUSTER",
+            ),
+          );
       }
       const denied: Record<string, readonly string[]> = { ALL: OPS, DESCRIBE: [], DESCRIBE_CONFIGS: [] };
       for (const [parent, deniedOps] of Object.entries(denied)) {
         const p = `inherit-deny-${parent}`;
         acls.push(acl("CLUSTER", "kafka-cluster", "LITERAL", `User:${p}`, "*", parent, "DENY"));
         acls.push(acl("CLUSTER", "kafka-cluster", "LITERAL", `User:${p}`, "*", "ALL", "ALLOW"));
-        for (const op of OPS) cases.push(c(p, "192.168.3.1", op, "kafka-cluster", deniedOps.includes(op) || op === parent ? "DENIED" : "ALLOWED", "CLUSTER"));
+        for (const op of OPS)
+          cases.push(
+            c(
+              p,
+              "192.168.3.1",
+              op,
+              "kafka-cluster",
+              deniedOps.includes(op) || op === parent ? "DENIED" : "ALLOWED",
+              "CLUSTER",
+            ),
+          );
       }
       await authorizeCases({ acls, superUsers: "User:superuser1; User:superuser2" }, cases);
     },
@@ -289,12 +407,14 @@ describe.concurrent("authorize (StandardAuthorizer)", () => {
   );
 
   it(
-    "AuthorizerTest.testWildCardAcls / testAuthorizeWithPrefixedResource / testAccessAllowedIfAllowAclExistsOnPrefixedResource",
+    "AuthorizerTest.testWildCardAcls / testAuthorizeWithPrefixedResource / " +
+      "testAccessAllowedIfAllowAclExistsOnPrefixedResource",
     async () => {
       const h = "192.168.3.1";
       const wildcardRead = acl("TOPIC", "*", "LITERAL", "User:alice", h, "READ", "ALLOW");
       const wildcardDenyWrite = acl("TOPIC", "*", "LITERAL", "User:alice", h, "WRITE", "DENY");
-      const denyRead = (name: string, patternType: string) => acl("TOPIC", name, patternType, "User:*", "*", "READ", "DENY");
+      const denyRead = (name: string, patternType: string) =>
+        acl("TOPIC", name, patternType, "User:*", "*", "READ", "DENY");
       const fooPrefixAllow = acl("TOPIC", "foo", "PREFIXED", "User:*", "*", "READ", "ALLOW");
       const acls = [
         wildcardRead,
@@ -315,9 +435,21 @@ describe.concurrent("authorize (StandardAuthorizer)", () => {
         fooPrefixAllow,
       ];
       await authorizeCases({ acls, superUsers: "User:superuser1; User:superuser2" }, [
-        { req: request("User:alice", h, "READ", "TOPIC", "w-res"), decision: "ALLOWED", rule: { kind: "acl", acl: wildcardRead } },
-        { req: request("User:alice", h, "WRITE", "TOPIC", "w-res"), decision: "DENIED", rule: { kind: "acl", acl: wildcardDenyWrite } },
-        { req: request("User:alice", "192.168.0.1", "READ", "TOPIC", "foo-0b9c4e55-aaaa"), decision: "ALLOWED", rule: { kind: "acl", acl: fooPrefixAllow } },
+        {
+          req: request("User:alice", h, "READ", "TOPIC", "w-res"),
+          decision: "ALLOWED",
+          rule: { kind: "acl", acl: wildcardRead },
+        },
+        {
+          req: request("User:alice", h, "WRITE", "TOPIC", "w-res"),
+          decision: "DENIED",
+          rule: { kind: "acl", acl: wildcardDenyWrite },
+        },
+        {
+          req: request("User:alice", "192.168.0.1", "READ", "TOPIC", "foo-0b9c4e55-aaaa"),
+          decision: "ALLOWED",
+          rule: { kind: "acl", acl: fooPrefixAllow },
+        },
       ]);
     },
     T,
@@ -326,16 +458,26 @@ describe.concurrent("authorize (StandardAuthorizer)", () => {
 
 describe.concurrent("authorize-by-type (Authorizer#authorizeByResourceType)", () => {
   it(
-    "BaseAuthorizerTest: PrefixedResourceDenyDominate, WildcardResourceDenyDominate, WithAllOperationAce, WithAllHostAce, DenyTakesPrecedence, MultipleAddAndRemove, IsolationUnrelatedDenyWontDominateAllow",
+    "BaseAuthorizerTest: PrefixedResourceDenyDominate, WildcardResourceDenyDominate, WithAllOperationAce, " +
+      "WithAllHostAce, DenyTakesPrecedence, MultipleAddAndRemove, IsolationUnrelatedDenyWontDominateAllow",
     async () => {
       // Each step of Kafka's add/remove sequences is one principal with the ACLs it has at that step.
       const h1 = "192.168.1.1";
       const h2 = "192.168.1.2";
       const acls: Acl[] = [];
-      const cases: { req: { principal: string; host: string; operation: string; resourceType: string }; decision: Expect }[] = [];
-      const step = (p: string, stepAcls: [string, string, string, string, string, string][], checks: [string, string, string, Expect][]) => {
-        for (const [type, name, pattern, host, op, perm] of stepAcls) acls.push(acl(type, name, pattern, `User:${p}`, host, op, perm));
-        for (const [host, op, type, decision] of checks) cases.push({ req: { principal: `User:${p}`, host, operation: op, resourceType: type }, decision });
+      const cases: {
+        req: { principal: string; host: string; operation: string; resourceType: string };
+        decision: Expect;
+      }[] = [];
+      const step = (
+        p: string,
+        stepAcls: [string, string, string, string, string, string][],
+        checks: [string, string, string, Expect][],
+      ) => {
+        for (const [type, name, pattern, host, op, perm] of stepAcls)
+          acls.push(acl(type, name, pattern, `User:${p}`, host, op, perm));
+        for (const [host, op, type, decision] of checks)
+          cases.push({ req: { principal: `User:${p}`, host, operation: op, resourceType: type }, decision });
       };
       type A = [string, string, string, string, string, string];
       // testAuthorizeByResourceTypePrefixedResourceDenyDominate (GROUP, READ)
@@ -363,7 +505,11 @@ describe.concurrent("authorize-by-type (Authorizer#authorizeByResourceType)", ()
       const denyWrite: A = ["TOPIC", "sb1-r1", "LITERAL", h1, "WRITE", "DENY"];
       const allowAll: A = ["TOPIC", "sb1-r1", "LITERAL", h1, "ALL", "ALLOW"];
       step("ao1", [denyWrite, allowAll], [[h1, "READ", "TOPIC", "ALLOWED"]]);
-      step("ao2", [denyWrite, allowAll, ["TOPIC", "sb1-r1", "LITERAL", h1, "ALL", "DENY"]], [[h1, "READ", "TOPIC", "DENIED"]]);
+      step(
+        "ao2",
+        [denyWrite, allowAll, ["TOPIC", "sb1-r1", "LITERAL", h1, "ALL", "DENY"]],
+        [[h1, "READ", "TOPIC", "DENIED"]],
+      );
       // testAuthorizeByResourceTypeWithAllHostAce (TOPIC, READ)
       const allowHost1: A = ["TOPIC", "sb1-h1", "LITERAL", h1, "READ", "ALLOW"];
       const denyAllHostR1: A = ["TOPIC", "sb1-h1", "LITERAL", "*", "READ", "DENY"];
@@ -373,12 +519,20 @@ describe.concurrent("authorize-by-type (Authorizer#authorizeByResourceType)", ()
       step("ah0", [], [[h1, "READ", "TOPIC", "DENIED"]]);
       step("ah1", [allowHost1], [[h1, "READ", "TOPIC", "ALLOWED"]]);
       step("ah2", [allowHost1, denyAllHostR1], [[h1, "READ", "TOPIC", "DENIED"]]);
-      step("ah3", [allowHost1, denyAllHostR1, denyHost1R2], [
-        [h1, "READ", "TOPIC", "DENIED"],
-        [h2, "READ", "TOPIC", "DENIED"],
-      ]);
+      step(
+        "ah3",
+        [allowHost1, denyAllHostR1, denyHost1R2],
+        [
+          [h1, "READ", "TOPIC", "DENIED"],
+          [h2, "READ", "TOPIC", "DENIED"],
+        ],
+      );
       step("ah4", [allowHost1, denyAllHostR1, denyHost1R2, allowAllHostR2], [[h2, "READ", "TOPIC", "ALLOWED"]]);
-      step("ah5", [allowHost1, denyAllHostR1, denyHost1R2, allowAllHostR2, denyAllHostR2], [[h2, "READ", "TOPIC", "DENIED"]]);
+      step(
+        "ah5",
+        [allowHost1, denyAllHostR1, denyHost1R2, allowAllHostR2, denyAllHostR2],
+        [[h2, "READ", "TOPIC", "DENIED"]],
+      );
       // testAuthorizeByResourceTypeDenyTakesPrecedence (TOPIC, WRITE)
       const allowW: A = ["TOPIC", "sb1-dp", "LITERAL", h1, "WRITE", "ALLOW"];
       step("dp1", [allowW], [[h1, "WRITE", "TOPIC", "ALLOWED"]]);
@@ -409,10 +563,17 @@ describe.concurrent("authorize-by-type (Authorizer#authorizeByResourceType)", ()
       );
       // Authorizer#authorizeByResourceType first authorizes the resource "hardcode" with authorize(),
       // which applies implication (READ implies DESCRIBE); its own scan afterwards does not.
-      step("hardcode", [["TOPIC", "h", "PREFIXED", "*", "READ", "ALLOW"], ["GROUP", "zzz", "PREFIXED", "*", "READ", "ALLOW"]], [
-        [h1, "DESCRIBE", "TOPIC", "ALLOWED"],
-        [h1, "DESCRIBE", "GROUP", "DENIED"],
-      ]);
+      step(
+        "hardcode",
+        [
+          ["TOPIC", "h", "PREFIXED", "*", "READ", "ALLOW"],
+          ["GROUP", "zzz", "PREFIXED", "*", "READ", "ALLOW"],
+        ],
+        [
+          [h1, "DESCRIBE", "TOPIC", "ALLOWED"],
+          [h1, "DESCRIBE", "GROUP", "DENIED"],
+        ],
+      );
       acls.push(
         acl("TOPIC", "sb1-iso", "LITERAL", "User:iso-user2", h1, "READ", "DENY"),
         acl("TOPIC", "sb1-iso", "LITERAL", "User:iso-user2", h2, "READ", "DENY"),
@@ -439,7 +600,10 @@ describe.concurrent("authorize-by-type (Authorizer#authorizeByResourceType)", ()
       const u2 = { ...u1, principal: "User:user2" };
       const [withAllowAll, final] = await Promise.all([
         cli("authorize-by-type", { acls: [allowUser1, denyAllUser, denyUser1, allowAllUser], requests: [u1, u2] }),
-        cli("authorize-by-type", { acls: [allowUser1, denyAllUser, denyUser1, allowAllUser, denyAllUserR2], requests: [u1, u2] }),
+        cli("authorize-by-type", {
+          acls: [allowUser1, denyAllUser, denyUser1, allowAllUser, denyAllUserR2],
+          requests: [u1, u2],
+        }),
       ]);
       expect(withAllowAll.results).toEqual([{ decision: "DENIED" }, { decision: "ALLOWED" }]);
       expect(final.results).toEqual([{ decision: "DENIED" }, { decision: "DENIED" }]);
@@ -459,7 +623,16 @@ describe.concurrent("authorize-by-type (Authorizer#authorizeByResourceType)", ()
           { principal: "User:alice", host: "192.0.4.4", operation: "READ", resourceType },
         ]),
       });
-      expect(out.results.map((r: Json) => r.decision)).toEqual(["ALLOWED", "DENIED", "ALLOWED", "DENIED", "ALLOWED", "DENIED", "ALLOWED", "DENIED"]);
+      expect(out.results.map((r: Json) => r.decision)).toEqual([
+        "ALLOWED",
+        "DENIED",
+        "ALLOWED",
+        "DENIED",
+        "ALLOWED",
+        "DENIED",
+        "ALLOWED",
+        "DENIED",
+      ]);
     },
     T,
   );
@@ -478,7 +651,11 @@ describe.concurrent("filter (AclBindingFilter)", () => {
   it.each([
     // shouldMatchPrefixedIfNamePrefixedAnyFilterTypeIsMatch, shouldMatchLiteralWildcardIfFilterHasPatternTypeOfMatch,
     // shouldNotMatchIfDifferentResourceType; a MATCH filter never returns a literal of another name
-    ["MATCH Name-something", { resourceType: "TOPIC", resourceName: "Name-something", patternType: "MATCH" }, [P5, P4, P2]],
+    [
+      "MATCH Name-something",
+      { resourceType: "TOPIC", resourceName: "Name-something", patternType: "MATCH" },
+      [P5, P4, P2],
+    ],
     // shouldMatchLiteralIfNameMatchesAndPatternIsMatchOrAny, shouldNotMatchLiteralWildcardIfFilterHasPatternTypeOfAny,
     // shouldNotMatchPrefixedIfNamePrefixedAnyFilterTypeIsAny
     ["ANY Name", { resourceType: "TOPIC", resourceName: "Name", patternType: "ANY" }, [P3, P2]],
@@ -496,7 +673,8 @@ describe.concurrent("filter (AclBindingFilter)", () => {
   );
 
   it(
-    "AuthorizerTest.testAclsFilter: MATCH on a name returns the literal and the prefixed ACL that apply, across resource types",
+    "AuthorizerTest.testAclsFilter: MATCH on a name returns the literal and the prefixed ACL that apply, " +
+      "across resource types",
     async () => {
       const resource1 = "foo-0c5b1b0e";
       const resource2 = "bar-3f6a8d21";
@@ -504,34 +682,50 @@ describe.concurrent("filter (AclBindingFilter)", () => {
       const acl2 = acl("TOPIC", resource1, "LITERAL", "User:alice", "192.168.0.1", "WRITE", "ALLOW");
       const acl3 = acl("TOPIC", resource2, "LITERAL", "User:alice", "*", "DESCRIBE", "ALLOW");
       const acl4 = acl("TOPIC", "bar-", "PREFIXED", "User:*", "*", "READ", "ALLOW");
-      const out = await cli("filter", { acls: [acl1, acl2, acl3, acl4], filter: { resourceType: "ANY", resourceName: resource2, patternType: "MATCH", ...anyEntry } });
+      const out = await cli("filter", {
+        acls: [acl1, acl2, acl3, acl4],
+        filter: { resourceType: "ANY", resourceName: resource2, patternType: "MATCH", ...anyEntry },
+      });
       expect(out).toEqual({ acls: [acl3, acl4] });
     },
     T,
   );
 
   it(
-    "AclControlManagerTest.testCreateAclDeleteAcl: the filter (ANY, null, LITERAL) deletes the literal ACLs of every type",
+    "AclControlManagerTest.testCreateAclDeleteAcl: the filter (ANY, null, LITERAL) deletes the literal ACLs of " +
+      "every type",
     async () => {
       // StandardAclTest.TEST_ACLS 0..2
       const clusterAlter = acl("CLUSTER", "kafka-cluster", "LITERAL", "User:*", "*", "ALTER", "ALLOW");
       const fooRead = acl("TOPIC", "foo_", "PREFIXED", "User:*", "*", "READ", "ALLOW");
       const groupDeny = acl("GROUP", "mygroup", "LITERAL", "User:foo", "*", "READ", "DENY");
-      const out = await cli("filter", { acls: [clusterAlter, fooRead, groupDeny], filter: { resourceType: "ANY", resourceName: null, patternType: "LITERAL", ...anyEntry } });
+      const out = await cli("filter", {
+        acls: [clusterAlter, fooRead, groupDeny],
+        filter: { resourceType: "ANY", resourceName: null, patternType: "LITERAL", ...anyEntry },
+      });
       expect(out).toEqual({ acls: [clusterAlter, groupDeny] });
     },
     T,
   );
 
   it(
-    "AclBindingFilterTest.testAclFilterMatching (ANY_ANONYMOUS) / AuthorizerTest.testGetAclsPrincipal: principal is an exact string, User:* is not expanded",
+    "AclBindingFilterTest.testAclFilterMatching (ANY_ANONYMOUS) / AuthorizerTest.testGetAclsPrincipal: " +
+      "principal is an exact string, User:* is not expanded",
     async () => {
       const ACL1 = acl("TOPIC", "mytopic", "LITERAL", "User:ANONYMOUS", "", "ALL", "ALLOW");
       const ACL2 = acl("TOPIC", "mytopic", "LITERAL", "User:*", "", "READ", "ALLOW");
       const ACL3 = acl("TOPIC", "mytopic2", "LITERAL", "User:ANONYMOUS", "127.0.0.1", "READ", "DENY");
       const out = await cli("filter", {
         acls: [ACL1, ACL2, ACL3],
-        filter: { resourceType: "ANY", resourceName: null, patternType: "LITERAL", principal: "User:ANONYMOUS", host: null, operation: "ANY", permissionType: "ANY" },
+        filter: {
+          resourceType: "ANY",
+          resourceName: null,
+          patternType: "LITERAL",
+          principal: "User:ANONYMOUS",
+          host: null,
+          operation: "ANY",
+          permissionType: "ANY",
+        },
       });
       expect(out).toEqual({ acls: [ACL1, ACL3] });
     },
@@ -541,7 +735,8 @@ describe.concurrent("filter (AclBindingFilter)", () => {
 
 describe.concurrent("validate-acl (CreateAcls: AclApis + AclControlManager.validateNewAcl)", () => {
   it(
-    "AclControlManagerTest.testValidateNewAcl / testValidateAclWithBadPrincipal / testValidateAclWithEmptyPrincipal; AuthorizerTest.testEmptyAclThrowsException; AclApis cluster name",
+    "AclControlManagerTest.testValidateNewAcl / testValidateAclWithBadPrincipal / " +
+      "testValidateAclWithEmptyPrincipal; AuthorizerTest.testEmptyAclThrowsException; AclApis cluster name",
     async () => {
       const base = acl("TOPIC", "*", "LITERAL", "User:*", "*", "ALTER", "ALLOW");
       const invalid = (message: string) => ({ ok: false, error: "INVALID_REQUEST", message });
@@ -555,11 +750,26 @@ describe.concurrent("validate-acl (CreateAcls: AclApis + AclControlManager.valid
         [{ ...base, patternType: "MATCH" }, invalid("Invalid patternType MATCH")],
         [{ ...base, operation: "ANY" }, invalid("Invalid operation ANY")],
         [{ ...base, permissionType: "ANY" }, invalid("Invalid permissionType ANY")],
-        [{ ...base, principal: "invalid" }, invalid("Could not parse principal from `invalid` (no colon is present separating the principal type from the principal name)")],
-        [{ ...base, principal: "" }, invalid("Could not parse principal from `` (no colon is present separating the principal type from the principal name)")],
+        [
+          { ...base, principal: "invalid" },
+          invalid(
+            "Could not parse principal from `invalid` (no colon is present separating the principal type from " +
+              "the principal name)",
+          ),
+        ],
+        [
+          { ...base, principal: "" },
+          invalid(
+            "Could not parse principal from `` (no colon is present separating the principal type from the " +
+              "principal name)",
+          ),
+        ],
         [acl("GROUP", "", "LITERAL", "User:*", "*", "READ", "ALLOW"), { ok: false, error: "INVALID_REQUEST" }],
         [acl("CLUSTER", "kafka-cluster", "LITERAL", "User:alice", "*", "ALTER", "ALLOW"), { ok: true }],
-        [acl("CLUSTER", "*", "LITERAL", "User:alice", "*", "ALTER", "ALLOW"), invalid("The only valid name for the CLUSTER resource is kafka-cluster")],
+        [
+          acl("CLUSTER", "*", "LITERAL", "User:alice", "*", "ALTER", "ALLOW"),
+          invalid("The only valid name for the CLUSTER resource is kafka-cluster"),
+        ],
         [acl("USER", "User:alice", "LITERAL", "User:bob", "*", "CREATE_TOKENS", "ALLOW"), { ok: true }],
         [acl("TOPIC", "orders", "PREFIXED", "User:bob:with:colons", "10.0.0.1", "DESCRIBE", "DENY"), { ok: true }],
         // AclControlManagerTest.testCreateAclDeleteAcl: StandardAclTest.TEST_ACLS 0..2 are created
@@ -603,7 +813,8 @@ describe.concurrent("plan (the previews issue #7 found wrong)", () => {
   });
 
   it(
-    "DENY User:* WRITE TOPIC LITERAL orders: User:svc-orders can no longer WRITE orders (the old preview: 'No decision changes')",
+    "DENY User:* WRITE TOPIC LITERAL orders: User:svc-orders can no longer WRITE orders (the old preview: 'No " +
+      "decision changes')",
     async () => {
       const deny = acl("TOPIC", "orders", "LITERAL", "User:*", "*", "WRITE", "DENY");
       const out = await cli("plan", { current, create: [deny], universe, superUsers: ["User:admin"] });
@@ -622,13 +833,17 @@ describe.concurrent("plan (the previews issue #7 found wrong)", () => {
     async () => {
       const deny = acl("TOPIC", "orders", "PREFIXED", "User:svc-orders", "*", "WRITE", "DENY");
       const out = await cli("plan", { current, create: [deny], universe });
-      expect(out.decisionChanges).toEqual([change("User:svc-orders", "orders", "WRITE", "ALLOWED", "DENIED"), change("User:svc-orders", "orders-dlq", "WRITE", "ALLOWED", "DENIED")]);
+      expect(out.decisionChanges).toEqual([
+        change("User:svc-orders", "orders", "WRITE", "ALLOWED", "DENIED"),
+        change("User:svc-orders", "orders-dlq", "WRITE", "ALLOWED", "DENIED"),
+      ]);
     },
     T,
   );
 
   it(
-    "deleting the wildcard DENY gives WRITE back wherever an ALLOW was waiting (DESCRIBE never went: a DENY implies nothing)",
+    "deleting the wildcard DENY gives WRITE back wherever an ALLOW was waiting (DESCRIBE never went: a DENY " +
+      "implies nothing)",
     async () => {
       const deny = acl("TOPIC", "*", "LITERAL", "User:*", "*", "WRITE", "DENY");
       const out = await cli("plan", { current: [...current, deny], delete: [deny], universe });
@@ -636,7 +851,10 @@ describe.concurrent("plan (the previews issue #7 found wrong)", () => {
         create: [],
         delete: [deny],
         invalid: [],
-        decisionChanges: [change("User:svc-orders", "orders", "WRITE", "DENIED", "ALLOWED"), change("User:svc-orders", "orders-dlq", "WRITE", "DENIED", "ALLOWED")],
+        decisionChanges: [
+          change("User:svc-orders", "orders", "WRITE", "DENIED", "ALLOWED"),
+          change("User:svc-orders", "orders-dlq", "WRITE", "DENIED", "ALLOWED"),
+        ],
       });
     },
     T,

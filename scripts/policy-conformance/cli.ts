@@ -54,7 +54,10 @@ export interface Run {
 export function runCli(args: string[], stdin: string): Promise<Run> {
   const started = Date.now();
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [TSX_CLI, "scripts/policy.ts", ...args], { cwd: ROOT, stdio: ["pipe", "pipe", "pipe"] });
+    const child = spawn(process.execPath, [TSX_CLI, "scripts/policy.ts", ...args], {
+      cwd: ROOT,
+      stdio: ["pipe", "pipe", "pipe"],
+    });
     let stdout = "";
     let stderr = "";
     child.stdout.on("data", (d: Buffer) => (stdout += d.toString()));
@@ -88,7 +91,15 @@ export interface Acl {
   permissionType: string;
 }
 
-export const acl = (resourceType: string, resourceName: string, patternType: string, principal: string, host: string, operation: string, permissionType: string): Acl => ({
+export const acl = (
+  resourceType: string,
+  resourceName: string,
+  patternType: string,
+  principal: string,
+  host: string,
+  operation: string,
+  permissionType: string,
+): Acl => ({
   resourceType,
   resourceName,
   patternType,
@@ -98,7 +109,13 @@ export const acl = (resourceType: string, resourceName: string, patternType: str
   permissionType,
 });
 
-export const request = (principal: string, host: string, operation: string, resourceType: string, resourceName: string) => ({ principal, host, operation, resourceType, resourceName });
+export const request = (
+  principal: string,
+  host: string,
+  operation: string,
+  resourceType: string,
+  resourceName: string,
+) => ({ principal, host, operation, resourceType, resourceName });
 
 /** One expected authorize() answer next to its request, so that long batches stay readable. */
 export type Expect = "ALLOWED" | "DENIED";
@@ -108,7 +125,10 @@ export interface Case {
   rule?: Json;
 }
 
-export async function authorizeCases(doc: { acls: Acl[]; superUsers?: unknown; allowEveryoneIfNoAclFound?: unknown }, cases: Case[]) {
+export async function authorizeCases(
+  doc: { acls: Acl[]; superUsers?: unknown; allowEveryoneIfNoAclFound?: unknown },
+  cases: Case[],
+) {
   const out = await cli("authorize", { ...doc, requests: cases.map((c) => c.req) });
   expect(out.results).toHaveLength(cases.length);
   cases.forEach((c, i) => {
@@ -141,7 +161,8 @@ export const OPS = [
 
 export const DAY = 86_400_000;
 export const NOW = 1_700_000_000_000;
-export const kafkaHmac = (secret: string, tokenId: string) => createHmac("sha512", Buffer.from(secret, "utf8")).update(tokenId, "utf8").digest("base64");
+export const kafkaHmac = (secret: string, tokenId: string) =>
+  createHmac("sha512", Buffer.from(secret, "utf8")).update(tokenId, "utf8").digest("base64");
 
 /** DelegationTokenRequestsTest: SASL_PLAINTEXT, secret "testKey", default lifetimes. */
 export const tokenDoc = (over: Record<string, unknown>) => ({

@@ -13,14 +13,18 @@ import { cli, type Json, T } from "./cli";
 // refuses answers every request of its document, so each invalid rule is its own document.
 
 describe.concurrent("principal-map (SslPrincipalMapper, KerberosShortNamer, DefaultKafkaPrincipalBuilder)", () => {
-  const ssl = (rules: string | null, dns: (string | null)[]) => ({ ssl: { rules }, kerberos: null, requests: dns.map((distinguishedName) => ({ type: "ssl", distinguishedName })) });
+  const ssl = (rules: string | null, dns: (string | null)[]) => ({
+    ssl: { rules },
+    kerberos: null,
+    requests: dns.map((distinguishedName) => ({ type: "ssl", distinguishedName })),
+  });
   const kerberos = (rules: string | null, defaultRealm: string | null, principals: string[]) => ({
     ssl: null,
     kerberos: { rules, defaultRealm },
     requests: principals.map((principal) => ({ type: "kerberos", principal })),
   });
   const names = (out: Json) => (out.results as Json[]).map((r) => r.name ?? `${r.error}: ${r.message}`);
-  const inBatches = async <T,>(items: T[], f: (item: T) => Promise<void>) => {
+  const inBatches = async <T>(items: T[], f: (item: T) => Promise<void>) => {
     for (let i = 0; i < items.length; i += 3) await Promise.all(items.slice(i, i + 3).map(f));
   };
 
@@ -28,7 +32,8 @@ describe.concurrent("principal-map (SslPrincipalMapper, KerberosShortNamer, Defa
   const MANY = 5 * T;
 
   it(
-    "SslPrincipalMapperTest.testValidRules: the broker starts with the values (joined into one: any refused rule would refuse it)",
+    "SslPrincipalMapperTest.testValidRules: the broker starts with the values (joined into one: any refused " +
+      "rule would refuse it)",
     async () => {
       const valid = [
         "DEFAULT",
@@ -66,7 +71,10 @@ describe.concurrent("principal-map (SslPrincipalMapper, KerberosShortNamer, Defa
       ];
       await inBatches(invalid, async (rules) => {
         const out = await cli("principal-map", ssl(rules, [null, "CN=a"]));
-        expect(out.results.map((r: Json) => r.error), rules).toEqual(["IllegalArgumentException", "IllegalArgumentException"]);
+        expect(
+          out.results.map((r: Json) => r.error),
+          rules,
+        ).toEqual(["IllegalArgumentException", "IllegalArgumentException"]);
       });
     },
     MANY,
@@ -83,8 +91,22 @@ describe.concurrent("principal-map (SslPrincipalMapper, KerberosShortNamer, Defa
         "DEFAULT",
       ].join(", ");
       const [mapped, comma] = await Promise.all([
-        cli("principal-map", ssl(rules, ["CN=Duke,OU=ServiceUsers,O=Org,C=US", "CN=Duke,OU=SME,O=mycp,L=Fulton,ST=MD,C=US", "cn=duke,ou=sme,dc=mycp,dc=com", "cN=duke,OU=JavaSoft,O=Sun Microsystems", "OU=JavaSoft,O=Sun Microsystems,C=US"])),
-        cli("principal-map", ssl(String.raw`RULE:^CN=((\\, *|\w)+)(,.*|$)/$1/,DEFAULT`, [String.raw`CN=Tkac\, Adam,OU=ITZ,DC=geodis,DC=cz`])),
+        cli(
+          "principal-map",
+          ssl(rules, [
+            "CN=Duke,OU=ServiceUsers,O=Org,C=US",
+            "CN=Duke,OU=SME,O=mycp,L=Fulton,ST=MD,C=US",
+            "cn=duke,ou=sme,dc=mycp,dc=com",
+            "cN=duke,OU=JavaSoft,O=Sun Microsystems",
+            "OU=JavaSoft,O=Sun Microsystems,C=US",
+          ]),
+        ),
+        cli(
+          "principal-map",
+          ssl(String.raw`RULE:^CN=((\\, *|\w)+)(,.*|$)/$1/,DEFAULT`, [
+            String.raw`CN=Tkac\, Adam,OU=ITZ,DC=geodis,DC=cz`,
+          ]),
+        ),
       ]);
       expect(names(mapped)).toEqual(["duke", "duke@sme", "DUKE@SME", "DUKE", "OU=JavaSoft,O=Sun Microsystems,C=US"]);
       expect(names(comma)).toEqual([String.raw`Tkac\, Adam`]);
@@ -95,10 +117,35 @@ describe.concurrent("principal-map (SslPrincipalMapper, KerberosShortNamer, Defa
   it(
     "KerberosNameTest.testParse, testToLowerCase, testToUpperCase",
     async () => {
-      const flagged = (f: string) => [`RULE:[1:$1]/${f}`, `RULE:[2:$1](Test.*)s/ABC///${f}`, `RULE:[2:$1](ABC.*)s/ABC/XYZ/g/${f}`, String.raw`RULE:[2:$1](App\..*)s/App\.(.*)/$1/g/` + f, `RULE:[2:$1]/${f}`, "DEFAULT"].join(",");
-      const cases = ["User@REALM.COM", "TestABC/host@FOO.COM", "ABC_User_ABC/host@FOO.COM", "App.SERVICE-name/example.com@REALM.COM", "User/root@REALM.COM"];
+      const flagged = (f: string) =>
+        [
+          `RULE:[1:$1]/${f}`,
+          `RULE:[2:$1](Test.*)s/ABC///${f}`,
+          `RULE:[2:$1](ABC.*)s/ABC/XYZ/g/${f}`,
+          String.raw`RULE:[2:$1](App\..*)s/App\.(.*)/$1/g/` + f,
+          `RULE:[2:$1]/${f}`,
+          "DEFAULT",
+        ].join(",");
+      const cases = [
+        "User@REALM.COM",
+        "TestABC/host@FOO.COM",
+        "ABC_User_ABC/host@FOO.COM",
+        "App.SERVICE-name/example.com@REALM.COM",
+        "User/root@REALM.COM",
+      ];
       const [parse, lower, upper] = await Promise.all([
-        cli("principal-map", kerberos([String.raw`RULE:[1:$1](App\..*)s/App\.(.*)/$1/g`, String.raw`RULE:[2:$1](App\..*)s/App\.(.*)/$1/g`, "DEFAULT"].join(","), "REALM.COM", ["App.service-name/example.com@REALM.COM", "App.service-name@REALM.COM", "user/host@REALM.COM"])),
+        cli(
+          "principal-map",
+          kerberos(
+            [
+              String.raw`RULE:[1:$1](App\..*)s/App\.(.*)/$1/g`,
+              String.raw`RULE:[2:$1](App\..*)s/App\.(.*)/$1/g`,
+              "DEFAULT",
+            ].join(","),
+            "REALM.COM",
+            ["App.service-name/example.com@REALM.COM", "App.service-name@REALM.COM", "user/host@REALM.COM"],
+          ),
+        ),
         cli("principal-map", kerberos(flagged("L"), "REALM.COM", cases)),
         cli("principal-map", kerberos(flagged("U"), "REALM.COM", cases)),
       ]);
@@ -112,21 +159,40 @@ describe.concurrent("principal-map (SslPrincipalMapper, KerberosShortNamer, Defa
   it(
     "KerberosNameTest.testInvalidRules: IllegalArgumentException for every request",
     async () => {
-      const invalid = ["default", "DEFAUL", "DEFAULT/L", "DEFAULT/g", "rule:[1:$1]", "rule:[1:$1]/L/U", "rule:[1:$1]/U/L", "rule:[1:$1]/LU", "RULE:[1:$1/L", "RULE:[1:$1]/l", "RULE:[2:$1](ABC.*)s/ABC/XYZ/L/g"];
+      const invalid = [
+        "default",
+        "DEFAUL",
+        "DEFAULT/L",
+        "DEFAULT/g",
+        "rule:[1:$1]",
+        "rule:[1:$1]/L/U",
+        "rule:[1:$1]/U/L",
+        "rule:[1:$1]/LU",
+        "RULE:[1:$1/L",
+        "RULE:[1:$1]/l",
+        "RULE:[2:$1](ABC.*)s/ABC/XYZ/L/g",
+      ];
       await inBatches(invalid, async (rule) => {
         const out = await cli("principal-map", kerberos(rule, "REALM.COM", ["user@REALM.COM"]));
-        expect(out.results.map((r: Json) => r.error), rule).toEqual(["IllegalArgumentException"]);
+        expect(
+          out.results.map((r: Json) => r.error),
+          rule,
+        ).toEqual(["IllegalArgumentException"]);
       });
     },
     MANY,
   );
 
   it(
-    "KerberosRuleTest.testReplaceParameters through rules: $0 is the realm; out of range and malformed are BadFormatString",
+    "KerberosRuleTest.testReplaceParameters through rules: $0 is the realm; out of range and malformed are " +
+      "BadFormatString",
     async () => {
       const out = await cli("principal-map", {
         ssl: null,
-        kerberos: { rules: "RULE:[1:hello $0](hello REALM.COM), RULE:[2:$3], RULE:[3:hello $a], DEFAULT", defaultRealm: "REALM.COM" },
+        kerberos: {
+          rules: "RULE:[1:hello $0](hello REALM.COM), RULE:[2:$3], RULE:[3:hello $a], DEFAULT",
+          defaultRealm: "REALM.COM",
+        },
         requests: [
           { type: "kerberos", principal: "x@REALM.COM" },
           { type: "kerberos", principal: "a/b@REALM.COM" },
@@ -143,10 +209,18 @@ describe.concurrent("principal-map (SslPrincipalMapper, KerberosShortNamer, Defa
   );
 
   it(
-    "DefaultKafkaPrincipalBuilderTest: no peer certificate is User:ANONYMOUS; X500 names through the mapper; GSSAPI through the short namer",
+    "DefaultKafkaPrincipalBuilderTest: no peer certificate is User:ANONYMOUS; X500 names through the mapper; " +
+      "GSSAPI through the short namer",
     async () => {
       const out = await cli("principal-map", {
-        ssl: { rules: ["RULE:^CN=(.*),OU=ServiceUsers.*$/$1/L", "RULE:^CN=(.*),OU=(.*),O=(.*),L=(.*),ST=(.*),C=(.*)$/$1@$2/L", "RULE:^.*[Cc][Nn]=([a-zA-Z0-9.]*).*$/$1/U", "DEFAULT"].join(", ") },
+        ssl: {
+          rules: [
+            "RULE:^CN=(.*),OU=ServiceUsers.*$/$1/L",
+            "RULE:^CN=(.*),OU=(.*),O=(.*),L=(.*),ST=(.*),C=(.*)$/$1@$2/L",
+            "RULE:^.*[Cc][Nn]=([a-zA-Z0-9.]*).*$/$1/U",
+            "DEFAULT",
+          ].join(", "),
+        },
         kerberos: { rules: null, defaultRealm: "REALM.COM" },
         requests: [
           { type: "ssl", distinguishedName: null },
@@ -157,7 +231,14 @@ describe.concurrent("principal-map (SslPrincipalMapper, KerberosShortNamer, Defa
           { type: "kerberos", principal: "foo/host@REALM.COM" },
         ],
       });
-      expect(out.results.map((r: Json) => r.principal)).toEqual(["User:ANONYMOUS", "User:duke", "User:duke@sme", "User:DUKE", "User:OU=JavaSoft,O=Sun Microsystems,C=US", "User:foo"]);
+      expect(out.results.map((r: Json) => r.principal)).toEqual([
+        "User:ANONYMOUS",
+        "User:duke",
+        "User:duke@sme",
+        "User:DUKE",
+        "User:OU=JavaSoft,O=Sun Microsystems,C=US",
+        "User:foo",
+      ]);
     },
     T,
   );
@@ -166,7 +247,11 @@ describe.concurrent("principal-map (SslPrincipalMapper, KerberosShortNamer, Defa
     "the authorization document: serviceuser, adminuser@admin and user@MYDOMAIN.COM as user",
     async () => {
       const out = await cli("principal-map", {
-        ssl: { rules: "RULE:^CN=(.*?),OU=ServiceUsers.*$/$1/,\nRULE:^CN=(.*?),OU=(.*?),O=(.*?),L=(.*?),ST=(.*?),C=(.*?)$/$1@$2/L,\nRULE:^.*[Cc][Nn]=([a-zA-Z0-9.]*).*$/$1/L,\nDEFAULT" },
+        ssl: {
+          rules:
+            "RULE:^CN=(.*?),OU=ServiceUsers.*$/$1/,\nRULE:^CN=(.*?),OU=(.*?),O=(.*?),L=(.*?),ST=(.*?),C=(.*?)$/" +
+            "$1@$2/L,\nRULE:^.*[Cc][Nn]=([a-zA-Z0-9.]*).*$/$1/L,\nDEFAULT",
+        },
         kerberos: { rules: "RULE:[1:$1@$0](.*@MYDOMAIN.COM)s/@.*//,DEFAULT", defaultRealm: null },
         requests: [
           { type: "ssl", distinguishedName: "CN=serviceuser,OU=ServiceUsers,O=Unknown,L=Unknown,ST=Unknown,C=Unknown" },

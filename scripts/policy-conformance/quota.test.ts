@@ -12,7 +12,8 @@ const need = (user: string, clientId: string, key = "producer_byte_rate") => ({ 
 const tags = (user: string, clientId: string) => ({ user, "client-id": clientId });
 
 describe.concurrent("quota (ClientQuotaManager: 8 levels, per key, metric tags)", () => {
-  // ClientQuotaManagerTest.testQuotaConfigPrecedence, initial configuration (ZooKeeperInternals.DEFAULT_STRING = null here)
+  // ClientQuotaManagerTest.testQuotaConfigPrecedence, initial configuration (ZooKeeperInternals.DEFAULT_STRING = null
+  // here)
   const precedence = [
     q({ user: null }, "producer_byte_rate", 1000),
     q({ "client-id": null }, "producer_byte_rate", 2000),
@@ -27,10 +28,15 @@ describe.concurrent("quota (ClientQuotaManager: 8 levels, per key, metric tags)"
   ];
 
   it(
-    "ClientQuotaManagerTest.testQuotaConfigPrecedence (initial configuration); ClientQuotasRequestTest.testAlterIpQuotasRequest (ConnectionQuotas.connectionRateForIp)",
+    "ClientQuotaManagerTest.testQuotaConfigPrecedence (initial configuration); " +
+      "ClientQuotasRequestTest.testAlterIpQuotasRequest (ConnectionQuotas.connectionRateForIp)",
     async () => {
       const out = await cli("quota", {
-        configured: [...precedence, q({ ip: "1.2.3.4" }, "connection_creation_rate", 150), q({ ip: null }, "connection_creation_rate", 200)],
+        configured: [
+          ...precedence,
+          q({ ip: "1.2.3.4" }, "connection_creation_rate", 150),
+          q({ ip: null }, "connection_creation_rate", 200),
+        ],
         requests: [
           need("userA", "client1"),
           need("userA", "client2"),
@@ -70,19 +76,33 @@ describe.concurrent("quota (ClientQuotaManager: 8 levels, per key, metric tags)"
   );
 
   it(
-    "ClientQuotaManagerTest.testQuotaConfigPrecedence after removing <default user, default client-id>: <default user> is shared per user",
+    "ClientQuotaManagerTest.testQuotaConfigPrecedence after removing <default user, default client-id>: " +
+      "<default user> is shared per user",
     async () => {
       const configured = precedence.filter((x) => !(x.entity.user === null && x.entity["client-id"] === null));
-      const out = await cli("quota", { configured, requests: [need("userD", "client1"), need("userE", "client4"), need("userF", "client4"), need("userF", "client5")] });
+      const out = await cli("quota", {
+        configured,
+        requests: [
+          need("userD", "client1"),
+          need("userE", "client4"),
+          need("userF", "client4"),
+          need("userF", "client5"),
+        ],
+      });
       expect(out.results).toEqual(
-        ["userD", "userE", "userF", "userF"].map((u) => ({ value: 1000, entity: { user: null }, metricTags: tags(u, "") })),
+        ["userD", "userE", "userF", "userF"].map((u) => ({
+          value: 1000,
+          entity: { user: null },
+          metricTags: tags(u, ""),
+        })),
       );
     },
     T,
   );
 
   it(
-    "ClientQuotaManagerTest.testQuotaConfigPrecedence after also removing <default user>: <default client-id> is shared across users; later updates of userA",
+    "ClientQuotaManagerTest.testQuotaConfigPrecedence after also removing <default user>: <default client-id> " +
+      "is shared across users; later updates of userA",
     async () => {
       const configured = precedence.filter((x) => x.entity.user !== null);
       // The "Update quotas" steps, one user per step (they only change that user's entities).
@@ -123,7 +143,8 @@ describe.concurrent("quota (ClientQuotaManager: 8 levels, per key, metric tags)"
   );
 
   it(
-    "ClientQuotaManagerTest: testSetAndRemoveDefaultUserQuota, testSetAndRemoveUserClientQuota, testClientIdQuotaParsing, no quota (one key each)",
+    "ClientQuotaManagerTest: testSetAndRemoveDefaultUserQuota, testSetAndRemoveUserClientQuota, " +
+      "testClientIdQuotaParsing, no quota (one key each)",
     async () => {
       const out = await cli("quota", {
         configured: [
@@ -157,7 +178,8 @@ describe.concurrent("quota (ClientQuotaManager: 8 levels, per key, metric tags)"
   );
 
   it(
-    "ClientQuotaManagerTest: testUserQuotaParsing (case 4), testUserClientIdQuotaParsing, testQuotaViolation / testExpireQuotaSensors (\"Produce-:client1\"), sanitized user in the tags",
+    "ClientQuotaManagerTest: testUserQuotaParsing (case 4), testUserClientIdQuotaParsing, testQuotaViolation / " +
+      'testExpireQuotaSensors ("Produce-:client1"), sanitized user in the tags',
     async () => {
       const out = await cli("quota", {
         configured: [
@@ -225,11 +247,39 @@ describe.concurrent("quota-filter (DescribeClientQuotas, ClientQuotasImage.descr
   };
 
   it.each([
-    ["contains [user=user-1] (open-ended existing user)", [{ entityType: "user", matchType: "EXACT", match: "user-1" }], false, [entities[0], entities[4], entities[6]]],
-    ["contains [user=<default>] (open-ended default user)", [{ entityType: "user", matchType: "DEFAULT", match: null }], false, [entities[3], entities[9]]],
-    ["containsOnly [user] (close-ended, any name incl. default)", [{ entityType: "user", matchType: "SPECIFIED", match: null }], true, [entities[6], entities[7], entities[8], entities[9]]],
-    ["contains [client-id] (open-ended)", [{ entityType: "client-id", matchType: "SPECIFIED", match: null }], false, entities.filter((e) => "client-id" in e)],
-    ["containsOnly [user=user-1, client-id=<default>] (testDescribeClientQuotasMatchExact)", [{ entityType: "user", matchType: "EXACT", match: "user-1" }, { entityType: "client-id", matchType: "DEFAULT", match: null }], true, [entities[4]]],
+    [
+      "contains [user=user-1] (open-ended existing user)",
+      [{ entityType: "user", matchType: "EXACT", match: "user-1" }],
+      false,
+      [entities[0], entities[4], entities[6]],
+    ],
+    [
+      "contains [user=<default>] (open-ended default user)",
+      [{ entityType: "user", matchType: "DEFAULT", match: null }],
+      false,
+      [entities[3], entities[9]],
+    ],
+    [
+      "containsOnly [user] (close-ended, any name incl. default)",
+      [{ entityType: "user", matchType: "SPECIFIED", match: null }],
+      true,
+      [entities[6], entities[7], entities[8], entities[9]],
+    ],
+    [
+      "contains [client-id] (open-ended)",
+      [{ entityType: "client-id", matchType: "SPECIFIED", match: null }],
+      false,
+      entities.filter((e) => "client-id" in e),
+    ],
+    [
+      "containsOnly [user=user-1, client-id=<default>] (testDescribeClientQuotasMatchExact)",
+      [
+        { entityType: "user", matchType: "EXACT", match: "user-1" },
+        { entityType: "client-id", matchType: "DEFAULT", match: null },
+      ],
+      true,
+      [entities[4]],
+    ],
     ["contains [] (matches all 13)", [], false, [...entities, { ip: "1.2.3.4" }, { ip: "2.3.4.5" }]],
   ])(
     "ClientQuotasRequestTest.testDescribeClientQuotasMatchPartial/Exact: %s",
@@ -245,9 +295,19 @@ describe.concurrent("quota-filter (DescribeClientQuotas, ClientQuotasImage.descr
     async () => {
       const out = await cli("quota-filter", {
         configured,
-        filter: { components: [{ entityType: "ip", matchType: "SPECIFIED", match: null }, { entityType: "user", matchType: "SPECIFIED", match: null }], strict: false },
+        filter: {
+          components: [
+            { entityType: "ip", matchType: "SPECIFIED", match: null },
+            { entityType: "user", matchType: "SPECIFIED", match: null },
+          ],
+          strict: false,
+        },
       });
-      expect(out).toEqual({ error: "INVALID_REQUEST: Invalid entity filter component combination. IP filter component should not be used with user or clientId filter component." });
+      expect(out).toEqual({
+        error:
+          "INVALID_REQUEST: Invalid entity filter component combination. IP filter component should not be " +
+          "used with user or clientId filter component.",
+      });
     },
     T,
   );
@@ -279,10 +339,30 @@ describe.concurrent("quota-alter (AlterClientQuotas, ClientQuotaControlManager)"
       ],
       { ok: true },
     ],
-    ["testAlterClientQuotasInvalidRequests: empty user", { user: "" }, [{ key: "request_percentage", value: 12.34 }], invalid("Empty user not supported")],
-    ["testAlterClientQuotasInvalidRequests: empty entity type", { "": "name" }, [{ key: "request_percentage", value: 12.34 }], invalid("Unhandled client quota entity type: ")],
-    ["testAlterClientQuotasInvalidRequests: fractional LONG", { user: "user" }, [{ key: "producer_byte_rate", value: 10000.5 }], invalid("producer_byte_rate cannot be a fractional value.")],
-    ["testAlterClientQuotasInvalidRequests: unknown key", { user: "user" }, [{ key: "bad", value: 1 }], invalid("Invalid configuration key bad")],
+    [
+      "testAlterClientQuotasInvalidRequests: empty user",
+      { user: "" },
+      [{ key: "request_percentage", value: 12.34 }],
+      invalid("Empty user not supported"),
+    ],
+    [
+      "testAlterClientQuotasInvalidRequests: empty entity type",
+      { "": "name" },
+      [{ key: "request_percentage", value: 12.34 }],
+      invalid("Unhandled client quota entity type: "),
+    ],
+    [
+      "testAlterClientQuotasInvalidRequests: fractional LONG",
+      { user: "user" },
+      [{ key: "producer_byte_rate", value: 10000.5 }],
+      invalid("producer_byte_rate cannot be a fractional value."),
+    ],
+    [
+      "testAlterClientQuotasInvalidRequests: unknown key",
+      { user: "user" },
+      [{ key: "bad", value: 1 }],
+      invalid("Invalid configuration key bad"),
+    ],
     [
       "testAlterClientQuotasInvalidEntityCombination",
       { user: "user", ip: "1.2.3.4" },
@@ -296,8 +376,14 @@ describe.concurrent("quota-alter (AlterClientQuotas, ClientQuotaControlManager)"
       invalid("not a valid host because it has spaces is not a valid IP or resolvable host."),
     ],
     // ClientQuotaControlManagerTest.testIsValidIpEntityWithLocalhost: InetAddress.getByName resolves the name
-    ["ClientQuotaControlManagerTest: localhost is a resolvable ip entity", { ip: "localhost" }, [{ key: "connection_creation_rate", value: 50 }], { ok: true }],
-    // ClientQuotaControlManager.alterClientQuotas: a duplicate key marks the entity, which is then reported as a duplicate entity
+    [
+      "ClientQuotaControlManagerTest: localhost is a resolvable ip entity",
+      { ip: "localhost" },
+      [{ key: "connection_creation_rate", value: 50 }],
+      { ok: true },
+    ],
+    // ClientQuotaControlManager.alterClientQuotas: a duplicate key marks the entity, which is then reported as a
+    // duplicate entity
     [
       "ClientQuotaControlManager: duplicate key",
       { user: "user-1" },
@@ -318,13 +404,17 @@ describe.concurrent("quota-alter (AlterClientQuotas, ClientQuotaControlManager)"
 
 describe.concurrent("quota-budget (the console's KIP-55 rule)", () => {
   it(
-    "ClientQuotaManagerTest.testQuotaConfigPrecedence's userA (sub-quota 5000 over a total of 4000): Kafka accepts it, the console budget reports it",
+    "ClientQuotaManagerTest.testQuotaConfigPrecedence's userA (sub-quota 5000 over a total of 4000): Kafka " +
+      "accepts it, the console budget reports it",
     async () => {
       const out = await cli("quota-budget", {
         configured: [q({ user: "userA" }, "producer_byte_rate", 4000)],
         change: [{ entity: { user: "userA", "client-id": "client1" }, key: "producer_byte_rate", value: 5000 }],
       });
-      expect(out).toEqual({ ok: false, violations: [{ user: "userA", key: "producer_byte_rate", total: 4000, sum: 5000, clients: ["client1"] }] });
+      expect(out).toEqual({
+        ok: false,
+        violations: [{ user: "userA", key: "producer_byte_rate", total: 4000, sum: 5000, clients: ["client1"] }],
+      });
     },
     T,
   );

@@ -12,7 +12,8 @@ describe.concurrent("token (KRaft delegation tokens)", () => {
   const token2 = token("tokenTwoAAAAAAAAAAAAAA", "User:admin", ["User:renewer2"]);
 
   it(
-    "DelegationTokenRequestsTest: create token1 with renewer1 (owner = requester, Kafka's lifetimes, HMAC of the token id)",
+    "DelegationTokenRequestsTest: create token1 with renewer1 (owner = requester, Kafka's lifetimes, HMAC of " +
+      "the token id)",
     async () => {
       const out = await cli("token", tokenDoc({ operation: "create", request: { renewers: ["User:renewer1"] } }));
       expect(out).toMatchObject({
@@ -33,8 +34,16 @@ describe.concurrent("token (KRaft delegation tokens)", () => {
   it(
     "DelegationTokenRequestsTest: create with maxlifeTimeMs(1000) caps both timestamps",
     async () => {
-      const out = await cli("token", tokenDoc({ operation: "create", request: { renewers: ["User:renewer1"], maxLifetimeMs: 1000 } }));
-      expect(out).toMatchObject({ error: "NONE", issueTimestamp: NOW, expiryTimestamp: NOW + 1000, maxTimestamp: NOW + 1000 });
+      const out = await cli(
+        "token",
+        tokenDoc({ operation: "create", request: { renewers: ["User:renewer1"], maxLifetimeMs: 1000 } }),
+      );
+      expect(out).toMatchObject({
+        error: "NONE",
+        issueTimestamp: NOW,
+        expiryTimestamp: NOW + 1000,
+        maxTimestamp: NOW + 1000,
+      });
     },
     T,
   );
@@ -42,7 +51,10 @@ describe.concurrent("token (KRaft delegation tokens)", () => {
   it(
     "DelegationTokenRequestsTest: describe with owners [renewer2] returns the tokens renewer2 may renew",
     async () => {
-      const out = await cli("token", tokenDoc({ operation: "describe", tokens: [token1, token2], request: { owners: ["User:renewer2"] } }));
+      const out = await cli(
+        "token",
+        tokenDoc({ operation: "describe", tokens: [token1, token2], request: { owners: ["User:renewer2"] } }),
+      );
       expect(out).toEqual({ error: "NONE", tokens: [token2] });
     },
     T,
@@ -51,7 +63,10 @@ describe.concurrent("token (KRaft delegation tokens)", () => {
   it(
     "DelegationTokenRequestsTest: renew token1 (default period = delegation.token.expiry.time.ms)",
     async () => {
-      const out = await cli("token", tokenDoc({ operation: "renew", tokens: [token1, token2], request: { hmac: token1.hmac } }));
+      const out = await cli(
+        "token",
+        tokenDoc({ operation: "renew", tokens: [token1, token2], request: { hmac: token1.hmac } }),
+      );
       expect(out).toMatchObject({ error: "NONE", expiryTimestamp: NOW + DAY });
     },
     T,
@@ -60,7 +75,10 @@ describe.concurrent("token (KRaft delegation tokens)", () => {
   it(
     "DelegationTokenRequestsTest: expire token1 (period -1 = now, token removed)",
     async () => {
-      const out = await cli("token", tokenDoc({ operation: "expire", tokens: [token1, token2], request: { hmac: token1.hmac } }));
+      const out = await cli(
+        "token",
+        tokenDoc({ operation: "expire", tokens: [token1, token2], request: { hmac: token1.hmac } }),
+      );
       expect(out).toMatchObject({ error: "NONE", expiryTimestamp: NOW, removed: true });
     },
     T,
@@ -69,7 +87,10 @@ describe.concurrent("token (KRaft delegation tokens)", () => {
   it(
     "DelegationTokenRequestsTest: renew a deleted token is DELEGATION_TOKEN_NOT_FOUND",
     async () => {
-      const out = await cli("token", tokenDoc({ operation: "renew", tokens: [token2], request: { hmac: token1.hmac } }));
+      const out = await cli(
+        "token",
+        tokenDoc({ operation: "renew", tokens: [token2], request: { hmac: token1.hmac } }),
+      );
       expect(out.error).toBe("DELEGATION_TOKEN_NOT_FOUND");
     },
     T,
@@ -87,14 +108,22 @@ describe.concurrent("token (KRaft delegation tokens)", () => {
   it(
     "DelegationTokenRequestsOnPlainTextTest: token requests on PLAINTEXT are DELEGATION_TOKEN_REQUEST_NOT_ALLOWED",
     async () => {
-      const out = await cli("token", tokenDoc({ operation: "describe", connection: { principal: "User:ANONYMOUS", securityProtocol: "PLAINTEXT" }, request: { owners: null } }));
+      const out = await cli(
+        "token",
+        tokenDoc({
+          operation: "describe",
+          connection: { principal: "User:ANONYMOUS", securityProtocol: "PLAINTEXT" },
+          request: { owners: null },
+        }),
+      );
       expect(out).toEqual({ error: "DELEGATION_TOKEN_REQUEST_NOT_ALLOWED", tokens: [] });
     },
     T,
   );
 
   it(
-    "DelegationTokenRequestsWithDisableTokenFeatureTest: no secret key, every request is DELEGATION_TOKEN_AUTH_DISABLED",
+    "DelegationTokenRequestsWithDisableTokenFeatureTest: no secret key, every request is " +
+      "DELEGATION_TOKEN_AUTH_DISABLED",
     async () => {
       const out = await cli("token", tokenDoc({ operation: "expire", config: {}, request: { hmac: "" } }));
       expect(out.error).toBe("DELEGATION_TOKEN_AUTH_DISABLED");
@@ -103,27 +132,40 @@ describe.concurrent("token (KRaft delegation tokens)", () => {
   );
 
   it(
-    "SaslSslAdminIntegrationTest.testCreateTokenWithOverflowTimestamp: lifetimes of Long.MAX_VALUE saturate instead of wrapping",
+    "SaslSslAdminIntegrationTest.testCreateTokenWithOverflowTimestamp: lifetimes of Long.MAX_VALUE saturate " +
+      "instead of wrapping",
     async () => {
       const max = 2 ** 63; // what JSON.parse makes of Long.MAX_VALUE (9223372036854775807)
-      const out = await cli("token", tokenDoc({ operation: "create", config: { secretKey: "testKey", maxLifetimeMs: max, expiryTimeMs: max }, request: { maxLifetimeMs: max } }));
+      const out = await cli(
+        "token",
+        tokenDoc({
+          operation: "create",
+          config: { secretKey: "testKey", maxLifetimeMs: max, expiryTimeMs: max },
+          request: { maxLifetimeMs: max },
+        }),
+      );
       expect(out).toMatchObject({ error: "NONE", issueTimestamp: NOW, expiryTimestamp: max, maxTimestamp: max });
     },
     T,
   );
 
   it(
-    "SaslSslAdminIntegrationTest.testExpireDelegationToken: expiring an expired token with a period >= 0 is DELEGATION_TOKEN_EXPIRED",
+    "SaslSslAdminIntegrationTest.testExpireDelegationToken: expiring an expired token with a period >= 0 is " +
+      "DELEGATION_TOKEN_EXPIRED",
     async () => {
       const expired = { ...token1, expiryTimestamp: NOW - 1, maxTimestamp: NOW - 1 };
-      const out = await cli("token", tokenDoc({ operation: "expire", tokens: [expired], request: { hmac: expired.hmac, expiryTimePeriodMs: 1 } }));
+      const out = await cli(
+        "token",
+        tokenDoc({ operation: "expire", tokens: [expired], request: { hmac: expired.hmac, expiryTimePeriodMs: 1 } }),
+      );
       expect(out.error).toBe("DELEGATION_TOKEN_EXPIRED");
     },
     T,
   );
 
   it(
-    "DelegationTokenEndToEndAuthorizationWithOwnerTest.testCreateTokenForOtherUserFails: CREATE_TOKENS only on USER:User:client",
+    "DelegationTokenEndToEndAuthorizationWithOwnerTest.testCreateTokenForOtherUserFails: CREATE_TOKENS only on " +
+      "USER:User:client",
     async () => {
       const out = await cli(
         "token",
@@ -139,21 +181,40 @@ describe.concurrent("token (KRaft delegation tokens)", () => {
           request: { ownerPrincipalType: "User", ownerPrincipalName: "other-client-principal" },
         }),
       );
-      expect(out).toEqual({ error: "DELEGATION_TOKEN_AUTHORIZATION_FAILED", owner: "User:other-client-principal", requester: "User:scram-user2" });
+      expect(out).toEqual({
+        error: "DELEGATION_TOKEN_AUTHORIZATION_FAILED",
+        owner: "User:other-client-principal",
+        requester: "User:scram-user2",
+      });
     },
     T,
   );
 
   it(
-    "DelegationTokenEndToEndAuthorizationWithOwnerTest.testDescribeTokenForOtherUserFails: no DESCRIBE_TOKENS on the owner, nothing returned",
+    "DelegationTokenEndToEndAuthorizationWithOwnerTest.testDescribeTokenForOtherUserFails: no DESCRIBE_TOKENS " +
+      "on the owner, nothing returned",
     async () => {
       const otherToken = token("otherTokenAAAAAAAAAAAA", "User:other-client-principal", []);
       const out = await cli(
         "token",
         tokenDoc({
           operation: "describe",
-          connection: { principal: "User:describe-token-fail-principal", securityProtocol: "SASL_SSL", tokenAuthenticated: false },
-          acls: [acl("USER", "User:other-client-principal", "LITERAL", "User:other-client-requester-principal", "*", "DESCRIBE_TOKENS", "ALLOW")],
+          connection: {
+            principal: "User:describe-token-fail-principal",
+            securityProtocol: "SASL_SSL",
+            tokenAuthenticated: false,
+          },
+          acls: [
+            acl(
+              "USER",
+              "User:other-client-principal",
+              "LITERAL",
+              "User:other-client-requester-principal",
+              "*",
+              "DESCRIBE_TOKENS",
+              "ALLOW",
+            ),
+          ],
           tokens: [otherToken],
           // DescribeDelegationTokenRequest's owners, as Kafka's wire message spells them
           request: { owners: [{ principalType: "User", principalName: "other-client-principal" }] },

@@ -57,19 +57,58 @@ describe("quota parity with Kafka", () => {
   it("AlterClientQuotas validation: same verdict, same error, same message", () => {
     const name = fc.constantFrom<string | null>("a", "user-1", "", null, "a b", "<default>");
     // IP names stay within literals and names that never resolve, so DNS cannot decide.
-    const ipName = fc.constantFrom<string | null>("1.2.3.4", "::1", "1.2.3", "0:0:0:0:0:0:0:1", "", null, "example.invalid", "256.1.1.1", "1.2.3.4.", "::ffff:10.0.0.1");
-    const entry = fc.constantFrom("user", "client-id", "ip", "foo", "").chain((t) => (t === "ip" ? ipName : name).map((n) => [t, n] as [string, string | null]));
+    const ipName = fc.constantFrom<string | null>(
+      "1.2.3.4",
+      "::1",
+      "1.2.3",
+      "0:0:0:0:0:0:0:1",
+      "",
+      null,
+      "example.invalid",
+      "256.1.1.1",
+      "1.2.3.4.",
+      "::ffff:10.0.0.1",
+    );
+    const entry = fc
+      .constantFrom("user", "client-id", "ip", "foo", "")
+      .chain((t) => (t === "ip" ? ipName : name).map((n) => [t, n] as [string, string | null]));
     const entity = fc.uniqueArray(entry, { maxLength: 3, selector: ([t]) => t });
-    const key = fc.constantFrom<string | null>("producer_byte_rate", "consumer_byte_rate", "request_percentage", "controller_mutation_rate", "connection_creation_rate", "bad", null);
+    const key = fc.constantFrom<string | null>(
+      "producer_byte_rate",
+      "consumer_byte_rate",
+      "request_percentage",
+      "controller_mutation_rate",
+      "connection_creation_rate",
+      "bad",
+      null,
+    );
     const value = fc.oneof(
-      fc.constantFrom<number | null>(null, 0, -1, 1, 1.5, 99.9, 1235.0000001, 0.9999999, 2147483647, 2147483648, 1e19, 2 ** 63),
+      fc.constantFrom<number | null>(
+        null,
+        0,
+        -1,
+        1,
+        1.5,
+        99.9,
+        1235.0000001,
+        0.9999999,
+        2147483647,
+        2147483648,
+        1e19,
+        2 ** 63,
+      ),
       fc.double({ min: -10, max: 1e12, noNaN: true }),
     );
     // A null key cannot travel over the wire (the protocol's Key is a non-nullable string); Kafka's
     // unit test still asks for it with a value. Removing a null key makes Kafka 4.1 throw an NPE.
     const op = fc.tuple(key, value).filter(([k, v]) => k !== null || v !== null);
     const cases = sample(fc.record({ entity, ops: fc.array(op, { maxLength: 4 }) }), 1);
-    const ours = cases.map((c) => validateQuotaAlteration(Object.fromEntries(c.entity), c.ops.map(([k, v]) => ({ key: k, value: v }))));
+    const ours = cases.map((c) =>
+      validateQuotaAlteration(
+        Object.fromEntries(c.entity),
+        c.ops.map(([k, v]) => ({ key: k, value: v })),
+      ),
+    );
     compare(cases, ours, kafka("alter", cases));
   }, 120_000);
 
@@ -95,8 +134,15 @@ describe("quota parity with Kafka", () => {
       2,
     );
     const ours = cases.map((c) => {
-      const configured: ConfiguredQuota[] = c.entities.map((entity) => ({ entity, key: "request_percentage", value: 1 }));
-      const r = describeClientQuotas(configured, { components: c.components.map(([entityType, matchType, match]) => ({ entityType, matchType, match })), strict: c.strict });
+      const configured: ConfiguredQuota[] = c.entities.map((entity) => ({
+        entity,
+        key: "request_percentage",
+        value: 1,
+      }));
+      const r = describeClientQuotas(configured, {
+        components: c.components.map(([entityType, matchType, match]) => ({ entityType, matchType, match })),
+        strict: c.strict,
+      });
       if (!r.ok) return { error: `${r.error}: ${r.message}` };
       const shown = r.entries.map(
         (e) =>
@@ -120,8 +166,17 @@ describe("quota parity with Kafka", () => {
       fc.record({ client: fc.option(client), value: fc.integer({ min: 1, max: 1000 }) }),
       fc.record({ user: fc.option(user), client: fc.option(client), value: fc.integer({ min: 1, max: 1000 }) }),
     );
-    const request = fc.tuple(fc.constantFrom("a", "b", "a b", "u*", "c", ""), fc.constantFrom("x", "y", "<default>", "z", ""));
-    const cases = sample(fc.record({ configured: fc.array(quota, { maxLength: 6 }), requests: fc.array(request, { minLength: 1, maxLength: 4 }) }), 3);
+    const request = fc.tuple(
+      fc.constantFrom("a", "b", "a b", "u*", "c", ""),
+      fc.constantFrom("x", "y", "<default>", "z", ""),
+    );
+    const cases = sample(
+      fc.record({
+        configured: fc.array(quota, { maxLength: 6 }),
+        requests: fc.array(request, { minLength: 1, maxLength: 4 }),
+      }),
+      3,
+    );
     const ours = cases.map((c) => {
       const configured: ConfiguredQuota[] = c.configured.map((q) => {
         const entity: QuotaEntity = {};

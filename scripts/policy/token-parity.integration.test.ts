@@ -35,7 +35,10 @@ const longArb = fc.oneof(
   fc.constantFrom(-1n, 0n, 1n, 1000n, 86_400_000n, 604_800_000n, 2n ** 62n, LONG_MAX),
   fc.bigInt({ min: 1n, max: 2n ** 40n }),
 );
-const positiveLongArb = fc.oneof(fc.constantFrom(1n, 1000n, 86_400_000n, 604_800_000n, 2n ** 62n, LONG_MAX), fc.bigInt({ min: 1n, max: 2n ** 40n }));
+const positiveLongArb = fc.oneof(
+  fc.constantFrom(1n, 1000n, 86_400_000n, 604_800_000n, 2n ** 62n, LONG_MAX),
+  fc.bigInt({ min: 1n, max: 2n ** 40n }),
+);
 const nowArb = fc.bigInt({ min: 0n, max: 2n ** 45n });
 const secretArb = fc.constantFrom<string | null>("k", "k", "k", "testKey", "", null);
 
@@ -52,8 +55,14 @@ interface KafkaAnswer {
 }
 
 function kafka(cases: object[]): KafkaAnswer[] {
-  const input = cases.map((c) => JSON.stringify(c, (_k, v: unknown) => (typeof v === "bigint" ? v.toString() : v))).join("\n") + "\n";
-  const r = spawnSync("java", ["-cp", classpath, "TokenParity"], { input, encoding: "utf8", maxBuffer: 64 * 1024 * 1024 });
+  const input =
+    cases.map((c) => JSON.stringify(c, (_k, v: unknown) => (typeof v === "bigint" ? v.toString() : v))).join("\n") +
+    "\n";
+  const r = spawnSync("java", ["-cp", classpath, "TokenParity"], {
+    input,
+    encoding: "utf8",
+    maxBuffer: 64 * 1024 * 1024,
+  });
   if (r.status !== 0) throw new Error(`TokenParity failed: ${r.stderr}`);
   return r.stdout
     .split("\n")
@@ -72,7 +81,13 @@ function compare<C>(cases: C[], ours: unknown[], theirs: unknown[]): void {
   expect(diffs, `seed ${SEED}: first cases where the policy core and Kafka differ`).toEqual([]);
 }
 
-const ctxOf = (c: { secretKey: string | null; maxLifetimeMs: bigint; expiryTimeMs: bigint; now: bigint; principal: string }): TokenContext => ({
+const ctxOf = (c: {
+  secretKey: string | null;
+  maxLifetimeMs: bigint;
+  expiryTimeMs: bigint;
+  now: bigint;
+  principal: string;
+}): TokenContext => ({
   config: { secretKey: c.secretKey, maxLifetimeMs: asNumber(c.maxLifetimeMs), expiryTimeMs: asNumber(c.expiryTimeMs) },
   connection: { principal: c.principal, securityProtocol: "SASL_SSL", tokenAuthenticated: false },
   isAllowed: () => true, // the controller does not authorize; KafkaApis did before forwarding
@@ -101,7 +116,15 @@ describe("token parity with Kafka's DelegationTokenControlManager", () => {
       if (cases[i]!.renewers.some((r) => !r.startsWith("User:"))) return { error: "INVALID_PRINCIPAL_TYPE" };
       return k.error !== "NONE"
         ? { error: k.error }
-        : { error: k.error, issue: num(k.issue), expiry: num(k.expiry), max: num(k.max), owner: k.owner, requester: k.requester, hmac: k.hmac };
+        : {
+            error: k.error,
+            issue: num(k.issue),
+            expiry: num(k.expiry),
+            max: num(k.max),
+            owner: k.owner,
+            requester: k.requester,
+            hmac: k.hmac,
+          };
     });
     const kafkaIds = answers.map((k) => k.tokenId);
     const ours = cases.map((c, i) => {
@@ -113,7 +136,15 @@ describe("token parity with Kafka's DelegationTokenControlManager", () => {
       });
       if (r.error !== "NONE") return { error: r.error };
       const t = r.token!;
-      return { error: r.error, issue: t.issueTimestamp, expiry: t.expiryTimestamp, max: t.maxTimestamp, owner: t.owner, requester: t.requester, hmac: t.hmac };
+      return {
+        error: r.error,
+        issue: t.issueTimestamp,
+        expiry: t.expiryTimestamp,
+        max: t.maxTimestamp,
+        owner: t.owner,
+        requester: t.requester,
+        hmac: t.hmac,
+      };
     });
     compare(cases, ours, theirs);
   }, 120_000);
@@ -136,12 +167,22 @@ describe("token parity with Kafka's DelegationTokenControlManager", () => {
         })
         .map((c) => ({
           ...c,
-          token: { tokenId: "tok", owner: "User:owner", requester: "User:requester", renewers: ["User:renewer"], issue: c.now - c.issueAgo, expiry: c.now + c.expiryIn, max: c.now + c.maxIn },
+          token: {
+            tokenId: "tok",
+            owner: "User:owner",
+            requester: "User:requester",
+            renewers: ["User:renewer"],
+            issue: c.now - c.issueAgo,
+            expiry: c.now + c.expiryIn,
+            max: c.now + c.maxIn,
+          },
           hmacOf: c.sameHmac ? "tok" : "other",
         })),
       { numRuns: RUNS, seed: SEED + 1 },
     );
-    const theirs = kafka(cases).map((k) => (k.error !== "NONE" ? { error: k.error } : { error: k.error, expiry: num(k.expiry) }));
+    const theirs = kafka(cases).map((k) =>
+      k.error !== "NONE" ? { error: k.error } : { error: k.error, expiry: num(k.expiry) },
+    );
     const ours = cases.map((c) => {
       const key = c.secretKey ?? "";
       const token: DelegationToken = {

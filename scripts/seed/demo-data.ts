@@ -31,7 +31,8 @@ export const DEMO_TOPICS: { name: string; partitions: number }[] = [
   { name: "inventory", partitions: 1 },
 ];
 
-type Acl = Omit<AclBinding, "patternType" | "host" | "permissionType"> & Partial<Pick<AclBinding, "patternType" | "host" | "permissionType">>;
+type Acl = Omit<AclBinding, "patternType" | "host" | "permissionType"> &
+  Partial<Pick<AclBinding, "patternType" | "host" | "permissionType">>;
 
 function acl(a: Acl): AclBinding {
   return { patternType: "LITERAL", host: "*", permissionType: "ALLOW", ...a };
@@ -40,14 +41,44 @@ function acl(a: Acl): AclBinding {
 export const DEMO_ACLS: AclBinding[] = [
   // alice: reads orders with her own groups.
   acl({ resourceType: "TOPIC", resourceName: "orders", principal: "User:alice", operation: "READ" }),
-  acl({ resourceType: "GROUP", resourceName: "alice-", patternType: "PREFIXED", principal: "User:alice", operation: "READ" }),
+  acl({
+    resourceType: "GROUP",
+    resourceName: "alice-",
+    patternType: "PREFIXED",
+    principal: "User:alice",
+    operation: "READ",
+  }),
   // carol: sees every topic name, reads the audit log from the local host only.
   acl({ resourceType: "TOPIC", resourceName: "*", principal: "User:carol", operation: "DESCRIBE" }),
-  acl({ resourceType: "TOPIC", resourceName: "audit-log", principal: "User:carol", operation: "READ", host: "127.0.0.1" }),
+  acl({
+    resourceType: "TOPIC",
+    resourceName: "audit-log",
+    principal: "User:carol",
+    operation: "READ",
+    host: "127.0.0.1",
+  }),
   // bob: all payments topics but EU; tokens on behalf of svc-orders.
-  acl({ resourceType: "TOPIC", resourceName: "payments-", patternType: "PREFIXED", principal: "User:bob", operation: "READ" }),
-  acl({ resourceType: "TOPIC", resourceName: "payments-eu", principal: "User:bob", operation: "READ", permissionType: "DENY" }),
-  acl({ resourceType: "GROUP", resourceName: "bob-", patternType: "PREFIXED", principal: "User:bob", operation: "READ" }),
+  acl({
+    resourceType: "TOPIC",
+    resourceName: "payments-",
+    patternType: "PREFIXED",
+    principal: "User:bob",
+    operation: "READ",
+  }),
+  acl({
+    resourceType: "TOPIC",
+    resourceName: "payments-eu",
+    principal: "User:bob",
+    operation: "READ",
+    permissionType: "DENY",
+  }),
+  acl({
+    resourceType: "GROUP",
+    resourceName: "bob-",
+    patternType: "PREFIXED",
+    principal: "User:bob",
+    operation: "READ",
+  }),
   acl({ resourceType: "USER", resourceName: "User:svc-orders", principal: "User:bob", operation: "CREATE_TOKENS" }),
   acl({ resourceType: "USER", resourceName: "User:svc-orders", principal: "User:bob", operation: "DESCRIBE_TOKENS" }),
   // svc-orders: the orders service.
@@ -55,17 +86,46 @@ export const DEMO_ACLS: AclBinding[] = [
   acl({ resourceType: "TOPIC", resourceName: "orders", principal: "User:svc-orders", operation: "READ" }),
   acl({ resourceType: "TOPIC", resourceName: "orders-dlq", principal: "User:svc-orders", operation: "WRITE" }),
   acl({ resourceType: "GROUP", resourceName: "orders-service", principal: "User:svc-orders", operation: "READ" }),
-  acl({ resourceType: "TRANSACTIONAL_ID", resourceName: "orders-tx-", patternType: "PREFIXED", principal: "User:svc-orders", operation: "WRITE" }),
-  acl({ resourceType: "CLUSTER", resourceName: "kafka-cluster", principal: "User:svc-orders", operation: "IDEMPOTENT_WRITE" }),
+  acl({
+    resourceType: "TRANSACTIONAL_ID",
+    resourceName: "orders-tx-",
+    patternType: "PREFIXED",
+    principal: "User:svc-orders",
+    operation: "WRITE",
+  }),
+  acl({
+    resourceType: "CLUSTER",
+    resourceName: "kafka-cluster",
+    principal: "User:svc-orders",
+    operation: "IDEMPOTENT_WRITE",
+  }),
   // svc-billing: the billing service.
-  acl({ resourceType: "TOPIC", resourceName: "payments-", patternType: "PREFIXED", principal: "User:svc-billing", operation: "READ" }),
+  acl({
+    resourceType: "TOPIC",
+    resourceName: "payments-",
+    patternType: "PREFIXED",
+    principal: "User:svc-billing",
+    operation: "READ",
+  }),
   acl({ resourceType: "GROUP", resourceName: "billing", principal: "User:svc-billing", operation: "READ" }),
   acl({ resourceType: "TOPIC", resourceName: "audit-log", principal: "User:svc-billing", operation: "WRITE" }),
   // Everyone reads inventory; nobody (but the super user) deletes the audit log.
   acl({ resourceType: "TOPIC", resourceName: "inventory", principal: "User:*", operation: "READ" }),
   // ...except svc-orders, which reads stock through the inventory service: its DENY wins over the User:* ALLOW.
-  acl({ resourceType: "TOPIC", resourceName: "inventory", principal: "User:svc-orders", operation: "READ", permissionType: "DENY" }),
-  acl({ resourceType: "TOPIC", resourceName: "audit-log", principal: "User:*", operation: "DELETE", permissionType: "DENY" }),
+  acl({
+    resourceType: "TOPIC",
+    resourceName: "inventory",
+    principal: "User:svc-orders",
+    operation: "READ",
+    permissionType: "DENY",
+  }),
+  acl({
+    resourceType: "TOPIC",
+    resourceName: "audit-log",
+    principal: "User:*",
+    operation: "DELETE",
+    permissionType: "DENY",
+  }),
 ];
 
 export const DEMO_QUOTAS: { entity: QuotaEntity; values: Partial<Record<QuotaKey, number>> }[] = [
@@ -99,5 +159,10 @@ export const DEMO_GROUPS: { group: string; topic: string; consumer: string }[] =
 ];
 
 export const DEMO_TRANSACTIONS: { transactionalId: string; topic: string; producer: string; value: string }[] = [
-  { transactionalId: "orders-tx-1", topic: "orders", producer: "svc-orders", value: '{"orderId":"o-1004","sku":"KB-101","qty":1}' },
+  {
+    transactionalId: "orders-tx-1",
+    topic: "orders",
+    producer: "svc-orders",
+    value: '{"orderId":"o-1004","sku":"KB-101","qty":1}',
+  },
 ];

@@ -49,7 +49,11 @@ import {
   demoPassword,
 } from "./demo-data";
 
-export const SEED_ADMIN: KafkaCredential = { username: "admin", password: demoPassword("admin"), mechanism: "SCRAM-SHA-512" };
+export const SEED_ADMIN: KafkaCredential = {
+  username: "admin",
+  password: demoPassword("admin"),
+  mechanism: "SCRAM-SHA-512",
+};
 
 /**
  * The super user as it can sign in now: SCRAM-SHA-512, else SCRAM-SHA-256, else the
@@ -65,14 +69,20 @@ export async function signInAdmin(): Promise<KafkaCredential> {
       await verifyCredentials(cred);
       return cred;
     } catch (error) {
-      if (!isKafkaOperationError(error) || error.code !== "SASL_AUTHENTICATION_FAILED" || mechanism === "PLAIN") throw error;
+      if (!isKafkaOperationError(error) || error.code !== "SASL_AUTHENTICATION_FAILED" || mechanism === "PLAIN")
+        throw error;
     }
   }
   throw new Error("unreachable");
 }
 
-const scram = (user: string): KafkaCredential => ({ username: user, password: demoPassword(user), mechanism: "SCRAM-SHA-512" });
-const aclKey = (b: AclBinding) => [b.resourceType, b.resourceName, b.patternType, b.principal, b.host, b.operation, b.permissionType].join("|");
+const scram = (user: string): KafkaCredential => ({
+  username: user,
+  password: demoPassword(user),
+  mechanism: "SCRAM-SHA-512",
+});
+const aclKey = (b: AclBinding) =>
+  [b.resourceType, b.resourceName, b.patternType, b.principal, b.host, b.operation, b.permissionType].join("|");
 
 interface Missing {
   users: string[];
@@ -93,13 +103,17 @@ async function findMissing(admin: KafkaCredential): Promise<Missing> {
     listTransactionalIds(admin),
   ]);
   const complete = new Set(
-    scramUsers.filter((u) => ["SCRAM-SHA-256", "SCRAM-SHA-512"].every((m) => u.credentials.some((c) => c.mechanism === m))).map((u) => u.user),
+    scramUsers
+      .filter((u) => ["SCRAM-SHA-256", "SCRAM-SHA-512"].every((m) => u.credentials.some((c) => c.mechanism === m)))
+      .map((u) => u.user),
   );
   const aclKeys = new Set(acls.map(aclKey));
   const quotaValues = new Map(quotas.map((q) => [entityKey(q.entity), q.values]));
   const groupIds = new Set(groups.map((g) => g.groupId));
   // A transactional id whose transaction never committed (an interrupted seed) is redone.
-  const txIds = new Set(transactions.filter((t) => /^(PrepareCommit|CompleteCommit)$/.test(t.state)).map((t) => t.transactionalId));
+  const txIds = new Set(
+    transactions.filter((t) => /^(PrepareCommit|CompleteCommit)$/.test(t.state)).map((t) => t.transactionalId),
+  );
   return {
     users: DEMO_USERS.filter((u) => !complete.has(u)),
     topics: DEMO_TOPICS.filter((t) => !topics.includes(t.name)),
@@ -136,7 +150,8 @@ export async function seedDemoData(log: (line: string) => void = () => undefined
     await upsertScramCredential(admin, user, "SCRAM-SHA-512", demoPassword(user));
     await upsertScramCredential(admin, user, "SCRAM-SHA-256", demoPassword(user));
   }
-  if (missing.users.length) log(`demo data: SCRAM-SHA-512/256 users ${missing.users.join(", ")} (password <name>-secret)`);
+  if (missing.users.length)
+    log(`demo data: SCRAM-SHA-512/256 users ${missing.users.join(", ")} (password <name>-secret)`);
 
   if (missing.topics.length) {
     const created = await createTopics(admin, missing.topics);
@@ -162,11 +177,18 @@ export async function seedDemoData(log: (line: string) => void = () => undefined
   if (missing.groups.length) {
     for (const { topic, producer, values } of DEMO_RECORDS) {
       if (!missing.groups.some((g) => g.topic === topic)) continue;
-      await produce(producer === "admin" ? admin : scram(producer), topic, values.map((value) => ({ value })));
+      await produce(
+        producer === "admin" ? admin : scram(producer),
+        topic,
+        values.map((value) => ({ value })),
+      );
     }
     for (const { group, topic, consumer } of missing.groups) {
       const expected = DEMO_RECORDS.filter((r) => r.topic === topic).reduce((n, r) => n + r.values.length, 0);
-      const records = await consumeWithGroup(scram(consumer), group, topic, { max: Math.max(1, expected), timeoutMs: 5_000 });
+      const records = await consumeWithGroup(scram(consumer), group, topic, {
+        max: Math.max(1, expected),
+        timeoutMs: 5_000,
+      });
       log(`demo data: group ${group} (${consumer} consumed ${records.length} records from ${topic})`);
     }
   }
@@ -198,18 +220,30 @@ export async function seedDemoDataOnce(
   await db.connect();
   db.on("error", (error) => log(`database connection error: ${error.message}`));
   try {
-    const found = await db.query<{ seeded_at: Date | null }>(`SELECT seeded_at FROM demo_seed WHERE kafka_cluster_id = $1`, [kafkaClusterId]);
+    const found = await db.query<{ seeded_at: Date | null }>(
+      `SELECT seeded_at FROM demo_seed WHERE kafka_cluster_id = $1`,
+      [kafkaClusterId],
+    );
     const record = found.rows[0];
     if (!options.force && record?.seeded_at) {
-      log(`demo data: written to this cluster (${kafkaClusterId}) on ${record.seeded_at.toISOString()}; not written again (npm run seed -- --force would)`);
+      log(
+        `demo data: written to this cluster (${kafkaClusterId}) on ${record.seeded_at.toISOString()}; not ` +
+          `written again (npm run seed -- --force would)`,
+      );
       return { seeded: false };
     }
     if (!options.force && !record && (await listTopics(admin)).some((t) => DEMO_TOPICS.some((d) => d.name === t))) {
-      await db.query(`INSERT INTO demo_seed (kafka_cluster_id, cluster_id, seeded_at) VALUES ($1, $2, now()) ON CONFLICT DO NOTHING`, [kafkaClusterId, options.clusterId ?? "default"]);
+      await db.query(
+        `INSERT INTO demo_seed (kafka_cluster_id, cluster_id, seeded_at) VALUES ($1, $2, now()) ON CONFLICT DO NOTHING`,
+        [kafkaClusterId, options.clusterId ?? "default"],
+      );
       log(`demo data: already on this cluster (${kafkaClusterId}) from an earlier start; recorded, not written again`);
       return { seeded: false };
     }
-    await db.query(`INSERT INTO demo_seed (kafka_cluster_id, cluster_id) VALUES ($1, $2) ON CONFLICT DO NOTHING`, [kafkaClusterId, options.clusterId ?? "default"]);
+    await db.query(`INSERT INTO demo_seed (kafka_cluster_id, cluster_id) VALUES ($1, $2) ON CONFLICT DO NOTHING`, [
+      kafkaClusterId,
+      options.clusterId ?? "default",
+    ]);
     const result = await seedDemoData(log);
     await db.query(`UPDATE demo_seed SET seeded_at = now() WHERE kafka_cluster_id = $1`, [kafkaClusterId]);
     return result;

@@ -11,7 +11,11 @@ import {
 } from "@/lib/kafka/writes";
 import { seedDemoData, SEED_ADMIN } from "./seed-demo";
 
-const user = (name: string): KafkaCredential => ({ username: name, password: `${name}-secret`, mechanism: "SCRAM-SHA-512" });
+const user = (name: string): KafkaCredential => ({
+  username: name,
+  password: `${name}-secret`,
+  mechanism: "SCRAM-SHA-512",
+});
 const alice = user("alice");
 const bob = user("bob");
 const run = randomBytes(4).toString("hex");
@@ -19,7 +23,15 @@ const groups: string[] = [];
 const hmacs: string[] = [];
 
 const allAcls = () =>
-  describeAcls(SEED_ADMIN, { resourceType: "ANY", resourceName: null, patternType: "ANY", principal: null, host: null, operation: "ANY", permissionType: "ANY" });
+  describeAcls(SEED_ADMIN, {
+    resourceType: "ANY",
+    resourceName: null,
+    patternType: "ANY",
+    principal: null,
+    host: null,
+    operation: "ANY",
+    permissionType: "ANY",
+  });
 
 beforeAll(async () => {
   await seedDemoData();
@@ -47,7 +59,9 @@ describe("the demo seed", () => {
     groups.push(group);
     const records = await consumeWithGroup(alice, group, "orders", { max: 3 });
     expect(records).toHaveLength(3);
-    expect(records.map((r) => JSON.parse(r.value) as { orderId: string }).every((o) => o.orderId.startsWith("o-"))).toBe(true);
+    expect(
+      records.map((r) => JSON.parse(r.value) as { orderId: string }).every((o) => o.orderId.startsWith("o-")),
+    ).toBe(true);
   });
 
   it("refuses alice creating ACLs, saying she lacks ALTER on the cluster", async () => {
@@ -79,7 +93,9 @@ describe("the demo seed", () => {
     const error = await consumeWithGroup(bob, bobGroup, "payments-eu", { timeoutMs: 3_000 }).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(KafkaOperationError);
     expect((error as KafkaOperationError).code).toBe("TOPIC_AUTHORIZATION_FAILED");
-    await expect(consumeWithGroup(bob, `${bobGroup}-us`, "payments-us", { max: 1, timeoutMs: 1_500 })).resolves.toEqual([]);
+    await expect(consumeWithGroup(bob, `${bobGroup}-us`, "payments-us", { max: 1, timeoutMs: 1_500 })).resolves.toEqual(
+      [],
+    );
     groups.push(`${bobGroup}-us`);
   });
 
@@ -94,8 +110,12 @@ describe("the demo seed", () => {
   });
 
   it("has the svc-orders produce budget split among its client ids", async () => {
-    const entries = await describeClientQuotas(SEED_ADMIN, { components: [{ entityType: "user", matchType: "EXACT", match: "svc-orders" }] });
-    const produceRates = Object.fromEntries(entries.map((e) => [e.entity["client-id"] ?? "(user total)", e.values.producer_byte_rate]));
+    const entries = await describeClientQuotas(SEED_ADMIN, {
+      components: [{ entityType: "user", matchType: "EXACT", match: "svc-orders" }],
+    });
+    const produceRates = Object.fromEntries(
+      entries.map((e) => [e.entity["client-id"] ?? "(user total)", e.values.producer_byte_rate]),
+    );
     expect(produceRates).toEqual({ "(user total)": 1_048_576, "orders-api": 524_288, "orders-batch": 262_144 });
   });
 });

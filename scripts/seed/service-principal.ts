@@ -44,7 +44,11 @@ export async function ensureDevServicePrincipal(log: (line: string) => void = ()
   if (!existsSync(file)) {
     mkdirSync(path.dirname(file), { recursive: true });
     const password = randomBytes(24).toString("base64url");
-    writeFileSync(file, `${JSON.stringify({ username: DEV_SERVICE_USER, password, mechanism: "SCRAM-SHA-512" }, null, 2)}\n`, { mode: 0o600, flag: "wx" });
+    writeFileSync(
+      file,
+      `${JSON.stringify({ username: DEV_SERVICE_USER, password, mechanism: "SCRAM-SHA-512" }, null, 2)}\n`,
+      { mode: 0o600, flag: "wx" },
+    );
     chmodSync(file, 0o600);
   }
   const service = readServiceCredentials(file, "default");
@@ -62,7 +66,8 @@ export async function ensureDevServicePrincipal(log: (line: string) => void = ()
   const granted = await describeAcls(admin, { ...DESCRIBE_CLUSTER, principal: service.principal });
   if (granted.length === 0) {
     const [result] = await createAcls(admin, [{ ...DESCRIBE_CLUSTER, principal: service.principal }]);
-    if (result?.error) throw new Error(`could not grant ${service.principal} DESCRIBE on the cluster: ${result.error.message}`);
+    if (result?.error)
+      throw new Error(`could not grant ${service.principal} DESCRIBE on the cluster: ${result.error.message}`);
     log(`service principal: ${service.principal} may DESCRIBE the cluster (and nothing else)`);
   }
   return file;

@@ -57,7 +57,8 @@ function readUVarint(buf: Buffer, at: number): [number, number] {
 /** A Metadata v9+ answer with every broker port `from` replaced by `to` (same length: rewritten in place). */
 function rewriteMetadataPorts(frame: Buffer, from: number, to: number): Buffer {
   const out = Buffer.from(frame);
-  const [headerTags, afterHeader] = readUVarint(out, 4 + 4); // size, correlation id, header tagged fields (none expected)
+  // Size, correlation id, header tagged fields (none expected).
+  const [headerTags, afterHeader] = readUVarint(out, 4 + 4);
   if (headerTags !== 0) return frame;
   const [brokers, afterCount] = readUVarint(out, afterHeader + 4); // throttle_time_ms, then the brokers
   let p = afterCount;

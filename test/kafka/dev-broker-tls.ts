@@ -30,7 +30,8 @@ const root = path.resolve(import.meta.dirname, "../..");
 export function devBrokerTls(env: Readonly<Record<string, string | undefined>> = process.env): DevBrokerTls {
   const stateDir = path.resolve(root, env.KAFKA_STATE_DIR || ".kafka");
   const propsFile = path.join(stateDir, "server.properties");
-  if (!existsSync(propsFile)) throw new Error(`No dev broker in ${stateDir} (no server.properties): start it with \`npm run kafka:start\`.`);
+  if (!existsSync(propsFile))
+    throw new Error(`No dev broker in ${stateDir} (no server.properties): start it with \`npm run kafka:start\`.`);
   const props = new Map<string, string>();
   for (const line of readFileSync(propsFile, "utf8").split("\n")) {
     const at = line.indexOf("=");
@@ -46,7 +47,8 @@ export function devBrokerTls(env: Readonly<Record<string, string | undefined>> =
   const keystore = props.get("ssl.keystore.location");
   if (!saslSsl || !mtls || !keystore) {
     throw new Error(
-      `The dev broker in ${stateDir} was started without its TLS listeners (by an older scripts/kafka.sh): restart it with \`npm run kafka:stop && npm run kafka:start\`.`,
+      `The dev broker in ${stateDir} was started without its TLS listeners (by an older scripts/kafka.sh): ` +
+        `restart it with \`npm run kafka:stop && npm run kafka:start\`.`,
     );
   }
   const dir = path.dirname(keystore);
@@ -61,11 +63,32 @@ export function devBrokerTls(env: Readonly<Record<string, string | undefined>> =
   };
 }
 
-/** Makes a new CA (key and certificate) in `dir`, one that signed nothing the broker holds; returns its PEM certificate's path. */
+/**
+ * Makes a new CA (key and certificate) in `dir`, one that signed nothing the broker holds; returns its PEM
+ * certificate's path.
+ */
 export function makeUnrelatedCa(dir: string): string {
-  execFileSync("openssl", ["req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "2", "-subj", "/CN=Some other CA", "-keyout", "other-ca.key", "-out", "other-ca.pem"], {
-    cwd: dir,
-    stdio: "pipe",
-  });
+  execFileSync(
+    "openssl",
+    [
+      "req",
+      "-x509",
+      "-newkey",
+      "rsa:2048",
+      "-nodes",
+      "-days",
+      "2",
+      "-subj",
+      "/CN=Some other CA",
+      "-keyout",
+      "other-ca.key",
+      "-out",
+      "other-ca.pem",
+    ],
+    {
+      cwd: dir,
+      stdio: "pipe",
+    },
+  );
   return path.join(dir, "other-ca.pem");
 }

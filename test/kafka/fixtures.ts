@@ -24,7 +24,15 @@ export async function createScramUser(username: string): Promise<KafkaCredential
 /** Removes the user's SCRAM credential and every ACL naming it as principal. */
 export async function dropScramUser(username: string): Promise<void> {
   await deleteAcls(ADMIN, [
-    { resourceType: "ANY", resourceName: null, patternType: "ANY", principal: `User:${username}`, host: null, operation: "ANY", permissionType: "ANY" },
+    {
+      resourceType: "ANY",
+      resourceName: null,
+      patternType: "ANY",
+      principal: `User:${username}`,
+      host: null,
+      operation: "ANY",
+      permissionType: "ANY",
+    },
   ]);
   await deleteScramCredential(ADMIN, username, "SCRAM-SHA-512").catch(() => undefined);
 }

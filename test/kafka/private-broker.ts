@@ -28,10 +28,21 @@ export interface PrivateBroker {
  * broker's users and settings.
  */
 export function startPrivateBroker(stateDir: string, port: number, heap = "-Xmx512m -Xms128m"): PrivateBroker {
-  const env = { ...process.env, KAFKA_STATE_DIR: stateDir, KAFKA_PORT: String(port), KAFKA_CONTROLLER_PORT: String(port + 1), KAFKA_HEAP: heap };
+  const env = {
+    ...process.env,
+    KAFKA_STATE_DIR: stateDir,
+    KAFKA_PORT: String(port),
+    KAFKA_CONTROLLER_PORT: String(port + 1),
+    KAFKA_HEAP: heap,
+  };
   const run = (command: "start" | "stop") => {
-    const r = spawnSync("bash", [path.join(ROOT, "scripts", "kafka.sh"), command], { env, encoding: "utf8", timeout: 240_000 });
-    if (r.status !== 0) throw new Error(`kafka.sh ${command} (${stateDir}) failed: ${r.stderr || r.stdout || r.error?.message}`);
+    const r = spawnSync("bash", [path.join(ROOT, "scripts", "kafka.sh"), command], {
+      env,
+      encoding: "utf8",
+      timeout: 240_000,
+    });
+    if (r.status !== 0)
+      throw new Error(`kafka.sh ${command} (${stateDir}) failed: ${r.stderr || r.stdout || r.error?.message}`);
   };
   const broker: PrivateBroker = {
     bootstrap: `127.0.0.1:${port}`,

@@ -17,12 +17,21 @@ const user = process.env.QUOTA_RACE_USER ?? "";
 const prefix = process.env.QUOTA_RACE_PREFIX ?? "c";
 const count = Number(process.env.QUOTA_RACE_COUNT ?? "10");
 const value = Number(process.env.QUOTA_RACE_VALUE ?? "400");
-const admin = { sessionId: null, principal: "User:admin", credential: { username: "admin", password: "admin-secret", mechanism: "SCRAM-SHA-512" as const } };
+const admin = {
+  sessionId: null,
+  principal: "User:admin",
+  credential: { username: "admin", password: "admin-secret", mechanism: "SCRAM-SHA-512" as const },
+};
 
 async function main() {
   if (!user) throw new Error("QUOTA_RACE_USER is not set");
   // Warm up (Kafka connection, database pool) so that after "go" the instances really race.
-  await alterQuota(admin, { entity: { user, "client-id": `${prefix}-warm-up` }, key: "producer_byte_rate", value, dryRun: true });
+  await alterQuota(admin, {
+    entity: { user, "client-id": `${prefix}-warm-up` },
+    key: "producer_byte_rate",
+    value,
+    dryRun: true,
+  });
   await getPrisma().$queryRaw`SELECT 1`;
   const lines = createInterface({ input: process.stdin });
   const go = new Promise<void>((resolve) => lines.on("line", (l) => l.trim() === "go" && resolve()));
@@ -31,7 +40,12 @@ async function main() {
   lines.close();
   const results = await Promise.all(
     Array.from({ length: count }, (_, i) =>
-      alterQuota(admin, { entity: { user, "client-id": `${prefix}-${i}` }, key: "producer_byte_rate", value, dryRun: false }),
+      alterQuota(admin, {
+        entity: { user, "client-id": `${prefix}-${i}` },
+        key: "producer_byte_rate",
+        value,
+        dryRun: false,
+      }),
     ),
   );
   process.stdout.write(JSON.stringify({ codes: results.map((r) => (r.ok ? "OK" : r.code)) }) + "\n");

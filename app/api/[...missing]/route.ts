@@ -8,7 +8,10 @@ export const dynamic = "force-dynamic";
  * a client without a session cookie to the sign-in page.
  */
 function notFound() {
-  return NextResponse.json({ error: "There is no such API route. GET /api/v1/openapi.json lists them all.", code: "NOT_FOUND" }, { status: 404 });
+  return NextResponse.json(
+    { error: "There is no such API route. GET /api/v1/openapi.json lists them all.", code: "NOT_FOUND" },
+    { status: 404 },
+  );
 }
 
 export const GET = notFound;

@@ -12,7 +12,15 @@ import { AclIndex, scanToPrefix } from "./acl-index";
 const CHARS = ["", ")", "*", "+", "a", "b", "ab", "a*", "*a", "\uffff"];
 
 function bindingsFor(names: readonly [string, PatternType][]): AclBinding[] {
-  return names.map(([resourceName, patternType]) => ({ resourceType: "TOPIC", resourceName, patternType, principal: "User:a", host: "*", operation: "READ", permissionType: "ALLOW" }));
+  return names.map(([resourceName, patternType]) => ({
+    resourceType: "TOPIC",
+    resourceName,
+    patternType,
+    principal: "User:a",
+    host: "*",
+    operation: "READ",
+    permissionType: "ALLOW",
+  }));
 }
 
 function expectChainsLikeTheScan(acls: AclBinding[]): void {
@@ -40,9 +48,19 @@ describe("prefix chains stored at index build", () => {
     const flags = (names: [string, PatternType][]): Record<string, boolean> => {
       const acls = bindingsFor(names);
       expectChainsLikeTheScan(acls);
-      return Object.fromEntries(AclIndex.build(acls).section("TOPIC").names.map((n) => [n.name, n.starOnTheWay]));
+      return Object.fromEntries(
+        AclIndex.build(acls)
+          .section("TOPIC")
+          .names.map((n) => [n.name, n.starOnTheWay]),
+      );
     };
-    const names: [string, PatternType][] = [["*", "LITERAL"], ["b", "PREFIXED"], ["bx", "LITERAL"], ["c1", "LITERAL"], ["", "PREFIXED"]];
+    const names: [string, PatternType][] = [
+      ["*", "LITERAL"],
+      ["b", "PREFIXED"],
+      ["bx", "LITERAL"],
+      ["c1", "LITERAL"],
+      ["", "PREFIXED"],
+    ];
     // `bx` stops at its prefix `b`; `c1` meets `bx` (nothing in common) and seeks straight to `""`.
     expect(flags(names)).toEqual({ c1: false, bx: false, b: true, "*": false, "": false });
     // `*z` sorts between `b` and `*`: `b` now seeks past `*` too.

@@ -133,7 +133,12 @@ function compareKafkaOrder(a: IndexedAcl, b: IndexedAcl): number {
 }
 
 function sameEntry(a: AclBinding, b: AclBinding): boolean {
-  return a.operation === b.operation && a.principal === b.principal && a.host === b.host && a.permissionType === b.permissionType;
+  return (
+    a.operation === b.operation &&
+    a.principal === b.principal &&
+    a.host === b.host &&
+    a.permissionType === b.permissionType
+  );
 }
 
 /** A table being filled: its data is allocated once every group is known. */
@@ -336,12 +341,21 @@ function buildSection(names: NameNode[]): TypeSection {
 }
 
 export function bindingKey(b: AclBinding): string {
-  return `${b.resourceType}\u0000${b.patternType}\u0000${b.resourceName}\u0000${b.principal}\u0000${b.host}\u0000${b.operation}\u0000${b.permissionType}`;
+  return (
+    `${b.resourceType}\u0000${b.patternType}\u0000${b.resourceName}\u0000${b.principal}\u0000${b.host}\u0000` +
+    `${b.operation}\u0000${b.permissionType}`
+  );
 }
 
 const ACL_INDEX_BRAND = "kafka-security-console/AclIndex@1";
 
-const EMPTY_SECTION: TypeSection = { names: [], positionByName: new Map(), wildcardStart: 0, prefixedLengths: [], star: null };
+const EMPTY_SECTION: TypeSection = {
+  names: [],
+  positionByName: new Map(),
+  wildcardStart: 0,
+  prefixedLengths: [],
+  star: null,
+};
 
 export class AclIndex {
   /**
@@ -351,7 +365,11 @@ export class AclIndex {
    * which copy of the class built the object.
    */
   static [Symbol.hasInstance](value: unknown): boolean {
-    return typeof value === "object" && value !== null && (value as { kscAclIndexBrand?: unknown }).kscAclIndexBrand === ACL_INDEX_BRAND;
+    return (
+      typeof value === "object" &&
+      value !== null &&
+      (value as { kscAclIndexBrand?: unknown }).kscAclIndexBrand === ACL_INDEX_BRAND
+    );
   }
   readonly kscAclIndexBrand = ACL_INDEX_BRAND;
   /** Distinct ACLs, first occurrence order. */
@@ -362,7 +380,12 @@ export class AclIndex {
   /** Interned principals and hosts and the flat per-ACL numbers (authorize's hot path). */
   readonly table: AclTable;
 
-  private constructor(entries: IndexedAcl[], sections: Map<ResourceType, TypeSection>, byPrincipal: Map<string, IndexedAcl[]>, table: AclTable) {
+  private constructor(
+    entries: IndexedAcl[],
+    sections: Map<ResourceType, TypeSection>,
+    byPrincipal: Map<string, IndexedAcl[]>,
+    table: AclTable,
+  ) {
     this.entries = entries;
     this.acls = entries.map((e) => e.binding);
     this.sections = sections;
@@ -373,7 +396,10 @@ export class AclIndex {
   /** Build the index from a full ACL set. The bindings are assumed well-formed (see parse.ts). */
   static build(acls: Iterable<AclBinding>): AclIndex {
     const all: IndexedAcl[] = [];
-    const groups = new Map<ResourceType, Map<string, { literal: IndexedAcl[] | null; prefixed: IndexedAcl[] | null }>>();
+    const groups = new Map<
+      ResourceType,
+      Map<string, { literal: IndexedAcl[] | null; prefixed: IndexedAcl[] | null }>
+    >();
     const allowMasks = new Map<string, number>();
     const denyMasks = new Map<string, number>();
     const principals = new Map<string, number>([[WILDCARD_PRINCIPAL, 0]]);

@@ -81,7 +81,6 @@ export function postingSize(p: Postings, id: number): number {
   return p.offsets[id + 1]! - p.offsets[id]!;
 }
 
-
 /** The positions in both lists of ascending disjoint ranges, as ascending disjoint ranges. */
 export function intersectRanges(a: readonly [number, number][], b: readonly [number, number][]): [number, number][] {
   const out: [number, number][] = [];

@@ -6,7 +6,6 @@
 import type { AclBinding } from "../types";
 import { AclIndex, bindingKey, type AclGroup, type IndexedAcl } from "./acl-index";
 
-
 /**
  * Membership in the current ACL set, by the binding's seven fields. From a list, one pass
  * keeps only the ACLs named like one of the bindings that will be looked up (no key
@@ -65,7 +64,13 @@ export function findAclGroupEntry(index: AclIndex, b: AclBinding): { group: AclG
   const list = group.byPrincipal === null ? group.entries : (group.byPrincipal.get(b.principal)?.get(b.host) ?? []);
   for (const entry of list) {
     const x = entry.binding;
-    if (x.operation === b.operation && x.permissionType === b.permissionType && x.principal === b.principal && x.host === b.host) return { group, entry };
+    if (
+      x.operation === b.operation &&
+      x.permissionType === b.permissionType &&
+      x.principal === b.principal &&
+      x.host === b.host
+    )
+      return { group, entry };
   }
   return null;
 }

@@ -155,7 +155,11 @@ export class AclRowsBuilder {
     const keys = new Float64Array(n);
     const { type, name, pattern, principal, operation, permission, host } = this;
     for (let i = 0; i < n; i++) {
-      keys[i] = (((((type[i]! * r1 + name[i]!) * r2 + pattern[i]!) * r3 + principal[i]!) * r4 + operation[i]!) * r5 + permission[i]!) * r6 + host[i]!;
+      keys[i] =
+        (((((type[i]! * r1 + name[i]!) * r2 + pattern[i]!) * r3 + principal[i]!) * r4 + operation[i]!) * r5 +
+          permission[i]!) *
+          r6 +
+        host[i]!;
     }
     keys.sort();
     let m = 0;

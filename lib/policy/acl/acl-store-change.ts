@@ -95,8 +95,15 @@ export function mergeRows(old: AclRows, gone: Uint8Array, goneCount: number, add
   return { names: names.values, principals: principals.values, hosts: hosts.values, ...out };
 }
 
-/** The first position in [from, size) of `old` whose row (ids remapped by `side`) sorts after `row`; at least from + 1. */
-function upperBoundBefore(old: AclRows, row: readonly number[], from: number, side: { nameMap: Uint32Array; principalMap: Uint32Array; hostMap: Uint32Array }): number {
+/**
+ * The first position in [from, size) of `old` whose row (ids remapped by `side`) sorts after `row`; at least from + 1.
+ */
+function upperBoundBefore(
+  old: AclRows,
+  row: readonly number[],
+  from: number,
+  side: { nameMap: Uint32Array; principalMap: Uint32Array; hostMap: Uint32Array },
+): number {
   const cmp = (i: number): number => {
     const mine = [
       old.type[i]!,
@@ -124,7 +131,11 @@ function upperBoundBefore(old: AclRows, row: readonly number[], from: number, si
  * Merges a sorted table — only the entries `used` marks — with another sorted table,
  * and maps both tables' ids to the merged table's (ids of dropped entries are unused).
  */
-function mergeTables(old: readonly string[], used: Uint8Array, added: readonly string[]): { values: string[]; oldMap: Uint32Array; addMap: Uint32Array } {
+function mergeTables(
+  old: readonly string[],
+  used: Uint8Array,
+  added: readonly string[],
+): { values: string[]; oldMap: Uint32Array; addMap: Uint32Array } {
   const values: string[] = [];
   const oldMap = new Uint32Array(old.length);
   const addMap = new Uint32Array(added.length);

@@ -23,7 +23,8 @@ export const PATTERN_NAMES = sortedCopy(PATTERN_TYPES);
 export const OPERATION_NAMES = sortedCopy(OPERATIONS);
 export const PERMISSION_NAMES = sortedCopy(PERMISSION_TYPES);
 
-const codes = <T extends string>(names: readonly T[]): ReadonlyMap<string, number> => new Map(names.map((n, i) => [n, i]));
+const codes = <T extends string>(names: readonly T[]): ReadonlyMap<string, number> =>
+  new Map(names.map((n, i) => [n, i]));
 export const TYPE_CODE = codes(TYPE_NAMES);
 export const PATTERN_CODE = codes(PATTERN_NAMES);
 export const OPERATION_CODE = codes(OPERATION_NAMES);

@@ -12,7 +12,6 @@ import type {
   ResourceTypeFilter,
 } from "../types";
 
-
 /**
  * Orders a page can be a slice of: the browse order ("resource", the same as
  * "resourceType"), or one column first and then the browse order. Each column's order is
@@ -20,7 +19,16 @@ import type {
  * orders just its matches (a small answer is sorted, a large one picked out of the
  * permutation). `descending` reverses the whole order.
  */
-export const ACL_STORE_SORTS = ["resource", "resourceType", "resourceName", "patternType", "principal", "host", "operation", "permissionType"] as const;
+export const ACL_STORE_SORTS = [
+  "resource",
+  "resourceType",
+  "resourceName",
+  "patternType",
+  "principal",
+  "host",
+  "operation",
+  "permissionType",
+] as const;
 export type AclStoreSort = (typeof ACL_STORE_SORTS)[number];
 
 export interface AclStoreQuery {

@@ -6,7 +6,14 @@
  */
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { OPERATIONS, type AclBinding, type AclBindingFilter, type AclOperation, type PatternType, type ResourceType } from "../types";
+import {
+  OPERATIONS,
+  type AclBinding,
+  type AclBindingFilter,
+  type AclOperation,
+  type PatternType,
+  type ResourceType,
+} from "../types";
 import { AclIndex, bindingKey } from "./acl-index";
 import { AclStore, AclStoreBuilder } from "./acl-store";
 import { ACL_STORE_SORTS, fromKafkaFilter, type AclStorePageRequest, type AclStoreQuery } from "./acl-store-query";
@@ -60,7 +67,9 @@ function naiveMatches(all: readonly AclBinding[], q: AclStoreQuery): AclBinding[
 
 /** Kafka's ResourcePatternFilter MATCH for a resource named `name`, written out. */
 function appliesTo(a: AclBinding, name: string): boolean {
-  return a.patternType === "LITERAL" ? a.resourceName === name || a.resourceName === "*" : name.startsWith(a.resourceName);
+  return a.patternType === "LITERAL"
+    ? a.resourceName === name || a.resourceName === "*"
+    : name.startsWith(a.resourceName);
 }
 
 function naivePage(all: readonly AclBinding[], q: AclStorePageRequest) {
@@ -69,13 +78,35 @@ function naivePage(all: readonly AclBinding[], q: AclStorePageRequest) {
   const pageSize = q.pageSize ?? 200;
   const pages = Math.max(1, Math.ceil(matching.length / pageSize));
   const page = Math.min(Math.max(1, q.page ?? 1), pages);
-  return { acls: matching.slice((page - 1) * pageSize, page * pageSize), total: distinct, matching: matching.length, page, pageSize, pages };
+  return {
+    acls: matching.slice((page - 1) * pageSize, page * pageSize),
+    total: distinct,
+    matching: matching.length,
+    page,
+    pageSize,
+    pages,
+  };
 }
 
 // ---- generators ---------------------------------------------------------------------------
 
 const TYPES: ResourceType[] = ["TOPIC", "GROUP", "CLUSTER", "TRANSACTIONAL_ID", "USER", "DELEGATION_TOKEN"];
-const NAMES = ["*", "", "f", "fo", "foo", "foo.bar", "foobar", "foo.baz", "*foo", "!x", "kafka-cluster", "Foo", "é", "z"];
+const NAMES = [
+  "*",
+  "",
+  "f",
+  "fo",
+  "foo",
+  "foo.bar",
+  "foobar",
+  "foo.baz",
+  "*foo",
+  "!x",
+  "kafka-cluster",
+  "Foo",
+  "é",
+  "z",
+];
 const PRINCIPALS = ["User:*", "User:alice", "User:Alice", "User:bob", "Group:ops", "User:al", "User:alice2"];
 const HOSTS = ["*", "10.0.0.1", "10.0.0.2", "::1"];
 
@@ -114,15 +145,19 @@ const queryArb: fc.Arbitrary<AclStorePageRequest> = fc.record(
 describe("AclStore against the naive filter, sort and slice", () => {
   it("answers every query like the reference (pages, counts, order)", () => {
     fc.assert(
-      fc.property(fc.array(aclArb, { maxLength: 60 }), fc.array(queryArb, { minLength: 1, maxLength: 8 }), (acls, queries) => {
-        const store = AclStore.build(acls);
-        for (const q of queries) {
-          expect(store.query(q)).toEqual(naivePage(acls, q));
-          // Asked again (the cached selection) and counted.
-          expect(store.query(q)).toEqual(naivePage(acls, q));
-          expect(store.count(q)).toBe(naiveMatches(acls, q).length);
-        }
-      }),
+      fc.property(
+        fc.array(aclArb, { maxLength: 60 }),
+        fc.array(queryArb, { minLength: 1, maxLength: 8 }),
+        (acls, queries) => {
+          const store = AclStore.build(acls);
+          for (const q of queries) {
+            expect(store.query(q)).toEqual(naivePage(acls, q));
+            // Asked again (the cached selection) and counted.
+            expect(store.query(q)).toEqual(naivePage(acls, q));
+            expect(store.count(q)).toBe(naiveMatches(acls, q).length);
+          }
+        },
+      ),
       { numRuns: 1500 },
     );
   });
@@ -154,21 +189,28 @@ describe("AclStore against the naive filter, sort and slice", () => {
 
   it("withChange is the set difference and union; the old store is unchanged", () => {
     fc.assert(
-      fc.property(fc.array(aclArb, { maxLength: 40 }), fc.array(aclArb, { maxLength: 10 }), fc.array(aclArb, { maxLength: 10 }), (held, created, deleted) => {
-        const store = AclStore.build(held);
-        const before = store.all().map(bindingKey);
-        const next = store.withChange(created, deleted);
-        const gone = new Set(deleted.map(bindingKey));
-        const expected = new Set([...held.map(bindingKey).filter((k) => !gone.has(k)), ...created.map(bindingKey)]);
-        expect(new Set(next.all().map(bindingKey))).toEqual(expected);
-        expect(next.size).toBe(expected.size);
-        expect(store.all().map(bindingKey)).toEqual(before);
-        // Exactly the store a fresh build gives: same order, same (compacted) string tables.
-        const fresh = AclStore.build([...held.filter((h) => !gone.has(bindingKey(h))), ...created]);
-        expect(next.sameAs(fresh)).toBe(true);
-        expect(next.all()).toEqual(fresh.all());
-        expect(next.query({ principalContains: "al", sort: "principal" })).toEqual(fresh.query({ principalContains: "al", sort: "principal" }));
-      }),
+      fc.property(
+        fc.array(aclArb, { maxLength: 40 }),
+        fc.array(aclArb, { maxLength: 10 }),
+        fc.array(aclArb, { maxLength: 10 }),
+        (held, created, deleted) => {
+          const store = AclStore.build(held);
+          const before = store.all().map(bindingKey);
+          const next = store.withChange(created, deleted);
+          const gone = new Set(deleted.map(bindingKey));
+          const expected = new Set([...held.map(bindingKey).filter((k) => !gone.has(k)), ...created.map(bindingKey)]);
+          expect(new Set(next.all().map(bindingKey))).toEqual(expected);
+          expect(next.size).toBe(expected.size);
+          expect(store.all().map(bindingKey)).toEqual(before);
+          // Exactly the store a fresh build gives: same order, same (compacted) string tables.
+          const fresh = AclStore.build([...held.filter((h) => !gone.has(bindingKey(h))), ...created]);
+          expect(next.sameAs(fresh)).toBe(true);
+          expect(next.all()).toEqual(fresh.all());
+          expect(next.query({ principalContains: "al", sort: "principal" })).toEqual(
+            fresh.query({ principalContains: "al", sort: "principal" }),
+          );
+        },
+      ),
       { numRuns: 800 },
     );
   });
@@ -202,8 +244,14 @@ describe("AclStore against the naive filter, sort and slice", () => {
           const mine = authorize(store.index(), request);
           const theirs = authorize(AclIndex.build(acls), request);
           expect(mine.decision).toBe(theirs.decision);
-          expect(mine.rule.kind === "acl" ? bindingKey(mine.rule.acl) : mine.rule.kind).toBe(theirs.rule.kind === "acl" ? bindingKey(theirs.rule.acl) : theirs.rule.kind);
-          const match = { resourceType: request.resourceType, resourceName: request.resourceName, patternType: "MATCH" } as const;
+          expect(mine.rule.kind === "acl" ? bindingKey(mine.rule.acl) : mine.rule.kind).toBe(
+            theirs.rule.kind === "acl" ? bindingKey(theirs.rule.acl) : theirs.rule.kind,
+          );
+          const match = {
+            resourceType: request.resourceType,
+            resourceName: request.resourceName,
+            patternType: "MATCH",
+          } as const;
           expect(store.index().countMatching(request.resourceType, request.resourceName)).toBe(store.count(match));
           expect(store.index().matching(request.resourceType, request.resourceName)).toEqual(store.all(match));
           expect(store.matching(request.resourceType, request.resourceName)).toEqual(store.all(match));
@@ -242,7 +290,10 @@ describe("AclStore examples", () => {
     expect(store.size).toBe(5);
     expect(store.query({ pageSize: 2, page: 2 })).toMatchObject({
       // GROUP before TOPIC; within TOPIC: `*`, ord, orders.
-      acls: [acl("TOPIC", "ord", "PREFIXED", "User:carol", "*", "READ", "DENY"), acl("TOPIC", "orders", "LITERAL", "User:alice", "*", "WRITE", "ALLOW")],
+      acls: [
+        acl("TOPIC", "ord", "PREFIXED", "User:carol", "*", "READ", "DENY"),
+        acl("TOPIC", "orders", "LITERAL", "User:alice", "*", "WRITE", "ALLOW"),
+      ],
       total: 5,
       matching: 5,
       page: 2,
@@ -251,7 +302,9 @@ describe("AclStore examples", () => {
   });
 
   it("MATCH returns every pattern that applies to the name; ANY only the exact name", () => {
-    expect(store.all({ resourceType: "TOPIC", resourceName: "orders", patternType: "MATCH" }).map((a) => a.principal)).toEqual(["User:*", "User:carol", "User:alice", "User:bob"]);
+    expect(
+      store.all({ resourceType: "TOPIC", resourceName: "orders", patternType: "MATCH" }).map((a) => a.principal),
+    ).toEqual(["User:*", "User:carol", "User:alice", "User:bob"]);
     expect(store.count({ resourceName: "orders" })).toBe(3);
   });
 
@@ -269,7 +322,9 @@ describe("AclStore examples", () => {
     const b = new AclStoreBuilder();
     b.build();
     expect(() => b.build()).toThrow(/already built/);
-    expect(() => new AclStoreBuilder().add("TOPIC", "x", "MATCH" as PatternType, "User:a", "*", "READ", "ALLOW")).toThrow(/pattern type/);
+    expect(() =>
+      new AclStoreBuilder().add("TOPIC", "x", "MATCH" as PatternType, "User:a", "*", "READ", "ALLOW"),
+    ).toThrow(/pattern type/);
   });
 });
 
@@ -280,7 +335,15 @@ describe("AclStore at 100,000 ACLs", () => {
   const ops: AclOperation[] = ["READ", "WRITE", "DESCRIBE", "CREATE", "ALTER"];
   for (let i = 0; i < 100_000; i++) {
     acls.push(
-      acl(rand(5) === 0 ? "GROUP" : "TOPIC", `team${rand(100)}.svc${rand(20)}.t${rand(40)}`, rand(8) === 0 ? "PREFIXED" : "LITERAL", `User:app-${rand(3000)}`, rand(10) === 0 ? "10.0.0.1" : "*", ops[rand(5)]!, rand(10) === 0 ? "DENY" : "ALLOW"),
+      acl(
+        rand(5) === 0 ? "GROUP" : "TOPIC",
+        `team${rand(100)}.svc${rand(20)}.t${rand(40)}`,
+        rand(8) === 0 ? "PREFIXED" : "LITERAL",
+        `User:app-${rand(3000)}`,
+        rand(10) === 0 ? "10.0.0.1" : "*",
+        ops[rand(5)]!,
+        rand(10) === 0 ? "DENY" : "ALLOW",
+      ),
     );
   }
   const store = AclStore.build(acls);
@@ -289,14 +352,19 @@ describe("AclStore at 100,000 ACLs", () => {
   // by `npm run bench -- console` (list page 1/N, filters), not bounded by the wall clock here.
   it("serves any page of the whole set as the sorted list's slice", () => {
     const all = naiveMatches(acls, {});
-    for (const page of [1, 2, 137, 400]) expect(store.query({ page, pageSize: 200 }).acls).toEqual(all.slice((page - 1) * 200, page * 200));
+    for (const page of [1, 2, 137, 400])
+      expect(store.query({ page, pageSize: 200 }).acls).toEqual(all.slice((page - 1) * 200, page * 200));
   });
 
   it("answers principal filters and MATCH lookups as a filter over every ACL does", () => {
     for (let i = 0; i < 3; i++) {
       const byPrincipal = { principal: `User:app-${i * 1000}`, operation: "READ" as const };
       expect(store.query({ ...byPrincipal, pageSize: 10_000 }).acls).toEqual(naiveMatches(acls, byPrincipal));
-      const byName = { resourceType: "TOPIC" as const, resourceName: `team${i * 33}.svc1.t2`, patternType: "MATCH" as const };
+      const byName = {
+        resourceType: "TOPIC" as const,
+        resourceName: `team${i * 33}.svc1.t2`,
+        patternType: "MATCH" as const,
+      };
       expect(store.query({ ...byName, pageSize: 10_000 }).acls).toEqual(naiveMatches(acls, byName));
     }
   });

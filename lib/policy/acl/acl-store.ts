@@ -233,8 +233,21 @@ export class AclStore {
     if (base === null || match === null) return base;
     const typeFilter = q.resourceType ?? "ANY";
     const types = typeFilter === "ANY" ? TYPE_NAMES.map((_, t) => t) : [TYPE_CODE.get(typeFilter)!];
-    const only = base.checkPattern >= 0 ? base.checkPattern : q.patternType === "LITERAL" ? LITERAL : q.patternType === "PREFIXED" ? PREFIXED : -1;
-    return { ranges: intersectRanges(base.ranges, this.matchRanges(types, match, only, () => true)), checkPattern: base.checkPattern };
+    const only =
+      base.checkPattern >= 0
+        ? base.checkPattern
+        : q.patternType === "LITERAL"
+          ? LITERAL
+          : q.patternType === "PREFIXED"
+            ? PREFIXED
+            : -1;
+    return {
+      ranges: intersectRanges(
+        base.ranges,
+        this.matchRanges(types, match, only, () => true),
+      ),
+      checkPattern: base.checkPattern,
+    };
   }
 
   /**
@@ -242,7 +255,12 @@ export class AclStore {
    * prefix p of the name (ResourcePatternFilter.matches), as ascending disjoint ranges;
    * `only` keeps one pattern type (-1: both).
    */
-  private matchRanges(types: readonly number[], name: string, only: number, keep: (nameId: number) => boolean): [number, number][] {
+  private matchRanges(
+    types: readonly number[],
+    name: string,
+    only: number,
+    keep: (nameId: number) => boolean,
+  ): [number, number][] {
     const pieces: [number, number][] = [];
     const literalIds = new Set<number>();
     if (only !== PREFIXED) {
@@ -278,7 +296,8 @@ export class AclStore {
     const startsWithPrefix = (id: number) => prefix === null || this.names[id]!.startsWith(prefix);
     const ranges: [number, number][] = [];
     let checkPattern = -1;
-    if (name !== null && patternFilter === "MATCH") return { ranges: this.matchRanges(types as number[], name, -1, startsWithPrefix), checkPattern };
+    if (name !== null && patternFilter === "MATCH")
+      return { ranges: this.matchRanges(types as number[], name, -1, startsWithPrefix), checkPattern };
     if (name !== null) {
       const id = indexOfString(this.names, name);
       if (id < 0 || !startsWithPrefix(id)) return { ranges, checkPattern };
@@ -354,7 +373,10 @@ export class AclStore {
     const sources: Source[] = [{ size: rangeTotal, positions: () => null }];
     if (principalId >= 0) {
       const p = this.principalIndex();
-      sources.push({ size: postingSize(p, principalId), positions: () => p.positions.subarray(p.offsets[principalId], p.offsets[principalId + 1]) });
+      sources.push({
+        size: postingSize(p, principalId),
+        positions: () => p.positions.subarray(p.offsets[principalId], p.offsets[principalId + 1]),
+      });
     } else if (principalMask !== null) {
       const p = this.principalIndex();
       const size = principalIds.reduce((s, id) => s + postingSize(p, id), 0);
@@ -373,11 +395,17 @@ export class AclStore {
     }
     if (op >= 0) {
       const p = this.operationIndex();
-      sources.push({ size: postingSize(p, op), positions: () => p.positions.subarray(p.offsets[op], p.offsets[op + 1]) });
+      sources.push({
+        size: postingSize(p, op),
+        positions: () => p.positions.subarray(p.offsets[op], p.offsets[op + 1]),
+      });
     }
     if (hostId >= 0) {
       const p = this.hostIndex();
-      sources.push({ size: postingSize(p, hostId), positions: () => p.positions.subarray(p.offsets[hostId], p.offsets[hostId + 1]) });
+      sources.push({
+        size: postingSize(p, hostId),
+        positions: () => p.positions.subarray(p.offsets[hostId], p.offsets[hostId + 1]),
+      });
     }
     const best = sources.reduce((a, b) => (b.size < a.size ? b : a));
     if (best.size === 0) return EMPTY_SELECTION;
@@ -600,13 +628,13 @@ export class AclStore {
     };
   }
 
-
   /** Every ACL that applies to the resource (Kafka's MATCH), in the browse order; not cached. */
   matching(resourceType: ResourceType, resourceName: string): AclBinding[] {
     const r = this.resourceRanges({ resourceType, resourceName, patternType: "MATCH" });
     const out: AclBinding[] = [];
     const shared = this.materialized;
-    for (const [from, to] of r?.ranges ?? []) for (let i = from; i < to; i++) out.push(shared !== null ? shared[i]! : this.bindingAt(i));
+    for (const [from, to] of r?.ranges ?? [])
+      for (let i = from; i < to; i++) out.push(shared !== null ? shared[i]! : this.bindingAt(i));
     return out;
   }
 

@@ -15,11 +15,22 @@ const user2 = "User:user2";
 const host1 = "192.168.1.1";
 const host2 = "192.168.1.2";
 
-type Step = [description: string, acls: AclBinding[], principal: string, host: string, op: AclOperation, type: ResourceType, expected: "ALLOWED" | "DENIED"];
+type Step = [
+  description: string,
+  acls: AclBinding[],
+  principal: string,
+  host: string,
+  op: AclOperation,
+  type: ResourceType,
+  expected: "ALLOWED" | "DENIED",
+];
 
 function run(steps: Step[], config?: AuthorizerConfig): void {
   for (const [description, acls, principal, host, operation, resourceType, expected] of steps) {
-    expect(authorizeByResourceType(acls, { principal, host, operation, resourceType }, config).decision, description).toBe(expected);
+    expect(
+      authorizeByResourceType(acls, { principal, host, operation, resourceType }, config).decision,
+      description,
+    ).toBe(expected);
   }
 }
 
@@ -82,7 +93,8 @@ describe("authorizeByResourceType — BaseAuthorizerTest", () => {
   });
 
   it("testAuthorizeByResourceTypeWildcardResourceDenyDominate", () => {
-    const allowAce = (name: string, pt: "LITERAL" | "PREFIXED") => acl("GROUP", name, pt, user1, host1, "WRITE", "ALLOW");
+    const allowAce = (name: string, pt: "LITERAL" | "PREFIXED") =>
+      acl("GROUP", name, pt, user1, host1, "WRITE", "ALLOW");
     const s1 = [allowAce("hello", "PREFIXED")];
     const s2 = [...s1, acl("GROUP", "*", "LITERAL", user1, host1, "WRITE", "DENY")];
     const s3 = [...s2, allowAce("*", "LITERAL")];
@@ -150,7 +162,15 @@ describe("authorizeByResourceType — BaseAuthorizerTest", () => {
     const acls = [denyAll("TOPIC"), denyAll("CLUSTER"), denyAll("GROUP"), denyAll("TRANSACTIONAL_ID")];
     const config = { superUsers: ["User:superuser1", "User:superuser2"] };
     run(
-      (["TOPIC", "CLUSTER", "GROUP", "TRANSACTIONAL_ID"] as const).map((type): Step => [type, acls, "User:superuser1", "192.0.4.4", "READ", type, "ALLOWED"]),
+      (["TOPIC", "CLUSTER", "GROUP", "TRANSACTIONAL_ID"] as const).map((type): Step => [
+        type,
+        acls,
+        "User:superuser1",
+        "192.0.4.4",
+        "READ",
+        type,
+        "ALLOWED",
+      ]),
       config,
     );
   });
@@ -184,7 +204,10 @@ describe("authorizeByResourceType — Kafka's exact rule", () => {
     run([
       [
         "empty-prefix deny",
-        [acl("TOPIC", "", "PREFIXED", user1, "*", "READ", "DENY"), acl("TOPIC", "t", "LITERAL", user1, "*", "READ", "ALLOW")],
+        [
+          acl("TOPIC", "", "PREFIXED", user1, "*", "READ", "DENY"),
+          acl("TOPIC", "t", "LITERAL", user1, "*", "READ", "ALLOW"),
+        ],
         user1,
         host1,
         "READ",
@@ -193,7 +216,10 @@ describe("authorizeByResourceType — Kafka's exact rule", () => {
       ],
       [
         "literal deny of another name",
-        [acl("TOPIC", "u", "LITERAL", user1, "*", "READ", "DENY"), acl("TOPIC", "t", "LITERAL", user1, "*", "READ", "ALLOW")],
+        [
+          acl("TOPIC", "u", "LITERAL", user1, "*", "READ", "DENY"),
+          acl("TOPIC", "t", "LITERAL", user1, "*", "READ", "ALLOW"),
+        ],
         user1,
         host1,
         "READ",
@@ -202,7 +228,10 @@ describe("authorizeByResourceType — Kafka's exact rule", () => {
       ],
       [
         "literal deny does not dominate a prefixed allow",
-        [acl("TOPIC", "t", "LITERAL", user1, "*", "READ", "DENY"), acl("TOPIC", "t", "PREFIXED", user1, "*", "READ", "ALLOW")],
+        [
+          acl("TOPIC", "t", "LITERAL", user1, "*", "READ", "DENY"),
+          acl("TOPIC", "t", "PREFIXED", user1, "*", "READ", "ALLOW"),
+        ],
         user1,
         host1,
         "READ",

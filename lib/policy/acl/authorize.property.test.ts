@@ -39,7 +39,11 @@ function applies(a: AclBinding, type: ResourceType, name: string): boolean {
   return a.resourceName === name || (a.resourceName === "*" && !name.startsWith("*"));
 }
 
-function linearReference(acls: readonly AclBinding[], r: AuthorizeRequest, config: AuthorizerConfig): "ALLOWED" | "DENIED" {
+function linearReference(
+  acls: readonly AclBinding[],
+  r: AuthorizeRequest,
+  config: AuthorizerConfig,
+): "ALLOWED" | "DENIED" {
   if ((config.superUsers as readonly string[] | undefined)?.includes(r.principal)) return "ALLOWED";
   const on = acls.filter((a) => applies(a, r.resourceType, r.resourceName));
   if (on.some((a) => a.permissionType === "DENY" && aclMatches(a, r))) return "DENIED";
@@ -61,7 +65,8 @@ function compareStandardAcl(x: AclBinding, y: AclBinding): number {
 }
 
 function kafkaScan(acls: readonly AclBinding[], r: AuthorizeRequest, config: AuthorizerConfig): AuthorizationResult {
-  if ((config.superUsers as readonly string[] | undefined)?.includes(r.principal)) return { decision: "ALLOWED", rule: { kind: "superUser" } };
+  if ((config.superUsers as readonly string[] | undefined)?.includes(r.principal))
+    return { decision: "ALLOWED", rule: { kind: "superUser" } };
   const unique = new Map(acls.map((a) => [bindingKey(a), a]));
   const sorted = [...unique.values()].filter((a) => a.resourceType === r.resourceType).sort(compareStandardAcl);
   // tailSet(exemplar): the first ACL whose name is <= the exemplar's name (reverse order).
@@ -110,9 +115,19 @@ function kafkaScan(acls: readonly AclBinding[], r: AuthorizeRequest, config: Aut
 
 // ---- generators ---------------------------------------------------------------------
 
-const nameArb = fc.array(fc.constantFrom("a", "b", "ab", "*", "!", "_", "-x"), { maxLength: 4 }).map((parts) => parts.join(""));
+const nameArb = fc
+  .array(fc.constantFrom("a", "b", "ab", "*", "!", "_", "-x"), { maxLength: 4 })
+  .map((parts) => parts.join(""));
 const typeArb = fc.constantFrom<ResourceType>("TOPIC", "GROUP");
-const aclPrincipalArb = fc.constantFrom("User:alice", "User:bob", "User:*", "Group:*", "Service:alice", "User:a:b", "bob");
+const aclPrincipalArb = fc.constantFrom(
+  "User:alice",
+  "User:bob",
+  "User:*",
+  "Group:*",
+  "Service:alice",
+  "User:a:b",
+  "bob",
+);
 const requestPrincipalArb = fc.constantFrom("User:alice", "User:bob", "Service:alice", "User:a:b", "User:*");
 const hostArb = fc.constantFrom("*", "10.0.0.1", "10.0.0.2");
 const operationArb = fc.constantFrom<AclOperation>(...OPERATIONS);
@@ -145,40 +160,57 @@ const RUNS = 3000;
 describe("authorize — properties", () => {
   it("the index reports exactly what Kafka's scan reports (decision and deciding rule)", () => {
     fc.assert(
-      fc.property(fc.array(aclArb, { maxLength: 40 }), fc.array(requestArb, { minLength: 1, maxLength: 8 }), configArb, (acls, requests, config) => {
-        const index = AclIndex.build(acls);
-        for (const r of requests) expect(authorize(index, r, config)).toEqual(kafkaScan(acls, r, config));
-      }),
+      fc.property(
+        fc.array(aclArb, { maxLength: 40 }),
+        fc.array(requestArb, { minLength: 1, maxLength: 8 }),
+        configArb,
+        (acls, requests, config) => {
+          const index = AclIndex.build(acls);
+          for (const r of requests) expect(authorize(index, r, config)).toEqual(kafkaScan(acls, r, config));
+        },
+      ),
       { numRuns: RUNS },
     );
   });
 
   it("answering from the collected scan order (effective-permission matrices) equals authorize", () => {
     fc.assert(
-      fc.property(fc.array(aclArb, { maxLength: 40 }), fc.array(requestArb, { minLength: 1, maxLength: 8 }), configArb, (acls, requests, config) => {
-        const index = AclIndex.build(acls);
-        for (const r of requests) {
-          const groups = scanOrder(index, r.resourceType, r.resourceName);
-          expect(authorizeInScanOrder(groups, r, config)).toEqual(authorize(index, r, config));
-        }
-      }),
+      fc.property(
+        fc.array(aclArb, { maxLength: 40 }),
+        fc.array(requestArb, { minLength: 1, maxLength: 8 }),
+        configArb,
+        (acls, requests, config) => {
+          const index = AclIndex.build(acls);
+          for (const r of requests) {
+            const groups = scanOrder(index, r.resourceType, r.resourceName);
+            expect(authorizeInScanOrder(groups, r, config)).toEqual(authorize(index, r, config));
+          }
+        },
+      ),
       { numRuns: 1000 },
     );
   });
 
   it("the index agrees with a plain linear scan of every ACL", () => {
     fc.assert(
-      fc.property(fc.array(aclArb, { maxLength: 60 }), fc.array(requestArb, { minLength: 1, maxLength: 8 }), configArb, (acls, requests, config) => {
-        const index = AclIndex.build(acls);
-        for (const r of requests) {
-          const result = authorize(index, r, config);
-          expect(result.decision).toBe(linearReference(acls, r, config));
-          if (result.rule.kind === "acl") {
-            expect(aclMatches(result.rule.acl, r) && applies(result.rule.acl, r.resourceType, r.resourceName)).toBe(true);
-            expect(result.rule.acl.permissionType === "ALLOW").toBe(result.decision === "ALLOWED");
+      fc.property(
+        fc.array(aclArb, { maxLength: 60 }),
+        fc.array(requestArb, { minLength: 1, maxLength: 8 }),
+        configArb,
+        (acls, requests, config) => {
+          const index = AclIndex.build(acls);
+          for (const r of requests) {
+            const result = authorize(index, r, config);
+            expect(result.decision).toBe(linearReference(acls, r, config));
+            if (result.rule.kind === "acl") {
+              expect(aclMatches(result.rule.acl, r) && applies(result.rule.acl, r.resourceType, r.resourceName)).toBe(
+                true,
+              );
+              expect(result.rule.acl.permissionType === "ALLOW").toBe(result.decision === "ALLOWED");
+            }
           }
-        }
-      }),
+        },
+      ),
       { numRuns: RUNS },
     );
   });
@@ -203,7 +235,11 @@ describe("authorize — properties", () => {
           const deny: AclBinding = {
             resourceType: d.resourceType,
             // (a LITERAL `*` does not apply to names starting with `*`: see the quirk test)
-            resourceName: wildcard ? "*" : d.patternType === "PREFIXED" ? r.resourceName.slice(0, d.cut) : r.resourceName,
+            resourceName: wildcard
+              ? "*"
+              : d.patternType === "PREFIXED"
+                ? r.resourceName.slice(0, d.cut)
+                : r.resourceName,
             patternType: wildcard ? "LITERAL" : d.patternType,
             principal: d.principal,
             host: d.host,
@@ -238,13 +274,29 @@ describe("authorize — properties", () => {
     );
   });
 
-  it("but with allow.everyone.if.no.acl.found=true, the first ACL on a resource takes access away from everyone else", () => {
-    const r: AuthorizeRequest = { principal: "User:bob", host: "10.0.0.1", operation: "READ", resourceType: "TOPIC", resourceName: "t" };
-    const config = { allowEveryoneIfNoAclFound: true };
-    expect(authorize([], r, config).decision).toBe("ALLOWED");
-    const aliceOnly: AclBinding = { ...r, principal: "User:alice", host: "*", patternType: "LITERAL", permissionType: "ALLOW" };
-    expect(authorize([aliceOnly], r, config).decision).toBe("DENIED");
-  });
+  it(
+    "but with allow.everyone.if.no.acl.found=true, the first ACL on a resource takes access away from " +
+      "everyone else",
+    () => {
+      const r: AuthorizeRequest = {
+        principal: "User:bob",
+        host: "10.0.0.1",
+        operation: "READ",
+        resourceType: "TOPIC",
+        resourceName: "t",
+      };
+      const config = { allowEveryoneIfNoAclFound: true };
+      expect(authorize([], r, config).decision).toBe("ALLOWED");
+      const aliceOnly: AclBinding = {
+        ...r,
+        principal: "User:alice",
+        host: "*",
+        patternType: "LITERAL",
+        permissionType: "ALLOW",
+      };
+      expect(authorize([aliceOnly], r, config).decision).toBe("DENIED");
+    },
+  );
 
   it("MATCH lookups through the index equal the MATCH filter over the list", () => {
     fc.assert(
@@ -273,8 +325,14 @@ describe("authorize — properties", () => {
  */
 describe("StandardAuthorizerPropertyTest", () => {
   const topicChar = fc.constantFrom(..."abcXYZ019_-.".split(""));
-  const topicArb = fc.array(topicChar, { minLength: 1, maxLength: 12 }).map((c) => c.join("")).filter((t) => t !== "." && t !== "..");
-  const suffixesArb = fc.uniqueArray(fc.array(topicChar, { maxLength: 4 }).map((c) => c.join("")), { maxLength: 10 });
+  const topicArb = fc
+    .array(topicChar, { minLength: 1, maxLength: 12 })
+    .map((c) => c.join(""))
+    .filter((t) => t !== "." && t !== "..");
+  const suffixesArb = fc.uniqueArray(
+    fc.array(topicChar, { maxLength: 4 }).map((c) => c.join("")),
+    { maxLength: 10 },
+  );
   const writeAcl = (resourceName: string, patternType: PatternType, permissionType: "ALLOW" | "DENY"): AclBinding => ({
     resourceType: "TOPIC",
     resourceName,
@@ -284,19 +342,33 @@ describe("StandardAuthorizerPropertyTest", () => {
     operation: "WRITE",
     permissionType,
   });
-  const randomPrefixRules = (topic: string, suffixes: string[], permission: "ALLOW" | "DENY", keep: (p: string) => boolean) => {
+  const randomPrefixRules = (
+    topic: string,
+    suffixes: string[],
+    permission: "ALLOW" | "DENY",
+    keep: (p: string) => boolean,
+  ) => {
     const patterns = new Set<string>();
-    for (let i = 0; i < topic.length; i++) for (const s of suffixes) if (keep(topic.slice(0, i) + s)) patterns.add(topic.slice(0, i) + s);
+    for (let i = 0; i < topic.length; i++)
+      for (const s of suffixes) if (keep(topic.slice(0, i) + s)) patterns.add(topic.slice(0, i) + s);
     return [...patterns].map((p) => writeAcl(p, "PREFIXED", permission));
   };
   const decide = (acls: AclBinding[], topic: string) =>
-    authorize(acls, { principal: "User:user", host: "127.0.0.1", operation: "WRITE", resourceType: "TOPIC", resourceName: topic }).decision;
+    authorize(acls, {
+      principal: "User:user",
+      host: "127.0.0.1",
+      operation: "WRITE",
+      resourceType: "TOPIC",
+      resourceName: topic,
+    }).decision;
 
   it("matchingPrefixDenyOverridesAllAllowRules", () => {
     fc.assert(
       fc.property(topicArb, suffixesArb, fc.nat(), (topic, suffixes, cut) => {
         const deny = writeAcl(topic.slice(0, cut % topic.length), "PREFIXED", "DENY");
-        expect(decide([deny, ...randomPrefixRules(topic, suffixes, "ALLOW", (p) => p.length > 0)], topic)).toBe("DENIED");
+        expect(decide([deny, ...randomPrefixRules(topic, suffixes, "ALLOW", (p) => p.length > 0)], topic)).toBe(
+          "DENIED",
+        );
       }),
       { numRuns: 5000 },
     );
@@ -306,7 +378,9 @@ describe("StandardAuthorizerPropertyTest", () => {
     fc.assert(
       fc.property(topicArb, suffixesArb, (topic, suffixes) => {
         const deny = writeAcl(topic, "LITERAL", "DENY");
-        expect(decide([deny, ...randomPrefixRules(topic, suffixes, "ALLOW", (p) => p.length > 0)], topic)).toBe("DENIED");
+        expect(decide([deny, ...randomPrefixRules(topic, suffixes, "ALLOW", (p) => p.length > 0)], topic)).toBe(
+          "DENIED",
+        );
       }),
       { numRuns: 5000 },
     );

@@ -22,34 +22,58 @@ function check(acls: AclBinding[], rows: Row[], config?: AuthorizerConfig): void
 const SUPERMAN: AuthorizerConfig = { superUsers: ["User:superman"] };
 
 describe("authorize — StandardAuthorizerTest", () => {
-  const fooAcl = (op: AclOperation, perm: "ALLOW" | "DENY") => acl("TOPIC", "foo_", "PREFIXED", "User:bob", "*", op, perm);
+  const fooAcl = (op: AclOperation, perm: "ALLOW" | "DENY") =>
+    acl("TOPIC", "foo_", "PREFIXED", "User:bob", "*", op, perm);
   const barAcl = (op: AclOperation, perm: "ALLOW" | "DENY") => acl("GROUP", "bar", "LITERAL", "User:*", "*", op, perm);
 
-  it("testFindResultImplication: READ/WRITE/DELETE/ALTER/DESCRIBE ALLOW imply DESCRIBE, CREATE does not, DENY never implies", () => {
-    for (const op of ["DESCRIBE", "READ", "WRITE", "DELETE", "ALTER"] as const) {
-      expect(authorize([fooAcl(op, "ALLOW")], req("User:bob", "DESCRIBE", "TOPIC", "foo_bar")).rule.kind).toBe("acl");
-    }
-    expect(authorize([fooAcl("CREATE", "ALLOW")], req("User:bob", "DESCRIBE", "TOPIC", "foo_bar")).rule.kind).toBe("noAclMatched");
-    for (const op of ["READ", "WRITE", "DELETE", "ALTER"] as const) {
-      expect(authorize([fooAcl(op, "DENY")], req("User:bob", "DESCRIBE", "TOPIC", "foo_bar")).rule.kind).toBe("noAclMatched");
-    }
-    expect(authorize([fooAcl("DESCRIBE", "DENY")], req("User:bob", "DESCRIBE", "TOPIC", "foo_bar")).decision).toBe("DENIED");
-    for (const op of ["DESCRIBE_CONFIGS", "ALTER_CONFIGS"] as const) {
-      expect(authorize([fooAcl(op, "ALLOW")], req("User:bob", "DESCRIBE_CONFIGS", "TOPIC", "foo_bar")).decision).toBe("ALLOWED");
-    }
-    expect(authorize([fooAcl("ALTER_CONFIGS", "DENY")], req("User:bob", "DESCRIBE_CONFIGS", "TOPIC", "foo_bar")).rule.kind).toBe("noAclMatched");
-    expect(authorize([fooAcl("ALTER_CONFIGS", "DENY")], req("User:bob", "ALTER_CONFIGS", "TOPIC", "foo_bar")).decision).toBe("DENIED");
-  });
+  it(
+    "testFindResultImplication: READ/WRITE/DELETE/ALTER/DESCRIBE ALLOW imply DESCRIBE, CREATE does not, " +
+      "DENY never implies",
+    () => {
+      for (const op of ["DESCRIBE", "READ", "WRITE", "DELETE", "ALTER"] as const) {
+        expect(authorize([fooAcl(op, "ALLOW")], req("User:bob", "DESCRIBE", "TOPIC", "foo_bar")).rule.kind).toBe("acl");
+      }
+      expect(authorize([fooAcl("CREATE", "ALLOW")], req("User:bob", "DESCRIBE", "TOPIC", "foo_bar")).rule.kind).toBe(
+        "noAclMatched",
+      );
+      for (const op of ["READ", "WRITE", "DELETE", "ALTER"] as const) {
+        expect(authorize([fooAcl(op, "DENY")], req("User:bob", "DESCRIBE", "TOPIC", "foo_bar")).rule.kind).toBe(
+          "noAclMatched",
+        );
+      }
+      expect(authorize([fooAcl("DESCRIBE", "DENY")], req("User:bob", "DESCRIBE", "TOPIC", "foo_bar")).decision).toBe(
+        "DENIED",
+      );
+      for (const op of ["DESCRIBE_CONFIGS", "ALTER_CONFIGS"] as const) {
+        expect(authorize([fooAcl(op, "ALLOW")], req("User:bob", "DESCRIBE_CONFIGS", "TOPIC", "foo_bar")).decision).toBe(
+          "ALLOWED",
+        );
+      }
+      expect(
+        authorize([fooAcl("ALTER_CONFIGS", "DENY")], req("User:bob", "DESCRIBE_CONFIGS", "TOPIC", "foo_bar")).rule.kind,
+      ).toBe("noAclMatched");
+      expect(
+        authorize([fooAcl("ALTER_CONFIGS", "DENY")], req("User:bob", "ALTER_CONFIGS", "TOPIC", "foo_bar")).decision,
+      ).toBe("DENIED");
+    },
+  );
 
   it("testFindResultPrincipalMatching", () => {
     expect(authorize([fooAcl("READ", "ALLOW")], req("User:bob", "READ", "TOPIC", "foo_bar")).decision).toBe("ALLOWED");
-    expect(authorize([fooAcl("READ", "ALLOW")], req("User:alice", "READ", "TOPIC", "foo_bar")).rule.kind).toBe("noAclMatched");
+    expect(authorize([fooAcl("READ", "ALLOW")], req("User:alice", "READ", "TOPIC", "foo_bar")).rule.kind).toBe(
+      "noAclMatched",
+    );
     expect(authorize([barAcl("READ", "DENY")], req("User:alice", "READ", "GROUP", "bar")).decision).toBe("DENIED");
   });
 
   it("testSimpleAuthorizations", () => {
     check(
-      [fooAcl("READ", "ALLOW"), fooAcl("WRITE", "ALLOW"), barAcl("DESCRIBE_CONFIGS", "ALLOW"), barAcl("ALTER_CONFIGS", "ALLOW")],
+      [
+        fooAcl("READ", "ALLOW"),
+        fooAcl("WRITE", "ALLOW"),
+        barAcl("DESCRIBE_CONFIGS", "ALLOW"),
+        barAcl("ALTER_CONFIGS", "ALLOW"),
+      ],
       [
         [req("User:bob", "READ", "TOPIC", "foo_"), "ALLOWED"],
         [req("User:fred", "ALTER_CONFIGS", "GROUP", "bar"), "ALLOWED"],
@@ -58,15 +82,18 @@ describe("authorize — StandardAuthorizerTest", () => {
     );
   });
 
-  it("testAllowEveryoneIfNoAclFoundConfigEnabled / Disabled: any ACL on the resource switches it to default-deny", () => {
-    const acls = [acl("TOPIC", "topic1", "LITERAL", "User:Alice", "*", "READ", "ALLOW")];
-    const rows = (topic2: "ALLOWED" | "DENIED"): Row[] => [
-      [req("User:Bob", "READ", "TOPIC", "topic1"), "DENIED"],
-      [req("User:Bob", "READ", "TOPIC", "topic2"), topic2],
-    ];
-    check(acls, rows("ALLOWED"), { superUsers: ["User:alice", "User:chris"], allowEveryoneIfNoAclFound: true });
-    check(acls, rows("DENIED"), { superUsers: ["User:alice", "User:chris"], allowEveryoneIfNoAclFound: false });
-  });
+  it(
+    "testAllowEveryoneIfNoAclFoundConfigEnabled / Disabled: any ACL on the resource switches it to " + "default-deny",
+    () => {
+      const acls = [acl("TOPIC", "topic1", "LITERAL", "User:Alice", "*", "READ", "ALLOW")];
+      const rows = (topic2: "ALLOWED" | "DENIED"): Row[] => [
+        [req("User:Bob", "READ", "TOPIC", "topic1"), "DENIED"],
+        [req("User:Bob", "READ", "TOPIC", "topic2"), topic2],
+      ];
+      check(acls, rows("ALLOWED"), { superUsers: ["User:alice", "User:chris"], allowEveryoneIfNoAclFound: true });
+      check(acls, rows("DENIED"), { superUsers: ["User:alice", "User:chris"], allowEveryoneIfNoAclFound: false });
+    },
+  );
 
   it("testDenyPrecedenceWithOperationAll", () => {
     const acls = [
@@ -221,11 +248,13 @@ describe("authorize — StandardAuthorizerTest", () => {
 describe("authorize — AuthorizerTest (core)", () => {
   const alice = "User:alice";
   const resource = "foo-5f2d9c3e";
-  const allowRead = (name: string, pt: "LITERAL" | "PREFIXED" = "LITERAL") => acl("TOPIC", name, pt, "User:*", "*", "READ", "ALLOW");
-  const denyRead = (name: string, pt: "LITERAL" | "PREFIXED" = "LITERAL") => acl("TOPIC", name, pt, "User:*", "*", "READ", "DENY");
+  const allowRead = (name: string, pt: "LITERAL" | "PREFIXED" = "LITERAL") =>
+    acl("TOPIC", name, pt, "User:*", "*", "READ", "ALLOW");
+  const denyRead = (name: string, pt: "LITERAL" | "PREFIXED" = "LITERAL") =>
+    acl("TOPIC", name, pt, "User:*", "*", "READ", "DENY");
   const superUsers: AuthorizerConfig = { superUsers: ["User:superuser1", "User:superuser2"] };
 
-  it("testAuthorizeWithEmptyResourceName: a wildcard GROUP ACL authorizes group \"\"", () => {
+  it('testAuthorizeWithEmptyResourceName: a wildcard GROUP ACL authorizes group ""', () => {
     expect(authorize([], req(alice, "READ", "GROUP", "", "192.168.0.1")).decision).toBe("DENIED");
     const acls = [acl("GROUP", "*", "LITERAL", "User:*", "*", "READ", "ALLOW")];
     expect(authorize(acls, req(alice, "READ", "GROUP", "", "192.168.0.1")).decision).toBe("ALLOWED");
@@ -286,11 +315,17 @@ describe("authorize — AuthorizerTest (core)", () => {
     check([readOnWildcard], [[req(alice, "READ", "TOPIC", resource, h1), "ALLOWED"]]);
     const writeOnTopic = acl("TOPIC", resource, "LITERAL", alice, h1, "WRITE", "ALLOW");
     const denyWriteOnWildcard = acl("TOPIC", "*", "LITERAL", alice, h1, "WRITE", "DENY");
-    check([readOnWildcard, writeOnTopic, denyWriteOnWildcard], [[req(alice, "WRITE", "TOPIC", resource, h1), "DENIED"]]);
+    check(
+      [readOnWildcard, writeOnTopic, denyWriteOnWildcard],
+      [[req(alice, "WRITE", "TOPIC", resource, h1), "DENIED"]],
+    );
   });
 
   it("testNoAclFound / testNoAclFoundOverride", () => {
-    expect(authorize([], req(alice, "READ", "TOPIC", resource))).toEqual({ decision: "DENIED", rule: { kind: "default" } });
+    expect(authorize([], req(alice, "READ", "TOPIC", resource))).toEqual({
+      decision: "DENIED",
+      rule: { kind: "default" },
+    });
     expect(authorize([], req(alice, "READ", "TOPIC", resource), { allowEveryoneIfNoAclFound: true })).toEqual({
       decision: "ALLOWED",
       rule: { kind: "default" },
@@ -311,7 +346,10 @@ describe("authorize — AuthorizerTest (core)", () => {
       const index = AclIndex.build([acl("CLUSTER", "kafka-cluster", "LITERAL", alice, "*", parent, "ALLOW")]);
       for (const op of OPERATIONS) {
         const expected = allowed.includes(op) || op === parent ? "ALLOWED" : "DENIED";
-        expect(authorize(index, req(alice, op, "CLUSTER", "kafka-cluster", "192.168.3.1")).decision, `ALLOW ${parent} -> ${op}`).toBe(expected);
+        expect(
+          authorize(index, req(alice, op, "CLUSTER", "kafka-cluster", "192.168.3.1")).decision,
+          `ALLOW ${parent} -> ${op}`,
+        ).toBe(expected);
       }
     }
     const implicationsOfDeny: Array<[AclOperation, AclOperation[]]> = [
@@ -326,7 +364,10 @@ describe("authorize — AuthorizerTest (core)", () => {
       ]);
       for (const op of OPERATIONS) {
         const expected = denied.includes(op) || op === parent ? "DENIED" : "ALLOWED";
-        expect(authorize(index, req(alice, op, "CLUSTER", "kafka-cluster", "192.168.3.1")).decision, `DENY ${parent} -> ${op}`).toBe(expected);
+        expect(
+          authorize(index, req(alice, op, "CLUSTER", "kafka-cluster", "192.168.3.1")).decision,
+          `DENY ${parent} -> ${op}`,
+        ).toBe(expected);
       }
     }
   });
@@ -409,8 +450,14 @@ describe("authorize — matching details the docs and traps call out", () => {
     const literal = acl("TOPIC", "foobar", "LITERAL", "User:a", "*", "READ", "ALLOW");
     const prefix = acl("TOPIC", "foo", "PREFIXED", "User:a", "*", "READ", "ALLOW");
     const wildcard = acl("TOPIC", "*", "LITERAL", "User:*", "*", "READ", "ALLOW");
-    expect(authorize([wildcard, prefix, literal], req("User:a", "READ", "TOPIC", "foobar")).rule).toEqual({ kind: "acl", acl: wildcard });
-    expect(authorize([prefix, literal], req("User:a", "READ", "TOPIC", "foobar")).rule).toEqual({ kind: "acl", acl: prefix });
+    expect(authorize([wildcard, prefix, literal], req("User:a", "READ", "TOPIC", "foobar")).rule).toEqual({
+      kind: "acl",
+      acl: wildcard,
+    });
+    expect(authorize([prefix, literal], req("User:a", "READ", "TOPIC", "foobar")).rule).toEqual({
+      kind: "acl",
+      acl: prefix,
+    });
     const denyPrefix = acl("TOPIC", "foo", "PREFIXED", "User:*", "*", "ALL", "DENY");
     const denyLiteral = acl("TOPIC", "foobar", "LITERAL", "User:a", "*", "READ", "DENY");
     expect(authorize([denyPrefix, denyLiteral, literal], req("User:a", "READ", "TOPIC", "foobar")).rule).toEqual({
@@ -419,7 +466,10 @@ describe("authorize — matching details the docs and traps call out", () => {
     });
     // Inside one resource pattern: operation order first (ALL before READ), then principal.
     const denyAll = acl("TOPIC", "foobar", "LITERAL", "User:*", "*", "ALL", "DENY");
-    expect(authorize([denyLiteral, denyAll], req("User:a", "READ", "TOPIC", "foobar")).rule).toEqual({ kind: "acl", acl: denyAll });
+    expect(authorize([denyLiteral, denyAll], req("User:a", "READ", "TOPIC", "foobar")).rule).toEqual({
+      kind: "acl",
+      acl: denyAll,
+    });
   });
 
   it("Kafka quirk, mirrored: LITERAL `*` ACLs do not apply to other names starting with `*`", () => {
@@ -428,18 +478,27 @@ describe("authorize — matching details the docs and traps call out", () => {
       acl("GROUP", "*", "LITERAL", "User:mallory", "*", "READ", "DENY"),
     ];
     expect(authorize(acls, req("User:a", "READ", "GROUP", "orders")).decision).toBe("ALLOWED");
-    expect(authorize(acls, req("User:a", "READ", "GROUP", "*orders"))).toEqual({ decision: "DENIED", rule: { kind: "default" } });
-    expect(authorize(acls, req("User:mallory", "READ", "GROUP", "*orders"), { allowEveryoneIfNoAclFound: true }).decision).toBe("ALLOWED");
+    expect(authorize(acls, req("User:a", "READ", "GROUP", "*orders"))).toEqual({
+      decision: "DENIED",
+      rule: { kind: "default" },
+    });
+    expect(
+      authorize(acls, req("User:mallory", "READ", "GROUP", "*orders"), { allowEveryoneIfNoAclFound: true }).decision,
+    ).toBe("ALLOWED");
     expect(authorize(acls, req("User:a", "READ", "GROUP", "*")).decision).toBe("ALLOWED");
   });
 
-  it("an ACL principal without a colon (stored by pre-4.0 clusters) matches nobody but still puts ACLs on the resource", () => {
-    const acls = [acl("TOPIC", "t", "LITERAL", "bob", "*", "READ", "ALLOW")];
-    expect(authorize(acls, req("User:bob", "READ", "TOPIC", "t"), { allowEveryoneIfNoAclFound: true })).toEqual({
-      decision: "DENIED",
-      rule: { kind: "noAclMatched" },
-    });
-  });
+  it(
+    "an ACL principal without a colon (stored by pre-4.0 clusters) matches nobody but still puts ACLs on " +
+      "the resource",
+    () => {
+      const acls = [acl("TOPIC", "t", "LITERAL", "bob", "*", "READ", "ALLOW")];
+      expect(authorize(acls, req("User:bob", "READ", "TOPIC", "t"), { allowEveryoneIfNoAclFound: true })).toEqual({
+        decision: "DENIED",
+        rule: { kind: "noAclMatched" },
+      });
+    },
+  );
 
   it("group names starting below `*` (where Kafka hangs or throws) get the intended decision", () => {
     const acls = [

@@ -48,15 +48,43 @@
  * the resource name, the rule the first pass uses, which yields Kafka's intended result.
  */
 import { WILDCARD_HOST, WILDCARD_PRINCIPAL, WILDCARD_RESOURCE, type ResourceType } from "../types";
-import { AclIndex, idKey, resultOf, scanToPrefix, seekAtOrBelow, type AclGroup, type AclTable, type IndexedAcl, type TypeSection } from "./acl-index";
+import {
+  AclIndex,
+  idKey,
+  resultOf,
+  scanToPrefix,
+  seekAtOrBelow,
+  type AclGroup,
+  type AclTable,
+  type IndexedAcl,
+  type TypeSection,
+} from "./acl-index";
 import type { AclBinding } from "../types";
-import type { AuthorizationResult, AuthorizeByResourceTypeRequest, AuthorizeRequest, AuthorizerConfig, Decision } from "./model";
+import type {
+  AuthorizationResult,
+  AuthorizeByResourceTypeRequest,
+  AuthorizeRequest,
+  AuthorizerConfig,
+  Decision,
+} from "./model";
 import { operationBit } from "./operations";
 
-const SUPER_USER_RESULT: AuthorizationResult = Object.freeze({ decision: "ALLOWED", rule: Object.freeze({ kind: "superUser" }) });
-const NO_ACL_MATCHED_RESULT: AuthorizationResult = Object.freeze({ decision: "DENIED", rule: Object.freeze({ kind: "noAclMatched" }) });
-const DEFAULT_ALLOW_RESULT: AuthorizationResult = Object.freeze({ decision: "ALLOWED", rule: Object.freeze({ kind: "default" }) });
-const DEFAULT_DENY_RESULT: AuthorizationResult = Object.freeze({ decision: "DENIED", rule: Object.freeze({ kind: "default" }) });
+const SUPER_USER_RESULT: AuthorizationResult = Object.freeze({
+  decision: "ALLOWED",
+  rule: Object.freeze({ kind: "superUser" }),
+});
+const NO_ACL_MATCHED_RESULT: AuthorizationResult = Object.freeze({
+  decision: "DENIED",
+  rule: Object.freeze({ kind: "noAclMatched" }),
+});
+const DEFAULT_ALLOW_RESULT: AuthorizationResult = Object.freeze({
+  decision: "ALLOWED",
+  rule: Object.freeze({ kind: "default" }),
+});
+const DEFAULT_DENY_RESULT: AuthorizationResult = Object.freeze({
+  decision: "DENIED",
+  rule: Object.freeze({ kind: "default" }),
+});
 
 /** Something that looks at the ACL groups of a resource in Kafka's scan order. */
 export interface GroupVisitor {
@@ -91,7 +119,12 @@ function checkSection(section: TypeSection, resourceName: string, start: number,
 }
 
 /** Visit the groups that apply to `resourceName` exactly in StandardAuthorizer's order (both passes). */
-export function scanApplicableGroups(index: AclIndex, resourceType: ResourceType, resourceName: string, visitor: GroupVisitor): void {
+export function scanApplicableGroups(
+  index: AclIndex,
+  resourceType: ResourceType,
+  resourceName: string,
+  visitor: GroupVisitor,
+): void {
   const section = index.section(resourceType);
   if (section.names.length === 0) return;
   const exact = section.positionByName.get(resourceName);
@@ -224,7 +257,11 @@ function toIndex(source: AclIndex | readonly AclBinding[]): AclIndex {
  * Decide one request. A pure function of (ACLs, request, config); pass an AclIndex built
  * once when deciding many requests (an array is indexed on every call).
  */
-export function authorize(source: AclIndex | readonly AclBinding[], request: AuthorizeRequest, config?: AuthorizerConfig): AuthorizationResult {
+export function authorize(
+  source: AclIndex | readonly AclBinding[],
+  request: AuthorizeRequest,
+  config?: AuthorizerConfig,
+): AuthorizationResult {
   if (isSuperUser(request.principal, config)) return SUPER_USER_RESULT;
   const index = toIndex(source);
   const b = builder;
@@ -260,7 +297,11 @@ export function scanOrder(index: AclIndex, resourceType: ResourceType, resourceN
 }
 
 /** `authorize` over groups from `scanOrder` (same resource): same result, no scan. */
-export function authorizeInScanOrder(groups: readonly AclGroup[], request: Omit<AuthorizeRequest, "resourceType" | "resourceName">, config?: AuthorizerConfig): AuthorizationResult {
+export function authorizeInScanOrder(
+  groups: readonly AclGroup[],
+  request: Omit<AuthorizeRequest, "resourceType" | "resourceName">,
+  config?: AuthorizerConfig,
+): AuthorizationResult {
   if (isSuperUser(request.principal, config)) return SUPER_USER_RESULT;
   const b = builder;
   b.reset(request.principal, request.host, operationBit(request.operation));
@@ -290,7 +331,12 @@ export interface MatchMasks {
  * no ACL matched. One pass instead of one per operation; `out` is filled and returned.
  * Super users are the caller's to handle.
  */
-export function matchMasksInScanOrder(groups: readonly AclGroup[], principal: string, host: string, out: MatchMasks): MatchMasks {
+export function matchMasksInScanOrder(
+  groups: readonly AclGroup[],
+  principal: string,
+  host: string,
+  out: MatchMasks,
+): MatchMasks {
   let allow = 0;
   let deny = 0;
   let table: AclTable | null = null;
@@ -369,7 +415,8 @@ export function authorizeByResourceType(
   const allowLiteral = new Set<string>();
   const allowPrefixed = new Set<string>();
   let hasWildcardAllow = false;
-  const principals = request.principal === WILDCARD_PRINCIPAL ? [request.principal] : [request.principal, WILDCARD_PRINCIPAL];
+  const principals =
+    request.principal === WILDCARD_PRINCIPAL ? [request.principal] : [request.principal, WILDCARD_PRINCIPAL];
   for (const principal of principals) {
     for (const e of index.aclsOfPrincipal(principal)) {
       const b = e.binding;

@@ -185,7 +185,15 @@ export class BlastRadius {
       const l = baseLost + dLost[r]!;
       if (g + l > 0) byPrincipal.push({ principal: this.principals[r]!, gained: g, lost: l });
     }
-    this.summaryCache = { changes: this.total, gained, lost, principals: byPrincipal.length, resources: byResource.length, byPrincipal, byResource };
+    this.summaryCache = {
+      changes: this.total,
+      gained,
+      lost,
+      principals: byPrincipal.length,
+      resources: byResource.length,
+      byPrincipal,
+      byResource,
+    };
     return this.summaryCache;
   }
 
@@ -255,7 +263,15 @@ export class BlastRadius {
           const principal = this.principals[rank]!;
           for (; k < rows.length && at < end; k++, at++) {
             const r = rows[k]!;
-            fn({ principal, host: r.host, resourceType: block.resourceType, resourceName: block.resourceName, operation: r.operation, before: r.before, after: r.after });
+            fn({
+              principal,
+              host: r.host,
+              resourceType: block.resourceType,
+              resourceName: block.resourceName,
+              operation: r.operation,
+              before: r.before,
+              after: r.after,
+            });
           }
         }
       }

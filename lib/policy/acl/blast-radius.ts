@@ -41,12 +41,27 @@
  * and per resource, `rules` states what the change also does to principals and
  * resources not yet seen.
  */
-import { RESOURCE_TYPES, WILDCARD_HOST, WILDCARD_PRINCIPAL, WILDCARD_RESOURCE, type AclBinding, type AclOperation, type ResourceType } from "../types";
+import {
+  RESOURCE_TYPES,
+  WILDCARD_HOST,
+  WILDCARD_PRINCIPAL,
+  WILDCARD_RESOURCE,
+  type AclBinding,
+  type AclOperation,
+  type ResourceType,
+} from "../types";
 import { AclIndex, bindingKey, type AclGroup, type IndexedAcl } from "./acl-index";
 import { CurrentSet, cleanBinding, distinctBindings, findAclGroupEntry } from "./acl-set";
 import { lowerBoundString } from "./acl-store-columns";
 import { matchMasksInScanOrder, scanOrder, type MatchMasks } from "./authorize";
-import { BlastRadius, type Block, type BlastRule, type BlastRuleKind, type OpCell, type PrincipalChanges } from "./blast-radius-result";
+import {
+  BlastRadius,
+  type Block,
+  type BlastRule,
+  type BlastRuleKind,
+  type OpCell,
+  type PrincipalChanges,
+} from "./blast-radius-result";
 import type { AuthorizerConfig, Decision } from "./model";
 import { SUPPORTED_OPERATIONS, allowedOperationsMask, deniedOperationsMask, operationBit } from "./operations";
 import type { PlanUniverse } from "./plan-universe";
@@ -79,9 +94,15 @@ function compareStrings(a: string, b: string): number {
 
 function ruleText(b: AclBinding): { kind: BlastRuleKind; text: string }[] {
   const out: { kind: BlastRuleKind; text: string }[] = [];
-  if (b.principal === WILDCARD_PRINCIPAL) out.push({ kind: "wildcard-principal", text: "and every principal not yet seen" });
-  if (b.patternType === "PREFIXED") out.push({ kind: "prefixed-resource", text: `and every ${b.resourceType} not yet seen whose name starts with \`${b.resourceName}\`` });
-  else if (b.resourceName === WILDCARD_RESOURCE) out.push({ kind: "wildcard-resource", text: `and every ${b.resourceType} not yet seen` });
+  if (b.principal === WILDCARD_PRINCIPAL)
+    out.push({ kind: "wildcard-principal", text: "and every principal not yet seen" });
+  if (b.patternType === "PREFIXED")
+    out.push({
+      kind: "prefixed-resource",
+      text: `and every ${b.resourceType} not yet seen whose name starts with \`${b.resourceName}\``,
+    });
+  else if (b.resourceName === WILDCARD_RESOURCE)
+    out.push({ kind: "wildcard-resource", text: `and every ${b.resourceType} not yet seen` });
   return out;
 }
 
@@ -89,7 +110,10 @@ function ruleText(b: AclBinding): { kind: BlastRuleKind; text: string }[] {
  * The ACLs of `acls` whose pattern can apply to one of the touched resource names (LITERAL
  * equal or `*`, PREFIXED a prefix): every ACL any of those resources' decisions depend on.
  */
-function aclsTouching(acls: readonly AclBinding[], touched: ReadonlyMap<ResourceType, ReadonlyMap<string, unknown>>): AclBinding[] {
+function aclsTouching(
+  acls: readonly AclBinding[],
+  touched: ReadonlyMap<ResourceType, ReadonlyMap<string, unknown>>,
+): AclBinding[] {
   const sorted = new Map<ResourceType, string[]>();
   for (const [type, names] of touched) sorted.set(type, [...names.keys()].sort(compareStrings));
   const out: AclBinding[] = [];
@@ -109,7 +133,8 @@ function aclsTouching(acls: readonly AclBinding[], touched: ReadonlyMap<Resource
 
 /** Every decision of the universe the change flips (see the module comment). */
 export function blastRadius(input: BlastRadiusInput): BlastRadius {
-  if ((input.change === undefined) === (input.after === undefined)) throw new Error("blastRadius: give exactly one of change and after");
+  if ((input.change === undefined) === (input.after === undefined))
+    throw new Error("blastRadius: give exactly one of change and after");
   const superUsers = new Set<string>(input.config?.superUsers ?? []);
   const { added, removed } = changedBindings(input);
   const deltas = deltasOf(added, removed);
@@ -119,7 +144,12 @@ export function blastRadius(input: BlastRadiusInput): BlastRadius {
   // The current ACLs: the caller's index, or (from a list) an index of only the ACLs that
   // can apply to a touched resource — one pass, no index of the whole set.
   const before = input.before instanceof AclIndex ? input.before : AclIndex.build(aclsTouching(input.before, work));
-  const decisions = new ResourceDecisions(before, afterPatch(before, added, removed), input.config?.allowEveryoneIfNoAclFound === true, universe);
+  const decisions = new ResourceDecisions(
+    before,
+    afterPatch(before, added, removed),
+    input.config?.allowEveryoneIfNoAclFound === true,
+    universe,
+  );
   const blocks: Block[] = [];
   for (const type of RESOURCE_TYPES) {
     const touched = work.get(type);
@@ -131,9 +161,14 @@ export function blastRadius(input: BlastRadiusInput): BlastRadius {
   }
 
   const rules: BlastRule[] = [];
-  for (const d of deltas) for (const r of ruleText(d.binding)) rules.push({ ...r, change: d.change, binding: cleanBinding(d.binding) });
+  for (const d of deltas)
+    for (const r of ruleText(d.binding)) rules.push({ ...r, change: d.change, binding: cleanBinding(d.binding) });
   const { checked, evaluated } = decisions;
-  return new BlastRadius(blocks, universe.principals, universe.hosts, rules, { checked, evaluated, universeRequests: universe.requests });
+  return new BlastRadius(blocks, universe.principals, universe.hosts, rules, {
+    checked,
+    evaluated,
+    universeRequests: universe.requests,
+  });
 }
 
 /** The bindings the change really adds and removes. */
@@ -152,11 +187,15 @@ function changedBindings(input: BlastRadiusInput): { added: AclBinding[]; remove
   const afterList = distinctBindings(input.after!);
   const beforeKeys = new Set(beforeList.map(bindingKey));
   const afterKeys = new Set(afterList.map(bindingKey));
-  return { added: afterList.filter((b) => !beforeKeys.has(bindingKey(b))), removed: beforeList.filter((b) => !afterKeys.has(bindingKey(b))) };
+  return {
+    added: afterList.filter((b) => !beforeKeys.has(bindingKey(b))),
+    removed: beforeList.filter((b) => !afterKeys.has(bindingKey(b))),
+  };
 }
 
 function deltasOf(added: readonly AclBinding[], removed: readonly AclBinding[]): Delta[] {
-  const maskOf = (b: AclBinding) => (b.permissionType === "ALLOW" ? allowedOperationsMask(b.operation) : deniedOperationsMask(b.operation));
+  const maskOf = (b: AclBinding) =>
+    b.permissionType === "ALLOW" ? allowedOperationsMask(b.operation) : deniedOperationsMask(b.operation);
   return [
     ...added.map((binding): Delta => ({ binding, change: "create", mask: maskOf(binding) })),
     ...removed.map((binding): Delta => ({ binding, change: "delete", mask: maskOf(binding) })),
@@ -200,7 +239,10 @@ function sortedUniverse(universe: PlanUniverse, superUsers: ReadonlySet<string>)
  * The universe resources each changed ACL applies to (a superset of StandardAuthorizer's
  * view: LITERAL `*` is taken to apply to names starting with `*` too; deciding sorts it out).
  */
-function touchedResources(deltas: readonly Delta[], namesByType: ReadonlyMap<ResourceType, readonly string[]>): Map<ResourceType, Map<string, Delta[]>> {
+function touchedResources(
+  deltas: readonly Delta[],
+  namesByType: ReadonlyMap<ResourceType, readonly string[]>,
+): Map<ResourceType, Map<string, Delta[]>> {
   const byPattern = new Map<string, Delta[]>();
   for (const d of deltas) {
     const k = `${d.binding.resourceType}\u0000${d.binding.patternType}\u0000${d.binding.resourceName}`;
@@ -221,10 +263,14 @@ function touchedResources(deltas: readonly Delta[], namesByType: ReadonlyMap<Res
       else mine.push(...list);
     };
     if (patternType === "PREFIXED") {
-      for (let i = lowerBoundString(names, resourceName); i < names.length && names[i]!.startsWith(resourceName); i++) touch(names[i]!);
+      for (let i = lowerBoundString(names, resourceName); i < names.length && names[i]!.startsWith(resourceName); i++)
+        touch(names[i]!);
     } else if (resourceName === WILDCARD_RESOURCE) {
       for (const n of names) touch(n);
-    } else if (lowerBoundString(names, resourceName) < names.length && names[lowerBoundString(names, resourceName)] === resourceName) {
+    } else if (
+      lowerBoundString(names, resourceName) < names.length &&
+      names[lowerBoundString(names, resourceName)] === resourceName
+    ) {
       touch(resourceName);
     }
   }
@@ -243,7 +289,11 @@ interface AfterPatch {
   patch: AclIndex;
 }
 
-function afterPatch(before: AclIndex, added: readonly AclBinding[], removedBindings: readonly AclBinding[]): AfterPatch {
+function afterPatch(
+  before: AclIndex,
+  added: readonly AclBinding[],
+  removedBindings: readonly AclBinding[],
+): AfterPatch {
   const removed = new Set<IndexedAcl>();
   const affected = new Set<AclGroup>();
   for (const b of removedBindings) {
@@ -286,7 +336,9 @@ interface Named {
   otherHostCount: number;
 }
 
-/** The requests decided, each standing for a class: principal rank -1 and `otherHost` stand for all the unnamed ones. */
+/**
+ * The requests decided, each standing for a class: principal rank -1 and `otherHost` stand for all the unnamed ones.
+ */
 interface RequestClasses {
   principals: string[];
   ranks: number[];
@@ -374,7 +426,13 @@ class ResourceDecisions {
       }
     }
     const ranks = Int32Array.from(rankSet).sort();
-    return { rankSet, ranks, hosts: namedHosts, othersCount: principals.length - ranks.length, otherHostCount: hosts.length - namedHosts.size };
+    return {
+      rankSet,
+      ranks,
+      hosts: namedHosts,
+      othersCount: principals.length - ranks.length,
+      otherHostCount: hosts.length - namedHosts.size,
+    };
   }
 
   /**
@@ -421,7 +479,9 @@ class ResourceDecisions {
       }
     }
     // Host classes: the named ones (ascending), then the one standing for every other host.
-    const namedHosts = flippable.everyHost ? [...named.hosts].sort(compareStrings) : [...flippable.deltaHosts].filter((x) => hostSet.has(x)).sort(compareStrings);
+    const namedHosts = flippable.everyHost
+      ? [...named.hosts].sort(compareStrings)
+      : [...flippable.deltaHosts].filter((x) => hostSet.has(x)).sort(compareStrings);
     const otherHost = flippable.everyHost && named.otherHostCount > 0 ? hosts.find((h) => !named.hosts.has(h))! : null;
     if (principals.length === 0 || (namedHosts.length === 0 && otherHost === null)) return null;
     return { principals, ranks, namedHosts, otherHost };
@@ -432,7 +492,11 @@ class ResourceDecisions {
    * cells, and as `key` the same as a number (type, flipped bits, bits ALLOWED after):
    * equal numbers are equal cell lists, kept once.
    */
-  private decider(type: ResourceType, groups: ResourceGroups, ops: readonly AclOperation[]): { key: number; decide: (principal: string, host: string, count: number) => OpCell[] } {
+  private decider(
+    type: ResourceType,
+    groups: ResourceGroups,
+    ops: readonly AclOperation[],
+  ): { key: number; decide: (principal: string, host: string, count: number) => OpCell[] } {
     const { masksBefore, masksAfter, cellLists } = this;
     // Without a matching ACL: DENIED where the resource has ACLs, else the configured default.
     const unmatchedBefore: Decision = groups.before.length === 0 && this.allowEveryone ? "ALLOWED" : "DENIED";
@@ -480,9 +544,27 @@ class ResourceDecisions {
     return d;
   }
 
-  private decideClasses(type: ResourceType, name: string, groups: ResourceGroups, flippable: Flippable, named: Named, classes: RequestClasses): Block | null {
+  private decideClasses(
+    type: ResourceType,
+    name: string,
+    groups: ResourceGroups,
+    flippable: Flippable,
+    named: Named,
+    classes: RequestClasses,
+  ): Block | null {
     const { othersCount, otherHostCount } = named;
-    const block: Block = { resourceType: type, resourceName: name, namedHosts: named.hosts, namedRanks: named.ranks, named: new Map(), others: null, othersCount, rows: 0, gained: 0, lost: 0 };
+    const block: Block = {
+      resourceType: type,
+      resourceName: name,
+      namedHosts: named.hosts,
+      namedRanks: named.ranks,
+      named: new Map(),
+      others: null,
+      othersCount,
+      rows: 0,
+      gained: 0,
+      lost: 0,
+    };
     const d = this.decider(type, groups, flippable.ops);
     for (let c = 0; c < classes.principals.length; c++) {
       const principal = classes.principals[c]!;
@@ -512,19 +594,26 @@ class ResourceDecisions {
     if (block.rows === 0) return null;
     // A changed ACL the authorizer skips (LITERAL `*` on a name starting with `*`) names no
     // principal of the resource, but its principal was decided: keep every decided one in order.
-    if ([...block.named.keys()].some((r) => !named.rankSet.has(r))) block.namedRanks = Int32Array.from(new Set([...named.ranks, ...block.named.keys()])).sort();
+    if ([...block.named.keys()].some((r) => !named.rankSet.has(r)))
+      block.namedRanks = Int32Array.from(new Set([...named.ranks, ...block.named.keys()])).sort();
     return block;
   }
 
   /** The changes of one principal class, stored once per signature (equal cells on equal hosts). */
-  private intern(key: string, hostCells: PrincipalChanges["hostCells"], otherHostCells: OpCell[], otherHostCount: number): PrincipalChanges {
+  private intern(
+    key: string,
+    hostCells: PrincipalChanges["hostCells"],
+    otherHostCells: OpCell[],
+    otherHostCount: number,
+  ): PrincipalChanges {
     let pc = this.interned.get(key);
     if (pc === undefined) {
       const made: PrincipalChanges = { hostCells, otherHostCells, rows: 0, gained: 0, lost: 0 };
       const add = (cells: readonly OpCell[], n: number) => {
         made.rows += cells.length * n;
-        for (const cell of cells) if (cell.after === "ALLOWED") made.gained += n;
-        else made.lost += n;
+        for (const cell of cells)
+          if (cell.after === "ALLOWED") made.gained += n;
+          else made.lost += n;
       };
       for (const hc of hostCells) add(hc.cells, 1);
       add(otherHostCells, otherHostCount);

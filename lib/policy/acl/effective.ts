@@ -12,7 +12,15 @@
  * names: only `*`-host ACLs count; the specific hosts that would change the answer are
  * listed beside it.
  */
-import { WILDCARD_HOST, WILDCARD_PRINCIPAL, WILDCARD_RESOURCE, type AclBinding, type AclOperation, type PatternType, type ResourceType } from "../types";
+import {
+  WILDCARD_HOST,
+  WILDCARD_PRINCIPAL,
+  WILDCARD_RESOURCE,
+  type AclBinding,
+  type AclOperation,
+  type PatternType,
+  type ResourceType,
+} from "../types";
 import { candidates, type AclIndex, type IndexedAcl } from "./acl-index";
 import { authorize, authorizeInScanOrder, scanOrder } from "./authorize";
 import type { AuthorizerConfig, Decision, MatchingRule } from "./model";
@@ -50,7 +58,12 @@ export interface ResourceEffective {
   rows: EffectiveRow[];
 }
 
-export function effectiveForResource(index: AclIndex, resourceType: ResourceType, resourceName: string, options: EffectiveOptions = {}): ResourceEffective {
+export function effectiveForResource(
+  index: AclIndex,
+  resourceType: ResourceType,
+  resourceName: string,
+  options: EffectiveOptions = {},
+): ResourceEffective {
   const host = options.host ?? UNSPECIFIED_HOST;
   const groups = scanOrder(index, resourceType, resourceName);
   const seen = new Set<IndexedAcl>();
@@ -66,11 +79,14 @@ export function effectiveForResource(index: AclIndex, resourceType: ResourceType
       hostsByPrincipal.set(e.binding.principal, hosts);
     }
   }
-  const ordered = [...principals].sort((a, b) => (a === WILDCARD_PRINCIPAL ? -1 : b === WILDCARD_PRINCIPAL ? 1 : a < b ? -1 : a > b ? 1 : 0));
+  const ordered = [...principals].sort((a, b) =>
+    a === WILDCARD_PRINCIPAL ? -1 : b === WILDCARD_PRINCIPAL ? 1 : a < b ? -1 : a > b ? 1 : 0,
+  );
   const ops = SUPPORTED_OPERATIONS[resourceType];
   const rows = ordered.map((principal): EffectiveRow => {
     const specific = new Set<string>(hostsByPrincipal.get(principal) ?? []);
-    if (principal !== WILDCARD_PRINCIPAL) for (const h of hostsByPrincipal.get(WILDCARD_PRINCIPAL) ?? []) specific.add(h);
+    if (principal !== WILDCARD_PRINCIPAL)
+      for (const h of hostsByPrincipal.get(WILDCARD_PRINCIPAL) ?? []) specific.add(h);
     return {
       principal,
       operations: ops.map((operation) => {
@@ -121,14 +137,23 @@ export function representativeName(patternType: PatternType, resourceName: strin
 function overlapsNarrower(row: { patternType: PatternType; resourceName: string }, d: AclBinding): boolean {
   if (row.patternType === "LITERAL" && row.resourceName !== WILDCARD_RESOURCE) return false;
   if (row.patternType === "LITERAL") return true;
-  return d.resourceName.startsWith(row.resourceName) && !(d.patternType === "LITERAL" && d.resourceName === WILDCARD_RESOURCE);
+  return (
+    d.resourceName.startsWith(row.resourceName) &&
+    !(d.patternType === "LITERAL" && d.resourceName === WILDCARD_RESOURCE)
+  );
 }
 
-export function effectiveForPrincipal(index: AclIndex, principal: string, host?: string, config?: AuthorizerConfig): PrincipalEffective {
+export function effectiveForPrincipal(
+  index: AclIndex,
+  principal: string,
+  host?: string,
+  config?: AuthorizerConfig,
+): PrincipalEffective {
   const requestHost = host ?? UNSPECIFIED_HOST;
-  const own = [...index.aclsOfPrincipal(principal), ...(principal === WILDCARD_PRINCIPAL ? [] : index.aclsOfPrincipal(WILDCARD_PRINCIPAL))].filter(
-    (e) => host === undefined || e.binding.host === host || e.binding.host === WILDCARD_HOST,
-  );
+  const own = [
+    ...index.aclsOfPrincipal(principal),
+    ...(principal === WILDCARD_PRINCIPAL ? [] : index.aclsOfPrincipal(WILDCARD_PRINCIPAL)),
+  ].filter((e) => host === undefined || e.binding.host === host || e.binding.host === WILDCARD_HOST);
   own.sort((a, b) => a.order - b.order);
   const rows = new Map<string, { row: PrincipalPatternRow; mask: number }>();
   for (const e of own) {
@@ -136,21 +161,49 @@ export function effectiveForPrincipal(index: AclIndex, principal: string, host?:
     const key = `${b.resourceType}\u0000${b.patternType}\u0000${b.resourceName}`;
     let slot = rows.get(key);
     if (slot === undefined) {
-      slot = { row: { resourceType: b.resourceType, patternType: b.patternType, resourceName: b.resourceName, acls: [], operations: [], specificHosts: [] }, mask: 0 };
+      slot = {
+        row: {
+          resourceType: b.resourceType,
+          patternType: b.patternType,
+          resourceName: b.resourceName,
+          acls: [],
+          operations: [],
+          specificHosts: [],
+        },
+        mask: 0,
+      };
       rows.set(key, slot);
     }
     slot.row.acls.push(b);
     slot.mask |= e.allowMask | e.denyMask;
-    if (b.host !== WILDCARD_HOST && host === undefined && !slot.row.specificHosts.includes(b.host)) slot.row.specificHosts.push(b.host);
+    if (b.host !== WILDCARD_HOST && host === undefined && !slot.row.specificHosts.includes(b.host))
+      slot.row.specificHosts.push(b.host);
   }
-  const superUser = authorize(index, { principal, host: requestHost, operation: "ALL", resourceType: "CLUSTER", resourceName: "kafka-cluster" }, config).rule.kind === "superUser";
+  const superUser =
+    authorize(
+      index,
+      { principal, host: requestHost, operation: "ALL", resourceType: "CLUSTER", resourceName: "kafka-cluster" },
+      config,
+    ).rule.kind === "superUser";
   const patterns: PrincipalPatternRow[] = [];
   for (const { row, mask } of rows.values()) {
     const ops = SUPPORTED_OPERATIONS[row.resourceType].filter((op) => (mask & operationBit(op)) !== 0);
     for (const b of row.acls) if (b.operation !== "ALL" && !ops.includes(b.operation)) ops.push(b.operation);
     row.operations = ops.map((operation): PrincipalCell => ({
       operation,
-      ...patternDecision(index, { principal, host: requestHost, operation, resourceType: row.resourceType, resourceName: row.resourceName, patternType: row.patternType }, host ?? null, config),
+      ...patternDecision(
+        index,
+        {
+          principal,
+          host: requestHost,
+          operation,
+          resourceType: row.resourceType,
+          resourceName: row.resourceName,
+          patternType: row.patternType,
+        },
+        host ?? null,
+        config,
+      ),
     }));
     patterns.push(row);
   }
@@ -174,7 +227,11 @@ function patternDecision(
 ): { decision: Decision; rule: MatchingRule; exceptions: AclBinding[] } {
   const name = representativeName(request.patternType, request.resourceName);
   const { decision, rule } = authorize(index, { ...request, resourceName: name }, config);
-  if (decision === "DENIED" || rule.kind === "superUser" || (request.patternType === "LITERAL" && request.resourceName !== WILDCARD_RESOURCE)) {
+  if (
+    decision === "DENIED" ||
+    rule.kind === "superUser" ||
+    (request.patternType === "LITERAL" && request.resourceName !== WILDCARD_RESOURCE)
+  ) {
     return { decision, rule, exceptions: [] };
   }
   const bit = operationBit(request.operation);

@@ -4,12 +4,23 @@
  * testGetAclsPrincipal, testAddAclsOn*Resource).
  */
 import { describe, expect, it } from "vitest";
-import type { AclBinding, AclBindingFilter, PatternType, PatternTypeFilter, ResourceType, ResourceTypeFilter } from "../types";
+import type {
+  AclBinding,
+  AclBindingFilter,
+  PatternType,
+  PatternTypeFilter,
+  ResourceType,
+  ResourceTypeFilter,
+} from "../types";
 import { AclIndex } from "./acl-index";
 import { ANY_ACL_FILTER, filterAcls, matchesFilter } from "./filter";
 import { acl } from "@/test/policy/acl-helpers";
 
-function patternFilter(resourceType: ResourceTypeFilter, resourceName: string | null, patternType: PatternTypeFilter): AclBindingFilter {
+function patternFilter(
+  resourceType: ResourceTypeFilter,
+  resourceName: string | null,
+  patternType: PatternTypeFilter,
+): AclBindingFilter {
   return { ...ANY_ACL_FILTER, resourceType, resourceName, patternType };
 }
 
@@ -19,32 +30,152 @@ function pattern(resourceType: ResourceType, name: string, patternType: PatternT
 
 describe("matchesFilter — ResourcePatternFilterTest", () => {
   const rows: Array<[string, AclBindingFilter, AclBinding, boolean]> = [
-    ["shouldNotMatchIfDifferentResourceType", patternFilter("TOPIC", "Name", "LITERAL"), pattern("GROUP", "Name", "LITERAL"), false],
-    ["shouldNotMatchIfDifferentName", patternFilter("TOPIC", "Different", "PREFIXED"), pattern("TOPIC", "Name", "PREFIXED"), false],
-    ["shouldNotMatchIfDifferentNameCase", patternFilter("TOPIC", "NAME", "LITERAL"), pattern("TOPIC", "Name", "LITERAL"), false],
-    ["shouldNotMatchIfDifferentPatternType", patternFilter("TOPIC", "Name", "LITERAL"), pattern("TOPIC", "Name", "PREFIXED"), false],
-    ["shouldMatchWhereResourceTypeIsAny", patternFilter("ANY", "Name", "PREFIXED"), pattern("TOPIC", "Name", "PREFIXED"), true],
-    ["shouldMatchWhereResourceNameIsAny", patternFilter("TOPIC", null, "PREFIXED"), pattern("TOPIC", "Name", "PREFIXED"), true],
-    ["shouldMatchWherePatternTypeIsAny", patternFilter("TOPIC", null, "ANY"), pattern("TOPIC", "Name", "PREFIXED"), true],
-    ["shouldMatchWherePatternTypeIsMatch", patternFilter("TOPIC", null, "MATCH"), pattern("TOPIC", "Name", "PREFIXED"), true],
-    ["shouldMatchLiteralIfExactMatch", patternFilter("TOPIC", "Name", "LITERAL"), pattern("TOPIC", "Name", "LITERAL"), true],
-    ["shouldMatchLiteralIfNameMatchesAndFilterIsOnPatternTypeAny", patternFilter("TOPIC", "Name", "ANY"), pattern("TOPIC", "Name", "LITERAL"), true],
-    ["shouldMatchLiteralIfNameMatchesAndFilterIsOnPatternTypeMatch", patternFilter("TOPIC", "Name", "MATCH"), pattern("TOPIC", "Name", "LITERAL"), true],
-    ["shouldNotMatchLiteralIfNamePrefixed", patternFilter("TOPIC", "Name-something", "MATCH"), pattern("TOPIC", "Name", "LITERAL"), false],
-    ["shouldMatchLiteralWildcardIfExactMatch", patternFilter("TOPIC", "*", "LITERAL"), pattern("TOPIC", "*", "LITERAL"), true],
-    ["shouldNotMatchLiteralWildcardAgainstOtherName", patternFilter("TOPIC", "Name", "LITERAL"), pattern("TOPIC", "*", "LITERAL"), false],
-    ["shouldNotMatchLiteralWildcardTheWayAround", patternFilter("TOPIC", "*", "LITERAL"), pattern("TOPIC", "Name", "LITERAL"), false],
-    ["shouldNotMatchLiteralWildcardIfFilterHasPatternTypeOfAny", patternFilter("TOPIC", "Name", "ANY"), pattern("TOPIC", "*", "LITERAL"), false],
-    ["shouldMatchLiteralWildcardIfFilterHasPatternTypeOfMatch", patternFilter("TOPIC", "Name", "MATCH"), pattern("TOPIC", "*", "LITERAL"), true],
-    ["shouldMatchPrefixedIfExactMatch", patternFilter("TOPIC", "Name", "PREFIXED"), pattern("TOPIC", "Name", "PREFIXED"), true],
-    ["shouldNotMatchIfBothPrefixedAndFilterIsPrefixOfResource", patternFilter("TOPIC", "Name", "PREFIXED"), pattern("TOPIC", "Name-something", "PREFIXED"), false],
-    ["shouldNotMatchIfBothPrefixedAndResourceIsPrefixOfFilter", patternFilter("TOPIC", "Name-something", "PREFIXED"), pattern("TOPIC", "Name", "PREFIXED"), false],
-    ["shouldNotMatchPrefixedIfNamePrefixedAnyFilterTypeIsAny", patternFilter("TOPIC", "Name-something", "ANY"), pattern("TOPIC", "Name", "PREFIXED"), false],
-    ["shouldMatchPrefixedIfNamePrefixedAnyFilterTypeIsMatch", patternFilter("TOPIC", "Name-something", "MATCH"), pattern("TOPIC", "Name", "PREFIXED"), true],
+    [
+      "shouldNotMatchIfDifferentResourceType",
+      patternFilter("TOPIC", "Name", "LITERAL"),
+      pattern("GROUP", "Name", "LITERAL"),
+      false,
+    ],
+    [
+      "shouldNotMatchIfDifferentName",
+      patternFilter("TOPIC", "Different", "PREFIXED"),
+      pattern("TOPIC", "Name", "PREFIXED"),
+      false,
+    ],
+    [
+      "shouldNotMatchIfDifferentNameCase",
+      patternFilter("TOPIC", "NAME", "LITERAL"),
+      pattern("TOPIC", "Name", "LITERAL"),
+      false,
+    ],
+    [
+      "shouldNotMatchIfDifferentPatternType",
+      patternFilter("TOPIC", "Name", "LITERAL"),
+      pattern("TOPIC", "Name", "PREFIXED"),
+      false,
+    ],
+    [
+      "shouldMatchWhereResourceTypeIsAny",
+      patternFilter("ANY", "Name", "PREFIXED"),
+      pattern("TOPIC", "Name", "PREFIXED"),
+      true,
+    ],
+    [
+      "shouldMatchWhereResourceNameIsAny",
+      patternFilter("TOPIC", null, "PREFIXED"),
+      pattern("TOPIC", "Name", "PREFIXED"),
+      true,
+    ],
+    [
+      "shouldMatchWherePatternTypeIsAny",
+      patternFilter("TOPIC", null, "ANY"),
+      pattern("TOPIC", "Name", "PREFIXED"),
+      true,
+    ],
+    [
+      "shouldMatchWherePatternTypeIsMatch",
+      patternFilter("TOPIC", null, "MATCH"),
+      pattern("TOPIC", "Name", "PREFIXED"),
+      true,
+    ],
+    [
+      "shouldMatchLiteralIfExactMatch",
+      patternFilter("TOPIC", "Name", "LITERAL"),
+      pattern("TOPIC", "Name", "LITERAL"),
+      true,
+    ],
+    [
+      "shouldMatchLiteralIfNameMatchesAndFilterIsOnPatternTypeAny",
+      patternFilter("TOPIC", "Name", "ANY"),
+      pattern("TOPIC", "Name", "LITERAL"),
+      true,
+    ],
+    [
+      "shouldMatchLiteralIfNameMatchesAndFilterIsOnPatternTypeMatch",
+      patternFilter("TOPIC", "Name", "MATCH"),
+      pattern("TOPIC", "Name", "LITERAL"),
+      true,
+    ],
+    [
+      "shouldNotMatchLiteralIfNamePrefixed",
+      patternFilter("TOPIC", "Name-something", "MATCH"),
+      pattern("TOPIC", "Name", "LITERAL"),
+      false,
+    ],
+    [
+      "shouldMatchLiteralWildcardIfExactMatch",
+      patternFilter("TOPIC", "*", "LITERAL"),
+      pattern("TOPIC", "*", "LITERAL"),
+      true,
+    ],
+    [
+      "shouldNotMatchLiteralWildcardAgainstOtherName",
+      patternFilter("TOPIC", "Name", "LITERAL"),
+      pattern("TOPIC", "*", "LITERAL"),
+      false,
+    ],
+    [
+      "shouldNotMatchLiteralWildcardTheWayAround",
+      patternFilter("TOPIC", "*", "LITERAL"),
+      pattern("TOPIC", "Name", "LITERAL"),
+      false,
+    ],
+    [
+      "shouldNotMatchLiteralWildcardIfFilterHasPatternTypeOfAny",
+      patternFilter("TOPIC", "Name", "ANY"),
+      pattern("TOPIC", "*", "LITERAL"),
+      false,
+    ],
+    [
+      "shouldMatchLiteralWildcardIfFilterHasPatternTypeOfMatch",
+      patternFilter("TOPIC", "Name", "MATCH"),
+      pattern("TOPIC", "*", "LITERAL"),
+      true,
+    ],
+    [
+      "shouldMatchPrefixedIfExactMatch",
+      patternFilter("TOPIC", "Name", "PREFIXED"),
+      pattern("TOPIC", "Name", "PREFIXED"),
+      true,
+    ],
+    [
+      "shouldNotMatchIfBothPrefixedAndFilterIsPrefixOfResource",
+      patternFilter("TOPIC", "Name", "PREFIXED"),
+      pattern("TOPIC", "Name-something", "PREFIXED"),
+      false,
+    ],
+    [
+      "shouldNotMatchIfBothPrefixedAndResourceIsPrefixOfFilter",
+      patternFilter("TOPIC", "Name-something", "PREFIXED"),
+      pattern("TOPIC", "Name", "PREFIXED"),
+      false,
+    ],
+    [
+      "shouldNotMatchPrefixedIfNamePrefixedAnyFilterTypeIsAny",
+      patternFilter("TOPIC", "Name-something", "ANY"),
+      pattern("TOPIC", "Name", "PREFIXED"),
+      false,
+    ],
+    [
+      "shouldMatchPrefixedIfNamePrefixedAnyFilterTypeIsMatch",
+      patternFilter("TOPIC", "Name-something", "MATCH"),
+      pattern("TOPIC", "Name", "PREFIXED"),
+      true,
+    ],
     // MATCH with name `*` finds the wildcard itself and prefixed `*…`, nothing else.
-    ["MATCH `*` returns the wildcard ACL", patternFilter("TOPIC", "*", "MATCH"), pattern("TOPIC", "*", "LITERAL"), true],
+    [
+      "MATCH `*` returns the wildcard ACL",
+      patternFilter("TOPIC", "*", "MATCH"),
+      pattern("TOPIC", "*", "LITERAL"),
+      true,
+    ],
     ["MATCH `*` returns a PREFIXED `*`", patternFilter("TOPIC", "*", "MATCH"), pattern("TOPIC", "*", "PREFIXED"), true],
-    ["MATCH `*` does not return other literals", patternFilter("TOPIC", "*", "MATCH"), pattern("TOPIC", "orders", "LITERAL"), false],
+    [
+      "MATCH `*` does not return other literals",
+      patternFilter("TOPIC", "*", "MATCH"),
+      pattern("TOPIC", "orders", "LITERAL"),
+      false,
+    ],
   ];
   it.each(rows)("%s", (_name, filter, binding, expected) => {
     expect(matchesFilter(binding, filter)).toBe(expected);
@@ -57,7 +188,12 @@ describe("matchesFilter — AclBindingTest#testMatching", () => {
   const acl3 = acl("TOPIC", "mytopic2", "LITERAL", "User:ANONYMOUS", "127.0.0.1", "READ", "DENY");
   const anyAnonymous: AclBindingFilter = { ...ANY_ACL_FILTER, principal: "User:ANONYMOUS" };
   const anyDeny: AclBindingFilter = { ...ANY_ACL_FILTER, permissionType: "DENY" };
-  const anyMytopic: AclBindingFilter = { ...ANY_ACL_FILTER, resourceType: "TOPIC", resourceName: "mytopic", patternType: "LITERAL" };
+  const anyMytopic: AclBindingFilter = {
+    ...ANY_ACL_FILTER,
+    resourceType: "TOPIC",
+    resourceName: "mytopic",
+    patternType: "LITERAL",
+  };
   const rows: Array<[string, AclBindingFilter, AclBinding, boolean]> = [
     ["ANY matches acl1", ANY_ACL_FILTER, acl1, true],
     ["ANY matches acl2", ANY_ACL_FILTER, acl2, true],

@@ -15,7 +15,8 @@ import { WILDCARD_RESOURCE, type AclBinding, type AclBindingFilter } from "../ty
 
 export function matchesPatternFilter(binding: AclBinding, filter: AclBindingFilter): boolean {
   if (filter.resourceType !== "ANY" && filter.resourceType !== binding.resourceType) return false;
-  if (filter.patternType !== "ANY" && filter.patternType !== "MATCH" && filter.patternType !== binding.patternType) return false;
+  if (filter.patternType !== "ANY" && filter.patternType !== "MATCH" && filter.patternType !== binding.patternType)
+    return false;
   const name = filter.resourceName;
   if (name === null) return true;
   if (filter.patternType !== "MATCH") return name === binding.resourceName;

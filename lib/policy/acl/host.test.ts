@@ -52,11 +52,25 @@ describe("checkAclHost", () => {
   });
 
   it("accepts every IPv4 and IPv6 address fast-check can write", () => {
-    fc.assert(fc.property(fc.oneof(fc.ipV4(), fc.ipV6()), (ip) => checkAclHost(ip).ok), { numRuns: 2000 });
+    fc.assert(
+      fc.property(fc.oneof(fc.ipV4(), fc.ipV6()), (ip) => checkAclHost(ip).ok),
+      { numRuns: 2000 },
+    );
   });
 
-  it("leaves validateNewAcl (the validate-acl contract: what kafka-acls.sh refuses) alone: it still takes any host", () => {
-    const binding = { resourceType: "TOPIC", resourceName: "t", patternType: "LITERAL", principal: "User:a", host: "<b>h</b>", operation: "READ", permissionType: "ALLOW" };
-    expect(validateNewAcl(binding)).toEqual({ ok: true });
-  });
+  it(
+    "leaves validateNewAcl (the validate-acl contract: what kafka-acls.sh refuses) alone: it still takes " + "any host",
+    () => {
+      const binding = {
+        resourceType: "TOPIC",
+        resourceName: "t",
+        patternType: "LITERAL",
+        principal: "User:a",
+        host: "<b>h</b>",
+        operation: "READ",
+        permissionType: "ALLOW",
+      };
+      expect(validateNewAcl(binding)).toEqual({ ok: true });
+    },
+  );
 });

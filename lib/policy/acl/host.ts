@@ -30,7 +30,12 @@ export function checkAclHost(host: string): AclHostCheck {
     return { ok: false, message: `${ANY_HOST_OR_IP}: Kafka has no host patterns, only * alone for every host` };
   }
   if (/^[0-9A-Fa-f:.[\]]+\/[0-9]+$/.test(host)) {
-    return { ok: false, message: `${ANY_HOST_OR_IP}: Kafka matches hosts as exact IP strings, not ranges (no CIDR); add one ACL per address` };
+    return {
+      ok: false,
+      message:
+        `${ANY_HOST_OR_IP}: Kafka matches hosts as exact IP strings, not ranges (no CIDR); add one ACL per ` +
+        `address`,
+    };
   }
   // Java also reads `10.1` and `167772161` as IPv4 addresses; written that way they are
   // almost always a typo, so the console asks for the four parts.

@@ -14,7 +14,14 @@ export {
   type AclStoreQuery,
   type AclStoreSort,
 } from "./acl-store-query";
-export { authorize, authorizeByResourceType, authorizeInScanOrder, scanOrder, isSuperUser, HARDCODE_RESOURCE_NAME } from "./authorize";
+export {
+  authorize,
+  authorizeByResourceType,
+  authorizeInScanOrder,
+  scanOrder,
+  isSuperUser,
+  HARDCODE_RESOURCE_NAME,
+} from "./authorize";
 export * from "./filter";
 export * from "./validate";
 export * from "./host";
@@ -26,4 +33,10 @@ export * from "./plan";
 export * from "./plan-universe";
 export { cleanBinding, distinctBindings, findAclEntry } from "./acl-set";
 export { blastRadius, type BlastRadiusInput } from "./blast-radius";
-export { BlastRadius, type AclDecisionChange, type BlastRule, type BlastRuleKind, type BlastSummary } from "./blast-radius-result";
+export {
+  BlastRadius,
+  type AclDecisionChange,
+  type BlastRule,
+  type BlastRuleKind,
+  type BlastSummary,
+} from "./blast-radius-result";

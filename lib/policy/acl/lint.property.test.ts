@@ -21,7 +21,10 @@ const aclArb: fc.Arbitrary<AclBinding> = fc.record({
   patternType: fc.constantFrom<PatternType>("LITERAL", "PREFIXED"),
   principal: fc.constantFrom("User:alice", "User:bob", "User:*"),
   host: fc.constantFrom("*", "10.0.0.1"),
-  operation: fc.oneof(fc.constantFrom<AclOperation>("ALL", "READ", "DESCRIBE", "WRITE", "ALTER_CONFIGS", "DESCRIBE_CONFIGS"), operationArb),
+  operation: fc.oneof(
+    fc.constantFrom<AclOperation>("ALL", "READ", "DESCRIBE", "WRITE", "ALTER_CONFIGS", "DESCRIBE_CONFIGS"),
+    operationArb,
+  ),
   permissionType: fc.constantFrom("ALLOW" as const, "ALLOW" as const, "DENY" as const),
 });
 const requestArb: fc.Arbitrary<AuthorizeRequest> = fc.record({
@@ -36,18 +39,24 @@ describe("lintAcls — properties", () => {
   it("deleting an ACL reported as duplicate, redundant or dead changes no decision", () => {
     const checked = { "redundant-allow": 0, "dead-allow": 0, duplicate: 0 };
     fc.assert(
-      fc.property(fc.array(aclArb, { minLength: 8, maxLength: 30 }), fc.array(requestArb, { minLength: 10, maxLength: 30 }), (acls, requests) => {
-        const before = AclIndex.build(acls);
-        for (const f of lintAcls(acls)) {
-          if (f.code !== "redundant-allow" && f.code !== "dead-allow" && f.code !== "duplicate") continue;
-          checked[f.code]++;
-          const drop = bindingKey(f.acls[0]!);
-          const remaining = f.code === "duplicate" ? [...before.acls] : before.acls.filter((a) => bindingKey(a) !== drop);
-          expect(remaining.length).toBe(f.code === "duplicate" ? before.size : before.size - 1);
-          const after = AclIndex.build(remaining);
-          for (const r of requests) expect(authorize(after, r).decision, `${f.code} ${f.message}`).toBe(authorize(before, r).decision);
-        }
-      }),
+      fc.property(
+        fc.array(aclArb, { minLength: 8, maxLength: 30 }),
+        fc.array(requestArb, { minLength: 10, maxLength: 30 }),
+        (acls, requests) => {
+          const before = AclIndex.build(acls);
+          for (const f of lintAcls(acls)) {
+            if (f.code !== "redundant-allow" && f.code !== "dead-allow" && f.code !== "duplicate") continue;
+            checked[f.code]++;
+            const drop = bindingKey(f.acls[0]!);
+            const remaining =
+              f.code === "duplicate" ? [...before.acls] : before.acls.filter((a) => bindingKey(a) !== drop);
+            expect(remaining.length).toBe(f.code === "duplicate" ? before.size : before.size - 1);
+            const after = AclIndex.build(remaining);
+            for (const r of requests)
+              expect(authorize(after, r).decision, `${f.code} ${f.message}`).toBe(authorize(before, r).decision);
+          }
+        },
+      ),
       { numRuns: 2000 },
     );
     // The generator must actually produce each kind of finding.

@@ -36,15 +36,19 @@ describe("lintAcls", () => {
     expect(findings[0]!.message).toMatch(/already allows everything it allows/);
   });
 
-  it("an ALLOW is not redundant when the broader ACL covers less (narrower prefix, other host, implied only one way)", () => {
-    expect(
-      lintAcls([
-        acl("TOPIC", "orders", "PREFIXED", "User:alice", "*", "READ", "ALLOW"),
-        acl("TOPIC", "ord", "PREFIXED", "User:alice", "*", "DESCRIBE", "ALLOW"),
-        acl("TOPIC", "ord", "PREFIXED", "User:alice", "10.0.0.1", "READ", "ALLOW"),
-      ]),
-    ).toEqual([]);
-  });
+  it(
+    "an ALLOW is not redundant when the broader ACL covers less (narrower prefix, other host, implied only " +
+      "one way)",
+    () => {
+      expect(
+        lintAcls([
+          acl("TOPIC", "orders", "PREFIXED", "User:alice", "*", "READ", "ALLOW"),
+          acl("TOPIC", "ord", "PREFIXED", "User:alice", "*", "DESCRIBE", "ALLOW"),
+          acl("TOPIC", "ord", "PREFIXED", "User:alice", "10.0.0.1", "READ", "ALLOW"),
+        ]),
+      ).toEqual([]);
+    },
+  );
 
   it("ALLOWs a DENY makes dead (DENY does not use implication)", () => {
     const allow = acl("TOPIC", "orders", "LITERAL", "User:alice", "*", "WRITE", "ALLOW");
@@ -57,11 +61,15 @@ describe("lintAcls", () => {
     expect(codes([allowDescribe, denyAll])).toEqual([["dead-allow", [allowDescribe, denyAll]]]);
   });
 
-  it("the LITERAL `*` does not cover names starting with `*` (StandardAuthorizer), so it neither kills nor makes them redundant", () => {
-    const star = acl("GROUP", "*x", "LITERAL", "User:a", "*", "READ", "ALLOW");
-    const wildDeny = acl("GROUP", "*", "LITERAL", "User:*", "*", "READ", "DENY");
-    expect(codes([star, wildDeny]).map(([c]) => c)).toEqual(["wildcard-skips-name"]);
-  });
+  it(
+    "the LITERAL `*` does not cover names starting with `*` (StandardAuthorizer), so it neither kills nor " +
+      "makes them redundant",
+    () => {
+      const star = acl("GROUP", "*x", "LITERAL", "User:a", "*", "READ", "ALLOW");
+      const wildDeny = acl("GROUP", "*", "LITERAL", "User:*", "*", "READ", "DENY");
+      expect(codes([star, wildDeny]).map(([c]) => c)).toEqual(["wildcard-skips-name"]);
+    },
+  );
 
   it("principal and host mistakes", () => {
     const cases: Array<[AclBinding, LintCode]> = [
@@ -108,7 +116,17 @@ describe("lintAcls", () => {
   it("lints 100,000 ACLs without quadratic work", () => {
     const acls: AclBinding[] = [];
     for (let i = 0; i < 100_000; i++) {
-      acls.push(acl("TOPIC", `team${i % 300}.topic${i % 7000}`, i % 5 === 0 ? "PREFIXED" : "LITERAL", `User:svc${i % 400}`, i % 9 === 0 ? "10.0.0.1" : "*", i % 2 ? "READ" : "WRITE", i % 13 === 0 ? "DENY" : "ALLOW"));
+      acls.push(
+        acl(
+          "TOPIC",
+          `team${i % 300}.topic${i % 7000}`,
+          i % 5 === 0 ? "PREFIXED" : "LITERAL",
+          `User:svc${i % 400}`,
+          i % 9 === 0 ? "10.0.0.1" : "*",
+          i % 2 ? "READ" : "WRITE",
+          i % 13 === 0 ? "DENY" : "ALLOW",
+        ),
+      );
     }
     acls.push(acl("TOPIC", "team", "PREFIXED", "User:*", "*", "ALL", "ALLOW"));
     const start = performance.now();

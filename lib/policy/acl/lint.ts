@@ -81,7 +81,11 @@ const IPV4 = /^(25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)(\.(25[0-5]|2[0-4]\d|1\d\d|[1-9]
 const IPV6_JAVA = /^([0-9a-f]{1,4}:){7}[0-9a-f]{1,4}(%.+)?$/;
 
 function describe(b: AclBinding): string {
-  return `${b.permissionType} ${b.principal} ${b.operation} on ${b.resourceType} ${b.patternType === "PREFIXED" ? "prefix " : ""}${JSON.stringify(b.resourceName)}${b.host === WILDCARD_HOST ? "" : ` from ${b.host}`}`;
+  return (
+    `${b.permissionType} ${b.principal} ${b.operation} on ${b.resourceType} ` +
+    `${b.patternType === "PREFIXED" ? "prefix " : ""}${JSON.stringify(b.resourceName)}` +
+    `${b.host === WILDCARD_HOST ? "" : ` from ${b.host}`}`
+  );
 }
 
 /** The groups whose pattern applies to every resource the pattern of `b` applies to (StandardAuthorizer semantics). */
@@ -90,7 +94,8 @@ function coveringGroups(index: AclIndex, b: AclBinding): AclGroup[] {
   const out: AclGroup[] = [];
   // StandardAuthorizer skips LITERAL `*` for names starting with `*` (see authorize.ts),
   // so it covers a LITERAL name that does not, and a prefix only if no name under it does.
-  const isWildcardGroup = (g: AclGroup) => g.entries[0]!.binding.patternType === "LITERAL" && g.entries[0]!.binding.resourceName === WILDCARD_RESOURCE;
+  const isWildcardGroup = (g: AclGroup) =>
+    g.entries[0]!.binding.patternType === "LITERAL" && g.entries[0]!.binding.resourceName === WILDCARD_RESOURCE;
   if (b.patternType === "LITERAL") {
     if (b.resourceName === WILDCARD_RESOURCE) {
       const at = section.positionByName.get(WILDCARD_RESOURCE);
@@ -102,30 +107,52 @@ function coveringGroups(index: AclIndex, b: AclBinding): AclGroup[] {
     return index.applicableGroups(b.resourceType, b.resourceName).filter((g) => !(skipsWildcard && isWildcardGroup(g)));
   }
   const wildcardCovers = b.resourceName.length > 0 && !b.resourceName.startsWith(WILDCARD_RESOURCE);
-  return index.coveringGroupsOfPrefix(b.resourceType, b.resourceName).filter((g) => wildcardCovers || !isWildcardGroup(g));
+  return index
+    .coveringGroupsOfPrefix(b.resourceType, b.resourceName)
+    .filter((g) => wildcardCovers || !isWildcardGroup(g));
 }
 
-function principalFindings(b: AclBinding, add: (severity: FindingSeverity, code: LintCode, message: string) => void): void {
+function principalFindings(
+  b: AclBinding,
+  add: (severity: FindingSeverity, code: LintCode, message: string) => void,
+): void {
   const p = b.principal;
   const colon = p.indexOf(":");
   if (colon < 0) {
     add(
       "error",
       "principal-without-type",
-      `Principal ${JSON.stringify(p)} has no type: write it as Type:name (for example User:${p.trim() || "alice"}). Kafka 4 refuses to create it; older clusters stored it and then failed every authorization on ${b.resourceType} ${JSON.stringify(b.resourceName)}.`,
+      `Principal ${JSON.stringify(p)} has no type: write it as Type:name (for example ` +
+        `User:${p.trim() || "alice"}). Kafka 4 refuses to create it; older clusters stored it and then failed ` +
+        `every authorization on ${b.resourceType} ${JSON.stringify(b.resourceName)}.`,
     );
     return;
   }
   const type = p.slice(0, colon);
   const name = p.slice(colon + 1);
   if (p !== p.trim() || type !== type.trim() || name !== name.trim()) {
-    add("warning", "principal-whitespace", `Principal ${JSON.stringify(p)} has spaces around its type or name; Kafka compares principals exactly, so it will not match ${JSON.stringify(`${type.trim()}:${name.trim()}`)}.`);
+    add(
+      "warning",
+      "principal-whitespace",
+      `Principal ${JSON.stringify(p)} has spaces around its type or name; Kafka compares principals exactly, ` +
+        `so it will not match ${JSON.stringify(`${type.trim()}:${name.trim()}`)}.`,
+    );
   }
   if (type.trim() !== "User" && type.trim().toLowerCase() === "user") {
-    add("warning", "principal-type-case", `Principal type ${JSON.stringify(type)} is not "User": principal types are case-sensitive, so this ACL matches no authenticated user.`);
+    add(
+      "warning",
+      "principal-type-case",
+      `Principal type ${JSON.stringify(type)} is not "User": principal types are case-sensitive, so this ACL ` +
+        `matches no authenticated user.`,
+    );
   }
   if (name === "*" && type !== "User") {
-    add("warning", "non-user-wildcard-principal", `${p} is not a wildcard: only User:* matches every principal (of every type). This ACL matches only a principal literally named "*".`);
+    add(
+      "warning",
+      "non-user-wildcard-principal",
+      `${p} is not a wildcard: only User:* matches every principal (of every type). This ACL matches only a ` +
+        `principal literally named "*".`,
+    );
   }
 }
 
@@ -143,33 +170,61 @@ function hostFindings(b: AclBinding, add: (severity: FindingSeverity, code: Lint
 }
 
 function nameFindings(b: AclBinding, add: (severity: FindingSeverity, code: LintCode, message: string) => void): void {
-  if (b.resourceName.length === 0) add("error", "empty-resource-name", "The resource name is empty; Kafka refuses to create such an ACL.");
+  if (b.resourceName.length === 0)
+    add("error", "empty-resource-name", "The resource name is empty; Kafka refuses to create such an ACL.");
   if (b.resourceType === "CLUSTER" && b.resourceName !== CLUSTER_RESOURCE_NAME) {
-    add("error", "invalid-cluster-name", `The CLUSTER resource is always named ${CLUSTER_RESOURCE_NAME}; ${JSON.stringify(b.resourceName)} matches nothing Kafka checks.`);
+    add(
+      "error",
+      "invalid-cluster-name",
+      `The CLUSTER resource is always named ${CLUSTER_RESOURCE_NAME}; ${JSON.stringify(b.resourceName)} ` +
+        `matches nothing Kafka checks.`,
+    );
   }
   if (b.patternType === "PREFIXED" && b.resourceName === WILDCARD_RESOURCE) {
-    add("warning", "prefixed-wildcard", `A PREFIXED "*" only matches ${b.resourceType} names that start with "*"; for every ${b.resourceType} use LITERAL "*".`);
+    add(
+      "warning",
+      "prefixed-wildcard",
+      `A PREFIXED "*" only matches ${b.resourceType} names that start with "*"; for every ${b.resourceType} ` +
+        `use LITERAL "*".`,
+    );
   }
   const first = b.resourceName.charCodeAt(0);
   if ((b.resourceType === "GROUP" || b.resourceType === "TRANSACTIONAL_ID") && first < 0x2a) {
     add(
       "warning",
       "authorizer-hang-name",
-      `${b.resourceType} name ${JSON.stringify(b.resourceName)} starts with a character sorting below "*": Kafka's StandardAuthorizer can loop forever or throw when authorizing another ${b.resourceType} that shares its first character. Avoid such names.`,
+      `${b.resourceType} name ${JSON.stringify(b.resourceName)} starts with a character sorting below "*": ` +
+        `Kafka's StandardAuthorizer can loop forever or throw when authorizing another ${b.resourceType} that ` +
+        `shares its first character. Avoid such names.`,
     );
   }
-  if (b.resourceType !== "TOPIC" && b.resourceName.startsWith(WILDCARD_RESOURCE) && !(b.resourceName === WILDCARD_RESOURCE && b.patternType === "LITERAL")) {
-    add("info", "wildcard-skips-name", `${b.resourceType} names starting with "*" are not reached by LITERAL "*" ACLs in Kafka's StandardAuthorizer (neither ALLOW nor DENY).`);
+  if (
+    b.resourceType !== "TOPIC" &&
+    b.resourceName.startsWith(WILDCARD_RESOURCE) &&
+    !(b.resourceName === WILDCARD_RESOURCE && b.patternType === "LITERAL")
+  ) {
+    add(
+      "info",
+      "wildcard-skips-name",
+      `${b.resourceType} names starting with "*" are not reached by LITERAL "*" ACLs in Kafka's ` +
+        `StandardAuthorizer (neither ALLOW nor DENY).`,
+    );
   }
   // (`*` itself: the wildcard, or the PREFIXED `*` reported above.)
   if (b.resourceType === "TOPIC" && b.resourceName !== WILDCARD_RESOURCE && b.resourceName.length > 0) {
-    const tooLong = b.patternType === "LITERAL" ? b.resourceName.length > TOPIC_MAX_LENGTH : b.resourceName.length >= TOPIC_MAX_LENGTH;
+    const tooLong =
+      b.patternType === "LITERAL"
+        ? b.resourceName.length > TOPIC_MAX_LENGTH
+        : b.resourceName.length >= TOPIC_MAX_LENGTH;
     const dots = b.patternType === "LITERAL" && (b.resourceName === "." || b.resourceName === "..");
     if (!TOPIC_CHARS.test(b.resourceName) || tooLong || dots) {
       add(
         "warning",
         "impossible-topic-name",
-        `No topic can be named ${b.patternType === "PREFIXED" ? "with the prefix " : ""}${JSON.stringify(b.resourceName)}: topic names are 1-${TOPIC_MAX_LENGTH} characters of a-z, A-Z, 0-9, ".", "_" and "-", and not "." or "..". This ACL never applies.`,
+        `No topic can be ` +
+          `named ${b.patternType === "PREFIXED" ? "with the prefix " : ""}${JSON.stringify(b.resourceName)}: ` +
+          `topic names are 1-${TOPIC_MAX_LENGTH} characters of a-z, A-Z, 0-9, ".", "_" and "-", and not "." or ` +
+          `"..". This ACL never applies.`,
       );
     }
   }
@@ -177,7 +232,8 @@ function nameFindings(b: AclBinding, add: (severity: FindingSeverity, code: Lint
     add(
       "warning",
       "operation-not-applicable",
-      `${b.operation} is never checked on ${b.resourceType} resources, so this ACL has no effect. ${b.resourceType} supports ALL, ${SUPPORTED_OPERATIONS[b.resourceType].join(", ")}.`,
+      `${b.operation} is never checked on ${b.resourceType} resources, so this ACL has no ` +
+        `effect. ${b.resourceType} supports ALL, ${SUPPORTED_OPERATIONS[b.resourceType].join(", ")}.`,
     );
   }
 }
@@ -186,7 +242,10 @@ function nameFindings(b: AclBinding, add: (severity: FindingSeverity, code: Lint
  * Lint a full ACL set; `principalMapping`: the brokers' mapping rules, when known, checked
  * within `regexBudget` when given (what is left unchecked past it is one info finding).
  */
-export function lintAcls(acls: readonly AclBinding[], options: { principalMapping?: PrincipalMappingConfig | null; regexBudget?: RegexBudget | null } = {}): Finding[] {
+export function lintAcls(
+  acls: readonly AclBinding[],
+  options: { principalMapping?: PrincipalMappingConfig | null; regexBudget?: RegexBudget | null } = {},
+): Finding[] {
   const findings: Array<Finding & { at: number }> = [];
   const index = AclIndex.build(acls);
 
@@ -200,7 +259,13 @@ export function lintAcls(acls: readonly AclBinding[], options: { principalMappin
   });
   for (const { at, list } of copies.values()) {
     if (list.length > 1) {
-      findings.push({ severity: "warning", code: "duplicate", message: `${describe(list[0]!)} appears ${list.length} times; Kafka keeps one.`, acls: list, at });
+      findings.push({
+        severity: "warning",
+        code: "duplicate",
+        message: `${describe(list[0]!)} appears ${list.length} times; Kafka keeps one.`,
+        acls: list,
+        at,
+      });
     }
   }
 
@@ -223,9 +288,19 @@ export function lintAcls(acls: readonly AclBinding[], options: { principalMappin
       if (dead !== null) break;
     }
     if (dead !== null) {
-      add("warning", "dead-allow", `${describe(b)} never takes effect: ${describe(dead.binding)} denies everything it allows.`, [dead.binding]);
+      add(
+        "warning",
+        "dead-allow",
+        `${describe(b)} never takes effect: ${describe(dead.binding)} denies everything it allows.`,
+        [dead.binding],
+      );
     } else if (broader !== null) {
-      add("info", "redundant-allow", `${describe(b)} is redundant: ${describe(broader.binding)} already allows everything it allows.`, [broader.binding]);
+      add(
+        "info",
+        "redundant-allow",
+        `${describe(b)} is redundant: ${describe(broader.binding)} already allows everything it allows.`,
+        [broader.binding],
+      );
     }
   }
   if (hasMappingRules(options.principalMapping)) {

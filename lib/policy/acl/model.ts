@@ -42,10 +42,7 @@ export type Decision = "ALLOWED" | "DENIED";
  * - `default`: no ACL applies to the resource at all: `allow.everyone.if.no.acl.found`.
  */
 export type MatchingRule =
-  | { kind: "superUser" }
-  | { kind: "acl"; acl: AclBinding }
-  | { kind: "noAclMatched" }
-  | { kind: "default" };
+  { kind: "superUser" } | { kind: "acl"; acl: AclBinding } | { kind: "noAclMatched" } | { kind: "default" };
 
 export interface AuthorizationResult {
   decision: Decision;

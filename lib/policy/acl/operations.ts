@@ -10,8 +10,17 @@
  */
 import { OPERATIONS, type AclOperation, type ResourceType } from "../types";
 
-export const IMPLIES_DESCRIBE: ReadonlySet<AclOperation> = new Set<AclOperation>(["DESCRIBE", "READ", "WRITE", "DELETE", "ALTER"]);
-export const IMPLIES_DESCRIBE_CONFIGS: ReadonlySet<AclOperation> = new Set<AclOperation>(["DESCRIBE_CONFIGS", "ALTER_CONFIGS"]);
+export const IMPLIES_DESCRIBE: ReadonlySet<AclOperation> = new Set<AclOperation>([
+  "DESCRIBE",
+  "READ",
+  "WRITE",
+  "DELETE",
+  "ALTER",
+]);
+export const IMPLIES_DESCRIBE_CONFIGS: ReadonlySet<AclOperation> = new Set<AclOperation>([
+  "DESCRIBE_CONFIGS",
+  "ALTER_CONFIGS",
+]);
 
 export const SUPPORTED_OPERATIONS: Readonly<Record<ResourceType, readonly AclOperation[]>> = {
   TOPIC: ["READ", "WRITE", "CREATE", "DESCRIBE", "DELETE", "ALTER", "DESCRIBE_CONFIGS", "ALTER_CONFIGS"],

@@ -1,6 +1,14 @@
 import { describe, expect, it } from "vitest";
 import { PolicyInputError } from "./errors";
-import { parseAclDocument, parseAclFilter, parseAclList, parseAllowEveryone, parseAuthorizeRequest, parseSuperUsers, toAclCsv } from "./parse";
+import {
+  parseAclDocument,
+  parseAclFilter,
+  parseAclList,
+  parseAllowEveryone,
+  parseAuthorizeRequest,
+  parseSuperUsers,
+  toAclCsv,
+} from "./parse";
 import { acl } from "@/test/policy/acl-helpers";
 
 const HEADER = "Principal,ResourceType,PatternType,ResourceName,Operation,PermissionType,Host";
@@ -24,7 +32,10 @@ describe("reading ACL sets", () => {
   });
 
   it("CSV round trip keeps spaces and commas", () => {
-    const acls = [acl("GROUP", " spaced ", "LITERAL", "User: alice", "*", "READ", "ALLOW"), acl("TOPIC", "a,b", "PREFIXED", 'User:"q"', "*", "ALL", "DENY")];
+    const acls = [
+      acl("GROUP", " spaced ", "LITERAL", "User: alice", "*", "READ", "ALLOW"),
+      acl("TOPIC", "a,b", "PREFIXED", 'User:"q"', "*", "ALL", "DENY"),
+    ];
     expect(parseAclDocument(toAclCsv(acls))).toEqual(acls);
   });
 
@@ -43,24 +54,47 @@ describe("reading ACL sets", () => {
     }
   });
 
-  it("refuses a JSON document nested deeper than 64 levels (the CLI's lint FILE) instead of overflowing the stack", () => {
-    const deep = `{"acls":${"[".repeat(5000)}${"]".repeat(5000)}}`;
-    expect(() => parseAclDocument(deep)).toThrow(PolicyInputError);
-    expect(() => parseAclDocument(deep)).toThrow("The ACL file nests arrays and objects more than 64 levels deep; an ACL file needs 3.");
-  });
+  it(
+    "refuses a JSON document nested deeper than 64 levels (the CLI's lint FILE) instead of overflowing the " + "stack",
+    () => {
+      const deep = `{"acls":${"[".repeat(5000)}${"]".repeat(5000)}}`;
+      expect(() => parseAclDocument(deep)).toThrow(PolicyInputError);
+      expect(() => parseAclDocument(deep)).toThrow(
+        "The ACL file nests arrays and objects more than 64 levels deep; an ACL file needs 3.",
+      );
+    },
+  );
 
   it("strict JSON for the CLI contract: no PascalCase there", () => {
-    expect(() => parseAclList([{ ...acl("TOPIC", "t", "LITERAL", "User:a", "*", "READ", "ALLOW"), resourceType: "Topic" }], "acls")).toThrow(PolicyInputError);
+    expect(() =>
+      parseAclList(
+        [{ ...acl("TOPIC", "t", "LITERAL", "User:a", "*", "READ", "ALLOW"), resourceType: "Topic" }],
+        "acls",
+      ),
+    ).toThrow(PolicyInputError);
   });
 });
 
 describe("reading filters — AclControlManagerTest#testValidateFilter", () => {
-  const filter = { resourceType: "ANY", resourceName: "*", patternType: "LITERAL", principal: "User:*", host: "*", operation: "ANY", permissionType: "ANY" };
+  const filter = {
+    resourceType: "ANY",
+    resourceName: "*",
+    patternType: "LITERAL",
+    principal: "User:*",
+    host: "*",
+    operation: "ANY",
+    permissionType: "ANY",
+  };
   it("accepts ANY / MATCH values and rejects UNKNOWN ones", () => {
     expect(parseAclFilter(filter, "filter")).toEqual(filter);
-    expect(parseAclFilter({ ...filter, patternType: "MATCH", resourceName: null, principal: null, host: null }, "filter").patternType).toBe("MATCH");
+    expect(
+      parseAclFilter({ ...filter, patternType: "MATCH", resourceName: null, principal: null, host: null }, "filter")
+        .patternType,
+    ).toBe("MATCH");
     expect(() => parseAclFilter({ ...filter, patternType: "UNKNOWN" }, "filter")).toThrow(PolicyInputError);
-    expect(() => parseAclFilter({ ...filter, patternType: "MATCH", permissionType: "UNKNOWN" }, "filter")).toThrow(/filter\.permissionType must be one of/);
+    expect(() => parseAclFilter({ ...filter, patternType: "MATCH", permissionType: "UNKNOWN" }, "filter")).toThrow(
+      /filter\.permissionType must be one of/,
+    );
   });
 });
 
@@ -74,21 +108,27 @@ describe("reading requests and config", () => {
     expect(() => parseAuthorizeRequest({ ...ok, resourceName: null }, "r")).toThrow(/resourceName must be a string/);
   });
 
-  it("allow.everyone.if.no.acl.found like getDefaultResult (testGetDefaultResult, AuthorizerTest#testAclConfigWithWhitespace)", () => {
-    expect(parseAllowEveryone(undefined, "a")).toBe(false);
-    expect(parseAllowEveryone("true", "a")).toBe(true);
-    expect(parseAllowEveryone("false", "a")).toBe(false);
-    expect(parseAllowEveryone("  true ", "a")).toBe(true);
-    expect(parseAllowEveryone("yes", "a")).toBe(false);
-    expect(() => parseAllowEveryone(1, "a")).toThrow(PolicyInputError);
-  });
+  it(
+    "allow.everyone.if.no.acl.found like getDefaultResult (testGetDefaultResult, " +
+      "AuthorizerTest#testAclConfigWithWhitespace)",
+    () => {
+      expect(parseAllowEveryone(undefined, "a")).toBe(false);
+      expect(parseAllowEveryone("true", "a")).toBe(true);
+      expect(parseAllowEveryone("false", "a")).toBe(false);
+      expect(parseAllowEveryone("  true ", "a")).toBe(true);
+      expect(parseAllowEveryone("yes", "a")).toBe(false);
+      expect(() => parseAllowEveryone(1, "a")).toThrow(PolicyInputError);
+    },
+  );
 
   it("super.users like StandardAuthorizer.getConfiguredSuperUsers (testGetConfiguredSuperUsers)", () => {
     expect(parseSuperUsers(undefined, "s")).toEqual([]);
     expect(parseSuperUsers(" ", "s")).toEqual([]);
     expect(parseSuperUsers("User:bob;User:alice ", "s")).toEqual(["User:bob", "User:alice"]);
     expect(parseSuperUsers(";  User:bob  ;  User:alice ", "s")).toEqual(["User:bob", "User:alice"]);
-    expect(() => parseSuperUsers("bob;:alice", "s")).toThrow("expected a string in format principalType:principalName but got bob");
+    expect(() => parseSuperUsers("bob;:alice", "s")).toThrow(
+      "expected a string in format principalType:principalName but got bob",
+    );
     expect(parseSuperUsers(["User:x"], "s")).toEqual(["User:x"]);
   });
 });

@@ -34,7 +34,8 @@ function isRecord(value: unknown): value is Record<string, unknown> {
 
 /** Accept Kafka's names verbatim, and (lenient) the PascalCase kafka-acls.sh prints: `TransactionalId`. */
 function enumValue<T extends string>(value: unknown, allowed: readonly T[], where: string, lenient: boolean): T {
-  if (typeof value !== "string") throw new PolicyInputError(`${where} must be one of ${allowed.join(", ")}, got ${JSON.stringify(value)}`);
+  if (typeof value !== "string")
+    throw new PolicyInputError(`${where} must be one of ${allowed.join(", ")}, got ${JSON.stringify(value)}`);
   if ((allowed as readonly string[]).includes(value)) return value as T;
   if (lenient) {
     const normalized = value
@@ -63,7 +64,8 @@ export interface ParseOptions {
 }
 
 export function parseAclBinding(value: unknown, where: string, options: ParseOptions = {}): AclBinding {
-  if (!isRecord(value)) throw new PolicyInputError(`${where} must be an ACL binding object, got ${JSON.stringify(value)}`);
+  if (!isRecord(value))
+    throw new PolicyInputError(`${where} must be an ACL binding object, got ${JSON.stringify(value)}`);
   const lenient = options.lenient === true;
   return {
     resourceType: enumValue(value.resourceType, RESOURCE_TYPES, `${where}.resourceType`, lenient),
@@ -85,13 +87,28 @@ export function parseAclList(value: unknown, where: string, options: ParseOption
 export function parseAclFilter(value: unknown, where: string): AclBindingFilter {
   if (!isRecord(value)) throw new PolicyInputError(`${where} must be an ACL binding filter object`);
   return {
-    resourceType: enumValue<ResourceTypeFilter>(value.resourceType, [...RESOURCE_TYPES, "ANY"], `${where}.resourceType`, false),
+    resourceType: enumValue<ResourceTypeFilter>(
+      value.resourceType,
+      [...RESOURCE_TYPES, "ANY"],
+      `${where}.resourceType`,
+      false,
+    ),
     resourceName: nullableString(value.resourceName, `${where}.resourceName`),
-    patternType: enumValue<PatternTypeFilter>(value.patternType, [...PATTERN_TYPES, "ANY", "MATCH"], `${where}.patternType`, false),
+    patternType: enumValue<PatternTypeFilter>(
+      value.patternType,
+      [...PATTERN_TYPES, "ANY", "MATCH"],
+      `${where}.patternType`,
+      false,
+    ),
     principal: nullableString(value.principal, `${where}.principal`),
     host: nullableString(value.host, `${where}.host`),
     operation: enumValue<AclOperationFilter>(value.operation, [...OPERATIONS, "ANY"], `${where}.operation`, false),
-    permissionType: enumValue<AclPermissionTypeFilter>(value.permissionType, [...PERMISSION_TYPES, "ANY"], `${where}.permissionType`, false),
+    permissionType: enumValue<AclPermissionTypeFilter>(
+      value.permissionType,
+      [...PERMISSION_TYPES, "ANY"],
+      `${where}.permissionType`,
+      false,
+    ),
   };
 }
 
@@ -99,7 +116,9 @@ export function parseAclFilter(value: unknown, where: string): AclBindingFilter 
 export function parseRequestPrincipal(value: unknown, where: string): string {
   const principal = stringValue(value, where);
   if (!principal.includes(":")) {
-    throw new PolicyInputError(`${where} must be a principal in the form Type:name (for example User:alice), got ${JSON.stringify(principal)}`);
+    throw new PolicyInputError(
+      `${where} must be a principal in the form Type:name (for example User:alice), got ${JSON.stringify(principal)}`,
+    );
   }
   return principal;
 }
@@ -164,7 +183,8 @@ export function parseSuperUsers(value: unknown, where: string): string[] {
         : null;
   if (entries === null) throw new PolicyInputError(`${where} must be an array of principals or a ;-separated string`);
   for (const entry of entries) {
-    if (!entry.includes(":")) throw new PolicyInputError(`${where}: expected a string in format principalType:principalName but got ${entry}`);
+    if (!entry.includes(":"))
+      throw new PolicyInputError(`${where}: expected a string in format principalType:principalName but got ${entry}`);
   }
   return entries;
 }
@@ -186,7 +206,15 @@ export function parseAuthorizerConfig(input: Record<string, unknown>): Authorize
 
 // ---- CSV ------------------------------------------------------------------------
 
-export const CSV_HEADER = ["Principal", "ResourceType", "PatternType", "ResourceName", "Operation", "PermissionType", "Host"] as const;
+export const CSV_HEADER = [
+  "Principal",
+  "ResourceType",
+  "PatternType",
+  "ResourceName",
+  "Operation",
+  "PermissionType",
+  "Host",
+] as const;
 
 /** One CSV line's cells, by header name, as the fields of a binding (still to be parsed). */
 export function csvBindingFields<T>(get: (name: (typeof CSV_HEADER)[number]) => T) {
@@ -252,15 +280,12 @@ export function parseAclCsv(text: string): AclBinding[] {
   if (header === undefined) return [];
   const columns = new Map(header.map((h, i) => [h.trim(), i]));
   for (const name of CSV_HEADER) {
-    if (!columns.has(name)) throw new PolicyInputError(`CSV: the header must be ${CSV_HEADER.join(",")} (missing ${name})`);
+    if (!columns.has(name))
+      throw new PolicyInputError(`CSV: the header must be ${CSV_HEADER.join(",")} (missing ${name})`);
   }
   return rows.slice(1).map((cells, r) => {
     const get = (name: (typeof CSV_HEADER)[number]) => cells[columns.get(name)!];
-    return parseAclBinding(
-      csvBindingFields(get),
-      `CSV line ${r + 2}`,
-      { lenient: true },
-    );
+    return parseAclBinding(csvBindingFields(get), `CSV line ${r + 2}`, { lenient: true });
   });
 }
 
@@ -268,7 +293,10 @@ export function parseAclCsv(text: string): AclBinding[] {
 export function parseAclDocument(text: string): AclBinding[] {
   const trimmed = text.trimStart();
   if (trimmed.startsWith("[") || trimmed.startsWith("{")) {
-    if (jsonNestsDeeperThan(text)) throw new PolicyInputError(`The ACL file nests arrays and objects more than ${MAX_JSON_DEPTH} levels deep; an ACL file needs 3.`);
+    if (jsonNestsDeeperThan(text))
+      throw new PolicyInputError(
+        `The ACL file nests arrays and objects more than ${MAX_JSON_DEPTH} levels deep; an ACL file needs 3.`,
+      );
     let value: unknown;
     try {
       value = JSON.parse(text);
@@ -285,7 +313,11 @@ export function toAclCsv(acls: readonly AclBinding[]): string {
   const quote = (s: string) => (/[",\r\n]/.test(s) || s !== s.trim() ? `"${s.replace(/"/g, '""')}"` : s);
   const lines = [CSV_HEADER.join(",")];
   for (const b of acls) {
-    lines.push([b.principal, b.resourceType, b.patternType, b.resourceName, b.operation, b.permissionType, b.host].map(quote).join(","));
+    lines.push(
+      [b.principal, b.resourceType, b.patternType, b.resourceName, b.operation, b.permissionType, b.host]
+        .map(quote)
+        .join(","),
+    );
   }
   return lines.join("\n") + "\n";
 }

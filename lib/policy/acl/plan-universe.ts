@@ -52,7 +52,8 @@ export function consoleUniverse(sources: ConsoleUniverseSources): { universe: Pl
     for (const b of list) {
       if (b.principal !== WILDCARD_PRINCIPAL) principals.add(b.principal);
       if (b.host !== WILDCARD_HOST) hosts.add(b.host);
-      if (b.patternType === "LITERAL" && b.resourceName !== WILDCARD_RESOURCE) addResource(b.resourceType, b.resourceName);
+      if (b.patternType === "LITERAL" && b.resourceName !== WILDCARD_RESOURCE)
+        addResource(b.resourceType, b.resourceName);
     }
   }
   for (const p of sources.superUsers ?? []) principals.add(p);
@@ -65,5 +66,8 @@ export function consoleUniverse(sources: ConsoleUniverseSources): { universe: Pl
   let otherHost = ANY_OTHER_HOST;
   while (hosts.has(otherHost)) otherHost += "'";
   hosts.add(otherHost);
-  return { universe: { principals: [...principals], hosts: [...hosts], resources: [...resources.values()] }, otherHost };
+  return {
+    universe: { principals: [...principals], hosts: [...hosts], resources: [...resources.values()] },
+    otherHost,
+  };
 }

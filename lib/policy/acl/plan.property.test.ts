@@ -11,7 +11,14 @@
  */
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { OPERATIONS, RESOURCE_TYPES, type AclBinding, type AclOperation, type PatternType, type ResourceType } from "../types";
+import {
+  OPERATIONS,
+  RESOURCE_TYPES,
+  type AclBinding,
+  type AclOperation,
+  type PatternType,
+  type ResourceType,
+} from "../types";
 import { AclIndex, bindingKey } from "./acl-index";
 import { authorize } from "./authorize";
 import type { AuthorizerConfig } from "./model";
@@ -26,13 +33,22 @@ import { validateNewAcl } from "./validate";
 
 const cmp = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
 
-function bruteForce(before: readonly AclBinding[], after: readonly AclBinding[], universe: PlanUniverse, config: AuthorizerConfig): AclDecisionChange[] {
+function bruteForce(
+  before: readonly AclBinding[],
+  after: readonly AclBinding[],
+  universe: PlanUniverse,
+  config: AuthorizerConfig,
+): AclDecisionChange[] {
   const bi = AclIndex.build(before);
   const ai = AclIndex.build(after);
   const principals = [...new Set(universe.principals)].sort(cmp);
   const hosts = [...new Set(universe.hosts)].sort(cmp);
-  const resources = [...new Map(universe.resources.map((r) => [`${r.resourceType}\u0000${r.resourceName}`, r])).values()].sort(
-    (a, b) => RESOURCE_TYPES.indexOf(a.resourceType) - RESOURCE_TYPES.indexOf(b.resourceType) || cmp(a.resourceName, b.resourceName),
+  const resources = [
+    ...new Map(universe.resources.map((r) => [`${r.resourceType}\u0000${r.resourceName}`, r])).values(),
+  ].sort(
+    (a, b) =>
+      RESOURCE_TYPES.indexOf(a.resourceType) - RESOURCE_TYPES.indexOf(b.resourceType) ||
+      cmp(a.resourceName, b.resourceName),
   );
   const out: AclDecisionChange[] = [];
   for (const { resourceType, resourceName } of resources) {
@@ -52,9 +68,19 @@ function bruteForce(before: readonly AclBinding[], after: readonly AclBinding[],
 
 // ---- generators ----------------------------------------------------------------------
 
-const nameArb = fc.array(fc.constantFrom("a", "b", "ab", "*", "!", "-x"), { maxLength: 3 }).map((parts) => parts.join(""));
+const nameArb = fc
+  .array(fc.constantFrom("a", "b", "ab", "*", "!", "-x"), { maxLength: 3 })
+  .map((parts) => parts.join(""));
 const typeArb = fc.constantFrom<ResourceType>("TOPIC", "GROUP", "TOPIC", "CLUSTER", "USER");
-const aclPrincipalArb = fc.constantFrom("User:alice", "User:bob", "User:*", "User:*", "Group:*", "Service:alice", "bob");
+const aclPrincipalArb = fc.constantFrom(
+  "User:alice",
+  "User:bob",
+  "User:*",
+  "User:*",
+  "Group:*",
+  "Service:alice",
+  "bob",
+);
 const hostArb = fc.constantFrom("*", "*", "10.0.0.1", "10.0.0.2");
 
 /** Mostly operations the type supports (so that many decisions can change), some it does not. */
@@ -74,11 +100,17 @@ const aclArb: fc.Arbitrary<AclBinding> = typeArb.chain((resourceType) =>
 );
 
 const universeArb: fc.Arbitrary<PlanUniverse> = fc.record({
-  principals: fc.subarray(["User:alice", "User:bob", "Service:alice", "User:carol", "Group:*", "User:*", "User:alice"], { minLength: 1 }),
+  principals: fc.subarray(
+    ["User:alice", "User:bob", "Service:alice", "User:carol", "Group:*", "User:*", "User:alice"],
+    { minLength: 1 },
+  ),
   hosts: fc.subarray(["10.0.0.1", "10.0.0.2", "10.0.0.3", "*"], { minLength: 1 }),
   resources: fc.array(
     typeArb.chain((resourceType) =>
-      fc.record({ resourceType: fc.constant(resourceType), resourceName: resourceType === "CLUSTER" ? fc.constant("kafka-cluster") : nameArb }),
+      fc.record({
+        resourceType: fc.constant(resourceType),
+        resourceName: resourceType === "CLUSTER" ? fc.constant("kafka-cluster") : nameArb,
+      }),
     ),
     { minLength: 1, maxLength: 10 },
   ),
@@ -93,9 +125,14 @@ const configArb: fc.Arbitrary<AuthorizerConfig> = fc.record({
 function changeArb(current: AclBinding[]): fc.Arbitrary<Omit<PlanInput, "current">> {
   const held = current.length > 0 ? fc.constantFrom(...current) : aclArb;
   const some = fc.array(fc.oneof({ weight: 3, arbitrary: aclArb }, { weight: 1, arbitrary: held }), { maxLength: 4 });
-  const lists = fc.record({ create: some, delete: fc.array(fc.oneof({ weight: 3, arbitrary: held }, { weight: 1, arbitrary: aclArb }), { maxLength: 4 }) });
+  const lists = fc.record({
+    create: some,
+    delete: fc.array(fc.oneof({ weight: 3, arbitrary: held }, { weight: 1, arbitrary: aclArb }), { maxLength: 4 }),
+  });
   const desired = fc.record({
-    desired: fc.tuple(fc.subarray(current), fc.array(aclArb, { maxLength: 3 })).map(([kept, extra]) => [...kept, ...extra]),
+    desired: fc
+      .tuple(fc.subarray(current), fc.array(aclArb, { maxLength: 3 }))
+      .map(([kept, extra]) => [...kept, ...extra]),
     mode: fc.constantFrom<"add-only" | "sync">("add-only", "sync", "sync"),
     scope: fc.option(
       fc.record({
@@ -110,36 +147,50 @@ function changeArb(current: AclBinding[]): fc.Arbitrary<Omit<PlanInput, "current
 
 const scenarioArb = fc
   .array(aclArb, { maxLength: 25 })
-  .chain((current) => fc.record({ current: fc.constant(current), change: changeArb(current), universe: universeArb, config: configArb }));
+  .chain((current) =>
+    fc.record({ current: fc.constant(current), change: changeArb(current), universe: universeArb, config: configArb }),
+  );
 
 const RUNS = 1500;
 
 // ---- properties ------------------------------------------------------------------------
 
 describe("blast radius — equals brute force", () => {
-  it("plan + blastRadius: decisionChanges are exactly the universe requests whose authorize decision differs, in order", () => {
-    fc.assert(
-      fc.property(scenarioArb, ({ current, change, universe, config }) => {
-        const { plan, blast } = planWithBlastRadius({ current, ...change, universe, config });
-        const after = applyPlan(current, plan);
-        const expected = bruteForce(current, after, universe, config);
-        expect(blast.all()).toEqual(expected);
-        expect(blast.total).toBe(expected.length);
-        // From a prebuilt index of the whole set (the list path indexes only what the change touches).
-        expect(blastRadius({ before: AclIndex.build(current), change: plan, universe, config }).all()).toEqual(expected);
-        expect(blast.checked).toBeLessThanOrEqual(blast.universeRequests);
-      }),
-      { numRuns: RUNS },
-    );
-  });
+  it(
+    "plan + blastRadius: decisionChanges are exactly the universe requests whose authorize decision " +
+      "differs, in order",
+    () => {
+      fc.assert(
+        fc.property(scenarioArb, ({ current, change, universe, config }) => {
+          const { plan, blast } = planWithBlastRadius({ current, ...change, universe, config });
+          const after = applyPlan(current, plan);
+          const expected = bruteForce(current, after, universe, config);
+          expect(blast.all()).toEqual(expected);
+          expect(blast.total).toBe(expected.length);
+          // From a prebuilt index of the whole set (the list path indexes only what the change touches).
+          expect(blastRadius({ before: AclIndex.build(current), change: plan, universe, config }).all()).toEqual(
+            expected,
+          );
+          expect(blast.checked).toBeLessThanOrEqual(blast.universeRequests);
+        }),
+        { numRuns: RUNS },
+      );
+    },
+  );
 
   it("given the whole ACL set after (instead of the change), from a list or an index, the answer is the same", () => {
     fc.assert(
-      fc.property(fc.array(aclArb, { maxLength: 25 }), fc.array(aclArb, { maxLength: 25 }), universeArb, configArb, (before, after, universe, config) => {
-        const expected = bruteForce(before, after, universe, config);
-        expect(blastRadius({ before, after, universe, config }).all()).toEqual(expected);
-        expect(blastRadius({ before: AclIndex.build(before), after, universe, config }).all()).toEqual(expected);
-      }),
+      fc.property(
+        fc.array(aclArb, { maxLength: 25 }),
+        fc.array(aclArb, { maxLength: 25 }),
+        universeArb,
+        configArb,
+        (before, after, universe, config) => {
+          const expected = bruteForce(before, after, universe, config);
+          expect(blastRadius({ before, after, universe, config }).all()).toEqual(expected);
+          expect(blastRadius({ before: AclIndex.build(before), after, universe, config }).all()).toEqual(expected);
+        },
+      ),
       { numRuns: RUNS },
     );
   });
@@ -175,8 +226,12 @@ describe("blast radius — equals brute force", () => {
           byPrincipal.set(r.principal, p);
           byResource.set(k, q);
         }
-        expect(s.byPrincipal).toEqual([...byPrincipal].sort(([a], [b]) => cmp(a, b)).map(([principal, c]) => ({ principal, ...c })));
-        expect(s.byResource.map((r) => [`${r.resourceType} ${r.resourceName}`, { gained: r.gained, lost: r.lost }])).toEqual([...byResource]);
+        expect(s.byPrincipal).toEqual(
+          [...byPrincipal].sort(([a], [b]) => cmp(a, b)).map(([principal, c]) => ({ principal, ...c })),
+        );
+        expect(
+          s.byResource.map((r) => [`${r.resourceType} ${r.resourceName}`, { gained: r.gained, lost: r.lost }]),
+        ).toEqual([...byResource]);
         expect(s.principals).toBe(byPrincipal.size);
         expect(s.resources).toBe(byResource.size);
       }),
@@ -188,40 +243,48 @@ describe("blast radius — equals brute force", () => {
 describe("plan — creates and deletes", () => {
   const keys = (bs: readonly AclBinding[]) => bs.map(bindingKey);
 
-  it("add-only and sync: create = valid desired not held; delete = held, in scope, not desired (sync with a narrowing scope only)", () => {
-    fc.assert(
-      fc.property(scenarioArb, ({ current, change }) => {
-        fc.pre(change.desired !== undefined);
-        const plan = computePlan({ current, ...change });
-        const desired = change.desired as AclBinding[];
-        const valid = desired.filter((b) => validateNewAcl(b).ok);
-        const held = new Set(keys(current));
-        expect(keys(plan.create)).toEqual([...new Set(keys(valid).filter((k) => !held.has(k)))]);
-        expect(plan.invalid.map((i) => i.binding)).toEqual(
-          desired.filter((b, i) => !validateNewAcl(b).ok && keys(desired).indexOf(bindingKey(b)) === i),
-        );
-        const scope = change.scope;
-        const narrows = scope !== undefined && ((scope.principals?.length ?? 0) > 0 || (scope.resourcePrefix ?? "").length > 0);
-        if (change.mode !== "sync") {
-          expect(plan.delete).toEqual([]);
-          expect(plan.refused).toBeUndefined();
-        } else if (!narrows || valid.length === 0) {
-          expect(plan.delete).toEqual([]);
-          expect(plan.refused?.code).toBe(narrows ? "SYNC_WITHOUT_DESIRED" : "SYNC_WITHOUT_SCOPE");
-        } else {
-          const wanted = new Set(keys(desired));
-          const expected = [...new Set(keys(current.filter((b) => inPlanScope(b, scope) && !wanted.has(bindingKey(b)))))];
-          expect(keys(plan.delete)).toEqual(expected);
-          for (const b of plan.delete) {
-            if (scope.principals !== undefined && scope.principals.length > 0) expect(scope.principals).toContain(b.principal);
-            expect(b.resourceName.startsWith(scope.resourcePrefix ?? "")).toBe(true);
+  it(
+    "add-only and sync: create = valid desired not held; delete = held, in scope, not desired (sync with a " +
+      "narrowing scope only)",
+    () => {
+      fc.assert(
+        fc.property(scenarioArb, ({ current, change }) => {
+          fc.pre(change.desired !== undefined);
+          const plan = computePlan({ current, ...change });
+          const desired = change.desired as AclBinding[];
+          const valid = desired.filter((b) => validateNewAcl(b).ok);
+          const held = new Set(keys(current));
+          expect(keys(plan.create)).toEqual([...new Set(keys(valid).filter((k) => !held.has(k)))]);
+          expect(plan.invalid.map((i) => i.binding)).toEqual(
+            desired.filter((b, i) => !validateNewAcl(b).ok && keys(desired).indexOf(bindingKey(b)) === i),
+          );
+          const scope = change.scope;
+          const narrows =
+            scope !== undefined && ((scope.principals?.length ?? 0) > 0 || (scope.resourcePrefix ?? "").length > 0);
+          if (change.mode !== "sync") {
+            expect(plan.delete).toEqual([]);
+            expect(plan.refused).toBeUndefined();
+          } else if (!narrows || valid.length === 0) {
+            expect(plan.delete).toEqual([]);
+            expect(plan.refused?.code).toBe(narrows ? "SYNC_WITHOUT_DESIRED" : "SYNC_WITHOUT_SCOPE");
+          } else {
+            const wanted = new Set(keys(desired));
+            const expected = [
+              ...new Set(keys(current.filter((b) => inPlanScope(b, scope) && !wanted.has(bindingKey(b))))),
+            ];
+            expect(keys(plan.delete)).toEqual(expected);
+            for (const b of plan.delete) {
+              if (scope.principals !== undefined && scope.principals.length > 0)
+                expect(scope.principals).toContain(b.principal);
+              expect(b.resourceName.startsWith(scope.resourcePrefix ?? "")).toBe(true);
+            }
+            expect(plan.refused).toBeUndefined();
           }
-          expect(plan.refused).toBeUndefined();
-        }
-      }),
-      { numRuns: RUNS },
-    );
-  });
+        }),
+        { numRuns: RUNS },
+      );
+    },
+  );
 
   it("lists: creates not held, deletes held, a binding in both lists neither; each once", () => {
     fc.assert(

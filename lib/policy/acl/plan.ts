@@ -77,31 +77,38 @@ export interface AclPlan {
   exceedsMaxDeletes: boolean;
 }
 
-
 function isBindingShaped(value: unknown): value is AclBinding {
   if (typeof value !== "object" || value === null || Array.isArray(value)) return false;
   const v = value as Record<string, unknown>;
-  return ["resourceType", "resourceName", "patternType", "principal", "host", "operation", "permissionType"].every((f) => typeof v[f] === "string");
+  return ["resourceType", "resourceName", "patternType", "principal", "host", "operation", "permissionType"].every(
+    (f) => typeof v[f] === "string",
+  );
 }
-
 
 /** Whether sync may delete `b`: inside every part of the scope that is given. */
 export function inPlanScope(b: AclBinding, scope: PlanScope): boolean {
-  if (scope.principals !== undefined && scope.principals.length > 0 && !scope.principals.includes(b.principal)) return false;
+  if (scope.principals !== undefined && scope.principals.length > 0 && !scope.principals.includes(b.principal))
+    return false;
   if (scope.resourcePrefix !== undefined && !b.resourceName.startsWith(scope.resourcePrefix)) return false;
   return true;
 }
 
 function scopeNarrows(scope: PlanScope | undefined): boolean {
   if (scope === undefined) return false;
-  return (scope.principals !== undefined && scope.principals.length > 0) || (scope.resourcePrefix !== undefined && scope.resourcePrefix.length > 0);
+  return (
+    (scope.principals !== undefined && scope.principals.length > 0) ||
+    (scope.resourcePrefix !== undefined && scope.resourcePrefix.length > 0)
+  );
 }
 
 /**
  * Validate and de-duplicate the bindings asked for: the valid ones (first occurrence) and
  * the invalid ones with their message (first occurrence of each).
  */
-function sortRequested(list: readonly unknown[], from: PlanInvalid["from"]): { valid: { binding: AclBinding; index: number }[]; invalid: PlanInvalid[]; keys: Set<string> } {
+function sortRequested(
+  list: readonly unknown[],
+  from: PlanInvalid["from"],
+): { valid: { binding: AclBinding; index: number }[]; invalid: PlanInvalid[]; keys: Set<string> } {
   const valid: { binding: AclBinding; index: number }[] = [];
   const invalid: PlanInvalid[] = [];
   const keys = new Set<string>();
@@ -129,9 +136,12 @@ function sortRequested(list: readonly unknown[], from: PlanInvalid["from"]): { v
 /** What the change request means against the current ACLs (see the module comment). */
 export function computePlan(input: PlanInput): AclPlan {
   const hasLists = input.create !== undefined || input.delete !== undefined;
-  if (hasLists && input.desired !== undefined) throw new PolicyInputError("give either create/delete lists or desired, not both");
-  if (input.desired === undefined && input.mode !== undefined) throw new PolicyInputError("mode applies to desired, which is missing");
-  if (input.desired === undefined && input.scope !== undefined) throw new PolicyInputError("scope applies to desired with mode sync, and desired is missing");
+  if (hasLists && input.desired !== undefined)
+    throw new PolicyInputError("give either create/delete lists or desired, not both");
+  if (input.desired === undefined && input.mode !== undefined)
+    throw new PolicyInputError("mode applies to desired, which is missing");
+  if (input.desired === undefined && input.scope !== undefined)
+    throw new PolicyInputError("scope applies to desired with mode sync, and desired is missing");
   const create: AclBinding[] = [];
   const del: AclBinding[] = [];
   const noOps: AclBinding[] = [];
@@ -146,7 +156,12 @@ export function computePlan(input: PlanInput): AclPlan {
     const current = new CurrentSet(input.current, [...requested.valid.map((v) => v.binding), ...deletes]);
     for (const { binding: b, index } of requested.valid) {
       if (deleteKeys.has(bindingKey(b))) {
-        invalid.push({ binding: input.create![index], message: "The binding is both in create and in delete: give it in one list only.", from: "create", index });
+        invalid.push({
+          binding: input.create![index],
+          message: "The binding is both in create and in delete: give it in one list only.",
+          from: "create",
+          index,
+        });
       } else if (current.has(b)) noOps.push(b);
       else create.push(b);
     }
@@ -168,7 +183,8 @@ export function computePlan(input: PlanInput): AclPlan {
       if (!scopeNarrows(input.scope)) {
         refused = {
           code: "SYNC_WITHOUT_SCOPE",
-          message: "sync deletes only inside a scope (principals and/or resourcePrefix); without one it deletes nothing.",
+          message:
+            "sync deletes only inside a scope (principals and/or resourcePrefix); without one it deletes nothing.",
         };
       } else if (requested.valid.length === 0) {
         refused = {
@@ -185,13 +201,22 @@ export function computePlan(input: PlanInput): AclPlan {
       }
     }
   }
-  const plan: AclPlan = { create, delete: del, invalid, noOps, exceedsMaxDeletes: input.maxDeletes !== undefined && del.length > input.maxDeletes };
+  const plan: AclPlan = {
+    create,
+    delete: del,
+    invalid,
+    noOps,
+    exceedsMaxDeletes: input.maxDeletes !== undefined && del.length > input.maxDeletes,
+  };
   if (refused !== undefined) plan.refused = refused;
   return plan;
 }
 
 /** The ACL set after the plan: the current set without the deletes, then the creates. */
-export function applyPlan(current: readonly AclBinding[], change: { create?: readonly AclBinding[]; delete?: readonly AclBinding[] }): AclBinding[] {
+export function applyPlan(
+  current: readonly AclBinding[],
+  change: { create?: readonly AclBinding[]; delete?: readonly AclBinding[] },
+): AclBinding[] {
   const gone = new Set((change.delete ?? []).map(bindingKey));
   const kept = distinctBindings(current).filter((b) => !gone.has(bindingKey(b)));
   const present = new Set(kept.map(bindingKey));
@@ -200,8 +225,16 @@ export function applyPlan(current: readonly AclBinding[], change: { create?: rea
 }
 
 /** computePlan, then the blast radius of its creates and deletes. */
-export function planWithBlastRadius(input: PlanInput & { universe: PlanUniverse; config?: AuthorizerConfig }): { plan: AclPlan; blast: BlastRadius } {
+export function planWithBlastRadius(input: PlanInput & { universe: PlanUniverse; config?: AuthorizerConfig }): {
+  plan: AclPlan;
+  blast: BlastRadius;
+} {
   const plan = computePlan(input);
-  const blast = blastRadius({ before: input.current, change: { create: plan.create, delete: plan.delete }, universe: input.universe, config: input.config });
+  const blast = blastRadius({
+    before: input.current,
+    change: { create: plan.create, delete: plan.delete },
+    universe: input.universe,
+    config: input.config,
+  });
   return { plan, blast };
 }

@@ -31,7 +31,11 @@ export interface PrincipalMappingFinding {
   at: number;
 }
 
-export function unproduciblePrincipalFindings(acls: readonly AclBinding[], config: PrincipalMappingConfig, budget: RegexBudget | null = null): PrincipalMappingFinding[] {
+export function unproduciblePrincipalFindings(
+  acls: readonly AclBinding[],
+  config: PrincipalMappingConfig,
+  budget: RegexBudget | null = null,
+): PrincipalMappingFinding[] {
   const byPrincipal = new Map<string, { at: number; acls: AclBinding[] }>();
   acls.forEach((b, i) => {
     if (!b.principal.startsWith("User:") || b.principal === "User:*") return;
@@ -48,7 +52,8 @@ export function unproduciblePrincipalFindings(acls: readonly AclBinding[], confi
       severity: "info",
       message:
         `Only ${checked} of the ${byPrincipal.size} principals were checked against the principal mapping rules: ` +
-        "checking the others would take longer than the console allows one lint (the rules backtrack a lot), so they are not reported.",
+        "checking the others would take longer than the console allows one lint (the rules backtrack a lot), " +
+        "so they are not reported.",
       acls: [],
       at: acls.length,
     },
@@ -71,8 +76,13 @@ export function unproduciblePrincipalFindings(acls: readonly AclBinding[], confi
     }
     checked++;
     if (verdict.producible) continue;
-    const parts = [`No configured principal mapping rule produces ${principal}, so its ${list.length === 1 ? "ACL applies" : `${list.length} ACLs apply`} to no certificate or Kerberos client.`];
-    if (verdict.insteadAsDn !== null) parts.push(`A client presenting the certificate DN ${verdict.canonicalDn ?? name} is ${verdict.insteadAsDn}.`);
+    const parts = [
+      `No configured principal mapping rule produces ${principal}, so ` +
+        `its ${list.length === 1 ? "ACL applies" : `${list.length} ACLs apply`} to no certificate or Kerberos ` +
+        `client.`,
+    ];
+    if (verdict.insteadAsDn !== null)
+      parts.push(`A client presenting the certificate DN ${verdict.canonicalDn ?? name} is ${verdict.insteadAsDn}.`);
     if (verdict.canonicalDn !== null) parts.push(`(Kafka writes this DN as ${verdict.canonicalDn}.)`);
     if (verdict.insteadAsKerberos !== null) parts.push(`Kerberos principal ${name} is ${verdict.insteadAsKerberos}.`);
     parts.push("Only a SASL user (SCRAM, PLAIN, OAUTHBEARER) of exactly this name could match it.");

@@ -26,7 +26,14 @@
  * yet allowed — skipping those an ALLOW already proposed implies (DESCRIBE after READ),
  * and flagging those a DENY blocks (an ALLOW would not help).
  */
-import { CLUSTER_RESOURCE_NAME, WILDCARD_HOST, type AclBinding, type AclOperation, type PatternType, type ResourceType } from "../types";
+import {
+  CLUSTER_RESOURCE_NAME,
+  WILDCARD_HOST,
+  type AclBinding,
+  type AclOperation,
+  type PatternType,
+  type ResourceType,
+} from "../types";
 import { AclIndex } from "./acl-index";
 import { authorizeByResourceType } from "./authorize";
 import { authorizePattern } from "./effective";
@@ -56,7 +63,13 @@ export type ClientRole =
       createTopics?: boolean;
     })
   | (RoleBase & { kind: "consumer"; topics: ResourceSelector[]; group: ResourceSelector })
-  | (RoleBase & { kind: "streams"; applicationId: string; inputTopics: ResourceSelector[]; outputTopics: ResourceSelector[]; exactlyOnce?: boolean });
+  | (RoleBase & {
+      kind: "streams";
+      applicationId: string;
+      inputTopics: ResourceSelector[];
+      outputTopics: ResourceSelector[];
+      exactlyOnce?: boolean;
+    });
 
 export interface RolePermission {
   resourceType: ResourceType;
@@ -105,8 +118,13 @@ function sel(s: ResourceSelector): { resourceName: string; patternType: PatternT
 /** The permissions a role needs, in the order they are checked (primary operations before implied ones). */
 export function rolePermissions(role: ClientRole): RolePermission[] {
   const out: RolePermission[] = [];
-  const add = (resourceType: ResourceType, s: { resourceName: string; patternType: PatternType }, operation: AclOperation, apis: string[], inTemplate = true) =>
-    out.push({ resourceType, ...s, operation, apis, inTemplate });
+  const add = (
+    resourceType: ResourceType,
+    s: { resourceName: string; patternType: PatternType },
+    operation: AclOperation,
+    apis: string[],
+    inTemplate = true,
+  ) => out.push({ resourceType, ...s, operation, apis, inTemplate });
   switch (role.kind) {
     case "producer":
     case "transactional": {
@@ -116,11 +134,19 @@ export function rolePermissions(role: ClientRole): RolePermission[] {
       }
       if (role.kind === "transactional") {
         const txn = sel(role.transactionalId);
-        add("TRANSACTIONAL_ID", txn, "WRITE", ["INIT_PRODUCER_ID (22)", "ADD_PARTITIONS_TO_TXN (24)", "END_TXN (26)", "PRODUCE (0)"]);
+        add("TRANSACTIONAL_ID", txn, "WRITE", [
+          "INIT_PRODUCER_ID (22)",
+          "ADD_PARTITIONS_TO_TXN (24)",
+          "END_TXN (26)",
+          "PRODUCE (0)",
+        ]);
         add("TRANSACTIONAL_ID", txn, "DESCRIBE", ["FIND_COORDINATOR (10)"]);
-        if (role.group !== undefined) add("GROUP", sel(role.group), "READ", ["ADD_OFFSETS_TO_TXN (25)", "TXN_OFFSET_COMMIT (28)"]);
+        if (role.group !== undefined)
+          add("GROUP", sel(role.group), "READ", ["ADD_OFFSETS_TO_TXN (25)", "TXN_OFFSET_COMMIT (28)"]);
       } else if (role.idempotent === true) {
-        add("CLUSTER", { resourceName: CLUSTER_RESOURCE_NAME, patternType: "LITERAL" }, "IDEMPOTENT_WRITE", ["INIT_PRODUCER_ID (22)"]);
+        add("CLUSTER", { resourceName: CLUSTER_RESOURCE_NAME, patternType: "LITERAL" }, "IDEMPOTENT_WRITE", [
+          "INIT_PRODUCER_ID (22)",
+        ]);
       }
       break;
     }
@@ -129,7 +155,13 @@ export function rolePermissions(role: ClientRole): RolePermission[] {
         add("TOPIC", sel(t), "READ", ["FETCH (1)", "OFFSET_COMMIT (8)"]);
         add("TOPIC", sel(t), "DESCRIBE", ["METADATA (3)", "LIST_OFFSETS (2)", "OFFSET_FETCH (9)"]);
       }
-      add("GROUP", sel(role.group), "READ", ["JOIN_GROUP (11)", "SYNC_GROUP (14)", "HEARTBEAT (12)", "OFFSET_COMMIT (8)", "CONSUMER_GROUP_HEARTBEAT (68)"]);
+      add("GROUP", sel(role.group), "READ", [
+        "JOIN_GROUP (11)",
+        "SYNC_GROUP (14)",
+        "HEARTBEAT (12)",
+        "OFFSET_COMMIT (8)",
+        "CONSUMER_GROUP_HEARTBEAT (68)",
+      ]);
       add("GROUP", sel(role.group), "DESCRIBE", ["FIND_COORDINATOR (10)", "OFFSET_FETCH (9)"], false);
       break;
     }
@@ -154,7 +186,12 @@ export function rolePermissions(role: ClientRole): RolePermission[] {
       add("GROUP", group, "DESCRIBE", ["FIND_COORDINATOR (10)"], false);
       if (role.exactlyOnce === true) {
         const txn = { resourceName: `${role.applicationId}-`, patternType: "PREFIXED" as const };
-        add("TRANSACTIONAL_ID", txn, "WRITE", ["INIT_PRODUCER_ID (22)", "ADD_PARTITIONS_TO_TXN (24)", "END_TXN (26)", "TXN_OFFSET_COMMIT (28)"]);
+        add("TRANSACTIONAL_ID", txn, "WRITE", [
+          "INIT_PRODUCER_ID (22)",
+          "ADD_PARTITIONS_TO_TXN (24)",
+          "END_TXN (26)",
+          "TXN_OFFSET_COMMIT (28)",
+        ]);
         add("TRANSACTIONAL_ID", txn, "DESCRIBE", ["FIND_COORDINATOR (10)"]);
       }
       break;
@@ -181,12 +218,21 @@ function templateOf(role: ClientRole): AclBinding[] {
     .map((p) => toBinding(role, p));
 }
 
-/** kafka-acls.sh --producer [--idempotent]: WRITE, DESCRIBE, CREATE on the topics (+ IDEMPOTENT_WRITE on the cluster). */
-export function producerTemplate(principal: string, topics: ResourceSelector[], options: { host?: string; idempotent?: boolean; createTopics?: boolean } = {}): AclBinding[] {
+/**
+ * kafka-acls.sh --producer [--idempotent]: WRITE, DESCRIBE, CREATE on the topics (+ IDEMPOTENT_WRITE on the cluster).
+ */
+export function producerTemplate(
+  principal: string,
+  topics: ResourceSelector[],
+  options: { host?: string; idempotent?: boolean; createTopics?: boolean } = {},
+): AclBinding[] {
   return templateOf({ kind: "producer", principal, topics, ...options });
 }
 
-/** kafka-acls.sh --producer --transactional-id: the producer ACLs plus WRITE, DESCRIBE on the transactional id (+ READ on the group). */
+/**
+ * kafka-acls.sh --producer --transactional-id: the producer ACLs plus WRITE, DESCRIBE on the transactional id (+ READ
+ * on the group).
+ */
 export function transactionalTemplate(
   principal: string,
   topics: ResourceSelector[],
@@ -196,8 +242,15 @@ export function transactionalTemplate(
   return templateOf({ kind: "transactional", principal, topics, transactionalId, ...options });
 }
 
-/** kafka-acls.sh --consumer: READ, DESCRIBE on the topics; READ on the group (which implies the DESCRIBE it also needs). */
-export function consumerTemplate(principal: string, topics: ResourceSelector[], group: ResourceSelector, options: { host?: string } = {}): AclBinding[] {
+/**
+ * kafka-acls.sh --consumer: READ, DESCRIBE on the topics; READ on the group (which implies the DESCRIBE it also needs).
+ */
+export function consumerTemplate(
+  principal: string,
+  topics: ResourceSelector[],
+  group: ResourceSelector,
+  options: { host?: string } = {},
+): AclBinding[] {
   return templateOf({ kind: "consumer", principal, topics, group, ...options });
 }
 
@@ -233,7 +286,18 @@ export function missingForRole(
   const missing: AclBinding[] = [];
   const required: RoleRequirement[] = [];
   for (const p of rolePermissions(role)) {
-    const r = authorizePattern(index, { principal: role.principal, host, operation: p.operation, resourceType: p.resourceType, resourceName: p.resourceName, patternType: p.patternType }, config);
+    const r = authorizePattern(
+      index,
+      {
+        principal: role.principal,
+        host,
+        operation: p.operation,
+        resourceType: p.resourceType,
+        resourceName: p.resourceName,
+        patternType: p.patternType,
+      },
+      config,
+    );
     let status: RequirementStatus;
     let note: string | undefined;
     if (r.decision === "ALLOWED") {
@@ -241,8 +305,15 @@ export function missingForRole(
       if (r.exceptions.length > 0) note = "allowed, except where the listed DENY ACLs apply";
     } else if (p.operation === "IDEMPOTENT_WRITE") {
       // KafkaApis.handleInitProducerIdRequest: IDEMPOTENT_WRITE on the cluster OR WRITE on any topic.
-      const topicWrite = required.some((q) => q.resourceType === "TOPIC" && q.operation === "WRITE" && q.status !== "blocked");
-      const anyTopic = authorizeByResourceType(index, { principal: role.principal, host, operation: "WRITE", resourceType: "TOPIC" }, config).decision === "ALLOWED";
+      const topicWrite = required.some(
+        (q) => q.resourceType === "TOPIC" && q.operation === "WRITE" && q.status !== "blocked",
+      );
+      const anyTopic =
+        authorizeByResourceType(
+          index,
+          { principal: role.principal, host, operation: "WRITE", resourceType: "TOPIC" },
+          config,
+        ).decision === "ALLOWED";
       status = topicWrite || anyTopic ? "implied" : r.rule.kind === "acl" ? "blocked" : "missing";
       note = "INIT_PRODUCER_ID accepts WRITE on any topic instead of IDEMPOTENT_WRITE on the cluster";
     } else if (r.rule.kind === "acl") {
@@ -255,7 +326,13 @@ export function missingForRole(
     }
     if (status === "missing") missing.push(toBinding(role, p));
     const { inTemplate: _inTemplate, ...permission } = p;
-    required.push({ ...permission, status, rule: r.rule, exceptions: r.exceptions, ...(note === undefined ? {} : { note }) });
+    required.push({
+      ...permission,
+      status,
+      rule: r.rule,
+      exceptions: r.exceptions,
+      ...(note === undefined ? {} : { note }),
+    });
   }
   return { required, missing };
 }

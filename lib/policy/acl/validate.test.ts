@@ -39,13 +39,22 @@ describe("validateNewAcl", () => {
     ["operation ANY", { operation: "ANY" }, "Invalid operation ANY"],
     ["permissionType UNKNOWN", { permissionType: "UNKNOWN" }, "Invalid permissionType UNKNOWN"],
     ["permissionType ANY", { permissionType: "ANY" }, "Invalid permissionType ANY"],
-    ["CLUSTER not named kafka-cluster (AclApis)", { resourceType: "CLUSTER", resourceName: "*" }, "The only valid name for the CLUSTER resource is kafka-cluster"],
-    ["empty literal name (AclApis; AuthorizerTest#testEmptyAclThrowsException)", { resourceType: "GROUP", resourceName: "", operation: "READ" }, "Invalid empty resource name"],
+    [
+      "CLUSTER not named kafka-cluster (AclApis)",
+      { resourceType: "CLUSTER", resourceName: "*" },
+      "The only valid name for the CLUSTER resource is kafka-cluster",
+    ],
+    [
+      "empty literal name (AclApis; AuthorizerTest#testEmptyAclThrowsException)",
+      { resourceType: "GROUP", resourceName: "", operation: "READ" },
+      "Invalid empty resource name",
+    ],
     ["empty prefixed name (AclApis)", { resourceName: "", patternType: "PREFIXED" }, "Invalid empty resource name"],
     [
       "principal without a colon (KAFKA-18051)",
       { principal: "bob" },
-      "Could not parse principal from `bob` (no colon is present separating the principal type from the principal name)",
+      "Could not parse principal from `bob` (no colon is present separating the principal type from the " +
+        "principal name)",
     ],
   ];
   it.each(kafkaRows)("rejects %s with Kafka's message", (_name, change, message) => {

@@ -30,7 +30,15 @@ import { SUPPORTED_OPERATIONS, isOperationSupported } from "./operations";
 
 export type AclValidation = { ok: true } | { ok: false; error: "INVALID_REQUEST"; message: string };
 
-const FIELDS = ["resourceType", "resourceName", "patternType", "principal", "host", "operation", "permissionType"] as const;
+const FIELDS = [
+  "resourceType",
+  "resourceName",
+  "patternType",
+  "principal",
+  "host",
+  "operation",
+  "permissionType",
+] as const;
 
 /** The enum names Kafka has but that only make sense in filters (or are UNKNOWN). */
 const FILTER_ONLY: Record<"resourceType" | "patternType" | "operation" | "permissionType", readonly string[]> = {
@@ -57,11 +65,19 @@ function isRecord(value: unknown): value is Record<string, unknown> {
 
 /** Validate one binding that someone wants to create. */
 export function validateNewAcl(binding: unknown): AclValidation {
-  if (!isRecord(binding)) return invalid("An ACL binding must be an object with resourceType, resourceName, patternType, principal, host, operation and permissionType.");
+  if (!isRecord(binding))
+    return invalid(
+      "An ACL binding must be an object with resourceType, resourceName, patternType, principal, host, " +
+        "operation and permissionType.",
+    );
   for (const field of FIELDS) {
     const value = binding[field];
     if (typeof value !== "string") {
-      return invalid(value === undefined || value === null ? `The ACL has no ${field}.` : `The ACL's ${field} must be a string, not ${JSON.stringify(value)}.`);
+      return invalid(
+        value === undefined || value === null
+          ? `The ACL has no ${field}.`
+          : `The ACL's ${field} must be a string, not ${JSON.stringify(value)}.`,
+      );
     }
   }
   const b = binding as unknown as Record<(typeof FIELDS)[number], string>;
@@ -81,13 +97,15 @@ export function validateNewAcl(binding: unknown): AclValidation {
   if (acl.resourceName.length === 0) return invalid("Invalid empty resource name");
   if (!acl.principal.includes(":")) {
     return invalid(
-      `Could not parse principal from \`${acl.principal}\` (no colon is present separating the principal type from the principal name)`,
+      `Could not parse principal from \`${acl.principal}\` (no colon is present separating the principal type ` +
+        `from the principal name)`,
     );
   }
   if (!isOperationSupported(acl.resourceType, acl.operation)) {
     return invalid(
       `Operation ${acl.operation} does not apply to ${acl.resourceType} resources: Kafka never checks it there. ` +
-        `${acl.resourceType} supports ALL, ${SUPPORTED_OPERATIONS[acl.resourceType].join(", ")} (kafka-acls.sh refuses the rest).`,
+        `${acl.resourceType} supports ALL, ${SUPPORTED_OPERATIONS[acl.resourceType].join(", ")} (kafka-acls.sh ` +
+        `refuses the rest).`,
     );
   }
   return { ok: true };

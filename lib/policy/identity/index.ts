@@ -1,7 +1,20 @@
 /** Identities: how a client becomes a Kafka principal (SSL and Kerberos principal mapping), mirrored from Kafka 4.1. */
 export { ANONYMOUS, mapPrincipals, principalMapper } from "./principal-map";
-export type { PrincipalMapper, PrincipalMappingConfig, PrincipalMappingRequest, PrincipalMappingResult } from "./principal-map";
-export { applySslRule, DEFAULT_SSL_PRINCIPAL_MAPPING_RULES, mapDistinguishedName, parseSslRules, splitSslRules, sslRulesToString, sslRuleToString } from "./ssl-principal-mapper";
+export type {
+  PrincipalMapper,
+  PrincipalMappingConfig,
+  PrincipalMappingRequest,
+  PrincipalMappingResult,
+} from "./principal-map";
+export {
+  applySslRule,
+  DEFAULT_SSL_PRINCIPAL_MAPPING_RULES,
+  mapDistinguishedName,
+  parseSslRules,
+  splitSslRules,
+  sslRulesToString,
+  sslRuleToString,
+} from "./ssl-principal-mapper";
 export type { SslMapping, SslRule } from "./ssl-principal-mapper";
 export {
   applyKerberosRule,

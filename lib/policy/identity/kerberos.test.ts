@@ -8,7 +8,13 @@
  */
 import { describe, expect, it } from "vitest";
 import { JavaException } from "./java/exception";
-import { kerberosShortName, parseKerberosName, parseKerberosRules, replaceParameters, splitKerberosRules } from "./kerberos";
+import {
+  kerberosShortName,
+  parseKerberosName,
+  parseKerberosRules,
+  replaceParameters,
+  splitKerberosRules,
+} from "./kerberos";
 
 function thrown(fn: () => unknown): { error: string; message: string } {
   try {
@@ -27,15 +33,31 @@ const shortNamer = (realm: string, rules: string[] | null) => {
 
 describe("KerberosNameTest", () => {
   it("testParse: components, realm and short names", () => {
-    const shortName = shortNamer("REALM.COM", [String.raw`RULE:[1:$1](App\..*)s/App\.(.*)/$1/g`, String.raw`RULE:[2:$1](App\..*)s/App\.(.*)/$1/g`, "DEFAULT"]);
+    const shortName = shortNamer("REALM.COM", [
+      String.raw`RULE:[1:$1](App\..*)s/App\.(.*)/$1/g`,
+      String.raw`RULE:[2:$1](App\..*)s/App\.(.*)/$1/g`,
+      "DEFAULT",
+    ]);
 
-    expect(parseKerberosName("App.service-name/example.com@REALM.COM")).toEqual({ serviceName: "App.service-name", hostName: "example.com", realm: "REALM.COM" });
+    expect(parseKerberosName("App.service-name/example.com@REALM.COM")).toEqual({
+      serviceName: "App.service-name",
+      hostName: "example.com",
+      realm: "REALM.COM",
+    });
     expect(shortName("App.service-name/example.com@REALM.COM")).toBe("service-name");
 
-    expect(parseKerberosName("App.service-name@REALM.COM")).toEqual({ serviceName: "App.service-name", hostName: null, realm: "REALM.COM" });
+    expect(parseKerberosName("App.service-name@REALM.COM")).toEqual({
+      serviceName: "App.service-name",
+      hostName: null,
+      realm: "REALM.COM",
+    });
     expect(shortName("App.service-name@REALM.COM")).toBe("service-name");
 
-    expect(parseKerberosName("user/host@REALM.COM")).toEqual({ serviceName: "user", hostName: "host", realm: "REALM.COM" });
+    expect(parseKerberosName("user/host@REALM.COM")).toEqual({
+      serviceName: "user",
+      hostName: "host",
+      realm: "REALM.COM",
+    });
     expect(shortName("user/host@REALM.COM")).toBe("user");
   });
 
@@ -51,7 +73,15 @@ describe("KerberosNameTest", () => {
       `RULE:[2:$1]/${flag}`,
       "DEFAULT",
     ]);
-    expect(["User@REALM.COM", "TestABC/host@FOO.COM", "ABC_User_ABC/host@FOO.COM", "App.SERVICE-name/example.com@REALM.COM", "User/root@REALM.COM"].map(shortName)).toEqual(expected);
+    expect(
+      [
+        "User@REALM.COM",
+        "TestABC/host@FOO.COM",
+        "ABC_User_ABC/host@FOO.COM",
+        "App.SERVICE-name/example.com@REALM.COM",
+        "User/root@REALM.COM",
+      ].map(shortName),
+    ).toEqual(expected);
   });
 
   it.each([
@@ -67,7 +97,10 @@ describe("KerberosNameTest", () => {
     ["RULE:[1:$1]/l", "Invalid rule: `RULE:[1:$1]/l`, unmatched substring: `l`"],
     ["RULE:[2:$1](ABC.*)s/ABC/XYZ/L/g", "Invalid rule: `RULE:[2:$1](ABC.*)s/ABC/XYZ/L/g`, unmatched substring: `/g`"],
   ])("testInvalidRules: %s is IllegalArgumentException", (rule, message) => {
-    expect(thrown(() => parseKerberosRules("REALM.COM", [rule]))).toEqual({ error: "IllegalArgumentException", message });
+    expect(thrown(() => parseKerberosRules("REALM.COM", [rule]))).toEqual({
+      error: "IllegalArgumentException",
+      message,
+    });
   });
 });
 
@@ -85,11 +118,17 @@ describe("KerberosRuleTest.testReplaceParameters", () => {
   });
 
   it("an out-of-bounds parameter number is BadFormatString", () => {
-    expect(thrown(() => replaceParameters("$0", []))).toEqual({ error: "BadFormatString", message: "index 0 from $0 is outside of the valid range 0 to -1" });
+    expect(thrown(() => replaceParameters("$0", []))).toEqual({
+      error: "BadFormatString",
+      message: "index 0 from $0 is outside of the valid range 0 to -1",
+    });
   });
 
   it("a malformed parameter name is BadFormatString", () => {
-    expect(thrown(() => replaceParameters("hello $a", ["does not matter"]))).toEqual({ error: "BadFormatString", message: "bad format in username mapping in " });
+    expect(thrown(() => replaceParameters("hello $a", ["does not matter"]))).toEqual({
+      error: "BadFormatString",
+      message: "bad format in username mapping in ",
+    });
   });
 });
 
@@ -120,21 +159,36 @@ describe("KerberosShortNamer behaviours a naive mirror gets wrong", () => {
   it("DEFAULT maps only the default realm, and the broker's default realm is empty when it has none", () => {
     const shortName = shortNamer("", null);
     expect(shortName("alice@")).toBe("alice");
-    expect(thrown(() => shortName("alice@EXAMPLE.COM"))).toEqual({ error: "NoMatchingRule", message: "No rules apply to alice@EXAMPLE.COM, rules [DEFAULT]" });
+    expect(thrown(() => shortName("alice@EXAMPLE.COM"))).toEqual({
+      error: "NoMatchingRule",
+      message: "No rules apply to alice@EXAMPLE.COM, rules [DEFAULT]",
+    });
   });
 
   it("a result with / or @ is NoMatchingRule (Non-simple name), even when a later rule would apply", () => {
     const parsed = parseKerberosRules("", ["RULE:[1:$1@$0]", "DEFAULT"]);
-    expect(thrown(() => kerberosShortName(parsed, parseKerberosName("user@")))).toEqual({ error: "NoMatchingRule", message: "Non-simple name user@ after auth_to_local rule RULE:[1:$1@$0]" });
+    expect(thrown(() => kerberosShortName(parsed, parseKerberosName("user@")))).toEqual({
+      error: "NoMatchingRule",
+      message: "Non-simple name user@ after auth_to_local rule RULE:[1:$1@$0]",
+    });
   });
 
   it("more than one slash or at-sign is IllegalArgumentException (Malformed Kerberos name)", () => {
-    expect(thrown(() => parseKerberosName("a/b/c@R"))).toEqual({ error: "IllegalArgumentException", message: "Malformed Kerberos name: a/b/c@R" });
-    expect(thrown(() => parseKerberosName("a@b@c"))).toEqual({ error: "IllegalArgumentException", message: "Malformed Kerberos name: a@b@c" });
+    expect(thrown(() => parseKerberosName("a/b/c@R"))).toEqual({
+      error: "IllegalArgumentException",
+      message: "Malformed Kerberos name: a/b/c@R",
+    });
+    expect(thrown(() => parseKerberosName("a@b@c"))).toEqual({
+      error: "IllegalArgumentException",
+      message: "Malformed Kerberos name: a@b@c",
+    });
   });
 
   it("a rule without a component count is NumberFormatException when the broker starts", () => {
-    expect(thrown(() => parseKerberosRules("", ["RULE:[:$1]"]))).toEqual({ error: "NumberFormatException", message: 'For input string: ""' });
+    expect(thrown(() => parseKerberosRules("", ["RULE:[:$1]"]))).toEqual({
+      error: "NumberFormatException",
+      message: 'For input string: ""',
+    });
   });
 
   it("s/// replaces the first match unless g", () => {
@@ -158,6 +212,9 @@ describe("ConfigDef LIST parsing of sasl.kerberos.principal.to.local.rules", () 
   });
 
   it("an empty item is an invalid rule", () => {
-    expect(thrown(() => parseKerberosRules("", splitKerberosRules("DEFAULT,")))).toEqual({ error: "IllegalArgumentException", message: "Invalid rule: " });
+    expect(thrown(() => parseKerberosRules("", splitKerberosRules("DEFAULT,")))).toEqual({
+      error: "IllegalArgumentException",
+      message: "Invalid rule: ",
+    });
   });
 });

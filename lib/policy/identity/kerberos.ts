@@ -28,7 +28,9 @@ import { JavaPattern } from "./java/regex/pattern";
 import type { RegexBudget } from "./regex-budget";
 
 const NAME_PARSER = JavaPattern.compile("([^/@]*)(/([^/@]*))?@([^/@]*)");
-const RULE_PARSER = JavaPattern.compile(String.raw`((DEFAULT)|((RULE:\[(\d*):([^\]]*)](\(([^)]*)\))?(s/([^/]*)/([^/]*)/(g)?)?/?(L|U)?)))`);
+const RULE_PARSER = JavaPattern.compile(
+  String.raw`((DEFAULT)|((RULE:\[(\d*):([^\]]*)](\(([^)]*)\))?(s/([^/]*)/([^/]*)/(g)?)?/?(L|U)?)))`,
+);
 const PARAMETER_PATTERN = JavaPattern.compile(String.raw`([^$]*)(\$(\d*))?`);
 const NON_SIMPLE_PATTERN = JavaPattern.compile("[/@]");
 const COMMA_WITH_WHITESPACE = JavaPattern.compile(String.raw`\s*,\s*`);
@@ -46,13 +48,15 @@ export interface KerberosName {
 export function parseKerberosName(principalName: string, budget: RegexBudget | null = null): KerberosName {
   const m = NAME_PARSER.matcher(principalName, budget);
   if (!m.matches()) {
-    if (principalName.includes("@")) throw new JavaException("IllegalArgumentException", `Malformed Kerberos name: ${principalName}`);
+    if (principalName.includes("@"))
+      throw new JavaException("IllegalArgumentException", `Malformed Kerberos name: ${principalName}`);
     return { serviceName: principalName, hostName: null, realm: null };
   }
   return { serviceName: m.group(1) as string, hostName: m.group(3), realm: m.group(4) };
 }
 
-export const kerberosNameToString = (n: KerberosName) => n.serviceName + (n.hostName !== null ? `/${n.hostName}` : "") + (n.realm !== null ? `@${n.realm}` : "");
+export const kerberosNameToString = (n: KerberosName) =>
+  n.serviceName + (n.hostName !== null ? `/${n.hostName}` : "") + (n.realm !== null ? `@${n.realm}` : "");
 
 export type KerberosRule =
   | { readonly kind: "DEFAULT"; readonly defaultRealm: string }
@@ -80,7 +84,8 @@ export function kerberosRuleToString(rule: KerberosRule): string {
   return s;
 }
 
-export const kerberosRulesToString = (rules: readonly KerberosRule[]) => `[${rules.map(kerberosRuleToString).join(", ")}]`;
+export const kerberosRulesToString = (rules: readonly KerberosRule[]) =>
+  `[${rules.map(kerberosRuleToString).join(", ")}]`;
 
 /** ConfigDef.parseType(value, LIST): the rules Kafka reads from the property value. */
 export function splitKerberosRules(value: string, budget: RegexBudget | null = null): string[] {
@@ -94,11 +99,19 @@ export function splitKerberosRules(value: string, budget: RegexBudget | null = n
  * exception the broker refuses to start with (IllegalArgumentException "Invalid rule: ...",
  * NumberFormatException for `RULE:[:...]`, PatternSyntaxException).
  */
-export function parseKerberosRules(defaultRealm: string, rules: readonly string[] | null, budget: RegexBudget | null = null): KerberosRule[] {
+export function parseKerberosRules(
+  defaultRealm: string,
+  rules: readonly string[] | null,
+  budget: RegexBudget | null = null,
+): KerberosRule[] {
   return (rules ?? DEFAULT_KERBEROS_RULES).map((rule): KerberosRule => {
     const m = RULE_PARSER.matcher(rule, budget);
     if (!m.lookingAt()) throw new JavaException("IllegalArgumentException", `Invalid rule: ${rule}`);
-    if (rule.length !== m.end()) throw new JavaException("IllegalArgumentException", `Invalid rule: \`${rule}\`, unmatched substring: \`${rule.slice(m.end())}\``);
+    if (rule.length !== m.end())
+      throw new JavaException(
+        "IllegalArgumentException",
+        `Invalid rule: \`${rule}\`, unmatched substring: \`${rule.slice(m.end())}\``,
+      );
     if (m.group(2) !== null) return { kind: "DEFAULT", defaultRealm };
     const numOfComponents = parseJavaInt(m.group(5) as string);
     const match = m.group(8);
@@ -118,8 +131,14 @@ export function parseKerberosRules(defaultRealm: string, rules: readonly string[
   });
 }
 
-/** KerberosRule.replaceParameters: `$n` is params[n] (0: the realm); out of range or not a number is BadFormatString. */
-export function replaceParameters(format: string, params: readonly string[], budget: RegexBudget | null = null): string {
+/**
+ * KerberosRule.replaceParameters: `$n` is params[n] (0: the realm); out of range or not a number is BadFormatString.
+ */
+export function replaceParameters(
+  format: string,
+  params: readonly string[],
+  budget: RegexBudget | null = null,
+): string {
   const m = PARAMETER_PATTERN.matcher(format, budget);
   let start = 0;
   let result = "";
@@ -134,7 +153,10 @@ export function replaceParameters(format: string, params: readonly string[], bud
         throw new JavaException("BadFormatString", `bad format in username mapping in ${paramNum}`);
       }
       if (num < 0 || num >= params.length) {
-        throw new JavaException("BadFormatString", `index ${num} from ${format} is outside of the valid range 0 to ${params.length - 1}`);
+        throw new JavaException(
+          "BadFormatString",
+          `index ${num} from ${format} is outside of the valid range 0 to ${params.length - 1}`,
+        );
       }
       result += params[num];
     }
@@ -144,7 +166,11 @@ export function replaceParameters(format: string, params: readonly string[], bud
 }
 
 /** KerberosRule.apply(params): the short name, or null when the rule does not apply. */
-export function applyKerberosRule(rule: KerberosRule, params: readonly string[], budget: RegexBudget | null = null): string | null {
+export function applyKerberosRule(
+  rule: KerberosRule,
+  params: readonly string[],
+  budget: RegexBudget | null = null,
+): string | null {
   let result: string | null = null;
   if (rule.kind === "DEFAULT") {
     if (rule.defaultRealm === params[0]) result = params[1] ?? null;
@@ -152,11 +178,17 @@ export function applyKerberosRule(rule: KerberosRule, params: readonly string[],
     const base = replaceParameters(rule.format, params, budget);
     if (rule.match === null || rule.match.matches(base, budget)) {
       if (rule.fromPattern === null) result = base;
-      else result = rule.repeat ? rule.fromPattern.replaceAll(base, rule.toPattern as string, budget) : rule.fromPattern.replaceFirst(base, rule.toPattern as string, budget);
+      else
+        result = rule.repeat
+          ? rule.fromPattern.replaceAll(base, rule.toPattern as string, budget)
+          : rule.fromPattern.replaceFirst(base, rule.toPattern as string, budget);
     }
   }
   if (result !== null && NON_SIMPLE_PATTERN.matcher(result, budget).find()) {
-    throw new JavaException("NoMatchingRule", `Non-simple name ${result} after auth_to_local rule ${kerberosRuleToString(rule)}`);
+    throw new JavaException(
+      "NoMatchingRule",
+      `Non-simple name ${result} after auth_to_local rule ${kerberosRuleToString(rule)}`,
+    );
   }
   if (rule.kind === "RULE" && result !== null) {
     if (rule.toLowerCase) result = javaToLowerCase(result);
@@ -172,7 +204,11 @@ export interface KerberosMapping {
 }
 
 /** KerberosShortNamer.shortName(name); throws NoMatchingRule, BadFormatString or what a replacement throws. */
-export function kerberosShortName(rules: readonly KerberosRule[], name: KerberosName, budget: RegexBudget | null = null): KerberosMapping {
+export function kerberosShortName(
+  rules: readonly KerberosRule[],
+  name: KerberosName,
+  budget: RegexBudget | null = null,
+): KerberosMapping {
   let params: string[];
   if (name.hostName === null) {
     if (name.realm === null) return { name: name.serviceName, ruleIndex: null };
@@ -184,5 +220,8 @@ export function kerberosShortName(rules: readonly KerberosRule[], name: Kerberos
     const result = applyKerberosRule(rules[i]!, params, budget);
     if (result !== null) return { name: result, ruleIndex: i };
   }
-  throw new JavaException("NoMatchingRule", `No rules apply to ${kerberosNameToString(name)}, rules ${kerberosRulesToString(rules)}`);
+  throw new JavaException(
+    "NoMatchingRule",
+    `No rules apply to ${kerberosNameToString(name)}, rules ${kerberosRulesToString(rules)}`,
+  );
 }

@@ -12,13 +12,22 @@ import { mapPrincipals, principalMapper, type PrincipalMappingConfig } from "./p
 const sslOnly = (rules: string | null): PrincipalMappingConfig => ({ ssl: { rules }, kerberos: null });
 
 describe("DefaultKafkaPrincipalBuilderTest", () => {
-  it("testPrincipalIfSSLPeerIsNotAuthenticated: a client without a certificate is User:ANONYMOUS, whatever the rules", () => {
-    const [result] = mapPrincipals(sslOnly("RULE:^CN=(.*?),.*$/$1/"), [{ type: "ssl", distinguishedName: null }]);
-    expect(result).toEqual({ ok: true, name: "ANONYMOUS", principal: "User:ANONYMOUS", rule: null });
-  });
+  it(
+    "testPrincipalIfSSLPeerIsNotAuthenticated: a client without a certificate is User:ANONYMOUS, whatever " +
+      "the rules",
+    () => {
+      const [result] = mapPrincipals(sslOnly("RULE:^CN=(.*?),.*$/$1/"), [{ type: "ssl", distinguishedName: null }]);
+      expect(result).toEqual({ ok: true, name: "ANONYMOUS", principal: "User:ANONYMOUS", rule: null });
+    },
+  );
 
   it("testPrincipalWithSslPrincipalMapper: User:<mapped name> for the RFC 2253 DN of X500Principal", () => {
-    const rules = ["RULE:^CN=(.*),OU=ServiceUsers.*$/$1/L", "RULE:^CN=(.*),OU=(.*),O=(.*),L=(.*),ST=(.*),C=(.*)$/$1@$2/L", "RULE:^.*[Cc][Nn]=([a-zA-Z0-9.]*).*$/$1/U", "DEFAULT"].join(", ");
+    const rules = [
+      "RULE:^CN=(.*),OU=ServiceUsers.*$/$1/L",
+      "RULE:^CN=(.*),OU=(.*),O=(.*),L=(.*),ST=(.*),C=(.*)$/$1@$2/L",
+      "RULE:^.*[Cc][Nn]=([a-zA-Z0-9.]*).*$/$1/U",
+      "DEFAULT",
+    ].join(", ");
     // new X500Principal("CN=Duke, OU=ServiceUsers, O=Org, C=US").getName() drops the spaces after the commas.
     const results = mapPrincipals(sslOnly(rules), [
       { type: "ssl", distinguishedName: "CN=Duke,OU=ServiceUsers,O=Org,C=US" },
@@ -26,12 +35,19 @@ describe("DefaultKafkaPrincipalBuilderTest", () => {
       { type: "ssl", distinguishedName: "CN=duke,OU=JavaSoft,O=Sun Microsystems" },
       { type: "ssl", distinguishedName: "OU=JavaSoft,O=Sun Microsystems,C=US" },
     ]);
-    expect(results.map((r) => (r.ok ? r.principal : r.error))).toEqual(["User:duke", "User:duke@sme", "User:DUKE", "User:OU=JavaSoft,O=Sun Microsystems,C=US"]);
+    expect(results.map((r) => (r.ok ? r.principal : r.error))).toEqual([
+      "User:duke",
+      "User:duke@sme",
+      "User:DUKE",
+      "User:OU=JavaSoft,O=Sun Microsystems,C=US",
+    ]);
     expect(results.map((r) => (r.ok ? r.rule?.index : null))).toEqual([0, 1, 2, 3]);
   });
 
   it("testPrincipalBuilderGssapi: foo/host@REALM.COM is User:foo with the default rules", () => {
-    const [result] = mapPrincipals({ ssl: null, kerberos: { rules: null, defaultRealm: "REALM.COM" } }, [{ type: "kerberos", principal: "foo/host@REALM.COM" }]);
+    const [result] = mapPrincipals({ ssl: null, kerberos: { rules: null, defaultRealm: "REALM.COM" } }, [
+      { type: "kerberos", principal: "foo/host@REALM.COM" },
+    ]);
     expect(result).toEqual({ ok: true, name: "foo", principal: "User:foo", rule: { index: 0, text: "DEFAULT" } });
   });
 });
@@ -40,7 +56,11 @@ describe("the principal-map document", () => {
   it("the seed document's examples, SSL and Kerberos in one document", () => {
     const results = mapPrincipals(
       {
-        ssl: { rules: "RULE:^CN=(.*?),OU=ServiceUsers.*$/$1/,\nRULE:^CN=(.*?),OU=(.*?),O=(.*?),L=(.*?),ST=(.*?),C=(.*?)$/$1@$2/L,\nRULE:^.*[Cc][Nn]=([a-zA-Z0-9.]*).*$/$1/L,\nDEFAULT" },
+        ssl: {
+          rules:
+            "RULE:^CN=(.*?),OU=ServiceUsers.*$/$1/,\nRULE:^CN=(.*?),OU=(.*?),O=(.*?),L=(.*?),ST=(.*?),C=(.*?)$/" +
+            "$1@$2/L,\nRULE:^.*[Cc][Nn]=([a-zA-Z0-9.]*).*$/$1/L,\nDEFAULT",
+        },
         kerberos: { rules: "RULE:[1:$1@$0](.*@MYDOMAIN.COM)s/@.*//,DEFAULT", defaultRealm: null },
       },
       [
@@ -50,29 +70,81 @@ describe("the principal-map document", () => {
       ],
     );
     expect(results).toEqual([
-      { ok: true, name: "serviceuser", principal: "User:serviceuser", rule: { index: 0, text: "RULE:^CN=(.*?),OU=ServiceUsers.*$/$1" } },
-      { ok: true, name: "adminuser@admin", principal: "User:adminuser@admin", rule: { index: 1, text: "RULE:^CN=(.*?),OU=(.*?),O=(.*?),L=(.*?),ST=(.*?),C=(.*?)$/$1@$2/L" } },
-      { ok: true, name: "user", principal: "User:user", rule: { index: 0, text: "RULE:[1:$1@$0](.*@MYDOMAIN.COM)s/@.*//" } },
+      {
+        ok: true,
+        name: "serviceuser",
+        principal: "User:serviceuser",
+        rule: { index: 0, text: "RULE:^CN=(.*?),OU=ServiceUsers.*$/$1" },
+      },
+      {
+        ok: true,
+        name: "adminuser@admin",
+        principal: "User:adminuser@admin",
+        rule: { index: 1, text: "RULE:^CN=(.*?),OU=(.*?),O=(.*?),L=(.*?),ST=(.*?),C=(.*?)$/$1@$2/L" },
+      },
+      {
+        ok: true,
+        name: "user",
+        principal: "User:user",
+        rule: { index: 0, text: "RULE:[1:$1@$0](.*@MYDOMAIN.COM)s/@.*//" },
+      },
     ]);
   });
 
   it("refused SSL rules answer every request, Kerberos ones included: the broker would not start", () => {
     const mapper = principalMapper({ ssl: { rules: "DEFAULT/L" }, kerberos: { rules: null, defaultRealm: null } });
-    const refused = { ok: false, error: "IllegalArgumentException", message: "Invalid rule: `DEFAULT/L`, unmatched substring: `/L`", stage: "config", property: "ssl.principal.mapping.rules" };
+    const refused = {
+      ok: false,
+      error: "IllegalArgumentException",
+      message: "Invalid rule: `DEFAULT/L`, unmatched substring: `/L`",
+      stage: "config",
+      property: "ssl.principal.mapping.rules",
+    };
     expect(mapper.configError).toEqual(refused);
-    expect([mapper.map({ type: "ssl", distinguishedName: null }), mapper.map({ type: "kerberos", principal: "alice" })]).toEqual([refused, refused]);
+    expect([
+      mapper.map({ type: "ssl", distinguishedName: null }),
+      mapper.map({ type: "kerberos", principal: "alice" }),
+    ]).toEqual([refused, refused]);
   });
 
   it("refused Kerberos rules answer every request, SSL ones included", () => {
-    const results = mapPrincipals({ ssl: { rules: null }, kerberos: { rules: "RULE:[1:$1](a(b)", defaultRealm: null } }, [{ type: "ssl", distinguishedName: "CN=a" }]);
-    expect(results).toEqual([{ ok: false, error: "PatternSyntaxException", message: "Unclosed group near index 3\na(b", stage: "config", property: "sasl.kerberos.principal.to.local.rules" }]);
+    const results = mapPrincipals(
+      { ssl: { rules: null }, kerberos: { rules: "RULE:[1:$1](a(b)", defaultRealm: null } },
+      [{ type: "ssl", distinguishedName: "CN=a" }],
+    );
+    expect(results).toEqual([
+      {
+        ok: false,
+        error: "PatternSyntaxException",
+        message: "Unclosed group near index 3\na(b",
+        stage: "config",
+        property: "sasl.kerberos.principal.to.local.rules",
+      },
+    ]);
   });
 
   it("NoMatchingRule carries the KafkaException the broker logs around it", () => {
     const [ssl] = mapPrincipals(sslOnly("RULE:^CN=x$/x/"), [{ type: "ssl", distinguishedName: "CN=y" }]);
-    expect(ssl).toMatchObject({ ok: false, error: "NoMatchingRule", stage: "mapping", brokerError: { error: "KafkaException", message: "Failed to map name for 'CN=y' based on SSL principal mapping rules." } });
-    const [krb] = mapPrincipals({ ssl: null, kerberos: { rules: "RULE:[1:$3]", defaultRealm: null } }, [{ type: "kerberos", principal: "bob@R" }]);
-    expect(krb).toMatchObject({ ok: false, error: "BadFormatString", brokerError: { error: "KafkaException", message: "Failed to set name for 'bob@R' based on Kerberos authentication rules." } });
+    expect(ssl).toMatchObject({
+      ok: false,
+      error: "NoMatchingRule",
+      stage: "mapping",
+      brokerError: {
+        error: "KafkaException",
+        message: "Failed to map name for 'CN=y' based on SSL principal mapping rules.",
+      },
+    });
+    const [krb] = mapPrincipals({ ssl: null, kerberos: { rules: "RULE:[1:$3]", defaultRealm: null } }, [
+      { type: "kerberos", principal: "bob@R" },
+    ]);
+    expect(krb).toMatchObject({
+      ok: false,
+      error: "BadFormatString",
+      brokerError: {
+        error: "KafkaException",
+        message: "Failed to set name for 'bob@R' based on Kerberos authentication rules.",
+      },
+    });
   });
 
   it("no configuration at all is DEFAULT for both: the DN as is, and realm-less Kerberos names as is", () => {

@@ -19,7 +19,15 @@
  * Mirrors clients/.../security/authenticator/DefaultKafkaPrincipalBuilder.java (4.1).
  */
 import { JavaException, UNSUPPORTED_JAVA_REGEX } from "./java/exception";
-import { kerberosNameToString, kerberosRuleToString, kerberosShortName, parseKerberosName, parseKerberosRules, splitKerberosRules, type KerberosRule } from "./kerberos";
+import {
+  kerberosNameToString,
+  kerberosRuleToString,
+  kerberosShortName,
+  parseKerberosName,
+  parseKerberosRules,
+  splitKerberosRules,
+  type KerberosRule,
+} from "./kerberos";
 import { mapDistinguishedName, parseSslRules, sslRuleToString, type SslRule } from "./ssl-principal-mapper";
 import type { RegexBudget } from "./regex-budget";
 
@@ -43,12 +51,17 @@ export type PrincipalMappingResult =
       readonly ok: true;
       readonly name: string;
       readonly principal: string;
-      /** The rule that produced the name (index into the parsed rules, and how Kafka prints it); null when no rule was consulted. */
+      /**
+       * The rule that produced the name (index into the parsed rules, and how Kafka prints it); null when no rule was
+       * consulted.
+       */
       readonly rule: { readonly index: number; readonly text: string } | null;
     }
   | {
       readonly ok: false;
-      /** Java's simple exception class name, e.g. NoMatchingRule; UnsupportedJavaRegex when the policy core cannot tell. */
+      /**
+       * Java's simple exception class name, e.g. NoMatchingRule; UnsupportedJavaRegex when the policy core cannot tell.
+       */
       readonly error: string;
       readonly message: string;
       /** "config": the rules value is refused (the broker would not start); "mapping": this client is refused. */
@@ -69,7 +82,8 @@ export interface PrincipalMapper {
 
 function asJavaException(e: unknown): JavaException {
   if (e instanceof JavaException) return e;
-  if (e instanceof RangeError) return new JavaException(UNSUPPORTED_JAVA_REGEX, "the rule recurses too deeply for the policy core to follow");
+  if (e instanceof RangeError)
+    return new JavaException(UNSUPPORTED_JAVA_REGEX, "the rule recurses too deeply for the policy core to follow");
   throw e;
 }
 
@@ -83,19 +97,40 @@ export function principalMapper(config: PrincipalMappingConfig, budget: RegexBud
     sslRules = parseSslRules(config.ssl?.rules ?? null, budget);
   } catch (e) {
     const j = asJavaException(e);
-    configError = { ok: false, error: j.exception, message: j.message, stage: "config", property: "ssl.principal.mapping.rules" };
+    configError = {
+      ok: false,
+      error: j.exception,
+      message: j.message,
+      stage: "config",
+      property: "ssl.principal.mapping.rules",
+    };
   }
   if (configError === null) {
     try {
       const value = config.kerberos?.rules ?? null;
-      kerberosRules = parseKerberosRules(config.kerberos?.defaultRealm ?? "", value === null ? null : splitKerberosRules(value, budget), budget);
+      kerberosRules = parseKerberosRules(
+        config.kerberos?.defaultRealm ?? "",
+        value === null ? null : splitKerberosRules(value, budget),
+        budget,
+      );
     } catch (e) {
       const j = asJavaException(e);
-      configError = { ok: false, error: j.exception, message: j.message, stage: "config", property: "sasl.kerberos.principal.to.local.rules" };
+      configError = {
+        ok: false,
+        error: j.exception,
+        message: j.message,
+        stage: "config",
+        property: "sasl.kerberos.principal.to.local.rules",
+      };
     }
   }
 
-  const user = (name: string, rule: { index: number; text: string } | null): PrincipalMappingResult => ({ ok: true, name, principal: `${USER_TYPE}:${name}`, rule });
+  const user = (name: string, rule: { index: number; text: string } | null): PrincipalMappingResult => ({
+    ok: true,
+    name,
+    principal: `${USER_TYPE}:${name}`,
+    rule,
+  });
 
   function mapSsl(dn: string | null): PrincipalMappingResult {
     if (dn === null) return user(ANONYMOUS, null);
@@ -111,7 +146,14 @@ export function principalMapper(config: PrincipalMappingConfig, budget: RegexBud
         error: j.exception,
         message: j.message,
         stage: "mapping",
-        ...(wrapped ? { brokerError: { error: "KafkaException", message: `Failed to map name for '${dn}' based on SSL principal mapping rules.` } } : {}),
+        ...(wrapped
+          ? {
+              brokerError: {
+                error: "KafkaException",
+                message: `Failed to map name for '${dn}' based on SSL principal mapping rules.`,
+              },
+            }
+          : {}),
       };
     }
   }
@@ -123,7 +165,10 @@ export function principalMapper(config: PrincipalMappingConfig, budget: RegexBud
       const name = parseKerberosName(principal, budget);
       printed = kerberosNameToString(name);
       const m = kerberosShortName(rules, name, budget);
-      return user(m.name, m.ruleIndex === null ? null : { index: m.ruleIndex, text: kerberosRuleToString(rules[m.ruleIndex]!) });
+      return user(
+        m.name,
+        m.ruleIndex === null ? null : { index: m.ruleIndex, text: kerberosRuleToString(rules[m.ruleIndex]!) },
+      );
     } catch (e) {
       const j = asJavaException(e);
       const wrapped = j.exception === "NoMatchingRule" || j.exception === "BadFormatString";
@@ -132,7 +177,14 @@ export function principalMapper(config: PrincipalMappingConfig, budget: RegexBud
         error: j.exception,
         message: j.message,
         stage: "mapping",
-        ...(wrapped ? { brokerError: { error: "KafkaException", message: `Failed to set name for '${printed}' based on Kerberos authentication rules.` } } : {}),
+        ...(wrapped
+          ? {
+              brokerError: {
+                error: "KafkaException",
+                message: `Failed to set name for '${printed}' based on Kerberos authentication rules.`,
+              },
+            }
+          : {}),
       };
     }
   }
@@ -150,7 +202,11 @@ export function principalMapper(config: PrincipalMappingConfig, budget: RegexBud
 }
 
 /** Maps every request of one document (the `principal-map` CLI command's core). */
-export function mapPrincipals(config: PrincipalMappingConfig, requests: readonly PrincipalMappingRequest[], budget: RegexBudget | null = null): PrincipalMappingResult[] {
+export function mapPrincipals(
+  config: PrincipalMappingConfig,
+  requests: readonly PrincipalMappingRequest[],
+  budget: RegexBudget | null = null,
+): PrincipalMappingResult[] {
   const mapper = principalMapper(config, budget);
   return requests.map((r) => mapper.map(r));
 }

@@ -93,7 +93,10 @@ function wholeInputPattern(source: string): boolean {
   return true;
 }
 
-const quote = (text: string) => Array.from(text, (c) => (/[A-Za-z0-9]/.test(c) ? c : c === "\\" ? "\\\\" : /[\s\S]/.test(c) && c.charCodeAt(0) < 128 ? `\\${c}` : c)).join("");
+const quote = (text: string) =>
+  Array.from(text, (c) =>
+    /[A-Za-z0-9]/.test(c) ? c : c === "\\" ? "\\\\" : /[\s\S]/.test(c) && c.charCodeAt(0) < 128 ? `\\${c}` : c,
+  ).join("");
 
 /** The names an anchored RULE can yield, as a Java regex; null when this reader cannot tell. */
 function ruleTemplate(rule: Extract<SslRule, { kind: "RULE" }>): string | null {
@@ -177,5 +180,10 @@ export function canProduce(mapper: PrincipalMapper, name: string, budget: RegexB
     const asKerberos = mapper.map({ type: "kerberos", principal: name });
     insteadAsKerberos = asKerberos.ok ? asKerberos.principal : `refused (${asKerberos.error})`;
   }
-  return { producible: false, insteadAsDn, insteadAsKerberos, canonicalDn: canonical !== null && canonical !== name ? canonical : null };
+  return {
+    producible: false,
+    insteadAsDn,
+    insteadAsKerberos,
+    canonicalDn: canonical !== null && canonical !== name ? canonical : null,
+  };
 }

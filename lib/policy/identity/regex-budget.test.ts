@@ -7,12 +7,19 @@ import { describe, expect, it } from "vitest";
 import { mapPrincipals, type PrincipalMappingConfig, type PrincipalMappingRequest } from "./principal-map";
 import { CHECKPOINT_STEPS, RegexBudget, RegexBudgetExceeded } from "./regex-budget";
 
-/** Backtracks through ~1.8 million steps on the DN below, then fails: under MAX_STEPS per match, but seconds for 100 matches. */
+/**
+ * Backtracks through ~1.8 million steps on the DN below, then fails: under MAX_STEPS per match, but seconds for 100
+ * matches.
+ */
 const BACKTRACKING_RULE = "RULE:^(.*a){5}$/x/";
 const BACKTRACKING_DN = "a".repeat(40) + "!";
 
-const ssl = (rules: number): PrincipalMappingConfig => ({ ssl: { rules: Array<string>(rules).fill(BACKTRACKING_RULE).join(",") }, kerberos: null });
-const dns = (n: number): PrincipalMappingRequest[] => Array.from({ length: n }, () => ({ type: "ssl", distinguishedName: BACKTRACKING_DN }));
+const ssl = (rules: number): PrincipalMappingConfig => ({
+  ssl: { rules: Array<string>(rules).fill(BACKTRACKING_RULE).join(",") },
+  kerberos: null,
+});
+const dns = (n: number): PrincipalMappingRequest[] =>
+  Array.from({ length: n }, () => ({ type: "ssl", distinguishedName: BACKTRACKING_DN }));
 
 /** What `run` throws and how long it took to. */
 function refusal(run: () => unknown): { error: unknown; ms: number } {
@@ -55,24 +62,37 @@ describe("a regex budget shared by every match of a request", () => {
   });
 
   it("counts Kerberos rules too", () => {
-    const config: PrincipalMappingConfig = { ssl: null, kerberos: { rules: Array<string>(10).fill("RULE:[1:$1](.*a.*a.*a.*a.*a)").join(","), defaultRealm: "R" } };
-    const requests: PrincipalMappingRequest[] = Array.from({ length: 10 }, () => ({ type: "kerberos", principal: `${BACKTRACKING_DN}@R` }));
+    const config: PrincipalMappingConfig = {
+      ssl: null,
+      kerberos: { rules: Array<string>(10).fill("RULE:[1:$1](.*a.*a.*a.*a.*a)").join(","), defaultRealm: "R" },
+    };
+    const requests: PrincipalMappingRequest[] = Array.from({ length: 10 }, () => ({
+      type: "kerberos",
+      principal: `${BACKTRACKING_DN}@R`,
+    }));
     const { error, ms } = refusal(() => mapPrincipals(config, requests, new RegexBudget(3_000_000)));
     expect(error).toBeInstanceOf(RegexBudgetExceeded);
     expect(ms).toBeLessThan(1000);
   });
 
-  it("lets the caller stop the work (a time limit, a client gone) at its checkpoint, run every few thousand steps and before each input", () => {
-    let checkpoints = 0;
-    const budget = new RegexBudget(Number.MAX_SAFE_INTEGER, () => {
-      if (++checkpoints > 3) throw new RegexBudgetExceeded("stopped by the caller");
-    });
-    expect(() => mapPrincipals(ssl(10), dns(10), budget)).toThrow("stopped by the caller");
-    expect(budget.used).toBeLessThanOrEqual(3 * CHECKPOINT_STEPS);
-  });
+  it(
+    "lets the caller stop the work (a time limit, a client gone) at its checkpoint, run every few thousand " +
+      "steps and before each input",
+    () => {
+      let checkpoints = 0;
+      const budget = new RegexBudget(Number.MAX_SAFE_INTEGER, () => {
+        if (++checkpoints > 3) throw new RegexBudgetExceeded("stopped by the caller");
+      });
+      expect(() => mapPrincipals(ssl(10), dns(10), budget)).toThrow("stopped by the caller");
+      expect(budget.used).toBeLessThanOrEqual(3 * CHECKPOINT_STEPS);
+    },
+  );
 
   it("changes no answer of a request within the budget", () => {
-    const config: PrincipalMappingConfig = { ssl: { rules: "RULE:^CN=(.*?),OU=ServiceUsers.*$/$1/,DEFAULT" }, kerberos: { rules: "RULE:[1:$1@$0](.*@EXAMPLE.COM)s/@.*//", defaultRealm: null } };
+    const config: PrincipalMappingConfig = {
+      ssl: { rules: "RULE:^CN=(.*?),OU=ServiceUsers.*$/$1/,DEFAULT" },
+      kerberos: { rules: "RULE:[1:$1@$0](.*@EXAMPLE.COM)s/@.*//", defaultRealm: null },
+    };
     const requests: PrincipalMappingRequest[] = [
       { type: "ssl", distinguishedName: "CN=svc,OU=ServiceUsers,O=Acme" },
       { type: "ssl", distinguishedName: "CN=alice,OU=Eng" },

@@ -32,7 +32,9 @@ export class RegexBudget {
   spend(): void {
     if (++this.used > this.maxSteps) {
       throw new RegexBudgetExceeded(
-        `The mapping rules need more than ${this.maxSteps.toLocaleString("en-US")} regex steps for these inputs (the limit per ${this.per}, shared by every rule and input); simplify the rules or send fewer inputs.`,
+        `The mapping rules need more than ${this.maxSteps.toLocaleString("en-US")} regex steps for these ` +
+          `inputs (the limit per ${this.per}, shared by every rule and input); simplify the rules or send fewer ` +
+          `inputs.`,
       );
     }
     if (this.used % CHECKPOINT_STEPS === 0) this.checkpoint?.();

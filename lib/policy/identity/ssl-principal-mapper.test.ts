@@ -45,7 +45,10 @@ describe("SslPrincipalMapperTest", () => {
     // The splitter cuts at the comma inside the pattern: no closing slash before it.
     ["RULE:CN=(.*?),OU=ServiceUsers.*/$1", "Invalid rule: `RULE:CN=(.*?)`, unmatched substring: `RULE:CN=(.*?)`"],
     ["rule:^CN=(.*?),OU=ServiceUsers.*$/$1/", "Invalid rule: `rule:^CN=(.*?)`, unmatched substring: `rule:^CN=(.*?)`"],
-    ["RULE:^CN=(.*?),OU=ServiceUsers.*$/$1/L/U", "Invalid rule: `RULE:^CN=(.*?),OU=ServiceUsers.*$/$1/L/U`, unmatched substring: `/U`"],
+    [
+      "RULE:^CN=(.*?),OU=ServiceUsers.*$/$1/L/U",
+      "Invalid rule: `RULE:^CN=(.*?),OU=ServiceUsers.*$/$1/L/U`, unmatched substring: `/U`",
+    ],
     ["RULE:^CN=(.*?),OU=ServiceUsers.*$/L", "Invalid rule: `RULE:^CN=(.*?)`, unmatched substring: `RULE:^CN=(.*?)`"],
     ["RULE:^CN=(.*?),OU=ServiceUsers.*$/U", "Invalid rule: `RULE:^CN=(.*?)`, unmatched substring: `RULE:^CN=(.*?)`"],
     ["RULE:^CN=(.*?),OU=ServiceUsers.*$/LU", "Invalid rule: `RULE:^CN=(.*?)`, unmatched substring: `RULE:^CN=(.*?)`"],
@@ -103,24 +106,37 @@ describe("SslPrincipalMapperTest", () => {
 });
 
 describe("the authorization document's example rules", () => {
-  const documented = ["RULE:^CN=(.*?),OU=ServiceUsers.*$/$1/", "RULE:^CN=(.*?),OU=(.*?),O=(.*?),L=(.*?),ST=(.*?),C=(.*?)$/$1@$2/L", "RULE:^.*[Cc][Nn]=([a-zA-Z0-9.]*).*$/$1/L", "DEFAULT"];
+  const documented = [
+    "RULE:^CN=(.*?),OU=ServiceUsers.*$/$1/",
+    "RULE:^CN=(.*?),OU=(.*?),O=(.*?),L=(.*?),ST=(.*?),C=(.*?)$/$1@$2/L",
+    "RULE:^.*[Cc][Nn]=([a-zA-Z0-9.]*).*$/$1/L",
+    "DEFAULT",
+  ];
 
   it.each([
     ["on one line", documented.join(",")],
     ["one rule per line, as the document lays them out", documented.join(",\n")],
   ])("%s: serviceuser and adminuser@admin", (_, rules) => {
-    expect(nameOf(rules, "CN=serviceuser,OU=ServiceUsers,O=Unknown,L=Unknown,ST=Unknown,C=Unknown")).toBe("serviceuser");
+    expect(nameOf(rules, "CN=serviceuser,OU=ServiceUsers,O=Unknown,L=Unknown,ST=Unknown,C=Unknown")).toBe(
+      "serviceuser",
+    );
     expect(nameOf(rules, "CN=adminUser,OU=Admin,O=Unknown,L=Unknown,ST=Unknown,C=Unknown")).toBe("adminuser@admin");
   });
 
   it("without rules the DN itself is the name (the document's writeuser example)", () => {
-    expect(nameOf(null, "CN=writeuser,OU=Unknown,O=Unknown,L=Unknown,ST=Unknown,C=Unknown")).toBe("CN=writeuser,OU=Unknown,O=Unknown,L=Unknown,ST=Unknown,C=Unknown");
+    expect(nameOf(null, "CN=writeuser,OU=Unknown,O=Unknown,L=Unknown,ST=Unknown,C=Unknown")).toBe(
+      "CN=writeuser,OU=Unknown,O=Unknown,L=Unknown,ST=Unknown,C=Unknown",
+    );
   });
 });
 
 describe("SslPrincipalMapper behaviours a naive mirror gets wrong", () => {
   it("no rule applying is NoMatchingRule, listing the rules as Kafka prints them", () => {
-    expect(thrown(() => mapDistinguishedName(parseSslRules("RULE:^CN=(.*?),OU=ServiceUsers.*$/$1/"), "CN=adminUser,OU=Admin"))).toEqual({
+    expect(
+      thrown(() =>
+        mapDistinguishedName(parseSslRules("RULE:^CN=(.*?),OU=ServiceUsers.*$/$1/"), "CN=adminUser,OU=Admin"),
+      ),
+    ).toEqual({
       error: "NoMatchingRule",
       message: "No rules apply to CN=adminUser,OU=Admin, rules [RULE:^CN=(.*?),OU=ServiceUsers.*$/$1]",
     });
@@ -138,7 +154,10 @@ describe("SslPrincipalMapper behaviours a naive mirror gets wrong", () => {
   });
 
   it("a pattern without groups keeps $1 as a group reference, which Java refuses at mapping time", () => {
-    expect(thrown(() => mapDistinguishedName(parseSslRules("RULE:CN=.*/$1/"), "CN=a"))).toEqual({ error: "IndexOutOfBoundsException", message: "No group 1" });
+    expect(thrown(() => mapDistinguishedName(parseSslRules("RULE:CN=.*/$1/"), "CN=a"))).toEqual({
+      error: "IndexOutOfBoundsException",
+      message: "No group 1",
+    });
   });
 
   it("a group number beyond Integer.MAX_VALUE is Kafka's NumberFormatException", () => {
@@ -149,7 +168,10 @@ describe("SslPrincipalMapper behaviours a naive mirror gets wrong", () => {
   });
 
   it("a pattern Java cannot compile stops the broker with PatternSyntaxException", () => {
-    expect(thrown(() => parseSslRules("RULE:(/x/"))).toEqual({ error: "PatternSyntaxException", message: "Unclosed group near index 1\n(" });
+    expect(thrown(() => parseSslRules("RULE:(/x/"))).toEqual({
+      error: "PatternSyntaxException",
+      message: "Unclosed group near index 1\n(",
+    });
   });
 
   it("/L lower-cases with Java's full mapping (İ becomes i + combining dot) and /U upper-cases ß to SS", () => {

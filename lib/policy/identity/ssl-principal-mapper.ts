@@ -40,7 +40,13 @@ export const DEFAULT_SSL_PRINCIPAL_MAPPING_RULES = "DEFAULT";
 
 export type SslRule =
   | { readonly kind: "DEFAULT" }
-  | { readonly kind: "RULE"; readonly pattern: JavaPattern; readonly replacement: string; readonly toLowerCase: boolean; readonly toUpperCase: boolean };
+  | {
+      readonly kind: "RULE";
+      readonly pattern: JavaPattern;
+      readonly replacement: string;
+      readonly toLowerCase: boolean;
+      readonly toUpperCase: boolean;
+    };
 
 /** Rule.toString(): how Kafka prints a rule in its messages (no closing slash). */
 export function sslRuleToString(rule: SslRule): string {
@@ -69,7 +75,11 @@ export function parseSslRules(rules: string | null, budget: RegexBudget | null =
   for (const rule of splitSslRules(rules, budget)) {
     const m = RULE_PARSER.matcher(rule, budget);
     if (!m.lookingAt()) throw new JavaException("IllegalArgumentException", `Invalid rule: ${rule}`);
-    if (rule.length !== m.end()) throw new JavaException("IllegalArgumentException", `Invalid rule: \`${rule}\`, unmatched substring: \`${rule.slice(m.end())}\``);
+    if (rule.length !== m.end())
+      throw new JavaException(
+        "IllegalArgumentException",
+        `Invalid rule: \`${rule}\`, unmatched substring: \`${rule.slice(m.end())}\``,
+      );
     if (m.group(1) !== null) {
       out.push({ kind: "DEFAULT" });
     } else if (m.group(2) !== null) {
@@ -86,7 +96,11 @@ export function parseSslRules(rules: string | null, budget: RegexBudget | null =
   return out;
 }
 
-function escapeLiteralBackReferences(unescaped: string, numCapturingGroups: number, budget: RegexBudget | null): string {
+function escapeLiteralBackReferences(
+  unescaped: string,
+  numCapturingGroups: number,
+  budget: RegexBudget | null,
+): string {
   if (numCapturingGroups === 0) return unescaped;
   let value = unescaped;
   // Positions come from the original string while `value` grows: Kafka's (NiFi's) code does the same.
@@ -105,11 +119,19 @@ function escapeLiteralBackReferences(unescaped: string, numCapturingGroups: numb
 }
 
 /** Rule.apply(dn): the short name, or null when the rule does not apply. */
-export function applySslRule(rule: SslRule, distinguishedName: string, budget: RegexBudget | null = null): string | null {
+export function applySslRule(
+  rule: SslRule,
+  distinguishedName: string,
+  budget: RegexBudget | null = null,
+): string | null {
   if (rule.kind === "DEFAULT") return distinguishedName;
   const m = rule.pattern.matcher(distinguishedName, budget);
   if (!m.matches()) return null;
-  let result = rule.pattern.replaceAll(distinguishedName, escapeLiteralBackReferences(rule.replacement, rule.pattern.groupCount, budget), budget);
+  let result = rule.pattern.replaceAll(
+    distinguishedName,
+    escapeLiteralBackReferences(rule.replacement, rule.pattern.groupCount, budget),
+    budget,
+  );
   if (rule.toLowerCase) result = javaToLowerCase(result);
   else if (rule.toUpperCase) result = javaToUpperCase(result);
   return result;
@@ -122,7 +144,11 @@ export interface SslMapping {
 }
 
 /** SslPrincipalMapper.getName(dn); throws NoMatchingRule (or what a rule's replacement throws). */
-export function mapDistinguishedName(rules: readonly SslRule[], distinguishedName: string, budget: RegexBudget | null = null): SslMapping {
+export function mapDistinguishedName(
+  rules: readonly SslRule[],
+  distinguishedName: string,
+  budget: RegexBudget | null = null,
+): SslMapping {
   for (let i = 0; i < rules.length; i++) {
     const name = applySslRule(rules[i]!, distinguishedName, budget);
     if (name !== null) return { name, ruleIndex: i };

@@ -16,7 +16,7 @@ import { certificateSubjectRfc2253, normalizeDistinguishedName } from "./x500-na
 const SUBJECTS: { subj: string; flags?: string[]; stringMask?: string; jdkDependent?: boolean }[] = [
   { subj: "/C=US/O=Acme/OU=ServiceUsers/CN=svc-orders" },
   { subj: "/DC=com/DC=example/OU=Admin/CN=adminUser" },
-  { subj: "/C=US/ST=CA/L=SF/O=Acme\\, Inc./OU=Service Users/CN= lead#;=<>\"é trail ", flags: ["-utf8"] },
+  { subj: '/C=US/ST=CA/L=SF/O=Acme\\, Inc./OU=Service Users/CN= lead#;=<>"é trail ', flags: ["-utf8"] },
   { subj: "/OU=a+UID=u1/CN=multi", flags: ["-multivalue-rdn"] },
   { subj: "/emailAddress=a@b.c/street=1 Main/title=boss/serialNumber=42/givenName=Ann/CN=oids" },
   { subj: "/CN=#hash\\+plus\\\\back/O=semi;colon", flags: ["-utf8"] },
@@ -62,7 +62,9 @@ describe("the subject of a certificate, as Java's X500Principal#getName() prints
   });
 
   it("prints the service user's certificate in the order Kafka's SSL mapping rules see", () => {
-    expect(certificateSubjectRfc2253(new Uint8Array(certs.read(files[0]!)))).toBe("CN=svc-orders,OU=ServiceUsers,O=Acme,C=US");
+    expect(certificateSubjectRfc2253(new Uint8Array(certs.read(files[0]!)))).toBe(
+      "CN=svc-orders,OU=ServiceUsers,O=Acme,C=US",
+    );
   });
 });
 

@@ -33,12 +33,24 @@ const KEYWORDS: Readonly<Record<string, string>> = {
   "0.9.2342.19200300.100.1.25": "DC",
   "0.9.2342.19200300.100.1.1": "UID",
 };
-const OID_BY_KEYWORD: Readonly<Record<string, string>> = Object.fromEntries(Object.entries(KEYWORDS).map(([oid, k]) => [k, oid]));
+const OID_BY_KEYWORD: Readonly<Record<string, string>> = Object.fromEntries(
+  Object.entries(KEYWORDS).map(([oid, k]) => [k, oid]),
+);
 
 /** Keywords Java prints in RFC 2253 names; every other attribute type is printed as its OID. */
 export const RFC2253_KEYWORDS: readonly string[] = Object.values(KEYWORDS);
 
-const TAG = { UTF8: 0x0c, PRINTABLE: 0x13, T61: 0x14, IA5: 0x16, GENERAL: 0x1b, BMP: 0x1e, SEQUENCE: 0x30, SET: 0x31, OID: 0x06 } as const;
+const TAG = {
+  UTF8: 0x0c,
+  PRINTABLE: 0x13,
+  T61: 0x14,
+  IA5: 0x16,
+  GENERAL: 0x1b,
+  BMP: 0x1e,
+  SEQUENCE: 0x30,
+  SET: 0x31,
+  OID: 0x06,
+} as const;
 
 export class DerError extends Error {
   override name = "DerError";
@@ -73,7 +85,7 @@ function readTlv(der: Uint8Array, at: number, limit: number): Tlv {
 
 function children(der: Uint8Array, parent: Tlv): Tlv[] {
   const out: Tlv[] = [];
-  for (let at = parent.contentStart; at < parent.end; ) {
+  for (let at = parent.contentStart; at < parent.end;) {
     const t = readTlv(der, at, parent.end);
     out.push(t);
     at = t.end;
@@ -118,13 +130,16 @@ function decodeText(tag: number, bytes: Uint8Array): { text: string; jdkDependen
     case TAG.T61:
     case TAG.IA5:
     case TAG.GENERAL:
-      return { text: new TextDecoder("utf-8").decode(bytes), jdkDependent: tag === TAG.BMP || bytes.some((b) => b >= 0x80) };
+      return {
+        text: new TextDecoder("utf-8").decode(bytes),
+        jdkDependent: tag === TAG.BMP || bytes.some((b) => b >= 0x80),
+      };
     default:
       return null;
   }
 }
 
-const ESCAPEES = ",=+<>#;\"\\";
+const ESCAPEES = ',=+<>#;"\\';
 
 /** AVA#toRFC2253String's escaping of a string value. */
 export function escapeRfc2253Value(value: string): string {
@@ -150,7 +165,11 @@ function avaToString(der: Uint8Array, ava: Tlv, notes: string[]): string {
   const keyword = KEYWORDS[oid] ?? oid;
   const decoded = keyword === oid ? null : decodeText(valueTlv.tag, der.subarray(valueTlv.contentStart, valueTlv.end));
   if (decoded === null) return `${keyword}=#${hex(der.subarray(valueTlv.start, valueTlv.end))}`;
-  if (decoded.jdkDependent) notes.push(`${keyword} is not a UTF8String with non-ASCII text: brokers on JDK 17 and on later JDKs print it differently (this is JDK 17's form).`);
+  if (decoded.jdkDependent)
+    notes.push(
+      `${keyword} is not a UTF8String with non-ASCII text: brokers on JDK 17 and on later JDKs print it ` +
+        `differently (this is JDK 17's form).`,
+    );
   return `${keyword}=${escapeRfc2253Value(decoded.text)}`;
 }
 
@@ -158,15 +177,26 @@ function avaToString(der: Uint8Array, ava: Tlv, notes: string[]): string {
  * X500Principal(der).getName(): the RFC 2253 string of a DER-encoded Name. `notes` collects
  * what a reader should know (values whose form depends on the broker's JDK).
  */
-export function rfc2253FromNameDer(der: Uint8Array, name: Tlv = readTlv(der, 0, der.length), notes: string[] = []): string {
+export function rfc2253FromNameDer(
+  der: Uint8Array,
+  name: Tlv = readTlv(der, 0, der.length),
+  notes: string[] = [],
+): string {
   const rdns = children(der, expect(name, TAG.SEQUENCE, "a Name (SEQUENCE)"));
   return rdns
-    .map((rdn) => children(der, expect(rdn, TAG.SET, "a relative distinguished name (SET)")).map((ava) => avaToString(der, ava, notes)).join("+"))
+    .map((rdn) =>
+      children(der, expect(rdn, TAG.SET, "a relative distinguished name (SET)"))
+        .map((ava) => avaToString(der, ava, notes))
+        .join("+"),
+    )
     .reverse()
     .join(",");
 }
 
-/** The subject of a DER-encoded X.509 certificate, as Kafka sees it (X509Certificate#getSubjectX500Principal().getName()). */
+/**
+ * The subject of a DER-encoded X.509 certificate, as Kafka sees it
+ * (X509Certificate#getSubjectX500Principal().getName()).
+ */
 export function certificateSubjectRfc2253(certificateDer: Uint8Array, notes: string[] = []): string {
   return rfc2253FromNameDer(certificateDer, certificateNameTlvs(certificateDer).subject, notes);
 }

@@ -31,7 +31,8 @@ export interface QuotaAlterOp {
   value: number | null;
 }
 
-export type QuotaAlterResult = { ok: true } | { ok: false; error: "INVALID_REQUEST" | "UNKNOWN_SERVER_ERROR"; message: string };
+export type QuotaAlterResult =
+  { ok: true } | { ok: false; error: "INVALID_REQUEST" | "UNKNOWN_SERVER_ERROR"; message: string };
 
 export interface QuotaAlterOptions {
   /** Return true for a host name Kafka's controller would resolve. Default: none. */
@@ -77,7 +78,8 @@ export function validateQuotaAlteration(
     entries.map(([t]) => t),
     entries.length,
   )) {
-    if (type !== "user" && type !== "client-id" && type !== "ip") return fail(`Unhandled client quota entity type: ${type}`);
+    if (type !== "user" && type !== "client-id" && type !== "ip")
+      return fail(`Unhandled client quota entity type: ${type}`);
     if (names.get(type) === "") return fail(`Empty ${type} not supported`);
   }
 
@@ -105,7 +107,8 @@ export function validateQuotaAlteration(
     if (value <= 0) return fail(`Quota ${key} must be greater than 0`);
     if (type === "DOUBLE") continue;
     if (type === "INT" && value > INT_MAX) return fail(`Proposed value for ${key} is too large for an INT.`);
-    if (type === "LONG" && value > LONG_MAX_AS_DOUBLE) return fail(`Proposed value for ${key} is too large for a LONG.`);
+    if (type === "LONG" && value > LONG_MAX_AS_DOUBLE)
+      return fail(`Proposed value for ${key} is too large for a LONG.`);
     if (Math.abs(value % 1.0) > 1e-6) return fail(`${key} cannot be a fractional value.`);
   }
   return { ok: true };

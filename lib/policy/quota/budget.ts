@@ -154,7 +154,9 @@ function warningFor(p: PairState): BudgetWarning | null {
     user: p.user,
     key: p.key,
     defaultClientQuota: p.defaultClientQuota,
-    message: `{user:${who}, client-id:<default>} gives every client of ${who} without a sub-quota its own ${p.key} of ${p.defaultClientQuota}; it is not counted against the user's total`,
+    message:
+      `{user:${who}, client-id:<default>} gives every client of ${who} without a sub-quota its own ${p.key} ` +
+      `of ${p.defaultClientQuota}; it is not counted against the user's total`,
   };
 }
 
@@ -162,7 +164,10 @@ function warningFor(p: PairState): BudgetWarning | null {
  * `configured` with `change` applied: an existing (entity, key) keeps its position, new ones
  * are appended, null values remove.
  */
-export function applyQuotaChange(configured: readonly ConfiguredQuota[], change: readonly QuotaChange[]): ConfiguredQuota[] {
+export function applyQuotaChange(
+  configured: readonly ConfiguredQuota[],
+  change: readonly QuotaChange[],
+): ConfiguredQuota[] {
   const out = configured.map((q) => ({ ...q }));
   const slot = (entity: QuotaEntity, key: string) => `${entityId(entity)}\u0003${key}`;
   for (const c of change) {
@@ -181,7 +186,12 @@ export function checkBudgetChange(configured: readonly ConfiguredQuota[], change
   const after = pairStates(applyQuotaChange(configured, change));
   const written = new Set<string>();
   for (const c of change) {
-    if (isClientKey(c.key) && c.entity.user !== undefined && c.entity.ip === undefined && c.entity["client-id"] !== null)
+    if (
+      isClientKey(c.key) &&
+      c.entity.user !== undefined &&
+      c.entity.ip === undefined &&
+      c.entity["client-id"] !== null
+    )
       written.add(pairId(c.entity.user, c.key));
   }
   const violations: BudgetViolation[] = [];
@@ -200,7 +210,10 @@ export function checkBudgetChange(configured: readonly ConfiguredQuota[], change
 }
 
 /** Existing violations (made outside the console) and default-sub-quota warnings. */
-export function budgetFindings(configured: readonly ConfiguredQuota[]): { violations: BudgetViolation[]; warnings: BudgetWarning[] } {
+export function budgetFindings(configured: readonly ConfiguredQuota[]): {
+  violations: BudgetViolation[];
+  warnings: BudgetWarning[];
+} {
   const violations: BudgetViolation[] = [];
   const warnings: BudgetWarning[] = [];
   for (const p of pairStates(configured).values()) {

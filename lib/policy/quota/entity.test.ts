@@ -29,7 +29,12 @@ describe("quota entities", () => {
   });
 
   it("prints entities as Kafka's ClientQuotaEntity#toString over a HashMap (OpenJDK 17 order)", () => {
-    expect(javaEntityString([["user", "u"], ["client-id", null]])).toBe("ClientQuotaEntity(entries={client-id=null, user=u})");
+    expect(
+      javaEntityString([
+        ["user", "u"],
+        ["client-id", null],
+      ]),
+    ).toBe("ClientQuotaEntity(entries={client-id=null, user=u})");
     expect(javaEntityString([["ip", "1.2.3.4"]])).toBe("ClientQuotaEntity(entries={ip=1.2.3.4})");
   });
 });

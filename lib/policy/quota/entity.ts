@@ -46,7 +46,9 @@ export function sameEntity(a: QuotaEntity, b: QuotaEntity): boolean {
 
 /** `user=alice, client-id=<default>` — how the console names an entity to people. */
 export function formatEntity(entity: QuotaEntity): string {
-  const parts = QUOTA_ENTITY_TYPES.filter((t) => entity[t] !== undefined).map((t) => `${t}=${entity[t] ?? DEFAULT_ENTITY_LABEL}`);
+  const parts = QUOTA_ENTITY_TYPES.filter((t) => entity[t] !== undefined).map(
+    (t) => `${t}=${entity[t] ?? DEFAULT_ENTITY_LABEL}`,
+  );
   return parts.length === 0 ? "(empty entity)" : parts.join(", ");
 }
 

@@ -62,13 +62,37 @@ describe("describeClientQuotas — ClientQuotasRequestTest.testDescribeClientQuo
   it.each([
     ["open-ended existing user", [exact("user", "user-1")], false, 3, (e: QuotaEntity) => e.user === "user-1"],
     ["open-ended non-existent user", [exact("user", "unknown")], false, 0, () => false],
-    ["open-ended existing client id", [exact("client-id", "client-id-2")], false, 2, (e: QuotaEntity) => e["client-id"] === "client-id-2"],
+    [
+      "open-ended existing client id",
+      [exact("client-id", "client-id-2")],
+      false,
+      2,
+      (e: QuotaEntity) => e["client-id"] === "client-id-2",
+    ],
     ["open-ended default user", [dflt("user")], false, 2, (e: QuotaEntity) => e.user === null],
-    ["close-ended existing user", [exact("user", "user-2")], true, 1, (e: QuotaEntity) => e.user === "user-2" && !has(e, "client-id")],
+    [
+      "close-ended existing user",
+      [exact("user", "user-2")],
+      true,
+      1,
+      (e: QuotaEntity) => e.user === "user-2" && !has(e, "client-id"),
+    ],
     ["close-ended client id without such entity", [exact("client-id", "client-id-1")], true, 0, () => false],
     ["close-ended all users", [any("user")], true, 4, (e: QuotaEntity) => has(e, "user") && !has(e, "client-id")],
-    ["open-ended all users (SPECIFIED includes <default>)", [any("user")], false, 10, (e: QuotaEntity) => has(e, "user")],
-    ["close-ended all client ids", [any("client-id")], true, 1, (e: QuotaEntity) => has(e, "client-id") && !has(e, "user")],
+    [
+      "open-ended all users (SPECIFIED includes <default>)",
+      [any("user")],
+      false,
+      10,
+      (e: QuotaEntity) => has(e, "user"),
+    ],
+    [
+      "close-ended all client ids",
+      [any("client-id")],
+      true,
+      1,
+      (e: QuotaEntity) => has(e, "client-id") && !has(e, "user"),
+    ],
     ["open-ended all client ids", [any("client-id")], false, 7, (e: QuotaEntity) => has(e, "client-id")],
     ["open-ended all IPs", [any("ip")], false, 2, (e: QuotaEntity) => has(e, "ip")],
     ["open-ended empty filter matches all", [], false, 13, () => true],
@@ -81,11 +105,22 @@ describe("describeClientQuotas — ClientQuotasRequestTest.testDescribeClientQuo
 });
 
 describe("describeClientQuotas — defaults, names and errors", () => {
-  it("a client id literally named <default> is not returned by a DEFAULT filter (testClientQuotasWithDefaultName)", () => {
-    const cfg: ConfiguredQuota[] = [{ entity: { "client-id": "<default>" }, key: "producer_byte_rate", value: 20000 }];
-    expect(describeClientQuotas(cfg, { components: [dflt("client-id")], strict: true })).toEqual({ ok: true, entries: [] });
-    expect(describeClientQuotas(cfg, { components: [exact("client-id", "<default>")], strict: true })).toMatchObject({ ok: true, entries: [{ entity: { "client-id": "<default>" } }] });
-  });
+  it(
+    "a client id literally named <default> is not returned by a DEFAULT filter " + "(testClientQuotasWithDefaultName)",
+    () => {
+      const cfg: ConfiguredQuota[] = [
+        { entity: { "client-id": "<default>" }, key: "producer_byte_rate", value: 20000 },
+      ];
+      expect(describeClientQuotas(cfg, { components: [dflt("client-id")], strict: true })).toEqual({
+        ok: true,
+        entries: [],
+      });
+      expect(describeClientQuotas(cfg, { components: [exact("client-id", "<default>")], strict: true })).toMatchObject({
+        ok: true,
+        entries: [{ entity: { "client-id": "<default>" } }],
+      });
+    },
+  );
 
   it("a user name with spaces is matched as written (testClientQuotasSanitized)", () => {
     const cfg: ConfiguredQuota[] = [{ entity: { user: "user with spaces" }, key: "producer_byte_rate", value: 20000 }];
@@ -100,26 +135,77 @@ describe("describeClientQuotas — defaults, names and errors", () => {
       { entity: { user: "a" }, key: "producer_byte_rate", value: 1 },
       { entity: { user: "a" }, key: "consumer_byte_rate", value: 2 },
     ];
-    expect(describeClientQuotas(cfg, { components: [], strict: false })).toEqual({ ok: true, entries: [{ entity: { user: "a" }, values: { producer_byte_rate: 1, consumer_byte_rate: 2 } }] });
+    expect(describeClientQuotas(cfg, { components: [], strict: false })).toEqual({
+      ok: true,
+      entries: [{ entity: { user: "a" }, values: { producer_byte_rate: 1, consumer_byte_rate: 2 } }],
+    });
   });
 
-  const IP_COMBINATION = "Invalid entity filter component combination. IP filter component should not be used with user or clientId filter component.";
+  const IP_COMBINATION =
+    "Invalid entity filter component combination. IP filter component should not be used with user or clientId " +
+    "filter component.";
   it.each([
-    ["ip + user (testDescribeClientQuotasInvalidFilterCombination)", [any("ip"), any("user")], "INVALID_REQUEST", IP_COMBINATION],
-    ["ip + client-id (testDescribeClientQuotasInvalidFilterCombination)", [any("ip"), any("client-id")], "INVALID_REQUEST", IP_COMBINATION],
-    ["unsupported type (testClientQuotasUnsupportedEntityTypes)", [exact("other", "name")], "UNSUPPORTED_VERSION", "Unsupported entity type other"],
+    [
+      "ip + user (testDescribeClientQuotasInvalidFilterCombination)",
+      [any("ip"), any("user")],
+      "INVALID_REQUEST",
+      IP_COMBINATION,
+    ],
+    [
+      "ip + client-id (testDescribeClientQuotasInvalidFilterCombination)",
+      [any("ip"), any("client-id")],
+      "INVALID_REQUEST",
+      IP_COMBINATION,
+    ],
+    [
+      "unsupported type (testClientQuotasUnsupportedEntityTypes)",
+      [exact("other", "name")],
+      "UNSUPPORTED_VERSION",
+      "Unsupported entity type other",
+    ],
     ["empty type", [exact("", "x")], "INVALID_REQUEST", "Invalid empty entity type."],
-    ["type twice", [exact("user", "a"), any("user")], "INVALID_REQUEST", "Entity type user cannot appear more than once in the filter."],
-    ["EXACT without a name", [{ entityType: "user", matchType: "EXACT", match: null }], "INVALID_REQUEST", "Request specified MATCH_TYPE_EXACT, but set match string to null."],
-    ["DEFAULT with a name", [{ entityType: "user", matchType: "DEFAULT", match: "a" }], "INVALID_REQUEST", "Request specified MATCH_TYPE_DEFAULT, but also specified a match string."],
-    ["SPECIFIED with a name", [{ entityType: "user", matchType: "SPECIFIED", match: "a" }], "INVALID_REQUEST", "Request specified MATCH_TYPE_SPECIFIED, but also specified a match string."],
-    ["unknown match type code", [{ entityType: "user", matchType: 7, match: null }], "INVALID_REQUEST", "Unknown match type 7"],
+    [
+      "type twice",
+      [exact("user", "a"), any("user")],
+      "INVALID_REQUEST",
+      "Entity type user cannot appear more than once in the filter.",
+    ],
+    [
+      "EXACT without a name",
+      [{ entityType: "user", matchType: "EXACT", match: null }],
+      "INVALID_REQUEST",
+      "Request specified MATCH_TYPE_EXACT, but set match string to null.",
+    ],
+    [
+      "DEFAULT with a name",
+      [{ entityType: "user", matchType: "DEFAULT", match: "a" }],
+      "INVALID_REQUEST",
+      "Request specified MATCH_TYPE_DEFAULT, but also specified a match string.",
+    ],
+    [
+      "SPECIFIED with a name",
+      [{ entityType: "user", matchType: "SPECIFIED", match: "a" }],
+      "INVALID_REQUEST",
+      "Request specified MATCH_TYPE_SPECIFIED, but also specified a match string.",
+    ],
+    [
+      "unknown match type code",
+      [{ entityType: "user", matchType: 7, match: null }],
+      "INVALID_REQUEST",
+      "Unknown match type 7",
+    ],
   ] as const)("%s", (_name, components, error, message) => {
-    expect(describeClientQuotas(configured, { components: [...components] as QuotaFilterComponent[], strict: false })).toEqual({ ok: false, error, message });
+    expect(
+      describeClientQuotas(configured, { components: [...components] as QuotaFilterComponent[], strict: false }),
+    ).toEqual({ ok: false, error, message });
   });
 
   it("checks components in order: the first problem is reported", () => {
-    expect(describeClientQuotas([], { components: [exact("other", "x"), exact("", "y")], strict: false })).toMatchObject({ error: "UNSUPPORTED_VERSION" });
-    expect(describeClientQuotas([], { components: [exact("", "y"), exact("other", "x")], strict: false })).toMatchObject({ error: "INVALID_REQUEST" });
+    expect(
+      describeClientQuotas([], { components: [exact("other", "x"), exact("", "y")], strict: false }),
+    ).toMatchObject({ error: "UNSUPPORTED_VERSION" });
+    expect(
+      describeClientQuotas([], { components: [exact("", "y"), exact("other", "x")], strict: false }),
+    ).toMatchObject({ error: "INVALID_REQUEST" });
   });
 });

@@ -60,7 +60,10 @@ export function groupByEntity(configured: readonly ConfiguredQuota[]): Described
   return [...byId.values()];
 }
 
-export function describeClientQuotas(configured: readonly ConfiguredQuota[], filter: QuotaFilter): DescribeQuotasResult {
+export function describeClientQuotas(
+  configured: readonly ConfiguredQuota[],
+  filter: QuotaFilter,
+): DescribeQuotasResult {
   const exact = new Map<string, string | null>();
   const typeMatch = new Set<string>();
   for (const c of filter.components) {
@@ -77,7 +80,8 @@ export function describeClientQuotas(configured: readonly ConfiguredQuota[], fil
       if (c.match !== null) return invalid("Request specified MATCH_TYPE_DEFAULT, but also specified a match string.");
       exact.set(c.entityType, null);
     } else if (code === 2) {
-      if (c.match !== null) return invalid("Request specified MATCH_TYPE_SPECIFIED, but also specified a match string.");
+      if (c.match !== null)
+        return invalid("Request specified MATCH_TYPE_SPECIFIED, but also specified a match string.");
       typeMatch.add(c.entityType);
     } else {
       return invalid(`Unknown match type ${typeof c.matchType === "number" ? c.matchType : String(c.matchType)}`);
@@ -85,7 +89,10 @@ export function describeClientQuotas(configured: readonly ConfiguredQuota[], fil
   }
   const mentions = (t: string) => exact.has(t) || typeMatch.has(t);
   if (mentions("ip") && (mentions("user") || mentions("client-id")))
-    return invalid("Invalid entity filter component combination. IP filter component should not be used with user or clientId filter component.");
+    return invalid(
+      "Invalid entity filter component combination. IP filter component should not be used with user or " +
+        "clientId filter component.",
+    );
 
   const entries = groupByEntity(configured).filter(({ entity }) => {
     const types = QUOTA_ENTITY_TYPES.filter((t) => t in entity);

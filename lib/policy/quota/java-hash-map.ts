@@ -62,7 +62,10 @@ export function javaHashMapOrder<K extends string | null>(keys: readonly K[], in
 }
 
 /** AbstractMap.toString of a HashMap<String, String>: `{k1=v1, k2=null}`. */
-export function javaMapString(entries: ReadonlyArray<readonly [string | null, string | null]>, initialCapacity?: number): string {
+export function javaMapString(
+  entries: ReadonlyArray<readonly [string | null, string | null]>,
+  initialCapacity?: number,
+): string {
   const values = new Map(entries.map(([k, v]) => [k, v] as const));
   const order = javaHashMapOrder(
     entries.map(([k]) => k),

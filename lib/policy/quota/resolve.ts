@@ -49,10 +49,25 @@ export interface QuotaLevel {
 /** The eight levels, most specific first. */
 export const QUOTA_LEVELS: readonly QuotaLevel[] = [
   { level: 1, label: "<user, client-id>", entity: (u, c) => ({ user: u, "client-id": c }), tags: "user+client-id" },
-  { level: 2, label: "<user, default client-id>", entity: (u) => ({ user: u, "client-id": null }), tags: "user+client-id" },
+  {
+    level: 2,
+    label: "<user, default client-id>",
+    entity: (u) => ({ user: u, "client-id": null }),
+    tags: "user+client-id",
+  },
   { level: 3, label: "<user>", entity: (u) => ({ user: u }), tags: "user" },
-  { level: 4, label: "<default user, client-id>", entity: (_u, c) => ({ user: null, "client-id": c }), tags: "user+client-id" },
-  { level: 5, label: "<default user, default client-id>", entity: () => ({ user: null, "client-id": null }), tags: "user+client-id" },
+  {
+    level: 4,
+    label: "<default user, client-id>",
+    entity: (_u, c) => ({ user: null, "client-id": c }),
+    tags: "user+client-id",
+  },
+  {
+    level: 5,
+    label: "<default user, default client-id>",
+    entity: () => ({ user: null, "client-id": null }),
+    tags: "user+client-id",
+  },
   { level: 6, label: "<default user>", entity: () => ({ user: null }), tags: "user" },
   { level: 7, label: "<client-id>", entity: (_u, c) => ({ "client-id": c }), tags: "client-id" },
   { level: 8, label: "<default client-id>", entity: () => ({ "client-id": null }), tags: "client-id" },
@@ -153,7 +168,12 @@ function tagsOf(shape: TagShape, user: string, clientId: string): QuotaMetricTag
 }
 
 /** Step a): the bucket (DefaultQuotaCallback.quotaMetricTags). */
-function metricTagsFor(index: QuotaIndex, user: string, clientId: string, key: ClientQuotaKey): { tags: QuotaMetricTags; shape: TagShape } {
+function metricTagsFor(
+  index: QuotaIndex,
+  user: string,
+  clientId: string,
+  key: ClientQuotaKey,
+): { tags: QuotaMetricTags; shape: TagShape } {
   const kinds = index.enabledKinds(key);
   if (kinds.size <= 1) {
     // Single-kind shortcut; nothing configured behaves like client-id-only.
@@ -166,10 +186,17 @@ function metricTagsFor(index: QuotaIndex, user: string, clientId: string, key: C
 }
 
 /** Step b): the limit from the tags alone (DefaultQuotaCallback.quotaLimit). */
-function limitFor(index: QuotaIndex, user: string, clientId: string, tags: QuotaMetricTags, key: ClientQuotaKey): QuotaCandidate | null {
+function limitFor(
+  index: QuotaIndex,
+  user: string,
+  clientId: string,
+  tags: QuotaMetricTags,
+  key: ClientQuotaKey,
+): QuotaCandidate | null {
   const hasUser = tags.user !== "";
   const hasClient = tags["client-id"] !== "";
-  const shape: TagShape | null = hasUser && hasClient ? "user+client-id" : hasUser ? "user" : hasClient ? "client-id" : null;
+  const shape: TagShape | null =
+    hasUser && hasClient ? "user+client-id" : hasUser ? "user" : hasClient ? "client-id" : null;
   if (shape === null) return null;
   for (const l of QUOTA_LEVELS) {
     if (l.tags !== shape) continue;
@@ -222,10 +249,9 @@ export function resolveClientQuotas(
   clientId: string,
 ): Record<ClientQuotaKey, ClientQuotaResolution> {
   const index = asIndex(configured);
-  return Object.fromEntries(CLIENT_QUOTA_KEYS.map((key) => [key, resolveClientQuota(index, user, clientId, key)])) as Record<
-    ClientQuotaKey,
-    ClientQuotaResolution
-  >;
+  return Object.fromEntries(
+    CLIENT_QUOTA_KEYS.map((key) => [key, resolveClientQuota(index, user, clientId, key)]),
+  ) as Record<ClientQuotaKey, ClientQuotaResolution>;
 }
 
 /**

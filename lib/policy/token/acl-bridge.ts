@@ -12,9 +12,14 @@ import { canonicalIp } from "../quota/ip";
 import type { AclBinding } from "../types";
 import type { IsAllowed } from "./token";
 
-export function aclIsAllowed(acls: readonly AclBinding[] | AclIndex, config: AuthorizerConfig, host: string): IsAllowed {
+export function aclIsAllowed(
+  acls: readonly AclBinding[] | AclIndex,
+  config: AuthorizerConfig,
+  host: string,
+): IsAllowed {
   const index = acls instanceof AclIndex ? acls : AclIndex.build(acls);
   const clientHost = canonicalIp(host) ?? host;
   return (principal, operation, resourceType, resourceName) =>
-    authorize(index, { principal, host: clientHost, operation, resourceType, resourceName }, config).decision === "ALLOWED";
+    authorize(index, { principal, host: clientHost, operation, resourceType, resourceName }, config).decision ===
+    "ALLOWED";
 }

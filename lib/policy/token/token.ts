@@ -68,7 +68,12 @@ export interface TokenConnection {
  * May `principal` do `operation` on the LITERAL resource `resourceType:resourceName`?
  * The ACL decision including super users (see `aclIsAllowed` in ./acl-bridge).
  */
-export type IsAllowed = (principal: string, operation: AclOperation, resourceType: ResourceType, resourceName: string) => boolean;
+export type IsAllowed = (
+  principal: string,
+  operation: AclOperation,
+  resourceType: ResourceType,
+  resourceName: string,
+) => boolean;
 
 export interface TokenContext {
   config: TokenConfig;
@@ -145,7 +150,8 @@ function toLong(n: number): bigint {
 }
 const wrap = (v: bigint) => BigInt.asIntN(64, v);
 /** DelegationTokenControlManager#sum, including its own overflow behaviour for negative durations. */
-const saturatingSum = (now: bigint, duration: bigint) => (now > wrap(LONG_MAX - duration) ? LONG_MAX : wrap(now + duration));
+const saturatingSum = (now: bigint, duration: bigint) =>
+  now > wrap(LONG_MAX - duration) ? LONG_MAX : wrap(now + duration);
 const minLong = (a: bigint, b: bigint) => (a < b ? a : b);
 
 // ---- principals and checks --------------------------------------------------------
@@ -211,14 +217,19 @@ export function deriveTokenId(seed: string, taken: (id: string) => boolean): str
 
 // ---- the four APIs ------------------------------------------------------------------
 
-export function createToken(ctx: TokenContext, tokens: readonly DelegationToken[], request: CreateTokenRequest): CreateTokenResult {
+export function createToken(
+  ctx: TokenContext,
+  tokens: readonly DelegationToken[],
+  request: CreateTokenRequest,
+): CreateTokenResult {
   const requester = ctx.connection.principal;
   const ownerName = request.owner ? principalParts(request.owner).name : "";
   const owner = request.owner && ownerName !== "" ? request.owner : requester;
   const fail = (error: TokenError): CreateTokenResult => ({ error, owner, requester, token: null });
 
   if (!allowTokenRequests(ctx.connection)) return fail("DELEGATION_TOKEN_REQUEST_NOT_ALLOWED");
-  if (owner !== requester && !ctx.isAllowed(requester, "CREATE_TOKENS", "USER", owner)) return fail("DELEGATION_TOKEN_AUTHORIZATION_FAILED");
+  if (owner !== requester && !ctx.isAllowed(requester, "CREATE_TOKENS", "USER", owner))
+    return fail("DELEGATION_TOKEN_AUTHORIZATION_FAILED");
   const renewers = [...(request.renewers ?? [])];
   if (renewers.some((r) => principalParts(r).type !== USER_PRINCIPAL_TYPE)) return fail("INVALID_PRINCIPAL_TYPE");
   if (!tokensEnabled(ctx.config)) return fail("DELEGATION_TOKEN_AUTH_DISABLED");
@@ -232,7 +243,9 @@ export function createToken(ctx: TokenContext, tokens: readonly DelegationToken[
 
   const tokenId =
     request.tokenId ??
-    deriveTokenId(JSON.stringify([owner, requester, renewers, ctx.now, request.maxLifetimeMs ?? null]), (id) => tokens.some((t) => t.tokenId === id));
+    deriveTokenId(JSON.stringify([owner, requester, renewers, ctx.now, request.maxLifetimeMs ?? null]), (id) =>
+      tokens.some((t) => t.tokenId === id),
+    );
   const token: DelegationToken = {
     tokenId,
     hmac: tokenHmac(ctx.config.secretKey!, tokenId),
@@ -250,7 +263,11 @@ function findByHmac(tokens: readonly DelegationToken[], hmac: string): Delegatio
   return tokens.find((t) => t.hmac === hmac);
 }
 
-export function renewToken(ctx: TokenContext, tokens: readonly DelegationToken[], request: RenewTokenRequest): RenewTokenResult {
+export function renewToken(
+  ctx: TokenContext,
+  tokens: readonly DelegationToken[],
+  request: RenewTokenRequest,
+): RenewTokenResult {
   const fail = (error: TokenError): RenewTokenResult => ({ error, expiryTimestamp: null, token: null });
   if (!allowTokenRequests(ctx.connection)) return fail("DELEGATION_TOKEN_REQUEST_NOT_ALLOWED");
   if (!tokensEnabled(ctx.config)) return fail("DELEGATION_TOKEN_AUTH_DISABLED");
@@ -266,8 +283,17 @@ export function renewToken(ctx: TokenContext, tokens: readonly DelegationToken[]
   return { error: "NONE", expiryTimestamp: expiry, token: { ...token, expiryTimestamp: expiry } };
 }
 
-export function expireToken(ctx: TokenContext, tokens: readonly DelegationToken[], request: ExpireTokenRequest): ExpireTokenResult {
-  const fail = (error: TokenError): ExpireTokenResult => ({ error, expiryTimestamp: null, token: null, removed: false });
+export function expireToken(
+  ctx: TokenContext,
+  tokens: readonly DelegationToken[],
+  request: ExpireTokenRequest,
+): ExpireTokenResult {
+  const fail = (error: TokenError): ExpireTokenResult => ({
+    error,
+    expiryTimestamp: null,
+    token: null,
+    removed: false,
+  });
   if (!allowTokenRequests(ctx.connection)) return fail("DELEGATION_TOKEN_REQUEST_NOT_ALLOWED");
   if (!tokensEnabled(ctx.config)) return fail("DELEGATION_TOKEN_AUTH_DISABLED");
   const token = findByHmac(tokens, request.hmac);
@@ -280,7 +306,11 @@ export function expireToken(ctx: TokenContext, tokens: readonly DelegationToken[
   return { error: "NONE", expiryTimestamp: expiry, token: { ...token, expiryTimestamp: expiry }, removed: false };
 }
 
-export function describeTokens(ctx: TokenContext, tokens: readonly DelegationToken[], request: DescribeTokensRequest): DescribeTokensResult {
+export function describeTokens(
+  ctx: TokenContext,
+  tokens: readonly DelegationToken[],
+  request: DescribeTokensRequest,
+): DescribeTokensResult {
   if (!allowTokenRequests(ctx.connection)) return { error: "DELEGATION_TOKEN_REQUEST_NOT_ALLOWED", tokens: [] };
   if (!tokensEnabled(ctx.config)) return { error: "DELEGATION_TOKEN_AUTH_DISABLED", tokens: [] };
   const { owners } = request;
@@ -289,7 +319,10 @@ export function describeTokens(ctx: TokenContext, tokens: readonly DelegationTok
   const visible = tokens.filter((token) => {
     if (owners !== null && !owners.some((o) => isOwnerRequesterOrRenewer(token, o))) return false;
     if (isOwnerRequesterOrRenewer(token, caller)) return true;
-    return ctx.isAllowed(caller, "DESCRIBE", "DELEGATION_TOKEN", token.tokenId) || ctx.isAllowed(caller, "DESCRIBE_TOKENS", "USER", token.owner);
+    return (
+      ctx.isAllowed(caller, "DESCRIBE", "DELEGATION_TOKEN", token.tokenId) ||
+      ctx.isAllowed(caller, "DESCRIBE_TOKENS", "USER", token.owner)
+    );
   });
   return { error: "NONE", tokens: visible };
 }

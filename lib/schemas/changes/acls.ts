@@ -12,10 +12,14 @@ import { EXAMPLE_BINDING } from "./examples";
 const answer = z.union([aclPlanApplyResultSchema, planViewSchema]);
 
 const ONE_CALL =
-  "Without dryRun (or ?preview=1) the plan is made and applied in one call: the answer is Apply's (the plan's header with its id, outcome, " +
-  "per-binding results; some bindings failing is a 200 with outcome partial) and every audit row names the plan; ACLs that changed between " +
-  "the two steps are a 409 and nothing is sent; bindings Kafka would refuse are a 400 and nothing is sent; nothing to change is a 200 with " +
-  "no results. A lost Kafka answer is settled by reading the ACLs back (readBack). With dryRun nothing changes: the answer is the sealed plan, " +
+  "Without dryRun (or ?preview=1) the plan is made and applied in one call: the answer is Apply's (the plan's " +
+  "header with its id, outcome, " +
+  "per-binding results; some bindings failing is a 200 with outcome partial) and every audit row names the " +
+  "plan; ACLs that changed between " +
+  "the two steps are a 409 and nothing is sent; bindings Kafka would refuse are a 400 and nothing is sent; " +
+  "nothing to change is a 200 with " +
+  "no results. A lost Kafka answer is settled by reading the ACLs back (readBack). With dryRun nothing " +
+  "changes: the answer is the sealed plan, " +
   "as from POST /api/v1/plans; apply it with POST /api/v1/plans/{id}/apply.";
 
 const STATUSES = {
@@ -65,7 +69,10 @@ export const aclDelete = defineChange({
     query: aclPreviewQuerySchema,
     queryExamples: { preview: { summary: "Only the preview, whatever the body says", value: { preview: "1" } } },
     bodyExamples: {
-      preview: { summary: "Preview the deletion of the example binding", value: { bindings: [EXAMPLE_BINDING], dryRun: true } },
+      preview: {
+        summary: "Preview the deletion of the example binding",
+        value: { bindings: [EXAMPLE_BINDING], dryRun: true },
+      },
       delete: { summary: "Delete it", value: { bindings: [EXAMPLE_BINDING] } },
     },
     statuses: STATUSES,

@@ -17,7 +17,15 @@
  * same id in lib/services/changes.ts, whose type requires one for every id.
  */
 import { z } from "zod";
-import type { ApiArea, ApiLink, AuditActionName, HttpMethod, NamedExample, PathParam, RouteStatus } from "@/lib/schemas/api";
+import type {
+  ApiArea,
+  ApiLink,
+  AuditActionName,
+  HttpMethod,
+  NamedExample,
+  PathParam,
+  RouteStatus,
+} from "@/lib/schemas/api";
 
 /**
  * How a change relates to sealed plans (lib/services/plans.ts):
@@ -63,7 +71,9 @@ export interface ChangeDefinition<In extends z.ZodType = z.ZodType, Out extends 
 }
 
 /** Declares a change (the identity function, for type inference). */
-export function defineChange<In extends z.ZodType, Out extends z.ZodType>(definition: ChangeDefinition<In, Out>): ChangeDefinition<In, Out> {
+export function defineChange<In extends z.ZodType, Out extends z.ZodType>(
+  definition: ChangeDefinition<In, Out>,
+): ChangeDefinition<In, Out> {
   return definition;
 }
 

@@ -11,11 +11,15 @@ export const signIn = defineChange({
   id: "session.sign-in",
   summary: "Sign in",
   description:
-    "Sign in with Kafka credentials, proven by a SASL handshake with the broker; sets the `ksc_session` cookie (httpOnly). " +
+    "Sign in with Kafka credentials, proven by a SASL handshake with the broker; sets the `ksc_session` cookie " +
+    "(httpOnly). " +
     "Failed sign-ins are throttled per user and address (429).",
   input: signInSchema,
   output: sessionResponseSchema,
-  audit: { actions: ["session.sign-in"], target: "User:<username> (never the password; failures folded per client and username)" },
+  audit: {
+    actions: ["session.sign-in"],
+    target: "User:<username> (never the password; failures folded per client and username)",
+  },
   plan: "none",
   public: true,
   http: {
@@ -35,7 +39,9 @@ export const signIn = defineChange({
 export const signOut = defineChange({
   id: "session.sign-out",
   summary: "Sign out",
-  description: "Wipes the session and its stored credential and clears the cookie. With Basic credentials there is no session to end.",
+  description:
+    "Wipes the session and its stored credential and clears the cookie. With Basic credentials there is no " +
+    "session to end.",
   input: NO_INPUT,
   output: z.object({ signedOut: z.literal(true) }),
   audit: { actions: ["session.sign-out"], target: "the principal" },

@@ -44,7 +44,11 @@ export const tokenRequestSubmit = defineChange({
       },
     },
     links: {
-      approve: { operationId: "approveTokenRequest", description: "Approve this request", parameters: { id: "$response.body#/id" } },
+      approve: {
+        operationId: "approveTokenRequest",
+        description: "Approve this request",
+        parameters: { id: "$response.body#/id" },
+      },
       deny: {
         operationId: "denyTokenRequest",
         description: "Deny (or, as its requester, withdraw) this request",
@@ -63,8 +67,10 @@ export const tokenRequestApprove = defineChange({
   id: "token-request.approve",
   summary: "Approve a pending request: the console creates the token as the caller",
   description:
-    "The console creates the token as the caller with the requested owner, renewers and lifetime (Kafka decides: 403 with its reason, " +
-    "the request stays PENDING); a requester cannot approve their own request. 409 when already decided (a token created by a losing " +
+    "The console creates the token as the caller with the requested owner, renewers and lifetime (Kafka " +
+    "decides: 403 with its reason, " +
+    "the request stays PENDING); a requester cannot approve their own request. 409 when already decided (a " +
+    "token created by a losing " +
     "approver is expired at once).",
   input: NO_INPUT,
   output: decidableRequestSchema,
@@ -88,7 +94,9 @@ export const tokenRequestApprove = defineChange({
 export const tokenRequestDeny = defineChange({
   id: "token-request.deny",
   summary: "Deny a pending request with a reason",
-  description: "Deny a pending request with a reason the requester sees (the requester may withdraw; others must appear entitled to approve).",
+  description:
+    "Deny a pending request with a reason the requester sees (the requester may withdraw; others must appear " +
+    "entitled to approve).",
   input: tokenRequestDenySchema,
   output: tokenRequestViewSchema,
   audit: { actions: ["token.request.deny"], target: "the request id" },
@@ -113,7 +121,8 @@ export const tokenRequestRetrieve = defineChange({
   id: "token-request.retrieve",
   summary: "The requester's one retrieval of an approved token's HMAC",
   description:
-    "The requester's single retrieval of an approved token's HMAC (erased from the console in the same step; sent with Cache-Control: " +
+    "The requester's single retrieval of an approved token's HMAC (erased from the console in the same step; " +
+    "sent with Cache-Control: " +
     "no-store). 409 once retrieved, before approval or after its deadline.",
   input: NO_INPUT,
   output: tokenRetrievedSchema,

@@ -15,8 +15,10 @@ export const tokenCreate = defineChange({
   id: "token.create",
   summary: "Create a delegation token (the answer carries its HMAC, once)",
   description:
-    "Create a delegation token as the caller, for the caller or (KIP-373) another owner (needs CREATE_TOKENS on USER:<owner>), audited. " +
-    "The answer carries the HMAC, the only time the console hands it out (it keeps none); it is sent with Cache-Control: no-store.",
+    "Create a delegation token as the caller, for the caller or (KIP-373) another owner (needs CREATE_TOKENS " +
+    "on USER:<owner>), audited. " +
+    "The answer carries the HMAC, the only time the console hands it out (it keeps none); it is sent with " +
+    "Cache-Control: no-store.",
   input: tokenCreateSchema,
   output: tokenCreatedSchema,
   audit: { actions: ["token.create"], target: "the owner (never the HMAC)" },
@@ -26,7 +28,9 @@ export const tokenCreate = defineChange({
     path: "/api/v1/tokens",
     operationId: "createToken",
     area: "Tokens",
-    bodyExamples: { own: { summary: "A token for yourself that lives at most one hour", value: { maxLifetimeMs: 3600000 } } },
+    bodyExamples: {
+      own: { summary: "A token for yourself that lives at most one hour", value: { maxLifetimeMs: 3600000 } },
+    },
     links: {
       renew: {
         operationId: "renewToken",
@@ -70,7 +74,9 @@ export const tokenRenew = defineChange({
 export const tokenExpire = defineChange({
   id: "token.expire",
   summary: "Expire a token identified by its HMAC, now or in N hours",
-  description: "Expire a token identified by its HMAC, now or in N hours (only its owner and renewers may), audited without the HMAC.",
+  description:
+    "Expire a token identified by its HMAC, now or in N hours (only its owner and renewers may), audited " +
+    "without the HMAC.",
   input: tokenExpireSchema,
   output: tokenExpiryResultSchema,
   audit: { actions: ["token.expire"], target: "the token id (never the HMAC)" },
@@ -81,7 +87,10 @@ export const tokenExpire = defineChange({
     operationId: "expireToken",
     area: "Tokens",
     bodyExamples: {
-      now: { summary: "Expire at once (this HMAC belongs to no token: Kafka answers 404)", value: { hmac: UNKNOWN_HMAC, when: "now" } },
+      now: {
+        summary: "Expire at once (this HMAC belongs to no token: Kafka answers 404)",
+        value: { hmac: UNKNOWN_HMAC, when: "now" },
+      },
       later: {
         summary: "Expiry in 2 hours (this HMAC belongs to no token: Kafka answers 404)",
         value: { hmac: UNKNOWN_HMAC, when: "in", hours: 2 },

@@ -4,4 +4,6 @@ import { explainAccess } from "@/lib/services/access-check";
 
 export const dynamic = "force-dynamic";
 
-export const GET = apiRoute({ query: accessCheckQuerySchema }, ({ request, viewer, query }) => explainAccess(viewer, query, { signal: request.signal }));
+export const GET = apiRoute({ query: accessCheckQuerySchema }, ({ request, viewer, query }) =>
+  explainAccess(viewer, query, { signal: request.signal }),
+);

@@ -12,9 +12,14 @@ export const GET = apiRoute({ query: effectivePermissionsQuerySchema }, async ({
   if (!answer.ok) return answer;
   const headers = {
     "cache-control": "no-store",
-    "content-disposition": `attachment; filename="${exportFileName(answer.data.question, answer.data.aclSnapshot.takenAt, query.format)}"`,
+    "content-disposition":
+      `attachment; filename="` +
+      `${exportFileName(answer.data.question, answer.data.aclSnapshot.takenAt, query.format)}"`,
     "x-acl-snapshot-taken-at": answer.data.aclSnapshot.takenAt,
   };
-  if (query.format === "csv") return new Response(exportToCsv(answer.data), { headers: { ...headers, "content-type": "text/csv; charset=utf-8" } });
+  if (query.format === "csv")
+    return new Response(exportToCsv(answer.data), {
+      headers: { ...headers, "content-type": "text/csv; charset=utf-8" },
+    });
   return NextResponse.json(answer.data, { headers });
 });

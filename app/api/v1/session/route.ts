@@ -10,7 +10,11 @@ export const POST = changeRoute("session.sign-in", {
   respond: (data, { input }) => {
     const session = data as { sessionId: string; principal: string; expiresAt: Date };
     const response = NextResponse.json({ principal: session.principal, expiresAt: session.expiresAt.toISOString() });
-    response.cookies.set(sessionCookieName(input.cluster || defaultClusterId()), session.sessionId, sessionCookieOptions(session.expiresAt));
+    response.cookies.set(
+      sessionCookieName(input.cluster || defaultClusterId()),
+      session.sessionId,
+      sessionCookieOptions(session.expiresAt),
+    );
     return response;
   },
 });

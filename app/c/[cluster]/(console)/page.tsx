@@ -21,12 +21,15 @@ export default async function DashboardPage({ searchParams }: { searchParams: Pr
     <>
       <PageHeader
         title="Dashboard"
-        lead={`What Kafka lets you (${viewer.principal}) see: ACL posture, decisions and tokens of yours, budgets, recent changes.`}
+        lead={
+          `What Kafka lets you (${viewer.principal}) see: ACL posture, decisions and tokens of yours, budgets, ` +
+          `recent changes.`
+        }
         details={
           <p>
-            Every card is read as you, so two people see different numbers: a card Kafka does not let you read says so. Every number links to the
-            list behind it. The ACL numbers come from the console&apos;s shared ACL snapshot and are computed once per change of the ACLs; the
-            cards refresh every 30 seconds while the page is open.
+            Every card is read as you, so two people see different numbers: a card Kafka does not let you read says so.
+            Every number links to the list behind it. The ACL numbers come from the console&apos;s shared ACL snapshot
+            and are computed once per change of the ACLs; the cards refresh every 30 seconds while the page is open.
           </p>
         }
       />

@@ -45,7 +45,7 @@ export function codePointBefore(s: string, i: number): number {
 /** The code points of a string as Java walks them (lone surrogates stay single). */
 export function codePoints(s: string): number[] {
   const out: number[] = [];
-  for (let i = 0; i < s.length; ) {
+  for (let i = 0; i < s.length;) {
     const cp = codePointAt(s, i);
     out.push(cp);
     i += charCount(cp);
@@ -69,7 +69,8 @@ export const ASCII = {
   isSpace: (c: number) => (c >= 0x09 && c <= 0x0d) || c === 0x20,
   isWord: (c: number) => ASCII.isAlnum(c) || c === 0x5f,
   isCntrl: (c: number) => (c >= 0 && c < 0x20) || c === 0x7f,
-  isPunct: (c: number) => (c >= 0x21 && c <= 0x2f) || (c >= 0x3a && c <= 0x40) || (c >= 0x5b && c <= 0x60) || (c >= 0x7b && c <= 0x7e),
+  isPunct: (c: number) =>
+    (c >= 0x21 && c <= 0x2f) || (c >= 0x3a && c <= 0x40) || (c >= 0x5b && c <= 0x60) || (c >= 0x7b && c <= 0x7e),
   isGraph: (c: number) => c >= 0x21 && c <= 0x7e,
   isBlank: (c: number) => c === 0x20 || c === 0x09,
   toLower: (c: number) => (ASCII.isUpper(c) ? c + 0x20 : c),
@@ -80,8 +81,36 @@ export const ASCII = {
 // ---- general categories and properties ------------------------------------------------
 
 export const GENERAL_CATEGORIES = [
-  "Lu", "Ll", "Lt", "Lm", "Lo", "Mn", "Mc", "Me", "Nd", "Nl", "No", "Pc", "Pd", "Ps", "Pe", "Pi", "Pf", "Po",
-  "Sm", "Sc", "Sk", "So", "Zs", "Zl", "Zp", "Cc", "Cf", "Cs", "Co", "Cn",
+  "Lu",
+  "Ll",
+  "Lt",
+  "Lm",
+  "Lo",
+  "Mn",
+  "Mc",
+  "Me",
+  "Nd",
+  "Nl",
+  "No",
+  "Pc",
+  "Pd",
+  "Ps",
+  "Pe",
+  "Pi",
+  "Pf",
+  "Po",
+  "Sm",
+  "Sc",
+  "Sk",
+  "So",
+  "Zs",
+  "Zl",
+  "Zp",
+  "Cc",
+  "Cf",
+  "Cs",
+  "Co",
+  "Cn",
 ] as const;
 export type GeneralCategory = (typeof GENERAL_CATEGORIES)[number];
 
@@ -112,7 +141,10 @@ function propertyTest(name: string): (cp: number) => boolean {
   };
 }
 
-const inCategory = (...gcs: GeneralCategory[]) => (cp: number) => gcs.includes(generalCategory(cp));
+const inCategory =
+  (...gcs: GeneralCategory[]) =>
+  (cp: number) =>
+    gcs.includes(generalCategory(cp));
 
 /** The java.lang.Character predicates Java's regex classes are built from. */
 export const Character = {
@@ -129,11 +161,16 @@ export const Character = {
   isDefined: (cp: number) => generalCategory(cp) !== "Cn",
   isSpaceChar: inCategory("Zs", "Zl", "Zp"),
   isWhitespace: (cp: number) =>
-    (inCategory("Zs", "Zl", "Zp")(cp) && cp !== 0xa0 && cp !== 0x2007 && cp !== 0x202f) || (cp >= 0x09 && cp <= 0x0d) || (cp >= 0x1c && cp <= 0x1f),
+    (inCategory("Zs", "Zl", "Zp")(cp) && cp !== 0xa0 && cp !== 0x2007 && cp !== 0x202f) ||
+    (cp >= 0x09 && cp <= 0x0d) ||
+    (cp >= 0x1c && cp <= 0x1f),
   isISOControl: (cp: number) => (cp >= 0 && cp <= 0x1f) || (cp >= 0x7f && cp <= 0x9f),
-  isIdentifierIgnorable: (cp: number) => (cp >= 0 && cp <= 8) || (cp >= 0x0e && cp <= 0x1b) || (cp >= 0x7f && cp <= 0x9f) || generalCategory(cp) === "Cf",
+  isIdentifierIgnorable: (cp: number) =>
+    (cp >= 0 && cp <= 8) || (cp >= 0x0e && cp <= 0x1b) || (cp >= 0x7f && cp <= 0x9f) || generalCategory(cp) === "Cf",
   isJavaIdentifierStart: inCategory("Lu", "Ll", "Lt", "Lm", "Lo", "Nl", "Sc", "Pc"),
-  isJavaIdentifierPart: (cp: number) => inCategory("Lu", "Ll", "Lt", "Lm", "Lo", "Sc", "Pc", "Nd", "Nl", "Mc", "Mn")(cp) || Character.isIdentifierIgnorable(cp),
+  isJavaIdentifierPart: (cp: number) =>
+    inCategory("Lu", "Ll", "Lt", "Lm", "Lo", "Sc", "Pc", "Nd", "Nl", "Mc", "Mn")(cp) ||
+    Character.isIdentifierIgnorable(cp),
 };
 
 // ---- case mapping pinned to Java 17 (Unicode 13) ---------------------------------------
@@ -206,9 +243,15 @@ const isHira = (c: number) => (c >= 0x3041 && c <= 0x3094) || c === 0x309d || c 
 const isCjkDiacrit = (c: number) => (c >= 0x3099 && c <= 0x309c) || c === 0x30fb || c === 0x30fc;
 const isEnclosing = (c: number) => ["Mn", "Me"].includes(generalCategory(c));
 const isIgnored = (c: number) => generalCategory(c) === "Cf";
-const isLetterBase = (c: number) => (generalCategory(c)[0] === "L" || generalCategory(c) === "Mc") && !isKanji(c) && !isKata(c) && !isHira(c) && !isCjkDiacrit(c);
+const isLetterBase = (c: number) =>
+  (generalCategory(c)[0] === "L" || generalCategory(c) === "Mc") &&
+  !isKanji(c) &&
+  !isKata(c) &&
+  !isHira(c) &&
+  !isCjkDiacrit(c);
 const isDigitBase = (c: number) => generalCategory(c)[0] === "N";
-const isMidWord = (c: number) => ["Pd", "Pc"].includes(generalCategory(c)) || c === 0xad || c === 0x2027 || c === 0x22 || c === 0x27 || c === 0x2e;
+const isMidWord = (c: number) =>
+  ["Pd", "Pc"].includes(generalCategory(c)) || c === 0xad || c === 0x2027 || c === 0x22 || c === 0x27 || c === 0x2e;
 const isMidNum = (c: number) => c === 0x22 || c === 0x27 || c === 0x2c || c === 0x66b || c === 0x2e;
 const isPreNum = (c: number) => (generalCategory(c) === "Sc" && c !== 0xa2) || c === 0x23 || c === 0x2e;
 const isPostNum = (c: number) => c === 0x25 || c === 0x26 || c === 0xa2 || c === 0x66a || c === 0x2030 || c === 0x2031;
@@ -282,7 +325,11 @@ function wordBoundaries(cps: readonly number[]): Set<number> {
     if (at(ws) === 0x0d) ws++;
     if (isLineSep(at(ws))) ws++;
     candidates.push(ws);
-    for (const run of [(c: number) => isKata(c) || isCjkDiacrit(c), (c: number) => isHira(c) || isCjkDiacrit(c), isKanji]) {
+    for (const run of [
+      (c: number) => isKata(c) || isCjkDiacrit(c),
+      (c: number) => isHira(c) || isCjkDiacrit(c),
+      isKanji,
+    ]) {
       const r = many(i, run);
       if (r >= 0) candidates.push(r);
     }
@@ -294,7 +341,7 @@ function wordBoundaries(cps: readonly number[]): Set<number> {
     return end;
   };
   const starts = new Set<number>([0, n]);
-  for (let i = 0; i < n; ) {
+  for (let i = 0; i < n;) {
     starts.add(i);
     i = tokenEnd(i);
   }

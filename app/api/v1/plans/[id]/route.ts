@@ -5,4 +5,6 @@ import { getPlanView } from "@/lib/services/plans";
 export const dynamic = "force-dynamic";
 
 /** The plan as previewed, with one page of every decision change. */
-export const GET = apiRoute({ query: planPageQuerySchema }, ({ viewer, params, query }) => getPlanView(viewer, params.id ?? "", query));
+export const GET = apiRoute({ query: planPageQuerySchema }, ({ viewer, params, query }) =>
+  getPlanView(viewer, params.id ?? "", query),
+);

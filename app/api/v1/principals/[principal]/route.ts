@@ -19,7 +19,12 @@ function principalOf(request: Request): string {
 export const GET = apiRoute({ query: principalViewQuerySchema }, async ({ viewer, request, query }) => {
   const principal = principalParamSchema.safeParse(principalOf(request));
   if (!principal.success) {
-    return { ok: false, code: "VALIDATION", message: "The principal is not valid.", fieldErrors: { principal: Object.values(fieldErrorsOf(principal.error.issues)).flat() } };
+    return {
+      ok: false,
+      code: "VALIDATION",
+      message: "The principal is not valid.",
+      fieldErrors: { principal: Object.values(fieldErrorsOf(principal.error.issues)).flat() },
+    };
   }
   return principalView(viewer, principal.data, query);
 });

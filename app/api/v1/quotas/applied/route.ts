@@ -4,4 +4,6 @@ import { explainAppliedQuota } from "@/lib/services/quotas";
 
 export const dynamic = "force-dynamic";
 
-export const GET = apiRoute({ query: appliedQuotaQuerySchema }, ({ viewer, query }) => explainAppliedQuota(viewer, query));
+export const GET = apiRoute({ query: appliedQuotaQuerySchema }, ({ viewer, query }) =>
+  explainAppliedQuota(viewer, query),
+);

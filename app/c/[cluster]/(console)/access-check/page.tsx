@@ -27,7 +27,11 @@ import { SubmitButton } from "@/components/ui/submit-button";
 import { accessCheckLink, DecisionLink } from "@/components/principals/decision-cell";
 import { objectTitle } from "@/lib/page-title";
 
-export async function generateMetadata({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
+export async function generateMetadata({
+  searchParams,
+}: {
+  searchParams: Promise<Record<string, string | string[] | undefined>>;
+}) {
   const q = await searchParams;
   return { title: objectTitle("Access check", q.principal, q.operation, q.resourceName) };
 }
@@ -85,12 +89,14 @@ export default async function AccessCheckPage({ searchParams }: { searchParams: 
   const viewer = await requireViewer();
   const raw = Object.fromEntries(Object.entries(await searchParams).map(([k, v]) => [k, first(v)]));
   const submitted = FIELDS.some((f) => raw[f] !== undefined);
-  // The form's one "client" box: a principal, or a certificate DN / Kerberos principal that the configured rules map first.
+  // The form's one "client" box: a principal, or a certificate DN / Kerberos principal that the configured rules map
+  // first.
   const who = raw.who === "certificateDn" || raw.who === "kerberosPrincipal" ? raw.who : "principal";
   const query = who === "principal" ? raw : { ...raw, principal: "", [who]: raw.principal ?? "" };
   const parsed = submitted ? accessCheckQuerySchema.safeParse(query) : null;
   const errors = parsed && !parsed.success ? fieldErrorsOf(parsed.error.issues) : {};
-  if (!errors.principal && (errors.certificateDn ?? errors.kerberosPrincipal)) errors.principal = errors.certificateDn ?? errors.kerberosPrincipal ?? [];
+  if (!errors.principal && (errors.certificateDn ?? errors.kerberosPrincipal))
+    errors.principal = errors.certificateDn ?? errors.kerberosPrincipal ?? [];
   const outcome = parsed?.success ? await explainAccess(viewer, parsed.data) : null;
   if (outcome && !outcome.ok && outcome.fieldErrors) {
     const mapped = outcome.fieldErrors.certificateDn ?? outcome.fieldErrors.kerberosPrincipal;
@@ -109,8 +115,9 @@ export default async function AccessCheckPage({ searchParams }: { searchParams: 
         lead="Would Kafka let a principal do an operation on a resource from a host, and which rule decides?"
         details={
           <p>
-            The answer comes from the ACLs Kafka holds for the resource, read as you, decided the way Kafka&apos;s StandardAuthorizer decides. The operation list
-            shows the operations Kafka checks on the chosen resource type; the principal and resource name fields suggest what the cluster&apos;s ACLs already use.
+            The answer comes from the ACLs Kafka holds for the resource, read as you, decided the way Kafka&apos;s
+            StandardAuthorizer decides. The operation list shows the operations Kafka checks on the chosen resource
+            type; the principal and resource name fields suggest what the cluster&apos;s ACLs already use.
           </p>
         }
       />
@@ -128,35 +135,61 @@ export default async function AccessCheckPage({ searchParams }: { searchParams: 
               ]}
             />
           </Field>
-          <Field id="access-principal" label="Principal" hint="Type:name, e.g. User:alice; or the certificate DN / Kerberos name" errors={errors.principal}>
-            <Combobox name="principal" defaultValue={value("principal", viewer.principal)} placeholder="User:alice" suggestions={suggestions.principals} />
+          <Field
+            id="access-principal"
+            label="Principal"
+            hint="Type:name, e.g. User:alice; or the certificate DN / Kerberos name"
+            errors={errors.principal}
+          >
+            <Combobox
+              name="principal"
+              defaultValue={value("principal", viewer.principal)}
+              placeholder="User:alice"
+              suggestions={suggestions.principals}
+            />
           </Field>
           <Field id="access-resourceType" label="Resource type" errors={errors.resourceType}>
             <Select name="resourceType" options={RESOURCE_TYPES} defaultValue={value("resourceType", "TOPIC")} />
           </Field>
-          <Field id="access-operation" label="Operation" hint="the operations Kafka checks on the resource type" errors={errors.operation}>
+          <Field
+            id="access-operation"
+            label="Operation"
+            hint="the operations Kafka checks on the resource type"
+            errors={errors.operation}
+          >
             <OperationSelect name="operation" withAll={false} defaultValue={value("operation", "READ")} />
           </Field>
           <Field
             id="access-resourceName"
             label="Resource name"
             hint={
-              // From a PREFIXED ACL's "Check access": the prefix is checked as a name (it covers itself); say that any name under it may be checked.
+              // From a PREFIXED ACL's "Check access": the prefix is checked as a name (it covers itself); say that any
+              // name under it may be checked.
               raw.prefix && raw.resourceName === raw.prefix
-                ? `Checked: the prefix ${raw.prefix} itself, a name its PREFIXED ACL covers. The ACL covers every name that starts with it: type one to check that name.`
+                ? `Checked: the prefix ${raw.prefix} itself, a name its PREFIXED ACL covers. The ACL covers ` +
+                  `every name that starts with it: type one to check that name.`
                 : `CLUSTER: ${CLUSTER_RESOURCE_NAME}`
             }
             errors={errors.resourceName}
           >
-            <ResourceNameCombobox name="resourceName" defaultValue={value("resourceName", "")} placeholder="orders" byType={suggestions.byType} all={suggestions.resourceNames} />
+            <ResourceNameCombobox
+              name="resourceName"
+              defaultValue={value("resourceName", "")}
+              placeholder="orders"
+              byType={suggestions.byType}
+              all={suggestions.resourceNames}
+            />
           </Field>
           <Field
             id="access-host"
             label="Host"
             hint={
               <>
-                empty: {UNNAMED_HOST_WORDS}, as on the principal and resource pages (only ACLs with host <code>*</code> count). Or the client&apos;s IP
-                address, matched as an exact string (no host names, no ranges)
+                empty: {UNNAMED_HOST_WORDS}, as on the principal and resource pages{" "}
+                <span>
+                  (only ACLs with host <code>*</code> count)
+                </span>
+                . Or the client&apos;s IP address, matched as an exact string (no host names, no ranges)
               </>
             }
             errors={errors.host}
@@ -171,14 +204,24 @@ export default async function AccessCheckPage({ searchParams }: { searchParams: 
 
       <Assumptions assumptions={assumptions} />
 
-      {parsed && !parsed.success && <ResultPanel result={{ ok: false, code: "VALIDATION", message: "Check the highlighted fields.", fieldErrors: errors }} shownFields={FIELDS} />}
+      {parsed && !parsed.success && (
+        <ResultPanel
+          result={{ ok: false, code: "VALIDATION", message: "Check the highlighted fields.", fieldErrors: errors }}
+          shownFields={FIELDS}
+        />
+      )}
       {outcome && !outcome.ok && (
         <>
-          <ResultPanel result={outcome} testId="access" shownFields={[...FIELDS, "certificateDn", "kerberosPrincipal"]} />
+          <ResultPanel
+            result={outcome}
+            testId="access"
+            shownFields={[...FIELDS, "certificateDn", "kerberosPrincipal"]}
+          />
           {outcome.code === "DENIED" && (
             <p className="muted">
-              The access check reads the ACLs that apply to the resource as you ({viewer.principal}), which Kafka allows only with DESCRIBE on CLUSTER{" "}
-              {CLUSTER_RESOURCE_NAME}. Ask for that permission, or ask someone who has it to run the check.
+              The access check reads the ACLs that apply to the resource as you ({viewer.principal}), which Kafka allows
+              only with DESCRIBE on CLUSTER {CLUSTER_RESOURCE_NAME}. Ask for that permission, or ask someone who has it
+              to run the check.
             </p>
           )}
         </>
@@ -204,9 +247,13 @@ function Assumptions({ assumptions }: { assumptions: AccessCheckAssumptions }) {
   return (
     <>
       <p className="muted assumptions" data-testid="assumptions">
-        Assuming <code>super.users = {su}</code> and <code>allow.everyone.if.no.acl.found = {String(assumptions.allowEveryoneIfNoAclFound)}</code>{" "}
-        ({assumptions.source}). These are broker settings the console cannot read; set <code>KAFKA_SUPER_USERS</code> and{" "}
-        <code>KAFKA_ALLOW_EVERYONE_IF_NO_ACL_FOUND</code> to match your brokers.
+        Assuming <code>super.users = {su}</code> and{" "}
+        <code>allow.everyone.if.no.acl.found = {String(assumptions.allowEveryoneIfNoAclFound)}</code> (
+        {assumptions.source}). These are broker settings the console cannot read;{" "}
+        <span>
+          set <code>KAFKA_SUPER_USERS</code> and <code>KAFKA_ALLOW_EVERYONE_IF_NO_ACL_FOUND</code> to match your
+          brokers.
+        </span>
       </p>
       {assumptions.warnings.map((w) => (
         <Alert key={w} tone="warn">
@@ -219,6 +266,7 @@ function Assumptions({ assumptions }: { assumptions: AccessCheckAssumptions }) {
 
 function Answer({ result }: { result: AccessCheckResult }) {
   const r = result.request;
+  const hostLink = (host: string) => accessCheckLink({ ...r, host });
   return (
     <>
       <section className="card verdict" aria-label="Decision">
@@ -227,20 +275,22 @@ function Answer({ result }: { result: AccessCheckResult }) {
             {result.decision}
           </Badge>
           <span className="mono">
-            {r.principal} {r.operation} on {r.resourceType} {r.resourceName} from {result.hosts.assumed === "unnamed" ? UNNAMED_HOST_WORDS : r.host}
+            {r.principal} {r.operation} on {r.resourceType} {r.resourceName} from{" "}
+            {result.hosts.assumed === "unnamed" ? UNNAMED_HOST_WORDS : r.host}
           </span>
         </div>
         <p className="muted" data-testid="assumed-host">
           {result.hosts.statement}
-          {result.hosts.assumed === "unnamed" && <> (asked as {r.host}, an address no ACL here names; type a host to ask from it)</>}
+          {result.hosts.assumed === "unnamed" && (
+            <> (asked as {r.host}, an address no ACL here names; type a host to ask from it)</>
+          )}
         </p>
         {result.hosts.differing.length > 0 && (
           <ul className="plain" aria-label="Other answers from hosts the ACLs name" data-testid="differing-hosts">
             {result.hosts.differing.map((o) => (
               <li key={o.host} data-host={o.host}>
                 from <span className="mono">{o.host}</span>:{" "}
-                <DecisionLink decision={o.decision} href={accessCheckLink({ ...r, host: o.host })} title={o.reason} />
-                {" "}
+                <DecisionLink decision={o.decision} href={hostLink(o.host)} title={o.reason} />{" "}
                 <span className="muted small">{o.via.join(" · ")}</span>
               </li>
             ))}
@@ -261,7 +311,9 @@ function Answer({ result }: { result: AccessCheckResult }) {
       <h2>
         ACLs that apply to {r.resourceType} <span className="mono">{r.resourceName}</span>
       </h2>
-      <p className="muted acl-scope">The literal name, LITERAL <code>*</code> and every PREFIXED pattern the name starts with, for every principal.</p>
+      <p className="muted acl-scope">
+        The literal name, LITERAL <code>*</code> and every PREFIXED pattern the name starts with, for every principal.
+      </p>
       {result.acls.length === 0 ? (
         <EmptyState>No ACL applies to this resource.</EmptyState>
       ) : (

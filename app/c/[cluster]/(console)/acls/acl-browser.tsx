@@ -5,8 +5,21 @@ import Link from "@/components/link";
 import { useEffect, useState, type FormEvent, type MouseEvent } from "react";
 import { fetchApi } from "@/components/ui/query";
 import { useClusterHref } from "@/components/cluster-address";
-import { aclKeys, aclListApiPath, aclListHref as aclListPath, withParams, type AclListParams } from "@/components/acls/acl-list-params";
-import { LINT_CODES, OPERATIONS, PATTERN_TYPES, PERMISSION_TYPES, RESOURCE_TYPES, type ResourceType } from "@/lib/policy";
+import {
+  aclKeys,
+  aclListApiPath,
+  aclListHref as aclListPath,
+  withParams,
+  type AclListParams,
+} from "@/components/acls/acl-list-params";
+import {
+  LINT_CODES,
+  OPERATIONS,
+  PATTERN_TYPES,
+  PERMISSION_TYPES,
+  RESOURCE_TYPES,
+  type ResourceType,
+} from "@/lib/policy";
 import { Field, FormActions, FormGrid } from "@/components/ui/field";
 import { operationsFor } from "@/components/ui/select";
 import { Alert } from "@/components/ui/alert";
@@ -46,7 +59,9 @@ export function AclBrowser({
 
   // Typing: the list follows once the user pauses; page 1 of the new filters.
   useEffect(() => {
-    const next = withParams(fields, { page: fields.page === params.page && sameFilters(fields, params) ? (params.page ?? "1") : "1" });
+    const next = withParams(fields, {
+      page: fields.page === params.page && sameFilters(fields, params) ? (params.page ?? "1") : "1",
+    });
     if (JSON.stringify(next) === JSON.stringify(params)) return;
     const timer = setTimeout(() => setParams(next), TYPING_PAUSE_MS);
     return () => clearTimeout(timer);
@@ -54,7 +69,8 @@ export function AclBrowser({
 
   useEffect(() => {
     const href = clusterHref(aclListPath(params));
-    if (window.location.pathname + window.location.search !== href) window.history.replaceState(window.history.state, "", href);
+    if (window.location.pathname + window.location.search !== href)
+      window.history.replaceState(window.history.state, "", href);
   }, [params, clusterHref]);
 
   const list = useQuery({
@@ -68,7 +84,10 @@ export function AclBrowser({
   useEffect(() => {
     if (list.isPlaceholderData || data.page >= data.pages) return;
     const next = withParams(params, { page: String(data.page + 1) });
-    void queryClient.prefetchQuery({ queryKey: aclKeys.list(next), queryFn: ({ signal }) => fetchApi<AclListResult>(aclListApiPath(next), signal) });
+    void queryClient.prefetchQuery({
+      queryKey: aclKeys.list(next),
+      queryFn: ({ signal }) => fetchApi<AclListResult>(aclListApiPath(next), signal),
+    });
   }, [queryClient, params, data.page, data.pages, list.isPlaceholderData]);
 
   const go = (change: AclListParams) => (event: MouseEvent<HTMLAnchorElement>) => {
@@ -80,19 +99,32 @@ export function AclBrowser({
   const refresh = async (event: MouseEvent<HTMLAnchorElement>) => {
     event.preventDefault();
     // A read of Kafka for this view; the other cached pages are read again when shown.
-    const fresh = await queryClient.fetchQuery({ queryKey: aclKeys.list(params), queryFn: ({ signal }) => fetchApi<AclListResult>(aclListApiPath(params, true), signal), staleTime: 0 });
+    const fresh = await queryClient.fetchQuery({
+      queryKey: aclKeys.list(params),
+      queryFn: ({ signal }) => fetchApi<AclListResult>(aclListApiPath(params, true), signal),
+      staleTime: 0,
+    });
     await queryClient.invalidateQueries({ queryKey: aclKeys.all, predicate: (q) => q.state.data !== fresh });
   };
   const submit = (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
     setParams(withParams(fields, { page: "1" }));
   };
-  const set = (name: string) => (event: { target: { value: string } }) => setFields((f) => ({ ...f, [name]: event.target.value }));
+  const set = (name: string) => (event: { target: { value: string } }) =>
+    setFields((f) => ({ ...f, [name]: event.target.value }));
   const value = (name: string, fallback: string) => fields[name] ?? fallback;
 
   return (
     <>
-      <FilterForm value={value} set={set} onSubmit={submit} errors={errors} sort={params.sort ?? "resourceType"} order={params.order ?? "asc"} principals={principals} />
+      <FilterForm
+        value={value}
+        set={set}
+        onSubmit={submit}
+        errors={errors}
+        sort={params.sort ?? "resourceType"}
+        order={params.order ?? "asc"}
+        principals={principals}
+      />
       {list.isError && (
         <Alert tone="error" testId="acls-error">
           {list.error.message}
@@ -100,11 +132,20 @@ export function AclBrowser({
       )}
       <div className="row acl-summary" aria-busy={list.isFetching}>
         <Summary list={data} />
-        <SnapshotTime list={data} refreshHref={aclListHref(params, { refresh: "1" })} onRefresh={(event) => void refresh(event)} pending={list.isFetching} />
+        <SnapshotTime
+          list={data}
+          refreshHref={aclListHref(params, { refresh: "1" })}
+          onRefresh={(event) => void refresh(event)}
+          pending={list.isFetching}
+        />
         {data.pages > 1 && (
           <nav className="row" aria-label="Pages">
             {data.page > 1 && (
-              <a href={aclListHref(withParams(params, { page: String(data.page - 1) }))} onClick={go({ page: String(data.page - 1) })} data-in-page="">
+              <a
+                href={aclListHref(withParams(params, { page: String(data.page - 1) }))}
+                onClick={go({ page: String(data.page - 1) })}
+                data-in-page=""
+              >
                 ← Previous
               </a>
             )}
@@ -112,7 +153,11 @@ export function AclBrowser({
               Page {data.page} of {data.pages}
             </span>
             {data.page < data.pages && (
-              <a href={aclListHref(withParams(params, { page: String(data.page + 1) }))} onClick={go({ page: String(data.page + 1) })} data-in-page="">
+              <a
+                href={aclListHref(withParams(params, { page: String(data.page + 1) }))}
+                onClick={go({ page: String(data.page + 1) })}
+                data-in-page=""
+              >
                 Next →
               </a>
             )}
@@ -133,7 +178,18 @@ export function AclBrowser({
   );
 }
 
-const FILTERS = ["principal", "principalMatch", "resourceType", "resourceName", "nameMatch", "patternType", "host", "operation", "permissionType", "lintCode"];
+const FILTERS = [
+  "principal",
+  "principalMatch",
+  "resourceType",
+  "resourceName",
+  "nameMatch",
+  "patternType",
+  "host",
+  "operation",
+  "permissionType",
+  "lintCode",
+];
 const sameFilters = (a: AclListParams, b: AclListParams) => FILTERS.every((k) => (a[k] ?? "") === (b[k] ?? ""));
 
 function Summary({ list }: { list: AclListResult }) {
@@ -141,7 +197,8 @@ function Summary({ list }: { list: AclListResult }) {
   const to = Math.min(list.page * list.pageSize, list.matching);
   return (
     <span data-testid="acl-count">
-      {list.matching === 0 ? "0" : `${from}–${to}`} of {list.matching.toLocaleString("en")} matching ({list.total.toLocaleString("en")} ACLs in all)
+      {list.matching === 0 ? "0" : `${from}–${to}`} of {list.matching.toLocaleString("en")} matching (
+      {list.total.toLocaleString("en")} ACLs in all)
     </span>
   );
 }
@@ -161,7 +218,8 @@ function SnapshotTime({
   const seconds = Math.round(list.snapshot.ageMs / 1000);
   return (
     <span className="muted" data-testid="acl-snapshot">
-      Read from Kafka at <time dateTime={list.snapshot.takenAt}>{list.snapshot.takenAt.slice(11, 19)} UTC</time> ({seconds < 1 ? "just now" : `${seconds} s before this answer`}).{" "}
+      Read from Kafka at <time dateTime={list.snapshot.takenAt}>{list.snapshot.takenAt.slice(11, 19)} UTC</time> (
+      {seconds < 1 ? "just now" : `${seconds} s before this answer`}).{" "}
       <a href={refreshHref} onClick={onRefresh} aria-disabled={pending} data-in-page="">
         Refresh
       </a>
@@ -208,28 +266,55 @@ function FilterForm({
   );
   const type = value("resourceType", "ANY");
   // With a resource type chosen, the operations an ACL on that type can have (a filter on any other finds nothing).
-  const operations = (RESOURCE_TYPES as readonly string[]).includes(type) ? operationsFor(type as ResourceType) : OPERATIONS;
+  const operations = (RESOURCE_TYPES as readonly string[]).includes(type)
+    ? operationsFor(type as ResourceType)
+    : OPERATIONS;
   const operation = value("operation", "ANY");
   return (
     <form className="card" method="get" action={clusterHref("/acls")} aria-label="Filter ACLs" onSubmit={onSubmit}>
       <FormGrid>
-        <Field id="acl-filter-principal" label="Principal" hint="A name without a type means a user: alice is User:alice." errors={errors.principal}>
-          <Combobox name="principal" value={value("principal", "")} onChange={set("principal")} placeholder="User:alice" suggestions={principals} />
+        <Field
+          id="acl-filter-principal"
+          label="Principal"
+          hint="A name without a type means a user: alice is User:alice."
+          errors={errors.principal}
+        >
+          <Combobox
+            name="principal"
+            value={value("principal", "")}
+            onChange={set("principal")}
+            placeholder="User:alice"
+            suggestions={principals}
+          />
         </Field>
-        {select("principalMatch", "Principal match", [
-          ["exact", "exact"],
-          ["contains", "contains (any case)"],
-        ], "exact")}
+        {select(
+          "principalMatch",
+          "Principal match",
+          [
+            ["exact", "exact"],
+            ["contains", "contains (any case)"],
+          ],
+          "exact",
+        )}
         {select("resourceType", "Resource type", ["ANY", ...RESOURCE_TYPES])}
         {text("resourceName", "Resource name", "orders")}
-        {select("nameMatch", "Name match", [
-          ["exact", "exact name"],
-          ["prefix", "names starting with"],
-          ["match", "ACLs that apply to it (Kafka's MATCH)"],
-        ], "exact")}
+        {select(
+          "nameMatch",
+          "Name match",
+          [
+            ["exact", "exact name"],
+            ["prefix", "names starting with"],
+            ["match", "ACLs that apply to it (Kafka's MATCH)"],
+          ],
+          "exact",
+        )}
         {select("patternType", "Pattern type", ["ANY", ...PATTERN_TYPES])}
         {text("host", "Host", "* or an IP address")}
-        {select("operation", "Operation", ["ANY", ...operations, ...(operation !== "ANY" && !(operations as readonly string[]).includes(operation) ? [operation] : [])])}
+        {select("operation", "Operation", [
+          "ANY",
+          ...operations,
+          ...(operation !== "ANY" && !(operations as readonly string[]).includes(operation) ? [operation] : []),
+        ])}
         {select("permissionType", "Permission", ["ANY", ...PERMISSION_TYPES])}
         {select("lintCode", "Lint finding", ["ANY", ...LINT_CODES])}
         {sort !== "resourceType" && <input type="hidden" name="sort" value={sort} />}

@@ -15,7 +15,9 @@ import { deleteAclAction, type AclChangeState } from "./actions";
 
 const FORM_ID = "acl-selection";
 
-const describe = (a: AclBinding) => `${a.permissionType} ${a.principal} ${a.operation} on ${a.resourceType} ${a.resourceName} (${a.patternType}) from ${a.host}`;
+const describe = (a: AclBinding) =>
+  `${a.permissionType} ${a.principal} ${a.operation} on ${a.resourceType} ${a.resourceName} (${a.patternType}) ` +
+  `from ${a.host}`;
 
 /**
  * The page of ACLs with a checkbox per row: "Preview deletion" makes a sealed plan
@@ -37,7 +39,13 @@ export function AclTable({ acls, sort }: { acls: AclBinding[]; sort?: AclSortCon
   return (
     <>
       {acls.length === 0 && <EmptyState>No ACL matches these filters.</EmptyState>}
-      <form key={state?.seq ?? 0} id={FORM_ID} action={formAction} aria-label="ACL selection" hidden={acls.length === 0}>
+      <form
+        key={state?.seq ?? 0}
+        id={FORM_ID}
+        action={formAction}
+        aria-label="ACL selection"
+        hidden={acls.length === 0}
+      >
         <DataTable
           label="ACLs"
           rows={acls}
@@ -58,7 +66,13 @@ export function AclTable({ acls, sort }: { acls: AclBinding[]; sort?: AclSortCon
           ]}
         />
         <div className="row table-actions">
-          <button className="btn secondary" type="submit" name="intent" value="preview" disabled={pending || acls.length === 0}>
+          <button
+            className="btn secondary"
+            type="submit"
+            name="intent"
+            value="preview"
+            disabled={pending || acls.length === 0}
+          >
             Preview deletion
           </button>
         </div>

@@ -14,8 +14,20 @@ import { expandTemplate } from "@/lib/services/acls-templates";
  * to its default after a preview, an error or an apply, with or without JavaScript.
  */
 export type AclChangeState =
-  | { seq: number; step: "preview"; result: ActionResult<AclPlanView>; values: Record<string, string>; selected: string[] }
-  | { seq: number; step: "apply"; result: ActionResult<AclPlanApplyResult>; values: Record<string, string>; selected: string[] }
+  | {
+      seq: number;
+      step: "preview";
+      result: ActionResult<AclPlanView>;
+      values: Record<string, string>;
+      selected: string[];
+    }
+  | {
+      seq: number;
+      step: "apply";
+      result: ActionResult<AclPlanApplyResult>;
+      values: Record<string, string>;
+      selected: string[];
+    }
   | null;
 
 /** The form's own fields: not the buttons, the plan id or the row selection. */
@@ -25,23 +37,29 @@ const NOT_FIELDS = ["intent", "planId", "acl", "only"];
 async function applyStep(formData: FormData, again: string): Promise<ActionResult<AclPlanApplyResult>> {
   const planId = formData.get("planId");
   if (typeof planId !== "string" || planId === "") return { ok: false, code: "VALIDATION", message: again };
-  const { result } = await changeFromForm("plan.apply", formData, { omit: NOT_FIELDS, raw: () => undefined, params: { id: planId } });
+  const { result } = await changeFromForm("plan.apply", formData, {
+    omit: NOT_FIELDS,
+    raw: () => undefined,
+    params: { id: planId },
+  });
   revalidatePath("/acls");
   return result as ActionResult<AclPlanApplyResult>;
 }
 
 /** The raw binding or the template form, as the input of an acl.create plan (change plan.create). */
 const createPlanForm = (template: boolean) =>
-  (template
+  template
     ? aclTemplateFormSchema.transform((t) => ({ kind: "acl.create" as const, bindings: expandTemplate(t) }))
-    : aclBindingFormSchema.transform((b) => ({ kind: "acl.create" as const, bindings: [b] }))
-  );
+    : aclBindingFormSchema.transform((b) => ({ kind: "acl.create" as const, bindings: [b] }));
 
-/** Create: "preview" expands the raw binding or the template into a sealed plan; "apply" applies that plan by its id. */
+/**
+ * Create: "preview" expands the raw binding or the template into a sealed plan; "apply" applies that plan by its id.
+ */
 export async function createAclAction(prev: AclChangeState, formData: FormData): Promise<AclChangeState> {
   const seq = (prev?.seq ?? 0) + 1;
   const values = formValues(formData, NOT_FIELDS);
-  const answer = (step: "preview" | "apply", result: ActionResult<unknown>) => ({ seq, step, values, selected: [], result }) as AclChangeState;
+  const answer = (step: "preview" | "apply", result: ActionResult<unknown>) =>
+    ({ seq, step, values, selected: [], result }) as AclChangeState;
   if (formData.get("intent") === "apply") {
     const unsafe = unsafeFields(formData);
     return answer("apply", unsafe ?? (await applyStep(formData, "Preview the change before applying it.")));
@@ -66,7 +84,10 @@ function selectedBindings(selectedRaw: string[]): unknown[] {
   });
 }
 
-/** Delete: "preview" makes a plan deleting the selected rows (or the one row whose button was pressed); "delete" applies that plan by its id. */
+/**
+ * Delete: "preview" makes a plan deleting the selected rows (or the one row whose button was pressed); "delete" applies
+ * that plan by its id.
+ */
 export async function deleteAclAction(prev: AclChangeState, formData: FormData): Promise<AclChangeState> {
   const seq = (prev?.seq ?? 0) + 1;
   // A row's own "Delete…" button previews just that row, whatever else is selected.
@@ -81,7 +102,10 @@ export async function deleteAclAction(prev: AclChangeState, formData: FormData):
     return answer("apply", result, result.ok ? [] : selectedRaw);
   }
   const selected = selectedBindings(selectedRaw);
-  const message = selected.length === 0 ? "Select the ACLs to delete first." : "The selection is not a list of ACL bindings; reload the page.";
+  const message =
+    selected.length === 0
+      ? "Select the ACLs to delete first."
+      : "The selection is not a list of ACL bindings; reload the page.";
   const { result } = await changeFromForm("plan.create", formData, {
     omit: NOT_FIELDS,
     raw: () => selected,
@@ -89,5 +113,10 @@ export async function deleteAclAction(prev: AclChangeState, formData: FormData):
     message,
   });
   // A selection that is not bindings is one message, not a field error per row.
-  return answer("preview", result.ok ? result : { ok: false, code: result.code, message: result.code === "VALIDATION" ? message : result.message });
+  return answer(
+    "preview",
+    result.ok
+      ? result
+      : { ok: false, code: result.code, message: result.code === "VALIDATION" ? message : result.message },
+  );
 }

@@ -38,7 +38,21 @@ const HINTS: Record<string, string> = {
 };
 
 /** The fields this form shows errors beside; any other field error goes into the result panel. */
-const SHOWN_FIELDS = ["principal", "host", "resourceType", "patternType", "resourceName", "operation", "permissionType", "applicationId", "inputTopics", "outputTopics", "topics", "group", "transactionalId"];
+const SHOWN_FIELDS = [
+  "principal",
+  "host",
+  "resourceType",
+  "patternType",
+  "resourceName",
+  "operation",
+  "permissionType",
+  "applicationId",
+  "inputTopics",
+  "outputTopics",
+  "topics",
+  "group",
+  "transactionalId",
+];
 
 /**
  * Preview makes a sealed plan on the server and shows it; Apply (a button of the same
@@ -49,7 +63,13 @@ const SHOWN_FIELDS = ["principal", "host", "resourceType", "patternType", "resou
  * names the cluster's ACLs use, offered as you type. A preview sent after the session
  * ended comes back from the sign-in with its fields (useFormDraft).
  */
-export function CreateAclForm({ initial = {}, suggestions }: { initial?: Record<string, string>; suggestions: AclSuggestions }) {
+export function CreateAclForm({
+  initial = {},
+  suggestions,
+}: {
+  initial?: Record<string, string>;
+  suggestions: AclSuggestions;
+}) {
   const [state, formAction, pending] = useActionState<AclChangeState, FormData>(createAclAction, null);
   const formRef = useRef<HTMLFormElement>(null);
   const [draft, setDraft] = useState<Record<string, string> | null>(null);
@@ -61,10 +81,20 @@ export function CreateAclForm({ initial = {}, suggestions }: { initial?: Record<
   const values = state?.values ?? draft ?? initial;
   const errors = state?.step === "preview" && !state.result.ok ? (state.result.fieldErrors ?? {}) : {};
   const v = (name: string, fallback = "") => values[name] ?? fallback;
-  const text = (name: string, label: string, placeholder: string, options: { fallback?: string; suggest?: readonly string[] } = {}) => (
+  const text = (
+    name: string,
+    label: string,
+    placeholder: string,
+    options: { fallback?: string; suggest?: readonly string[] } = {},
+  ) => (
     <Field id={`acl-${name}`} label={label} hint={HINTS[name]} errors={errors[name]}>
       {options.suggest ? (
-        <Combobox name={name} defaultValue={v(name, options.fallback)} placeholder={placeholder} suggestions={options.suggest} />
+        <Combobox
+          name={name}
+          defaultValue={v(name, options.fallback)}
+          placeholder={placeholder}
+          suggestions={options.suggest}
+        />
       ) : (
         <input name={name} defaultValue={v(name, options.fallback)} placeholder={placeholder} />
       )}
@@ -82,7 +112,14 @@ export function CreateAclForm({ initial = {}, suggestions }: { initial?: Record<
   return (
     <section className="card" aria-label="Create ACLs">
       <h2>Create</h2>
-      <form key={state?.seq ?? (draft ? "draft" : 0)} ref={formRef} id={FORM_ID} action={formAction} aria-label="New ACLs" noValidate>
+      <form
+        key={state?.seq ?? (draft ? "draft" : 0)}
+        ref={formRef}
+        id={FORM_ID}
+        action={formAction}
+        aria-label="New ACLs"
+        noValidate
+      >
         <FormGrid>
           <Field id="acl-mode" label="What to create">
             <select name="mode" value={mode} onChange={(e) => setMode(e.target.value)}>
@@ -100,9 +137,20 @@ export function CreateAclForm({ initial = {}, suggestions }: { initial?: Record<
               {select("resourceType", "Resource type", RESOURCE_TYPES, "TOPIC")}
               {select("patternType", "Pattern type", PATTERN_TYPES, "LITERAL")}
               <Field id="acl-resourceName" label="Resource name" hint={HINTS.resourceName} errors={errors.resourceName}>
-                <ResourceNameCombobox name="resourceName" defaultValue={v("resourceName")} placeholder="orders" byType={suggestions.byType} all={suggestions.resourceNames} />
+                <ResourceNameCombobox
+                  name="resourceName"
+                  defaultValue={v("resourceName")}
+                  placeholder="orders"
+                  byType={suggestions.byType}
+                  all={suggestions.resourceNames}
+                />
               </Field>
-              <Field id="acl-operation" label="Operation" hint="the operations Kafka accepts on the resource type" errors={errors.operation}>
+              <Field
+                id="acl-operation"
+                label="Operation"
+                hint="the operations Kafka accepts on the resource type"
+                errors={errors.operation}
+              >
                 <OperationSelect name="operation" defaultValue={v("operation", "READ")} />
               </Field>
               {select("permissionType", "Permission", PERMISSION_TYPES, "ALLOW")}
@@ -118,9 +166,14 @@ export function CreateAclForm({ initial = {}, suggestions }: { initial?: Record<
           ) : (
             <>
               {text("topics", "Topics", "orders, orders-dlq", { suggest: suggestions.topics })}
-              {mode === "consumer" && text("group", "Consumer group", "orders-service", { suggest: suggestions.groups })}
-              {mode === "transactional" && text("transactionalId", "transactional.id", "orders-tx-", { suggest: suggestions.transactionalIds })}
-              {mode === "transactional" && text("group", "Group (consume-transform-produce, optional)", "orders-service", { suggest: suggestions.groups })}
+              {mode === "consumer" &&
+                text("group", "Consumer group", "orders-service", { suggest: suggestions.groups })}
+              {mode === "transactional" &&
+                text("transactionalId", "transactional.id", "orders-tx-", { suggest: suggestions.transactionalIds })}
+              {mode === "transactional" &&
+                text("group", "Group (consume-transform-produce, optional)", "orders-service", {
+                  suggest: suggestions.groups,
+                })}
               {mode === "producer" && check("idempotent", "Idempotent (IDEMPOTENT_WRITE on the cluster)")}
               {check("prefixed", "Names are prefixes (PREFIXED)")}
             </>
@@ -139,13 +192,18 @@ export function CreateAclForm({ initial = {}, suggestions }: { initial?: Record<
         )}
       </form>
 
-      {state && !state.result.ok && <ResultPanel result={state.result} testId="create" shownFields={state.step === "preview" ? SHOWN_FIELDS : []} />}
+      {state && !state.result.ok && (
+        <ResultPanel result={state.result} testId="create" shownFields={state.step === "preview" ? SHOWN_FIELDS : []} />
+      )}
       {plan && <AclPlanPreview plan={plan} />}
       {plan && plan.applicable && (
         <div className="row">
           <input type="hidden" form={FORM_ID} name="planId" value={plan.id} />
           <button className="btn" type="submit" form={FORM_ID} name="intent" value="apply" disabled={pending}>
-            Apply: {plan.delete.length > 0 ? `change ${changes} ACL${changes === 1 ? "" : "s"}` : `create ${plan.create.length} ACL${plan.create.length === 1 ? "" : "s"}`}
+            Apply:{" "}
+            {plan.delete.length > 0
+              ? `change ${changes} ACL${changes === 1 ? "" : "s"}`
+              : `create ${plan.create.length} ACL${plan.create.length === 1 ? "" : "s"}`}
           </button>
           <span className="hint">Applies exactly this plan, whatever the fields above say now.</span>
         </div>
@@ -155,7 +213,9 @@ export function CreateAclForm({ initial = {}, suggestions }: { initial?: Record<
           <AclPlanResult result={state.result.data} />
           {values.principal && (
             <p>
-              <Link href={`/acls?${new URLSearchParams({ principal: values.principal })}`}>The ACLs of {values.principal}</Link>
+              <Link href={`/acls?${new URLSearchParams({ principal: values.principal })}`}>
+                The ACLs of {values.principal}
+              </Link>
             </p>
           )}
         </>

@@ -27,9 +27,15 @@ export default async function AclsPage({ searchParams }: { searchParams: Promise
   const parsed = aclListQuerySchema.safeParse(raw);
   const errors = parsed.success ? {} : fieldErrorsOf(parsed.error.issues);
   const query = parsed.success ? parsed.data : aclListQuerySchema.parse({});
-  const [overview, suggestions] = await Promise.all([aclOverview(viewer, query, { lint: raw.lint === "1" }), aclSuggestions(viewer)]);
+  const [overview, suggestions] = await Promise.all([
+    aclOverview(viewer, query, { lint: raw.lint === "1" }),
+    aclSuggestions(viewer),
+  ]);
   // What the form shows: the address as typed, where it parsed; a field in error is shown as typed too.
-  const params = listParams({ ...listParams(query), ...Object.fromEntries(Object.keys(errors).map((k) => [k, raw[k] ?? ""])) });
+  const params = listParams({
+    ...listParams(query),
+    ...Object.fromEntries(Object.keys(errors).map((k) => [k, raw[k] ?? ""])),
+  });
 
   return (
     <>
@@ -38,9 +44,9 @@ export default async function AclsPage({ searchParams }: { searchParams: Promise
         lead={<>Every ACL Kafka lets you ({viewer.principal}) describe, with lint findings.</>}
         details={
           <p>
-            Create and delete ACLs through sealed plans: the preview shows every decision the change flips across the cluster, and Apply carries out exactly
-            that plan. Changes are made as you and recorded in the audit trail. The filters apply as you type; a resource type narrows the operations to those
-            Kafka accepts on it.
+            Create and delete ACLs through sealed plans: the preview shows every decision the change flips across the
+            cluster, and Apply carries out exactly that plan. Changes are made as you and recorded in the audit trail.
+            The filters apply as you type; a resource type narrows the operations to those Kafka accepts on it.
           </p>
         }
       />
@@ -56,15 +62,26 @@ export default async function AclsPage({ searchParams }: { searchParams: Promise
           <ResultPanel result={overview} testId="acls" />
           {overview.code === "DENIED" && (
             <p className="muted">
-              Listing ACLs needs DESCRIBE on CLUSTER {CLUSTER_RESOURCE_NAME}; creating and deleting them needs ALTER on it. Ask for the permission, or ask someone who has it.
+              Listing ACLs needs DESCRIBE on CLUSTER {CLUSTER_RESOURCE_NAME}; creating and deleting them needs ALTER on
+              it. Ask for the permission, or ask someone who has it.
             </p>
           )}
         </>
       ) : (
         <>
-          <LintPanel findings={overview.data.findings} lintHref={aclListHref(listParams(query), { lint: "1" })} code={query.lintCode === "ANY" ? null : query.lintCode} />
+          <LintPanel
+            findings={overview.data.findings}
+            lintHref={aclListHref(listParams(query), { lint: "1" })}
+            code={query.lintCode === "ANY" ? null : query.lintCode}
+          />
           {/* Keyed on the address: a navigation (Clear, a link) starts from the server's answer again. */}
-          <AclBrowser key={JSON.stringify(params)} initialParams={params} initialList={overview.data.list} errors={errors} principals={suggestions.principals} />
+          <AclBrowser
+            key={JSON.stringify(params)}
+            initialParams={params}
+            initialList={overview.data.list}
+            errors={errors}
+            principals={suggestions.principals}
+          />
         </>
       )}
     </>
@@ -77,12 +94,21 @@ const SHOWN_FINDINGS = 200;
 const LINT_TONE: Record<Finding["severity"], Tone> = { error: "bad", warning: "warn", info: "info" };
 
 /** The lint findings; with a lint code filter, just that code's (open), whose ACLs the list below holds. */
-function LintPanel({ findings: all, lintHref, code }: { findings: Finding[] | null; lintHref: string; code: string | null }) {
+function LintPanel({
+  findings: all,
+  lintHref,
+  code,
+}: {
+  findings: Finding[] | null;
+  lintHref: string;
+  code: string | null;
+}) {
   const findings = code === null || all === null ? all : all.filter((f) => f.code === code);
   if (findings === null) {
     return (
       <div className="card lint" data-testid="acl-lint">
-        Lint: not run automatically above {LINT_ON_LOAD_LIMIT.toLocaleString("en")} ACLs. <Link href={lintHref}>Run lint over all ACLs</Link>
+        Lint: not run automatically above {LINT_ON_LOAD_LIMIT.toLocaleString("en")} ACLs.{" "}
+        <Link href={lintHref}>Run lint over all ACLs</Link>
       </div>
     );
   }
@@ -90,9 +116,23 @@ function LintPanel({ findings: all, lintHref, code }: { findings: Finding[] | nu
   return (
     <details className="card lint" data-testid="acl-lint" open={code !== null || undefined}>
       <summary>
-        Lint{code !== null && <> (<code>{code}</code>)</>}: {findings.length === 0 ? "no findings" : `${count("error")} errors, ${count("warning")} warnings, ${count("info")} info`}
+        Lint
+        {code !== null && (
+          <>
+            {" "}
+            (<code>{code}</code>)
+          </>
+        )}
+        :{" "}
+        {findings.length === 0
+          ? "no findings"
+          : `${count("error")} errors, ${count("warning")} warnings, ${count("info")} info`}
       </summary>
-      {findings.length > SHOWN_FINDINGS && <p className="muted">The first {SHOWN_FINDINGS} findings of {findings.length}, most severe first.</p>}
+      {findings.length > SHOWN_FINDINGS && (
+        <p className="muted">
+          The first {SHOWN_FINDINGS} findings of {findings.length}, most severe first.
+        </p>
+      )}
       {findings.slice(0, SHOWN_FINDINGS).map((f, i) => (
         <div key={`${f.code}-${i}`} className="finding">
           <div className="row">

@@ -17,7 +17,11 @@ import { describeMatch } from "@/components/audit/audit-change";
 import styles from "@/components/audit/audit.module.css";
 import { objectTitle } from "@/lib/page-title";
 
-export async function generateMetadata({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
+export async function generateMetadata({
+  searchParams,
+}: {
+  searchParams: Promise<Record<string, string | string[] | undefined>>;
+}) {
   const q = await searchParams;
   return { title: objectTitle("Audit", q.principal, q.action) };
 }
@@ -42,7 +46,8 @@ export default async function AuditPage({ searchParams }: { searchParams: Promis
   const [listed, suggestions] = await Promise.all([listAuditFor(viewer, listFilters), aclSuggestions(viewer)]);
   let result = listed;
   // A stale or hand-edited cursor: show the first page rather than an error.
-  if (!result.ok && result.fieldErrors?.cursor) result = await listAuditFor(viewer, { ...listFilters, cursor: undefined });
+  if (!result.ok && result.fieldErrors?.cursor)
+    result = await listAuditFor(viewer, { ...listFilters, cursor: undefined });
   const foldSignIns = raw.signIns !== "show";
 
   const filterParams = new URLSearchParams();
@@ -53,14 +58,17 @@ export default async function AuditPage({ searchParams }: { searchParams: Promis
   const nextParams = new URLSearchParams(filterParams);
   if (result.ok && result.data.nextCursor) nextParams.set("cursor", result.data.nextCursor);
   if (!foldSignIns) nextParams.set("signIns", "show");
-  const toggleParams = new URLSearchParams(raw.cursor ? { ...Object.fromEntries(filterParams), cursor: raw.cursor } : filterParams);
+  const toggleParams = new URLSearchParams(
+    raw.cursor ? { ...Object.fromEntries(filterParams), cursor: raw.cursor } : filterParams,
+  );
   if (foldSignIns) toggleParams.set("signIns", "show");
   const exportParams = new URLSearchParams(filterParams);
   exportParams.set("format", "csv");
   exportParams.set("limit", "1000");
 
   const actions: { action: string; label: string }[] = [...AUDIT_ACTIONS];
-  if (raw.action && !actions.some((a) => a.action === raw.action)) actions.push({ action: raw.action, label: "as given" });
+  if (raw.action && !actions.some((a) => a.action === raw.action))
+    actions.push({ action: raw.action, label: "as given" });
 
   return (
     <>
@@ -69,8 +77,9 @@ export default async function AuditPage({ searchParams }: { searchParams: Promis
         lead="Every change made through the console: who, what changed, and what Kafka answered."
         details={
           <p>
-            Each change is shown as a diff: the ACL bindings created and deleted, or the fields added, removed and changed. You see the events Kafka would
-            let you see: your own, and those about what you may describe. Failed sign-ins are folded into one line per client and hour.
+            Each change is shown as a diff: the ACL bindings created and deleted, or the fields added, removed and
+            changed. You see the events Kafka would let you see: your own, and those about what you may describe. Failed
+            sign-ins are folded into one line per client and hour.
           </p>
         }
       />
@@ -97,11 +106,19 @@ export default async function AuditPage({ searchParams }: { searchParams: Promis
               defaultValue={raw.principal ?? ""}
               placeholder="User:alice"
               // Yourself, the actors on this page, then the principals the cluster's ACLs name.
-              suggestions={[viewer.principal, ...(result.ok ? result.data.events.map((e) => e.principal) : []), ...suggestions.principals]}
+              suggestions={[
+                viewer.principal,
+                ...(result.ok ? result.data.events.map((e) => e.principal) : []),
+                ...suggestions.principals,
+              ]}
             />
           </Field>
           <Field id="audit-action" label="Action">
-            <Select name="action" defaultValue={raw.action ?? ""} options={[ANY, ...actions.map((a) => ({ value: a.action, label: `${a.action} — ${a.label}` }))]} />
+            <Select
+              name="action"
+              defaultValue={raw.action ?? ""}
+              options={[ANY, ...actions.map((a) => ({ value: a.action, label: `${a.action} — ${a.label}` }))]}
+            />
           </Field>
           <Field id="audit-outcome" label="Outcome">
             <Select name="outcome" defaultValue={raw.outcome ?? ""} options={[ANY, ...AUDIT_OUTCOMES]} />
@@ -132,10 +149,17 @@ export default async function AuditPage({ searchParams }: { searchParams: Promis
       ) : (
         <>
           <p className={styles.match} data-testid="audit-match" aria-live="polite">
-            {describeMatch(parsed.success ? filters : {}, result.data.events.length, result.data.nextCursor !== null, Boolean(raw.cursor))}
+            {describeMatch(
+              parsed.success ? filters : {},
+              result.data.events.length,
+              result.data.nextCursor !== null,
+              Boolean(raw.cursor),
+            )}
           </p>
           <p className={styles.toggle}>
-            {foldSignIns ? "Failed sign-ins are folded per client and hour. " : "Every failed sign-in is shown on its own row. "}
+            {foldSignIns
+              ? "Failed sign-ins are folded per client and hour. "
+              : "Every failed sign-in is shown on its own row. "}
             <Link href={`/audit?${toggleParams}`} data-testid="sign-in-toggle">
               {foldSignIns ? "Show each one" : "Fold them"}
             </Link>

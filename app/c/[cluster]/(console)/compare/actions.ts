@@ -15,9 +15,18 @@ import type { ChangeInput } from "@/lib/schemas/changes";
  */
 export async function previewComparePlanAction(formData: FormData): Promise<void> {
   const here = await requireViewer();
-  const fields = { other: formData.get("other") ?? "", principal: formData.get("principal") ?? "", prefix: formData.get("prefix") ?? "" };
+  const fields = {
+    other: formData.get("other") ?? "",
+    principal: formData.get("principal") ?? "",
+    prefix: formData.get("prefix") ?? "",
+  };
   const back = async (error: string) => {
-    const params = new URLSearchParams({ other: String(fields.other), principal: String(fields.principal), prefix: String(fields.prefix), planError: error });
+    const params = new URLSearchParams({
+      other: String(fields.other),
+      principal: String(fields.principal),
+      prefix: String(fields.prefix),
+      planError: error,
+    });
     redirect(await clusterHref(`/compare?${params}`));
   };
   const query = compareQuerySchema.safeParse(fields);
@@ -29,7 +38,10 @@ export async function previewComparePlanAction(formData: FormData): Promise<void
   if (!compared.ok) return back(compared.message);
   const plan = compared.data.aclPlan;
   if (plan === null) return back("The ACLs already agree: there is nothing to change.");
-  const made = await runChange("plan.create", { viewer: there, input: { kind: plan.kind, ...plan.input } as ChangeInput<"plan.create"> });
+  const made = await runChange("plan.create", {
+    viewer: there,
+    input: { kind: plan.kind, ...plan.input } as ChangeInput<"plan.create">,
+  });
   if (!made.ok) return back(made.message);
   redirect(clusterHrefOn(query.data.other, `/plans/${encodeURIComponent(made.data.id)}`));
 }

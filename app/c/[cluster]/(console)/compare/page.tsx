@@ -34,27 +34,39 @@ export default async function ComparePage({ searchParams }: { searchParams: Prom
   const here = clusterById(hereId);
   const others = clusters().filter((c) => c.id !== hereId);
   const search = await searchParams;
-  const raw = Object.fromEntries(["other", "principal", "prefix", "planError"].map((k) => [k, first(search[k])])) as Partial<Record<"other" | "principal" | "prefix" | "planError", string>>;
+  const raw = Object.fromEntries(
+    ["other", "principal", "prefix", "planError"].map((k) => [k, first(search[k])]),
+  ) as Partial<Record<"other" | "principal" | "prefix" | "planError", string>>;
   const asked = raw.other !== undefined;
-  const query = asked ? compareQuerySchema.safeParse({ other: raw.other, principal: raw.principal ?? "", prefix: raw.prefix ?? "" }) : null;
+  const query = asked
+    ? compareQuerySchema.safeParse({ other: raw.other, principal: raw.principal ?? "", prefix: raw.prefix ?? "" })
+    : null;
   const errors = query && !query.success ? fieldErrorsOf(query.error.issues) : {};
   const other = query?.success ? others.find((c) => c.id === query.data.other) : undefined;
   const there = other ? await getViewerOn(other.id) : null;
   const compared = query?.success && there ? await compareClusters(viewer, there, query.data) : null;
-  const signInThere = other
-    ? `/sign-in?${new URLSearchParams({ cluster: other.id, next: await clusterHref(`/compare?${new URLSearchParams({ other: other.id, principal: raw.principal ?? "", prefix: raw.prefix ?? "" })}`) })}`
+  const comparePath = other
+    ? `/compare?${new URLSearchParams({ other: other.id, principal: raw.principal ?? "", prefix: raw.prefix ?? "" })}`
     : null;
+  const signInThere =
+    other && comparePath
+      ? `/sign-in?${new URLSearchParams({ cluster: other.id, next: await clusterHref(comparePath) })}`
+      : null;
 
   return (
     <>
       <PageHeader
         title="Compare clusters"
-        lead={`The ACLs and quotas of a principal, or under a resource-name prefix, on ${here.displayName} and another cluster, with the plan that makes the other like this one.`}
+        lead={
+          `The ACLs and quotas of a principal, or under a resource-name prefix, on ${here.displayName} and ` +
+          `another cluster, with the plan that makes the other like this one.`
+        }
         details={
           <p>
-            Each side is read with your own session on that cluster, so it shows what Kafka lets you see there. The plan is an import in sync mode on
-            the other cluster: it creates what this cluster has and deletes, inside the principal and prefix given, what it lacks. Its preview shows
-            every decision that changes there before anything is applied.
+            Each side is read with your own session on that cluster, so it shows what Kafka lets you see there. The plan
+            is an import in sync mode on the other cluster: it creates what this cluster has and deletes, inside the
+            principal and prefix given, what it lacks. Its preview shows every decision that changes there before
+            anything is applied.
           </p>
         }
       />
@@ -72,10 +84,20 @@ export default async function ComparePage({ searchParams }: { searchParams: Prom
                 ))}
               </select>
             </Field>
-            <Field id="compare-principal" label="Principal" hint="User:alice (optional if a prefix is given)" errors={errors.principal}>
+            <Field
+              id="compare-principal"
+              label="Principal"
+              hint="User:alice (optional if a prefix is given)"
+              errors={errors.principal}
+            >
               <input name="principal" defaultValue={raw.principal ?? ""} placeholder="User:svc-orders" />
             </Field>
-            <Field id="compare-prefix" label="Resource-name prefix" hint="orders. (optional if a principal is given)" errors={errors.prefix}>
+            <Field
+              id="compare-prefix"
+              label="Resource-name prefix"
+              hint="orders. (optional if a principal is given)"
+              errors={errors.prefix}
+            >
               <input name="prefix" defaultValue={raw.prefix ?? ""} placeholder="orders." />
             </Field>
             <FormActions>
@@ -91,7 +113,8 @@ export default async function ComparePage({ searchParams }: { searchParams: Prom
       )}
       {other && !there && (
         <Alert tone="warn" testId="compare-sign-in">
-          You have no session on {other.displayName}. <a href={signInThere!}>Sign in to {other.displayName}</a> to compare; you come back here after.
+          You have no session on {other.displayName}. <a href={signInThere!}>Sign in to {other.displayName}</a> to
+          compare; you come back here after.
         </Alert>
       )}
       {compared && !compared.ok && (
@@ -108,7 +131,8 @@ export default async function ComparePage({ searchParams }: { searchParams: Prom
           ))}
           <h2>ACLs</h2>
           <p data-testid="compare-counts">
-            {compared.data.counts.here} here, {compared.data.counts.there} on {other.displayName}, {compared.data.counts.both} on both.
+            {compared.data.counts.here} here, {compared.data.counts.there} on {other.displayName},{" "}
+            {compared.data.counts.both} on both.
           </p>
           {compared.data.aclPlan === null ? (
             <Alert tone="success" testId="compare-same">
@@ -147,7 +171,9 @@ export default async function ComparePage({ searchParams }: { searchParams: Prom
                     q.here === q.there ? (
                       "same"
                     ) : (
-                      <a href={clusterHrefOn(other.id, quotaEditHref(q.entity, q.key, q.here))}>{q.here === null ? `Remove on ${other.displayName}` : `Set on ${other.displayName}`}</a>
+                      <a href={clusterHrefOn(other.id, quotaEditHref(q.entity, q.key, q.here))}>
+                        {q.here === null ? `Remove on ${other.displayName}` : `Set on ${other.displayName}`}
+                      </a>
                     ),
                 },
               ]}
@@ -165,23 +191,43 @@ const SIDE_LABEL: Record<CompareSide, (here: string, other: string) => string> =
   there: (_here, other) => `only ${other}`,
 };
 
-function AclRows({ rows, hereName, otherName }: { rows: readonly AclComparisonRow[]; hereName: string; otherName: string }) {
+function AclRows({
+  rows,
+  hereName,
+  otherName,
+}: {
+  rows: readonly AclComparisonRow[];
+  hereName: string;
+  otherName: string;
+}) {
   if (rows.length === 0) return <EmptyState>No ACL in this scope on either cluster.</EmptyState>;
   // The differences first: they are what the plan changes.
   const ordered = [...rows.filter((r) => r.side !== "both"), ...rows.filter((r) => r.side === "both")];
   const shown = ordered.slice(0, MAX_ROWS);
   return (
     <>
-      {shown.length < ordered.length && <p className="hint">The first {MAX_ROWS} of {ordered.length} rows, differences first.</p>}
+      {shown.length < ordered.length && (
+        <p className="hint">
+          The first {MAX_ROWS} of {ordered.length} rows, differences first.
+        </p>
+      )}
       <DataTable
         label="ACLs on both clusters"
         rows={shown}
-        rowKey={({ binding: b, side }) => `${side}|${b.principal}|${b.resourceType}|${b.patternType}|${b.resourceName}|${b.operation}|${b.permissionType}|${b.host}`}
+        rowKey={({ binding: b, side }) =>
+          `${side}|${b.principal}|${b.resourceType}|${b.patternType}|${b.resourceName}|${b.operation}|` +
+          `${b.permissionType}|${b.host}`
+        }
         rowProps={({ side }) => ({ "data-side": side })}
         columns={[
           { key: "side", header: "On", cell: ({ side }) => SIDE_LABEL[side](hereName, otherName) },
           { key: "principal", header: "Principal", cell: ({ binding: b }) => b.principal, className: "mono" },
-          { key: "resource", header: "Resource", cell: ({ binding: b }) => `${b.resourceType} ${b.resourceName}`, className: "mono" },
+          {
+            key: "resource",
+            header: "Resource",
+            cell: ({ binding: b }) => `${b.resourceType} ${b.resourceName}`,
+            className: "mono",
+          },
           { key: "pattern", header: "Pattern", cell: ({ binding: b }) => b.patternType },
           { key: "operation", header: "Operation", cell: ({ binding: b }) => b.operation },
           { key: "permission", header: "Permission", cell: ({ binding: b }) => b.permissionType },

@@ -24,7 +24,9 @@ function clientLines(text: string, as: string): IdentityInput[] {
     });
 }
 
-/** Maps the pasted DNs / Kerberos principals and uploaded certificates with the rules in the form (nothing is changed). */
+/**
+ * Maps the pasted DNs / Kerberos principals and uploaded certificates with the rules in the form (nothing is changed).
+ */
 export async function mapIdentitiesAction(_prev: IdentitiesState, formData: FormData): Promise<IdentitiesState> {
   const viewer = await requireViewer();
   const values: Record<string, string> = {};
@@ -33,7 +35,14 @@ export async function mapIdentitiesAction(_prev: IdentitiesState, formData: Form
     values[f] = typeof v === "string" ? v : "";
   }
   const unsafe = findUnsafeText(values);
-  if (hasErrors(unsafe)) return { ok: false, code: "VALIDATION", message: "Some fields contain characters the console does not accept.", fieldErrors: unsafe, values };
+  if (hasErrors(unsafe))
+    return {
+      ok: false,
+      code: "VALIDATION",
+      message: "Some fields contain characters the console does not accept.",
+      fieldErrors: unsafe,
+      values,
+    };
 
   const inputs = clientLines(values.clients ?? "", values.interpret ?? "auto");
   const fileErrors: string[] = [];
@@ -45,7 +54,14 @@ export async function mapIdentitiesAction(_prev: IdentitiesState, formData: Form
     }
     inputs.push({ type: "certificate", pem: await entry.text() });
   }
-  if (fileErrors.length > 0) return { ok: false, code: "VALIDATION", message: "Check the certificates.", fieldErrors: { certificates: fileErrors }, values };
+  if (fileErrors.length > 0)
+    return {
+      ok: false,
+      code: "VALIDATION",
+      message: "Check the certificates.",
+      fieldErrors: { certificates: fileErrors },
+      values,
+    };
 
   const blankIsUnset = (v: string | undefined) => (v === undefined || v.trim() === "" ? null : v);
   const parsed = parseFields(identityMapBodySchema, {

@@ -13,9 +13,17 @@ import { mapIdentitiesAction, type IdentitiesState } from "./actions";
 
 const SHOWN_FIELDS = ["sslRules", "kerberosRules", "defaultRealm", "clients", "certificates"];
 
-const TYPE_LABEL: Record<IdentityResult["input"]["type"], string> = { ssl: "Certificate DN", kerberos: "Kerberos principal", certificate: "Certificate" };
+const TYPE_LABEL: Record<IdentityResult["input"]["type"], string> = {
+  ssl: "Certificate DN",
+  kerberos: "Kerberos principal",
+  certificate: "Certificate",
+};
 
-export function IdentitiesForm({ defaults }: { defaults: { sslRules: string; kerberosRules: string; defaultRealm: string } }) {
+export function IdentitiesForm({
+  defaults,
+}: {
+  defaults: { sslRules: string; kerberosRules: string; defaultRealm: string };
+}) {
   const [state, formAction] = useActionState<IdentitiesState, FormData>(mapIdentitiesAction, null);
   const formRef = useRef<HTMLFormElement>(null);
   const restored = useFormDraft(formRef, "identities", state);
@@ -25,16 +33,52 @@ export function IdentitiesForm({ defaults }: { defaults: { sslRules: string; ker
     <>
       <form ref={formRef} action={formAction} className="card" aria-label="Map identities" noValidate>
         <FormGrid>
-          <Field id="id-ssl-rules" label="ssl.principal.mapping.rules" hint="As in server.properties; one rule per line is fine. Empty: DEFAULT (the DN itself)." errors={errors.sslRules} wide>
-            <textarea name="sslRules" rows={4} defaultValue={v.sslRules} className="mono" spellCheck={false} placeholder="RULE:^CN=(.*?),OU=ServiceUsers.*$/$1/L,DEFAULT" />
+          <Field
+            id="id-ssl-rules"
+            label="ssl.principal.mapping.rules"
+            hint="As in server.properties; one rule per line is fine. Empty: DEFAULT (the DN itself)."
+            errors={errors.sslRules}
+            wide
+          >
+            <textarea
+              name="sslRules"
+              rows={4}
+              defaultValue={v.sslRules}
+              className="mono"
+              spellCheck={false}
+              placeholder="RULE:^CN=(.*?),OU=ServiceUsers.*$/$1/L,DEFAULT"
+            />
           </Field>
-          <Field id="id-kerberos-rules" label="sasl.kerberos.principal.to.local.rules" hint="Comma-separated. Empty: DEFAULT." errors={errors.kerberosRules} wide>
-            <textarea name="kerberosRules" rows={2} defaultValue={v.kerberosRules} className="mono" spellCheck={false} placeholder="RULE:[1:$1@$0](.*@EXAMPLE.COM)s/@.*//,DEFAULT" />
+          <Field
+            id="id-kerberos-rules"
+            label="sasl.kerberos.principal.to.local.rules"
+            hint="Comma-separated. Empty: DEFAULT."
+            errors={errors.kerberosRules}
+            wide
+          >
+            <textarea
+              name="kerberosRules"
+              rows={2}
+              defaultValue={v.kerberosRules}
+              className="mono"
+              spellCheck={false}
+              placeholder="RULE:[1:$1@$0](.*@EXAMPLE.COM)s/@.*//,DEFAULT"
+            />
           </Field>
-          <Field id="id-realm" label="Kerberos default realm" hint="The brokers' krb5.conf default realm (DEFAULT maps only names of this realm)." errors={errors.defaultRealm}>
+          <Field
+            id="id-realm"
+            label="Kerberos default realm"
+            hint="The brokers' krb5.conf default realm (DEFAULT maps only names of this realm)."
+            errors={errors.defaultRealm}
+          >
             <input name="defaultRealm" defaultValue={v.defaultRealm} placeholder="EXAMPLE.COM" />
           </Field>
-          <Field id="id-clients" label="Clients: certificate DNs or Kerberos principals, one per line" errors={errors.clients} wide>
+          <Field
+            id="id-clients"
+            label="Clients: certificate DNs or Kerberos principals, one per line"
+            errors={errors.clients}
+            wide
+          >
             <textarea
               name="clients"
               rows={4}
@@ -51,7 +95,12 @@ export function IdentitiesForm({ defaults }: { defaults: { sslRules: string; ker
               <option value="kerberos">Kerberos principals</option>
             </select>
           </Field>
-          <Field id="id-certificates" label="Certificates (PEM)" hint="Their subjects are taken as Kafka sees them. Read on the server, not stored." errors={errors.certificates}>
+          <Field
+            id="id-certificates"
+            label="Certificates (PEM)"
+            hint="Their subjects are taken as Kafka sees them. Read on the server, not stored."
+            errors={errors.certificates}
+          >
             <input type="file" name="certificates" accept=".pem,.crt,.cer,application/x-pem-file" multiple />
           </Field>
           <FormActions>
@@ -60,7 +109,8 @@ export function IdentitiesForm({ defaults }: { defaults: { sslRules: string; ker
         </FormGrid>
         {restored && state === null && (
           <p className="hint" data-testid="draft-restored">
-            Your entries from before the sign-in are back (choose the certificates again if you had chosen some): map again.
+            Your entries from before the sign-in are back (choose the certificates again if you had chosen some): map
+            again.
           </p>
         )}
       </form>
@@ -128,7 +178,9 @@ function Rule({ outcome: o }: { outcome: IdentityResult["outcome"] }) {
   if (o.ok) {
     return (
       <span className="mono" data-testid="rule">
-        {o.rule === null ? "no rule consulted (a name without a realm, or no certificate)" : `rule ${o.rule.index + 1}: ${o.rule.text}`}
+        {o.rule === null
+          ? "no rule consulted (a name without a realm, or no certificate)"
+          : `rule ${o.rule.index + 1}: ${o.rule.text}`}
       </span>
     );
   }
@@ -172,14 +224,23 @@ function Access({ principal, access }: { principal: string; access: IdentityResu
   const links = (
     <div className="row">
       <Link href={`/principals/${encodeURIComponent(principal)}`}>principal view</Link>
-      <Link href={`/access-check?${new URLSearchParams({ principal, operation: "READ", resourceType: "TOPIC" }).toString()}`}>access check</Link>
+      <Link
+        href={
+          `/access-check?` +
+          `${new URLSearchParams({ principal, operation: "READ", resourceType: "TOPIC" }).toString()}`
+        }
+      >
+        access check
+      </Link>
     </div>
   );
   if (access === null) return links;
   return (
     <div data-testid="access">
       {access.superUser && <Badge tone="info">super user: every operation</Badge>}
-      {access.patterns.length === 0 && !access.superUser && <span className="muted">No ACL names this principal or User:*: Kafka denies it everything.</span>}
+      {access.patterns.length === 0 && !access.superUser && (
+        <span className="muted">No ACL names this principal or User:*: Kafka denies it everything.</span>
+      )}
       <ul className="plain">
         {access.patterns.map((p) => (
           <li key={`${p.resourceType}|${p.patternType}|${p.resourceName}`}>

@@ -53,7 +53,9 @@ export default async function PrincipalsPage({ searchParams }: { searchParams: P
   }
 
   const asked = raw.resourceType !== undefined;
-  const parsed = asked ? effectivePermissionsQuerySchema.safeParse({ ...raw, principal: undefined, format: "json" }) : null;
+  const parsed = asked
+    ? effectivePermissionsQuerySchema.safeParse({ ...raw, principal: undefined, format: "json" })
+    : null;
   const whoErrors = parsed && !parsed.success ? fieldErrorsOf(parsed.error.issues) : {};
   const [principals, answer, suggestions] = await Promise.all([
     knownPrincipals(viewer),
@@ -61,19 +63,28 @@ export default async function PrincipalsPage({ searchParams }: { searchParams: P
     aclSuggestions(viewer),
   ]);
   const exportQuery = new URLSearchParams(
-    Object.entries({ resourceType: raw.resourceType ?? "", resourceName: raw.resourceName ?? "", prefix: raw.prefix ?? "", host: raw.host ?? "" }).filter(([, v]) => v !== ""),
+    Object.entries({
+      resourceType: raw.resourceType ?? "",
+      resourceName: raw.resourceName ?? "",
+      prefix: raw.prefix ?? "",
+      host: raw.host ?? "",
+    }).filter(([, v]) => v !== ""),
   );
 
   return (
     <>
       <PageHeader
         title="Principals"
-        lead="What a principal can do, and who can do what on a resource or under a name prefix: from one ACL snapshot, exportable as CSV and JSON."
+        lead={
+          "What a principal can do, and who can do what on a resource or under a name prefix: from one ACL " +
+          "snapshot, exportable as CSV and JSON."
+        }
         details={
           <p>
-            Decisions are Kafka&apos;s (StandardAuthorizer), computed by the console&apos;s policy core from the ACLs as Kafka gives them to you (DESCRIBE
-            on CLUSTER). &quot;Who can&quot; lists the super users, every principal an ACL on the resource names, and <code>User:*</code>, which stands
-            for every principal no ACL names. For a prefix, the last block is any other name starting with it (names not yet created).
+            Decisions are Kafka&apos;s (StandardAuthorizer), computed by the console&apos;s policy core from the ACLs as
+            Kafka gives them to you (DESCRIBE on CLUSTER). &quot;Who can&quot; lists the super users, every principal an
+            ACL on the resource names, and <code>User:*</code>, which stands for every principal no ACL names. For a
+            prefix, the last block is any other name starting with it (names not yet created).
           </p>
         }
       />
@@ -82,7 +93,12 @@ export default async function PrincipalsPage({ searchParams }: { searchParams: P
       <GetForm action="/principals" label="What can a principal do" className="card">
         <FormGrid>
           <Field id="principal" label="Principal" hint="User:alice, or just alice" errors={principalErrors}>
-            <Combobox name="principal" suggestions={principals.ok ? principals.data : []} defaultValue={raw.principal ?? ""} placeholder="User:svc-orders" />
+            <Combobox
+              name="principal"
+              suggestions={principals.ok ? principals.data : []}
+              defaultValue={raw.principal ?? ""}
+              placeholder="User:svc-orders"
+            />
           </Field>
           <FormActions>
             <SubmitButton pendingLabel="Opening…">Show</SubmitButton>
@@ -94,13 +110,39 @@ export default async function PrincipalsPage({ searchParams }: { searchParams: P
       <GetForm action="/principals" label="Who can do what" className="card" scroll={false}>
         <FormGrid>
           <Field id="who-type" label="Resource type" errors={whoErrors.resourceType}>
-            <Select name="resourceType" options={RESOURCE_TYPES} defaultValue={raw.resourceType?.toUpperCase() ?? "TOPIC"} />
+            <Select
+              name="resourceType"
+              options={RESOURCE_TYPES}
+              defaultValue={raw.resourceType?.toUpperCase() ?? "TOPIC"}
+            />
           </Field>
-          <Field id="who-name" label="Resource name" hint="One resource (CLUSTER: empty)" errors={whoErrors.resourceName}>
-            <ResourceNameCombobox name="resourceName" defaultValue={raw.resourceName ?? ""} placeholder="audit-log" byType={suggestions.byType} all={suggestions.resourceNames} />
+          <Field
+            id="who-name"
+            label="Resource name"
+            hint="One resource (CLUSTER: empty)"
+            errors={whoErrors.resourceName}
+          >
+            <ResourceNameCombobox
+              name="resourceName"
+              defaultValue={raw.resourceName ?? ""}
+              placeholder="audit-log"
+              byType={suggestions.byType}
+              all={suggestions.resourceNames}
+            />
           </Field>
-          <Field id="who-prefix" label="or a name prefix" hint="Every known name starting with it" errors={whoErrors.prefix}>
-            <ResourceNameCombobox name="prefix" defaultValue={raw.prefix ?? ""} placeholder="payments-" byType={suggestions.byType} all={suggestions.resourceNames} />
+          <Field
+            id="who-prefix"
+            label="or a name prefix"
+            hint="Every known name starting with it"
+            errors={whoErrors.prefix}
+          >
+            <ResourceNameCombobox
+              name="prefix"
+              defaultValue={raw.prefix ?? ""}
+              placeholder="payments-"
+              byType={suggestions.byType}
+              all={suggestions.resourceNames}
+            />
           </Field>
           <Field id="who-host" label="Client host" hint={`Empty: ${UNNAMED_HOST_WORDS}`} errors={whoErrors.host}>
             <input name="host" defaultValue={raw.host ?? ""} placeholder={UNNAMED_HOST_WORDS} />
@@ -110,7 +152,14 @@ export default async function PrincipalsPage({ searchParams }: { searchParams: P
           </FormActions>
         </FormGrid>
       </GetForm>
-      {answer !== null && (answer.ok ? <WhoCan answer={answer.data} exportQuery={exportQuery} /> : <Alert tone="error" testId="who-can-error">{answer.message}</Alert>)}
+      {answer !== null &&
+        (answer.ok ? (
+          <WhoCan answer={answer.data} exportQuery={exportQuery} />
+        ) : (
+          <Alert tone="error" testId="who-can-error">
+            {answer.message}
+          </Alert>
+        ))}
 
       <h2>Principals named in ACLs</h2>
       {principals.ok ? (
@@ -152,7 +201,13 @@ function blocksOf(rows: readonly EffectiveRow[], host: string | null): Block[] {
     const key = `${r.resourceType}\u0000${r.resourceName}\u0000${r.resource}`;
     let block = blocks.get(key);
     if (block === undefined) {
-      block = { key, resourceType: r.resourceType, resourceName: r.resourceName, resource: r.resource, principals: new Map() };
+      block = {
+        key,
+        resourceType: r.resourceType,
+        resourceName: r.resourceName,
+        resource: r.resource,
+        principals: new Map(),
+      };
       blocks.set(key, block);
     }
     let cells = block.principals.get(r.principal);
@@ -160,10 +215,18 @@ function blocksOf(rows: readonly EffectiveRow[], host: string | null): Block[] {
       cells = new Map();
       block.principals.set(r.principal, cells);
     }
-    if (r.host === host) cells.set(r.operation, { operation: r.operation, decision: r.decision, rule: r.rule, via: r.via, otherHosts: cells.get(r.operation)?.otherHosts ?? [] });
+    if (r.host === host)
+      cells.set(r.operation, {
+        operation: r.operation,
+        decision: r.decision,
+        rule: r.rule,
+        via: r.via,
+        otherHosts: cells.get(r.operation)?.otherHosts ?? [],
+      });
     else {
       const cell = cells.get(r.operation);
-      if (cell !== undefined) cell.otherHosts.push({ host: r.host ?? "", decision: r.decision, rule: r.rule, via: r.via });
+      if (cell !== undefined)
+        cell.otherHosts.push({ host: r.host ?? "", decision: r.decision, rule: r.rule, via: r.via });
     }
   }
   return [...blocks.values()];
@@ -172,26 +235,38 @@ function blocksOf(rows: readonly EffectiveRow[], host: string | null): Block[] {
 function WhoCan({ answer, exportQuery }: { answer: EffectiveExport; exportQuery: URLSearchParams }) {
   const blocks = blocksOf(answer.rows, answer.host);
   const shown = blocks.slice(0, SHOWN_RESOURCES);
-  const named = answer.rows.filter((r) => r.rule.kind === "acl").map((r) => (r.rule.kind === "acl" ? r.rule.acl.host : "*"));
+  const named = answer.rows
+    .filter((r) => r.rule.kind === "acl")
+    .map((r) => (r.rule.kind === "acl" ? r.rule.acl.host : "*"));
   const linkHost = answer.host ?? unnamedHost(named);
   const hostWords = answer.host ?? UNNAMED_HOST_WORDS;
   return (
     <section aria-label="Who can do what" data-testid="who-can">
       <p className={styles.snapshot} data-testid="who-can-snapshot">
-        From the ACLs as of <time dateTime={answer.aclSnapshot.takenAt}>{answer.aclSnapshot.takenAt}</time> ({answer.aclSnapshot.size} ACLs).{" "}
+        From the ACLs as of <time dateTime={answer.aclSnapshot.takenAt}>{answer.aclSnapshot.takenAt}</time> (
+        {answer.aclSnapshot.size} ACLs).{" "}
         <span className={styles.exports}>
           Export:
-          <a href={`/api/v1/effective-permissions?${exportQuery}&format=csv`} download aria-label="Export who can do what as CSV">
+          <a
+            href={`/api/v1/effective-permissions?${exportQuery}&format=csv`}
+            download
+            aria-label="Export who can do what as CSV"
+          >
             CSV
           </a>
-          <a href={`/api/v1/effective-permissions?${exportQuery}&format=json`} download aria-label="Export who can do what as JSON">
+          <a
+            href={`/api/v1/effective-permissions?${exportQuery}&format=json`}
+            download
+            aria-label="Export who can do what as JSON"
+          >
             JSON
           </a>
         </span>
       </p>
       <p className="muted" data-testid="assumed-host">
         host: {hostWords}
-        {answer.host === null && ". Where an ACL names a host and the answer from it differs, the cell gives that answer too."}
+        {answer.host === null &&
+          ". Where an ACL names a host and the answer from it differs, the cell gives that answer too."}
       </p>
       <MoreInfo summary="Notes">
         <ul className="notes">
@@ -200,9 +275,14 @@ function WhoCan({ answer, exportQuery }: { answer: EffectiveExport; exportQuery:
           ))}
         </ul>
       </MoreInfo>
-      {blocks.length > shown.length && <Alert tone="info">{blocks.length - shown.length} more resources are in the export.</Alert>}
+      {blocks.length > shown.length && (
+        <Alert tone="info">{blocks.length - shown.length} more resources are in the export.</Alert>
+      )}
       {shown.map((b) => {
-        const title = b.resource === "unseen" ? `Any other ${b.resourceType} starting with "${b.resourceName}"` : `${b.resourceType} ${b.resourceName}`;
+        const title =
+          b.resource === "unseen"
+            ? `Any other ${b.resourceType} starting with "${b.resourceName}"`
+            : `${b.resourceType} ${b.resourceName}`;
         const operations = SUPPORTED_OPERATIONS[b.resourceType];
         return (
           <section key={b.key} aria-label={title} data-resource={b.resourceName} data-origin={b.resource}>
@@ -210,11 +290,16 @@ function WhoCan({ answer, exportQuery }: { answer: EffectiveExport; exportQuery:
               {b.resource === "unseen" ? (
                 title
               ) : (
-                <Link href={`/resources?${new URLSearchParams({ type: b.resourceType, name: b.resourceName })}`} className="mono">
+                <Link
+                  href={`/resources?${new URLSearchParams({ type: b.resourceType, name: b.resourceName })}`}
+                  className="mono"
+                >
                   {title}
                 </Link>
               )}
-              {b.resource === "acl" && <span className="muted small"> (named in ACLs; Kafka does not list it to you)</span>}
+              {b.resource === "acl" && (
+                <span className="muted small"> (named in ACLs; Kafka does not list it to you)</span>
+              )}
             </h3>
             <DataTable
               label={`Who can do what: ${title}`}

@@ -1,6 +1,11 @@
 import { requireViewer } from "@/lib/auth/current";
 import { fieldErrorsOf } from "@/lib/schemas/result";
-import { appliedQuotaQueryFieldsSchema, appliedQuotaQuerySchema, type AppliedQuotaView, type QuotasOverview } from "@/lib/schemas/quotas";
+import {
+  appliedQuotaQueryFieldsSchema,
+  appliedQuotaQuerySchema,
+  type AppliedQuotaView,
+  type QuotasOverview,
+} from "@/lib/schemas/quotas";
 import { explainAppliedQuota, listQuotas } from "@/lib/services/quotas";
 import { KIP55_RULE_LABEL, editFormInitial, editLinkParams } from "@/lib/services/quota-view";
 import { BudgetTable } from "@/components/quotas/budget-table";
@@ -16,7 +21,11 @@ import { SubmitButton } from "@/components/ui/submit-button";
 import { QuotaEditForm } from "./quota-edit-form";
 import { objectTitle } from "@/lib/page-title";
 
-export async function generateMetadata({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
+export async function generateMetadata({
+  searchParams,
+}: {
+  searchParams: Promise<Record<string, string | string[] | undefined>>;
+}) {
   const q = await searchParams;
   return { title: objectTitle("Quotas", q.user, q.clientId, q.ip) };
 }
@@ -36,18 +45,27 @@ export default async function QuotasPage({ searchParams }: { searchParams: Promi
   const parsed = submitted ? appliedQuotaQuerySchema.safeParse(raw) : null;
   const errors = parsed && !parsed.success ? fieldErrorsOf(parsed.error.issues) : {};
   const initial = editFormInitial(raw);
-  const [overview, applied] = await Promise.all([listQuotas(viewer), parsed?.success ? explainAppliedQuota(viewer, parsed.data) : null]);
+  const [overview, applied] = await Promise.all([
+    listQuotas(viewer),
+    parsed?.success ? explainAppliedQuota(viewer, parsed.data) : null,
+  ]);
   const names = overview.ok ? entityNames(overview.data) : { users: [], clientIds: [], ips: [] };
 
   return (
     <>
       <PageHeader
         title="Quotas"
-        lead={<>Client quotas as Kafka holds them (read as you, {viewer.principal}), the KIP-55 budgets, and which quota Kafka applies.</>}
+        lead={
+          <>
+            Client quotas as Kafka holds them (read as you, {viewer.principal}), the KIP-55 budgets, and which quota
+            Kafka applies.
+          </>
+        }
         details={
           <p>
-            User, client-id, user+client-id, default and IP quotas; the KIP-55 budget of each user&apos;s client sub-quotas; and, for a user and
-            client id (or an IP), which configured quota Kafka actually applies to the connection.
+            User, client-id, user+client-id, default and IP quotas; the KIP-55 budget of each user&apos;s client
+            sub-quotas; and, for a user and client id (or an IP), which configured quota Kafka actually applies to the
+            connection.
           </p>
         }
       />
@@ -59,8 +77,8 @@ export default async function QuotasPage({ searchParams }: { searchParams: Promi
           </Alert>
           {overview.code === "DENIED" && (
             <p className="muted">
-              Reading client quotas needs DESCRIBE_CONFIGS on CLUSTER (and changing them ALTER_CONFIGS on CLUSTER). Ask for that permission, or ask
-              someone who has it.
+              Reading client quotas needs DESCRIBE_CONFIGS on CLUSTER (and changing them ALTER_CONFIGS on CLUSTER). Ask
+              for that permission, or ask someone who has it.
             </p>
           )}
         </>
@@ -74,8 +92,8 @@ export default async function QuotasPage({ searchParams }: { searchParams: Promi
       <h2 id="applied">Which quota applies</h2>
       <MoreInfo summary="How Kafka picks it">
         <p>
-          Kafka resolves each key on its own through eight levels, most specific first; the first entity that sets the key wins. IP addresses have
-          their own connection-rate quota.
+          Kafka resolves each key on its own through eight levels, most specific first; the first entity that sets the
+          key wins. IP addresses have their own connection-rate quota.
         </p>
       </MoreInfo>
       <GetForm action="/quotas" label="Which quota applies" className="card quota-applied-form" scroll={false}>
@@ -84,7 +102,12 @@ export default async function QuotasPage({ searchParams }: { searchParams: Promi
             <Combobox name="user" defaultValue={raw.user ?? ""} placeholder="svc-orders" suggestions={names.users} />
           </Field>
           <Field id="qa-clientId" label="Client id" errors={errors.clientId}>
-            <Combobox name="clientId" defaultValue={raw.clientId ?? ""} placeholder="orders-api" suggestions={names.clientIds} />
+            <Combobox
+              name="clientId"
+              defaultValue={raw.clientId ?? ""}
+              placeholder="orders-api"
+              suggestions={names.clientIds}
+            />
           </Field>
           <Field id="qa-ip" label="or IP" errors={errors.ip}>
             <Combobox name="ip" defaultValue={raw.ip ?? ""} placeholder="203.0.113.10" suggestions={names.ips} />
@@ -104,9 +127,10 @@ export default async function QuotasPage({ searchParams }: { searchParams: Promi
       <h2 id="edit">Change a quota</h2>
       <MoreInfo summary="Preview, then apply">
         <p>
-          Preview first: Kafka&apos;s own validation, the console&apos;s KIP-55 budget rule, and for every client the console knows the quota Kafka
-          applies and the user&apos;s budget before and after. The preview is kept as a plan; Apply sends exactly it to Kafka as you (refused if the
-          quotas it depends on change first) and writes it to the audit trail.
+          Preview first: Kafka&apos;s own validation, the console&apos;s KIP-55 budget rule, and for every client the
+          console knows the quota Kafka applies and the user&apos;s budget before and after. The preview is kept as a
+          plan; Apply sends exactly it to Kafka as you (refused if the quotas it depends on change first) and writes it
+          to the audit trail.
         </p>
       </MoreInfo>
       <QuotaEditForm key={JSON.stringify(initial)} rule={KIP55_RULE_LABEL} initial={initial} suggestions={names} />
@@ -131,7 +155,9 @@ function Configured({ overview }: { overview: QuotasOverview }) {
   return (
     <>
       <h2>Configured quotas</h2>
-      {overview.groups.every((g) => g.entities.length === 0) && <EmptyState>No client quota is configured: every client is unlimited.</EmptyState>}
+      {overview.groups.every((g) => g.entities.length === 0) && (
+        <EmptyState>No client quota is configured: every client is unlimited.</EmptyState>
+      )}
       {overview.groups
         .filter((g) => g.entities.length > 0)
         .map((g) => (
@@ -151,7 +177,11 @@ function Configured({ overview }: { overview: QuotasOverview }) {
                   key: "change",
                   header: <span className="sr-only">Change</span>,
                   cell: ({ e, v }) => (
-                    <a className="btn small secondary" href={`/quotas?${editLinkParams(e.entity, v.key, v.value)}#edit`} aria-label={`Change ${v.key} of ${e.label}`}>
+                    <a
+                      className="btn small secondary"
+                      href={`/quotas?${editLinkParams(e.entity, v.key, v.value)}#edit`}
+                      aria-label={`Change ${v.key} of ${e.label}`}
+                    >
                       Change
                     </a>
                   ),
@@ -171,8 +201,8 @@ function Budgets({ overview }: { overview: QuotasOverview }) {
       <h2 id="kip55">KIP-55 budget</h2>
       <MoreInfo summary="The rule">
         <p>
-          A {rule}: the explicit client sub-quotas of a user should not sum past the user&apos;s total. What is left goes to the user&apos;s clients
-          without a sub-quota.
+          A {rule}: the explicit client sub-quotas of a user should not sum past the user&apos;s total. What is left
+          goes to the user&apos;s clients without a sub-quota.
         </p>
       </MoreInfo>
       {violations.map((v) => (
@@ -237,7 +267,9 @@ function Applied({ view }: { view: AppliedQuotaView }) {
       <section aria-label="What Kafka applies">
         <h3>
           What Kafka applies to{" "}
-          <span className="mono">{q.kind === "ip" ? `ip ${q.ip}` : `user ${q.user}, client id ${q.clientId === "" ? '""' : q.clientId}`}</span>
+          <span className="mono">
+            {q.kind === "ip" ? `ip ${q.ip}` : `user ${q.user}, client id ${q.clientId === "" ? '""' : q.clientId}`}
+          </span>
         </h3>
         <DataTable
           label="Applied quota"

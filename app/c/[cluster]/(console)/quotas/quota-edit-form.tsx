@@ -60,14 +60,23 @@ export function QuotaEditForm({
     >
       <FormGrid>
         <Field id="q-kind" label="Entity" errors={errors.kind}>
-          <Select name="kind" defaultValue={kind} options={QUOTA_ENTITY_KINDS.map((k) => ({ value: k, label: KIND_LABEL[k] }))} />
+          <Select
+            name="kind"
+            defaultValue={kind}
+            options={QUOTA_ENTITY_KINDS.map((k) => ({ value: k, label: KIND_LABEL[k] }))}
+          />
         </Field>
         <Field id="q-user" label="User" errors={errors.user}>
           <Combobox name="user" defaultValue={v.user ?? ""} placeholder="svc-orders" suggestions={suggestions.users} />
         </Field>
         <Check name="userDefault" defaultChecked={!!v.userDefault} label="user <default>" />
         <Field id="q-clientId" label="Client id" errors={errors.clientId}>
-          <Combobox name="clientId" defaultValue={v.clientId ?? ""} placeholder="orders-api" suggestions={suggestions.clientIds} />
+          <Combobox
+            name="clientId"
+            defaultValue={v.clientId ?? ""}
+            placeholder="orders-api"
+            suggestions={suggestions.clientIds}
+          />
         </Field>
         <Check name="clientIdDefault" defaultChecked={!!v.clientIdDefault} label="client id <default>" />
         <Field id="q-ip" label="IP" errors={errors.ip}>

@@ -20,9 +20,15 @@ import { DataTable, type Column } from "@/components/ui/data-table";
 import { EmptyState } from "@/components/ui/empty-state";
 import { objectTitle } from "@/lib/page-title";
 
-export async function generateMetadata({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
+export async function generateMetadata({
+  searchParams,
+}: {
+  searchParams: Promise<Record<string, string | string[] | undefined>>;
+}) {
   const q = await searchParams;
-  return { title: q.type !== undefined || q.name !== undefined ? objectTitle("Resource", q.type, q.name) : "Resources" };
+  return {
+    title: q.type !== undefined || q.name !== undefined ? objectTitle("Resource", q.type, q.name) : "Resources",
+  };
 }
 
 type Search = Record<string, string | string[] | undefined>;
@@ -56,14 +62,15 @@ export default async function ResourcesPage({ searchParams }: { searchParams: Pr
       return (
         <>
           <h1>Resources</h1>
-          <Alert tone="error">
-            {Object.values(errors).flat().join(" ")}
-          </Alert>
+          <Alert tone="error">{Object.values(errors).flat().join(" ")}</Alert>
           <Link href="/resources">← All resources</Link>
         </>
       );
     }
-    const [detail, listed] = await Promise.all([resourceDetail(viewer, parsed.data), isResourceListed(viewer, parsed.data.type, parsed.data.name)]);
+    const [detail, listed] = await Promise.all([
+      resourceDetail(viewer, parsed.data),
+      isResourceListed(viewer, parsed.data.type, parsed.data.name),
+    ]);
     return (
       <>
         <p>
@@ -74,8 +81,9 @@ export default async function ResourcesPage({ searchParams }: { searchParams: Pr
         </h1>
         {listed.ok && !listed.data && (
           <Alert tone="warn" testId="resource-not-listed">
-            Kafka does not list a {parsed.data.type} named <span className="mono">{parsed.data.name}</span> to you ({viewer.principal}): it does not exist,
-            or you may not describe it. The ACLs below are those that would apply to it.
+            Kafka does not list a {parsed.data.type} named <span className="mono">{parsed.data.name}</span> to you (
+            {viewer.principal}): it does not exist, or you may not describe it. The ACLs below are those that would
+            apply to it.
           </Alert>
         )}
         {detail.ok ? (
@@ -87,7 +95,8 @@ export default async function ResourcesPage({ searchParams }: { searchParams: Pr
             </Alert>
             {detail.code === "DENIED" && (
               <p className="muted">
-                The ACLs that apply are read as you ({viewer.principal}), which Kafka allows only with DESCRIBE on CLUSTER {CLUSTER_RESOURCE_NAME}.
+                The ACLs that apply are read as you ({viewer.principal}), which Kafka allows only with DESCRIBE on
+                CLUSTER {CLUSTER_RESOURCE_NAME}.
               </p>
             )}
           </>
@@ -102,15 +111,12 @@ export default async function ResourcesPage({ searchParams }: { searchParams: Pr
   return (
     <>
       <h1>Resources</h1>
-      <p className="lead">Topics, consumer groups, transactional ids, the cluster, users and tokens you ({viewer.principal}) may see, with the ACLs that apply to each.</p>
+      <p className="lead">
+        Topics, consumer groups, transactional ids, the cluster, users and tokens you ({viewer.principal}) may see, with
+        the ACLs that apply to each.
+      </p>
       <FilterForm query={query} error={parsed.success ? undefined : fieldErrorsOf(parsed.error.issues).q} />
-      {index.ok ? (
-        <IndexView index={index.data} />
-      ) : (
-        <Alert tone="error">
-          {index.message}
-        </Alert>
-      )}
+      {index.ok ? <IndexView index={index.data} /> : <Alert tone="error">{index.message}</Alert>}
     </>
   );
 }
@@ -149,7 +155,12 @@ function IndexView({ index }: { index: ResourceIndex }) {
         ))}
       </nav>
       {index.sections.map((s) => (
-        <section key={s.resourceType} id={s.resourceType} aria-label={SECTION_TITLE[s.resourceType]} className="resource-section">
+        <section
+          key={s.resourceType}
+          id={s.resourceType}
+          aria-label={SECTION_TITLE[s.resourceType]}
+          className="resource-section"
+        >
           <h2>{SECTION_TITLE[s.resourceType]}</h2>
           {SECTION_NOTE[s.resourceType] && <p className="muted">{SECTION_NOTE[s.resourceType]}</p>}
           {s.note !== null && (
@@ -158,7 +169,9 @@ function IndexView({ index }: { index: ResourceIndex }) {
             </Alert>
           )}
           {s.error !== null ? (
-            <Alert tone="error" testId="section-error">{s.error}</Alert>
+            <Alert tone="error" testId="section-error">
+              {s.error}
+            </Alert>
           ) : s.resources.length === 0 ? (
             <EmptyState>None{s.resourceType === "USER" ? " named in ACLs" : ""}.</EmptyState>
           ) : (
@@ -193,7 +206,8 @@ function Detail({ detail }: { detail: ResourceDetail }) {
     <>
       <h2>ACLs that actually apply</h2>
       <p className="muted acl-scope">
-        {count} ACL{count === 1 ? "" : "s"}: the exact LITERAL name, every PREFIXED pattern the name starts with, and LITERAL <code>*</code>, for every principal.
+        {count} ACL{count === 1 ? "" : "s"}: the exact LITERAL name, every PREFIXED pattern the name starts with, and
+        LITERAL <code>*</code>, for every principal.
       </p>
       {detail.groups.length === 0 ? (
         <EmptyState>No ACL applies to this resource.</EmptyState>
@@ -214,13 +228,15 @@ function Detail({ detail }: { detail: ResourceDetail }) {
 
       <h2>Effective permissions</h2>
       <p className="muted" data-testid="assumed-host">
-        host: {UNNAMED_HOST_WORDS}. Where an ACL names a host and the answer from it differs, the cell gives that answer too.
+        host: {UNNAMED_HOST_WORDS}. Where an ACL names a host and the answer from it differs, the cell gives that answer
+        too.
       </p>
       <p className="muted assumptions" data-testid="matrix-assumptions">
-        For clients connecting from a host no ACL names (only <code>*</code>-host ACLs count). {WILDCARD_ROW_NOTE} Assuming <code>super.users = {su}</code> and{" "}
-        <code>allow.everyone.if.no.acl.found = {String(detail.assumptions.allowEveryoneIfNoAclFound)}</code> ({detail.assumptions.source}). Hover a cell for the
-        rule; follow it for the full explanation in Access check (asked from {linkHost}, an address no ACL here names). Each principal opens what it
-        can do everywhere.
+        For clients connecting from a host no ACL names (only <code>*</code>-host ACLs count). {WILDCARD_ROW_NOTE}{" "}
+        Assuming <code>super.users = {su}</code> and{" "}
+        <code>allow.everyone.if.no.acl.found = {String(detail.assumptions.allowEveryoneIfNoAclFound)}</code> (
+        {detail.assumptions.source}). Hover a cell for the rule; follow it for the full explanation in Access check
+        (asked from {linkHost}, an address no ACL here names). Each principal opens what it can do everywhere.
       </p>
       <div className="matrix-wrap">
         <DataTable

@@ -33,12 +33,15 @@ export default async function TokenRequestsPage() {
     <>
       <PageHeader
         title="Token requests"
-        lead="Ask for a delegation token for an owner you cannot create for; someone entitled approves it, and you retrieve its HMAC once."
+        lead={
+          "Ask for a delegation token for an owner you cannot create for; someone entitled approves it, and you " +
+          "retrieve its HMAC once."
+        }
         details={
           <p>
-            Whoever Kafka lets create tokens for that owner (the owner, a super user, or whoever has CREATE_TOKENS on USER:&lt;owner&gt;) can approve:
-            the console then creates the token as them. For yourself, or for an owner you have CREATE_TOKENS on,{" "}
-            <Link href="/tokens">create the token directly</Link>.
+            Whoever Kafka lets create tokens for that owner (the owner, a super user, or whoever has CREATE_TOKENS on
+            USER:&lt;owner&gt;) can approve: the console then creates the token as them. For yourself, or for an owner
+            you have CREATE_TOKENS on, <Link href="/tokens">create the token directly</Link>.
           </p>
         }
       />
@@ -58,20 +61,25 @@ export default async function TokenRequestsPage() {
           <h2 id="decide">Requests I can decide</h2>
           <MoreInfo summary="Which requests are listed">
             <p data-testid="decide-scope">
-              Open requests for owners you appear entitled to create tokens for (you are the owner, a super user, you have CREATE_TOKENS on
-              USER:&lt;owner&gt;, or Kafka shows tokens you created for that owner), and your own. Nobody else sees a request or its reason.{" "}
+              Open requests for owners you appear entitled to create tokens for (you are the owner, a super user, you
+              have CREATE_TOKENS on USER:&lt;owner&gt;, or Kafka shows tokens you created for that owner), and your own.
+              Nobody else sees a request or its reason.{" "}
               {lists.data.approverCheck.by === "you"
                 ? "Judged from the ACLs Kafka shows you; Kafka decides when you approve."
                 : lists.data.approverCheck.by === "servicePrincipal"
-                  ? `Kafka does not let you describe ACLs (that needs DESCRIBE on CLUSTER), so the console's service principal ${lists.data.approverCheck.principal} reads them to tell whether you may approve (each read is audited; the ACLs are not shown); Kafka decides when you approve.`
-                  : "Kafka does not let you describe ACLs (that needs DESCRIBE on CLUSTER); Kafka decides when you approve."}
+                  ? `Kafka does not let you describe ACLs (that needs DESCRIBE on CLUSTER), so the console's ` +
+                    `service principal ${lists.data.approverCheck.principal} reads them to tell whether you may ` +
+                    `approve (each read is audited; the ACLs are not shown); Kafka decides when you approve.`
+                  : "Kafka does not let you describe ACLs (that needs DESCRIBE on CLUSTER); Kafka decides when " +
+                    "you approve."}
             </p>
           </MoreInfo>
           {lists.data.approverCheck.by === "nobody" && (
             <Alert tone="info" testId="approvers-limited">
-              Only super users, the owner and those Kafka shows tokens they created for that owner see a request here: the console cannot read the ACLs as you (that
-              needs DESCRIBE on CLUSTER) and {lists.data.approverCheck.reason}. Someone with CREATE_TOKENS on USER:&lt;owner&gt; may approve, but is not shown the
-              request.
+              Only super users, the owner and those Kafka shows tokens they created for that owner see a request here:
+              the console cannot read the ACLs as you (that needs DESCRIBE on CLUSTER) and{" "}
+              {lists.data.approverCheck.reason}. Someone with CREATE_TOKENS on USER:&lt;owner&gt; may approve, but is
+              not shown the request.
             </Alert>
           )}
           <PendingRequests requests={lists.data.pending} now={now} />
@@ -114,7 +122,8 @@ function MyRequests({ requests, now }: { requests: TokenRequestView[]; now: numb
             <>
               {r.approver && (
                 <div>
-                  {r.status === "DENIED" ? (r.approver === r.requester ? "Withdrawn" : "Denied") : "Approved"} by <span className="mono">{r.approver}</span>
+                  {r.status === "DENIED" ? (r.approver === r.requester ? "Withdrawn" : "Denied") : "Approved"} by{" "}
+                  <span className="mono">{r.approver}</span>
                 </div>
               )}
               {r.decisionReason && <div data-testid="decision-reason">Reason: {r.decisionReason}</div>}
@@ -130,11 +139,17 @@ function MyRequests({ requests, now }: { requests: TokenRequestView[]; now: numb
               {r.retrievable && (
                 <>
                   <RetrieveButton id={r.id} owner={r.owner} />
-                  {r.hmacDeadline && <div className="muted">retrievable once, until {formatRelative(Date.parse(r.hmacDeadline), now)}</div>}
+                  {r.hmacDeadline && (
+                    <div className="muted">
+                      retrievable once, until {formatRelative(Date.parse(r.hmacDeadline), now)}
+                    </div>
+                  )}
                 </>
               )}
               {r.status === "RETRIEVED" && <div className="muted">retrieved; the console no longer has the HMAC</div>}
-              {r.status === "EXPIRED_UNRETRIEVED" && <div className="muted">not retrieved in time; the HMAC was erased</div>}
+              {r.status === "EXPIRED_UNRETRIEVED" && (
+                <div className="muted">not retrieved in time; the HMAC was erased</div>
+              )}
             </>
           ),
         },
@@ -156,7 +171,10 @@ function PendingRequests({ requests, now }: { requests: DecidableRequest[]; now:
       label="Requests I can decide"
       rows={requests}
       rowKey={(r) => r.id}
-      rowProps={(r) => ({ "data-request-id": r.id, "data-entitled": APPEARS_ENTITLED.has(r.entitlement) ? "yes" : r.entitlement })}
+      rowProps={(r) => ({
+        "data-request-id": r.id,
+        "data-entitled": APPEARS_ENTITLED.has(r.entitlement) ? "yes" : r.entitlement,
+      })}
       empty={<EmptyState>No pending request.</EmptyState>}
       columns={[
         {
@@ -195,7 +213,13 @@ function PendingRequests({ requests, now }: { requests: DecidableRequest[]; now:
           cell: (r) => (
             <>
               <Held request={r} now={now} />
-              {r.status === "PENDING" && <DecideForms id={r.id} canApprove={APPEARS_ENTITLED.has(r.entitlement)} own={r.entitlement === "ownRequest"} />}
+              {r.status === "PENDING" && (
+                <DecideForms
+                  id={r.id}
+                  canApprove={APPEARS_ENTITLED.has(r.entitlement)}
+                  own={r.entitlement === "ownRequest"}
+                />
+              )}
             </>
           ),
         },

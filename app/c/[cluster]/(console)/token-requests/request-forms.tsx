@@ -32,9 +32,23 @@ export function TokenRequestForm({ principals = [] }: { principals?: readonly st
   const v = state?.values ?? {};
   const errors = state && !state.ok ? (state.fieldErrors ?? {}) : {};
   return (
-    <form ref={formRef} action={formAction} className="card" aria-label="Request a token" noValidate key={state?.ok ? state.data.id : "form"}>
+    <form
+      ref={formRef}
+      action={formAction}
+      className="card"
+      aria-label="Request a token"
+      noValidate
+      key={state?.ok ? state.data.id : "form"}
+    >
       <FormGrid>
-        <TokenSpecFields idPrefix="tr" values={v} errors={errors} ownerPlaceholder="User:svc-orders" renewersPlaceholder="User:carol" principals={principals} />
+        <TokenSpecFields
+          idPrefix="tr"
+          values={v}
+          errors={errors}
+          ownerPlaceholder="User:svc-orders"
+          renewersPlaceholder="User:carol"
+          principals={principals}
+        />
         <Field id="tr-reason" label="Reason" errors={errors.reason} wide>
           <textarea name="reason" rows={2} defaultValue={v.reason ?? ""} placeholder="What the token is for" />
         </Field>
@@ -49,7 +63,11 @@ export function TokenRequestForm({ principals = [] }: { principals?: readonly st
             result={state}
             testId="request"
             shownFields={REQUEST_FIELDS}
-            success={(d) => <span data-testid="request-submitted">Request submitted for {d.owner}: it is PENDING until someone entitled approves or denies it.</span>}
+            success={(d) => (
+              <span data-testid="request-submitted">
+                Request submitted for {d.owner}: it is PENDING until someone entitled approves or denies it.
+              </span>
+            )}
           />
         </FormActions>
       </FormGrid>
@@ -103,9 +121,19 @@ export function DecideForms({ id, canApprove, own }: { id: string; canApprove: b
         )}
       />
       {canDeny && (
-        <form ref={denyRef} action={denyAction} className="inline" aria-label={own ? `Withdraw ${id}` : `Deny ${id}`} noValidate>
+        <form
+          ref={denyRef}
+          action={denyAction}
+          className="inline"
+          aria-label={own ? `Withdraw ${id}` : `Deny ${id}`}
+          noValidate
+        >
           <input type="hidden" name="id" value={id} />
-          <Field id={`deny-${id}-reason`} label={own ? "Reason for withdrawing" : "Reason for denying"} errors={denyErrors.reason}>
+          <Field
+            id={`deny-${id}-reason`}
+            label={own ? "Reason for withdrawing" : "Reason for denying"}
+            errors={denyErrors.reason}
+          >
             <input name="reason" defaultValue={deny?.values.reason ?? ""} />
           </Field>
           <SubmitButton variant="danger" small>
@@ -113,7 +141,13 @@ export function DecideForms({ id, canApprove, own }: { id: string; canApprove: b
           </SubmitButton>
         </form>
       )}
-      <ResultPanel result={deny} testId="deny" small shownFields={["reason"]} success={(d) => (own ? "Withdrawn." : <>Denied. {d.requester} sees your reason.</>)} />
+      <ResultPanel
+        result={deny}
+        testId="deny"
+        small
+        shownFields={["reason"]}
+        success={(d) => (own ? "Withdrawn." : <>Denied. {d.requester} sees your reason.</>)}
+      />
     </div>
   );
 }

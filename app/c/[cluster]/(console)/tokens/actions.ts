@@ -8,10 +8,15 @@ export type TokenCreateState = (FormResult<TokenCreated> & { owner: string | nul
 export type TokenExpiryState = FormResult<TokenExpiryResult> | null;
 
 /** The HMAC is read from the form but never shown again. */
-const withHmac = { omit: ["hmac"], raw: (values: Record<string, string>, formData: FormData) => ({ ...values, hmac: formData.get("hmac") ?? "" }) };
+const withHmac = {
+  omit: ["hmac"],
+  raw: (values: Record<string, string>, formData: FormData) => ({ ...values, hmac: formData.get("hmac") ?? "" }),
+};
 
 export async function createTokenAction(_prev: TokenCreateState, formData: FormData): Promise<TokenCreateState> {
-  const { viewer, values, input, result } = await changeFromForm("token.create", formData, { schema: tokenCreateFormSchema });
+  const { viewer, values, input, result } = await changeFromForm("token.create", formData, {
+    schema: tokenCreateFormSchema,
+  });
   if (result.ok) revalidatePath("/tokens");
   const owner = input !== null && input.owner !== null && input.owner !== viewer.principal ? input.owner : null;
   return { ...result, values, owner };

@@ -37,16 +37,27 @@ export function CreateTokenForm({ viewer, principals }: { viewer: string; princi
     <>
       <form ref={formRef} action={formAction} className="card" aria-label="Create a token" noValidate>
         <FormGrid>
-          <TokenSpecFields idPrefix="t" values={v} errors={errors} ownerPlaceholder={`${viewer} (yourself)`} renewersPlaceholder="User:bob, User:carol" principals={principals} />
+          <TokenSpecFields
+            idPrefix="t"
+            values={v}
+            errors={errors}
+            ownerPlaceholder={`${viewer} (yourself)`}
+            renewersPlaceholder="User:bob, User:carol"
+            principals={principals}
+          />
           <FormActions>
             <SubmitButton pendingLabel="Creating…">Create token</SubmitButton>
             <p className="hint">
-              Empty owner = yourself. Another owner needs CREATE_TOKENS on USER:&lt;owner&gt; (KIP-373). Renewers may renew and expire it too; the
-              broker caps the lifetime at delegation.token.max.lifetime.ms.
+              Empty owner = yourself. Another owner needs CREATE_TOKENS on USER:&lt;owner&gt; (KIP-373). Renewers may
+              renew and expire it too; the broker caps the lifetime at delegation.token.max.lifetime.ms.
             </p>
           </FormActions>
         </FormGrid>
-        {restored && <p className="hint" data-testid="draft-restored">Your entries from before the sign-in are back: submit again.</p>}
+        {restored && (
+          <p className="hint" data-testid="draft-restored">
+            Your entries from before the sign-in are back: submit again.
+          </p>
+        )}
       </form>
       {state && (
         <ResultPanel result={state.ok ? null : state} testId="token-create" shownFields={SPEC_FIELDS}>
@@ -57,7 +68,9 @@ export function CreateTokenForm({ viewer, principals }: { viewer: string; princi
           )}
         </ResultPanel>
       )}
-      {state?.ok && <HmacOnce tokenId={state.data.token.tokenId} hmac={state.data.hmac} owner={state.data.token.owner} />}
+      {state?.ok && (
+        <HmacOnce tokenId={state.data.token.tokenId} hmac={state.data.hmac} owner={state.data.token.owner} />
+      )}
     </>
   );
 }

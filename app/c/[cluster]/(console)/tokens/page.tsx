@@ -29,11 +29,12 @@ export default async function TokensPage({ searchParams }: { searchParams: Promi
         details={
           <>
             <p>
-              Listed: your own tokens, those you requested or may renew, and those of owners you have DESCRIBE_TOKENS on. You can issue tokens for
-              yourself or, where Kafka allows it, for others (KIP-373).
+              Listed: your own tokens, those you requested or may renew, and those of owners you have DESCRIBE_TOKENS
+              on. You can issue tokens for yourself or, where Kafka allows it, for others (KIP-373).
             </p>
             <p>
-              Cannot create for an owner? <Link href="/token-requests">Request a token</Link> and someone entitled approves it.
+              Cannot create for an owner? <Link href="/token-requests">Request a token</Link> and someone entitled
+              approves it.
             </p>
           </>
         }
@@ -46,20 +47,24 @@ export default async function TokensPage({ searchParams }: { searchParams: Promi
         <h2>Tokens you can see</h2>
         <MoreInfo summary="Renewing and expiring">
           <p>
-            HMACs are never listed. Renewing and expiring need the token&apos;s HMAC: Kafka identifies the token by it, and the console does not keep
-            HMACs, so paste the one you received at creation (a token you just created on this page has its HMAC filled in until you leave or reload).
-            Only the owner and the renewers may renew or expire a token (Kafka refuses anyone else), so only their rows offer it.
+            HMACs are never listed. Renewing and expiring need the token&apos;s HMAC: Kafka identifies the token by it,
+            and the console does not keep HMACs, so paste the one you received at creation (a token you just created on
+            this page has its HMAC filled in until you leave or reload). Only the owner and the renewers may renew or
+            expire a token (Kafka refuses anyone else), so only their rows offer it.
           </p>
         </MoreInfo>
         {filtered !== null && (
           <p className="row" data-testid="token-filter">
-            <span>
-              Showing {filtered}.
-            </span>
+            <span>Showing {filtered}.</span>
             <Link href="/tokens">Show every token</Link>
           </p>
         )}
-        <TokenList initial={list.ok ? list.data : null} initialError={list.ok ? null : list.message} viewer={viewer.principal} filter={filter} />
+        <TokenList
+          initial={list.ok ? list.data : null}
+          initialError={list.ok ? null : list.message}
+          viewer={viewer.principal}
+          filter={filter}
+        />
       </HmacMemoryProvider>
     </>
   );

@@ -46,7 +46,14 @@ export function TokenExpiryForms({ tokenId, onExpired }: { tokenId: string; onEx
       <form ref={renewRef} action={renewAction} className="inline" aria-label={`Renew ${tokenId}`} noValidate>
         <input type="hidden" name="tokenId" value={tokenId} />
         <Field id={`r-${tokenId}-hmac`} label="HMAC" hint={hmacHint} errors={renewErrors.hmac}>
-          <input key={known === undefined ? "typed" : "remembered"} name="hmac" type="password" autoComplete="off" defaultValue={known} required />
+          <input
+            key={known === undefined ? "typed" : "remembered"}
+            name="hmac"
+            type="password"
+            autoComplete="off"
+            defaultValue={known}
+            required
+          />
         </Field>
         <Field id={`r-${tokenId}-period`} label="Period (hours)" errors={renewErrors.periodHours}>
           <input name="periodHours" inputMode="decimal" defaultValue={renew?.values.periodHours ?? "24"} />
@@ -55,11 +62,24 @@ export function TokenExpiryForms({ tokenId, onExpired }: { tokenId: string; onEx
           Renew
         </SubmitButton>
       </form>
-      <ResultPanel result={renew} testId="token-renew" small shownFields={["hmac", "periodHours"]} success={(d) => d.message} />
+      <ResultPanel
+        result={renew}
+        testId="token-renew"
+        small
+        shownFields={["hmac", "periodHours"]}
+        success={(d) => d.message}
+      />
       <form ref={expireRef} action={expireAction} className="inline" aria-label={`Expire ${tokenId}`} noValidate>
         <input type="hidden" name="tokenId" value={tokenId} />
         <Field id={`e-${tokenId}-hmac`} label="HMAC" hint={hmacHint} errors={expireErrors.hmac}>
-          <input key={known === undefined ? "typed" : "remembered"} name="hmac" type="password" autoComplete="off" defaultValue={known} required />
+          <input
+            key={known === undefined ? "typed" : "remembered"}
+            name="hmac"
+            type="password"
+            autoComplete="off"
+            defaultValue={known}
+            required
+          />
         </Field>
         <Field id={`e-${tokenId}-when`} label="When">
           <Select
@@ -72,13 +92,24 @@ export function TokenExpiryForms({ tokenId, onExpired }: { tokenId: string; onEx
           />
         </Field>
         <Field id={`e-${tokenId}-hours`} label="Hours" errors={expireErrors.hours}>
-          <input name="hours" inputMode="decimal" defaultValue={expire?.values.hours ?? ""} placeholder="with “in N hours”" />
+          <input
+            name="hours"
+            inputMode="decimal"
+            defaultValue={expire?.values.hours ?? ""}
+            placeholder="with “in N hours”"
+          />
         </Field>
         <SubmitButton variant="danger" small>
           Expire
         </SubmitButton>
       </form>
-      <ResultPanel result={expire} testId="token-expire" small shownFields={["hmac", "hours", "when"]} success={(d) => d.message} />
+      <ResultPanel
+        result={expire}
+        testId="token-expire"
+        small
+        shownFields={["hmac", "hours", "when"]}
+        success={(d) => d.message}
+      />
     </div>
   );
 }

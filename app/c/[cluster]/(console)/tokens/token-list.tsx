@@ -10,9 +10,22 @@ import { Badge } from "@/components/ui/badge";
 import { EmptyState } from "@/components/ui/empty-state";
 import { Skeleton } from "@/components/ui/skeleton";
 import { SortableDataTable } from "@/components/ui/sortable-data-table";
-import { NO_TOKEN_FILTER, expiryPhrase, formatRelative, matchesTokenFilter, tokenEndsAt, type TokenFilter } from "@/lib/services/token-view";
+import {
+  NO_TOKEN_FILTER,
+  expiryPhrase,
+  formatRelative,
+  matchesTokenFilter,
+  tokenEndsAt,
+  type TokenFilter,
+} from "@/lib/services/token-view";
 import type { TokenList as TokenListData, TokenView } from "@/lib/schemas/tokens";
-import { TOKEN_REFETCH_MS, mayChangeExpiry, tokenKeys, whyNoExpiryChange, withKeptRows } from "@/components/tokens/token-queries";
+import {
+  TOKEN_REFETCH_MS,
+  mayChangeExpiry,
+  tokenKeys,
+  whyNoExpiryChange,
+  withKeptRows,
+} from "@/components/tokens/token-queries";
 import { TokenExpiryForms } from "./token-expiry-forms";
 
 const iso = (at: number) => new Date(at).toISOString().replace(".000Z", "Z");
@@ -55,20 +68,33 @@ export function TokenList({
   const error = query.error instanceof ApiError ? query.error : null;
 
   if (!data) {
-    if (initialError || error) return <Alert tone="error" testId="tokens-error">{error?.message ?? initialError}</Alert>;
+    if (initialError || error)
+      return (
+        <Alert tone="error" testId="tokens-error">
+          {error?.message ?? initialError}
+        </Alert>
+      );
     return <Skeleton label="Loading the tokens" lines={0} table />;
   }
-  const tokens = withKeptRows(data, kept).filter((t) => kept.has(t.tokenId) || matchesTokenFilter(t, viewer, filter, data.now));
+  const tokens = withKeptRows(data, kept).filter(
+    (t) => kept.has(t.tokenId) || matchesTokenFilter(t, viewer, filter, data.now),
+  );
   return (
     <>
       {error && (
         <Alert tone="warn" small testId="tokens-refresh-error">
-          {error.sessionEnded ? "Your session has ended: sign in again to see changes. " : `Could not refresh the list: ${error.message} `}
+          {error.sessionEnded
+            ? "Your session has ended: sign in again to see changes. "
+            : `Could not refresh the list: ${error.message} `}
           The list below is from {new Date(query.dataUpdatedAt).toLocaleTimeString()}.
         </Alert>
       )}
       {tokens.length === 0 ? (
-        <EmptyState>{filter.role === null && filter.expiring === null ? "No delegation token you may see." : "No token of yours matches this filter."}</EmptyState>
+        <EmptyState>
+          {filter.role === null && filter.expiring === null
+            ? "No delegation token you may see."
+            : "No token of yours matches this filter."}
+        </EmptyState>
       ) : (
         <TokenTable
           tokens={tokens}
@@ -110,7 +136,10 @@ const TOKEN_COLUMNS = [
         <span className="muted">none</span>
       ),
   }),
-  columns.accessor("issueTimestamp", { header: "Issued", cell: (c) => <When at={c.getValue()} now={nowOf(c.table)} /> }),
+  columns.accessor("issueTimestamp", {
+    header: "Issued",
+    cell: (c) => <When at={c.getValue()} now={nowOf(c.table)} />,
+  }),
   columns.accessor((t) => tokenEndsAt(t), {
     id: "expiry",
     header: "Expiry",

@@ -32,7 +32,8 @@ export async function deleteScramAction(_prev: ScramState, formData: FormData): 
   const { values, input, result } = await changeFromForm("scram.delete", formData, {
     raw: (v) => ({ user: v.user ?? "", mechanism: v.mechanism || undefined }),
   });
-  // A deleted user's row stays (with this answer in it) until the next visit: revalidating would remove the row and the answer with it.
+  // A deleted user's row stays (with this answer in it) until the next visit: revalidating would remove the row and the
+  // answer with it.
   if (result.ok && input?.mechanism !== undefined) revalidatePath("/users");
   return { ...result, values };
 }

@@ -18,17 +18,23 @@ export default async function ScramUsersPage() {
     <>
       <PageHeader
         title="SCRAM users"
-        lead={`Users who sign in to Kafka with SCRAM-SHA-256 or -512, as Kafka shows them to you (${viewer.principal}).`}
+        lead={
+          `Users who sign in to Kafka with SCRAM-SHA-256 or -512, as Kafka shows them to you ` +
+          `(${viewer.principal}).`
+        }
         details={
           <>
             <p>
-              Listing needs DESCRIBE on CLUSTER, every change ALTER on CLUSTER: the console asks Kafka as you, and Kafka decides. The console salts and
-              hashes a new password itself (PBKDF2 with the mechanism&apos;s hash, as Kafka&apos;s own tools do) and sends Kafka only that; the password is
-              never stored, logged or written to the audit trail. A generated password is shown once.
+              Listing needs DESCRIBE on CLUSTER, every change ALTER on CLUSTER: the console asks Kafka as you, and Kafka
+              decides. The console salts and hashes a new password itself (PBKDF2 with the mechanism&apos;s hash, as
+              Kafka&apos;s own tools do) and sends Kafka only that; the password is never stored, logged or written to
+              the audit trail. A generated password is shown once.
             </p>
             <p>
-              Rotating or deleting a credential ends that user&apos;s console sessions within {env().CREDENTIAL_REVERIFY_MINUTES} minutes (CREDENTIAL_REVERIFY_MINUTES): sessions prove
-              their credential to Kafka again while in use. Clients already connected to Kafka keep their connection until they reconnect.
+              Rotating or deleting a credential ends that user&apos;s console sessions within{" "}
+              {env().CREDENTIAL_REVERIFY_MINUTES} minutes (CREDENTIAL_REVERIFY_MINUTES): sessions prove their credential
+              to Kafka again while in use. Clients already connected to Kafka keep their connection until they
+              reconnect.
             </p>
           </>
         }

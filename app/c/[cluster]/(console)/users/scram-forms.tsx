@@ -6,12 +6,24 @@ import { Alert, ResultPanel } from "@/components/ui/alert";
 import { SubmitButton } from "@/components/ui/submit-button";
 import { CopyButton } from "@/components/ui/copy-button";
 import { useFormDraft } from "@/components/ui/form-draft";
-import { SCRAM_DEFAULT_ITERATIONS, SCRAM_MAX_ITERATIONS, SCRAM_MECHANISMS, SCRAM_MIN_ITERATIONS, type ScramChangeResult } from "@/lib/schemas/scram-users";
+import {
+  SCRAM_DEFAULT_ITERATIONS,
+  SCRAM_MAX_ITERATIONS,
+  SCRAM_MECHANISMS,
+  SCRAM_MIN_ITERATIONS,
+  type ScramChangeResult,
+} from "@/lib/schemas/scram-users";
 import { deleteScramAction, upsertScramAction, type ScramState } from "./actions";
 
 const SHOWN = ["user", "mechanism", "iterations", "password", "passwordConfirm"];
 
-const DONE: Record<ScramChangeResult["change"], string> = { created: "Created", rotated: "Password changed for", added: "Mechanism added for", set: "Password set for", deleted: "Deleted credentials of" };
+const DONE: Record<ScramChangeResult["change"], string> = {
+  created: "Created",
+  rotated: "Password changed for",
+  added: "Mechanism added for",
+  set: "Password set for",
+  deleted: "Deleted credentials of",
+};
 
 /**
  * Create a user (no `user` given) or set a credential of `user`: the password typed twice,
@@ -25,12 +37,15 @@ export function ScramCredentialForm({ user, mechanism, label }: { user?: string;
   const id = `scram-${user ?? "new"}`;
   const formRef = useRef<HTMLFormElement>(null);
   // Passwords are never part of a draft; the password source radio decides which fields show.
-  const restored = useFormDraft(formRef, id, state, [], (d) => setSource(d.passwordSource === "typed" ? "typed" : "generated"));
+  const restored = useFormDraft(formRef, id, state, [], (d) =>
+    setSource(d.passwordSource === "typed" ? "typed" : "generated"),
+  );
   return (
     <>
       <form ref={formRef} action={formAction} aria-label={label} noValidate className={user ? "scram-inline" : "card"}>
         <FormGrid>
-          {/* Create never replaces an existing credential (someone may have created the user meanwhile); Set password rotates. */}
+          {/* Create never replaces an existing credential (someone may have created the user meanwhile);
+              Set password rotates. */}
           <input type="hidden" name="ifExists" value={user === undefined ? "refuse" : "replace"} />
           {user === undefined ? (
             <Field id={`${id}-user`} label="User name" errors={errors.user}>
@@ -46,18 +61,41 @@ export function ScramCredentialForm({ user, mechanism, label }: { user?: string;
               ))}
             </select>
           </Field>
-          <Field id={`${id}-iterations`} label="Iterations" hint={`${SCRAM_MIN_ITERATIONS} to ${SCRAM_MAX_ITERATIONS}`} errors={errors.iterations}>
-            <input name="iterations" inputMode="numeric" defaultValue={v.iterations ?? String(SCRAM_DEFAULT_ITERATIONS)} />
+          <Field
+            id={`${id}-iterations`}
+            label="Iterations"
+            hint={`${SCRAM_MIN_ITERATIONS} to ${SCRAM_MAX_ITERATIONS}`}
+            errors={errors.iterations}
+          >
+            <input
+              name="iterations"
+              inputMode="numeric"
+              defaultValue={v.iterations ?? String(SCRAM_DEFAULT_ITERATIONS)}
+            />
           </Field>
           <fieldset className="wide plain-fieldset">
             <legend>Password</legend>
             <label className="check">
-              {/* defaultChecked, not checked: React resets a form after its action, back to the defaults of the latest render. */}
-              <input type="radio" name="passwordSource" value="generated" defaultChecked={source === "generated"} onChange={() => setSource("generated")} /> generate one
-              (shown once)
+              {/* defaultChecked, not checked: React resets a form after its action, back to the defaults of
+                  the latest render. */}
+              <input
+                type="radio"
+                name="passwordSource"
+                value="generated"
+                defaultChecked={source === "generated"}
+                onChange={() => setSource("generated")}
+              />{" "}
+              generate one (shown once)
             </label>
             <label className="check">
-              <input type="radio" name="passwordSource" value="typed" defaultChecked={source === "typed"} onChange={() => setSource("typed")} /> type it
+              <input
+                type="radio"
+                name="passwordSource"
+                value="typed"
+                defaultChecked={source === "typed"}
+                onChange={() => setSource("typed")}
+              />{" "}
+              type it
             </label>
           </fieldset>
           {source === "typed" && (
@@ -110,9 +148,13 @@ function ScramDone({ result, testId }: { result: ScramChangeResult; testId: stri
     <section className="card" aria-label="SCRAM change" data-testid={`${testId}-done`}>
       <Alert tone="success">
         {DONE[result.change]} <span className="mono">{result.principal}</span>
-        {result.credentials.length > 0 ? `: ${result.credentials.map((c) => `${c.mechanism} (${c.iterations} iterations)`).join(", ")}.` : ": no SCRAM credential left."}
+        {result.credentials.length > 0
+          ? `: ${result.credentials.map((c) => `${c.mechanism} (${c.iterations} iterations)`).join(", ")}.`
+          : ": no SCRAM credential left."}
       </Alert>
-      {result.generatedPassword !== undefined && <PasswordOnce user={result.user} password={result.generatedPassword} />}
+      {result.generatedPassword !== undefined && (
+        <PasswordOnce user={result.user} password={result.generatedPassword} />
+      )}
       <p className="muted">The same change with Kafka&apos;s tools (password masked):</p>
       {result.cli.map((c) => (
         <pre key={c} className="mono" data-testid="scram-cli">
@@ -130,7 +172,13 @@ function PasswordOnce({ user, password }: { user: string; password: string }) {
         The console does not keep it.
       </Alert>
       <Field id={`generated-${user}`} label={`Password of ${user}`}>
-        <input readOnly value={password} className="mono" data-testid="generated-password" onFocus={(e) => e.currentTarget.select()} />
+        <input
+          readOnly
+          value={password}
+          className="mono"
+          data-testid="generated-password"
+          onFocus={(e) => e.currentTarget.select()}
+        />
       </Field>
       <div className="actions">
         <CopyButton text={password} label="Copy password" />

@@ -162,7 +162,7 @@ class Compiler {
       matchRoot = this.lastAccept;
       root = new Start(matchRoot, 0, false);
     } else {
-      for (let x = 0; x < this.pattern.length; ) {
+      for (let x = 0; x < this.pattern.length;) {
         const c = this.pattern.codePointAt(x)!;
         if (isSupplementary(c)) this.hasSupplementary = true;
         this.temp.push(c);
@@ -398,7 +398,8 @@ class Compiler {
           continue;
         }
         case 0x5b:
-          if (this.has(CANON_EQ)) throw unsupported("canonical equivalence (?c) with a character class is not reproduced by the policy core");
+          if (this.has(CANON_EQ))
+            throw unsupported("canonical equivalence (?c) with a character class is not reproduced by the policy core");
           node = this.newCharProperty(this.clazz(true));
           break;
         case 0x5c:
@@ -409,7 +410,8 @@ class Compiler {
             ch = this.next();
             if (ch !== 0x7b) this.unread();
             else oneLetter = false;
-            if (this.has(CANON_EQ)) throw unsupported("canonical equivalence (?c) with a \\p property is not reproduced by the policy core");
+            if (this.has(CANON_EQ))
+              throw unsupported("canonical equivalence (?c) with a \\p property is not reproduced by the policy core");
             node = this.newCharProperty(this.family(oneLetter, comp));
           } else {
             this.unread();
@@ -505,7 +507,8 @@ class Compiler {
             ch = this.next();
             if (ch !== 0x7b) this.unread();
             else oneLetter = false;
-            if (this.has(CANON_EQ)) throw unsupported("canonical equivalence (?c) with a \\p property is not reproduced by the policy core");
+            if (this.has(CANON_EQ))
+              throw unsupported("canonical equivalence (?c) with a \\p property is not reproduced by the policy core");
             return this.newCharProperty(this.family(oneLetter, comp));
           }
           this.unread();
@@ -586,7 +589,15 @@ class Compiler {
     switch (String.fromCharCode(ch)) {
       case "0":
         return this.o();
-      case "1": case "2": case "3": case "4": case "5": case "6": case "7": case "8": case "9":
+      case "1":
+      case "2":
+      case "3":
+      case "4":
+      case "5":
+      case "6":
+      case "7":
+      case "8":
+      case "9":
         if (inclass) break;
         if (create) this.root = this.ref(ch - 0x30);
         return -1;
@@ -638,7 +649,8 @@ class Compiler {
         if (create) {
           if (this.peek() === 0x7b) {
             if (this.skip() === 0x67) {
-              if (this.read() === 0x7d) throw unsupported("\\b{g} (grapheme cluster boundaries) is not reproduced by the policy core");
+              if (this.read() === 0x7d)
+                throw unsupported("\\b{g} (grapheme cluster boundaries) is not reproduced by the policy core");
               break;
             }
             this.unread();
@@ -843,7 +855,9 @@ class Compiler {
                 return inRange(up) || inRange(toLowerCaseCp(up));
               });
             }
-            return pred((c) => inRange(c) || (ASCII.isAscii(c) && (inRange(ASCII.toUpper(c)) || inRange(ASCII.toLower(c)))));
+            return pred(
+              (c) => inRange(c) || (ASCII.isAscii(c) && (inRange(ASCII.toUpper(c)) || inRange(ASCII.toLower(c)))),
+            );
           }
           const bmp = hi < 0xd800 || (lo > 0xdfff && hi < 0x10000);
           return pred(inRange, bmp);
@@ -1043,7 +1057,15 @@ class Compiler {
       const info = new TreeInfo();
       const groupTail = tail as GroupTail;
       if (head.study(info)) {
-        const gc = new GroupCurly(head.next as Node, node.cmin, node.cmax, node.type, groupTail.localIndex, groupTail.groupIndex, capturingGroup);
+        const gc = new GroupCurly(
+          head.next as Node,
+          node.cmin,
+          node.cmax,
+          node.type,
+          groupTail.localIndex,
+          groupTail.groupIndex,
+          capturingGroup,
+        );
         this.root = gc;
         return gc;
       }
@@ -1066,14 +1088,30 @@ class Compiler {
     let ch = this.peek();
     for (;;) {
       switch (ch) {
-        case 0x69: this.flags0 |= CASE_INSENSITIVE; break;
-        case 0x6d: this.flags0 |= MULTILINE; break;
-        case 0x73: this.flags0 |= DOTALL; break;
-        case 0x64: this.flags0 |= UNIX_LINES; break;
-        case 0x75: this.flags0 |= UNICODE_CASE; break;
-        case 0x63: this.flags0 |= CANON_EQ; break;
-        case 0x78: this.flags0 |= COMMENTS; break;
-        case 0x55: this.flags0 |= UNICODE_CHARACTER_CLASS | UNICODE_CASE; break;
+        case 0x69:
+          this.flags0 |= CASE_INSENSITIVE;
+          break;
+        case 0x6d:
+          this.flags0 |= MULTILINE;
+          break;
+        case 0x73:
+          this.flags0 |= DOTALL;
+          break;
+        case 0x64:
+          this.flags0 |= UNIX_LINES;
+          break;
+        case 0x75:
+          this.flags0 |= UNICODE_CASE;
+          break;
+        case 0x63:
+          this.flags0 |= CANON_EQ;
+          break;
+        case 0x78:
+          this.flags0 |= COMMENTS;
+          break;
+        case 0x55:
+          this.flags0 |= UNICODE_CHARACTER_CLASS | UNICODE_CASE;
+          break;
         case 0x2d:
           this.next();
           this.subFlag();
@@ -1089,14 +1127,30 @@ class Compiler {
     let ch = this.peek();
     for (;;) {
       switch (ch) {
-        case 0x69: this.flags0 &= ~CASE_INSENSITIVE; break;
-        case 0x6d: this.flags0 &= ~MULTILINE; break;
-        case 0x73: this.flags0 &= ~DOTALL; break;
-        case 0x64: this.flags0 &= ~UNIX_LINES; break;
-        case 0x75: this.flags0 &= ~UNICODE_CASE; break;
-        case 0x63: this.flags0 &= ~CANON_EQ; break;
-        case 0x78: this.flags0 &= ~COMMENTS; break;
-        case 0x55: this.flags0 &= ~(UNICODE_CHARACTER_CLASS | UNICODE_CASE); break;
+        case 0x69:
+          this.flags0 &= ~CASE_INSENSITIVE;
+          break;
+        case 0x6d:
+          this.flags0 &= ~MULTILINE;
+          break;
+        case 0x73:
+          this.flags0 &= ~DOTALL;
+          break;
+        case 0x64:
+          this.flags0 &= ~UNIX_LINES;
+          break;
+        case 0x75:
+          this.flags0 &= ~UNICODE_CASE;
+          break;
+        case 0x63:
+          this.flags0 &= ~CANON_EQ;
+          break;
+        case 0x78:
+          this.flags0 &= ~COMMENTS;
+          break;
+        case 0x55:
+          this.flags0 &= ~(UNICODE_CHARACTER_CLASS | UNICODE_CASE);
+          break;
         default:
           return;
       }
@@ -1238,7 +1292,8 @@ class Compiler {
   }
 
   private N(): number {
-    if (this.read() === 0x7b) throw unsupported("\\N{name} (characters by Unicode name) is not reproduced by the policy core");
+    if (this.read() === 0x7b)
+      throw unsupported("\\N{name} (characters by Unicode name) is not reproduced by the policy core");
     throw this.error("Illegal character name escape sequence");
   }
 }

@@ -10,7 +10,18 @@
  * Differences in Java's internal optimisations (Boyer-Moore for literal patterns, the
  * failed-position memo of greedy loops) are left out: they do not change results.
  */
-import { ASCII, Character, charCount, codePointAt, codePointBefore, generalCategory, isHighSurrogate, isLowSurrogate, toLowerCaseCp, toUpperCaseCp } from "../characters";
+import {
+  ASCII,
+  Character,
+  charCount,
+  codePointAt,
+  codePointBefore,
+  generalCategory,
+  isHighSurrogate,
+  isLowSurrogate,
+  toLowerCaseCp,
+  toUpperCaseCp,
+} from "../characters";
 import { JavaException, UNSUPPORTED_JAVA_REGEX } from "../exception";
 import type { RegexBudget } from "../../regex-budget";
 
@@ -99,9 +110,12 @@ export interface CharPredicate {
 }
 
 export const pred = (is: (cp: number) => boolean, bmp = false): CharPredicate => ({ is, bmp });
-export const union = (a: CharPredicate, b: CharPredicate): CharPredicate => pred((c) => a.is(c) || b.is(c), a.bmp && b.bmp);
-export const union3 = (a: CharPredicate, b: CharPredicate, c: CharPredicate): CharPredicate => pred((x) => a.is(x) || b.is(x) || c.is(x));
-export const and = (a: CharPredicate, b: CharPredicate): CharPredicate => pred((c) => a.is(c) && b.is(c), a.bmp && b.bmp);
+export const union = (a: CharPredicate, b: CharPredicate): CharPredicate =>
+  pred((c) => a.is(c) || b.is(c), a.bmp && b.bmp);
+export const union3 = (a: CharPredicate, b: CharPredicate, c: CharPredicate): CharPredicate =>
+  pred((x) => a.is(x) || b.is(x) || c.is(x));
+export const and = (a: CharPredicate, b: CharPredicate): CharPredicate =>
+  pred((c) => a.is(c) && b.is(c), a.bmp && b.bmp);
 export const negate = (a: CharPredicate): CharPredicate => pred((c) => !a.is(c));
 
 // ---- base --------------------------------------------------------------------------------
@@ -301,7 +315,8 @@ export class LineEnding extends Node {
   match(m: MatchState, i: number): boolean {
     if (i >= m.to) return false;
     const ch = m.text.charCodeAt(i);
-    if (ch === 0x0a || ch === 0x0b || ch === 0x0c || ch === 0x85 || ch === 0x2028 || ch === 0x2029) return this.then(m, i + 1);
+    if (ch === 0x0a || ch === 0x0b || ch === 0x0c || ch === 0x85 || ch === 0x2028 || ch === 0x2029)
+      return this.then(m, i + 1);
     if (ch === 0x0d) {
       i++;
       if (i < m.to && m.text.charCodeAt(i) === 0x0a && this.then(m, i + 1)) return true;
@@ -456,7 +471,9 @@ export class Slice extends Node {
     readonly supplementary: boolean,
   ) {
     super();
-    this.buffer = chars.map((c) => (caseMode === "ascii" ? ASCII.toLower(c) : caseMode === "unicode" ? toLowerCaseCp(toUpperCaseCp(c)) : c));
+    this.buffer = chars.map((c) =>
+      caseMode === "ascii" ? ASCII.toLower(c) : caseMode === "unicode" ? toLowerCaseCp(toUpperCaseCp(c)) : c,
+    );
   }
 
   private same(want: number, c: number): boolean {
@@ -1064,7 +1081,8 @@ export class Behind extends Node {
       const rmaxChars = countChars(m.text, i, i32(-this.rmax));
       const rminChars = countChars(m.text, i, i32(-this.rmin));
       const from = Math.max(i - rmaxChars, m.from);
-      for (let j = i - rminChars; !matched && j >= from; j -= j > from ? countChars(m.text, j, -1) : 1) matched = this.cond.match(m, j);
+      for (let j = i - rminChars; !matched && j >= from; j -= j > from ? countChars(m.text, j, -1) : 1)
+        matched = this.cond.match(m, j);
     }
     m.lookbehindTo = savedLBT;
     return matched !== this.negative && this.then(m, i);

@@ -134,7 +134,15 @@ describe("Matcher.replaceAll: Java's replacement syntax", () => {
 });
 
 describe("constructs the mirror does not reproduce say so instead of guessing", () => {
-  it.each(["\\p{InGreek}", "\\p{block=Greek}", "\\X", "\\b{g}", "\\N{LATIN SMALL LETTER A}", "(?c)[a]", "\\p{javaUnicodeIdentifierStart}"])("%j", (pattern) => {
+  it.each([
+    "\\p{InGreek}",
+    "\\p{block=Greek}",
+    "\\X",
+    "\\b{g}",
+    "\\N{LATIN SMALL LETTER A}",
+    "(?c)[a]",
+    "\\p{javaUnicodeIdentifierStart}",
+  ])("%j", (pattern) => {
     expect(thrown(() => JavaPattern.compile(pattern)).error).toBe("UnsupportedJavaRegex");
   });
 

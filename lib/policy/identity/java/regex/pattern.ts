@@ -108,7 +108,10 @@ export class JavaMatcher {
       return fn();
     } catch (e) {
       if (e instanceof RangeError) {
-        throw new JavaException(UNSUPPORTED_JAVA_REGEX, "the regular expression recurses too deeply on this input for the policy core to follow (Java may throw StackOverflowError here)");
+        throw new JavaException(
+          UNSUPPORTED_JAVA_REGEX,
+          "the regular expression recurses too deeply on this input for the policy core to follow (Java may throw StackOverflowError here)",
+        );
       }
       throw e;
     }
@@ -173,7 +176,8 @@ export class JavaMatcher {
 
   /** Matcher.find(int): resets, then searches from `start`. */
   findFrom(start: number): boolean {
-    if (start < 0 || start > this.text.length) throw new JavaException("IndexOutOfBoundsException", "Illegal start index");
+    if (start < 0 || start > this.text.length)
+      throw new JavaException("IndexOutOfBoundsException", "Illegal start index");
     this.reset();
     return this.search(start);
   }
@@ -198,7 +202,8 @@ export class JavaMatcher {
 
   private checkGroup(group: number): void {
     if (this.state.first < 0) throw new JavaException("IllegalStateException", "No match available");
-    if (group < 0 || group > this.compiled.groupCount) throw new JavaException("IndexOutOfBoundsException", `No group ${group}`);
+    if (group < 0 || group > this.compiled.groupCount)
+      throw new JavaException("IndexOutOfBoundsException", `No group ${group}`);
   }
 
   /** Matcher.appendExpandedReplacement: $n (longest group number that exists), ${name}, \x. */
@@ -210,12 +215,14 @@ export class JavaMatcher {
       let next = replacement.charCodeAt(cursor);
       if (next === 0x5c) {
         cursor++;
-        if (cursor === replacement.length) throw new JavaException("IllegalArgumentException", "character to be escaped is missing");
+        if (cursor === replacement.length)
+          throw new JavaException("IllegalArgumentException", "character to be escaped is missing");
         out += replacement[cursor];
         cursor++;
       } else if (next === 0x24) {
         cursor++;
-        if (cursor === replacement.length) throw new JavaException("IllegalArgumentException", "Illegal group reference: group index is missing");
+        if (cursor === replacement.length)
+          throw new JavaException("IllegalArgumentException", "Illegal group reference: group index is missing");
         next = replacement.charCodeAt(cursor);
         let refNum: number;
         if (next === 0x7b) {
@@ -230,9 +237,15 @@ export class JavaMatcher {
               break;
             }
           }
-          if (name.length === 0) throw new JavaException("IllegalArgumentException", "named capturing group has 0 length name");
-          if (next !== 0x7d) throw new JavaException("IllegalArgumentException", "named capturing group is missing trailing '}'");
-          if (ASCII.isDigit(name.charCodeAt(0))) throw new JavaException("IllegalArgumentException", `capturing group name {${name}} starts with digit character`);
+          if (name.length === 0)
+            throw new JavaException("IllegalArgumentException", "named capturing group has 0 length name");
+          if (next !== 0x7d)
+            throw new JavaException("IllegalArgumentException", "named capturing group is missing trailing '}'");
+          if (ASCII.isDigit(name.charCodeAt(0)))
+            throw new JavaException(
+              "IllegalArgumentException",
+              `capturing group name {${name}} starts with digit character`,
+            );
           const n = this.compiled.namedGroups.get(name);
           if (n === undefined) throw new JavaException("IllegalArgumentException", `No group with name {${name}}`);
           refNum = n;
@@ -250,7 +263,8 @@ export class JavaMatcher {
             cursor++;
           }
         }
-        if (this.start(refNum) !== -1 && this.end(refNum) !== -1) out += this.text.slice(this.start(refNum), this.end(refNum));
+        if (this.start(refNum) !== -1 && this.end(refNum) !== -1)
+          out += this.text.slice(this.start(refNum), this.end(refNum));
       } else {
         out += replacement[cursor];
         cursor++;

@@ -23,8 +23,21 @@ export const ASCII_DIGIT = (): CharPredicate => ascii(ASCII.isDigit);
 export const ASCII_WORD = (): CharPredicate => ascii(ASCII.isWord);
 export const ASCII_SPACE = (): CharPredicate => ascii(ASCII.isSpace);
 export const HORIZ_WS = (): CharPredicate =>
-  pred((cp) => cp === 0x09 || cp === 0x20 || cp === 0xa0 || cp === 0x1680 || cp === 0x180e || (cp >= 0x2000 && cp <= 0x200a) || cp === 0x202f || cp === 0x205f || cp === 0x3000, true);
-export const VERT_WS = (): CharPredicate => pred((cp) => (cp >= 0x0a && cp <= 0x0d) || cp === 0x85 || cp === 0x2028 || cp === 0x2029, true);
+  pred(
+    (cp) =>
+      cp === 0x09 ||
+      cp === 0x20 ||
+      cp === 0xa0 ||
+      cp === 0x1680 ||
+      cp === 0x180e ||
+      (cp >= 0x2000 && cp <= 0x200a) ||
+      cp === 0x202f ||
+      cp === 0x205f ||
+      cp === 0x3000,
+    true,
+  );
+export const VERT_WS = (): CharPredicate =>
+  pred((cp) => (cp >= 0x0a && cp <= 0x0d) || cp === 0x85 || cp === 0x2028 || cp === 0x2029, true);
 
 const ALPHABETIC = (): CharPredicate => pred(Character.isAlphabetic);
 export const DIGIT = (): CharPredicate => pred(Character.isDigit);
@@ -36,48 +49,97 @@ export const WHITE_SPACE = (): CharPredicate =>
 const CONTROL = (): CharPredicate => category("Cc");
 const PUNCTUATION = (): CharPredicate => category("Pc", "Pd", "Ps", "Pe", "Po", "Pi", "Pf");
 const HEX_DIGIT = (): CharPredicate =>
-  union(DIGIT(), pred((ch) => (ch >= 0x30 && ch <= 0x39) || (ch >= 0x41 && ch <= 0x46) || (ch >= 0x61 && ch <= 0x66) || (ch >= 0xff10 && ch <= 0xff19) || (ch >= 0xff21 && ch <= 0xff26) || (ch >= 0xff41 && ch <= 0xff46)));
+  union(
+    DIGIT(),
+    pred(
+      (ch) =>
+        (ch >= 0x30 && ch <= 0x39) ||
+        (ch >= 0x41 && ch <= 0x46) ||
+        (ch >= 0x61 && ch <= 0x66) ||
+        (ch >= 0xff10 && ch <= 0xff19) ||
+        (ch >= 0xff21 && ch <= 0xff26) ||
+        (ch >= 0xff41 && ch <= 0xff46),
+    ),
+  );
 const JOIN_CONTROL = (): CharPredicate => pred((ch) => ch === 0x200c || ch === 0x200d);
 const BLANK = (): CharPredicate => pred((ch) => generalCategory(ch) === "Zs" || ch === 0x09);
 const GRAPH = (): CharPredicate => pred((ch) => !["Zs", "Zl", "Zp", "Cc", "Cs", "Cn"].includes(generalCategory(ch)));
 const PRINT = (): CharPredicate => pred((ch) => (GRAPH().is(ch) || BLANK().is(ch)) && !CONTROL().is(ch));
-export const WORD = (): CharPredicate => pred((ch) => Character.isAlphabetic(ch) || ["Mn", "Me", "Mc", "Nd", "Pc"].includes(generalCategory(ch)) || JOIN_CONTROL().is(ch));
+export const WORD = (): CharPredicate =>
+  pred(
+    (ch) =>
+      Character.isAlphabetic(ch) ||
+      ["Mn", "Me", "Mc", "Nd", "Pc"].includes(generalCategory(ch)) ||
+      JOIN_CONTROL().is(ch),
+  );
 
 function posixPredicate(name: string, caseIns: boolean): CharPredicate | null {
   switch (name) {
-    case "ALPHA": return ALPHABETIC();
-    case "LOWER": return caseIns ? union3(LOWERCASE(), UPPERCASE(), TITLECASE()) : LOWERCASE();
-    case "UPPER": return caseIns ? union3(UPPERCASE(), LOWERCASE(), TITLECASE()) : UPPERCASE();
-    case "SPACE": return WHITE_SPACE();
-    case "PUNCT": return PUNCTUATION();
-    case "XDIGIT": return HEX_DIGIT();
-    case "ALNUM": return union(ALPHABETIC(), DIGIT());
-    case "CNTRL": return CONTROL();
-    case "DIGIT": return DIGIT();
-    case "BLANK": return BLANK();
-    case "GRAPH": return GRAPH();
-    case "PRINT": return PRINT();
-    default: return null;
+    case "ALPHA":
+      return ALPHABETIC();
+    case "LOWER":
+      return caseIns ? union3(LOWERCASE(), UPPERCASE(), TITLECASE()) : LOWERCASE();
+    case "UPPER":
+      return caseIns ? union3(UPPERCASE(), LOWERCASE(), TITLECASE()) : UPPERCASE();
+    case "SPACE":
+      return WHITE_SPACE();
+    case "PUNCT":
+      return PUNCTUATION();
+    case "XDIGIT":
+      return HEX_DIGIT();
+    case "ALNUM":
+      return union(ALPHABETIC(), DIGIT());
+    case "CNTRL":
+      return CONTROL();
+    case "DIGIT":
+      return DIGIT();
+    case "BLANK":
+      return BLANK();
+    case "GRAPH":
+      return GRAPH();
+    case "PRINT":
+      return PRINT();
+    default:
+      return null;
   }
 }
 
 function unicodePredicate(name: string, caseIns: boolean): CharPredicate | null {
   switch (name) {
-    case "ALPHABETIC": return ALPHABETIC();
-    case "ASSIGNED": return pred((ch) => generalCategory(ch) !== "Cn");
-    case "CONTROL": return CONTROL();
-    case "HEXDIGIT": case "HEX_DIGIT": return HEX_DIGIT();
-    case "IDEOGRAPHIC": return pred(Character.isIdeographic);
-    case "JOINCONTROL": case "JOIN_CONTROL": return JOIN_CONTROL();
-    case "LETTER": return pred(Character.isLetter);
-    case "LOWERCASE": return caseIns ? union3(LOWERCASE(), UPPERCASE(), TITLECASE()) : LOWERCASE();
-    case "NONCHARACTERCODEPOINT": case "NONCHARACTER_CODE_POINT": return pred((ch) => (ch & 0xfffe) === 0xfffe || (ch >= 0xfdd0 && ch <= 0xfdef));
-    case "TITLECASE": return caseIns ? union3(TITLECASE(), LOWERCASE(), UPPERCASE()) : TITLECASE();
-    case "PUNCTUATION": return PUNCTUATION();
-    case "UPPERCASE": return caseIns ? union3(UPPERCASE(), LOWERCASE(), TITLECASE()) : UPPERCASE();
-    case "WHITESPACE": case "WHITE_SPACE": return WHITE_SPACE();
-    case "WORD": return WORD();
-    default: return null;
+    case "ALPHABETIC":
+      return ALPHABETIC();
+    case "ASSIGNED":
+      return pred((ch) => generalCategory(ch) !== "Cn");
+    case "CONTROL":
+      return CONTROL();
+    case "HEXDIGIT":
+    case "HEX_DIGIT":
+      return HEX_DIGIT();
+    case "IDEOGRAPHIC":
+      return pred(Character.isIdeographic);
+    case "JOINCONTROL":
+    case "JOIN_CONTROL":
+      return JOIN_CONTROL();
+    case "LETTER":
+      return pred(Character.isLetter);
+    case "LOWERCASE":
+      return caseIns ? union3(LOWERCASE(), UPPERCASE(), TITLECASE()) : LOWERCASE();
+    case "NONCHARACTERCODEPOINT":
+    case "NONCHARACTER_CODE_POINT":
+      return pred((ch) => (ch & 0xfffe) === 0xfffe || (ch >= 0xfdd0 && ch <= 0xfdef));
+    case "TITLECASE":
+      return caseIns ? union3(TITLECASE(), LOWERCASE(), UPPERCASE()) : TITLECASE();
+    case "PUNCTUATION":
+      return PUNCTUATION();
+    case "UPPERCASE":
+      return caseIns ? union3(UPPERCASE(), LOWERCASE(), TITLECASE()) : UPPERCASE();
+    case "WHITESPACE":
+    case "WHITE_SPACE":
+      return WHITE_SPACE();
+    case "WORD":
+      return WORD();
+    default:
+      return null;
   }
 }
 
@@ -95,57 +157,126 @@ export function forPosixName(name: string, caseIns: boolean): CharPredicate | nu
 /** \p{name} names that are case-sensitive in Java: categories, ASCII POSIX classes, java* methods. */
 export function forProperty(name: string, caseIns: boolean): CharPredicate | null {
   switch (name) {
-    case "Cn": return category("Cn");
-    case "Lu": return category(...(caseIns ? CASED : ["Lu" as const]));
-    case "Ll": return category(...(caseIns ? CASED : ["Ll" as const]));
-    case "Lt": return category(...(caseIns ? CASED : ["Lt" as const]));
-    case "Lm": case "Lo": case "Mn": case "Me": case "Mc": case "Nd": case "Nl": case "No": case "Zs": case "Zl": case "Zp": case "Cc": case "Cf":
-    case "Co": case "Cs": case "Pd": case "Ps": case "Pe": case "Pc": case "Po": case "Sm": case "Sc": case "Sk": case "So": case "Pi": case "Pf":
+    case "Cn":
+      return category("Cn");
+    case "Lu":
+      return category(...(caseIns ? CASED : ["Lu" as const]));
+    case "Ll":
+      return category(...(caseIns ? CASED : ["Ll" as const]));
+    case "Lt":
+      return category(...(caseIns ? CASED : ["Lt" as const]));
+    case "Lm":
+    case "Lo":
+    case "Mn":
+    case "Me":
+    case "Mc":
+    case "Nd":
+    case "Nl":
+    case "No":
+    case "Zs":
+    case "Zl":
+    case "Zp":
+    case "Cc":
+    case "Cf":
+    case "Co":
+    case "Cs":
+    case "Pd":
+    case "Ps":
+    case "Pe":
+    case "Pc":
+    case "Po":
+    case "Sm":
+    case "Sc":
+    case "Sk":
+    case "So":
+    case "Pi":
+    case "Pf":
       return category(name);
-    case "L": return category(...LETTERS);
-    case "M": return category("Mn", "Me", "Mc");
-    case "N": return category("Nd", "Nl", "No");
-    case "Z": return category("Zs", "Zl", "Zp");
-    case "C": return category("Cc", "Cf", "Co", "Cs", "Cn");
-    case "P": return PUNCTUATION();
-    case "S": return category("Sm", "Sc", "Sk", "So");
-    case "LC": return category(...CASED);
-    case "LD": return category(...LETTERS, "Nd");
-    case "L1": return range(0x00, 0xff);
-    case "all": return ALL();
-    case "ASCII": return range(0x00, 0x7f);
-    case "Alnum": return ascii(ASCII.isAlnum);
-    case "Alpha": return ascii(ASCII.isAlpha);
-    case "Blank": return ascii(ASCII.isBlank);
-    case "Cntrl": return ascii(ASCII.isCntrl);
-    case "Digit": return range(0x30, 0x39);
-    case "Graph": return ascii(ASCII.isGraph);
-    case "Lower": return caseIns ? ascii(ASCII.isAlpha) : range(0x61, 0x7a);
-    case "Print": return range(0x20, 0x7e);
-    case "Punct": return ascii(ASCII.isPunct);
-    case "Space": return ascii(ASCII.isSpace);
-    case "Upper": return caseIns ? ascii(ASCII.isAlpha) : range(0x41, 0x5a);
-    case "XDigit": return ascii(ASCII.isHexDigit);
-    case "javaLowerCase": return caseIns ? union3(LOWERCASE(), UPPERCASE(), TITLECASE()) : LOWERCASE();
-    case "javaUpperCase": return caseIns ? union3(UPPERCASE(), LOWERCASE(), TITLECASE()) : UPPERCASE();
-    case "javaAlphabetic": return ALPHABETIC();
-    case "javaIdeographic": return pred(Character.isIdeographic);
-    case "javaTitleCase": return caseIns ? union3(TITLECASE(), LOWERCASE(), UPPERCASE()) : TITLECASE();
-    case "javaDigit": return DIGIT();
-    case "javaDefined": return pred(Character.isDefined);
-    case "javaLetter": return pred(Character.isLetter);
-    case "javaLetterOrDigit": return pred(Character.isLetterOrDigit);
-    case "javaJavaIdentifierStart": return pred(Character.isJavaIdentifierStart);
-    case "javaJavaIdentifierPart": return pred(Character.isJavaIdentifierPart);
-    case "javaIdentifierIgnorable": return pred(Character.isIdentifierIgnorable);
-    case "javaSpaceChar": return pred(Character.isSpaceChar);
-    case "javaWhitespace": return pred(Character.isWhitespace);
-    case "javaISOControl": return pred(Character.isISOControl);
-    case "javaMirrored": return pred(Character.isMirrored);
+    case "L":
+      return category(...LETTERS);
+    case "M":
+      return category("Mn", "Me", "Mc");
+    case "N":
+      return category("Nd", "Nl", "No");
+    case "Z":
+      return category("Zs", "Zl", "Zp");
+    case "C":
+      return category("Cc", "Cf", "Co", "Cs", "Cn");
+    case "P":
+      return PUNCTUATION();
+    case "S":
+      return category("Sm", "Sc", "Sk", "So");
+    case "LC":
+      return category(...CASED);
+    case "LD":
+      return category(...LETTERS, "Nd");
+    case "L1":
+      return range(0x00, 0xff);
+    case "all":
+      return ALL();
+    case "ASCII":
+      return range(0x00, 0x7f);
+    case "Alnum":
+      return ascii(ASCII.isAlnum);
+    case "Alpha":
+      return ascii(ASCII.isAlpha);
+    case "Blank":
+      return ascii(ASCII.isBlank);
+    case "Cntrl":
+      return ascii(ASCII.isCntrl);
+    case "Digit":
+      return range(0x30, 0x39);
+    case "Graph":
+      return ascii(ASCII.isGraph);
+    case "Lower":
+      return caseIns ? ascii(ASCII.isAlpha) : range(0x61, 0x7a);
+    case "Print":
+      return range(0x20, 0x7e);
+    case "Punct":
+      return ascii(ASCII.isPunct);
+    case "Space":
+      return ascii(ASCII.isSpace);
+    case "Upper":
+      return caseIns ? ascii(ASCII.isAlpha) : range(0x41, 0x5a);
+    case "XDigit":
+      return ascii(ASCII.isHexDigit);
+    case "javaLowerCase":
+      return caseIns ? union3(LOWERCASE(), UPPERCASE(), TITLECASE()) : LOWERCASE();
+    case "javaUpperCase":
+      return caseIns ? union3(UPPERCASE(), LOWERCASE(), TITLECASE()) : UPPERCASE();
+    case "javaAlphabetic":
+      return ALPHABETIC();
+    case "javaIdeographic":
+      return pred(Character.isIdeographic);
+    case "javaTitleCase":
+      return caseIns ? union3(TITLECASE(), LOWERCASE(), UPPERCASE()) : TITLECASE();
+    case "javaDigit":
+      return DIGIT();
+    case "javaDefined":
+      return pred(Character.isDefined);
+    case "javaLetter":
+      return pred(Character.isLetter);
+    case "javaLetterOrDigit":
+      return pred(Character.isLetterOrDigit);
+    case "javaJavaIdentifierStart":
+      return pred(Character.isJavaIdentifierStart);
+    case "javaJavaIdentifierPart":
+      return pred(Character.isJavaIdentifierPart);
+    case "javaIdentifierIgnorable":
+      return pred(Character.isIdentifierIgnorable);
+    case "javaSpaceChar":
+      return pred(Character.isSpaceChar);
+    case "javaWhitespace":
+      return pred(Character.isWhitespace);
+    case "javaISOControl":
+      return pred(Character.isISOControl);
+    case "javaMirrored":
+      return pred(Character.isMirrored);
     case "javaUnicodeIdentifierStart":
     case "javaUnicodeIdentifierPart":
       throw unsupported(`\\p{${name}} (Character.isUnicodeIdentifierStart/Part) is not reproduced by the policy core`);
-    default: return null;
+    default:
+      return null;
   }
 }
 
@@ -187,7 +318,9 @@ export function forUnicodeScript(name: string): CharPredicate | null {
 
 /** Unicode blocks are not mirrored (Java's block table is not reproduced). */
 export function forUnicodeBlock(name: string): never {
-  throw unsupported(`the Unicode block property "${name}" (\\p{In...} / \\p{block=...}) is not reproduced by the policy core`);
+  throw unsupported(
+    `the Unicode block property "${name}" (\\p{In...} / \\p{block=...}) is not reproduced by the policy core`,
+  );
 }
 
 export { negate };

@@ -15,31 +15,43 @@ import styles from "./import-form.module.css";
 /** What one server action may carry (Next's default body limit); larger files go through the API. */
 const MAX_FORM_BYTES = 1_000_000;
 
-const FORMAT_LABEL: Record<(typeof ACL_IMPORT_FORMATS)[number], string> = { auto: "by file name or content", json: "JSON", csv: "CSV", yaml: "YAML" };
+const FORMAT_LABEL: Record<(typeof ACL_IMPORT_FORMATS)[number], string> = {
+  auto: "by file name or content",
+  json: "JSON",
+  csv: "CSV",
+  yaml: "YAML",
+};
 
 /** Where the import plan came from, in one line. */
 function ImportSource({ plan }: { plan: AclImportPlanView }) {
   const s = plan.import;
   const scope = s.scope
-    ? [s.scope.principals.length > 0 ? `principals ${s.scope.principals.join(", ")}` : null, s.scope.resourcePrefix !== "" ? `resource names starting with “${s.scope.resourcePrefix}”` : null]
+    ? [
+        s.scope.principals.length > 0 ? `principals ${s.scope.principals.join(", ")}` : null,
+        s.scope.resourcePrefix !== "" ? `resource names starting with “${s.scope.resourcePrefix}”` : null,
+      ]
         .filter(Boolean)
         .join(" and ")
     : null;
   return (
     <p data-testid="import-source">
-      {s.fileName ? <span className="mono">{s.fileName}</span> : "The pasted text"} ({s.format.toUpperCase()}, {s.bindings} binding{s.bindings === 1 ? "" : "s"}),{" "}
+      {s.fileName ? <span className="mono">{s.fileName}</span> : "The pasted text"} ({s.format.toUpperCase()},{" "}
+      {s.bindings} binding{s.bindings === 1 ? "" : "s"}),{" "}
       {s.mode === "add-only" ? (
         <>add only: creates what Kafka lacks, deletes nothing.</>
       ) : (
         <>
-          sync within {scope}: also deletes what the file lacks there ({s.inScope} ACL{s.inScope === 1 ? "" : "s"} in the scope now).
+          sync within {scope}: also deletes what the file lacks there ({s.inScope} ACL{s.inScope === 1 ? "" : "s"} in
+          the scope now).
         </>
       )}
     </p>
   );
 }
 
-/** Polls the progress endpoint while Apply runs (the apply itself is one request that ends when every batch is done). */
+/**
+ * Polls the progress endpoint while Apply runs (the apply itself is one request that ends when every batch is done).
+ */
 function ApplyProgress({ planId, running }: { planId: string; running: boolean }) {
   const [progress, setProgress] = useState<AclImportProgress | null>(null);
   useEffect(() => {
@@ -67,8 +79,10 @@ function ApplyProgress({ planId, running }: { planId: string; running: boolean }
       Applying…{" "}
       {progress === null
         ? "sending the first batch."
-        : `${progress.batches.done} of ${progress.batches.total} batches done${progress.batches.inFlight > 0 ? ` (${progress.batches.inFlight} being sent)` : ""}; ` +
-          `${progress.sent} of ${progress.total} bindings sent, ${progress.succeeded} confirmed by Kafka, ${progress.failed} refused.`}
+        : `${progress.batches.done} of ${progress.batches.total} batches ` +
+          `done${progress.batches.inFlight > 0 ? ` (${progress.batches.inFlight} being sent)` : ""}; ` +
+          `${progress.sent} of ${progress.total} bindings sent, ${progress.succeeded} confirmed by ` +
+          `Kafka, ${progress.failed} refused.`}
     </Alert>
   );
 }
@@ -84,7 +98,8 @@ export function AclImportForm() {
   const [applied, applyAction, applying] = useActionState<ImportApplyState, FormData>(applyImportAction, null);
   const [tooBig, setTooBig] = useState<string | null>(null);
   const formRef = useRef<HTMLFormElement>(null);
-  // A preview sent after the session ended comes back from the sign-in with the pasted file and scope (not a chosen file).
+  // A preview sent after the session ended comes back from the sign-in with the pasted file and scope (not a chosen
+  // file).
   const restored = useFormDraft(formRef, "acl-import", state);
   const v = state?.values ?? {};
   const errors = state?.error?.fieldErrors ?? {};
@@ -107,7 +122,10 @@ export function AclImportForm() {
           const size = (file instanceof File ? file.size : 0) + String(data.get("content") ?? "").length;
           if (size > MAX_FORM_BYTES) {
             e.preventDefault();
-            setTooBig(`This file is larger than the page can send (${MAX_FORM_BYTES.toLocaleString("en")} bytes): import it with POST /api/v1/plans (kind acl.import) instead.`);
+            setTooBig(
+              `This file is larger than the page can send (${MAX_FORM_BYTES.toLocaleString("en")} bytes): ` +
+                `import it with POST /api/v1/plans (kind acl.import) instead.`,
+            );
           } else setTooBig(null);
         }}
       >
@@ -130,10 +148,12 @@ export function AclImportForm() {
         <fieldset className={`field ${styles.mode}`}>
           <legend>Mode</legend>
           <label className={styles.choice}>
-            <input type="radio" name="mode" value="add-only" defaultChecked={mode === "add-only"} /> add only (never deletes)
+            <input type="radio" name="mode" value="add-only" defaultChecked={mode === "add-only"} /> add only (never
+            deletes)
           </label>
           <label className={styles.choice}>
-            <input type="radio" name="mode" value="sync" defaultChecked={mode === "sync"} /> sync within the scope (also deletes what the file lacks there)
+            <input type="radio" name="mode" value="sync" defaultChecked={mode === "sync"} /> sync within the scope (also
+            deletes what the file lacks there)
           </label>
         </fieldset>
         <Field id="imp-principals" label="Scope: principals" errors={errors.principals}>
@@ -147,8 +167,8 @@ export function AclImportForm() {
             {previewing ? "Previewing…" : "Preview"}
           </button>
           <p className="hint">
-            Sync needs a scope (principals and/or a prefix; both given, both must hold) and deletes only inside it. An empty file, or a sync without a
-            scope, is refused: an import never deletes everything.
+            Sync needs a scope (principals and/or a prefix; both given, both must hold) and deletes only inside it. An
+            empty file, or a sync without a scope, is refused: an import never deletes everything.
           </p>
         </div>
         {restored && state === null && (

@@ -9,7 +9,16 @@ export const metadata = { title: "Create ACLs" };
 type Search = Record<string, string | string[] | undefined>;
 
 /** The fields a link may fill in (the ACL list's "Clone"); anything else in the address is ignored. */
-const PREFILL = ["mode", "resourceType", "patternType", "resourceName", "principal", "host", "operation", "permissionType"] as const;
+const PREFILL = [
+  "mode",
+  "resourceType",
+  "patternType",
+  "resourceName",
+  "principal",
+  "host",
+  "operation",
+  "permissionType",
+] as const;
 
 export default async function NewAclPage({ searchParams }: { searchParams: Promise<Search> }) {
   const viewer = await requireViewer();
@@ -31,9 +40,10 @@ export default async function NewAclPage({ searchParams }: { searchParams: Promi
         lead="One binding, or a client role's bindings from a template. Preview first; nothing changes until you apply."
         details={
           <p>
-            Preview makes a sealed plan: every decision the change flips across the cluster, and the kafka-acls.sh commands. Apply carries out exactly that
-            plan, as you ({viewer.principal}), recorded in the audit trail. The operation list shows the operations Kafka accepts on the chosen resource type;
-            the principal and name fields suggest what the cluster&apos;s ACLs already use (any other value may be typed).
+            Preview makes a sealed plan: every decision the change flips across the cluster, and the kafka-acls.sh
+            commands. Apply carries out exactly that plan, as you ({viewer.principal}), recorded in the audit trail. The
+            operation list shows the operations Kafka accepts on the chosen resource type; the principal and name fields
+            suggest what the cluster&apos;s ACLs already use (any other value may be typed).
           </p>
         }
       />

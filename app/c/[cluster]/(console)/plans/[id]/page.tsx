@@ -17,7 +17,13 @@ type Search = Record<string, string | string[] | undefined>;
 const first = (v: string | string[] | undefined) => (Array.isArray(v) ? v[0] : v);
 
 /** One sealed plan: what it changes, every decision change (paged), the CLI, and Apply while it is open. */
-export default async function PlanPage({ params, searchParams }: { params: Promise<{ id: string }>; searchParams: Promise<Search> }) {
+export default async function PlanPage({
+  params,
+  searchParams,
+}: {
+  params: Promise<{ id: string }>;
+  searchParams: Promise<Search>;
+}) {
   const viewer = await requireViewer();
   const { id } = await params;
   const search = await searchParams;
@@ -54,10 +60,13 @@ export default async function PlanPage({ params, searchParams }: { params: Promi
     <>
       <h1>Plan {plan.id.slice(0, 8)}</h1>
       <p className="lead" data-testid="plan-status">
-        A {plan.kind} plan made by {plan.principal} at {plan.createdAt.replace("T", " ").replace(/\.\d+Z$/, " UTC")}: <strong>{plan.status}</strong>
+        A {plan.kind} plan made by {plan.principal} at {plan.createdAt.replace("T", " ").replace(/\.\d+Z$/, " UTC")}:{" "}
+        <strong>{plan.status}</strong>
         {plan.appliedAt ? ` (${plan.appliedAt.replace("T", " ").replace(/\.\d+Z$/, " UTC")})` : ""}.
       </p>
-      {plan.applicable && <ApplyPlanForm planId={plan.id} label={`Apply: ${changes} ACL change${changes === 1 ? "" : "s"}`} />}
+      {plan.applicable && (
+        <ApplyPlanForm planId={plan.id} label={`Apply: ${changes} ACL change${changes === 1 ? "" : "s"}`} />
+      )}
       <AclPlanPreview plan={plan} showFirstRows={false} />
       {rows && rows.total > 0 && (
         <section className="card" aria-label="Every decision change">
@@ -68,7 +77,9 @@ export default async function PlanPage({ params, searchParams }: { params: Promi
           <DecisionRowsTable rows={rows.rows} otherHost={plan.otherHost} label="All decisions that change" />
           <nav className="row" aria-label="Pages">
             {rows.page > 1 && <Link href={`/plans/${plan.id}?page=${rows.page - 1}`}>← Previous</Link>}
-            {rows.complete && rows.page < rows.pages && <Link href={`/plans/${plan.id}?page=${rows.page + 1}`}>Next →</Link>}
+            {rows.complete && rows.page < rows.pages && (
+              <Link href={`/plans/${plan.id}?page=${rows.page + 1}`}>Next →</Link>
+            )}
           </nav>
         </section>
       )}

@@ -2,7 +2,13 @@ import Link from "@/components/link";
 import { requireViewer } from "@/lib/auth/current";
 import { fieldErrorsOf } from "@/lib/schemas/result";
 import { WILDCARD_HOST, type ResourceType } from "@/lib/policy";
-import { principalHref, principalParamSchema, principalViewQuerySchema, type PrincipalPermissions, type PrincipalView } from "@/lib/schemas/effective-permissions";
+import {
+  principalHref,
+  principalParamSchema,
+  principalViewQuerySchema,
+  type PrincipalPermissions,
+  type PrincipalView,
+} from "@/lib/schemas/effective-permissions";
 import { UNNAMED_HOST_WORDS } from "@/lib/schemas/access-check";
 import { describeRule } from "@/lib/services/access-check-explain";
 import { unnamedHost } from "@/lib/services/effective-permissions";
@@ -51,7 +57,13 @@ function decodeSegment(segment: string): string {
   }
 }
 
-export default async function PrincipalPage({ params, searchParams }: { params: Promise<{ principal: string }>; searchParams: Promise<Search> }) {
+export default async function PrincipalPage({
+  params,
+  searchParams,
+}: {
+  params: Promise<{ principal: string }>;
+  searchParams: Promise<Search>;
+}) {
   const viewer = await requireViewer();
   const segment = decodeSegment((await params).principal);
   const principal = principalParamSchema.safeParse(segment);
@@ -78,17 +90,32 @@ export default async function PrincipalPage({ params, searchParams }: { params: 
       <PageHeader
         title={
           <>
-            Principal <span className={`mono ${styles.asIs}`} data-testid="principal-name">{principal.data}</span>
+            Principal{" "}
+            <span className={`mono ${styles.asIs}`} data-testid="principal-name">
+              {principal.data}
+            </span>
           </>
         }
-        lead={<>What {principal.data} can do on every resource you may see, the quotas Kafka applies to it and its tokens.</>}
+        lead={
+          <>
+            What {principal.data} can do on every resource you may see, the quotas Kafka applies to it and its tokens.
+          </>
+        }
         actions={
           <span className={styles.exports} aria-label="Export">
             Export:
-            <a href={`/api/v1/effective-permissions?${exportQuery}&format=csv`} download aria-label={`Export what ${principal.data} can do as CSV`}>
+            <a
+              href={`/api/v1/effective-permissions?${exportQuery}&format=csv`}
+              download
+              aria-label={`Export what ${principal.data} can do as CSV`}
+            >
               CSV
             </a>
-            <a href={`/api/v1/effective-permissions?${exportQuery}&format=json`} download aria-label={`Export what ${principal.data} can do as JSON`}>
+            <a
+              href={`/api/v1/effective-permissions?${exportQuery}&format=json`}
+              download
+              aria-label={`Export what ${principal.data} can do as JSON`}
+            >
               JSON
             </a>
           </span>
@@ -96,32 +123,50 @@ export default async function PrincipalPage({ params, searchParams }: { params: 
         details={
           <>
             <p>
-              Every decision is Kafka&apos;s (StandardAuthorizer): super users first, then a matching DENY wins over every ALLOW, then a matching ALLOW
-              (READ, WRITE, DELETE and ALTER also allow DESCRIBE; ALTER_CONFIGS allows DESCRIBE_CONFIGS; ALL allows everything), then DENIED when the
-              resource has any ACL, else <code>allow.everyone.if.no.acl.found</code>. ACLs for <code>User:*</code> apply to every principal; PREFIXED
-              patterns and LITERAL <code>*</code> apply to every name they cover, also names not created yet.
+              Every decision is Kafka&apos;s (StandardAuthorizer): super users first, then a matching DENY wins over
+              every ALLOW, then a matching ALLOW (READ, WRITE, DELETE and ALTER also allow DESCRIBE; ALTER_CONFIGS
+              allows DESCRIBE_CONFIGS; ALL allows everything), then DENIED when the resource has any ACL, else{" "}
+              <code>allow.everyone.if.no.acl.found</code>. ACLs for <code>User:*</code> apply to every principal;
+              PREFIXED patterns and LITERAL <code>*</code> apply to every name they cover, also names not created yet.
             </p>
             <p>
-              The resources are those Kafka lists to you and those named in ACLs. Resources where nothing is allowed and no ACL decides are counted, not
-              listed (the export with <code>decisions=all</code> lists them). Each decision links to the Access check with the full explanation.
+              The resources are those Kafka lists to you and those named in ACLs. Resources where nothing is allowed and
+              no ACL decides are counted, not listed (the export with <code>decisions=all</code> lists them). Each
+              decision links to the Access check with the full explanation.
             </p>
           </>
         }
       />
-      {view.ok ? <ViewBody view={view.data} host={host} hostErrors={hostErrors} raw={raw.host} /> : <Alert tone="error">{view.message}</Alert>}
+      {view.ok ? (
+        <ViewBody view={view.data} host={host} hostErrors={hostErrors} raw={raw.host} />
+      ) : (
+        <Alert tone="error">{view.message}</Alert>
+      )}
     </>
   );
 }
 
-function ViewBody({ view, host, hostErrors, raw }: { view: PrincipalView; host: string | null; hostErrors?: string[]; raw?: string }) {
+function ViewBody({
+  view,
+  host,
+  hostErrors,
+  raw,
+}: {
+  view: PrincipalView;
+  host: string | null;
+  hostErrors?: string[];
+  raw?: string;
+}) {
   return (
     <>
       <p className={styles.snapshot} data-testid="acl-snapshot">
         {view.aclSnapshot !== null ? (
           <>
-            ACLs as of <time dateTime={view.aclSnapshot.takenAt}>{view.aclSnapshot.takenAt}</time> ({view.aclSnapshot.size} ACLs). Assuming{" "}
+            ACLs as of <time dateTime={view.aclSnapshot.takenAt}>{view.aclSnapshot.takenAt}</time> (
+            {view.aclSnapshot.size} ACLs). Assuming{" "}
             <code>super.users = {view.assumptions.superUsers.join(";") || "(none)"}</code> and{" "}
-            <code>allow.everyone.if.no.acl.found = {String(view.assumptions.allowEveryoneIfNoAclFound)}</code> ({view.assumptions.source}).
+            <code>allow.everyone.if.no.acl.found = {String(view.assumptions.allowEveryoneIfNoAclFound)}</code> (
+            {view.assumptions.source}).
           </>
         ) : (
           "The ACLs could not be read."
@@ -151,7 +196,11 @@ function ViewBody({ view, host, hostErrors, raw }: { view: PrincipalView; host: 
           <p className="muted">The ACLs are read as you, which Kafka allows only with DESCRIBE on CLUSTER.</p>
         </>
       ) : (
-        <Permissions permissions={view.permissions} host={host} allowEveryone={view.assumptions.allowEveryoneIfNoAclFound} />
+        <Permissions
+          permissions={view.permissions}
+          host={host}
+          allowEveryone={view.assumptions.allowEveryoneIfNoAclFound}
+        />
       )}
       <Quotas view={view} />
       <Tokens view={view} />
@@ -159,9 +208,19 @@ function ViewBody({ view, host, hostErrors, raw }: { view: PrincipalView; host: 
   );
 }
 
-function Permissions({ permissions, host, allowEveryone }: { permissions: PrincipalPermissions; host: string | null; allowEveryone: boolean }) {
+function Permissions({
+  permissions,
+  host,
+  allowEveryone,
+}: {
+  permissions: PrincipalPermissions;
+  host: string | null;
+  allowEveryone: boolean;
+}) {
   const p = permissions.principal;
-  const named = [...permissions.acls.own, ...permissions.acls.wildcard].map((a) => a.host).filter((h) => h !== WILDCARD_HOST);
+  const named = [...permissions.acls.own, ...permissions.acls.wildcard]
+    .map((a) => a.host)
+    .filter((h) => h !== WILDCARD_HOST);
   const linkHost = host ?? unnamedHost(named);
   const hostWords = host ?? UNNAMED_HOST_WORDS;
   return (
@@ -182,7 +241,10 @@ function Permissions({ permissions, host, allowEveryone }: { permissions: Princi
         return (
           <section key={s.resourceType} aria-label={SECTION_TITLE[s.resourceType]} data-section={s.resourceType}>
             <h3>
-              {SECTION_TITLE[s.resourceType]} <span className="muted small">({s.resources.length} of {s.total} with something allowed or an ACL deciding)</span>
+              {SECTION_TITLE[s.resourceType]}{" "}
+              <span className="muted small">
+                ({s.resources.length} of {s.total} with something allowed or an ACL deciding)
+              </span>
             </h3>
             {shown.length === 0 ? (
               <EmptyState>Nothing allowed and no ACL deciding on any of the {s.total} known.</EmptyState>
@@ -201,7 +263,9 @@ function Permissions({ permissions, host, allowEveryone }: { permissions: Princi
                     className: `mono ${styles.asIs}`,
                     cell: (r) => (
                       <>
-                        <Link href={`/resources?${new URLSearchParams({ type: s.resourceType, name: r.resourceName })}`}>
+                        <Link
+                          href={`/resources?${new URLSearchParams({ type: s.resourceType, name: r.resourceName })}`}
+                        >
                           {r.resourceName}
                         </Link>
                         {r.origin === "acl" && <span className={styles.via}>named in ACLs; not listed by Kafka</span>}
@@ -222,7 +286,10 @@ function Permissions({ permissions, host, allowEveryone }: { permissions: Princi
             {hidden > 0 && (
               <p className="muted small" data-testid="hidden-count">
                 {hidden} more {s.resourceType} resource{hidden === 1 ? "" : "s"} not shown
-                {s.resources.length > shown.length ? ` (${s.resources.length - shown.length} of them in the export)` : ""}: every operation DENIED for want of an ACL.
+                {s.resources.length > shown.length
+                  ? ` (${s.resources.length - shown.length} of them in the export)`
+                  : ""}
+                : every operation DENIED for want of an ACL.
               </p>
             )}
           </section>
@@ -232,8 +299,9 @@ function Permissions({ permissions, host, allowEveryone }: { permissions: Princi
       <h2>Grants that cover names not yet seen</h2>
       <MoreInfo summary="PREFIXED and * patterns">
         <p>
-          A PREFIXED pattern or LITERAL <code>*</code> applies to every name it covers, also to resources created later. The decision is for a name no
-          narrower ACL names; the DENYs listed take the operation away from some of the names.
+          A PREFIXED pattern or LITERAL <code>*</code> applies to every name it covers, also to resources created later.
+          The decision is for a name no narrower ACL names; the DENYs listed take the operation away from some of the
+          names.
         </p>
       </MoreInfo>
       <DataTable
@@ -242,7 +310,12 @@ function Permissions({ permissions, host, allowEveryone }: { permissions: Princi
         rowKey={(r) => `${r.resourceType}|${r.patternType}|${r.resourceName}`}
         empty={<EmptyState>No PREFIXED or * pattern names {p} or User:*.</EmptyState>}
         columns={[
-          { key: "covers", header: "Covers", rowHeader: true, cell: (r) => <span className={styles.asIs}>{r.covers}</span> },
+          {
+            key: "covers",
+            header: "Covers",
+            rowHeader: true,
+            cell: (r) => <span className={styles.asIs}>{r.covers}</span>,
+          },
           {
             key: "ops",
             header: "Operations",
@@ -253,7 +326,9 @@ function Permissions({ permissions, host, allowEveryone }: { permissions: Princi
                     <span className="mono">{c.operation}</span>{" "}
                     <Badge tone={decisionTone(c.decision)}>{c.decision}</Badge>{" "}
                     <span className="muted small">{c.via.join(" · ")}</span>
-                    {c.exceptions.length > 0 && <span className="small"> except {c.exceptions.map((e) => e.resourceName).join(", ")} (DENY)</span>}
+                    {c.exceptions.length > 0 && (
+                      <span className="small"> except {c.exceptions.map((e) => e.resourceName).join(", ")} (DENY)</span>
+                    )}
                   </li>
                 ))}
               </ul>
@@ -289,17 +364,33 @@ function Quotas({ view }: { view: PrincipalView }) {
       ) : (
         <>
           <p className="muted small">
-            For user <code>{view.quotas.user}</code> with each client id a quota names, and with any other client id. <Link href="/quotas">Quotas</Link>
+            For user <code>{view.quotas.user}</code>{" "}
+            <span>with each client id a quota names, and with any other client id.</span>{" "}
+            <Link href="/quotas">Quotas</Link>
           </p>
           <DataTable
             label={`Quotas of ${view.principal}`}
             rows={view.quotas.clients.flatMap((c) => c.applied.keys.map((k) => ({ clientId: c.clientId, key: k })))}
             rowKey={(r) => `${r.clientId ?? "\u0000"}|${r.key.key}`}
             columns={[
-              { key: "client", header: "Client id", rowHeader: true, cell: (r) => (r.clientId === null ? <em>any other</em> : <span className="mono">{r.clientId}</span>) },
+              {
+                key: "client",
+                header: "Client id",
+                rowHeader: true,
+                cell: (r) => (r.clientId === null ? <em>any other</em> : <span className="mono">{r.clientId}</span>),
+              },
               { key: "key", header: "Quota", className: "mono", cell: (r) => r.key.key },
               { key: "value", header: "Applied", cell: (r) => r.key.display },
-              { key: "level", header: "From", cell: (r) => (r.key.entityLabel === null ? <span className="muted">{r.key.levelMeaning}</span> : <span className="mono">{r.key.entityLabel}</span>) },
+              {
+                key: "level",
+                header: "From",
+                cell: (r) =>
+                  r.key.entityLabel === null ? (
+                    <span className="muted">{r.key.levelMeaning}</span>
+                  ) : (
+                    <span className="mono">{r.key.entityLabel}</span>
+                  ),
+              },
             ]}
           />
         </>
@@ -325,13 +416,25 @@ function Tokens({ view }: { view: PrincipalView }) {
           columns={[
             { key: "id", header: "Token id", rowHeader: true, className: "mono", cell: (t) => t.tokenId },
             { key: "requester", header: "Requester", cell: (t) => <PrincipalLink principal={t.requester} /> },
-            { key: "renewers", header: "Renewers", cell: (t) => t.renewers.map((r) => <PrincipalLink key={r} principal={r} />) },
+            {
+              key: "renewers",
+              header: "Renewers",
+              cell: (t) => t.renewers.map((r) => <PrincipalLink key={r} principal={r} />),
+            },
             {
               key: "status",
               header: "Status",
               cell: (t) => <Badge tone={t.status === "active" ? "ok" : "bad"}>{t.status}</Badge>,
             },
-            { key: "expiry", header: "Expires", cell: (t) => <time dateTime={new Date(t.expiryTimestamp).toISOString()}>{new Date(t.expiryTimestamp).toISOString()}</time> },
+            {
+              key: "expiry",
+              header: "Expires",
+              cell: (t) => (
+                <time dateTime={new Date(t.expiryTimestamp).toISOString()}>
+                  {new Date(t.expiryTimestamp).toISOString()}
+                </time>
+              ),
+            },
           ]}
         />
       )}
