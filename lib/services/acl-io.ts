@@ -25,6 +25,7 @@
 import {
   cleanBinding,
   csvBindingFields,
+  csvHeaderColumns,
   CSV_HEADER,
   jsonNestsDeeperThan,
   MAX_JSON_DEPTH,
@@ -139,11 +140,10 @@ function parseCsv(text: string): AclBinding[] {
   const rows = parseCsvRows(text);
   const header = rows[0];
   if (header === undefined) return [];
-  const columns = new Map(header.map((h, i) => [h.trim(), i]));
-  for (const name of CSV_HEADER) {
-    if (!columns.has(name))
-      throw new AclFileError(`The CSV header must be ${CSV_HEADER.join(",")} (${name} is missing).`, 1);
-  }
+  const columns = csvHeaderColumns(
+    header,
+    (name) => new AclFileError(`The CSV header must be ${CSV_HEADER.join(",")} (${name} is missing).`, 1),
+  );
   return rows.slice(1).map((cells, r) => {
     const line = r + 2;
     if (cells.length !== header.length)

@@ -47,7 +47,7 @@ import {
   type AuditFilter,
   type AuditVisibility,
 } from "@/lib/db/audit";
-import { aclIsAllowed, isSuperUser, type AclBinding, type AuthorizerConfig } from "@/lib/policy";
+import { aclIsAllowed, ANY_ACL_FILTER, isSuperUser, type AclBinding, type AuthorizerConfig } from "@/lib/policy";
 import { toAuthorizerConfig } from "@/lib/authorizer-config";
 import { clusterIdOf, clusterOf } from "@/lib/clusters";
 import { unnamedHost } from "./effective-permissions";
@@ -90,23 +90,12 @@ async function probe<T>(call: () => Promise<T>, doing: string): Promise<Probe<T>
 }
 
 const CLUSTER_ACLS = {
+  ...ANY_ACL_FILTER,
   resourceType: "CLUSTER",
   resourceName: CLUSTER,
   patternType: "MATCH",
-  principal: null,
-  host: null,
-  operation: "ANY",
-  permissionType: "ANY",
 } as const;
-const USER_ACLS = {
-  resourceType: "USER",
-  resourceName: null,
-  patternType: "ANY",
-  principal: null,
-  host: null,
-  operation: "ANY",
-  permissionType: "ANY",
-} as const;
+const USER_ACLS = { ...ANY_ACL_FILTER, resourceType: "USER" } as const;
 
 function userName(principal: string): string {
   const colon = principal.indexOf(":");

@@ -20,6 +20,7 @@
  * `*`-host ACLs count). Where an ACL of the principal (or `User:*`) that applies to the
  * resource names a host, the decision from that host is given too when it differs.
  */
+import { RESOURCE_SECTIONS } from "@/lib/schemas/resources";
 import {
   CLUSTER_RESOURCE_NAME,
   RESOURCE_TYPES,
@@ -74,15 +75,8 @@ export interface SnapshotSource {
   resourceNames(resourceType: ResourceType, patternType?: "LITERAL" | "PREFIXED"): string[];
 }
 
-/** The order the views show resource types in. */
-export const VIEW_TYPES = [
-  "TOPIC",
-  "GROUP",
-  "TRANSACTIONAL_ID",
-  "CLUSTER",
-  "USER",
-  "DELEGATION_TOKEN",
-] as const satisfies readonly ResourceType[];
+/** The order the views show resource types in: the resource index's. */
+export const VIEW_TYPES = RESOURCE_SECTIONS;
 
 /**
  * Per type: the listed names and every LITERAL ACL name (not `*`, which stands for every
@@ -416,6 +410,12 @@ function whoCanPrincipals(groups: readonly AclGroup[], config: AuthorizerConfig)
   return [...supers, ...[...named].sort(), WILDCARD_PRINCIPAL];
 }
 
+const pickDecision = ({ decision, rule, via }: Pick<PermissionCell, "decision" | "rule" | "via">) => ({
+  decision,
+  rule,
+  via,
+});
+
 /**
  * Flatten cells into export rows (one per host where the answer differs); `onlyRelevant` drops the "no ACL gives it"
  * ones.
@@ -429,33 +429,14 @@ function rowsOf(
   onlyRelevant = false,
 ): void {
   const { resourceType, resourceName, origin } = r;
+  const row = (
+    operation: PermissionCell["operation"],
+    at: string | null,
+    d: Pick<PermissionCell, "decision" | "rule" | "via">,
+  ) => out.push({ principal, resourceType, resourceName, resource: origin, operation, host: at, ...pickDecision(d) });
   for (const c of cells) {
-    const operation = c.operation;
-    if (!onlyRelevant || c.decision === "ALLOWED" || c.rule.kind === "acl") {
-      out.push({
-        principal,
-        resourceType,
-        resourceName,
-        resource: origin,
-        operation,
-        host,
-        decision: c.decision,
-        rule: c.rule,
-        via: c.via,
-      });
-    }
-    for (const o of c.otherHosts)
-      out.push({
-        principal,
-        resourceType,
-        resourceName,
-        resource: origin,
-        operation,
-        host: o.host,
-        decision: o.decision,
-        rule: o.rule,
-        via: o.via,
-      });
+    if (!onlyRelevant || c.decision === "ALLOWED" || c.rule.kind === "acl") row(c.operation, host, c);
+    for (const o of c.otherHosts) row(c.operation, o.host, o);
   }
 }
 

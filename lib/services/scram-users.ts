@@ -122,15 +122,16 @@ async function before(viewer: Viewer, user: string, doing: string): Promise<Acti
 }
 
 /**
- * Runs `change` holding the (cluster, user) credential lock; CONFLICT when another change
- * of the user's credentials holds it for longer than DEFAULT_LOCK_WAIT_MS. Nothing is sent
- * to Kafka unless the lock is held.
+ * Runs `change` holding the (cluster, user) credential lock, with the user's credentials as
+ * they are once it is held (`before`); CONFLICT when another change of the user's
+ * credentials holds it for longer than DEFAULT_LOCK_WAIT_MS. Nothing is sent to Kafka
+ * unless the lock is held.
  */
 async function withCredentialLock<T>(
   viewer: Viewer,
   user: string,
   doing: string,
-  change: () => Promise<ActionResult<T>>,
+  change: (current: Credentials | null) => Promise<ActionResult<T>>,
 ): Promise<ActionResult<T>> {
   let clusterId: string;
   try {
@@ -142,7 +143,8 @@ async function withCredentialLock<T>(
   try {
     return await withConsoleLocks(key, [{ key, mode: "exclusive" }], async (guard) => {
       await guard.assertHeld();
-      return change();
+      const current = await before(viewer, user, doing);
+      return current.ok ? change(current.data) : current;
     });
   } catch (error) {
     if (error instanceof LockBusyError) {
@@ -174,17 +176,16 @@ export async function upsertScramUser(
   input: ScramCredentialUpsert,
 ): Promise<ActionResult<ScramChangeResult>> {
   const doing = `set the ${input.mechanism} credential of ${input.user}`;
-  return withCredentialLock(viewer, input.user, doing, () => upsertLocked(viewer, input, doing));
+  return withCredentialLock(viewer, input.user, doing, (current) => upsertLocked(viewer, input, doing, current));
 }
 
 async function upsertLocked(
   viewer: Viewer,
   input: ScramCredentialUpsert,
   doing: string,
+  existing: Credentials | null,
 ): Promise<ActionResult<ScramChangeResult>> {
-  const current = await before(viewer, input.user, doing);
-  if (!current.ok) return current;
-  if (input.ifExists === "refuse" && current.data?.some((c) => c.mechanism === input.mechanism)) {
+  if (input.ifExists === "refuse" && existing?.some((c) => c.mechanism === input.mechanism)) {
     return {
       ok: false,
       code: "CONFLICT",
@@ -196,11 +197,11 @@ async function upsertLocked(
   const generated = input.password == null;
   const password = input.password ?? generatePassword();
   const change: ScramChangeResult["change"] =
-    current.data === null
+    existing === null
       ? "set"
-      : current.data.length === 0
+      : existing.length === 0
         ? "created"
-        : current.data.some((c) => c.mechanism === input.mechanism)
+        : existing.some((c) => c.mechanism === input.mechanism)
           ? "rotated"
           : "added";
   const principal = `User:${input.user}`;
@@ -211,7 +212,7 @@ async function upsertLocked(
       category: "scram",
       target: `user ${input.user} ${input.mechanism}`,
       request: { user: input.user, mechanism: input.mechanism, iterations: input.iterations, generated },
-      before: { credentials: current.data },
+      before: { credentials: existing },
       subjects: [principal],
     },
     async (kafka) => {
@@ -249,24 +250,23 @@ export async function deleteScramUser(
   const doing = input.mechanism
     ? `delete the ${input.mechanism} credential of ${input.user}`
     : `delete the SCRAM user ${input.user}`;
-  return withCredentialLock(viewer, input.user, doing, () => deleteLocked(viewer, input, doing));
+  return withCredentialLock(viewer, input.user, doing, (current) => deleteLocked(viewer, input, doing, current));
 }
 
 async function deleteLocked(
   viewer: Viewer,
   input: ScramCredentialDelete,
   doing: string,
+  existing: Credentials | null,
 ): Promise<ActionResult<ScramChangeResult>> {
-  const current = await before(viewer, input.user, doing);
-  if (!current.ok) return current;
   const mechanisms = input.mechanism
     ? [input.mechanism]
-    : (current.data ?? [{ mechanism: "SCRAM-SHA-512" as const }, { mechanism: "SCRAM-SHA-256" as const }]).map(
+    : (existing ?? [{ mechanism: "SCRAM-SHA-512" as const }, { mechanism: "SCRAM-SHA-256" as const }]).map(
         (c) => c.mechanism,
       );
   if (
-    current.data !== null &&
-    (mechanisms.length === 0 || (input.mechanism && !current.data.some((c) => c.mechanism === input.mechanism)))
+    existing !== null &&
+    (mechanisms.length === 0 || (input.mechanism && !existing.some((c) => c.mechanism === input.mechanism)))
   ) {
     return { ok: false, code: "NOT_FOUND", message: `${input.user} has no ${input.mechanism ?? "SCRAM"} credential.` };
   }
@@ -278,7 +278,7 @@ async function deleteLocked(
       category: "scram",
       target: `user ${input.user} ${mechanisms.join(", ")}`,
       request: { user: input.user, mechanisms },
-      before: { credentials: current.data },
+      before: { credentials: existing },
       subjects: [principal],
     },
     async (kafka) => {

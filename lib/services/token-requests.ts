@@ -52,7 +52,7 @@ import {
   type TokenRequest,
 } from "@/lib/db/token-request";
 import { decryptSecret, encryptSecret } from "@/lib/auth/crypto";
-import { aclIsAllowed, isSuperUser, type AclBinding, type DelegationToken } from "@/lib/policy";
+import { aclIsAllowed, ANY_ACL_FILTER, isSuperUser, type AclBinding, type DelegationToken } from "@/lib/policy";
 import type {
   ApproverCheck,
   DecidableRequest,
@@ -104,15 +104,7 @@ export function isOutcomeUnknown(error: unknown): boolean {
 
 const kafkaCodeOf = (error: unknown): string | null => (isKafkaOperationError(error) ? error.code : null);
 
-const ANY_USER_ACL = {
-  resourceType: "USER",
-  resourceName: null,
-  patternType: "ANY",
-  principal: null,
-  host: null,
-  operation: "ANY",
-  permissionType: "ANY",
-} as const;
+const ANY_USER_ACL = { ...ANY_ACL_FILTER, resourceType: "USER" } as const;
 
 /** The open requests whose approvers a decision judges. */
 type Judged = Pick<TokenRequest, "id" | "owner" | "requester">;

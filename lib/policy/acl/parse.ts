@@ -274,15 +274,21 @@ export function parseCsvRows(text: string): string[][] {
   return rows.filter((r) => !(r.length === 1 && r[0] === ""));
 }
 
+/** A CSV header row as column positions by name; throws `missing(name)` for the first CSV_HEADER column it lacks. */
+export function csvHeaderColumns(header: readonly string[], missing: (name: string) => Error): Map<string, number> {
+  const columns = new Map(header.map((h, i) => [h.trim(), i]));
+  for (const name of CSV_HEADER) if (!columns.has(name)) throw missing(name);
+  return columns;
+}
+
 export function parseAclCsv(text: string): AclBinding[] {
   const rows = parseCsvRows(text);
   const header = rows[0];
   if (header === undefined) return [];
-  const columns = new Map(header.map((h, i) => [h.trim(), i]));
-  for (const name of CSV_HEADER) {
-    if (!columns.has(name))
-      throw new PolicyInputError(`CSV: the header must be ${CSV_HEADER.join(",")} (missing ${name})`);
-  }
+  const columns = csvHeaderColumns(
+    header,
+    (name) => new PolicyInputError(`CSV: the header must be ${CSV_HEADER.join(",")} (missing ${name})`),
+  );
   return rows.slice(1).map((cells, r) => {
     const get = (name: (typeof CSV_HEADER)[number]) => cells[columns.get(name)!];
     return parseAclBinding(csvBindingFields(get), `CSV line ${r + 2}`, { lenient: true });
