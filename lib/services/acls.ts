@@ -171,7 +171,7 @@ function validationFailure(bindings: readonly AclBinding[]): Failure | null {
   };
 }
 
-function auditTarget(bindings: readonly AclBinding[]): string {
+export function auditTarget(bindings: readonly AclBinding[]): string {
   const first = bindings
     .slice(0, 3)
     .map(

@@ -7,6 +7,10 @@
  */
 import "server-only";
 import { clientAddress } from "@/lib/auth/current";
+import { clusterIdOf } from "@/lib/clusters";
+import { recordAudit } from "@/lib/db/audit";
+import { formatEntity } from "@/lib/policy";
+import { auditTarget } from "./acls";
 import type { Viewer } from "@/lib/auth/sign-in";
 import { CHANGES, type ChangeId, type ChangeInput, type ChangeOutput } from "@/lib/schemas/changes";
 import type { AclPlanApplyResult, QuotaPlanView } from "@/lib/schemas/plans";
@@ -49,12 +53,41 @@ function aclRefused(plan: PlanView, why: string): ActionResult<PlanApplyView<Acl
   };
 }
 
+/**
+ * A one-call change Kafka refused while its plan was made (the caller may not read what the plan
+ * depends on): nothing was sent, and the attempt is recorded as denied, as an attempt Kafka refuses
+ * at apply is. Best effort: the answer does not wait on a database that is down.
+ */
+async function auditRefusal<T>(
+  viewer: Viewer,
+  spec: { action: "acl.create" | "acl.delete" | "quota.alter"; category: "acl" | "quota"; target: string },
+  request: unknown,
+  result: ActionResult<T>,
+): Promise<ActionResult<T>> {
+  if (result.ok || result.code !== "DENIED") return result;
+  await recordAudit({
+    ...spec,
+    principal: viewer.principal,
+    request,
+    outcome: "denied",
+    message: result.message,
+    clusterId: clusterIdOf(viewer.credential),
+  }).catch((error: unknown) => {
+    console.error(
+      `[console] recording a refused ${spec.action}: ${error instanceof Error ? error.message : String(error)}`,
+    );
+  });
+  return result;
+}
+
 /** Preview (dryRun, ?preview=1) or the one-call apply of an ACL plan for these bindings. */
 function aclChange(kind: "acl.create" | "acl.delete") {
-  return ({ viewer, input, query }: ChangeContext<typeof kind>) =>
-    wantsPreview(query, input)
-      ? createPlan(viewer, kind, { bindings: input.bindings })
-      : makeAndApplyPlan<AclApply>(viewer, kind, { bindings: input.bindings }, aclRefused);
+  return async ({ viewer, input, query }: ChangeContext<typeof kind>) => {
+    if (wantsPreview(query, input)) return createPlan(viewer, kind, { bindings: input.bindings });
+    const result = await makeAndApplyPlan<AclApply>(viewer, kind, { bindings: input.bindings }, aclRefused);
+    const target = { action: kind, category: "acl" as const, target: auditTarget(input.bindings) };
+    return auditRefusal(viewer, target, { bindings: input.bindings }, result);
+  };
 }
 
 const RUNS: Runs = {
@@ -73,11 +106,13 @@ const RUNS: Runs = {
     if (input.dryRun) return createPlan(viewer, "quota.alter", { entity, key, value });
     // Kafka's validation refusing the plan is a 400 (change the request); the console's KIP-55 budget a 409 (change the
     // other quotas first). Nothing was sent either way.
-    return makeAndApplyPlan<QuotaAlterResult>(viewer, "quota.alter", { entity, key, value }, (plan, why) => ({
+    const result = makeAndApplyPlan<QuotaAlterResult>(viewer, "quota.alter", { entity, key, value }, (plan, why) => ({
       ok: false,
       code: (plan as PlanView<Partial<QuotaPlanView>>).kafka?.ok === false ? "VALIDATION" : "CONFLICT",
       message: `${why} Nothing was changed (plan ${plan.id}).`,
     }));
+    const target = { action: "quota.alter" as const, category: "quota" as const, target: formatEntity(entity) };
+    return result.then((r) => auditRefusal(viewer, target, { entity, key, value }, r));
   },
   "token.create": ({ viewer, input }) => createToken(viewer, input),
   "token.renew": ({ viewer, input }) => renewToken(viewer, input),
