@@ -14,7 +14,8 @@
  *                       its calls to), logger.ts and request-context.ts. They are the
  *                       "base" every layer above may log and report through; the rest of
  *                       lib/observability (metrics, readiness, routes) is layer 6.
- *   3  lib/db, lib/kafka (and lib/generated, the Prisma client lib/db wraps)
+ *   3  lib/db, lib/kafka, lib/jobs (the job queue; it knows nothing of what jobs do)
+ *      (and lib/generated, the Prisma client lib/db wraps)
  *   4  lib/auth
  *   5  lib/services
  *   6  lib/api, lib/actions, lib/observability (but the base modules above)
@@ -33,7 +34,7 @@ export const LAYERS = [
   "lib/policy",
   "lib/schemas",
   "base (lib/*.ts, lib/observability/{hooks,logger,request-context})",
-  "lib/db, lib/kafka",
+  "lib/db, lib/kafka, lib/jobs",
   "lib/auth",
   "lib/services",
   "lib/api, lib/actions, lib/observability",
@@ -46,6 +47,7 @@ const LIB_DIRS = {
   schemas: 1,
   db: 3,
   kafka: 3,
+  jobs: 3,
   generated: 3,
   auth: 4,
   services: 5,

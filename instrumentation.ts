@@ -6,6 +6,9 @@
  *      NaN or a silent default.
  *   2. Schedules the console database's clean-up (expired sessions, overdue token HMACs)
  *      in every console instance.
+ *   3. Starts the job queue's workers (lib/services/scheduled.ts: grant expiries, request
+ *      timeouts), in every instance; a queue that cannot start is logged and retried by
+ *      nothing but a restart, and the console runs on without scheduled work.
  */
 export async function register() {
   if (process.env.NEXT_RUNTIME !== "nodejs") return;
@@ -15,4 +18,8 @@ export async function register() {
   if (!databaseUrl()) return;
   const { startDbMaintenance } = await import("./lib/db/maintenance");
   startDbMaintenance();
+  const { startScheduledWork } = await import("./lib/services/scheduled");
+  await startScheduledWork(databaseUrl()!).catch((error: unknown) => {
+    console.error(`[console] the job queue did not start: ${error instanceof Error ? error.message : String(error)}`);
+  });
 }

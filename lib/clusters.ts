@@ -61,7 +61,41 @@ export interface Cluster {
    * (lib/services/service-principal.ts), never to show a user what they could not read.
    */
   servicePrincipal: ServicePrincipal | null;
+  /** How requests for changes are reviewed on this cluster, and how long grants may last. */
+  requests: RequestPolicy;
 }
+
+/** A cluster's rules for requests (#19): four-eyes, how long a request waits, the longest grant. */
+export interface RequestPolicy {
+  /** Approvals by people other than the maker a change needs before it is applied; 0: four-eyes off. */
+  approvals: number;
+  timeoutHours: number;
+  maxGrantMinutes: number;
+}
+
+export const DEFAULT_REQUEST_POLICY: RequestPolicy = { approvals: 0, timeoutHours: 72, maxGrantMinutes: 480 };
+
+const requestPolicySchema = z
+  .object({
+    approvals: z
+      .number({ error: "approvals must be a whole number from 0 to 5" })
+      .int("approvals must be a whole number from 0 to 5")
+      .min(0, "approvals must be a whole number from 0 to 5")
+      .max(5, "approvals must be a whole number from 0 to 5")
+      .default(DEFAULT_REQUEST_POLICY.approvals),
+    timeoutHours: z
+      .number({ error: "timeoutHours must be a number of hours" })
+      .positive("timeoutHours must be more than 0")
+      .max(24 * 365, "timeoutHours must be at most a year")
+      .default(DEFAULT_REQUEST_POLICY.timeoutHours),
+    maxGrantMinutes: z
+      .number({ error: "maxGrantMinutes must be a number of minutes" })
+      .int("maxGrantMinutes must be a whole number of minutes")
+      .positive("maxGrantMinutes must be more than 0")
+      .max(366 * 24 * 60, "maxGrantMinutes must be at most a year")
+      .default(DEFAULT_REQUEST_POLICY.maxGrantMinutes),
+  })
+  .strict();
 
 export interface ServicePrincipal {
   /** `User:<username>`. */
@@ -92,6 +126,9 @@ export const SINGLE_CLUSTER_VARIABLES = [
   "KAFKA_SASL_KERBEROS_PRINCIPAL_TO_LOCAL_RULES",
   "KAFKA_KERBEROS_DEFAULT_REALM",
   "KAFKA_SERVICE_CREDENTIALS_FILE",
+  "KAFKA_REQUIRED_APPROVALS",
+  "KAFKA_REQUEST_TIMEOUT_HOURS",
+  "KAFKA_MAX_GRANT_MINUTES",
 ] as const satisfies readonly SettingName[];
 
 export const CLUSTERS_FILE_EXAMPLE = `# CLUSTERS_FILE=clusters.yaml (JSON works too)
@@ -105,6 +142,7 @@ clusters:
     superUsers: [User:admin]        # the brokers' super.users
     allowEveryoneIfNoAclFound: false
     # serviceCredentialsFile: /etc/kafka-console/dev-service.yaml  # the console's service principal (optional)
+    # requests: { approvals: 0, timeoutHours: 72, maxGrantMinutes: 480 }  # four-eyes off (the default)
   - id: prod-eu
     name: Production (EU)
     bootstrapServers: [kafka-1.example:9093, kafka-2.example:9093]
@@ -112,6 +150,7 @@ clusters:
     tls: { caFile: /etc/kafka/ca.pem, rejectUnauthorized: true }  # also certFile, keyFile
     saslMechanisms: [SCRAM-SHA-512]
     superUsers: [User:admin, User:ops]
+    requests: { approvals: 2, maxGrantMinutes: 240 }  # four-eyes: two people besides the maker
     principalMapping:
       sslRules: "RULE:^CN=([^,]*),.*$/$1/L,DEFAULT"
       kerberosRules: DEFAULT
@@ -189,6 +228,7 @@ const clusterSchema = z
       .strict()
       .default({ sslRules: null, kerberosRules: null, kerberosDefaultRealm: null }),
     serviceCredentialsFile: nonBlank("serviceCredentialsFile").optional(),
+    requests: requestPolicySchema.default(DEFAULT_REQUEST_POLICY),
   })
   .strict()
   .superRefine((c, ctx) => {
@@ -373,9 +413,16 @@ export function parseClustersFile(text: string, file: string, clientId = DEFAULT
         c.serviceCredentialsFile === undefined
           ? null
           : (readServiceCredentials(c.serviceCredentialsFile, c.id) as ServicePrincipal),
+      requests: c.requests,
     };
   });
   return { clusters, defaultId: parsed.data.default ?? clusters[0]!.id, file };
+}
+
+/** A variable's text as a number for the schema to judge ("" and unset: its default; not a number: NaN, refused). */
+function numberOrUndefined(text: string | undefined): number | undefined {
+  const t = text?.trim();
+  return t === undefined || t === "" ? undefined : Number(t);
 }
 
 function clientIdOf(env: Env): string {
@@ -398,7 +445,24 @@ function environmentCluster(env: Env): ClusterRegistry {
     "KAFKA_SASL_KERBEROS_PRINCIPAL_TO_LOCAL_RULES",
     "KAFKA_KERBEROS_DEFAULT_REALM",
     "KAFKA_SERVICE_CREDENTIALS_FILE",
+    "KAFKA_REQUIRED_APPROVALS",
+    "KAFKA_REQUEST_TIMEOUT_HOURS",
+    "KAFKA_MAX_GRANT_MINUTES",
   ]);
+  const requests = requestPolicySchema.safeParse({
+    approvals: numberOrUndefined(e.KAFKA_REQUIRED_APPROVALS),
+    timeoutHours: numberOrUndefined(e.KAFKA_REQUEST_TIMEOUT_HOURS),
+    maxGrantMinutes: numberOrUndefined(e.KAFKA_MAX_GRANT_MINUTES),
+  });
+  if (!requests.success) {
+    const names: Record<string, string> = {
+      approvals: "KAFKA_REQUIRED_APPROVALS",
+      timeoutHours: "KAFKA_REQUEST_TIMEOUT_HOURS",
+      maxGrantMinutes: "KAFKA_MAX_GRANT_MINUTES",
+    };
+    for (const issue of requests.error.issues)
+      problems.push(`${names[String(issue.path[0])] ?? "requests"}: ${issue.message}`);
+  }
   let servicePrincipal: ServicePrincipal | null = null;
   if (e.KAFKA_SERVICE_CREDENTIALS_FILE !== undefined) {
     const read = readServiceCredentials(e.KAFKA_SERVICE_CREDENTIALS_FILE.trim(), DEFAULT_CLUSTER_ID);
@@ -420,6 +484,7 @@ function environmentCluster(env: Env): ClusterRegistry {
           kerberosDefaultRealm: e.KAFKA_KERBEROS_DEFAULT_REALM ?? null,
         },
         servicePrincipal,
+        requests: requests.success ? requests.data : DEFAULT_REQUEST_POLICY,
       },
     ],
     defaultId: DEFAULT_CLUSTER_ID,

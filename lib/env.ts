@@ -150,6 +150,25 @@ export const clusterSettingsSchema = z.object({
       "they created for the owner see a request. In `CLUSTERS_FILE`: `serviceCredentialsFile` per cluster",
     { default: "unset: none (`npm start` with the local broker: `.kafka/console-service.json`)" },
   ),
+  KAFKA_REQUIRED_APPROVALS: kafkaDoc(
+    z.string().optional(),
+    "**four-eyes**: how many people other than its maker must approve an ACL, quota or SCRAM change before it " +
+      "is applied (`0`: off, anyone Kafka lets make a change applies it; `1` or more: every change goes through " +
+      "a request, and only super users may apply at once, with a reason: break-glass). In `CLUSTERS_FILE`: " +
+      "`requests.approvals` per cluster",
+    { default: "`0`" },
+  ),
+  KAFKA_REQUEST_TIMEOUT_HOURS: kafkaDoc(
+    z.string().optional(),
+    "how long a request waits for a decision before it times out. In `CLUSTERS_FILE`: `requests.timeoutHours`",
+    { default: "`72`" },
+  ),
+  KAFKA_MAX_GRANT_MINUTES: kafkaDoc(
+    z.string().optional(),
+    "the longest a grant that ends by itself may last (ACLs a request creates for a while); removals run as " +
+      "the service principal, which then needs ALTER on the cluster. In `CLUSTERS_FILE`: `requests.maxGrantMinutes`",
+    { default: "`480` (8 hours)" },
+  ),
   KAFKA_SSL_PRINCIPAL_MAPPING_RULES: kafkaDoc(
     z.string().optional(),
     "the brokers' `ssl.principal.mapping.rules`, exactly as written in server.properties (which a client " +

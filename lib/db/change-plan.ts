@@ -29,6 +29,10 @@ export interface StoredPlan<P = unknown, V = unknown> {
   basis: string;
   status: PlanStatus;
   appliedAt: Date | null;
+  /** What the plan was made from (the kind's input); null for plans made before it was kept. */
+  input: unknown;
+  /** The request a reviewer made this plan for, or null. */
+  requestId: string | null;
 }
 
 type Row = {
@@ -43,6 +47,8 @@ type Row = {
   basis: string;
   status: string;
   appliedAt: Date | null;
+  input: unknown;
+  requestId: string | null;
 };
 
 function fromRow<P, V>(r: Row): StoredPlan<P, V> {
@@ -58,6 +64,8 @@ function fromRow<P, V>(r: Row): StoredPlan<P, V> {
     basis: r.basis,
     status: r.status as PlanStatus,
     appliedAt: r.appliedAt,
+    input: r.input ?? null,
+    requestId: r.requestId,
   };
 }
 
@@ -72,6 +80,8 @@ export async function savePlan<P, V>(input: {
   basis: string;
   ttlMs: number;
   now?: Date;
+  input?: unknown;
+  requestId?: string | null;
 }): Promise<StoredPlan<P, V>> {
   const now = input.now ?? new Date();
   const row = await getPrisma().changePlan.create({
@@ -83,6 +93,8 @@ export async function savePlan<P, V>(input: {
       payload: input.payload as Prisma.InputJsonValue,
       preview: input.preview as Prisma.InputJsonValue,
       basis: input.basis,
+      ...(input.input !== undefined ? { input: input.input as Prisma.InputJsonValue } : {}),
+      requestId: input.requestId ?? null,
       createdAt: now,
       expiresAt: new Date(now.getTime() + input.ttlMs),
     },

@@ -49,6 +49,8 @@ function parseSchema(text: string): { tables: Record<string, Table>; enums: Reco
       };
       if (/@id\b/.test(attrs)) t.primaryKey = [column];
     }
+    const compositeId = /@@id\(\[([^\]]+)\]\)/.exec(body);
+    if (compositeId) t.primaryKey = compositeId[1]!.split(",").map((s) => fieldToColumn[s.trim()]!);
     for (const idx of body.matchAll(/@@index\(\[([^\]]+)\]\)/g)) {
       const cols = idx[1]!.split(",").map((s) => fieldToColumn[s.trim()]!);
       t.indexes[`${table}_${cols.join("_")}_idx`] = cols;

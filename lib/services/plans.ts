@@ -143,6 +143,7 @@ export async function createPlan<V = Record<string, unknown>>(
   viewer: Viewer,
   kind: string,
   input: unknown,
+  options: { requestId?: string } = {},
 ): Promise<ActionResult<PlanView<V>>> {
   const k = kindOf(kind);
   if (k === null)
@@ -166,6 +167,8 @@ export async function createPlan<V = Record<string, unknown>>(
       preview: { view: preview, notApplicable: notApplicable ?? null, ...(detail !== undefined ? { detail } : {}) },
       basis,
       ttlMs: ttlMs(),
+      input,
+      requestId: options.requestId ?? null,
     });
   } catch (error) {
     console.error(
@@ -290,6 +293,28 @@ function claimRefusal(
 }
 
 /**
+ * Why a plan may be applied on a four-eyes cluster (requests.approvals > 0): the final
+ * approval of a request (lib/services/requests.ts), the removal of an expired grant (its
+ * request was approved), or a super user's break-glass with a reason. Anything else is
+ * refused there, from the pages, the API's one-call form and imports alike.
+ */
+export type PlanApproval = "request" | "grant-expiry" | "break-glass";
+
+/** The refusal of a plan applied without approval on a four-eyes cluster; null when it may go on. */
+export function fourEyesRefusal(viewer: Viewer, approvedAs: PlanApproval | undefined): Failure | null {
+  const approvals = findCluster(clusterIdOf(viewer.credential))?.requests.approvals ?? 0;
+  if (approvals === 0 || approvedAs !== undefined) return null;
+  return {
+    ok: false,
+    code: "DENIED",
+    message:
+      `This cluster needs ${approvals === 1 ? "the approval of someone" : `${approvals} approvals by people`} ` +
+      `other than the change's maker before it is applied (four-eyes): request it instead ` +
+      `(POST /api/v1/requests, or "Request approval" on the plan). Nothing was changed.`,
+  };
+}
+
+/**
  * Apply exactly the plan's payload (see the module comment for the order of checks).
  * Only the principal who made it, once, before it expires, and only if what it was
  * computed from is unchanged.
@@ -297,7 +322,10 @@ function claimRefusal(
 export async function applyPlan<R = Record<string, unknown>>(
   viewer: Viewer,
   id: string,
+  options: { approvedAs?: PlanApproval } = {},
 ): Promise<ActionResult<PlanApplyView<R>>> {
+  const fourEyes = fourEyesRefusal(viewer, options.approvedAs);
+  if (fourEyes !== null) return fourEyes;
   const own = await ownPlan(viewer, id);
   if (!own.ok) return own;
   const existing = own.data;

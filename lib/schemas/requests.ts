@@ -1,0 +1,111 @@
+/**
+ * Requests for changes and grants that end by themselves (#19): what is filed, what is
+ * shown, what each step answers. A request holds the change itself (a plan body, as
+ * POST /api/v1/plans takes it), never a plan: the reviewer's plan is computed as the
+ * reviewer and sealed when they approve.
+ */
+import { z } from "zod";
+import { aclBindingSchema } from "./acls";
+import { planCreateBodySchema } from "./plans";
+import { safeString } from "./safe-text";
+
+export const REQUEST_VIEW_STATUSES = ["PENDING", "APPROVING", "APPLIED", "DENIED", "CANCELLED", "TIMED_OUT"] as const;
+export const REQUEST_LIST_FILTERS = ["waiting", "mine", "decided", "all"] as const;
+export type RequestListFilter = (typeof REQUEST_LIST_FILTERS)[number];
+
+export const REASON_MAX = 1000;
+
+const reason = safeString()
+  .trim()
+  .min(1, "Say why: a reason is required")
+  .max(REASON_MAX, `At most ${REASON_MAX} characters`);
+
+export const requestFileBodySchema = z.object({
+  change: planCreateBodySchema.meta({ description: "The change, exactly as POST /api/v1/plans takes it" }),
+  reason,
+  grantMinutes: z
+    .number({ error: "grantMinutes is a whole number of minutes" })
+    .int("grantMinutes is a whole number of minutes")
+    .positive("grantMinutes must be more than 0")
+    .optional()
+    .meta({
+      description:
+        "Make the ACLs it creates end by themselves this many minutes after they are applied (at most the " +
+        "cluster's maxGrantMinutes; only changes that create ACLs)",
+    }),
+});
+export type RequestFileBody = z.output<typeof requestFileBodySchema>;
+
+export const requestFromPlanBodySchema = z.object({
+  planId: z.uuid({ error: "planId is the id of a plan you previewed" }),
+  reason,
+  grantMinutes: requestFileBodySchema.shape.grantMinutes,
+});
+
+export const requestApproveBodySchema = z.object({
+  planId: z.uuid({ error: "planId is the id of the plan you reviewed (POST /api/v1/requests/{id}/review)" }),
+});
+
+export const requestDenyBodySchema = z.object({ comment: reason });
+
+export const requestListQuerySchema = z.object({
+  filter: z.enum(REQUEST_LIST_FILTERS, { error: `One of ${REQUEST_LIST_FILTERS.join(", ")}` }).default("waiting"),
+  limit: z.coerce.number().int().min(1).max(500).default(100),
+});
+
+export const requestViewSchema = z.object({
+  id: z.string(),
+  createdAt: z.string(),
+  requester: z.string(),
+  reason: z.string(),
+  kind: z.string(),
+  summary: z.string(),
+  change: z.unknown().meta({ description: "The change as filed (a plan body)" }),
+  grantMinutes: z.number().nullable(),
+  status: z.enum(REQUEST_VIEW_STATUSES),
+  timeoutAt: z.string(),
+  decidedBy: z.string().nullable(),
+  decidedAt: z.string().nullable(),
+  comment: z.string().nullable(),
+  planId: z.string().nullable().meta({ description: "The plan that was applied (once APPLIED)" }),
+  approvals: z.array(z.object({ principal: z.string(), at: z.string() })),
+  approvalsNeeded: z.number().meta({ description: "Approvals by people other than the requester it needs (≥ 1)" }),
+  grantId: z.string().nullable(),
+  you: z.object({
+    mayCancel: z.boolean(),
+    mayReview: z.boolean().meta({ description: "Pending and not yours on a four-eyes cluster, not yet approved by you" }),
+    why: z.string().nullable().meta({ description: "Why you may not review it, when you may not" }),
+  }),
+});
+export type RequestView = z.infer<typeof requestViewSchema>;
+
+export const requestListSchema = z.object({
+  requests: z.array(requestViewSchema),
+  pending: z.number().meta({ description: "Requests of this cluster waiting for a decision" }),
+});
+export type RequestList = z.infer<typeof requestListSchema>;
+
+export const grantViewSchema = z.object({
+  id: z.string(),
+  requestId: z.string().nullable(),
+  requester: z.string(),
+  approver: z.string(),
+  planId: z.string(),
+  bindings: z.array(aclBindingSchema.extend({ host: z.string() })),
+  createdAt: z.string(),
+  expiresAt: z.string(),
+  status: z.enum(["LIVE", "REMOVING", "ENDED"]),
+  overdue: z.boolean().meta({ description: "Past its expiry and not yet removed (retried; e.g. the broker was down)" }),
+  outcome: z.string().nullable(),
+  lastError: z.string().nullable(),
+  removalPlanId: z.string().nullable(),
+});
+export type GrantView = z.infer<typeof grantViewSchema>;
+
+export const grantListSchema = z.object({ grants: z.array(grantViewSchema) });
+
+export const requestStepResultSchema = z.object({
+  request: requestViewSchema,
+  message: z.string(),
+});
+export type RequestStepResult = z.infer<typeof requestStepResultSchema>;

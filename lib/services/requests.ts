@@ -1,0 +1,516 @@
+/**
+ * Requests for changes (#19). Anyone signed in may file a change (an ACL change, a
+ * template, an import, a quota change) with a reason instead of applying it; the request
+ * holds the change itself. A reviewer asks for its plan (computed as the reviewer, so
+ * Kafka decides what they may read) and approves exactly that plan: the console applies
+ * it as the approver, so Kafka's own ACLs decide who can approve. If the state changed
+ * between the review and the approval, Apply's 409 names the difference and the request
+ * stays pending.
+ *
+ *   file      PENDING, audited request.file (a grantMinutes makes the ACLs it creates a grant)
+ *   review    a sealed plan of the request's change, made as the reviewer (request_id on it)
+ *   approve   claim (one approver at a time, approve and deny cannot both win) -> on a
+ *             four-eyes cluster, an approval short of the count is recorded and the request
+ *             stays PENDING; the last one applies the reviewed plan -> APPLIED (+ a grant)
+ *   deny      with a comment; cancel (the requester); time out (the cluster's timeoutHours)
+ *
+ * Four-eyes (requests.approvals > 0 on the cluster): the requester never approves their
+ * own request, and every approver is someone else (plans.ts refuses other applies).
+ */
+import "server-only";
+import type { Viewer } from "@/lib/auth/sign-in";
+import { clusterById, clusterIdOf } from "@/lib/clusters";
+import { recordAudit } from "@/lib/db/audit";
+import { getPlan } from "@/lib/db/change-plan";
+import {
+  addApproval,
+  claimRequest,
+  countPending,
+  decideRequest,
+  finishRequest,
+  getRequest,
+  listRequests,
+  releaseRequest,
+  saveRequest,
+  timeOutRequests,
+  type RequestStatus,
+  type StoredRequest,
+} from "@/lib/db/change-request";
+import { getPrisma } from "@/lib/db/client";
+import { liveGrants, saveGrant } from "@/lib/db/access-grant";
+import { sendJob } from "@/lib/jobs/queue";
+import { bindingKey, formatEntity } from "@/lib/policy";
+import type { AclBinding } from "@/lib/policy/types";
+import type { PlanCreateBody } from "@/lib/schemas/plans";
+import type {
+  RequestFileBody,
+  RequestList,
+  RequestListFilter,
+  RequestStepResult,
+  RequestView,
+} from "@/lib/schemas/requests";
+import type { ActionResult } from "@/lib/schemas/result";
+import { expandTemplateBody } from "./acl-plans";
+import { GRANT_EXPIRY_JOB, NO_SERVICE_PRINCIPAL_FOR_GRANTS } from "./grants";
+import { applyPlan, createPlan, type PlanView } from "./plans";
+
+type Failure = Extract<ActionResult<never>, { ok: false }>;
+
+
+const NO_SUCH_REQUEST: Failure = {
+  ok: false,
+  code: "NOT_FOUND",
+  message: "There is no request with this id on this cluster.",
+};
+
+const when = (d: Date) =>
+  d
+    .toISOString()
+    .replace("T", " ")
+    .replace(/\.\d+Z$/, " UTC");
+
+function describeBinding(
+  b: Pick<AclBinding, "permissionType" | "operation" | "resourceType" | "resourceName" | "patternType" | "principal">,
+) {
+  const pattern = b.patternType === "PREFIXED" ? " (prefix)" : "";
+  return `${b.permissionType} ${b.operation} on ${b.resourceType} ${b.resourceName}${pattern} for ${b.principal}`;
+}
+
+function describeList(verb: string, bindings: readonly AclBinding[]): string {
+  if (bindings.length === 0) return "";
+  const first = describeBinding(bindings[0]!);
+  const more = bindings.length > 1 ? ` and ${bindings.length - 1} more` : "";
+  return `${verb} ${first}${more}`;
+}
+
+/** One line for lists: what the change does. */
+export function summarizeChange(change: PlanCreateBody): string {
+  switch (change.kind) {
+    case "acl.create":
+      if (change.template !== undefined) return `${change.template.template} template for ${change.template.principal}`;
+      return describeList("create", change.bindings ?? []);
+    case "acl.delete":
+      return describeList("delete", change.bindings);
+    case "acl.change":
+      return [describeList("create", change.create), describeList("delete", change.delete)]
+        .filter((s) => s !== "")
+        .join("; ");
+    case "acl.import":
+      return `import a ${change.format} ACL file (${change.mode})`;
+    case "quota.alter":
+      return change.value === null
+        ? `remove ${change.key} of ${formatEntity(change.entity)}`
+        : `set ${change.key} of ${formatEntity(change.entity)} to ${change.value}`;
+  }
+}
+
+/** The bindings a change asks to create (for a grant), or a refusal when the change cannot be a grant. */
+function requestedCreates(change: PlanCreateBody): ActionResult<AclBinding[]> {
+  if (change.kind === "acl.create") {
+    if (change.template !== undefined) return expandTemplateBody(change.template);
+    return { ok: true, data: change.bindings ?? [] };
+  }
+  if (change.kind === "acl.change") return { ok: true, data: change.create };
+  return {
+    ok: false,
+    code: "VALIDATION",
+    message:
+      "Only a change that creates ACLs can end by itself (acl.create or acl.change); file it without grantMinutes.",
+    fieldErrors: { grantMinutes: ["Only for changes that create ACLs"] },
+  };
+}
+
+function policyOf(clusterId: string) {
+  return clusterById(clusterId).requests;
+}
+
+function isSuperUser(viewer: Viewer): boolean {
+  return clusterById(clusterIdOf(viewer.credential)).authorizer.superUsers.includes(viewer.principal);
+}
+
+async function grantIdOf(requestId: string): Promise<string | null> {
+  const row = await getPrisma().accessGrant.findFirst({ where: { requestId }, select: { id: true } });
+  return row?.id ?? null;
+}
+
+function viewOf(r: StoredRequest, viewer: Viewer, grantId: string | null, now = new Date()): RequestView {
+  const policy = policyOf(r.clusterId);
+  const timedOut = r.status === "PENDING" && r.timeoutAt.getTime() <= now.getTime();
+  const status: RequestStatus = timedOut ? "TIMED_OUT" : r.status;
+  const mine = r.requester === viewer.principal;
+  let why: string | null = null;
+  if (status !== "PENDING") why = `It is ${status.toLowerCase().replace("_", " ")}.`;
+  else if (mine && policy.approvals > 0)
+    why = "This cluster needs someone other than the requester to approve (four-eyes).";
+  else if (r.approvals.some((a) => a.principal === viewer.principal)) why = "You approved it already.";
+  return {
+    id: r.id,
+    createdAt: r.createdAt.toISOString(),
+    requester: r.requester,
+    reason: r.reason,
+    kind: r.kind,
+    summary: r.summary,
+    change: r.input,
+    grantMinutes: r.grantSeconds === null ? null : Math.round(r.grantSeconds / 60),
+    status,
+    timeoutAt: r.timeoutAt.toISOString(),
+    decidedBy: r.decidedBy,
+    decidedAt: r.decidedAt?.toISOString() ?? null,
+    comment: r.comment,
+    planId: r.planId,
+    approvals: r.approvals.map((a) => ({ principal: a.principal, at: a.at.toISOString() })),
+    approvalsNeeded: Math.max(1, policy.approvals),
+    grantId,
+    you: { mayCancel: mine && status === "PENDING", mayReview: why === null, why },
+  };
+}
+
+async function ownCluster(viewer: Viewer, id: string): Promise<ActionResult<StoredRequest>> {
+  const r = await getRequest(id);
+  if (r === null || r.clusterId !== clusterIdOf(viewer.credential)) return NO_SUCH_REQUEST;
+  return { ok: true, data: r };
+}
+
+async function audit(
+  viewer: Viewer,
+  r: StoredRequest,
+  action: "request.file" | "request.approve" | "request.apply" | "request.deny" | "request.cancel",
+  outcome: "success" | "failure" | "denied",
+  message: string,
+  planId: string | null = null,
+) {
+  await recordAudit({
+    principal: viewer.principal,
+    action,
+    category: r.kind === "quota.alter" ? "quota" : "acl",
+    target: `request ${r.id}: ${r.summary}`,
+    request: {
+      requestId: r.id,
+      kind: r.kind,
+      change: r.input,
+      reason: r.reason,
+      grantMinutes: r.grantSeconds === null ? null : r.grantSeconds / 60,
+    },
+    outcome,
+    message,
+    subjects: [r.requester],
+    planId,
+    clusterId: r.clusterId,
+  });
+}
+
+function step(
+  r: StoredRequest,
+  viewer: Viewer,
+  grantId: string | null,
+  message: string,
+): ActionResult<RequestStepResult> {
+  return { ok: true, data: { request: viewOf(r, viewer, grantId), message } };
+}
+
+/** File a change as a request (anyone signed in). */
+export async function fileRequest(viewer: Viewer, body: RequestFileBody): Promise<ActionResult<RequestStepResult>> {
+  const clusterId = clusterIdOf(viewer.credential);
+  const policy = policyOf(clusterId);
+  let grantSeconds: number | null = null;
+  if (body.grantMinutes !== undefined) {
+    if (body.grantMinutes > policy.maxGrantMinutes)
+      return {
+        ok: false,
+        code: "VALIDATION",
+        message: `A grant on this cluster lasts at most ${policy.maxGrantMinutes} minutes; ask for less.`,
+        fieldErrors: { grantMinutes: [`At most ${policy.maxGrantMinutes} minutes`] },
+      };
+    if (clusterById(clusterId).servicePrincipal === null)
+      return {
+        ok: false,
+        code: "VALIDATION",
+        message: `Grants that end by themselves are refused: ${NO_SERVICE_PRINCIPAL_FOR_GRANTS}.`,
+      };
+    const creates = requestedCreates(body.change);
+    if (!creates.ok) return creates;
+    if (creates.data.length === 0)
+      return { ok: false, code: "VALIDATION", message: "The change creates no ACLs, so there is nothing to grant." };
+    grantSeconds = body.grantMinutes * 60;
+  }
+  const now = new Date();
+  const stored = await saveRequest({
+    clusterId,
+    requester: viewer.principal,
+    reason: body.reason,
+    kind: body.change.kind,
+    input: body.change,
+    summary: summarizeChange(body.change).slice(0, 500),
+    grantSeconds,
+    timeoutAt: new Date(now.getTime() + policy.timeoutHours * 3_600_000),
+    now,
+  });
+  await audit(viewer, stored, "request.file", "success", `Requested: ${stored.summary}. Reason: ${stored.reason}`);
+  return step(stored, viewer, null, `Request filed; it waits for a decision until ${when(stored.timeoutAt)}.`);
+}
+
+/** File the change of a plan the viewer previewed (the pages' "Request approval"). */
+export async function fileRequestFromPlan(
+  viewer: Viewer,
+  body: { planId: string; reason: string; grantMinutes?: number | undefined },
+): Promise<ActionResult<RequestStepResult>> {
+  const plan = await getPlan(body.planId);
+  if (plan === null || plan.principal !== viewer.principal || plan.clusterId !== clusterIdOf(viewer.credential))
+    return {
+      ok: false,
+      code: "NOT_FOUND",
+      message: "There is no plan of yours with this id on this cluster; preview the change again.",
+    };
+  if (plan.input === null || plan.requestId !== null)
+    return {
+      ok: false,
+      code: "CONFLICT",
+      message: "This plan cannot be turned into a request; preview the change again.",
+    };
+  const change = { kind: plan.kind, ...(plan.input as object) } as PlanCreateBody;
+  return fileRequest(viewer, {
+    change,
+    reason: body.reason,
+    ...(body.grantMinutes !== undefined ? { grantMinutes: body.grantMinutes } : {}),
+  });
+}
+
+/** Requests of the viewer's cluster: waiting (pending), mine, decided, all; newest first. */
+export async function listRequestViews(
+  viewer: Viewer,
+  filter: RequestListFilter,
+  limit = 100,
+): Promise<ActionResult<RequestList>> {
+  const clusterId = clusterIdOf(viewer.credential);
+  const now = new Date();
+  const statuses: Record<RequestListFilter, readonly RequestStatus[] | undefined> = {
+    waiting: ["PENDING", "APPROVING"],
+    mine: undefined,
+    decided: ["APPLIED", "DENIED", "CANCELLED", "TIMED_OUT"],
+    all: undefined,
+  };
+  const rows = await listRequests({
+    clusterId,
+    limit,
+    ...(filter === "mine" ? { requester: viewer.principal } : {}),
+    ...(statuses[filter] ? { statuses: statuses[filter] } : {}),
+  });
+  const visible = filter === "waiting" ? rows.filter((r) => r.timeoutAt.getTime() > now.getTime()) : rows;
+  const grants = await getPrisma().accessGrant.findMany({
+    where: { requestId: { in: visible.map((r) => r.id) } },
+    select: { id: true, requestId: true },
+  });
+  const grantOf = new Map(grants.map((g) => [g.requestId, g.id]));
+  return {
+    ok: true,
+    data: {
+      requests: visible.map((r) => viewOf(r, viewer, grantOf.get(r.id) ?? null, now)),
+      pending: await countPending(clusterId, now),
+    },
+  };
+}
+
+export async function getRequestView(viewer: Viewer, id: string): Promise<ActionResult<RequestView>> {
+  const r = await ownCluster(viewer, id);
+  if (!r.ok) return r;
+  return { ok: true, data: viewOf(r.data, viewer, await grantIdOf(id)) };
+}
+
+/** How many requests wait for a decision on the viewer's cluster (the navigation's badge). */
+export async function pendingRequestCount(viewer: Viewer): Promise<number> {
+  return countPending(clusterIdOf(viewer.credential));
+}
+
+/** The request's change as a sealed plan made as the reviewer: exactly what Approve would apply. */
+export async function reviewRequest(viewer: Viewer, id: string): Promise<ActionResult<PlanView>> {
+  const r = await ownCluster(viewer, id);
+  if (!r.ok) return r;
+  const view = viewOf(r.data, viewer, null);
+  if (!view.you.mayReview)
+    return { ok: false, code: "CONFLICT", message: `You cannot review this request: ${view.you.why}` };
+  const { kind, ...input } = r.data.input as PlanCreateBody;
+  return createPlan(viewer, kind, input, { requestId: id });
+}
+
+/**
+ * Approve the request with the plan the viewer reviewed. The last approval applies it as the
+ * viewer (Kafka decides whether they may); one short of a four-eyes count is recorded.
+ */
+export async function approveChangeRequest(
+  viewer: Viewer,
+  id: string,
+  planId: string,
+): Promise<ActionResult<RequestStepResult>> {
+  const found = await ownCluster(viewer, id);
+  if (!found.ok) return found;
+  const r = found.data;
+  const view = viewOf(r, viewer, null);
+  if (!view.you.mayReview)
+    return {
+      ok: false,
+      code: r.requester === viewer.principal ? "DENIED" : "CONFLICT",
+      message: `You cannot approve this request: ${view.you.why}`,
+    };
+  const plan = await getPlan(planId);
+  if (plan === null || plan.requestId !== id || plan.principal !== viewer.principal)
+    return {
+      ok: false,
+      code: "CONFLICT",
+      message: "Approve the plan you reviewed for this request (review it first: its plan is made as you).",
+    };
+  if (!(await claimRequest(id, viewer.principal)))
+    return {
+      ok: false,
+      code: "CONFLICT",
+      message: "This request is being decided by someone else right now, or was decided; nothing was changed.",
+    };
+  const policy = policyOf(r.clusterId);
+  const others = r.approvals.filter((a) => a.principal !== viewer.principal && a.principal !== r.requester).length;
+  if (policy.approvals > 1 && others + 1 < policy.approvals) {
+    await addApproval(id, viewer.principal, planId);
+    await releaseRequest(id, viewer.principal);
+    const message = `Approval ${others + 1} of ${policy.approvals} recorded; it is applied at the last approval.`;
+    await audit(viewer, r, "request.approve", "success", message, planId);
+    const again = (await getRequest(id)) ?? r;
+    return step(again, viewer, null, message);
+  }
+  const applied = await applyPlan<{ outcome?: string; message?: string; results?: unknown[] }>(viewer, planId, {
+    approvedAs: "request",
+  });
+  if (!applied.ok) {
+    await releaseRequest(id, viewer.principal);
+    await audit(
+      viewer,
+      r,
+      "request.apply",
+      applied.code === "DENIED" ? "denied" : "failure",
+      applied.message,
+      planId,
+    ).catch(() => undefined);
+    return { ...applied, message: `${applied.message} The request is still pending.` };
+  }
+  await addApproval(id, viewer.principal, planId);
+  await finishRequest(id, viewer.principal, planId);
+  let grantId: string | null = null;
+  let grantNote = "";
+  if (r.grantSeconds !== null) {
+    const grant = await recordGrant(r, viewer, planId, applied.data.results ?? []);
+    grantId = grant?.id ?? null;
+    grantNote = grant
+      ? ` Its ACLs are removed at ${when(grant.expiresAt)}.`
+      : " It created no ACLs, so there is nothing to remove later.";
+  }
+  const message = `Approved and applied (plan ${planId}): ${applied.data.message ?? "done"}.${grantNote}`;
+  await audit(viewer, r, "request.apply", "success", message, planId);
+  const after = (await getRequest(id)) ?? r;
+  return step(after, viewer, grantId, message);
+}
+
+/**
+ * The grant of an applied request: the bindings its plan created (never one that was there
+ * before, unless another live grant holds it: then both hold it), removed at the expiry.
+ */
+async function recordGrant(r: StoredRequest, approver: Viewer, planId: string, results: unknown[]) {
+  const created = results
+    .filter((x): x is AclBinding & { action: string; ok: boolean } => {
+      const o = x as { action?: string; ok?: boolean };
+      return o.action === "create" && o.ok === true;
+    })
+    .map(({ resourceType, resourceName, patternType, principal, host, operation, permissionType }) => ({
+      resourceType,
+      resourceName,
+      patternType,
+      principal,
+      host,
+      operation,
+      permissionType,
+    }));
+  const requested = requestedCreates(r.input as PlanCreateBody);
+  const heldByLive = new Set((await liveGrants(r.clusterId)).flatMap((g) => g.bindings.map(bindingKey)));
+  const alsoHeld = requested.ok ? requested.data.filter((b) => heldByLive.has(bindingKey(b))) : [];
+  const keys = new Set<string>();
+  const bindings: AclBinding[] = [...created, ...alsoHeld].filter((b) => {
+    const k = bindingKey(b);
+    if (keys.has(k)) return false;
+    keys.add(k);
+    return true;
+  });
+  if (bindings.length === 0) return null;
+  const expiresAt = new Date(Date.now() + r.grantSeconds! * 1000);
+  const grant = await saveGrant({
+    clusterId: r.clusterId,
+    requestId: r.id,
+    requester: r.requester,
+    approver: approver.principal,
+    planId,
+    bindings,
+    expiresAt,
+  });
+  await sendJob(GRANT_EXPIRY_JOB, { grantId: grant.id }, { startAfter: expiresAt, id: grant.id }).catch(
+    (error: unknown) => {
+      console.error(
+        `[console] queueing the expiry of grant ${grant.id}: ${error instanceof Error ? error.message : String(error)} (the sweep removes it)`,
+      );
+    },
+  );
+  return grant;
+}
+
+export async function denyChangeRequest(
+  viewer: Viewer,
+  id: string,
+  comment: string,
+): Promise<ActionResult<RequestStepResult>> {
+  const found = await ownCluster(viewer, id);
+  if (!found.ok) return found;
+  const r = found.data;
+  if (r.requester === viewer.principal)
+    return { ok: false, code: "DENIED", message: "You filed this request: cancel it instead of denying it." };
+  const reviewed = await getPrisma().changePlan.count({ where: { requestId: id, principal: viewer.principal } });
+  if (reviewed === 0 && !isSuperUser(viewer))
+    return { ok: false, code: "DENIED", message: "Review the request before denying it (only a reviewer may deny)." };
+  if (!(await decideRequest(id, "DENIED", viewer.principal, comment)))
+    return {
+      ok: false,
+      code: "CONFLICT",
+      message: "This request is no longer pending (decided, being approved, or timed out).",
+    };
+  const message = `Denied: ${comment}`;
+  await audit(viewer, r, "request.deny", "success", message);
+  return step((await getRequest(id)) ?? r, viewer, null, message);
+}
+
+export async function cancelChangeRequest(viewer: Viewer, id: string): Promise<ActionResult<RequestStepResult>> {
+  const found = await ownCluster(viewer, id);
+  if (!found.ok) return found;
+  const r = found.data;
+  if (r.requester !== viewer.principal)
+    return { ok: false, code: "DENIED", message: `Only ${r.requester}, who filed it, may cancel this request.` };
+  if (!(await decideRequest(id, "CANCELLED", viewer.principal, null)))
+    return {
+      ok: false,
+      code: "CONFLICT",
+      message: "This request is no longer pending (decided, being approved, or timed out).",
+    };
+  await audit(viewer, r, "request.cancel", "success", "Cancelled by the requester.");
+  return step((await getRequest(id)) ?? r, viewer, null, "Cancelled.");
+}
+
+/** The sweep's part: pending requests past their timeout become TIMED_OUT, each audited. */
+export async function timeOutDueRequests(now = new Date()): Promise<number> {
+  const done = await timeOutRequests(now);
+  for (const r of done) {
+    await recordAudit({
+      principal: "console",
+      action: "request.timeout",
+      category: r.kind === "quota.alter" ? "quota" : "acl",
+      target: `request ${r.id}: ${r.summary}`,
+      request: { requestId: r.id },
+      outcome: "success",
+      message: `No decision by ${when(r.timeoutAt)}; the request timed out.`,
+      subjects: [r.requester],
+      clusterId: r.clusterId,
+    }).catch(() => undefined);
+  }
+  return done.length;
+}

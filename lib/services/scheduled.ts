@@ -1,0 +1,58 @@
+/**
+ * The console's scheduled work (#19), on the job queue (lib/jobs/queue.ts):
+ *
+ *   grant-expiry   one job per grant, queued for its expiry (its id is the grant's, so it
+ *                  is queued once): removes what the grant created (removeExpiredGrant);
+ *                  a failure is retried with backoff.
+ *   sweep          every minute, on one instance: every grant past its expiry and not
+ *                  ended (a job lost, an instance killed at the moment, a broker that was
+ *                  down) and every request past its timeout. Each removal is claimed in the
+ *                  database first, so a grant is removed once however many run it.
+ */
+import "server-only";
+import { dueGrants } from "@/lib/db/access-grant";
+import { startJobQueue, type JobQueue } from "@/lib/jobs/queue";
+import { GRANT_EXPIRY_JOB, removeExpiredGrant } from "./grants";
+import { timeOutDueRequests } from "./requests";
+
+export const SWEEP_JOB = "sweep";
+
+/** One pass of the sweep: due grants removed (failures left for the next pass), timed-out requests closed. */
+export async function sweep(now = new Date()): Promise<{ removed: number; failed: number; timedOut: number }> {
+  let removed = 0;
+  let failed = 0;
+  for (const grant of await dueGrants(now)) {
+    try {
+      const r = await removeExpiredGrant(grant.id, now);
+      if (r.outcome !== "not-due") removed += 1;
+    } catch {
+      failed += 1;
+    }
+  }
+  const timedOut = await timeOutDueRequests(now);
+  return { removed, failed, timedOut };
+}
+
+export function startScheduledWork(
+  databaseUrl: string,
+  options: { pollingIntervalSeconds?: number; log?: (line: string) => void } = {},
+): Promise<JobQueue> {
+  return startJobQueue(
+    databaseUrl,
+    {
+      [GRANT_EXPIRY_JOB]: {
+        handler: async (data) => {
+          if (typeof data.grantId === "string") await removeExpiredGrant(data.grantId);
+        },
+      },
+      [SWEEP_JOB]: {
+        cron: "* * * * *",
+        retryLimit: 0,
+        handler: async () => {
+          await sweep();
+        },
+      },
+    },
+    options,
+  );
+}
