@@ -7,7 +7,7 @@
  *      migrations are applied either way (loudly failing if they cannot be).
  *   3. Demo data on the dev broker, once: the database records that it was written and it
  *      never is again (SEED=0 skips it; `npm run seed -- --force` writes it again). The dev
- *      broker's service principal (console-service, DESCRIBE on the cluster) is ensured and
+ *      broker's service principal (console-service, DESCRIBE and ALTER on the cluster) is ensured and
  *      its credentials file handed to the console as KAFKA_SERVICE_CREDENTIALS_FILE.
  *   4. A production build when the sources are newer than the last one (in NEXT_DIST_DIR,
  *      default .next; `--no-build` serves the existing build as it is), without Next's

@@ -34,6 +34,14 @@ import { aclBindingResponseSchema } from "@/lib/schemas/acl-binding";
 import { tokenListSchema, tokenRequestListsSchema } from "@/lib/schemas/tokens";
 import { CHANGES, NO_INPUT, type ChangeDefinition, type ChangeId } from "@/lib/schemas/changes";
 import { NO_SUCH_PLAN, NOT_YOUR_PLAN, PLAN_ID } from "@/lib/schemas/changes/plans";
+import { REQUEST_PATH_ID } from "@/lib/schemas/changes/requests";
+import {
+  grantListQuerySchema,
+  grantListSchema,
+  requestListQuerySchema,
+  requestListSchema,
+  requestViewSchema,
+} from "@/lib/schemas/requests";
 
 export { API_AREAS } from "@/lib/schemas/api";
 export type { ApiArea, ApiLink, HttpMethod, JsonSchema, NamedExample, PathParam, RouteStatus } from "@/lib/schemas/api";
@@ -524,6 +532,7 @@ const PLANS: ApiOperation[] = [
     statuses: { 403: `${NOT_YOUR_PLAN}. Or: Kafka refused to describe ACLs`, 404: NO_SUCH_PLAN },
   },
   changeOperation("plan.apply"),
+  changeOperation("plan.break-glass"),
 ];
 
 /** After PLANS: its example id names nothing, and the import plan it follows comes from POST /api/v1/plans (a link). */
@@ -601,6 +610,56 @@ const API: ApiOperation[] = [
   },
 ];
 
+// ---- Requests and grants ----------------------------------------------------------------
+
+const REQUESTS: ApiOperation[] = [
+  {
+    operationId: "listRequests",
+    method: "get",
+    path: "/api/v1/requests",
+    area: "Requests",
+    summary: "Requests of this cluster: waiting, yours, decided, or all",
+    description:
+      "Newest first. filter=waiting (the default): pending requests, each saying whether the caller may review " +
+      "it (you.mayReview) and why not; mine: the caller's; decided: applied, denied, cancelled, timed out. " +
+      "`pending` counts the requests waiting for a decision.",
+    query: requestListQuerySchema,
+    queryExamples: { mine: { summary: "Your requests", value: { filter: "mine" } } },
+    response: requestListSchema,
+  },
+  changeOperation("request.file"),
+  changeOperation("request.from-plan"),
+  {
+    operationId: "getRequest",
+    method: "get",
+    path: "/api/v1/requests/{id}",
+    area: "Requests",
+    summary: "One request",
+    description: "The request as listed: the change, the reason, its status, approvals and what the caller may do.",
+    pathParams: REQUEST_PATH_ID,
+    response: requestViewSchema,
+    statuses: { 404: "There is no request with this id on this cluster" },
+  },
+  changeOperation("request.review"),
+  changeOperation("request.approve"),
+  changeOperation("request.deny"),
+  changeOperation("request.cancel"),
+  {
+    operationId: "listGrants",
+    method: "get",
+    path: "/api/v1/grants",
+    area: "Requests",
+    summary: "Live grants: ACLs that end by themselves, with their expiry",
+    description:
+      "Grants of this cluster not yet ended, soonest expiry first; overdue: past the expiry and not yet " +
+      "removed (retried, e.g. while the broker is down).",
+    query: grantListQuerySchema,
+    queryExamples: { alice: { summary: "The grants of User:alice", value: { principal: "User:alice" } } },
+    response: grantListSchema,
+  },
+  changeOperation("grant.end"),
+];
+
 /** Every /api/v1 operation, by area. */
 export const API_OPERATIONS: readonly ApiOperation[] = [
   ...SESSION,
@@ -615,6 +674,7 @@ export const API_OPERATIONS: readonly ApiOperation[] = [
   ...TOKENS,
   ...TOKEN_REQUESTS,
   ...PLANS,
+  ...REQUESTS,
   ...ACL_IMPORT_PROGRESS,
   ...AUDIT,
   ...API,

@@ -51,6 +51,12 @@ export const API_AREAS = [
     description:
       "Sealed change plans (ACLs, ACL imports, quotas): preview a change, keep it, apply exactly what was previewed.",
   },
+  {
+    name: "Requests",
+    description:
+      "Requests for changes: file a change instead of applying it, review its plan, approve (applied as the " +
+      "approver), deny, cancel; grants whose ACLs are removed by themselves at their expiry.",
+  },
   { name: "Audit", description: "Every change made through the console, who made it and what Kafka answered." },
   { name: "API", description: "This description of the API." },
 ] as const;

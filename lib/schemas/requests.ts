@@ -73,7 +73,9 @@ export const requestViewSchema = z.object({
   grantId: z.string().nullable(),
   you: z.object({
     mayCancel: z.boolean(),
-    mayReview: z.boolean().meta({ description: "Pending and not yours on a four-eyes cluster, not yet approved by you" }),
+    mayReview: z
+      .boolean()
+      .meta({ description: "Pending and not yours on a four-eyes cluster, not yet approved by you" }),
     why: z.string().nullable().meta({ description: "Why you may not review it, when you may not" }),
   }),
 });
@@ -109,3 +111,12 @@ export const requestStepResultSchema = z.object({
   message: z.string(),
 });
 export type RequestStepResult = z.infer<typeof requestStepResultSchema>;
+
+export const grantListQuerySchema = z.object({
+  principal: safeString()
+    .trim()
+    .max(1000)
+    .optional()
+    .transform((v) => (v ? v : undefined))
+    .meta({ description: "Only the grants of this requester, e.g. User:alice" }),
+});

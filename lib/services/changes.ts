@@ -17,8 +17,26 @@ import type { AclPlanApplyResult, QuotaPlanView } from "@/lib/schemas/plans";
 import type { QuotaAlterResult } from "@/lib/schemas/quotas";
 import type { ActionResult } from "@/lib/schemas/result";
 import { approveRequest, denyRequest, retrieveRequestedToken, submitTokenRequest } from "./token-requests";
-import { applyPlan, createPlan, makeAndApplyPlan, planHeaderOf, type PlanApplyView, type PlanView } from "./plans";
+import {
+  applyPlan,
+  createPlan,
+  fourEyesRefusal,
+  makeAndApplyPlan,
+  planHeaderOf,
+  type PlanApplyView,
+  type PlanView,
+} from "./plans";
 import { deleteScramUser, upsertScramUser } from "./scram-users";
+import { endGrant } from "./grants";
+import {
+  approveChangeRequest,
+  breakGlassApply,
+  cancelChangeRequest,
+  denyChangeRequest,
+  fileRequest,
+  fileRequestFromPlan,
+  reviewRequest,
+} from "./requests";
 import { signInAudited, signOutAudited } from "./session";
 import { createToken, expireToken, renewToken } from "./tokens";
 
@@ -90,6 +108,22 @@ function aclChange(kind: "acl.create" | "acl.delete") {
   };
 }
 
+/**
+ * SCRAM credentials on a four-eyes cluster: they cannot be requested yet, so nobody changes them through the
+ * console there (no path applies a change without the approvals).
+ */
+function scramFourEyes(viewer: Viewer) {
+  const refusal = fourEyesRefusal(viewer, undefined);
+  return refusal === null
+    ? null
+    : {
+        ...refusal,
+        message:
+          "This cluster needs approvals by someone other than the change's maker (four-eyes), and SCRAM " +
+          "credential changes cannot be requested through the console yet: nothing was changed.",
+      };
+}
+
 const RUNS: Runs = {
   "session.sign-in": async ({ input }) => {
     const result = await signInAudited(input, await clientAddress());
@@ -121,13 +155,21 @@ const RUNS: Runs = {
   "token-request.approve": ({ viewer, params }) => approveRequest(viewer, params?.id ?? ""),
   "token-request.deny": ({ viewer, params, input }) => denyRequest(viewer, params?.id ?? "", input.reason),
   "token-request.retrieve": ({ viewer, params }) => retrieveRequestedToken(viewer, params?.id ?? ""),
-  "scram.upsert": ({ viewer, input }) => upsertScramUser(viewer, input),
-  "scram.delete": ({ viewer, input }) => deleteScramUser(viewer, input),
+  "scram.upsert": async ({ viewer, input }) => scramFourEyes(viewer) ?? upsertScramUser(viewer, input),
+  "scram.delete": async ({ viewer, input }) => scramFourEyes(viewer) ?? deleteScramUser(viewer, input),
   "plan.create": ({ viewer, input }) => {
     const { kind, ...rest } = input;
     return createPlan(viewer, kind, rest);
   },
   "plan.apply": ({ viewer, params }) => applyPlan(viewer, params?.id ?? ""),
+  "plan.break-glass": ({ viewer, params, input }) => breakGlassApply(viewer, params?.id ?? "", input.reason),
+  "request.file": ({ viewer, input }) => fileRequest(viewer, input),
+  "request.from-plan": ({ viewer, input }) => fileRequestFromPlan(viewer, input),
+  "request.review": ({ viewer, params }) => reviewRequest(viewer, params?.id ?? ""),
+  "request.approve": ({ viewer, params, input }) => approveChangeRequest(viewer, params?.id ?? "", input.planId),
+  "request.deny": ({ viewer, params, input }) => denyChangeRequest(viewer, params?.id ?? "", input.comment),
+  "request.cancel": ({ viewer, params }) => cancelChangeRequest(viewer, params?.id ?? ""),
+  "grant.end": ({ viewer, params }) => endGrant(viewer, params?.id ?? ""),
 };
 
 /** Runs the change `id` (its input already parsed with the declared schema); the answer is the declared output. */

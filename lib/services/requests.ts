@@ -52,10 +52,9 @@ import type {
 import type { ActionResult } from "@/lib/schemas/result";
 import { expandTemplateBody } from "./acl-plans";
 import { GRANT_EXPIRY_JOB, NO_SERVICE_PRINCIPAL_FOR_GRANTS } from "./grants";
-import { applyPlan, createPlan, type PlanView } from "./plans";
+import { applyPlan, createPlan, type PlanApplyView, type PlanView } from "./plans";
 
 type Failure = Extract<ActionResult<never>, { ok: false }>;
-
 
 const NO_SUCH_REQUEST: Failure = {
   ok: false,
@@ -513,4 +512,49 @@ export async function timeOutDueRequests(now = new Date()): Promise<number> {
     }).catch(() => undefined);
   }
   return done.length;
+}
+
+/**
+ * A super user's apply of their own plan on a four-eyes cluster, without approval: a reason
+ * is required and recorded (plan.break-glass) before the plan is applied, and the dashboard
+ * flags it.
+ */
+export async function breakGlassApply(
+  viewer: Viewer,
+  planId: string,
+  reason: string,
+): Promise<ActionResult<PlanApplyView>> {
+  const clusterId = clusterIdOf(viewer.credential);
+  if (policyOf(clusterId).approvals === 0)
+    return {
+      ok: false,
+      code: "VALIDATION",
+      message: "This cluster does not need approvals; apply the plan as usual (POST /api/v1/plans/{id}/apply).",
+    };
+  if (!isSuperUser(viewer))
+    return {
+      ok: false,
+      code: "DENIED",
+      message: "Only a super user of this cluster may apply without approval (break-glass). Request it instead.",
+    };
+  try {
+    await recordAudit({
+      principal: viewer.principal,
+      action: "plan.break-glass",
+      category: "acl",
+      target: `plan ${planId}`,
+      request: { planId, reason },
+      outcome: "success",
+      message: `Applied without approval (break-glass): ${reason}`,
+      planId,
+      clusterId,
+    });
+  } catch {
+    return {
+      ok: false,
+      code: "INTERNAL",
+      message: "The break-glass could not be recorded (database unavailable), so nothing was applied.",
+    };
+  }
+  return applyPlan(viewer, planId, { approvedAs: "break-glass" });
 }

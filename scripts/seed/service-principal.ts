@@ -1,6 +1,7 @@
 /**
  * The dev broker's service principal for the console (lib/services/service-principal.ts):
- * the SCRAM user `console-service` with DESCRIBE on the cluster and nothing else, its
+ * the SCRAM user `console-service` with DESCRIBE and ALTER on the cluster and nothing else (DESCRIBE
+ * reads ACLs; ALTER deletes the ACLs of expired grants, #19), its
  * credentials in `.kafka/console-service.json` (the broker's state dir, outside git, mode
  * 0600), which `npm start` and `npm test` hand to the console as
  * KAFKA_SERVICE_CREDENTIALS_FILE. It is not demo data: its password is random (never
@@ -24,7 +25,7 @@ export function devServiceCredentialsFile(env: NodeJS.ProcessEnv = process.env):
   return path.join(path.resolve(root, env.KAFKA_STATE_DIR || ".kafka"), "console-service.json");
 }
 
-/** DESCRIBE on the cluster: what reading ACLs takes, and all the service principal is given. */
+/** DESCRIBE on the cluster: what reading ACLs takes. */
 const DESCRIBE_CLUSTER: AclBinding = {
   resourceType: "CLUSTER",
   resourceName: "kafka-cluster",
@@ -63,12 +64,14 @@ export async function ensureDevServicePrincipal(log: (line: string) => void = ()
     await upsertScramCredential(admin, credential.username, "SCRAM-SHA-512", credential.password);
     log(`service principal: SCRAM user ${credential.username} (password in ${path.relative(root, file)})`);
   }
-  const granted = await describeAcls(admin, { ...DESCRIBE_CLUSTER, principal: service.principal });
-  if (granted.length === 0) {
-    const [result] = await createAcls(admin, [{ ...DESCRIBE_CLUSTER, principal: service.principal }]);
+  for (const operation of ["DESCRIBE", "ALTER"] as const) {
+    const binding = { ...DESCRIBE_CLUSTER, principal: service.principal, operation };
+    const granted = await describeAcls(admin, binding);
+    if (granted.length > 0) continue;
+    const [result] = await createAcls(admin, [binding]);
     if (result?.error)
-      throw new Error(`could not grant ${service.principal} DESCRIBE on the cluster: ${result.error.message}`);
-    log(`service principal: ${service.principal} may DESCRIBE the cluster (and nothing else)`);
+      throw new Error(`could not grant ${service.principal} ${operation} on the cluster: ${result.error.message}`);
+    log(`service principal: ${service.principal} may ${operation} the cluster`);
   }
   return file;
 }

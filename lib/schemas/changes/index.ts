@@ -7,6 +7,16 @@ import type { z } from "zod";
 import { aclCreate, aclDelete } from "./acls";
 import { planApply, planCreate } from "./plans";
 import { quotaAlter } from "./quotas";
+import {
+  grantEnd,
+  planBreakGlass,
+  requestApprove,
+  requestCancel,
+  requestDeny,
+  requestFile,
+  requestFromPlan,
+  requestReview,
+} from "./requests";
 import { scramDelete, scramUpsert } from "./scram-users";
 import { signIn, signOut } from "./session";
 import { tokenRequestApprove, tokenRequestDeny, tokenRequestRetrieve, tokenRequestSubmit } from "./token-requests";
@@ -29,6 +39,14 @@ export const CHANGES = {
   "scram.delete": scramDelete,
   "plan.create": planCreate,
   "plan.apply": planApply,
+  "plan.break-glass": planBreakGlass,
+  "request.file": requestFile,
+  "request.from-plan": requestFromPlan,
+  "request.review": requestReview,
+  "request.approve": requestApprove,
+  "request.deny": requestDeny,
+  "request.cancel": requestCancel,
+  "grant.end": grantEnd,
 } as const;
 
 export type ChangeId = keyof typeof CHANGES;

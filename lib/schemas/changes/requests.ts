@@ -1,0 +1,254 @@
+/**
+ * Requests for changes and grants that end by themselves (#19): file a change instead of
+ * applying it, review it (its plan, made as the reviewer), approve, deny, cancel; end a
+ * grant early; a super user's break-glass apply on a four-eyes cluster.
+ */
+import { z } from "zod";
+import {
+  grantViewSchema,
+  requestApproveBodySchema,
+  requestDenyBodySchema,
+  requestFileBodySchema,
+  requestFromPlanBodySchema,
+  requestStepResultSchema,
+} from "@/lib/schemas/requests";
+import { planApplyResultSchema, planViewSchema } from "@/lib/schemas/plans";
+import { safeString } from "@/lib/schemas/safe-text";
+import type { PathParam } from "@/lib/schemas/api";
+import { defineChange, NO_INPUT } from "./definition";
+import { EXAMPLE_BINDING, UNKNOWN_ID } from "./examples";
+import { PLAN_ID } from "./plans";
+
+export const REQUEST_PATH_ID: Record<string, PathParam> = {
+  id: {
+    description: "The request's id (from POST /api/v1/requests or GET /api/v1/requests)",
+    schema: { type: "string", format: "uuid" },
+    example: UNKNOWN_ID,
+  },
+};
+const GRANT_ID: Record<string, PathParam> = {
+  id: {
+    description: "The grant's id (from GET /api/v1/grants or a request's grantId)",
+    schema: { type: "string", format: "uuid" },
+    example: UNKNOWN_ID,
+  },
+};
+const NO_SUCH_REQUEST = "There is no request with this id on this cluster";
+const NOT_PENDING = "The request is no longer pending (decided, being approved by someone else, or timed out)";
+
+const REVIEW_LINK = {
+  review: {
+    operationId: "reviewRequest",
+    description: "Its plan, made as the reviewer",
+    parameters: { id: "$response.body#/request/id" },
+  },
+};
+
+export const requestFile = defineChange({
+  id: "request.file",
+  summary: "Ask for a change instead of applying it",
+  description:
+    "Anyone signed in may file an ACL change (bindings, a template, an import) or a quota change, exactly as " +
+    "POST /api/v1/plans takes it, with a reason. Nothing changes in Kafka: the request waits for a reviewer " +
+    "(until the cluster's timeoutHours). With grantMinutes the ACLs it creates are removed by themselves that " +
+    "long after they are applied (at most the cluster's maxGrantMinutes; needs the console's service principal).",
+  input: requestFileBodySchema,
+  output: requestStepResultSchema,
+  audit: { actions: ["request.file"], target: "the request id and what it asks for" },
+  plan: "none",
+  http: {
+    method: "post",
+    path: "/api/v1/requests",
+    operationId: "fileRequest",
+    area: "Requests",
+    bodyExamples: {
+      grant: {
+        summary: "Ask for READ on the example topic for 60 minutes",
+        value: {
+          change: { kind: "acl.create", bindings: [EXAMPLE_BINDING] },
+          reason: "Example request: reading the example topic for an hour",
+          grantMinutes: 60,
+        },
+      },
+    },
+    links: REVIEW_LINK,
+  },
+});
+
+export const requestFromPlan = defineChange({
+  id: "request.from-plan",
+  summary: "Ask for approval of a plan you previewed",
+  description:
+    "Files the change a plan of yours was made from as a request (the pages' Request approval), with a reason " +
+    "and an optional grantMinutes, as POST /api/v1/requests does. The plan itself is not applied.",
+  input: requestFromPlanBodySchema,
+  output: requestStepResultSchema,
+  audit: { actions: ["request.file"], target: "the request id and what it asks for" },
+  plan: "none",
+  http: {
+    method: "post",
+    path: "/api/v1/requests/from-plan",
+    operationId: "fileRequestFromPlan",
+    area: "Requests",
+    bodyExamples: {
+      unknown: {
+        summary: "A plan id that names nothing (404)",
+        value: { planId: UNKNOWN_ID, reason: "Example: a plan nobody made" },
+      },
+    },
+    statuses: { 404: "No plan of yours with this id on this cluster", 409: "This plan cannot become a request" },
+  },
+});
+
+export const requestReview = defineChange({
+  id: "request.review",
+  summary: "Review a request: its plan, made as you",
+  description:
+    "Makes the sealed plan of the request's change as the caller (needs what the plan needs: DESCRIBE on " +
+    "CLUSTER for ACLs), exactly as POST /api/v1/plans would, tied to the request: the blast radius, the " +
+    "bindings Kafka would refuse, the CLI equivalent. Approving applies exactly this plan. On a four-eyes " +
+    "cluster the requester cannot review their own request.",
+  input: NO_INPUT,
+  output: planViewSchema,
+  audit: { actions: [], target: "nothing: a review changes nothing" },
+  plan: "previews",
+  http: {
+    method: "post",
+    path: "/api/v1/requests/{id}/review",
+    operationId: "reviewRequest",
+    area: "Requests",
+    pathParams: REQUEST_PATH_ID,
+    statuses: { 404: NO_SUCH_REQUEST, 409: "Not pending, or the caller may not review it (see you.why)" },
+    kafka: true,
+  },
+});
+
+export const requestApprove = defineChange({
+  id: "request.approve",
+  summary: "Approve a request with the plan you reviewed",
+  description:
+    "Applies exactly the reviewed plan as the caller (Kafka decides whether the caller may make the change: " +
+    "403 and the request stays pending). On a four-eyes cluster the requester cannot approve, and with " +
+    "approvals above 1 each approval short of the count is recorded and the last one applies. 409 when the " +
+    "ACLs (quotas) the plan depends on changed since the review (nothing is sent: review again), when someone " +
+    "else is deciding it right now, or when it is no longer pending. A request with grantMinutes becomes a " +
+    "grant: the ACLs its plan created are removed at the expiry.",
+  input: requestApproveBodySchema,
+  output: requestStepResultSchema,
+  audit: {
+    actions: ["request.approve", "request.apply", "acl.create", "acl.delete", "quota.alter"],
+    target: "the request id, with the applied plan id",
+  },
+  plan: "applies",
+  http: {
+    method: "post",
+    path: "/api/v1/requests/{id}/approve",
+    operationId: "approveRequest",
+    area: "Requests",
+    pathParams: REQUEST_PATH_ID,
+    bodyExamples: { reviewed: { summary: "The plan id from the review", value: { planId: UNKNOWN_ID } } },
+    statuses: {
+      403: "Kafka refused the change as the caller, or the caller is the requester on a four-eyes cluster",
+      404: NO_SUCH_REQUEST,
+      409: `${NOT_PENDING}; or the plan is not the caller's review of it; or the state changed since the review`,
+    },
+    kafka: true,
+  },
+});
+
+export const requestDeny = defineChange({
+  id: "request.deny",
+  summary: "Deny a request, with a comment",
+  description:
+    "A reviewer (someone who reviewed it, or a super user) denies a pending request with a comment the " +
+    "requester sees. Nothing changes in Kafka.",
+  input: requestDenyBodySchema,
+  output: requestStepResultSchema,
+  audit: { actions: ["request.deny"], target: "the request id" },
+  plan: "none",
+  http: {
+    method: "post",
+    path: "/api/v1/requests/{id}/deny",
+    operationId: "denyRequest",
+    area: "Requests",
+    pathParams: REQUEST_PATH_ID,
+    bodyExamples: { comment: { summary: "A comment the requester sees", value: { comment: "Not for production" } } },
+    statuses: {
+      403: "The caller filed it (cancel instead) or has not reviewed it",
+      404: NO_SUCH_REQUEST,
+      409: NOT_PENDING,
+    },
+  },
+});
+
+export const requestCancel = defineChange({
+  id: "request.cancel",
+  summary: "Cancel your own pending request",
+  description: "The requester withdraws a pending request. Nothing changes in Kafka.",
+  input: NO_INPUT,
+  output: requestStepResultSchema,
+  audit: { actions: ["request.cancel"], target: "the request id" },
+  plan: "none",
+  http: {
+    method: "post",
+    path: "/api/v1/requests/{id}/cancel",
+    operationId: "cancelRequest",
+    area: "Requests",
+    pathParams: REQUEST_PATH_ID,
+    statuses: { 403: "Only its requester may cancel it", 404: NO_SUCH_REQUEST, 409: NOT_PENDING },
+  },
+});
+
+export const grantEnd = defineChange({
+  id: "grant.end",
+  summary: "End a grant now",
+  description:
+    "Its requester or its approver ends a live grant before its expiry: its ACLs are removed at once, as at " +
+    "the expiry (as the console's service principal, through a plan, keeping what another live grant holds).",
+  input: NO_INPUT,
+  output: z.object({ grant: grantViewSchema, message: z.string() }),
+  audit: { actions: ["grant.end", "grant.expire", "acl.delete"], target: "the grant id" },
+  plan: "none",
+  http: {
+    method: "post",
+    path: "/api/v1/grants/{id}/end",
+    operationId: "endGrant",
+    area: "Requests",
+    pathParams: GRANT_ID,
+    statuses: {
+      403: "Only its requester or approver may end it",
+      404: "There is no grant with this id on this cluster",
+      409: "It has ended or is being removed",
+    },
+  },
+});
+
+export const planBreakGlass = defineChange({
+  id: "plan.break-glass",
+  summary: "Apply a plan without approval on a four-eyes cluster (super users, with a reason)",
+  description:
+    "On a cluster that needs approvals, a super user applies their own plan at once, with a mandatory reason. " +
+    "It is flagged on the dashboard. Everything else is as POST /api/v1/plans/{id}/apply.",
+  input: z.object({
+    reason: safeString().trim().min(1, "A reason is required").max(1000, "At most 1000 characters"),
+  }),
+  output: planApplyResultSchema,
+  audit: { actions: ["plan.break-glass", "acl.create", "acl.delete", "quota.alter"], target: "the plan id" },
+  plan: "applies",
+  http: {
+    method: "post",
+    path: "/api/v1/plans/{id}/break-glass",
+    operationId: "breakGlassApplyPlan",
+    area: "Plans",
+    pathParams: PLAN_ID,
+    bodyExamples: {
+      incident: { summary: "Why it could not wait", value: { reason: "Incident 1234: restore consumer" } },
+    },
+    statuses: {
+      403: "Not a super user of this cluster, or Kafka refused the change",
+      404: "There is no plan with this id",
+      409: "Expired, applied, or the state changed since the preview",
+    },
+    kafka: true,
+  },
+});
