@@ -30,7 +30,7 @@ import {
   releaseRemoval,
   type StoredGrant,
 } from "@/lib/db/access-grant";
-import { bindingKey } from "@/lib/policy";
+import { bindingsOnlyItHolds } from "@/lib/policy";
 import type { GrantView } from "@/lib/schemas/requests";
 import type { ActionResult } from "@/lib/schemas/result";
 import { clusterIdOf } from "@/lib/clusters";
@@ -50,17 +50,6 @@ export function serviceViewerOf(clusterId: string): Viewer | null {
   return service ? { sessionId: null, principal: service.principal, credential: service.credential } : null;
 }
 
-/** The grant's bindings no other grant not yet ended also holds. */
-export function bindingsToRemove(grant: Pick<StoredGrant, "bindings">, heldByOthers: readonly AclBinding[]) {
-  const held = new Set(heldByOthers.map(bindingKey));
-  const seen = new Set<string>();
-  return grant.bindings.filter((b) => {
-    const key = bindingKey(b);
-    if (held.has(key) || seen.has(key)) return false;
-    seen.add(key);
-    return true;
-  });
-}
 
 function messageOf(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
@@ -110,7 +99,7 @@ export async function removeExpiredGrant(
     throw new Error(NO_SERVICE_PRINCIPAL_FOR_GRANTS);
   }
   try {
-    const toRemove = bindingsToRemove(grant, await bindingsHeldByOthers(grant.clusterId, grant.id));
+    const toRemove = bindingsOnlyItHolds(grant, await bindingsHeldByOthers(grant.clusterId, grant.id));
     if (toRemove.length === 0) {
       const message = `Every ACL of this grant is also held by another live grant; nothing was removed.`;
       await auditExpiry(grant, viewer.principal, "success", message, null, []);
