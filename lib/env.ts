@@ -169,6 +169,14 @@ export const clusterSettingsSchema = z.object({
       "the service principal, which then needs ALTER on the cluster. In `CLUSTERS_FILE`: `requests.maxGrantMinutes`",
     { default: "`480` (8 hours)" },
   ),
+  KAFKA_RESOURCE_OWNERS: kafkaDoc(
+    z.string().optional(),
+    "owners of resources by type and name prefix, as YAML or JSON: " +
+      "`[{resourceType: TOPIC, prefix: payments-, principals: [User:bob], maxGrantMinutes: 60}]`. A change " +
+      "touching an owned resource is approved only by one of its owners (or a super user), and a grant on it " +
+      "lasts at most its `maxGrantMinutes`. In `CLUSTERS_FILE`: `requests.owners`",
+    { default: "none: anyone Kafka lets make a change may approve it" },
+  ),
   KAFKA_SSL_PRINCIPAL_MAPPING_RULES: kafkaDoc(
     z.string().optional(),
     "the brokers' `ssl.principal.mapping.rules`, exactly as written in server.properties (which a client " +

@@ -71,6 +71,11 @@ export const requestViewSchema = z.object({
   approvals: z.array(z.object({ principal: z.string(), at: z.string() })),
   approvalsNeeded: z.number().meta({ description: "Approvals by people other than the requester it needs (≥ 1)" }),
   grantId: z.string().nullable(),
+  owners: z.array(z.object({ resourceType: z.string(), prefix: z.string(), principals: z.array(z.string()) })).meta({
+    description:
+      "The cluster's owner rules this change touches: only one of their owners (or a super user) may approve. " +
+      "Empty: anyone Kafka lets make the change (an import's resources are known at its review)",
+  }),
   you: z.object({
     mayCancel: z.boolean(),
     mayReview: z

@@ -52,6 +52,7 @@ import type {
 import type { ActionResult } from "@/lib/schemas/result";
 import { expandTemplateBody } from "./acl-plans";
 import { GRANT_EXPIRY_JOB, NO_SERVICE_PRINCIPAL_FOR_GRANTS } from "./grants";
+import { describeRules, maxGrantMinutes, ownerRulesFor, rulesNotOwnedBy } from "./owners";
 import { applyPlan, createPlan, type PlanApplyView, type PlanView } from "./plans";
 
 type Failure = Extract<ActionResult<never>, { ok: false }>;
@@ -80,6 +81,12 @@ function describeList(verb: string, bindings: readonly AclBinding[]): string {
   const first = describeBinding(bindings[0]!);
   const more = bindings.length > 1 ? ` and ${bindings.length - 1} more` : "";
   return `${verb} ${first}${more}`;
+}
+
+/** The bindings an ACL plan creates and deletes (none for a quota plan). */
+function planBindings(payload: unknown): AclBinding[] {
+  const p = payload as { create?: AclBinding[]; delete?: AclBinding[] } | null;
+  return [...(p?.create ?? []), ...(p?.delete ?? [])];
 }
 
 /** One line for lists: what the change does. */
@@ -119,6 +126,22 @@ function requestedCreates(change: PlanCreateBody): ActionResult<AclBinding[]> {
   };
 }
 
+/** The bindings a change names before any plan is made (an import's are known only from its plan). */
+function namedBindings(change: PlanCreateBody): AclBinding[] {
+  switch (change.kind) {
+    case "acl.create": {
+      const creates = requestedCreates(change);
+      return creates.ok ? creates.data : [];
+    }
+    case "acl.delete":
+      return change.bindings;
+    case "acl.change":
+      return [...change.create, ...change.delete];
+    default:
+      return [];
+  }
+}
+
 function policyOf(clusterId: string) {
   return clusterById(clusterId).requests;
 }
@@ -142,6 +165,14 @@ function viewOf(r: StoredRequest, viewer: Viewer, grantId: string | null, now = 
   else if (mine && policy.approvals > 0)
     why = "This cluster needs someone other than the requester to approve (four-eyes).";
   else if (r.approvals.some((a) => a.principal === viewer.principal)) why = "You approved it already.";
+  else {
+    const notOwner = rulesNotOwnedBy(
+      viewer.principal,
+      ownerRulesFor(namedBindings(r.input as PlanCreateBody), policy.owners),
+    );
+    if (notOwner.length > 0 && !isSuperUser(viewer))
+      why = `Only an owner (or a super user) approves changes on ${describeRules(notOwner)}.`;
+  }
   return {
     id: r.id,
     createdAt: r.createdAt.toISOString(),
@@ -160,6 +191,11 @@ function viewOf(r: StoredRequest, viewer: Viewer, grantId: string | null, now = 
     approvals: r.approvals.map((a) => ({ principal: a.principal, at: a.at.toISOString() })),
     approvalsNeeded: Math.max(1, policy.approvals),
     grantId,
+    owners: ownerRulesFor(namedBindings(r.input as PlanCreateBody), policy.owners).map((o) => ({
+      resourceType: o.resourceType,
+      prefix: o.prefix,
+      principals: [...o.principals],
+    })),
     you: { mayCancel: mine && status === "PENDING", mayReview: why === null, why },
   };
 }
@@ -213,12 +249,16 @@ export async function fileRequest(viewer: Viewer, body: RequestFileBody): Promis
   const policy = policyOf(clusterId);
   let grantSeconds: number | null = null;
   if (body.grantMinutes !== undefined) {
-    if (body.grantMinutes > policy.maxGrantMinutes)
+    const owned = ownerRulesFor(namedBindings(body.change), policy.owners);
+    const most = maxGrantMinutes(policy.maxGrantMinutes, owned);
+    if (body.grantMinutes > most)
       return {
         ok: false,
         code: "VALIDATION",
-        message: `A grant on this cluster lasts at most ${policy.maxGrantMinutes} minutes; ask for less.`,
-        fieldErrors: { grantMinutes: [`At most ${policy.maxGrantMinutes} minutes`] },
+        message:
+          `A grant ${owned.length > 0 ? `on ${describeRules(owned)}` : "on this cluster"} lasts at most ${most} ` +
+          `minutes; ask for less.`,
+        fieldErrors: { grantMinutes: [`At most ${most} minutes`] },
       };
     if (clusterById(clusterId).servicePrincipal === null)
       return {
@@ -356,6 +396,14 @@ export async function approveChangeRequest(
       ok: false,
       code: "CONFLICT",
       message: "Approve the plan you reviewed for this request (review it first: its plan is made as you).",
+    };
+  const owned = ownerRulesFor(planBindings(plan.payload), policyOf(r.clusterId).owners);
+  const notOwner = rulesNotOwnedBy(viewer.principal, owned);
+  if (notOwner.length > 0 && !isSuperUser(viewer))
+    return {
+      ok: false,
+      code: "DENIED",
+      message: `Only an owner (or a super user) may approve changes on ${describeRules(notOwner)}. Nothing was changed.`,
     };
   if (!(await claimRequest(id, viewer.principal)))
     return {
