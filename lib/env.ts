@@ -284,6 +284,24 @@ export const consoleSchema = z.object({
     positiveNumber("REQUEST_TIMEOUT_SECONDS").default(30),
     "a request whose headers and body have not arrived by then is answered 408 and closed",
   ),
+  WEBHOOK_ALLOW_HTTP: serverDoc(
+    trueOrFalse.default(false),
+    "`true` lets a cluster's webhook use plain `http://` (otherwise only `https://`)",
+  ),
+  WEBHOOK_ALLOWED_HOSTS: serverDoc(
+    z
+      .string()
+      .transform((s) =>
+        s
+          .split(",")
+          .map((x) => x.trim().toLowerCase())
+          .filter(Boolean),
+      )
+      .default([]),
+    "comma-separated host names or IP addresses a webhook may reach although they are loopback, private, " +
+      "link-local or metadata addresses (refused otherwise, checked after DNS resolution)",
+    { default: "none" },
+  ),
   PLAN_TTL_MINUTES: serverDoc(
     positiveNumber("PLAN_TTL_MINUTES").default(30),
     "how long a previewed plan can be applied",

@@ -125,3 +125,18 @@ export const grantListQuerySchema = z.object({
     .transform((v) => (v ? v : undefined))
     .meta({ description: "Only the grants of this requester, e.g. User:alice" }),
 });
+
+export const webhookSetBodySchema = z.object({
+  url: safeString().trim().min(1, "The webhook's URL is required").max(2000, "At most 2000 characters"),
+  secret: safeString()
+    .min(16, "The signing secret has at least 16 characters")
+    .max(200, "At most 200 characters")
+    .meta({ description: "The HMAC-SHA256 key the receiver checks X-KSC-Signature-256 with; never shown again" }),
+});
+
+export const webhookViewSchema = z.object({
+  configured: z.boolean(),
+  target: z.string().nullable().meta({ description: "The URL's origin only (a webhook URL's path is often a secret)" }),
+  updatedBy: z.string().nullable(),
+  updatedAt: z.string().nullable(),
+});

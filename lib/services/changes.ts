@@ -28,6 +28,7 @@ import {
 } from "./plans";
 import { deleteScramUser, upsertScramUser } from "./scram-users";
 import { endGrant } from "./grants";
+import { deleteWebhook, setWebhook } from "./webhooks";
 import {
   approveChangeRequest,
   breakGlassApply,
@@ -170,6 +171,8 @@ const RUNS: Runs = {
   "request.deny": ({ viewer, params, input }) => denyChangeRequest(viewer, params?.id ?? "", input.comment),
   "request.cancel": ({ viewer, params }) => cancelChangeRequest(viewer, params?.id ?? ""),
   "grant.end": ({ viewer, params }) => endGrant(viewer, params?.id ?? ""),
+  "webhook.set": ({ viewer, input }) => setWebhook(viewer, input),
+  "webhook.delete": ({ viewer }) => deleteWebhook(viewer),
 };
 
 /** Runs the change `id` (its input already parsed with the declared schema); the answer is the declared output. */

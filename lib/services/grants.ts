@@ -37,6 +37,8 @@ import { clusterIdOf } from "@/lib/clusters";
 import { endGrantEarly, getGrant, liveGrants } from "@/lib/db/access-grant";
 import type { AclBinding } from "@/lib/policy/types";
 import { applyPlan, createPlan } from "./plans";
+import { sendJob } from "@/lib/jobs/queue";
+import { notify } from "./webhooks";
 
 export const NO_SERVICE_PRINCIPAL_FOR_GRANTS =
   "this cluster has no service principal configured (KAFKA_SERVICE_CREDENTIALS_FILE, or serviceCredentialsFile in " +
@@ -49,7 +51,6 @@ export function serviceViewerOf(clusterId: string): Viewer | null {
   const service = clusterById(clusterId).servicePrincipal;
   return service ? { sessionId: null, principal: service.principal, credential: service.credential } : null;
 }
-
 
 function messageOf(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
@@ -125,6 +126,12 @@ export async function removeExpiredGrant(
     const message = `Removed the grant's ACLs at its expiry: ${applied.data.message}`;
     await auditExpiry(grant, viewer.principal, "success", message, plan.data.id, toRemove);
     await finishRemoval(grant.id, { outcome: "removed", removalPlanId: plan.data.id, message });
+    await notify(
+      grant.clusterId,
+      "grant.expired",
+      grantFields(grant),
+      `The grant of ${grant.requester} ended: its ACLs were removed (plan ${plan.data.id}).`,
+    );
     return { outcome: "removed", message };
   } catch (error) {
     const message = messageOf(error);
@@ -137,6 +144,47 @@ export async function removeExpiredGrant(
 }
 
 export const GRANT_EXPIRY_JOB = "grant-expiry";
+export const GRANT_EXPIRING_JOB = "grant-expiring";
+/** How long before its expiry a grant's "expiring soon" notification goes out. */
+export const EXPIRING_SOON_MS = 15 * 60_000;
+
+function grantFields(g: StoredGrant) {
+  return {
+    grant: {
+      id: g.id,
+      requestId: g.requestId,
+      requester: g.requester,
+      approver: g.approver,
+      expiresAt: g.expiresAt.toISOString(),
+      bindings: g.bindings,
+    },
+  };
+}
+
+/** Queues a grant's expiry and its "expiring soon" notification (each once: the job id is the grant's). */
+export async function scheduleGrant(g: StoredGrant): Promise<void> {
+  try {
+    await sendJob(GRANT_EXPIRY_JOB, { grantId: g.id }, { startAfter: g.expiresAt, id: g.id });
+    const soon = new Date(g.expiresAt.getTime() - EXPIRING_SOON_MS);
+    if (soon.getTime() > Date.now()) await sendJob(GRANT_EXPIRING_JOB, { grantId: g.id }, { startAfter: soon });
+  } catch (error) {
+    console.error(
+      `[console] queueing the expiry of grant ${g.id}: ${messageOf(error)} (the minute sweep removes it anyway)`,
+    );
+  }
+}
+
+/** The "expiring soon" job: nothing when the grant ended early. */
+export async function notifyExpiringSoon(grantId: string): Promise<void> {
+  const g = await getGrant(grantId);
+  if (g === null || g.status !== "LIVE") return;
+  await notify(
+    g.clusterId,
+    "grant.expiring",
+    grantFields(g),
+    `The grant of ${g.requester} ends at ${g.expiresAt.toISOString()}.`,
+  );
+}
 
 export function grantViewOf(g: StoredGrant, now = new Date()): GrantView {
   return {

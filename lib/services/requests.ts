@@ -38,7 +38,6 @@ import {
 } from "@/lib/db/change-request";
 import { getPrisma } from "@/lib/db/client";
 import { liveGrants, saveGrant } from "@/lib/db/access-grant";
-import { sendJob } from "@/lib/jobs/queue";
 import { bindingKey, formatEntity } from "@/lib/policy";
 import type { AclBinding } from "@/lib/policy/types";
 import type { PlanCreateBody } from "@/lib/schemas/plans";
@@ -51,7 +50,8 @@ import type {
 } from "@/lib/schemas/requests";
 import type { ActionResult } from "@/lib/schemas/result";
 import { expandTemplateBody } from "./acl-plans";
-import { GRANT_EXPIRY_JOB, NO_SERVICE_PRINCIPAL_FOR_GRANTS } from "./grants";
+import { NO_SERVICE_PRINCIPAL_FOR_GRANTS, scheduleGrant } from "./grants";
+import { notify } from "./webhooks";
 import { describeRules, maxGrantMinutes, ownerRulesFor, rulesNotOwnedBy } from "./owners";
 import { applyPlan, createPlan, type PlanApplyView, type PlanView } from "./plans";
 
@@ -234,6 +234,21 @@ async function audit(
   });
 }
 
+/** What a notification says of a request: who, what, why; never anything secret. */
+function requestFields(r: StoredRequest, extra: Record<string, unknown> = {}) {
+  return {
+    request: {
+      id: r.id,
+      requester: r.requester,
+      kind: r.kind,
+      summary: r.summary,
+      reason: r.reason,
+      grantMinutes: r.grantSeconds === null ? null : r.grantSeconds / 60,
+      ...extra,
+    },
+  };
+}
+
 function step(
   r: StoredRequest,
   viewer: Viewer,
@@ -285,6 +300,7 @@ export async function fileRequest(viewer: Viewer, body: RequestFileBody): Promis
     now,
   });
   await audit(viewer, stored, "request.file", "success", `Requested: ${stored.summary}. Reason: ${stored.reason}`);
+  await notify(clusterId, "request.filed", requestFields(stored), `${stored.requester} requests: ${stored.summary}`);
   return step(stored, viewer, null, `Request filed; it waits for a decision until ${when(stored.timeoutAt)}.`);
 }
 
@@ -418,6 +434,12 @@ export async function approveChangeRequest(
     await releaseRequest(id, viewer.principal);
     const message = `Approval ${others + 1} of ${policy.approvals} recorded; it is applied at the last approval.`;
     await audit(viewer, r, "request.approve", "success", message, planId);
+    await notify(
+      r.clusterId,
+      "request.approved",
+      requestFields(r, { approver: viewer.principal }),
+      `${viewer.principal} approved ${r.requester}'s request (${others + 1} of ${policy.approvals}): ${r.summary}`,
+    );
     const again = (await getRequest(id)) ?? r;
     return step(again, viewer, null, message);
   }
@@ -449,6 +471,12 @@ export async function approveChangeRequest(
   }
   const message = `Approved and applied (plan ${planId}): ${applied.data.message ?? "done"}.${grantNote}`;
   await audit(viewer, r, "request.apply", "success", message, planId);
+  await notify(
+    r.clusterId,
+    "request.applied",
+    requestFields(r, { approver: viewer.principal, planId, grantId }),
+    `${viewer.principal} approved and applied ${r.requester}'s request: ${r.summary}`,
+  );
   const after = (await getRequest(id)) ?? r;
   return step(after, viewer, grantId, message);
 }
@@ -493,13 +521,7 @@ async function recordGrant(r: StoredRequest, approver: Viewer, planId: string, r
     bindings,
     expiresAt,
   });
-  await sendJob(GRANT_EXPIRY_JOB, { grantId: grant.id }, { startAfter: expiresAt, id: grant.id }).catch(
-    (error: unknown) => {
-      console.error(
-        `[console] queueing the expiry of grant ${grant.id}: ${error instanceof Error ? error.message : String(error)} (the sweep removes it)`,
-      );
-    },
-  );
+  await scheduleGrant(grant);
   return grant;
 }
 
@@ -524,6 +546,12 @@ export async function denyChangeRequest(
     };
   const message = `Denied: ${comment}`;
   await audit(viewer, r, "request.deny", "success", message);
+  await notify(
+    r.clusterId,
+    "request.denied",
+    requestFields(r, { deniedBy: viewer.principal, comment }),
+    `${viewer.principal} denied ${r.requester}'s request: ${r.summary}`,
+  );
   return step((await getRequest(id)) ?? r, viewer, null, message);
 }
 

@@ -16,6 +16,8 @@ import {
   requestFile,
   requestFromPlan,
   requestReview,
+  webhookDelete,
+  webhookSet,
 } from "./requests";
 import { scramDelete, scramUpsert } from "./scram-users";
 import { signIn, signOut } from "./session";
@@ -47,6 +49,8 @@ export const CHANGES = {
   "request.deny": requestDeny,
   "request.cancel": requestCancel,
   "grant.end": grantEnd,
+  "webhook.set": webhookSet,
+  "webhook.delete": webhookDelete,
 } as const;
 
 export type ChangeId = keyof typeof CHANGES;

@@ -11,29 +11,19 @@ import {
   requestFileBodySchema,
   requestFromPlanBodySchema,
   requestStepResultSchema,
+  webhookSetBodySchema,
+  webhookViewSchema,
 } from "@/lib/schemas/requests";
 import { planApplyResultSchema, planViewSchema } from "@/lib/schemas/plans";
 import { safeString } from "@/lib/schemas/safe-text";
-import type { PathParam } from "@/lib/schemas/api";
 import { defineChange, NO_INPUT } from "./definition";
-import { EXAMPLE_BINDING, UNKNOWN_ID } from "./examples";
+import { EXAMPLE_BINDING, UNKNOWN_ID, uuidPathParam } from "./examples";
 import { PLAN_ID } from "./plans";
 
-export const REQUEST_PATH_ID: Record<string, PathParam> = {
-  id: {
-    description: "The request's id (from POST /api/v1/requests or GET /api/v1/requests)",
-    schema: { type: "string", format: "uuid" },
-    example: UNKNOWN_ID,
-  },
-};
-const GRANT_ID: Record<string, PathParam> = {
-  id: {
-    description: "The grant's id (from GET /api/v1/grants or a request's grantId)",
-    schema: { type: "string", format: "uuid" },
-    example: UNKNOWN_ID,
-  },
-};
+export const REQUEST_PATH_ID = uuidPathParam("The request's id (from POST /api/v1/requests or GET /api/v1/requests)");
+const GRANT_ID = uuidPathParam("The grant's id (from GET /api/v1/grants or a request's grantId)");
 const NO_SUCH_REQUEST = "There is no request with this id on this cluster";
+const WEBHOOK_STATUSES = { 403: "Only a super user of this cluster may change its webhook" } as const;
 const NOT_PENDING = "The request is no longer pending (decided, being approved by someone else, or timed out)";
 
 const REVIEW_LINK = {
@@ -250,5 +240,50 @@ export const planBreakGlass = defineChange({
       409: "Expired, applied, or the state changed since the preview",
     },
     kafka: true,
+  },
+});
+
+export const webhookSet = defineChange({
+  id: "webhook.set",
+  summary: "Set this cluster's webhook for requests and grants",
+  description:
+    "Notifications (request filed, approved, applied, denied; grant expiring soon, expired) are posted to the URL " +
+    "as Slack-compatible JSON signed with X-KSC-Signature-256: sha256=HMAC(secret, X-KSC-Timestamp + '.' + body). " +
+    "The URL must be https (http only with WEBHOOK_ALLOW_HTTP) and resolve to public addresses only (not loopback, " +
+    "private, link-local or metadata ones unless listed in WEBHOOK_ALLOWED_HOSTS); redirects are not followed. " +
+    "The secret is kept encrypted and never shown again. Super users only.",
+  input: webhookSetBodySchema,
+  output: webhookViewSchema,
+  audit: { actions: ["webhook.set"], target: "the webhook's origin (never the secret)" },
+  plan: "none",
+  http: {
+    method: "put",
+    path: "/api/v1/webhook",
+    operationId: "setWebhook",
+    area: "Requests",
+    bodyExamples: {
+      private: {
+        summary: "A loopback target is refused (400)",
+        value: { url: "https://127.0.0.1/hook", secret: "an-example-secret-0123" },
+      },
+    },
+    statuses: WEBHOOK_STATUSES,
+  },
+});
+
+export const webhookDelete = defineChange({
+  id: "webhook.delete",
+  summary: "Turn this cluster's notifications off",
+  description: "Removes the webhook and its secret. Super users only.",
+  input: NO_INPUT,
+  output: webhookViewSchema,
+  audit: { actions: ["webhook.delete"], target: "the webhook" },
+  plan: "none",
+  http: {
+    method: "delete",
+    path: "/api/v1/webhook",
+    operationId: "deleteWebhook",
+    area: "Requests",
+    statuses: WEBHOOK_STATUSES,
   },
 });
