@@ -11,7 +11,9 @@
  * nothing), so a removal run twice changes nothing the second time; the claim keeps it
  * to one audited removal in the normal case.
  */
+import { createHash, randomUUID } from "node:crypto";
 import { getPrisma } from "./client";
+import { bindingKey } from "../policy/acl/acl-index";
 import type { Prisma } from "../generated/prisma/client";
 import type { AclBinding } from "../policy/types";
 
@@ -64,6 +66,12 @@ function fromRow(r: Row): StoredGrant {
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
+/** The stored key of a binding (SHA-256 hex of its seven fields: PostgreSQL text holds no NUL). */
+export function storedBindingKey(b: AclBinding): string {
+  return createHash("sha256").update(bindingKey(b)).digest("hex");
+}
+
+/** Saves a grant and which bindings it holds, in one transaction. */
 export async function saveGrant(input: {
   clusterId: string;
   requestId: string | null;
@@ -73,9 +81,16 @@ export async function saveGrant(input: {
   bindings: readonly AclBinding[];
   expiresAt: Date;
 }): Promise<StoredGrant> {
-  const row = await getPrisma().accessGrant.create({
-    data: { ...input, bindings: input.bindings as unknown as Prisma.InputJsonValue },
-  });
+  const id = randomUUID();
+  const keys = [...new Set(input.bindings.map(storedBindingKey))];
+  const [row] = await getPrisma().$transaction([
+    getPrisma().accessGrant.create({
+      data: { ...input, id, bindings: input.bindings as unknown as Prisma.InputJsonValue },
+    }),
+    getPrisma().grantBinding.createMany({
+      data: keys.map((bindingKey) => ({ grantId: id, clusterId: input.clusterId, bindingKey })),
+    }),
+  ]);
   return fromRow(row);
 }
 
@@ -112,13 +127,29 @@ export async function dueGrants(now = new Date(), limit = 1000): Promise<StoredG
   return rows.map(fromRow);
 }
 
-/** The bindings of every other grant of the cluster not yet ended: a removal keeps what they also hold. */
-export async function bindingsHeldByOthers(clusterId: string, exceptId: string): Promise<AclBinding[]> {
-  const rows = await getPrisma().accessGrant.findMany({
-    where: { clusterId, status: { in: ["LIVE", "REMOVING"] }, id: { not: exceptId } },
-    select: { bindings: true },
+/**
+ * Which of `bindings` another grant of the cluster not yet ended also holds: a removal keeps
+ * those. By index (grant_binding), so its cost grows with these bindings, not with the grants.
+ */
+export async function bindingsHeldByOthers(
+  clusterId: string,
+  exceptId: string,
+  bindings: readonly AclBinding[],
+): Promise<AclBinding[]> {
+  const byKey = new Map(bindings.map((b) => [storedBindingKey(b), b]));
+  if (byKey.size === 0) return [];
+  const rows = await getPrisma().grantBinding.findMany({
+    where: { clusterId, bindingKey: { in: [...byKey.keys()] }, grantId: { not: exceptId } },
+    select: { grantId: true, bindingKey: true },
   });
-  return rows.flatMap((r) => r.bindings as unknown as AclBinding[]);
+  if (rows.length === 0) return [];
+  const live = await getPrisma().accessGrant.findMany({
+    where: { id: { in: [...new Set(rows.map((r) => r.grantId))] }, status: { in: ["LIVE", "REMOVING"] } },
+    select: { id: true },
+  });
+  const liveIds = new Set(live.map((g) => g.id));
+  const held = new Set(rows.filter((r) => liveIds.has(r.grantId)).map((r) => r.bindingKey));
+  return [...held].map((k) => byKey.get(k)!);
 }
 
 /** LIVE (expired) or a stale REMOVING -> REMOVING; one caller wins. */

@@ -100,7 +100,7 @@ export async function removeExpiredGrant(
     throw new Error(NO_SERVICE_PRINCIPAL_FOR_GRANTS);
   }
   try {
-    const toRemove = bindingsOnlyItHolds(grant, await bindingsHeldByOthers(grant.clusterId, grant.id));
+    const toRemove = bindingsOnlyItHolds(grant, await bindingsHeldByOthers(grant.clusterId, grant.id, grant.bindings));
     if (toRemove.length === 0) {
       const message = `Every ACL of this grant is also held by another live grant; nothing was removed.`;
       await auditExpiry(grant, viewer.principal, "success", message, null, []);

@@ -37,7 +37,7 @@ import {
   type StoredRequest,
 } from "@/lib/db/change-request";
 import { getPrisma } from "@/lib/db/client";
-import { liveGrants, saveGrant } from "@/lib/db/access-grant";
+import { bindingsHeldByOthers, saveGrant } from "@/lib/db/access-grant";
 import { bindingKey, formatEntity } from "@/lib/policy";
 import type { AclBinding } from "@/lib/policy/types";
 import type { PlanCreateBody } from "@/lib/schemas/plans";
@@ -501,8 +501,7 @@ async function recordGrant(r: StoredRequest, approver: Viewer, planId: string, r
       permissionType,
     }));
   const requested = requestedCreates(r.input as PlanCreateBody);
-  const heldByLive = new Set((await liveGrants(r.clusterId)).flatMap((g) => g.bindings.map(bindingKey)));
-  const alsoHeld = requested.ok ? requested.data.filter((b) => heldByLive.has(bindingKey(b))) : [];
+  const alsoHeld = requested.ok ? await bindingsHeldByOthers(r.clusterId, "", requested.data) : [];
   const keys = new Set<string>();
   const bindings: AclBinding[] = [...created, ...alsoHeld].filter((b) => {
     const k = bindingKey(b);
