@@ -659,6 +659,7 @@ const REQUESTS: ApiOperation[] = [
     response: grantListSchema,
   },
   changeOperation("grant.end"),
+  changeOperation("grant.extend"),
   {
     operationId: "getWebhook",
     method: "get",

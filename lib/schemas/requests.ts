@@ -140,3 +140,11 @@ export const webhookViewSchema = z.object({
   updatedBy: z.string().nullable(),
   updatedAt: z.string().nullable(),
 });
+
+export const grantExtendBodySchema = z.object({
+  reason,
+  grantMinutes: z
+    .number({ error: "grantMinutes is a whole number of minutes" })
+    .int("grantMinutes is a whole number of minutes")
+    .positive("grantMinutes must be more than 0"),
+});

@@ -34,6 +34,7 @@ import {
   breakGlassApply,
   cancelChangeRequest,
   denyChangeRequest,
+  extendGrant,
   fileRequest,
   fileRequestFromPlan,
   reviewRequest,
@@ -171,6 +172,7 @@ const RUNS: Runs = {
   "request.deny": ({ viewer, params, input }) => denyChangeRequest(viewer, params?.id ?? "", input.comment),
   "request.cancel": ({ viewer, params }) => cancelChangeRequest(viewer, params?.id ?? ""),
   "grant.end": ({ viewer, params }) => endGrant(viewer, params?.id ?? ""),
+  "grant.extend": ({ viewer, params, input }) => extendGrant(viewer, params?.id ?? "", input),
   "webhook.set": ({ viewer, input }) => setWebhook(viewer, input),
   "webhook.delete": ({ viewer }) => deleteWebhook(viewer),
 };

@@ -37,7 +37,7 @@ import {
   type StoredRequest,
 } from "@/lib/db/change-request";
 import { getPrisma } from "@/lib/db/client";
-import { bindingsHeldByOthers, saveGrant } from "@/lib/db/access-grant";
+import { bindingsHeldByOthers, getGrant, saveGrant } from "@/lib/db/access-grant";
 import { bindingKey, formatEntity } from "@/lib/policy";
 import type { AclBinding } from "@/lib/policy/types";
 import type { PlanCreateBody } from "@/lib/schemas/plans";
@@ -632,4 +632,32 @@ export async function breakGlassApply(
     };
   }
   return applyPlan(viewer, planId, { approvedAs: "break-glass" });
+}
+
+/**
+ * Asks to extend a live grant: a new request for the same ACLs, with a reason and a new
+ * duration (its requester or approver). Approved, it is a grant of its own holding them too,
+ * so the first grant's expiry keeps them until the new one ends.
+ */
+export async function extendGrant(
+  viewer: Viewer,
+  grantId: string,
+  body: { reason: string; grantMinutes: number },
+): Promise<ActionResult<RequestStepResult>> {
+  const g = await getGrant(grantId);
+  if (g === null || g.clusterId !== clusterIdOf(viewer.credential))
+    return { ok: false, code: "NOT_FOUND", message: "There is no grant with this id on this cluster." };
+  if (viewer.principal !== g.requester && viewer.principal !== g.approver)
+    return {
+      ok: false,
+      code: "DENIED",
+      message: `Only ${g.requester} (its requester) or ${g.approver} (its approver) may ask to extend this grant.`,
+    };
+  if (g.status === "ENDED")
+    return { ok: false, code: "CONFLICT", message: "This grant has ended; request the access anew." };
+  return fileRequest(viewer, {
+    change: { kind: "acl.create", bindings: g.bindings },
+    reason: `Extend grant ${g.id}: ${body.reason}`,
+    grantMinutes: body.grantMinutes,
+  });
 }

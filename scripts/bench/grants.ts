@@ -75,7 +75,7 @@ export async function grantsBench(): Promise<Record<string, unknown>> {
           requester: "User:bench",
           approver: "User:admin",
           planId: randomUUID(),
-          bindings: g.bindings,
+          bindings: JSON.parse(JSON.stringify(g.bindings)) as object[],
           expiresAt: new Date(g.expiresAt),
         })),
       });

@@ -9,6 +9,7 @@ import { planApply, planCreate } from "./plans";
 import { quotaAlter } from "./quotas";
 import {
   grantEnd,
+  grantExtend,
   planBreakGlass,
   requestApprove,
   requestCancel,
@@ -49,6 +50,7 @@ export const CHANGES = {
   "request.deny": requestDeny,
   "request.cancel": requestCancel,
   "grant.end": grantEnd,
+  "grant.extend": grantExtend,
   "webhook.set": webhookSet,
   "webhook.delete": webhookDelete,
 } as const;

@@ -5,6 +5,7 @@
  */
 import { z } from "zod";
 import {
+  grantExtendBodySchema,
   grantViewSchema,
   requestApproveBodySchema,
   requestDenyBodySchema,
@@ -209,6 +210,34 @@ export const grantEnd = defineChange({
       403: "Only its requester or approver may end it",
       404: "There is no grant with this id on this cluster",
       409: "It has ended or is being removed",
+    },
+  },
+});
+
+export const grantExtend = defineChange({
+  id: "grant.extend",
+  summary: "Ask to extend a grant (a new request)",
+  description:
+    "Its requester or approver files a new request for the same ACLs with a reason and a duration, reviewed like " +
+    "any request. Approved, it is a grant of its own that holds them too: the first grant's expiry keeps them " +
+    "until the new one ends.",
+  input: grantExtendBodySchema,
+  output: requestStepResultSchema,
+  audit: { actions: ["request.file"], target: "the new request, naming the grant" },
+  plan: "none",
+  http: {
+    method: "post",
+    path: "/api/v1/grants/{id}/extend",
+    operationId: "extendGrant",
+    area: "Requests",
+    pathParams: GRANT_ID,
+    bodyExamples: {
+      hour: { summary: "One more hour", value: { reason: "The migration runs late", grantMinutes: 60 } },
+    },
+    statuses: {
+      403: "Only its requester or approver may ask",
+      404: "There is no grant with this id on this cluster",
+      409: "It has ended",
     },
   },
 });
