@@ -419,7 +419,8 @@ export async function approveChangeRequest(
     return {
       ok: false,
       code: "DENIED",
-      message: `Only an owner (or a super user) may approve changes on ${describeRules(notOwner)}. Nothing was changed.`,
+      message:
+        `Only an owner (or a super user) may approve changes on ${describeRules(notOwner)}. ` + `Nothing was changed.`,
     };
   if (!(await claimRequest(id, viewer.principal)))
     return {

@@ -117,7 +117,8 @@ if (suiteArg === "grants") {
 if (suiteArg === "ui") process.exit(await (await import("../bench-ui")).runUiBench());
 if (suiteArg !== undefined && suiteArg !== "policy" && suiteArg !== "plan") {
   console.error(
-    `unknown benchmark "${suiteArg}"; usage: npm run bench -- [policy|plan|grants|preview|console|ui] [--quick] [--no-java]`,
+    `unknown benchmark "${suiteArg}"; usage: npm run bench -- ` +
+      `[policy|plan|grants|preview|console|ui] [--quick] [--no-java]`,
   );
   process.exit(2);
 }

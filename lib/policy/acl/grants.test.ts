@@ -98,7 +98,7 @@ describe("expireGrants", () => {
     expect(r.grants[0]!.expired).toBe(false);
   });
 
-  it("property: removed bindings are on the cluster, held by no live grant, each once; every binding of an expired grant is accounted for once", () => {
+  it("property: removed bindings exist, no live grant holds them, each once; every expired binding accounted once", () => {
     const binding = fc
       .record({
         name: fc.constantFrom("a", "b", "c"),
