@@ -98,7 +98,7 @@ describe("expireGrants", () => {
     expect(r.grants[0]!.expired).toBe(false);
   });
 
-  it("property: removed bindings exist, no live grant holds them, each once; every expired binding accounted once", () => {
+  it("property: removed bindings exist, no live grant holds them, each once; expired ones accounted once", () => {
     const binding = fc
       .record({
         name: fc.constantFrom("a", "b", "c"),
