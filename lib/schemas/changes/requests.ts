@@ -27,10 +27,16 @@ const NO_SUCH_REQUEST = "There is no request with this id on this cluster";
 const WEBHOOK_STATUSES = { 403: "Only a super user of this cluster may change its webhook" } as const;
 const NOT_PENDING = "The request is no longer pending (decided, being approved by someone else, or timed out)";
 
-const REVIEW_LINK = {
+const FILED_LINKS = {
+  show: { operationId: "getRequest", description: "The request", parameters: { id: "$response.body#/request/id" } },
   review: {
     operationId: "reviewRequest",
     description: "Its plan, made as the reviewer",
+    parameters: { id: "$response.body#/request/id" },
+  },
+  cancel: {
+    operationId: "cancelRequest",
+    description: "Withdraw it (its requester)",
     parameters: { id: "$response.body#/request/id" },
   },
 };
@@ -62,7 +68,7 @@ export const requestFile = defineChange({
         },
       },
     },
-    links: REVIEW_LINK,
+    links: FILED_LINKS,
   },
 });
 
