@@ -75,28 +75,20 @@ export function ScramCredentialForm({ user, mechanism, label }: { user?: string;
           </Field>
           <fieldset className="wide plain-fieldset">
             <legend>Password</legend>
-            <label className="check">
-              {/* defaultChecked, not checked: React resets a form after its action, back to the defaults of
-                  the latest render. */}
-              <input
-                type="radio"
-                name="passwordSource"
-                value="generated"
-                defaultChecked={source === "generated"}
-                onChange={() => setSource("generated")}
-              />{" "}
-              generate one (shown once)
-            </label>
-            <label className="check">
-              <input
-                type="radio"
-                name="passwordSource"
-                value="typed"
-                defaultChecked={source === "typed"}
-                onChange={() => setSource("typed")}
-              />{" "}
-              type it
-            </label>
+            {Object.entries({ generated: "generate one (shown once)", typed: "type it" }).map(([value, label]) => (
+              <label key={value} className="check">
+                {/* defaultChecked, not checked: React resets a form after its action, back to the defaults of
+                    the latest render. */}
+                <input
+                  type="radio"
+                  name="passwordSource"
+                  value={value}
+                  defaultChecked={source === value}
+                  onChange={() => setSource(value)}
+                />{" "}
+                {label}
+              </label>
+            ))}
           </fieldset>
           {source === "typed" && (
             <>
