@@ -463,6 +463,13 @@ export async function denyChangeRequest(
   const found = await ownCluster(viewer, id);
   if (!found.ok) return found;
   const r = found.data;
+  if (comment.trim() === "")
+    return {
+      ok: false,
+      code: "VALIDATION",
+      message: "Say why the request is denied: a comment is required.",
+      fieldErrors: { comment: ["A comment is required"] },
+    };
   if (r.requester === viewer.principal)
     return { ok: false, code: "DENIED", message: "You filed this request: cancel it instead of denying it." };
   const reviewed = await getPrisma().changePlan.count({ where: { requestId: id, principal: viewer.principal } });
