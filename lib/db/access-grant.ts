@@ -128,10 +128,15 @@ export async function dueGrants(now = new Date(), limit = 1000): Promise<StoredG
   return rows.map(fromRow);
 }
 
-/** The bindings of every other grant of the cluster not yet ended: a removal keeps what they also hold. */
+/**
+ * The bindings of every other LIVE grant of the cluster: a removal keeps what they also hold.
+ * A grant being removed (REMOVING) holds nothing any more: were it counted, two grants of one
+ * binding removed at the same moment would each keep it for the other, and it would stay.
+ * Read after the caller's own claim, so of two concurrent removals at least one sees the other.
+ */
 export async function bindingsHeldByOthers(clusterId: string, exceptId: string): Promise<AclBinding[]> {
   const rows = await getPrisma().accessGrant.findMany({
-    where: { clusterId, status: { in: ["LIVE", "REMOVING"] }, id: { not: exceptId } },
+    where: { clusterId, status: "LIVE", id: { not: exceptId } },
     select: { bindings: true },
   });
   return rows.flatMap((r) => r.bindings as unknown as AclBinding[]);

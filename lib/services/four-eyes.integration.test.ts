@@ -9,14 +9,25 @@
 import { randomBytes } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import type { Viewer } from "@/lib/auth/sign-in";
+import type * as ChangeRequestModule from "@/lib/db/change-request";
 
 vi.mock("server-only", () => ({}));
+/** When set, an approver's claim of a request waits for it (to order two approvals for the race below). */
+const claimGate: { principal: string | null; open: Promise<void> } = { principal: null, open: Promise.resolve() };
+vi.mock("@/lib/db/change-request", async (importOriginal) => {
+  const original = await importOriginal<typeof ChangeRequestModule>();
+  return {
+    ...original,
+    claimRequest: async (...args: Parameters<typeof original.claimRequest>) => {
+      if (args[1] === claimGate.principal) await claimGate.open;
+      return original.claimRequest(...args);
+    },
+  };
+});
 process.env.CONSOLE_SECRET_KEY ??= randomBytes(32).toString("hex");
 
 const { useMigratedTestDatabase } = await import("@/test/db");
 const { getPrisma } = await import("@/lib/db/client");
-const kafka = await import("@/lib/kafka");
-const { resetClustersForTests } = await import("@/lib/clusters");
 const { createScramUser, dropScramUser } = await import("@/test/kafka/fixtures");
 const fx = await import("@/test/services/grant-fixtures");
 const requests = await import("./requests");
@@ -45,12 +56,8 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
-  await fx.removeMarkedAcls(MARK);
   for (const name of REVIEWERS) await dropScramUser(name).catch(() => undefined);
-  restoreEnv();
-  resetClustersForTests();
-  await kafka.closeAllConnections();
-  await db?.teardown();
+  await fx.cleanUp(MARK, restoreEnv, db);
 });
 
 async function planAs(viewer: Viewer, bindings: ReturnType<typeof fx.topicAcl>[]) {
@@ -152,6 +159,32 @@ describe("with two approvals required", () => {
       if (second.result.ok) expect(second.result.data.request.approvals).toHaveLength(2);
       expect(await fx.aclsMarked(wanted.resourceName)).toEqual([wanted]);
     } finally {
+      restore();
+    }
+  });
+
+  it("an approval recorded while another approver was on the way: the later one counts it and applies", async () => {
+    const restore = fx.setEnv({ KAFKA_REQUIRED_APPROVALS: "2" });
+    let open: () => void = () => undefined;
+    try {
+      const wanted = fx.topicAcl(newTopic(), alice.principal);
+      const request = await fileAs(alice, [wanted]);
+      const [late, early] = reviewers;
+      const latePlan = await requests.reviewRequest(late!, request.id);
+      if (!latePlan.ok) throw new Error(latePlan.message);
+      claimGate.principal = late!.principal;
+      claimGate.open = new Promise<void>((resolve) => (open = resolve));
+      // The late approver has read the request (no approvals yet) and waits to claim it...
+      const lateApproval = requests.approveChangeRequest(late!, request.id, latePlan.data.id);
+      // ...while the early one records the first approval.
+      const first = await reviewAndApprove(early!, request.id);
+      expect(first.result).toMatchObject({ ok: true, data: { request: { status: "PENDING" } } });
+      open();
+      expect(await lateApproval).toMatchObject({ ok: true, data: { request: { status: "APPLIED" } } });
+      expect(await fx.aclsMarked(wanted.resourceName)).toEqual([wanted]);
+    } finally {
+      open();
+      claimGate.principal = null;
       restore();
     }
   });

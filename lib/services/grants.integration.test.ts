@@ -22,7 +22,6 @@ const { useMigratedTestDatabase } = await import("@/test/db");
 const { getPrisma } = await import("@/lib/db/client");
 const { getGrant, saveGrant } = await import("@/lib/db/access-grant");
 const kafka = await import("@/lib/kafka");
-const { resetClustersForTests } = await import("@/lib/clusters");
 const fx = await import("@/test/services/grant-fixtures");
 const { endGrant, grantViewOf, removeExpiredGrant } = await import("./grants");
 
@@ -43,11 +42,7 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
-  await fx.removeMarkedAcls(MARK);
-  restoreEnv();
-  resetClustersForTests();
-  await kafka.closeAllConnections();
-  await db?.teardown();
+  await fx.cleanUp(MARK, restoreEnv, db);
   rmSync(dir, { recursive: true, force: true });
 });
 
@@ -121,6 +116,18 @@ describe("at the expiry", () => {
     await getPrisma().accessGrant.update({ where: { id: second.id }, data: { expiresAt: ago(1000) } });
     expect(await removeExpiredGrant(second.id)).toMatchObject({ outcome: "removed" });
     expect(await fx.aclsMarked(topic)).toEqual([]);
+  });
+
+  it("two grants holding the same binding, removed at the same moment: the binding is removed", async () => {
+    const topic = newTopic();
+    const shared = fx.topicAcl(topic, alice.principal, "READ");
+    const first = await grantOf([shared], ago(1000));
+    const second = await grantOf([shared], ago(1000), { inKafka: false });
+    const results = await Promise.all([removeExpiredGrant(first.id), removeExpiredGrant(second.id)]);
+    expect(results.map((r) => r.outcome)).not.toContain("not-due");
+    expect(await fx.aclsMarked(topic)).toEqual([]);
+    expect((await getGrant(first.id))?.status).toBe("ENDED");
+    expect((await getGrant(second.id))?.status).toBe("ENDED");
   });
 
   it("a binding deleted by hand meanwhile: already-gone, and nothing else is removed", async () => {

@@ -9,7 +9,8 @@
  *   1. claim the grant (LIVE and due -> REMOVING; one caller wins, a stale claim of a dead
  *      instance is taken over; anyone else does nothing);
  *   2. the bindings to remove: the grant's own (only what its plan created, never a binding
- *      that was already there), minus those another grant not yet ended also holds;
+ *      that was already there), minus those another LIVE grant also holds (one being removed
+ *      holds nothing: two grants of a binding removed at once must not keep it for each other);
  *   3. as the cluster's service principal: a sealed acl.delete plan for exactly those, and
  *      apply it (the basis is read twice as for any plan; Kafka deleting nothing for a
  *      binding that is gone changes nothing);
@@ -44,6 +45,9 @@ export const NO_SERVICE_PRINCIPAL_FOR_GRANTS =
   "this cluster has no service principal configured (KAFKA_SERVICE_CREDENTIALS_FILE, or serviceCredentialsFile in " +
   "the clusters file), and the console removes expired grants as it; grants that end by themselves are off";
 
+/** Plans made for one removal when the ACLs keep changing between a plan and its apply. */
+const REMOVAL_PLAN_ATTEMPTS = 3;
+
 export type RemovalOutcome = "removed" | "already-gone" | "kept" | "not-due";
 
 /** The service principal of a cluster as a viewer (no session), or null when none is configured. */
@@ -52,7 +56,7 @@ export function serviceViewerOf(clusterId: string): Viewer | null {
   return service ? { sessionId: null, principal: service.principal, credential: service.credential } : null;
 }
 
-/** The grant's bindings no other grant not yet ended also holds. */
+/** The grant's bindings no other LIVE grant also holds. */
 export function bindingsToRemove(grant: Pick<StoredGrant, "bindings">, heldByOthers: readonly AclBinding[]) {
   const held = new Set(heldByOthers.map(bindingKey));
   const seen = new Set<string>();
@@ -131,39 +135,46 @@ export async function removeExpiredGrant(
         null,
         [],
       );
-    const plan = await createPlan<{ counts?: { delete?: number } }>(viewer, "acl.delete", { bindings: toRemove });
-    if (!plan.ok) throw new Error(plan.message);
-    if (plan.data.notApplicable !== null) {
-      if (!plan.data.notApplicable.startsWith("Nothing to change")) throw new Error(plan.data.notApplicable);
-      const earlier = grant.removalPlanId === null ? null : await getPlan(grant.removalPlanId);
-      if (earlier !== null && (earlier.status === "APPLIED" || earlier.status === "APPLYING"))
+    for (let attempt = 1; ; attempt++) {
+      const plan = await createPlan<{ counts?: { delete?: number } }>(viewer, "acl.delete", { bindings: toRemove });
+      if (!plan.ok) throw new Error(plan.message);
+      if (plan.data.notApplicable !== null) {
+        if (!plan.data.notApplicable.startsWith("Nothing to change")) throw new Error(plan.data.notApplicable);
+        const earlier = grant.removalPlanId === null ? null : await getPlan(grant.removalPlanId);
+        if (earlier !== null && (earlier.status === "APPLIED" || earlier.status === "APPLYING"))
+          return await end(
+            "removed",
+            `Removed the grant's ACLs at its expiry (plan ${earlier.id}, sent by an instance that stopped before ` +
+              `recording it; taken over and found done).`,
+            earlier.id,
+            toRemove,
+          );
         return await end(
-          "removed",
-          `Removed the grant's ACLs at its expiry (plan ${earlier.id}, sent by an instance that stopped before ` +
-            `recording it; taken over and found done).`,
-          earlier.id,
-          toRemove,
+          "already-gone",
+          `The grant's ACLs were already gone (deleted outside the grant meanwhile); nothing else was removed ` +
+            `(plan ${plan.data.id}).`,
+          plan.data.id,
+          [],
         );
+      }
+      await noteRemovalPlan(grant, plan.data.id);
+      const applied = await applyPlan<{ outcome: string; message: string }>(viewer, plan.data.id, {
+        approvedAs: "grant-expiry",
+      });
+      // The ACLs changed between this plan and its apply (a removal of another grant of the same
+      // binding, any change on the topic): 409 and nothing sent, or Kafka deleted nothing since
+      // the binding was gone by then. Plan again from the new state.
+      const changedMeanwhile = !applied.ok && (applied.code === "CONFLICT" || applied.code === "NOT_FOUND");
+      if (changedMeanwhile && attempt < REMOVAL_PLAN_ATTEMPTS) continue;
+      if (!applied.ok) throw new Error(`${applied.message} (plan ${plan.data.id})`);
+      if (applied.data.outcome !== "success") throw new Error(`${applied.data.message} (plan ${plan.data.id})`);
       return await end(
-        "already-gone",
-        `The grant's ACLs were already gone (deleted outside the grant meanwhile); nothing else was removed ` +
-          `(plan ${plan.data.id}).`,
+        "removed",
+        `Removed the grant's ACLs at its expiry: ${applied.data.message}`,
         plan.data.id,
-        [],
+        toRemove,
       );
     }
-    await noteRemovalPlan(grant, plan.data.id);
-    const applied = await applyPlan<{ outcome: string; message: string }>(viewer, plan.data.id, {
-      approvedAs: "grant-expiry",
-    });
-    if (!applied.ok) throw new Error(`${applied.message} (plan ${plan.data.id})`);
-    if (applied.data.outcome !== "success") throw new Error(`${applied.data.message} (plan ${plan.data.id})`);
-    return await end(
-      "removed",
-      `Removed the grant's ACLs at its expiry: ${applied.data.message}`,
-      plan.data.id,
-      toRemove,
-    );
   } catch (error) {
     const message = messageOf(error);
     await releaseRemoval(grant, message).catch(() => undefined);

@@ -15,9 +15,8 @@ process.env.CONSOLE_SECRET_KEY ??= randomBytes(32).toString("hex");
 
 const { useMigratedTestDatabase } = await import("@/test/db");
 const { getPrisma } = await import("@/lib/db/client");
-const kafka = await import("@/lib/kafka");
-const { resetClustersForTests } = await import("@/lib/clusters");
 const fx = await import("@/test/services/grant-fixtures");
+const { createScramUser, dropScramUser } = await import("@/test/kafka/fixtures");
 const requests = await import("./requests");
 const { removeExpiredGrant } = await import("./grants");
 const { requestDenyBodySchema } = await import("@/lib/schemas/requests");
@@ -42,11 +41,7 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
-  await fx.removeMarkedAcls(MARK);
-  restoreEnv();
-  resetClustersForTests();
-  await kafka.closeAllConnections();
-  await db?.teardown();
+  await fx.cleanUp(MARK, restoreEnv, db);
 });
 
 async function file(bindings: ReturnType<typeof fx.topicAcl>[], grantMinutes?: number) {
@@ -112,6 +107,32 @@ describe("file, review, approve", () => {
     expect(await fx.aclsMarked(wanted.resourceName)).toEqual([]);
     expect(await requests.denyChangeRequest(bob, request.id, "no")).toMatchObject({ ok: false, code: "DENIED" });
     expect(await requests.cancelChangeRequest(alice, request.id)).toMatchObject({ ok: true });
+  });
+
+  it("a reviewer Kafka lets describe but not alter ACLs: the review works, the approval is DENIED by Kafka", async () => {
+    const name = `${MARK}-describer`;
+    const describer = fx.viewerOf(await createScramUser(name));
+    try {
+      await fx.addAcls([fx.clusterAcl(describer.principal, "DESCRIBE")]);
+      const wanted = fx.topicAcl(newTopic(), alice.principal);
+      const request = await file([wanted], 30);
+      const plan = await review(describer, request.id);
+      const approved = await requests.approveChangeRequest(describer, request.id, plan.id);
+      expect(approved).toMatchObject({ ok: false, code: "DENIED" });
+      expect(await status(request.id)).toBe("PENDING");
+      expect(await fx.aclsMarked(wanted.resourceName)).toEqual([]);
+      expect(await getPrisma().accessGrant.count({ where: { requestId: request.id } })).toBe(0);
+      const rows = await fx.auditRows({ planId: plan.id });
+      expect(rows.map((e) => [e.action, e.outcome])).toEqual([
+        ["acl.create", "denied"],
+        ["request.apply", "denied"],
+      ]);
+      // The admin can still approve it.
+      const again = await review(admin, request.id);
+      expect(await requests.approveChangeRequest(admin, request.id, again.id)).toMatchObject({ ok: true });
+    } finally {
+      await dropScramUser(name);
+    }
   });
 
   it("two approvals at once: exactly one applies, the other is CONFLICT", async () => {

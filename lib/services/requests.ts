@@ -363,8 +363,16 @@ export async function approveChangeRequest(
       code: "CONFLICT",
       message: "This request is being decided by someone else right now, or was decided; nothing was changed.",
     };
+  // The approvals as they are now that this approver holds the request: another approver may
+  // have recorded theirs since it was read above (counting from that read would record this one
+  // as short of the count instead of applying, and the request would wait for a third).
+  const held = (await getRequest(id)) ?? r;
+  if (held.approvals.some((a) => a.principal === viewer.principal)) {
+    await releaseRequest(id, viewer.principal);
+    return { ok: false, code: "CONFLICT", message: "You approved this request already; nothing was changed." };
+  }
   const policy = policyOf(r.clusterId);
-  const others = r.approvals.filter((a) => a.principal !== viewer.principal && a.principal !== r.requester).length;
+  const others = held.approvals.filter((a) => a.principal !== viewer.principal && a.principal !== r.requester).length;
   if (policy.approvals > 1 && others + 1 < policy.approvals) {
     await addApproval(id, viewer.principal, planId);
     await releaseRequest(id, viewer.principal);

@@ -20,8 +20,6 @@ const { useMigratedTestDatabase } = await import("@/test/db");
 const { getPrisma } = await import("@/lib/db/client");
 const { saveGrant } = await import("@/lib/db/access-grant");
 const { sendJob, startJobQueue, stopJobQueue } = await import("@/lib/jobs/queue");
-const kafka = await import("@/lib/kafka");
-const { resetClustersForTests } = await import("@/lib/clusters");
 const fx = await import("@/test/services/grant-fixtures");
 const { GRANT_EXPIRY_JOB } = await import("./grants");
 
@@ -50,11 +48,7 @@ afterAll(async () => {
   }
   for (const child of children) child.kill("SIGKILL");
   await stopJobQueue();
-  await fx.removeMarkedAcls(MARK);
-  restoreEnv();
-  resetClustersForTests();
-  await kafka.closeAllConnections();
-  await db?.teardown();
+  await fx.cleanUp(MARK, restoreEnv, db);
 });
 
 /** Starts a console instance; resolves with its pid once it printed "ready <pid>". */

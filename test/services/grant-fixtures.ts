@@ -7,7 +7,8 @@
  */
 import type { Viewer } from "@/lib/auth/sign-in";
 import { getPrisma } from "@/lib/db/client";
-import { describeAcls } from "@/lib/kafka";
+import { resetClustersForTests } from "@/lib/clusters";
+import { closeAllConnections, describeAcls } from "@/lib/kafka";
 import type { KafkaCredential } from "@/lib/kafka/types";
 import { createAcls, deleteAcls } from "@/lib/kafka/writes";
 import { ANY_ACL_FILTER } from "@/lib/policy";
@@ -110,4 +111,13 @@ export function setEnv(values: Record<string, string | undefined>): () => void {
 export function topicNames(mark: string): () => string {
   let count = 0;
   return () => `${mark}-t${++count}`;
+}
+
+/** What each of these suites does last: its ACLs removed, its settings restored, connections closed, database dropped. */
+export async function cleanUp(mark: string, restoreEnv: () => void, db?: { teardown(): Promise<void> }): Promise<void> {
+  await removeMarkedAcls(mark);
+  restoreEnv();
+  resetClustersForTests();
+  await closeAllConnections();
+  await db?.teardown();
 }
