@@ -222,6 +222,20 @@ describe("deny, cancel, limits", () => {
     expect(await fx.auditRows({ action: "request.cancel", targetContains: another.id })).toHaveLength(1);
   });
 
+  it("a request past its timeout: the sweep's part times it out, audited, and it can no longer be approved", async () => {
+    const request = await file([fx.topicAcl(newTopic(), alice.principal)]);
+    const plan = await review(admin, request.id);
+    await getPrisma().changeRequest.update({
+      where: { id: request.id },
+      data: { timeoutAt: new Date(Date.now() - 1000) },
+    });
+    expect(await requests.approveChangeRequest(admin, request.id, plan.id)).toMatchObject({ ok: false });
+    expect(await requests.timeOutDueRequests()).toBeGreaterThanOrEqual(1);
+    expect(await status(request.id)).toBe("TIMED_OUT");
+    expect(await fx.auditRows({ action: "request.timeout", targetContains: request.id })).toHaveLength(1);
+    expect(await fx.auditRows({ planId: plan.id, action: "acl.create" })).toEqual([]);
+  });
+
   it("grantMinutes over the cluster's maximum is VALIDATION", async () => {
     const restore = fx.setEnv({ KAFKA_MAX_GRANT_MINUTES: "60" });
     try {
