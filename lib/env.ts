@@ -306,6 +306,11 @@ export const consoleSchema = z.object({
     positiveNumber("PLAN_TTL_MINUTES").default(30),
     "how long a previewed plan can be applied",
   ),
+  GRANT_REMOVAL_STALE_SECONDS: serverDoc(
+    positiveNumber("GRANT_REMOVAL_STALE_SECONDS").default(300),
+    "how long an expired grant's removal claimed by a console instance may take before another instance takes " +
+      "it over (the first is taken to have died)",
+  ),
   ACL_SNAPSHOT_MAX_AGE_MS: serverDoc(
     positiveNumber("ACL_SNAPSHOT_MAX_AGE_MS").default(5_000),
     "how old the shared ACL snapshot may be before it is fetched again",

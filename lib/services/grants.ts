@@ -9,7 +9,8 @@
  *   1. claim the grant (LIVE and due -> REMOVING; one caller wins, a stale claim of a dead
  *      instance is taken over; anyone else does nothing);
  *   2. the bindings to remove: the grant's own (only what its plan created, never a binding
- *      that was already there), minus those another grant not yet ended also holds;
+ *      that was already there), minus those another LIVE grant also holds (one being removed
+ *      holds nothing: two grants of a binding removed at once must not keep it for each other);
  *   3. as the cluster's service principal: a sealed acl.delete plan for exactly those, and
  *      apply it (the basis is read twice as for any plan; Kafka deleting nothing for a
  *      binding that is gone changes nothing);
@@ -23,10 +24,12 @@ import "server-only";
 import type { Viewer } from "@/lib/auth/sign-in";
 import { clusterById } from "@/lib/clusters";
 import { recordAudit } from "@/lib/db/audit";
+import { getPlan } from "@/lib/db/change-plan";
 import {
   bindingsHeldByOthers,
   claimRemoval,
   finishRemoval,
+  noteRemovalPlan,
   releaseRemoval,
   type StoredGrant,
 } from "@/lib/db/access-grant";
@@ -43,6 +46,9 @@ import { notify } from "./webhooks";
 export const NO_SERVICE_PRINCIPAL_FOR_GRANTS =
   "this cluster has no service principal configured (KAFKA_SERVICE_CREDENTIALS_FILE, or serviceCredentialsFile in " +
   "the clusters file), and the console removes expired grants as it; grants that end by themselves are off";
+
+/** Plans made for one removal when the ACLs keep changing between a plan and its apply. */
+const REMOVAL_PLAN_ATTEMPTS = 3;
 
 export type RemovalOutcome = "removed" | "already-gone" | "kept" | "not-due";
 
@@ -86,62 +92,99 @@ async function auditExpiry(
 
 /**
  * Removes what an expired grant created (see the module comment). Returns what happened;
- * throws when it must be tried again later.
+ * throws when it must be tried again later. The grant is ENDED first (only if this claim still
+ * holds it), then audited, so an instance whose claim was taken over audits nothing.
  */
 export async function removeExpiredGrant(
   grantId: string,
   now = new Date(),
 ): Promise<{ outcome: RemovalOutcome; message: string }> {
   const grant = await claimRemoval(grantId, now);
-  if (grant === null) return { outcome: "not-due", message: "not due, already ended, or being removed elsewhere" };
+  if (grant === null) return NOT_DUE;
   const viewer = serviceViewerOf(grant.clusterId);
   if (viewer === null) {
-    await releaseRemoval(grant.id, NO_SERVICE_PRINCIPAL_FOR_GRANTS);
+    await releaseRemoval(grant, NO_SERVICE_PRINCIPAL_FOR_GRANTS);
     throw new Error(NO_SERVICE_PRINCIPAL_FOR_GRANTS);
   }
-  try {
-    const toRemove = bindingsOnlyItHolds(grant, await bindingsHeldByOthers(grant.clusterId, grant.id, grant.bindings));
-    if (toRemove.length === 0) {
-      const message = `Every ACL of this grant is also held by another live grant; nothing was removed.`;
-      await auditExpiry(grant, viewer.principal, "success", message, null, []);
-      await finishRemoval(grant.id, { outcome: "kept", removalPlanId: null, message });
-      return { outcome: "kept", message };
-    }
-    const plan = await createPlan<{ counts?: { delete?: number } }>(viewer, "acl.delete", { bindings: toRemove });
-    if (!plan.ok) throw new Error(plan.message);
-    if (plan.data.notApplicable !== null) {
-      if (!plan.data.notApplicable.startsWith("Nothing to change")) throw new Error(plan.data.notApplicable);
-      const message =
-        `The grant's ACLs were already gone (deleted outside the grant meanwhile); nothing else was removed ` +
-        `(plan ${plan.data.id}).`;
-      await auditExpiry(grant, viewer.principal, "success", message, plan.data.id, []);
-      await finishRemoval(grant.id, { outcome: "already-gone", removalPlanId: plan.data.id, message });
-      return { outcome: "already-gone", message };
-    }
-    const applied = await applyPlan<{ outcome: string; message: string }>(viewer, plan.data.id, {
-      approvedAs: "grant-expiry",
-    });
-    if (!applied.ok) throw new Error(`${applied.message} (plan ${plan.data.id})`);
-    if (applied.data.outcome !== "success") throw new Error(`${applied.data.message} (plan ${plan.data.id})`);
-    const message = `Removed the grant's ACLs at its expiry: ${applied.data.message}`;
-    await auditExpiry(grant, viewer.principal, "success", message, plan.data.id, toRemove);
-    await finishRemoval(grant.id, { outcome: "removed", removalPlanId: plan.data.id, message });
+  const end = async (
+    outcome: Exclude<RemovalOutcome, "not-due">,
+    message: string,
+    planId: string | null,
+    removed: readonly AclBinding[],
+  ) => {
+    if (!(await finishRemoval(grant, { outcome, removalPlanId: planId, message }))) return NOT_DUE;
+    await auditExpiry(grant, viewer.principal, "success", message, planId, removed);
     await notify(
       grant.clusterId,
       "grant.expired",
       grantFields(grant),
-      `The grant of ${grant.requester} ended: its ACLs were removed (plan ${plan.data.id}).`,
+      `The grant of ${grant.requester} ended: ${message}`,
     );
-    return { outcome: "removed", message };
+    return { outcome, message };
+  };
+  try {
+    const toRemove = bindingsOnlyItHolds(grant, await bindingsHeldByOthers(grant.clusterId, grant.id, grant.bindings));
+    if (toRemove.length === 0)
+      return await end(
+        "kept",
+        "Every ACL of this grant is also held by another live grant; nothing was removed.",
+        null,
+        [],
+      );
+    for (let attempt = 1; ; attempt++) {
+      const plan = await createPlan<{ counts?: { delete?: number } }>(viewer, "acl.delete", { bindings: toRemove });
+      if (!plan.ok) throw new Error(plan.message);
+      if (plan.data.notApplicable !== null) {
+        if (!plan.data.notApplicable.startsWith("Nothing to change")) throw new Error(plan.data.notApplicable);
+        const earlier = grant.removalPlanId === null ? null : await getPlan(grant.removalPlanId);
+        if (earlier !== null && (earlier.status === "APPLIED" || earlier.status === "APPLYING"))
+          return await end(
+            "removed",
+            `Removed the grant's ACLs at its expiry (plan ${earlier.id}, sent by an instance that stopped before ` +
+              `recording it; taken over and found done).`,
+            earlier.id,
+            toRemove,
+          );
+        return await end(
+          "already-gone",
+          `The grant's ACLs were already gone (deleted outside the grant meanwhile); nothing else was removed ` +
+            `(plan ${plan.data.id}).`,
+          plan.data.id,
+          [],
+        );
+      }
+      await noteRemovalPlan(grant, plan.data.id);
+      const applied = await applyPlan<{ outcome: string; message: string }>(viewer, plan.data.id, {
+        approvedAs: "grant-expiry",
+      });
+      // The ACLs changed between this plan and its apply (a removal of another grant of the same
+      // binding, any change on the topic): 409 and nothing sent, or Kafka deleted nothing since
+      // the binding was gone by then. Plan again from the new state.
+      const changedMeanwhile = !applied.ok && (applied.code === "CONFLICT" || applied.code === "NOT_FOUND");
+      if (changedMeanwhile && attempt < REMOVAL_PLAN_ATTEMPTS) continue;
+      if (!applied.ok) throw new Error(`${applied.message} (plan ${plan.data.id})`);
+      if (applied.data.outcome !== "success") throw new Error(`${applied.data.message} (plan ${plan.data.id})`);
+      return await end(
+        "removed",
+        `Removed the grant's ACLs at its expiry: ${applied.data.message}`,
+        plan.data.id,
+        toRemove,
+      );
+    }
   } catch (error) {
     const message = messageOf(error);
-    await releaseRemoval(grant.id, message).catch(() => undefined);
+    await releaseRemoval(grant, message).catch(() => undefined);
     await auditExpiry(grant, viewer.principal, "failure", `Removal failed, retried later: ${message}`, null, []).catch(
       () => undefined,
     );
     throw error;
   }
 }
+
+const NOT_DUE = {
+  outcome: "not-due",
+  message: "not due, already ended, or being removed elsewhere",
+} as const satisfies { outcome: RemovalOutcome; message: string };
 
 export const GRANT_EXPIRY_JOB = "grant-expiry";
 export const GRANT_EXPIRING_JOB = "grant-expiring";

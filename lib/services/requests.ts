@@ -428,8 +428,16 @@ export async function approveChangeRequest(
       code: "CONFLICT",
       message: "This request is being decided by someone else right now, or was decided; nothing was changed.",
     };
+  // The approvals as they are now that this approver holds the request: another approver may
+  // have recorded theirs since it was read above (counting from that read would record this one
+  // as short of the count instead of applying, and the request would wait for a third).
+  const held = (await getRequest(id)) ?? r;
+  if (held.approvals.some((a) => a.principal === viewer.principal)) {
+    await releaseRequest(id, viewer.principal);
+    return { ok: false, code: "CONFLICT", message: "You approved this request already; nothing was changed." };
+  }
   const policy = policyOf(r.clusterId);
-  const others = r.approvals.filter((a) => a.principal !== viewer.principal && a.principal !== r.requester).length;
+  const others = held.approvals.filter((a) => a.principal !== viewer.principal && a.principal !== r.requester).length;
   if (policy.approvals > 1 && others + 1 < policy.approvals) {
     await addApproval(id, viewer.principal, planId);
     await releaseRequest(id, viewer.principal);
@@ -533,6 +541,13 @@ export async function denyChangeRequest(
   const found = await ownCluster(viewer, id);
   if (!found.ok) return found;
   const r = found.data;
+  if (comment.trim() === "")
+    return {
+      ok: false,
+      code: "VALIDATION",
+      message: "Say why the request is denied: a comment is required.",
+      fieldErrors: { comment: ["A comment is required"] },
+    };
   if (r.requester === viewer.principal)
     return { ok: false, code: "DENIED", message: "You filed this request: cancel it instead of denying it." };
   const reviewed = await getPrisma().changePlan.count({ where: { requestId: id, principal: viewer.principal } });
