@@ -15,6 +15,7 @@
 import { createHash, randomUUID } from "node:crypto";
 import { env } from "../env";
 import { getPrisma } from "./client";
+import { auditRowData, type AuditInput } from "./audit";
 import { bindingKey } from "../policy/acl/acl-index";
 import type { Prisma } from "../generated/prisma/client";
 import type { AclBinding } from "../policy/types";
@@ -208,20 +209,27 @@ export async function noteRemovalPlan(claim: Claim, removalPlanId: string): Prom
 export async function finishRemoval(
   claim: Claim,
   result: { outcome: string; removalPlanId: string | null; message: string | null },
+  audit?: AuditInput,
   now = new Date(),
 ): Promise<boolean> {
-  const r = await getPrisma().accessGrant.updateMany({
-    where: claimed(claim),
-    data: {
-      status: "ENDED",
-      endedAt: now,
-      outcome: result.outcome,
-      removalPlanId: result.removalPlanId,
-      lastError: result.message,
-      claimedAt: null,
-    },
+  // One transaction: an instance that stops between the two can neither end the grant unaudited
+  // nor audit an end that did not happen.
+  return getPrisma().$transaction(async (tx) => {
+    const r = await tx.accessGrant.updateMany({
+      where: claimed(claim),
+      data: {
+        status: "ENDED",
+        endedAt: now,
+        outcome: result.outcome,
+        removalPlanId: result.removalPlanId,
+        lastError: result.message,
+        claimedAt: null,
+      },
+    });
+    if (r.count !== 1) return false;
+    if (audit) await tx.auditEvent.create({ data: auditRowData(audit) });
+    return true;
   });
-  return r.count === 1;
 }
 
 /** REMOVING -> LIVE after a failure (unless the claim was taken over); the job engine tries again later. */

@@ -23,7 +23,7 @@
 import "server-only";
 import type { Viewer } from "@/lib/auth/sign-in";
 import { clusterById } from "@/lib/clusters";
-import { recordAudit } from "@/lib/db/audit";
+import { recordAudit, type AuditInput } from "@/lib/db/audit";
 import { getPlan } from "@/lib/db/change-plan";
 import {
   bindingsHeldByOthers,
@@ -62,15 +62,16 @@ function messageOf(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
 }
 
-async function auditExpiry(
+/** The grant.expire audit row: the service principal acting for the grant, its requester and approver. */
+function expiryAudit(
   grant: StoredGrant,
   principal: string,
   outcome: "success" | "failure",
   message: string,
   removalPlanId: string | null,
   removed: readonly AclBinding[],
-) {
-  await recordAudit({
+): AuditInput {
+  return {
     principal,
     action: "grant.expire",
     category: "acl",
@@ -87,7 +88,7 @@ async function auditExpiry(
     subjects: [grant.requester, grant.approver],
     planId: removalPlanId,
     clusterId: grant.clusterId,
-  });
+  };
 }
 
 /**
@@ -112,8 +113,8 @@ export async function removeExpiredGrant(
     planId: string | null,
     removed: readonly AclBinding[],
   ) => {
-    if (!(await finishRemoval(grant, { outcome, removalPlanId: planId, message }))) return NOT_DUE;
-    await auditExpiry(grant, viewer.principal, "success", message, planId, removed);
+    const audit = expiryAudit(grant, viewer.principal, "success", message, planId, removed);
+    if (!(await finishRemoval(grant, { outcome, removalPlanId: planId, message }, audit))) return NOT_DUE;
     await notify(
       grant.clusterId,
       "grant.expired",
@@ -174,9 +175,9 @@ export async function removeExpiredGrant(
   } catch (error) {
     const message = messageOf(error);
     await releaseRemoval(grant, message).catch(() => undefined);
-    await auditExpiry(grant, viewer.principal, "failure", `Removal failed, retried later: ${message}`, null, []).catch(
-      () => undefined,
-    );
+    await recordAudit(
+      expiryAudit(grant, viewer.principal, "failure", `Removal failed, retried later: ${message}`, null, []),
+    ).catch(() => undefined);
     throw error;
   }
 }
