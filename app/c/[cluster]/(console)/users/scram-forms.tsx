@@ -4,7 +4,7 @@ import { useActionState, useRef, useState } from "react";
 import { Field, FormActions, FormGrid } from "@/components/ui/field";
 import { Alert, ResultPanel } from "@/components/ui/alert";
 import { SubmitButton } from "@/components/ui/submit-button";
-import { CopyButton } from "@/components/ui/copy-button";
+import { CopyField } from "@/components/ui/copy-button";
 import { useFormDraft } from "@/components/ui/form-draft";
 import {
   SCRAM_DEFAULT_ITERATIONS,
@@ -163,18 +163,13 @@ function PasswordOnce({ user, password }: { user: string; password: string }) {
       <Alert tone="warn" role="alert" title="Copy the password now: it will not be shown again.">
         The console does not keep it.
       </Alert>
-      <Field id={`generated-${user}`} label={`Password of ${user}`}>
-        <input
-          readOnly
-          value={password}
-          className="mono"
-          data-testid="generated-password"
-          onFocus={(e) => e.currentTarget.select()}
-        />
-      </Field>
-      <div className="actions">
-        <CopyButton text={password} label="Copy password" />
-      </div>
+      <CopyField
+        id={`generated-${user}`}
+        label={`Password of ${user}`}
+        value={password}
+        testId="generated-password"
+        copyLabel="Copy password"
+      />
     </div>
   );
 }
