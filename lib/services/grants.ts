@@ -261,6 +261,24 @@ export async function listLiveGrants(
   return { ok: true, data: { grants: grants.map((g) => grantViewOf(g, now)) } };
 }
 
+/** A grant of the viewer's cluster that the viewer requested or approved (who may end or extend it). */
+export async function grantOfRequesterOrApprover(
+  viewer: Viewer,
+  id: string,
+  what: string,
+): Promise<ActionResult<StoredGrant>> {
+  const g = await getGrant(id);
+  if (g === null || g.clusterId !== clusterIdOf(viewer.credential))
+    return { ok: false, code: "NOT_FOUND", message: "There is no grant with this id on this cluster." };
+  if (viewer.principal !== g.requester && viewer.principal !== g.approver)
+    return {
+      ok: false,
+      code: "DENIED",
+      message: `Only ${g.requester} (its requester) or ${g.approver} (its approver) may ${what}.`,
+    };
+  return { ok: true, data: g };
+}
+
 /**
  * Ends a live grant now (its requester or its approver): the removal runs at once, as at
  * any expiry (as the service principal, through a plan).
@@ -269,15 +287,9 @@ export async function endGrant(
   viewer: Viewer,
   id: string,
 ): Promise<ActionResult<{ grant: GrantView; message: string }>> {
-  const g = await getGrant(id);
-  if (g === null || g.clusterId !== clusterIdOf(viewer.credential))
-    return { ok: false, code: "NOT_FOUND", message: "There is no grant with this id on this cluster." };
-  if (viewer.principal !== g.requester && viewer.principal !== g.approver)
-    return {
-      ok: false,
-      code: "DENIED",
-      message: `Only ${g.requester} (its requester) or ${g.approver} (its approver) may end this grant early.`,
-    };
+  const own = await grantOfRequesterOrApprover(viewer, id, "end this grant early");
+  if (!own.ok) return own;
+  const g = own.data;
   if (!(await endGrantEarly(id, viewer.principal)))
     return { ok: false, code: "CONFLICT", message: "This grant has ended, is ending, or is being removed already." };
   await recordAudit({

@@ -37,8 +37,8 @@ import {
   type StoredRequest,
 } from "@/lib/db/change-request";
 import { getPrisma } from "@/lib/db/client";
-import { bindingsHeldByOthers, getGrant, saveGrant } from "@/lib/db/access-grant";
-import { bindingKey, formatEntity } from "@/lib/policy";
+import { bindingsHeldByOthers, saveGrant } from "@/lib/db/access-grant";
+import { bindingKey, cleanBinding, formatEntity } from "@/lib/policy";
 import type { AclBinding } from "@/lib/policy/types";
 import type { PlanCreateBody } from "@/lib/schemas/plans";
 import type {
@@ -50,7 +50,7 @@ import type {
 } from "@/lib/schemas/requests";
 import type { ActionResult } from "@/lib/schemas/result";
 import { expandTemplateBody } from "./acl-plans";
-import { NO_SERVICE_PRINCIPAL_FOR_GRANTS, scheduleGrant } from "./grants";
+import { grantOfRequesterOrApprover, NO_SERVICE_PRINCIPAL_FOR_GRANTS, scheduleGrant } from "./grants";
 import { notify } from "./webhooks";
 import { describeRules, maxGrantMinutes, ownerRulesFor, rulesNotOwnedBy } from "./owners";
 import { applyPlan, createPlan, type PlanApplyView, type PlanView } from "./plans";
@@ -500,15 +500,7 @@ async function recordGrant(r: StoredRequest, approver: Viewer, planId: string, r
       const o = x as { action?: string; ok?: boolean };
       return o.action === "create" && o.ok === true;
     })
-    .map(({ resourceType, resourceName, patternType, principal, host, operation, permissionType }) => ({
-      resourceType,
-      resourceName,
-      patternType,
-      principal,
-      host,
-      operation,
-      permissionType,
-    }));
+    .map(cleanBinding);
   const requested = requestedCreates(r.input as PlanCreateBody);
   const alsoHeld = requested.ok ? await bindingsHeldByOthers(r.clusterId, "", requested.data) : [];
   const keys = new Set<string>();
@@ -538,9 +530,6 @@ export async function denyChangeRequest(
   id: string,
   comment: string,
 ): Promise<ActionResult<RequestStepResult>> {
-  const found = await ownCluster(viewer, id);
-  if (!found.ok) return found;
-  const r = found.data;
   if (comment.trim() === "")
     return {
       ok: false,
@@ -548,6 +537,9 @@ export async function denyChangeRequest(
       message: "Say why the request is denied: a comment is required.",
       fieldErrors: { comment: ["A comment is required"] },
     };
+  const found = await ownCluster(viewer, id);
+  if (!found.ok) return found;
+  const r = found.data;
   if (r.requester === viewer.principal)
     return { ok: false, code: "DENIED", message: "You filed this request: cancel it instead of denying it." };
   const reviewed = await getPrisma().changePlan.count({ where: { requestId: id, principal: viewer.principal } });
@@ -660,15 +652,9 @@ export async function extendGrant(
   grantId: string,
   body: { reason: string; grantMinutes: number },
 ): Promise<ActionResult<RequestStepResult>> {
-  const g = await getGrant(grantId);
-  if (g === null || g.clusterId !== clusterIdOf(viewer.credential))
-    return { ok: false, code: "NOT_FOUND", message: "There is no grant with this id on this cluster." };
-  if (viewer.principal !== g.requester && viewer.principal !== g.approver)
-    return {
-      ok: false,
-      code: "DENIED",
-      message: `Only ${g.requester} (its requester) or ${g.approver} (its approver) may ask to extend this grant.`,
-    };
+  const own = await grantOfRequesterOrApprover(viewer, grantId, "ask to extend this grant");
+  if (!own.ok) return own;
+  const g = own.data;
   if (g.status === "ENDED")
     return { ok: false, code: "CONFLICT", message: "This grant has ended; request the access anew." };
   return fileRequest(viewer, {
