@@ -14,6 +14,8 @@ import { SubmitButton } from "@/components/ui/submit-button";
 import { useFormDraft } from "@/components/ui/form-draft";
 import type { AclSuggestions } from "@/lib/services/acl-suggestions";
 import { AclPlanPreview } from "@/components/plans/acl-plan-view";
+import { FourEyesHint, RequestApprovalForm } from "../requests/request-approval-form";
+import { canEndPlan } from "@/lib/schemas/requests";
 import { AclPlanResult } from "@/components/plans/acl-plan-result";
 import { createAclAction, type AclChangeState } from "./actions";
 
@@ -193,7 +195,9 @@ export function CreateAclForm({
       </form>
 
       {state && !state.result.ok && (
-        <ResultPanel result={state.result} testId="create" shownFields={state.step === "preview" ? SHOWN_FIELDS : []} />
+        <ResultPanel result={state.result} testId="create" shownFields={state.step === "preview" ? SHOWN_FIELDS : []}>
+          <FourEyesHint message={state.result.message} below={false} />
+        </ResultPanel>
       )}
       {plan && <AclPlanPreview plan={plan} />}
       {plan && plan.applicable && (
@@ -208,6 +212,7 @@ export function CreateAclForm({
           <span className="hint">Applies exactly this plan, whatever the fields above say now.</span>
         </div>
       )}
+      {plan && <RequestApprovalForm key={plan.id} planId={plan.id} canEnd={canEndPlan(plan)} />}
       {state?.step === "apply" && state.result.ok && (
         <>
           <AclPlanResult result={state.result.data} />

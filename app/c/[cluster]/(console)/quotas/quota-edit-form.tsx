@@ -10,6 +10,7 @@ import { Select } from "@/components/ui/select";
 import { Combobox } from "@/components/ui/combobox";
 import { Alert } from "@/components/ui/alert";
 import { useFormDraft } from "@/components/ui/form-draft";
+import { FourEyesHint, RequestApprovalForm } from "../requests/request-approval-form";
 
 const KIND_LABEL: Record<(typeof QUOTA_ENTITY_KINDS)[number], string> = {
   user: "user",
@@ -47,7 +48,7 @@ export function QuotaEditForm({
   const canApply = plan !== null && plan.applicable && state?.applied === null && !edited;
   const kind = v.kind ?? "user+client-id";
   const key = v.key ?? "producer_byte_rate";
-  return (
+  const form = (
     <form
       ref={formRef}
       action={formAction}
@@ -119,6 +120,7 @@ export function QuotaEditForm({
         {state?.error && (
           <Alert tone="error" testId="quota-error">
             {state.error.message}
+            <FourEyesHint message={state.error.message} />
           </Alert>
         )}
         {state?.applied && (
@@ -129,5 +131,11 @@ export function QuotaEditForm({
         {plan && <QuotaPlanPreview plan={plan} rule={rule} />}
       </div>
     </form>
+  );
+  return (
+    <>
+      {form}
+      {plan && state?.applied === null && <RequestApprovalForm key={plan.id} planId={plan.id} canEnd={false} />}
+    </>
   );
 }
