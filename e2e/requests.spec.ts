@@ -138,6 +138,18 @@ test("admin reviews it (the blast radius) and approves: applied with the reviewe
   await expect(applied.getByTestId("audit-plan-link")).toHaveAttribute("href", new RegExp(`/plans/${planId}$`));
 });
 
+test("alice ends her grant early: the ACL it created is removed now", async ({ browser }) => {
+  const alice = await pageAs(browser, "alice");
+  await alice.goto(`/requests/${requestId}`);
+  await alice.getByRole("button", { name: "End the grant now" }).click();
+  await expect(alice.getByTestId("end-grant-done")).toContainText("Ended");
+  const acls = await alice.request.get(`/api/v1/acls?${new URLSearchParams({ resourceName: TOPIC })}`, {
+    headers: basic("admin"),
+  });
+  expect(JSON.stringify(await acls.json())).not.toContain('"operation":"WRITE"');
+  await alice.context().close();
+});
+
 test("a reviewer denies a request with a comment; the requester reads it", async ({ adminPage: page, browser }) => {
   const id = await fileAsAlice(page, OTHER, `e2e ${RUN}: to be denied`);
   await page.goto(`/requests/${id}`);

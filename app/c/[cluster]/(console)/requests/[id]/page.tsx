@@ -7,6 +7,7 @@ import { Alert } from "@/components/ui/alert";
 import { Badge } from "@/components/ui/badge";
 import { PageHeader } from "@/components/ui/page-header";
 import { STATUS_TONE, statusLabel } from "@/components/requests/request-status";
+import { EndGrantForm } from "./end-grant-form";
 import { RequestSteps } from "./request-steps";
 
 export async function generateMetadata({ params }: { params: Promise<{ id: string }> }) {
@@ -81,6 +82,9 @@ export default async function RequestPage({ params }: { params: Promise<{ id: st
           </pre>
         </details>
       </section>
+      {r.grantId && (r.requester === viewer.principal || r.decidedBy === viewer.principal) && (
+        <EndGrantForm grantId={r.grantId} />
+      )}
       <RequestSteps request={r} quotaRule={KIP55_RULE_LABEL} />
       <p>
         <Link href="/requests">Back to requests</Link>
