@@ -142,7 +142,7 @@ test("alice ends her grant early: the ACL it created is removed now", async ({ b
   const alice = await pageAs(browser, "alice");
   await alice.goto(`/requests/${requestId}`);
   await alice.getByRole("button", { name: "End the grant now" }).click();
-  await expect(alice.getByTestId("end-grant-done")).toContainText("Ended");
+  await expect(alice.getByTestId("end-grant-done")).toContainText("ended early by User:alice");
   const acls = await alice.request.get(`/api/v1/acls?${new URLSearchParams({ resourceName: TOPIC })}`, {
     headers: basic("admin"),
   });

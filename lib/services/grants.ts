@@ -133,7 +133,8 @@ export async function removeExpiredGrant(
     });
     if (!applied.ok) throw new Error(`${applied.message} (plan ${plan.data.id})`);
     if (applied.data.outcome !== "success") throw new Error(`${applied.data.message} (plan ${plan.data.id})`);
-    const message = `Removed the grant's ACLs at its expiry: ${applied.data.message}`;
+    const when = grant.endedBy === null ? "at its expiry" : `now (ended early by ${grant.endedBy})`;
+    const message = `Removed the grant's ACLs ${when}: ${applied.data.message}`;
     await auditExpiry(grant, viewer.principal, "success", message, plan.data.id, toRemove);
     await finishRemoval(grant.id, { outcome: "removed", removalPlanId: plan.data.id, message });
     return { outcome: "removed", message };
