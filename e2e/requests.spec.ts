@@ -141,12 +141,16 @@ test("admin reviews it (the blast radius) and approves: applied with the reviewe
 test("alice ends her grant early: the ACL it created is removed now", async ({ browser }) => {
   const alice = await pageAs(browser, "alice");
   await alice.goto(`/requests/${requestId}`);
+  await expect(alice.getByTestId("request-grant")).toContainText("Its ACLs are removed by themselves at");
   await alice.getByRole("button", { name: "End the grant now" }).click();
   await expect(alice.getByTestId("end-grant-done")).toContainText("ended early by User:alice");
   const acls = await alice.request.get(`/api/v1/acls?${new URLSearchParams({ resourceName: TOPIC })}`, {
     headers: basic("admin"),
   });
   expect(JSON.stringify(await acls.json())).not.toContain('"operation":"WRITE"');
+  await alice.reload();
+  await expect(alice.getByTestId("request-status")).toContainText("APPLIED");
+  await expect(alice.getByTestId("request-grant")).toHaveCount(0);
   await alice.context().close();
 });
 

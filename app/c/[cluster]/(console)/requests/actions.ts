@@ -82,9 +82,8 @@ export async function cancelRequestAction(_prev: StepState, formData: FormData):
 
 /** End a live grant now (change grant.end): its requester or approver. */
 export async function endGrantAction(_prev: EndGrantState, formData: FormData): Promise<EndGrantState> {
-  const { result } = await changeFromForm("grant.end", formData, { ...onThing(formData), raw: () => undefined });
-  if (result.ok) revalidatePath("/");
-  return result;
+  // No revalidation: the form keeps showing the outcome; the pages show the ended grant on the next visit.
+  return (await changeFromForm("grant.end", formData, { ...onThing(formData), raw: () => undefined })).result;
 }
 
 /** A super user's apply of their own plan without approval on a four-eyes cluster (change plan.break-glass). */

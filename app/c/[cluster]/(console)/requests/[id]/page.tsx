@@ -1,6 +1,7 @@
 import Link from "@/components/link";
 import { requireViewer } from "@/lib/auth/current";
 import { objectTitle } from "@/lib/page-title";
+import { listLiveGrants } from "@/lib/services/grants";
 import { getRequestView } from "@/lib/services/requests";
 import { KIP55_RULE_LABEL } from "@/lib/services/quota-view";
 import { Alert } from "@/components/ui/alert";
@@ -34,6 +35,8 @@ export default async function RequestPage({ params }: { params: Promise<{ id: st
     );
   }
   const r = found.data;
+  const live = r.grantId === null ? null : await listLiveGrants(viewer, r.requester);
+  const grant = live?.ok ? (live.data.grants.find((g) => g.id === r.grantId && g.status === "LIVE") ?? null) : null;
   return (
     <>
       <PageHeader title={`Request ${r.id.slice(0, 8)}`} lead={r.summary} />
@@ -82,8 +85,13 @@ export default async function RequestPage({ params }: { params: Promise<{ id: st
           </pre>
         </details>
       </section>
-      {r.grantId && (r.requester === viewer.principal || r.decidedBy === viewer.principal) && (
-        <EndGrantForm grantId={r.grantId} />
+      {grant && (
+        <Alert tone="info" testId="request-grant">
+          Its ACLs are removed by themselves at {when(grant.expiresAt)}.
+          {(r.requester === viewer.principal || grant.approver === viewer.principal) && (
+            <EndGrantForm grantId={grant.id} />
+          )}
+        </Alert>
       )}
       <RequestSteps request={r} quotaRule={KIP55_RULE_LABEL} />
       <p>
