@@ -2,7 +2,7 @@
 
 import type { z } from "zod";
 import { revalidatePath } from "next/cache";
-import { changeFromForm, type FormResult } from "@/lib/actions/form";
+import { changeFromForm, type FormResult, type FormRun } from "@/lib/actions/form";
 import type { ActionResult } from "@/lib/schemas/result";
 import type { planApplyResultSchema, planViewSchema } from "@/lib/schemas/plans";
 import {
@@ -21,6 +21,7 @@ import {
 export type FileState = FormResult<RequestStepResult> | null;
 export type ReviewState = ActionResult<z.infer<typeof planViewSchema>> | null;
 export type StepState = FormResult<RequestStepResult> | null;
+type StepChange = "request.approve" | "request.deny" | "request.cancel";
 export type EndGrantState = ActionResult<{ grant: GrantView; message: string }> | null;
 export type BreakGlassState = FormResult<z.infer<typeof planApplyResultSchema>> | null;
 
@@ -53,31 +54,30 @@ export async function reviewRequestAction(_prev: ReviewState, formData: FormData
   return (await changeFromForm("request.review", formData, { ...onThing(formData), raw: () => undefined })).result;
 }
 
+/**
+ * The answer of a step on one request (its hidden `id`), after which the request's pages are
+ * shown again (on success, or `always`: an approval that failed may have met someone else's decision).
+ */
+function answered(formData: FormData, run: FormRun<StepChange>, always = false): StepState {
+  if (run.result.ok || always) refresh(String(formData.get("id") ?? ""));
+  return { ...run.result, values: run.values };
+}
+
 /** Approve with the reviewed plan (its id in the form; change request.approve). */
 export async function approveRequestAction(_prev: StepState, formData: FormData): Promise<StepState> {
-  const form = onThing(formData);
-  const { values, result } = await changeFromForm("request.approve", formData, form);
-  refresh(form.params.id);
-  return { ...result, values };
+  return answered(formData, await changeFromForm("request.approve", formData, onThing(formData)), true);
 }
 
 /** Deny, with a comment the requester reads (change request.deny). */
 export async function denyRequestAction(_prev: StepState, formData: FormData): Promise<StepState> {
-  const form = onThing(formData);
-  const { values, result } = await changeFromForm("request.deny", formData, {
-    ...form,
-    message: "Tell the requester why.",
-  });
-  if (result.ok) refresh(form.params.id);
-  return { ...result, values };
+  const form = { ...onThing(formData), message: "Tell the requester why." };
+  return answered(formData, await changeFromForm("request.deny", formData, form));
 }
 
 /** The requester withdraws it (change request.cancel). */
 export async function cancelRequestAction(_prev: StepState, formData: FormData): Promise<StepState> {
-  const form = onThing(formData);
-  const { values, result } = await changeFromForm("request.cancel", formData, { ...form, raw: () => undefined });
-  if (result.ok) refresh(form.params.id);
-  return { ...result, values };
+  const form = { ...onThing(formData), raw: () => undefined };
+  return answered(formData, await changeFromForm("request.cancel", formData, form));
 }
 
 /** End a live grant now (change grant.end): its requester or approver. */
