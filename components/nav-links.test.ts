@@ -14,5 +14,7 @@ describe("the sidebar's areas", () => {
     expect(isCurrentArea("/", "/acls")).toBe(false);
     expect(isCurrentArea("/acls", "/acls/new")).toBe(true);
     expect(isCurrentArea("/tokens", "/token-requests")).toBe(false);
+    expect(isCurrentArea("/requests", "/requests/0b1f7c9e")).toBe(true);
+    expect(isCurrentArea("/requests", "/token-requests")).toBe(false);
   });
 });

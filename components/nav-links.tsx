@@ -2,6 +2,7 @@
 
 import { useLinkStatus } from "next/link";
 import Link from "@/components/link";
+import { Badge } from "@/components/ui/badge";
 import { splitClusterPath } from "@/lib/cluster-path";
 import { usePathname } from "next/navigation";
 import { useEffect, useRef } from "react";
@@ -21,6 +22,7 @@ export const AREAS = [
   { href: "/quotas", label: "Quotas" },
   { href: "/tokens", label: "Tokens" },
   { href: "/token-requests", label: "Token requests" },
+  { href: "/requests", label: "Requests" },
   { href: "/users", label: "SCRAM users" },
   { href: "/audit", label: "Audit" },
 ] as const;
@@ -39,7 +41,8 @@ function Pending() {
 
 const WIDE = "(min-width: 761px)";
 
-export function NavLinks() {
+/** `pending`: requests waiting for a decision, shown as a badge beside Requests. */
+export function NavLinks({ pending = 0 }: { pending?: number }) {
   const pathname = usePathname();
   const navRef = useRef<HTMLElement>(null);
 
@@ -69,6 +72,15 @@ export function NavLinks() {
       {AREAS.map((area) => (
         <Link key={area.href} href={area.href} aria-current={isCurrentArea(area.href, pathname) ? "page" : undefined}>
           {area.label}
+          {area.href === "/requests" && pending > 0 && (
+            <>
+              {" "}
+              <Badge tone="warn" data-testid="nav-requests-pending" title={`${pending} waiting for a decision`}>
+                {pending}
+                <span className="sr-only"> waiting</span>
+              </Badge>
+            </>
+          )}
           <Pending />
         </Link>
       ))}

@@ -5,7 +5,7 @@
  * reviewer and sealed when they approve.
  */
 import { z } from "zod";
-import { aclBindingSchema } from "./acls";
+import { aclBindingFormSchema, aclBindingSchema } from "./acls";
 import { planCreateBodySchema } from "./plans";
 import { safeString } from "./safe-text";
 
@@ -148,3 +148,35 @@ export const grantExtendBodySchema = z.object({
     .int("grantMinutes is a whole number of minutes")
     .positive("grantMinutes must be more than 0"),
 });
+
+/** A form's "Ends after (minutes)": empty is none; anything else must be a whole number. */
+function minutesField(v: unknown): unknown {
+  if (typeof v !== "string") return v;
+  return v.trim() === "" ? undefined : Number(v.trim());
+}
+
+const withMinutes = (raw: unknown): unknown =>
+  typeof raw === "object" && raw !== null
+    ? { ...raw, grantMinutes: minutesField((raw as { grantMinutes?: unknown }).grantMinutes) }
+    : raw;
+
+/** The pages' "Request approval" of a previewed plan: the plan id, a reason, optional minutes. */
+export const requestFromPlanFormSchema = z.preprocess(withMinutes, requestFromPlanBodySchema);
+
+/**
+ * The Requests page's "New request": one ACL binding (the create form's fields), a reason and
+ * optional minutes, filed as an acl.create request.
+ */
+export const requestAclFormSchema = aclBindingFormSchema
+  .and(z.object({ reason: z.unknown(), grantMinutes: z.unknown() }))
+  .transform(({ reason, grantMinutes, ...binding }): unknown => ({
+    change: { kind: "acl.create", bindings: [binding] },
+    reason,
+    ...(minutesField(grantMinutes) === undefined ? {} : { grantMinutes: minutesField(grantMinutes) }),
+  }))
+  .pipe(requestFileBodySchema);
+
+/** Whether a plan's ACLs may end by themselves (a change that creates ACLs; not an import): "Ends after". */
+export function canEndPlan(plan: { kind: string; create?: readonly unknown[] }): boolean {
+  return (plan.kind === "acl.create" || plan.kind === "acl.change") && (plan.create?.length ?? 0) > 0;
+}

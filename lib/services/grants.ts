@@ -167,7 +167,7 @@ export async function removeExpiredGrant(
       if (applied.data.outcome !== "success") throw new Error(`${applied.data.message} (plan ${plan.data.id})`);
       return await end(
         "removed",
-        `Removed the grant's ACLs at its expiry: ${applied.data.message}`,
+        `Removed the grant's ACLs ${grant.endedBy === null ? "at its expiry" : `now (ended early by ${grant.endedBy})`}: ${applied.data.message}`,
         plan.data.id,
         toRemove,
       );

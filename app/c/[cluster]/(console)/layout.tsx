@@ -3,6 +3,7 @@ import Link from "@/components/link";
 import { clustersInAddresses, currentClusterId, requireViewer } from "@/lib/auth/current";
 import { ClusterAddressProvider } from "@/components/cluster-address";
 import { NavLinks } from "@/components/nav-links";
+import { pendingRequestCount } from "@/lib/services/requests";
 import { NavigationProgress } from "@/components/navigation-progress";
 import { QueryProvider } from "@/components/ui/query";
 import { signOutAction } from "@/app/sign-in/actions";
@@ -17,6 +18,8 @@ export const dynamic = "force-dynamic";
  */
 export default async function ConsoleLayout({ children }: { children: ReactNode }) {
   const viewer = await requireViewer();
+  // One count query; a database hiccup leaves the badge out rather than the page.
+  const pending = await pendingRequestCount(viewer).catch(() => 0);
   return (
     <ClusterAddressProvider clusterId={clustersInAddresses() ? await currentClusterId() : null}>
       <a className="skip-link" href="#content">
@@ -30,7 +33,7 @@ export default async function ConsoleLayout({ children }: { children: ReactNode 
           </div>
           <details className="nav-menu">
             <summary>Menu</summary>
-            <NavLinks />
+            <NavLinks pending={pending} />
             <nav aria-label="Developers">
               <Link href="/api-reference">API reference</Link>
             </nav>

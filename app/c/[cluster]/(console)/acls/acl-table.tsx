@@ -5,6 +5,7 @@ import Link from "@/components/link";
 import { useActionState, useEffect } from "react";
 import type { AclBinding } from "@/lib/policy";
 import { AclPlanPreview } from "@/components/plans/acl-plan-view";
+import { FourEyesHint, RequestApprovalForm } from "../requests/request-approval-form";
 import { AclPlanResult } from "@/components/plans/acl-plan-result";
 import { aclColumns, bindingRowKey, type AclSortControl } from "@/components/acls/acl-row";
 import { Alert } from "@/components/ui/alert";
@@ -80,6 +81,7 @@ export function AclTable({ acls, sort }: { acls: AclBinding[]; sort?: AclSortCon
       {state && !state.result.ok && (
         <Alert tone="error" testId="delete-error">
           {state.result.message}
+          <FourEyesHint message={state.result.message} below={false} />
         </Alert>
       )}
       {plan && <AclPlanPreview plan={plan} />}
@@ -92,6 +94,7 @@ export function AclTable({ acls, sort }: { acls: AclBinding[]; sort?: AclSortCon
           <span className="hint">Deletes exactly the previewed ACLs, whatever is selected now.</span>
         </div>
       )}
+      {plan && <RequestApprovalForm key={plan.id} planId={plan.id} canEnd={false} />}
       {state?.step === "apply" && state.result.ok && <AclPlanResult result={state.result.data} />}
     </>
   );

@@ -15,6 +15,8 @@ import { useFormDraft } from "@/components/ui/form-draft";
 import { DraftRestored } from "@/components/ui/draft-restored";
 import type { AclSuggestions } from "@/lib/services/acl-suggestions";
 import { AclPlanPreview } from "@/components/plans/acl-plan-view";
+import { FourEyesHint, RequestApprovalForm } from "../requests/request-approval-form";
+import { canEndPlan } from "@/lib/schemas/requests";
 import { AclPlanResult } from "@/components/plans/acl-plan-result";
 import { createAclAction, type AclChangeState } from "./actions";
 
@@ -191,7 +193,9 @@ export function CreateAclForm({
       </form>
 
       {state && !state.result.ok && (
-        <ResultPanel result={state.result} testId="create" shownFields={state.step === "preview" ? SHOWN_FIELDS : []} />
+        <ResultPanel result={state.result} testId="create" shownFields={state.step === "preview" ? SHOWN_FIELDS : []}>
+          <FourEyesHint message={state.result.message} below={false} />
+        </ResultPanel>
       )}
       {plan && <AclPlanPreview plan={plan} />}
       {plan && plan.applicable && (
@@ -206,6 +210,7 @@ export function CreateAclForm({
           <span className="hint">Applies exactly this plan, whatever the fields above say now.</span>
         </div>
       )}
+      {plan && <RequestApprovalForm key={plan.id} planId={plan.id} canEnd={canEndPlan(plan)} />}
       {state?.step === "apply" && state.result.ok && (
         <>
           <AclPlanResult result={state.result.data} />

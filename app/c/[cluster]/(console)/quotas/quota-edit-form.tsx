@@ -11,6 +11,7 @@ import { QuotaEntityField, type QuotaEntityNames } from "./entity-field";
 import { Alert } from "@/components/ui/alert";
 import { useFormDraft } from "@/components/ui/form-draft";
 import { DraftRestored } from "@/components/ui/draft-restored";
+import { FourEyesHint, RequestApprovalForm } from "../requests/request-approval-form";
 
 const KIND_LABEL: Record<(typeof QUOTA_ENTITY_KINDS)[number], string> = {
   user: "user",
@@ -48,7 +49,7 @@ export function QuotaEditForm({
   const canApply = plan !== null && plan.applicable && state?.applied === null && !edited;
   const kind = v.kind ?? "user+client-id";
   const key = v.key ?? "producer_byte_rate";
-  return (
+  const form = (
     <form
       ref={formRef}
       action={formAction}
@@ -107,6 +108,7 @@ export function QuotaEditForm({
         {state?.error && (
           <Alert tone="error" testId="quota-error">
             {state.error.message}
+            <FourEyesHint message={state.error.message} />
           </Alert>
         )}
         {state?.applied && (
@@ -117,5 +119,11 @@ export function QuotaEditForm({
         {plan && <QuotaPlanPreview plan={plan} rule={rule} />}
       </div>
     </form>
+  );
+  return (
+    <>
+      {form}
+      {plan && state?.applied === null && <RequestApprovalForm key={plan.id} planId={plan.id} canEnd={false} />}
+    </>
   );
 }

@@ -6,6 +6,7 @@ import { ACL_IMPORT_FORMATS } from "@/lib/schemas/acl-io";
 import type { AclImportProgress } from "@/lib/schemas/acl-io";
 import type { AclImportPlanView } from "@/lib/schemas/plans";
 import { AclPlanPreview } from "@/components/plans/acl-plan-view";
+import { FourEyesHint, RequestApprovalForm } from "../../requests/request-approval-form";
 import { AclPlanResult } from "@/components/plans/acl-plan-result";
 import { useFormDraft } from "@/components/ui/form-draft";
 import { DraftRestored } from "@/components/ui/draft-restored";
@@ -198,8 +199,10 @@ export function AclImportForm() {
           {appliedHere && !appliedHere.ok && (
             <Alert tone="error" testId="import-apply-error">
               {appliedHere.message}
+              <FourEyesHint message={appliedHere.message} />
             </Alert>
           )}
+          {appliedHere?.ok !== true && <RequestApprovalForm key={plan.id} planId={plan.id} canEnd={false} />}
           {appliedHere?.ok && <AclPlanResult result={appliedHere.data} />}
         </section>
       )}

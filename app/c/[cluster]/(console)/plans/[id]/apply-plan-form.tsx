@@ -3,9 +3,10 @@
 import { useActionState } from "react";
 import { AclPlanResult } from "@/components/plans/acl-plan-result";
 import { Alert } from "@/components/ui/alert";
+import { FourEyesHint, RequestApprovalForm } from "../../requests/request-approval-form";
 import { applyPlanAction, type ApplyPlanState } from "../actions";
 
-export function ApplyPlanForm({ planId, label }: { planId: string; label: string }) {
+export function ApplyPlanForm({ planId, label, canEnd }: { planId: string; label: string; canEnd: boolean }) {
   const [state, formAction, pending] = useActionState<ApplyPlanState, FormData>(applyPlanAction, null);
   return (
     <>
@@ -20,9 +21,11 @@ export function ApplyPlanForm({ planId, label }: { planId: string; label: string
       {state && !state.result.ok && (
         <Alert tone="error" testId="apply-error">
           {state.result.message}
+          <FourEyesHint message={state.result.message} />
         </Alert>
       )}
       {state?.result.ok && <AclPlanResult result={state.result.data} />}
+      {!state?.result.ok && <RequestApprovalForm planId={planId} canEnd={canEnd} />}
     </>
   );
 }

@@ -5,6 +5,7 @@ import { PLAN_ROWS_PAGE_SIZE, aclPlanPageViewSchema, planPageQuerySchema } from 
 import { getPlanView } from "@/lib/services/plans";
 import { Alert } from "@/components/ui/alert";
 import { ApplyPlanForm } from "./apply-plan-form";
+import { canEndPlan } from "@/lib/schemas/requests";
 import { objectTitle } from "@/lib/page-title";
 
 export async function generateMetadata({ params }: { params: Promise<{ id: string }> }) {
@@ -65,7 +66,11 @@ export default async function PlanPage({
         {plan.appliedAt ? ` (${plan.appliedAt.replace("T", " ").replace(/\.\d+Z$/, " UTC")})` : ""}.
       </p>
       {plan.applicable && (
-        <ApplyPlanForm planId={plan.id} label={`Apply: ${changes} ACL change${changes === 1 ? "" : "s"}`} />
+        <ApplyPlanForm
+          planId={plan.id}
+          canEnd={canEndPlan(plan)}
+          label={`Apply: ${changes} ACL change${changes === 1 ? "" : "s"}`}
+        />
       )}
       <AclPlanPreview plan={plan} showFirstRows={false} />
       {rows && rows.total > 0 && (

@@ -1,0 +1,80 @@
+"use client";
+
+import { useActionState } from "react";
+import Link from "@/components/link";
+import { PATTERN_TYPES, PERMISSION_TYPES, RESOURCE_TYPES } from "@/lib/policy";
+import { Alert, ResultPanel } from "@/components/ui/alert";
+import { Field, FormActions, FormGrid } from "@/components/ui/field";
+import { OperationSelect } from "@/components/ui/operation-select";
+import { Select } from "@/components/ui/select";
+import { SubmitButton } from "@/components/ui/submit-button";
+import { fileRequestAction, type FileState } from "./actions";
+
+const SHOWN_FIELDS =
+  "principal host resourceType patternType resourceName operation permissionType reason grantMinutes".split(" ");
+
+/**
+ * Ask for one ACL binding without previewing it (you may not be able to: a preview reads the
+ * cluster's ACLs, which needs DESCRIBE on CLUSTER). Change request.file; the reviewer sees its plan.
+ */
+export function NewRequestForm() {
+  const [state, formAction] = useActionState<FileState, FormData>(fileRequestAction, null);
+  const v = state?.values ?? {};
+  const errors = state && !state.ok ? (state.fieldErrors ?? {}) : {};
+  const text = (name: string, label: string, placeholder: string, hint?: string) => (
+    <Field id={`nr-${name}`} label={label} hint={hint} errors={errors[name]}>
+      <input name={name} defaultValue={v[name] ?? ""} placeholder={placeholder} />
+    </Field>
+  );
+  const select = (name: string, label: string, options: readonly string[], fallback: string) => (
+    <Field id={`nr-${name}`} label={label} errors={errors[name]}>
+      <Select name={name} options={options} defaultValue={v[name] ?? fallback} />
+    </Field>
+  );
+  return (
+    <>
+      <form
+        action={formAction}
+        className="card"
+        aria-label="New request"
+        noValidate
+        key={state?.ok ? state.data.request.id : "form"}
+      >
+        <FormGrid>
+          {text("principal", "Principal", "User:alice")}
+          {text("host", "Host", "* or an IP address")}
+          {select("resourceType", "Resource type", RESOURCE_TYPES, "TOPIC")}
+          {select("patternType", "Pattern type", PATTERN_TYPES, "LITERAL")}
+          {text("resourceName", "Resource name", "orders")}
+          <Field id="nr-operation" label="Operation" errors={errors.operation}>
+            <OperationSelect name="operation" defaultValue={v.operation ?? "READ"} />
+          </Field>
+          {select("permissionType", "Permission", PERMISSION_TYPES, "ALLOW")}
+          {text(
+            "grantMinutes",
+            "Ends after (minutes)",
+            "60",
+            "Optional: the ACL is removed by itself this long after it is applied.",
+          )}
+          <Field id="nr-reason" label="Reason" errors={errors.reason} wide>
+            <textarea name="reason" rows={2} defaultValue={v.reason ?? ""} placeholder="Why you need it" />
+          </Field>
+          <FormActions>
+            <SubmitButton pendingLabel="Filing…">File request</SubmitButton>
+            <p className="hint">Nothing changes in Kafka until a reviewer approves it.</p>
+          </FormActions>
+        </FormGrid>
+      </form>
+      {state?.ok ? (
+        <Alert tone="success" testId="new-request-done">
+          {state.data.message}{" "}
+          <Link href={`/requests/${state.data.request.id}`} data-testid="new-request-link">
+            Open the request
+          </Link>
+        </Alert>
+      ) : (
+        <ResultPanel result={state} testId="new-request" shownFields={SHOWN_FIELDS} />
+      )}
+    </>
+  );
+}

@@ -1,0 +1,21 @@
+import { formatRelative } from "@/lib/services/token-view";
+import type { Tone } from "@/components/ui/badge";
+import type { RequestView } from "@/lib/schemas/requests";
+
+/** A request's status as a badge tone: waiting is a warning, applied is good, the other ends are bad. */
+export const STATUS_TONE: Record<RequestView["status"], Tone> = {
+  PENDING: "warn",
+  APPROVING: "warn",
+  APPLIED: "ok",
+  DENIED: "bad",
+  CANCELLED: "neutral",
+  TIMED_OUT: "bad",
+};
+
+/** Kafka-style status words as shown: APPLIED, TIMED OUT. */
+export const statusLabel = (status: RequestView["status"]) => status.replace("_", " ");
+
+/** "5 min ago": when a request was filed, from now. */
+export function filedAgo(createdAt: string): string {
+  return formatRelative(Date.parse(createdAt), Date.now());
+}
