@@ -86,6 +86,16 @@ export async function endGrantAction(_prev: EndGrantState, formData: FormData): 
   return (await changeFromForm("grant.end", formData, { ...onThing(formData), raw: () => undefined })).result;
 }
 
+/** Ask to extend a live grant: a new request for its ACLs, a reason and minutes (change grant.extend). */
+export async function extendGrantAction(_prev: FileState, formData: FormData): Promise<FileState> {
+  const { values, result } = await changeFromForm("grant.extend", formData, {
+    ...onThing(formData),
+    raw: (v) => ({ reason: v.reason ?? "", grantMinutes: v.grantMinutes?.trim() ? Number(v.grantMinutes) : undefined }),
+  });
+  if (result.ok) refresh();
+  return { ...result, values };
+}
+
 /** A super user's apply of their own plan without approval on a four-eyes cluster (change plan.break-glass). */
 export async function breakGlassAction(_prev: BreakGlassState, formData: FormData): Promise<BreakGlassState> {
   const form = onThing(formData);

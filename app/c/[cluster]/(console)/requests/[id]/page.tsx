@@ -8,7 +8,7 @@ import { Alert } from "@/components/ui/alert";
 import { Badge } from "@/components/ui/badge";
 import { PageHeader } from "@/components/ui/page-header";
 import { STATUS_TONE, statusLabel } from "@/components/requests/request-status";
-import { EndGrantForm } from "./end-grant-form";
+import { EndGrantForm, ExtendGrantForm } from "./end-grant-form";
 import { RequestSteps } from "./request-steps";
 
 export async function generateMetadata({ params }: { params: Promise<{ id: string }> }) {
@@ -89,7 +89,10 @@ export default async function RequestPage({ params }: { params: Promise<{ id: st
         <Alert tone="info" testId="request-grant">
           Its ACLs are removed by themselves at {when(grant.expiresAt)}.
           {(r.requester === viewer.principal || grant.approver === viewer.principal) && (
-            <EndGrantForm grantId={grant.id} />
+            <>
+              <EndGrantForm grantId={grant.id} />
+              <ExtendGrantForm grantId={grant.id} />
+            </>
           )}
         </Alert>
       )}
