@@ -10,22 +10,25 @@ import { useEffect, useRef } from "react";
 /**
  * The console's areas, in the sidebar's order. Only pages that exist are listed
  * (components/nav-links.test.ts checks each has a page). To add an area, add one line
- * here, e.g. `{ href: "/identities", label: "Identities" }`, where it belongs.
+ * here, e.g. `"/identities": "Identities"`, where it belongs.
  */
-export const AREAS = [
-  { href: "/", label: "Dashboard" },
-  { href: "/resources", label: "Resources" },
-  { href: "/acls", label: "ACLs" },
-  { href: "/access-check", label: "Access check" },
-  { href: "/principals", label: "Principals" },
-  { href: "/identities", label: "Identities" },
-  { href: "/quotas", label: "Quotas" },
-  { href: "/tokens", label: "Tokens" },
-  { href: "/token-requests", label: "Token requests" },
-  { href: "/requests", label: "Requests" },
-  { href: "/users", label: "SCRAM users" },
-  { href: "/audit", label: "Audit" },
-] as const;
+const AREA_LABELS: Record<string, string> = {
+  "/": "Dashboard",
+  "/resources": "Resources",
+  "/acls": "ACLs",
+  "/access-check": "Access check",
+  "/principals": "Principals",
+  "/identities": "Identities",
+  "/quotas": "Quotas",
+  "/tokens": "Tokens",
+  "/token-requests": "Token requests",
+  "/requests": "Requests",
+  "/users": "SCRAM users",
+  "/audit": "Audit",
+  "/webhook": "Notifications",
+};
+
+export const AREAS = Object.entries(AREA_LABELS).map(([href, label]) => ({ href, label }));
 
 /** Whether `href` is the area `pathname` is in ("/" only for itself; "/acls" for "/acls/new"). */
 export function isCurrentArea(href: string, address: string): boolean {
