@@ -1,6 +1,7 @@
-import type { ReactNode } from "react";
 import Link from "@/components/link";
 import { Alert } from "@/components/ui/alert";
+import { Card, Stat, Unavailable } from "./card";
+import { BreakGlassCard, GrantsCard, RequestsCard } from "./request-cards";
 import { Badge } from "@/components/ui/badge";
 import { DataTable } from "@/components/ui/data-table";
 import { formatRelative } from "@/lib/services/token-view";
@@ -18,49 +19,6 @@ import { BudgetBars } from "./budget-bars";
 import { TokenTimeline } from "./token-timeline";
 import { aclsHref, auditHref, planHref, principalHref, tokensHref } from "./links";
 import styles from "./dashboard.module.css";
-
-/** A number that leads to the list behind it. */
-function Stat({
-  label,
-  value,
-  href,
-  testId,
-  tone,
-}: {
-  label: ReactNode;
-  value: number;
-  href: string;
-  testId: string;
-  tone?: "bad" | "warn";
-}) {
-  return (
-    <Link href={href} className={`${styles.stat} ${tone && value > 0 ? styles[tone] : ""}`} data-testid={testId}>
-      <span className={styles.statValue}>{value.toLocaleString("en")}</span>
-      <span className={styles.statLabel}>{label}</span>
-    </Link>
-  );
-}
-
-function Card({ title, id, children, footer }: { title: string; id: string; children: ReactNode; footer?: ReactNode }) {
-  return (
-    <section className={`card ${styles.card}`} aria-labelledby={`${id}-title`} data-testid={`card-${id}`}>
-      <h2 id={`${id}-title`} className={styles.cardTitle}>
-        {title}
-      </h2>
-      {children}
-      {footer !== undefined && <div className={styles.cardFooter}>{footer}</div>}
-    </section>
-  );
-}
-
-/** A card Kafka refused or could not answer: what it would show and why it does not. */
-function Unavailable({ card, testId }: { card: Extract<DashboardCard<unknown>, { ok: false }>; testId: string }) {
-  return (
-    <Alert tone={card.code === "DENIED" ? "info" : "error"} testId={testId}>
-      {card.message}
-    </Alert>
-  );
-}
 
 function AclPostureCard({ card, lintHref }: { card: Dashboard["acls"]; lintHref: string }) {
   if (!card.ok) {
@@ -407,8 +365,11 @@ export function DashboardCards({ data, lintHref }: { data: Dashboard; lintHref: 
       <AclPostureCard card={data.acls} lintHref={lintHref} />
       <div className={styles.column}>
         <DecisionsCard card={data.decisions} now={now} />
+        <RequestsCard card={data.requests} />
         <TokensCard card={data.tokens} />
       </div>
+      <GrantsCard card={data.requests} now={now} />
+      <BreakGlassCard card={data.breakGlass} now={now} />
       <QuotasCard card={data.quotas} />
       <RecentCard card={data.recent} now={now} />
       <SuperUsersCard superUsers={data.superUsers} />
