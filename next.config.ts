@@ -4,7 +4,13 @@ import { env } from "./lib/env";
 const nextConfig: NextConfig = {
   // A separate build directory lets several builds (e.g. parallel test runs) coexist.
   distDir: process.env.NEXT_DIST_DIR || ".next",
-  serverExternalPackages: ["@platformatic/kafka", "@electric-sql/pglite", "@electric-sql/pglite-socket", "pg", "pg-boss"],
+  serverExternalPackages: [
+    "@platformatic/kafka",
+    "@electric-sql/pglite",
+    "@electric-sql/pglite-socket",
+    "pg",
+    "pg-boss",
+  ],
   poweredByHeader: false,
   // `npm start` (scripts/start.ts) builds without Next's type check, which takes about a
   // minute of a first start; `npm test` and `npm run typecheck` run tsc on the same sources.

@@ -1,27 +1,17 @@
 "use client";
 
 import "./globals.css";
-import { ErrorView } from "@/components/ui/error-view";
+import { BoundaryErrorView, type ErrorBoundaryProps } from "@/components/ui/error-view";
 
 /** A failure of the root layout itself: replaces the whole document, so it brings its own. */
-export default function GlobalError({
-  error,
-  retry,
-  unstable_retry,
-  reset,
-}: {
-  error: unknown;
-  retry?: () => void;
-  unstable_retry?: () => void;
-  reset?: () => void;
-}) {
+export default function GlobalError(props: ErrorBoundaryProps) {
   return (
     <html lang="en">
       <body>
         <title>Something went wrong · Kafka Security Console</title>
         <main className="signin-wrap">
           <div className="card">
-            <ErrorView error={error} retry={retry ?? unstable_retry ?? reset} />
+            <BoundaryErrorView {...props} />
           </div>
         </main>
       </body>

@@ -65,6 +65,13 @@ const REFUSED_BY_DESIGN: Record<string, string> = {
   approveTokenRequest:
     "the linked request is admin's own (a requester cannot approve it); the example id names nothing",
   retrieveRequestedToken: "the linked request was withdrawn, never approved; the example id names nothing",
+  fileRequestFromPlan: "the example's plan id names nothing",
+  approveRequest: "the example ids name nothing (approving would change the shared broker for an hour)",
+  denyRequest: "the example id names nothing",
+  endGrant: "the example id names nothing",
+  extendGrant: "the example id names nothing",
+  breakGlassApplyPlan: "the dev cluster needs no approvals, and the example id names nothing",
+  setWebhook: "the example's target is a loopback address, which is refused",
 };
 
 /** `/a/b` of a JSON document. */
@@ -245,6 +252,10 @@ test(
     expect(statusOf("expireToken", "link expire")).toBe(200);
     expect(statusOf("approveTokenRequest", "as documented")).toBe(404);
     expect(statusOf("approveTokenRequest", "link approve")).toBe(403);
+    expect(statusOf("fileRequest", "body example grant")).toBe(200);
+    expect(statusOf("reviewRequest", "link review")).toBe(200);
+    expect(statusOf("cancelRequest", "link cancel")).toBe(200);
+    expect(statusOf("setWebhook", "body example private")).toBe(400);
     expect(statusOf("denyTokenRequest", "link deny")).toBe(200);
     expect(statusOf("retrieveRequestedToken", "link retrieve")).toBe(409);
     expect(statusOf("signOut", "as documented")).toBe(200);

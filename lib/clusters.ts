@@ -65,15 +65,64 @@ export interface Cluster {
   requests: RequestPolicy;
 }
 
-/** A cluster's rules for requests (#19): four-eyes, how long a request waits, the longest grant. */
+/** A cluster's rules for requests (#19): four-eyes, how long a request waits, the longest grant, owners. */
 export interface RequestPolicy {
   /** Approvals by people other than the maker a change needs before it is applied; 0: four-eyes off. */
   approvals: number;
   timeoutHours: number;
   maxGrantMinutes: number;
+  /**
+   * Owners of resources by type and name prefix: a change touching such a resource is approved only by
+   * one of its owners (or a super user), and a grant on it lasts at most its maxGrantMinutes.
+   */
+  owners: readonly OwnerRule[];
 }
 
-export const DEFAULT_REQUEST_POLICY: RequestPolicy = { approvals: 0, timeoutHours: 72, maxGrantMinutes: 480 };
+export interface OwnerRule {
+  resourceType: (typeof OWNED_RESOURCE_TYPES)[number];
+  /** A resource-name prefix ("" owns every resource of the type). */
+  prefix: string;
+  principals: readonly string[];
+  maxGrantMinutes?: number | undefined;
+}
+
+export const OWNED_RESOURCE_TYPES = [
+  "TOPIC",
+  "GROUP",
+  "TRANSACTIONAL_ID",
+  "CLUSTER",
+  "USER",
+  "DELEGATION_TOKEN",
+] as const;
+
+export const DEFAULT_REQUEST_POLICY: RequestPolicy = {
+  approvals: 0,
+  timeoutHours: 72,
+  maxGrantMinutes: 480,
+  owners: [],
+};
+
+const ownerRuleSchema = z
+  .object({
+    resourceType: z.enum(OWNED_RESOURCE_TYPES, {
+      error: `resourceType must be one of ${OWNED_RESOURCE_TYPES.join(", ")}`,
+    }),
+    prefix: z.string({ error: 'prefix must be a string ("" for every name)' }),
+    principals: z
+      .array(
+        z
+          .string({ error: "each owner must be a principal Type:name" })
+          .refine((s) => /^[^:\s]+:\S/.test(s), "each owner must be a principal Type:name, e.g. User:alice"),
+        { error: "principals must be a list of principals" },
+      )
+      .min(1, "principals must name at least one owner"),
+    maxGrantMinutes: z
+      .number({ error: "maxGrantMinutes must be a number of minutes" })
+      .int("maxGrantMinutes must be a whole number of minutes")
+      .positive("maxGrantMinutes must be more than 0")
+      .optional(),
+  })
+  .strict();
 
 const requestPolicySchema = z
   .object({
@@ -94,6 +143,7 @@ const requestPolicySchema = z
       .positive("maxGrantMinutes must be more than 0")
       .max(366 * 24 * 60, "maxGrantMinutes must be at most a year")
       .default(DEFAULT_REQUEST_POLICY.maxGrantMinutes),
+    owners: z.array(ownerRuleSchema, { error: "owners must be a list" }).default([]),
   })
   .strict();
 
@@ -129,6 +179,7 @@ export const SINGLE_CLUSTER_VARIABLES = [
   "KAFKA_REQUIRED_APPROVALS",
   "KAFKA_REQUEST_TIMEOUT_HOURS",
   "KAFKA_MAX_GRANT_MINUTES",
+  "KAFKA_RESOURCE_OWNERS",
 ] as const satisfies readonly SettingName[];
 
 export const CLUSTERS_FILE_EXAMPLE = `# CLUSTERS_FILE=clusters.yaml (JSON works too)
@@ -150,7 +201,11 @@ clusters:
     tls: { caFile: /etc/kafka/ca.pem, rejectUnauthorized: true }  # also certFile, keyFile
     saslMechanisms: [SCRAM-SHA-512]
     superUsers: [User:admin, User:ops]
-    requests: { approvals: 2, maxGrantMinutes: 240 }  # four-eyes: two people besides the maker
+    requests:
+      approvals: 2                  # four-eyes: two people besides the maker approve every change
+      maxGrantMinutes: 240
+      owners:                       # only these approve changes on their resources (and super users)
+        - { resourceType: TOPIC, prefix: payments-, principals: [User:payments-lead], maxGrantMinutes: 60 }
     principalMapping:
       sslRules: "RULE:^CN=([^,]*),.*$/$1/L,DEFAULT"
       kerberosRules: DEFAULT
@@ -228,7 +283,7 @@ const clusterSchema = z
       .strict()
       .default({ sslRules: null, kerberosRules: null, kerberosDefaultRealm: null }),
     serviceCredentialsFile: nonBlank("serviceCredentialsFile").optional(),
-    requests: requestPolicySchema.default(DEFAULT_REQUEST_POLICY),
+    requests: requestPolicySchema.default(() => ({ ...DEFAULT_REQUEST_POLICY, owners: [] })),
   })
   .strict()
   .superRefine((c, ctx) => {
@@ -448,17 +503,26 @@ function environmentCluster(env: Env): ClusterRegistry {
     "KAFKA_REQUIRED_APPROVALS",
     "KAFKA_REQUEST_TIMEOUT_HOURS",
     "KAFKA_MAX_GRANT_MINUTES",
+    "KAFKA_RESOURCE_OWNERS",
   ]);
+  let owners: unknown = undefined;
+  try {
+    owners = e.KAFKA_RESOURCE_OWNERS?.trim() ? parseYaml(e.KAFKA_RESOURCE_OWNERS) : undefined;
+  } catch (error) {
+    problems.push(`KAFKA_RESOURCE_OWNERS: not YAML or JSON: ${messageOf(error)}`);
+  }
   const requests = requestPolicySchema.safeParse({
     approvals: numberOrUndefined(e.KAFKA_REQUIRED_APPROVALS),
     timeoutHours: numberOrUndefined(e.KAFKA_REQUEST_TIMEOUT_HOURS),
     maxGrantMinutes: numberOrUndefined(e.KAFKA_MAX_GRANT_MINUTES),
+    owners,
   });
   if (!requests.success) {
     const names: Record<string, string> = {
       approvals: "KAFKA_REQUIRED_APPROVALS",
       timeoutHours: "KAFKA_REQUEST_TIMEOUT_HOURS",
       maxGrantMinutes: "KAFKA_MAX_GRANT_MINUTES",
+      owners: "KAFKA_RESOURCE_OWNERS",
     };
     for (const issue of requests.error.issues)
       problems.push(`${names[String(issue.path[0])] ?? "requests"}: ${issue.message}`);

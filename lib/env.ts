@@ -169,6 +169,14 @@ export const clusterSettingsSchema = z.object({
       "the service principal, which then needs ALTER on the cluster. In `CLUSTERS_FILE`: `requests.maxGrantMinutes`",
     { default: "`480` (8 hours)" },
   ),
+  KAFKA_RESOURCE_OWNERS: kafkaDoc(
+    z.string().optional(),
+    "owners of resources by type and name prefix, as YAML or JSON: " +
+      "`[{resourceType: TOPIC, prefix: payments-, principals: [User:bob], maxGrantMinutes: 60}]`. A change " +
+      "touching an owned resource is approved only by one of its owners (or a super user), and a grant on it " +
+      "lasts at most its `maxGrantMinutes`. In `CLUSTERS_FILE`: `requests.owners`",
+    { default: "none: anyone Kafka lets make a change may approve it" },
+  ),
   KAFKA_SSL_PRINCIPAL_MAPPING_RULES: kafkaDoc(
     z.string().optional(),
     "the brokers' `ssl.principal.mapping.rules`, exactly as written in server.properties (which a client " +
@@ -276,9 +284,32 @@ export const consoleSchema = z.object({
     positiveNumber("REQUEST_TIMEOUT_SECONDS").default(30),
     "a request whose headers and body have not arrived by then is answered 408 and closed",
   ),
+  WEBHOOK_ALLOW_HTTP: serverDoc(
+    trueOrFalse.default(false),
+    "`true` lets a cluster's webhook use plain `http://` (otherwise only `https://`)",
+  ),
+  WEBHOOK_ALLOWED_HOSTS: serverDoc(
+    z
+      .string()
+      .transform((s) =>
+        s
+          .split(",")
+          .map((x) => x.trim().toLowerCase())
+          .filter(Boolean),
+      )
+      .default([]),
+    "comma-separated host names or IP addresses a webhook may reach although they are loopback, private, " +
+      "link-local or metadata addresses (refused otherwise, checked after DNS resolution)",
+    { default: "none" },
+  ),
   PLAN_TTL_MINUTES: serverDoc(
     positiveNumber("PLAN_TTL_MINUTES").default(30),
     "how long a previewed plan can be applied",
+  ),
+  GRANT_REMOVAL_STALE_SECONDS: serverDoc(
+    positiveNumber("GRANT_REMOVAL_STALE_SECONDS").default(300),
+    "how long an expired grant's removal claimed by a console instance may take before another instance takes " +
+      "it over (the first is taken to have died)",
   ),
   ACL_SNAPSHOT_MAX_AGE_MS: serverDoc(
     positiveNumber("ACL_SNAPSHOT_MAX_AGE_MS").default(5_000),

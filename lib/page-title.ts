@@ -3,6 +3,7 @@
  * that several tabs of the console can be told apart. Built from the page's address only
  * (what the address already says, no lookup); the root layout appends the console's name.
  */
+import type { SearchParams } from "./search-params";
 
 /** Longest object name put in a title; a longer one is cut with an ellipsis. */
 export const MAX_TITLE_NAME = 80;
@@ -17,4 +18,9 @@ export function objectTitle(kind: string, ...names: ReadonlyArray<string | strin
   if (named === "") return kind;
   const short = named.length > MAX_TITLE_NAME ? `${named.slice(0, MAX_TITLE_NAME - 1)}…` : named;
   return `${short} · ${kind}`;
+}
+
+/** A page's `generateMetadata` whose title is built from the page's search parameters (`objectTitle`). */
+export function titleFromSearch(title: (q: SearchParams) => string) {
+  return async ({ searchParams }: { searchParams: Promise<SearchParams> }) => ({ title: title(await searchParams) });
 }

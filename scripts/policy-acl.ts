@@ -16,6 +16,7 @@ import {
   authorizeByResourceType,
   deniedOperationsMask,
   effectiveForResource,
+  expireGrants,
   filterAcls,
   lintAcls,
   operationBit,
@@ -26,6 +27,7 @@ import {
   type PlanResource,
   type PlanScope,
   type PlanUniverse,
+  type GrantState,
 } from "../lib/policy/acl/index";
 import {
   parseAclBinding,
@@ -143,7 +145,7 @@ const PLAN_FIELDS = [
 ] as const;
 
 export const aclJsonCommands: Record<
-  "authorize" | "authorize-by-type" | "filter" | "validate-acl" | "plan",
+  "authorize" | "authorize-by-type" | "filter" | "validate-acl" | "plan" | "expire",
   (input: unknown) => unknown
 > = {
   authorize(input) {
@@ -245,7 +247,39 @@ export const aclJsonCommands: Record<
     }
     return output;
   },
+
+  expire(input) {
+    const doc = asObject(input, "expire");
+    onlyKeys(doc, ["acls", "grants", "now"], "the input");
+    const acls = parseAclList(doc.acls, "acls");
+    const now = instantValue(doc.now, "now");
+    const grants = asArray(doc.grants, "grants").map((g, i): GrantState => {
+      const grant = asObject(g, `grants[${i}]`);
+      onlyKeys(grant, ["id", "bindings", "expiresAt", "ended"], `grants[${i}]`);
+      if (typeof grant.id !== "string" || grant.id === "")
+        throw new PolicyInputError(`grants[${i}].id must be a non-empty string`);
+      if (grant.ended !== undefined && typeof grant.ended !== "boolean")
+        throw new PolicyInputError(`grants[${i}].ended must be true or false`);
+      return {
+        id: grant.id,
+        bindings: parseAclList(grant.bindings, `grants[${i}].bindings`),
+        expiresAt: instantValue(grant.expiresAt, `grants[${i}].expiresAt`),
+        ended: grant.ended === true,
+      };
+    });
+    return expireGrants({ acls, grants, now });
+  },
 };
+
+/** An instant: epoch milliseconds or an ISO 8601 date-time with its offset. */
+function instantValue(value: unknown, where: string): number {
+  if (typeof value === "number" && Number.isFinite(value)) return value;
+  if (typeof value === "string" && /^\d{4}-\d{2}-\d{2}T[\d:.]+(Z|[+-]\d{2}:\d{2})$/.test(value)) {
+    const ms = Date.parse(value);
+    if (!Number.isNaN(ms)) return ms;
+  }
+  throw new PolicyInputError(`${where} must be epoch milliseconds or an ISO date-time with an offset (…Z)`);
+}
 
 // ---- for people --------------------------------------------------------------------
 

@@ -14,7 +14,7 @@
  */
 import { readFile } from "node:fs/promises";
 
-const ACL_JSON_COMMANDS = ["authorize", "authorize-by-type", "filter", "validate-acl", "plan"] as const;
+const ACL_JSON_COMMANDS = ["authorize", "authorize-by-type", "filter", "validate-acl", "plan", "expire"] as const;
 const QUOTA_TOKEN_JSON_COMMANDS = ["quota", "quota-filter", "quota-alter", "quota-budget", "token"] as const;
 const IDENTITY_JSON_COMMANDS = ["principal-map"] as const;
 type JsonCommand =
@@ -38,6 +38,9 @@ JSON commands: one JSON document on stdin, one on stdout; exit 0, or 2 on bad in
                       the creates, deletes, invalid bindings and every decision of the universe that
                       changes; sync deletes only inside the scope (principals AND prefix);
                       exit 1 when deletes > maxDeletes
+  expire              { acls, grants: [{ id, bindings, expiresAt, ended? }], now }
+                      which ACLs the expiry of grants removes at now: a grant's bindings, less those
+                      a live grant also holds and those the cluster no longer has
   quota               { configured: [{ entity, key, value }], requests: [{ user, clientId, key } | { ip, key }] }
   quota-filter        { configured, filter: { components: [{ entityType, matchType, match }], strict } }
   quota-alter         { entity, ops: [{ key, value|null }] }

@@ -1,7 +1,7 @@
 "use client";
 
+import { CopyButton } from "@/components/ui/copy-button";
 import { curlCommand } from "./model";
-import { CopyButton } from "./copy-button";
 import { useOrigin } from "./use-origin";
 import styles from "./api-reference.module.css";
 
@@ -19,7 +19,11 @@ export function CurlExample(props: { method: string; path: string; body?: unknow
     <div className={styles.curl}>
       <div className="row">
         <span className={styles.exampleTitle}>{props.title}</span>
-        <CopyButton text={command} label={`Copy curl: ${props.title}`} />
+        <span className="row">
+          <CopyButton text={command} label={`Copy curl: ${props.title}`} from="text">
+            Copy
+          </CopyButton>
+        </span>
       </div>
       <pre aria-label={`curl: ${props.title}`}>{command}</pre>
     </div>

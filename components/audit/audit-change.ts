@@ -15,7 +15,7 @@
  */
 import { formatQuotaValue } from "@/lib/services/quota-view";
 import type { AuditPage } from "@/lib/services/audit-view";
-import type { AclBinding } from "@/lib/policy";
+import { ACL_BINDING_FIELDS, type AclBinding } from "@/lib/policy";
 
 export type AuditEventView = AuditPage["events"][number];
 
@@ -42,20 +42,10 @@ type Json = Record<string, unknown>;
 
 const isObject = (v: unknown): v is Json => typeof v === "object" && v !== null && !Array.isArray(v);
 
-const BINDING_FIELDS = [
-  "resourceType",
-  "resourceName",
-  "patternType",
-  "principal",
-  "host",
-  "operation",
-  "permissionType",
-] as const;
-
 function asBinding(v: unknown): AclBinding | null {
   if (!isObject(v)) return null;
-  if (!BINDING_FIELDS.every((f) => typeof v[f] === "string")) return null;
-  return Object.fromEntries(BINDING_FIELDS.map((f) => [f, v[f]])) as unknown as AclBinding;
+  if (!ACL_BINDING_FIELDS.every((f) => typeof v[f] === "string")) return null;
+  return Object.fromEntries(ACL_BINDING_FIELDS.map((f) => [f, v[f]])) as unknown as AclBinding;
 }
 
 function bindingsIn(v: unknown): AclBinding[] {

@@ -1,6 +1,6 @@
 import Link from "@/components/link";
 import { Alert } from "@/components/ui/alert";
-import { Card, Stat, Unavailable } from "./card";
+import { Card, DataCard, stat, type StatProps } from "./card";
 import { BreakGlassCard, GrantsCard, RequestsCard } from "./request-cards";
 import { Badge } from "@/components/ui/badge";
 import { DataTable } from "@/components/ui/data-table";
@@ -19,69 +19,6 @@ import { BudgetBars } from "./budget-bars";
 import { TokenTimeline } from "./token-timeline";
 import { aclsHref, auditHref, planHref, principalHref, tokensHref } from "./links";
 import styles from "./dashboard.module.css";
-
-function AclPostureCard({ card, lintHref }: { card: Dashboard["acls"]; lintHref: string }) {
-  if (!card.ok) {
-    return (
-      <Card title="ACL posture" id="acls">
-        <Unavailable card={card} testId="acl-posture-unavailable" />
-      </Card>
-    );
-  }
-  const p: AclPosture = card.data;
-  return (
-    <Card
-      title="ACL posture"
-      id="acls"
-      footer={
-        <span className="muted">
-          From the ACL snapshot of {p.snapshot.takenAt.replace("T", " ").slice(0, 19)} UTC (shared by everyone Kafka
-          lets describe ACLs).
-        </span>
-      }
-    >
-      <div className={styles.stats}>
-        <Stat label="ACLs" value={p.total} href={aclsHref()} testId="posture-total" />
-        <Stat
-          label="DENY"
-          value={p.byPermission.DENY}
-          href={aclsHref({ permissionType: "DENY" })}
-          testId="posture-deny"
-        />
-        <Stat
-          label={
-            <>
-              for <code>User:*</code>
-            </>
-          }
-          value={p.wildcardPrincipal.allow + p.wildcardPrincipal.deny}
-          href={aclsHref({ principal: "User:*" })}
-          testId="posture-wildcard-principal"
-          tone="warn"
-        />
-        <Stat
-          label={
-            <>
-              on <code>*</code> resources
-            </>
-          }
-          value={p.wildcardResource}
-          href={aclsHref({ resourceName: "*", patternType: "LITERAL" })}
-          testId="posture-wildcard-resource"
-          tone="warn"
-        />
-        <Stat
-          label="PREFIXED"
-          value={p.prefixed}
-          href={aclsHref({ patternType: "PREFIXED" })}
-          testId="posture-prefixed"
-        />
-      </div>
-      <AclChart byType={p.byType} />
-      <LintLine lint={p.lint} lintHref={lintHref} />
-    </Card>
-  );
-}
 
 function LintLine({ lint, lintHref }: { lint: AclPosture["lint"]; lintHref: string }) {
   if (lint.state === "onRequest") {
@@ -122,6 +59,59 @@ function LintLine({ lint, lintHref }: { lint: AclPosture["lint"]; lintHref: stri
   );
 }
 
+function aclStats(p: AclPosture): StatProps[] {
+  return [
+    stat("posture-total", "ACLs", p.total, aclsHref()),
+    stat("posture-deny", "DENY", p.byPermission.DENY, aclsHref({ permissionType: "DENY" })),
+    stat(
+      "posture-wildcard-principal",
+      <>
+        for <code>User:*</code>
+      </>,
+      p.wildcardPrincipal.allow + p.wildcardPrincipal.deny,
+      aclsHref({ principal: "User:*" }),
+      "warn",
+    ),
+    stat(
+      "posture-wildcard-resource",
+      <>
+        on <code>*</code> resources
+      </>,
+      p.wildcardResource,
+      aclsHref({ resourceName: "*", patternType: "LITERAL" }),
+      "warn",
+    ),
+    stat("posture-prefixed", "PREFIXED", p.prefixed, aclsHref({ patternType: "PREFIXED" })),
+  ];
+}
+
+function AclPostureCard({ card, lintHref }: { card: Dashboard["acls"]; lintHref: string }) {
+  return (
+    <DataCard
+      title="ACL posture"
+      id="acls"
+      card={card}
+      unavailableTestId="acl-posture-unavailable"
+      footer={
+        card.ok ? (
+          <span className="muted">
+            From the ACL snapshot of {card.data.snapshot.takenAt.replace("T", " ").slice(0, 19)} UTC (shared by everyone
+            Kafka lets describe ACLs).
+          </span>
+        ) : undefined
+      }
+      stats={aclStats}
+    >
+      {(p: AclPosture) => (
+        <>
+          <AclChart byType={p.byType} />
+          <LintLine lint={p.lint} lintHref={lintHref} />
+        </>
+      )}
+    </DataCard>
+  );
+}
+
 function SuperUsersCard({ superUsers }: { superUsers: Dashboard["superUsers"] }) {
   return (
     <Card
@@ -149,173 +139,135 @@ function SuperUsersCard({ superUsers }: { superUsers: Dashboard["superUsers"] })
   );
 }
 
+function decisionStats(d: DecisionPosture): StatProps[] {
+  return [
+    stat("decisions-pending", "token requests you may approve", d.pending, "/token-requests#decide", "warn"),
+    stat("decisions-mine", "of yours still open", d.myOpen, "/token-requests#mine"),
+  ];
+}
+
 function DecisionsCard({ card, now }: { card: DashboardCard<DecisionPosture>; now: number }) {
   return (
-    <Card title="Waiting for your decision" id="decisions">
-      {!card.ok ? (
-        <Unavailable card={card} testId="decisions-unavailable" />
-      ) : (
-        <>
-          <div className={styles.stats}>
-            <Stat
-              label="token requests you may approve"
-              value={card.data.pending}
-              href="/token-requests#decide"
-              testId="decisions-pending"
-              tone="warn"
-            />
-            <Stat
-              label="of yours still open"
-              value={card.data.myOpen}
-              href="/token-requests#mine"
-              testId="decisions-mine"
-            />
-          </div>
-          {card.data.requests.length > 0 && (
-            <ul className={styles.plainList} data-testid="decisions-list">
-              {card.data.requests.map((r) => (
-                <li key={r.id} data-request-id={r.id}>
-                  <Link href="/token-requests#decide">
-                    <span className="mono">{r.requester}</span> asks for a token of{" "}
-                    <span className="mono">{r.owner}</span>
-                  </Link>{" "}
-                  <span className="muted">{formatRelative(Date.parse(r.createdAt), now)}</span>
-                </li>
-              ))}
-            </ul>
-          )}
-        </>
-      )}
-    </Card>
+    <DataCard title="Waiting for your decision" id="decisions" card={card} stats={decisionStats}>
+      {(d) =>
+        d.requests.length > 0 && (
+          <ul className={styles.plainList} data-testid="decisions-list">
+            {d.requests.map((r) => (
+              <li key={r.id} data-request-id={r.id}>
+                <Link href="/token-requests#decide">
+                  <span className="mono">{r.requester}</span> asks for a token of{" "}
+                  <span className="mono">{r.owner}</span>
+                </Link>{" "}
+                <span className="muted">{formatRelative(Date.parse(r.createdAt), now)}</span>
+              </li>
+            ))}
+          </ul>
+        )
+      }
+    </DataCard>
   );
+}
+
+function tokenStats(t: TokenPosture): StatProps[] {
+  return [
+    stat("tokens-owned", "you own", t.owned, tokensHref({ role: "owner" })),
+    stat("tokens-renewable", "you renew", t.renewable, tokensHref({ role: "renewer" })),
+    stat("tokens-24h", "expire within 24 h", t.expiring24h, tokensHref({ expiring: "24h" }), "bad"),
+    stat("tokens-7d", "within 7 days", t.expiring7d, tokensHref({ expiring: "7d" }), "warn"),
+  ];
 }
 
 function TokensCard({ card }: { card: DashboardCard<TokenPosture> }) {
   return (
-    <Card title="Your tokens" id="tokens">
-      {!card.ok ? (
-        <Unavailable card={card} testId="tokens-unavailable" />
-      ) : (
-        <>
-          <div className={styles.stats}>
-            <Stat label="you own" value={card.data.owned} href={tokensHref({ role: "owner" })} testId="tokens-owned" />
-            <Stat
-              label="you renew"
-              value={card.data.renewable}
-              href={tokensHref({ role: "renewer" })}
-              testId="tokens-renewable"
-            />
-            <Stat
-              label="expire within 24 h"
-              value={card.data.expiring24h}
-              href={tokensHref({ expiring: "24h" })}
-              testId="tokens-24h"
-              tone="bad"
-            />
-            <Stat
-              label="within 7 days"
-              value={card.data.expiring7d}
-              href={tokensHref({ expiring: "7d" })}
-              testId="tokens-7d"
-              tone="warn"
-            />
-          </div>
-          {card.data.tokens.length > 0 ? (
-            <TokenTimeline posture={card.data} />
-          ) : (
-            <p className="muted">No tokens you own or renew.</p>
-          )}
-        </>
-      )}
-    </Card>
+    <DataCard title="Your tokens" id="tokens" card={card} stats={tokenStats}>
+      {(t) =>
+        t.tokens.length > 0 ? <TokenTimeline posture={t} /> : <p className="muted">No tokens you own or renew.</p>
+      }
+    </DataCard>
   );
+}
+
+function quotaStats(q: QuotaPosture): StatProps[] {
+  return [stat("quotas-violations", "budgets exceeded", q.violations.length, "/quotas#kip55", "bad")];
 }
 
 function QuotasCard({ card }: { card: DashboardCard<QuotaPosture> }) {
   return (
-    <Card title="KIP-55 budgets" id="quotas">
-      {!card.ok ? (
-        <Unavailable card={card} testId="quotas-unavailable" />
-      ) : (
+    <DataCard title="KIP-55 budgets" id="quotas" card={card} stats={quotaStats}>
+      {(q) => (
         <>
-          <div className={styles.stats}>
-            <Stat
-              label="budgets exceeded"
-              value={card.data.violations.length}
-              href="/quotas#kip55"
-              testId="quotas-violations"
-              tone="bad"
-            />
-          </div>
-          {card.data.budgets.length > 0 ? (
-            <BudgetBars bars={card.data.budgets} />
+          {q.budgets.length > 0 ? (
+            <BudgetBars bars={q.budgets} />
           ) : (
             <p className="muted">No user has client sub-quotas.</p>
           )}
-          <p className={`muted ${styles.note}`}>A {card.data.rule}.</p>
+          <p className={`muted ${styles.note}`}>A {q.rule}.</p>
         </>
       )}
-    </Card>
+    </DataCard>
   );
 }
 
 function RecentCard({ card, now }: { card: DashboardCard<{ events: RecentChange[] }>; now: number }) {
   return (
-    <Card title="Recent changes you may see" id="recent" footer={<Link href={auditHref()}>The whole audit trail</Link>}>
-      {!card.ok ? (
-        <Unavailable card={card} testId="recent-unavailable" />
-      ) : card.data.events.length === 0 ? (
-        <p className="muted">No changes you may see yet.</p>
-      ) : (
-        <ul className={styles.changes} data-testid="recent-changes">
-          {card.data.events.map((e) => (
-            <li key={e.id}>
-              <Link href={auditHref({ action: e.action, principal: e.principal })} className="mono">
-                {e.action}
-              </Link>{" "}
-              <Badge
-                tone={
-                  e.outcome === "success" ? "ok" : e.outcome === "partial" || e.outcome === "pending" ? "warn" : "bad"
-                }
-              >
-                {e.outcome}
-              </Badge>{" "}
-              <span className={styles.target} title={e.target}>
-                {e.target}
-              </span>
-              <div className="muted">
-                by{" "}
-                <Link href={principalHref(e.principal)} className="mono">
-                  {e.principal}
+    <DataCard
+      title="Recent changes you may see"
+      id="recent"
+      card={card}
+      footer={<Link href={auditHref()}>The whole audit trail</Link>}
+    >
+      {({ events }) =>
+        events.length === 0 ? (
+          <p className="muted">No changes you may see yet.</p>
+        ) : (
+          <ul className={styles.changes} data-testid="recent-changes">
+            {events.map((e) => (
+              <li key={e.id}>
+                <Link href={auditHref({ action: e.action, principal: e.principal })} className="mono">
+                  {e.action}
                 </Link>{" "}
-                {formatRelative(Date.parse(e.at), now)}
-                {e.planId && (
-                  <>
-                    {" "}
-                    · <Link href={planHref(e.planId)}>plan</Link>
-                  </>
-                )}
-              </div>
-            </li>
-          ))}
-        </ul>
-      )}
-    </Card>
+                <Badge
+                  tone={
+                    e.outcome === "success" ? "ok" : e.outcome === "partial" || e.outcome === "pending" ? "warn" : "bad"
+                  }
+                >
+                  {e.outcome}
+                </Badge>{" "}
+                <span className={styles.target} title={e.target}>
+                  {e.target}
+                </span>
+                <div className="muted">
+                  by{" "}
+                  <Link href={principalHref(e.principal)} className="mono">
+                    {e.principal}
+                  </Link>{" "}
+                  {formatRelative(Date.parse(e.at), now)}
+                  {e.planId && (
+                    <>
+                      {" "}
+                      · <Link href={planHref(e.planId)}>plan</Link>
+                    </>
+                  )}
+                </div>
+              </li>
+            ))}
+          </ul>
+        )
+      }
+    </DataCard>
   );
 }
 
 function ClusterCard({ card }: { card: Dashboard["cluster"] }) {
   return (
-    <Card title="Cluster" id="cluster">
-      {!card.ok ? (
-        <Unavailable card={card} testId="cluster-unavailable" />
-      ) : (
+    <DataCard title="Cluster" id="cluster" card={card}>
+      {(cluster) => (
         <>
           <dl className={styles.facts}>
             <div>
               <dt>Cluster id</dt>
               <dd data-testid="cluster-id" className="mono">
-                {card.data.clusterId ?? "unknown"}
+                {cluster.clusterId ?? "unknown"}
               </dd>
             </div>
             <div>
@@ -323,22 +275,22 @@ function ClusterCard({ card }: { card: Dashboard["cluster"] }) {
                   it forwards the admin requests sent to it. */}
               <dt>Admin requests via</dt>
               <dd data-testid="controller-id">
-                {card.data.controllerId === null ? "unknown" : `broker ${card.data.controllerId}`}
+                {cluster.controllerId === null ? "unknown" : `broker ${cluster.controllerId}`}
               </dd>
             </div>
             <div>
               <dt>Brokers</dt>
-              <dd>{card.data.brokers.length}</dd>
+              <dd>{cluster.brokers.length}</dd>
             </div>
           </dl>
-          {card.data.unreachable.map((b) => (
+          {cluster.unreachable.map((b) => (
             <Alert key={b.server} tone="warn" testId="broker-unreachable" small>
               {b.message}
             </Alert>
           ))}
           <DataTable
             label="Brokers"
-            rows={card.data.brokers}
+            rows={cluster.brokers}
             rowKey={(b) => String(b.id)}
             columns={[
               { key: "id", header: "Id", cell: (b) => b.id },
@@ -347,13 +299,13 @@ function ClusterCard({ card }: { card: Dashboard["cluster"] }) {
               {
                 key: "role",
                 header: "Role",
-                cell: (b) => (b.id === card.data.controllerId ? "broker, takes admin requests" : "broker"),
+                cell: (b) => (b.id === cluster.controllerId ? "broker, takes admin requests" : "broker"),
               },
             ]}
           />
         </>
       )}
-    </Card>
+    </DataCard>
   );
 }
 

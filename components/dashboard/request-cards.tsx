@@ -4,36 +4,29 @@ import { Badge } from "@/components/ui/badge";
 import { DataTable } from "@/components/ui/data-table";
 import { formatRelative } from "@/lib/services/token-view";
 import type { BreakGlassPosture, DashboardCard, GrantLine, RequestPosture } from "@/lib/schemas/dashboard";
-import { Card, Stat, Unavailable } from "./card";
+import { DataCard, stat } from "./card";
 import { auditHref, planHref, principalHref, REQUESTS_HREF } from "./links";
 import styles from "./dashboard.module.css";
 
 /** Requests for changes of this cluster waiting for a decision, and whether it needs approvals (four-eyes). */
 export function RequestsCard({ card }: { card: DashboardCard<RequestPosture> }) {
   return (
-    <Card title="Requests for changes" id="requests" footer={<Link href={REQUESTS_HREF}>All requests</Link>}>
-      {!card.ok ? (
-        <Unavailable card={card} testId="requests-unavailable" />
-      ) : (
-        <>
-          <div className={styles.stats}>
-            <Stat
-              label="waiting for a decision"
-              value={card.data.waiting}
-              href={REQUESTS_HREF}
-              testId="requests-waiting"
-              tone="warn"
-            />
-          </div>
-          <p className={`muted ${styles.note}`} data-testid="requests-approvals">
-            {card.data.approvals === 0
-              ? "This cluster needs no approvals: whoever Kafka lets apply a change may apply it."
-              : `Four-eyes: every change needs ${card.data.approvals} ` +
-                `${card.data.approvals === 1 ? "approval" : "approvals"} by someone other than its maker.`}
-          </p>
-        </>
+    <DataCard
+      title="Requests for changes"
+      id="requests"
+      card={card}
+      footer={<Link href={REQUESTS_HREF}>All requests</Link>}
+      stats={(r) => [stat("requests-waiting", "waiting for a decision", r.waiting, REQUESTS_HREF, "warn")]}
+    >
+      {(r) => (
+        <p className={`muted ${styles.note}`} data-testid="requests-approvals">
+          {r.approvals === 0
+            ? "This cluster needs no approvals: whoever Kafka lets apply a change may apply it."
+            : `Four-eyes: every change needs ${r.approvals} ${r.approvals === 1 ? "approval" : "approvals"} by ` +
+              `someone other than its maker.`}
+        </p>
       )}
-    </Card>
+    </DataCard>
   );
 }
 
@@ -58,24 +51,26 @@ const acls = (g: GrantLine) => `${g.acls} ${g.acls === 1 ? "ACL" : "ACLs"}`;
 /** Grants with time left (soonest first), and overdue ones with why their removal failed. */
 export function GrantsCard({ card, now }: { card: DashboardCard<RequestPosture>; now: number }) {
   return (
-    <Card title="Grants that end by themselves" id="grants">
-      {!card.ok ? (
-        <Unavailable card={card} testId="grants-unavailable" />
-      ) : (
+    <DataCard
+      title="Grants that end by themselves"
+      id="grants"
+      card={card}
+      stats={(r) => [
+        stat("grants-live", "live", r.live, REQUESTS_HREF),
+        stat("grants-overdue", "overdue", r.overdue, REQUESTS_HREF, "bad"),
+      ]}
+    >
+      {(r) => (
         <>
-          <div className={styles.stats}>
-            <Stat label="live" value={card.data.live} href={REQUESTS_HREF} testId="grants-live" />
-            <Stat label="overdue" value={card.data.overdue} href={REQUESTS_HREF} testId="grants-overdue" tone="bad" />
-          </div>
-          {card.data.overdue > 0 && (
+          {r.overdue > 0 && (
             <Alert tone="warn" testId="grants-overdue-note" small>
-              {card.data.overdue === 1 ? "One grant is" : `${card.data.overdue} grants are`} past the expiry with ACLs
-              not yet removed: the removal is retried (e.g. the broker was down).
+              {r.overdue === 1 ? "One grant is" : `${r.overdue} grants are`} past the expiry with ACLs not yet removed:
+              the removal is retried (e.g. the broker was down).
             </Alert>
           )}
           <DataTable
             label="Overdue grants"
-            rows={card.data.overdueGrants}
+            rows={r.overdueGrants}
             rowKey={(g) => g.id}
             rowProps={(g) => ({ "data-grant-id": g.id })}
             tableProps={{ "data-testid": "grants-overdue-list" }}
@@ -93,7 +88,7 @@ export function GrantsCard({ card, now }: { card: DashboardCard<RequestPosture>;
           />
           <DataTable
             label="Live grants"
-            rows={card.data.grants}
+            rows={r.grants}
             rowKey={(g) => g.id}
             rowProps={(g) => ({ "data-grant-id": g.id })}
             tableProps={{ "data-testid": "grants-live-list" }}
@@ -109,14 +104,14 @@ export function GrantsCard({ card, now }: { card: DashboardCard<RequestPosture>;
               { key: "approver", header: "Approved by", cell: (g) => g.approver, className: "mono" },
             ]}
           />
-          {card.data.live > card.data.grants.length && (
+          {r.live > r.grants.length && (
             <p className="muted">
-              The {card.data.grants.length} soonest of {card.data.live.toLocaleString("en")}.
+              The {r.grants.length} soonest of {r.live.toLocaleString("en")}.
             </p>
           )}
         </>
       )}
-    </Card>
+    </DataCard>
   );
 }
 
@@ -124,26 +119,23 @@ export function GrantsCard({ card, now }: { card: DashboardCard<RequestPosture>;
 export function BreakGlassCard({ card, now }: { card: DashboardCard<BreakGlassPosture>; now: number }) {
   const all = auditHref({ action: "plan.break-glass" });
   return (
-    <Card title="Break-glass applies" id="break-glass" footer={<Link href={all}>In the audit trail</Link>}>
-      {!card.ok ? (
-        <Unavailable card={card} testId="break-glass-unavailable" />
-      ) : card.data.count === 0 ? (
-        <p className="muted" data-testid="break-glass-none">
-          None in the last {card.data.days} days.
-        </p>
-      ) : (
-        <>
-          <div className={styles.stats}>
-            <Stat
-              label={`in the last ${card.data.days} days${card.data.more ? " (and more)" : ""}`}
-              value={card.data.count}
-              href={all}
-              testId="break-glass-count"
-              tone="bad"
-            />
-          </div>
+    <DataCard
+      title="Break-glass applies"
+      id="break-glass"
+      card={card}
+      footer={<Link href={all}>In the audit trail</Link>}
+      stats={(b) => [
+        stat("break-glass-count", `in the last ${b.days} days${b.more ? " (and more)" : ""}`, b.count, all, "bad"),
+      ]}
+    >
+      {(b) =>
+        b.count === 0 ? (
+          <p className="muted" data-testid="break-glass-none">
+            No plan was applied without approval.
+          </p>
+        ) : (
           <ul className={styles.plainList} data-testid="break-glass-list">
-            {card.data.events.map((e) => (
+            {b.events.map((e) => (
               <li key={e.id} data-plan-id={e.planId ?? ""}>
                 <Badge tone="bad">break-glass</Badge>{" "}
                 <Link href={principalHref(e.principal)} className="mono">
@@ -155,8 +147,8 @@ export function BreakGlassCard({ card, now }: { card: DashboardCard<BreakGlassPo
               </li>
             ))}
           </ul>
-        </>
-      )}
-    </Card>
+        )
+      }
+    </DataCard>
   );
 }

@@ -4,6 +4,7 @@ import { Alert } from "@/components/ui/alert";
 import { Badge, decisionTone } from "@/components/ui/badge";
 import { DataTable, type Column } from "@/components/ui/data-table";
 import { BindingsTable } from "./bindings";
+import { CliCommands } from "./cli-commands";
 import styles from "./plans.module.css";
 
 const n = (v: number) => v.toLocaleString("en");
@@ -32,12 +33,79 @@ export function DecisionRowsTable(props: { rows: readonly AclDecisionRow[]; othe
   );
 }
 
-/** Gained and lost counts of a group of changes (by principal, by resource). */
-function changeCountColumns<T extends { gained: number; lost: number }>(): Column<T>[] {
-  return [
-    { key: "gained", header: "Gained", cell: (g) => n(g.gained) },
-    { key: "lost", header: "Lost", cell: (g) => n(g.lost) },
-  ];
+/** A way to group the changes: what by (the table's first column) and each group's key. */
+interface Grouping<T> {
+  by: string;
+  rowKey: (row: T) => string;
+  column: Column<T>;
+}
+
+const BY_PRINCIPAL: Grouping<AclPlanView["byPrincipal"][number]> = {
+  by: "principal",
+  rowKey: (g) => g.principal,
+  column: { key: "principal", header: "Principal", className: "mono", cell: (g) => g.principal },
+};
+
+const BY_RESOURCE: Grouping<AclPlanView["byResource"][number]> = {
+  by: "resource",
+  rowKey: (g) => `${g.resourceType}|${g.resourceName}`,
+  column: {
+    key: "resource",
+    header: "Resource",
+    className: "mono",
+    cell: (g) => `${g.resourceType} ${g.resourceName}`,
+  },
+};
+
+/** One group of changes (by principal, by resource) with its gained and lost counts: the first rows of `total`. */
+function ChangeGroup<T extends { gained: number; lost: number }>(props: {
+  group: Grouping<T>;
+  rows: T[];
+  total: number;
+}) {
+  const { group, rows, total } = props;
+  return (
+    <div>
+      <h4>By {group.by}</h4>
+      <DataTable
+        label={`Changes by ${group.by}`}
+        scroll={false}
+        rows={rows}
+        rowKey={group.rowKey}
+        columns={[
+          group.column,
+          { key: "gained", header: "Gained", cell: (g) => n(g.gained) },
+          { key: "lost", header: "Lost", cell: (g) => n(g.lost) },
+        ]}
+      />
+      {total > rows.length && (
+        <p className="muted">
+          The {rows.length} {group.by}s with the most changes of {n(total)}.
+        </p>
+      )}
+    </div>
+  );
+}
+
+/** What Apply deletes or creates, under a heading with their number; nothing when there are none. */
+function BindingsSection({
+  title,
+  label,
+  bindings,
+}: {
+  title: string;
+  label: string;
+  bindings: AclPlanView["create"];
+}) {
+  if (bindings.length === 0) return null;
+  return (
+    <>
+      <h4>
+        {title} ({bindings.length})
+      </h4>
+      <BindingsTable label={label} bindings={bindings} />
+    </>
+  );
 }
 
 function expiry(iso: string): string {
@@ -64,18 +132,8 @@ export function AclPlanPreview({ plan, showFirstRows = true }: { plan: AclPlanVi
         <Link href={`/plans/${plan.id}`}>plan {plan.id.slice(0, 8)}</Link>), and refuses it if the ACLs it depends on
         change first.
       </p>
-      {plan.delete.length > 0 && (
-        <>
-          <h4>Delete ({plan.delete.length})</h4>
-          <BindingsTable label="Bindings to delete" bindings={plan.delete} />
-        </>
-      )}
-      {plan.create.length > 0 && (
-        <>
-          <h4>Create ({plan.create.length})</h4>
-          <BindingsTable label="Bindings to create" bindings={plan.create} />
-        </>
-      )}
+      <BindingsSection title="Delete" label="Bindings to delete" bindings={plan.delete} />
+      <BindingsSection title="Create" label="Bindings to create" bindings={plan.create} />
       {plan.invalid.length > 0 && (
         <Alert tone="error" testId="acl-problems">
           Kafka would refuse {plan.invalid.length === 1 ? "this ACL" : `${plan.invalid.length} ACLs`}; nothing will be
@@ -119,21 +177,20 @@ export function AclPlanPreview({ plan, showFirstRows = true }: { plan: AclPlanVi
 
       <h4>Blast radius</h4>
       <div className={styles.counts} data-testid="plan-counts">
-        <span>
-          <strong>{n(c.changes)}</strong> decisions change
-        </span>
-        <span>
-          <strong>{n(c.gained)}</strong> gained
-        </span>
-        <span>
-          <strong>{n(c.lost)}</strong> lost
-        </span>
-        <span>
-          <strong>{n(c.principals)}</strong> principals
-        </span>
-        <span>
-          <strong>{n(c.resources)}</strong> resources
-        </span>
+        {(
+          [
+            [c.changes, "decisions change"],
+            [c.gained, "gained"],
+            [c.lost, "lost"],
+            [c.principals, "principals"],
+            [c.resources, "resources"],
+          ] as const
+        ).map(([count, what]) => (
+          <span key={what}>
+            <strong>{n(count)}</strong>
+            {` ${what}`}
+          </span>
+        ))}
       </div>
       <p className="muted assumptions">
         Compared {n(c.checked)} of the {n(u.requests)} requests of the universe ({n(u.principals)} principals the
@@ -167,47 +224,8 @@ export function AclPlanPreview({ plan, showFirstRows = true }: { plan: AclPlanVi
       ) : (
         <>
           <div className={styles.groups}>
-            <div>
-              <h4>By principal</h4>
-              <DataTable
-                label="Changes by principal"
-                scroll={false}
-                rows={plan.byPrincipal}
-                rowKey={(g) => g.principal}
-                columns={[
-                  { key: "principal", header: "Principal", className: "mono", cell: (g) => g.principal },
-                  ...changeCountColumns<AclPlanView["byPrincipal"][number]>(),
-                ]}
-              />
-              {c.principals > plan.byPrincipal.length && (
-                <p className="muted">
-                  The {plan.byPrincipal.length} principals with the most changes of {n(c.principals)}.
-                </p>
-              )}
-            </div>
-            <div>
-              <h4>By resource</h4>
-              <DataTable
-                label="Changes by resource"
-                scroll={false}
-                rows={plan.byResource}
-                rowKey={(g) => `${g.resourceType}|${g.resourceName}`}
-                columns={[
-                  {
-                    key: "resource",
-                    header: "Resource",
-                    className: "mono",
-                    cell: (g) => `${g.resourceType} ${g.resourceName}`,
-                  },
-                  ...changeCountColumns<AclPlanView["byResource"][number]>(),
-                ]}
-              />
-              {c.resources > plan.byResource.length && (
-                <p className="muted">
-                  The {plan.byResource.length} resources with the most changes of {n(c.resources)}.
-                </p>
-              )}
-            </div>
+            <ChangeGroup group={BY_PRINCIPAL} rows={plan.byPrincipal} total={c.principals} />
+            <ChangeGroup group={BY_RESOURCE} rows={plan.byResource} total={c.resources} />
           </div>
           {showFirstRows && (
             <>
@@ -230,17 +248,7 @@ export function AclPlanPreview({ plan, showFirstRows = true }: { plan: AclPlanVi
           The same change with kafka-acls.sh ({plan.cli.length} command{plan.cli.length === 1 ? "" : "s"}, deletes
           first)
         </summary>
-        {plan.cli.length === 0 ? (
-          <p className="muted">Nothing to run.</p>
-        ) : (
-          <pre className={styles.cli} aria-label="Equivalent kafka-acls.sh commands">
-            {plan.cli.map((cmd) => (cmd.warning ? `# ${cmd.warning}\n${cmd.command}` : cmd.command)).join("\n")}
-          </pre>
-        )}
-        <p className="muted">
-          Put the admin client&apos;s settings (security.protocol, sasl.mechanism, sasl.jaas.config) in the file given
-          as <code>--command-config</code>.
-        </p>
+        <CliCommands commands={plan.cli} label="Equivalent kafka-acls.sh commands" empty="Nothing to run." />
       </details>
       {plan.notApplicable && (
         <Alert tone="warn" role="alert" testId="plan-not-applicable">

@@ -2,6 +2,7 @@ import type { QuotaPlanView } from "@/lib/schemas/plans";
 import type { QuotaAppliedLevelView, QuotaPairBudgetView } from "@/lib/schemas/quotas";
 import { Badge } from "@/components/ui/badge";
 import { DataTable, type Column } from "@/components/ui/data-table";
+import { CliCommands } from "@/components/plans/cli-commands";
 import { QuotaPreviewView } from "./quota-preview";
 import styles from "./quota-plan.module.css";
 
@@ -159,13 +160,7 @@ export function QuotaPlanPreview({ plan, rule }: { plan: QuotaPlanView; rule: st
       )}
       <details open data-testid="quota-cli">
         <summary>The same change with kafka-configs.sh</summary>
-        <pre className={styles.cli} aria-label="Equivalent kafka-configs.sh command">
-          {plan.cli.map((c) => (c.warning ? `# ${c.warning}\n${c.command}` : c.command)).join("\n")}
-        </pre>
-        <p className="muted">
-          Put the admin client&apos;s settings (security.protocol, sasl.mechanism, sasl.jaas.config) in the file given
-          as <code>--command-config</code>.
-        </p>
+        <CliCommands commands={plan.cli} label="Equivalent kafka-configs.sh command" />
       </details>
     </div>
   );

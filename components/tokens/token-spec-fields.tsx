@@ -4,6 +4,12 @@ import { Select } from "@/components/ui/select";
 import { Combobox } from "@/components/ui/combobox";
 import { ListCombobox } from "@/components/ui/list-combobox";
 
+/** The owner (one principal) and the renewers (a comma-separated list), both typed with suggestions. */
+const PRINCIPAL_FIELDS = [
+  { name: "owner", label: "Owner", Input: Combobox },
+  { name: "renewers", label: "Renewers", Input: ListCombobox },
+] as const;
+
 /**
  * Owner, renewers and max lifetime: the fields a token is described by, shared by
  * "Create token" and "Request a token" (both parse them with the same schema). Field ids
@@ -27,22 +33,16 @@ export function TokenSpecFields({
 }) {
   return (
     <>
-      <Field id={`${idPrefix}-owner`} label="Owner" errors={errors.owner}>
-        <Combobox
-          name="owner"
-          defaultValue={values.owner ?? ""}
-          placeholder={ownerPlaceholder}
-          suggestions={principals}
-        />
-      </Field>
-      <Field id={`${idPrefix}-renewers`} label="Renewers" errors={errors.renewers}>
-        <ListCombobox
-          name="renewers"
-          defaultValue={values.renewers ?? ""}
-          placeholder={renewersPlaceholder}
-          suggestions={principals}
-        />
-      </Field>
+      {PRINCIPAL_FIELDS.map(({ name, label, Input }) => (
+        <Field key={name} id={`${idPrefix}-${name}`} label={label} errors={errors[name]}>
+          <Input
+            name={name}
+            defaultValue={values[name] ?? ""}
+            placeholder={name === "owner" ? ownerPlaceholder : renewersPlaceholder}
+            suggestions={principals}
+          />
+        </Field>
+      ))}
       <Field id={`${idPrefix}-maxLifetime`} label="Max lifetime" errors={errors.maxLifetime}>
         <input
           name="maxLifetime"

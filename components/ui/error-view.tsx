@@ -45,3 +45,19 @@ export function ErrorView({ error, retry, home = true }: { error: unknown; retry
     </section>
   );
 }
+
+/**
+ * The props Next gives an error boundary (`error.tsx`, `global-error.tsx`): the error and the
+ * function that renders the segment again, named `retry`, `unstable_retry` or `reset` by version.
+ */
+export interface ErrorBoundaryProps {
+  error: unknown;
+  retry?: () => void;
+  unstable_retry?: () => void;
+  reset?: () => void;
+}
+
+/** ErrorView from an error boundary's props, with whichever retry function Next gave. */
+export function BoundaryErrorView({ error, retry, unstable_retry, reset }: ErrorBoundaryProps) {
+  return <ErrorView error={error} retry={retry ?? unstable_retry ?? reset} />;
+}

@@ -41,6 +41,7 @@ import {
   requestListQuerySchema,
   requestListSchema,
   requestViewSchema,
+  webhookViewSchema,
 } from "@/lib/schemas/requests";
 
 export { API_AREAS } from "@/lib/schemas/api";
@@ -658,6 +659,19 @@ const REQUESTS: ApiOperation[] = [
     response: grantListSchema,
   },
   changeOperation("grant.end"),
+  changeOperation("grant.extend"),
+  {
+    operationId: "getWebhook",
+    method: "get",
+    path: "/api/v1/webhook",
+    area: "Requests",
+    summary: "This cluster's webhook (its origin only; super users)",
+    description: "Whether notifications are on, and where they go (the URL's origin; never its path or the secret).",
+    response: webhookViewSchema,
+    statuses: { 403: "Only a super user of this cluster may see its webhook" },
+  },
+  changeOperation("webhook.set"),
+  changeOperation("webhook.delete"),
 ];
 
 /** Every /api/v1 operation, by area. */

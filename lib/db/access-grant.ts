@@ -6,19 +6,27 @@
  *   REMOVING --finishRemoval--> ENDED (outcome: removed | already-gone | kept)
  *   REMOVING --releaseRemoval (Kafka or the database failed; retried later)--> LIVE
  *
- * A REMOVING claim older than REMOVAL_STALE_MS belongs to an instance that died: it is
- * taken over. Removing ACLs is itself idempotent in Kafka (deleting what is gone deletes
- * nothing), so a removal run twice changes nothing the second time; the claim keeps it
- * to one audited removal in the normal case.
+ * A REMOVING claim older than removalStaleMs() (GRANT_REMOVAL_STALE_SECONDS) belongs to an
+ * instance that died: it is taken over. Each claim is fenced by its claimedAt: finishing or
+ * releasing a claim that was taken over meanwhile does nothing (and says so), so a slow
+ * instance whose claim went stale cannot end the grant a second time. Removing ACLs is itself
+ * idempotent in Kafka (deleting what is gone deletes nothing).
  */
+import { createHash, randomUUID } from "node:crypto";
+import { env } from "../env";
 import { getPrisma } from "./client";
+import { auditRowData, type AuditInput } from "./audit";
+import { bindingKey } from "../policy/acl/acl-index";
 import type { Prisma } from "../generated/prisma/client";
 import type { AclBinding } from "../policy/types";
 
 export const GRANT_STATUSES = ["LIVE", "REMOVING", "ENDED"] as const;
 export type GrantStatus = (typeof GRANT_STATUSES)[number];
 
-export const REMOVAL_STALE_MS = 5 * 60_000;
+/** How old a REMOVING claim must be to be taken over (its instance is taken to have died). */
+export function removalStaleMs(): number {
+  return env().GRANT_REMOVAL_STALE_SECONDS * 1000;
+}
 
 export interface StoredGrant {
   id: string;
@@ -37,6 +45,8 @@ export interface StoredGrant {
   outcome: string | null;
   attempts: number;
   lastError: string | null;
+  /** When the removal now under way was claimed (the claim's fencing token); null when none is. */
+  claimedAt: Date | null;
 }
 
 type Row = Prisma.AccessGrantGetPayload<object>;
@@ -59,11 +69,18 @@ function fromRow(r: Row): StoredGrant {
     outcome: r.outcome,
     attempts: r.attempts,
     lastError: r.lastError,
+    claimedAt: r.claimedAt,
   };
 }
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
+/** The stored key of a binding (SHA-256 hex of its seven fields: PostgreSQL text holds no NUL). */
+export function storedBindingKey(b: AclBinding): string {
+  return createHash("sha256").update(bindingKey(b)).digest("hex");
+}
+
+/** Saves a grant and which bindings it holds, in one transaction. */
 export async function saveGrant(input: {
   clusterId: string;
   requestId: string | null;
@@ -73,9 +90,25 @@ export async function saveGrant(input: {
   bindings: readonly AclBinding[];
   expiresAt: Date;
 }): Promise<StoredGrant> {
-  const row = await getPrisma().accessGrant.create({
-    data: { ...input, bindings: input.bindings as unknown as Prisma.InputJsonValue },
-  });
+  const id = randomUUID();
+  const keys = [...new Set(input.bindings.map(storedBindingKey))];
+  const [row] = await getPrisma().$transaction([
+    getPrisma().accessGrant.create({
+      data: {
+        id,
+        clusterId: input.clusterId,
+        requestId: input.requestId,
+        requester: input.requester,
+        approver: input.approver,
+        planId: input.planId,
+        bindings: input.bindings as unknown as Prisma.InputJsonValue,
+        expiresAt: input.expiresAt,
+      },
+    }),
+    getPrisma().grantBinding.createMany({
+      data: keys.map((bindingKey) => ({ grantId: id, clusterId: input.clusterId, bindingKey })),
+    }),
+  ]);
   return fromRow(row);
 }
 
@@ -112,51 +145,97 @@ export async function dueGrants(now = new Date(), limit = 1000): Promise<StoredG
   return rows.map(fromRow);
 }
 
-/** The bindings of every other grant of the cluster not yet ended: a removal keeps what they also hold. */
-export async function bindingsHeldByOthers(clusterId: string, exceptId: string): Promise<AclBinding[]> {
-  const rows = await getPrisma().accessGrant.findMany({
-    where: { clusterId, status: { in: ["LIVE", "REMOVING"] }, id: { not: exceptId } },
-    select: { bindings: true },
+/**
+ * Which of `bindings` another LIVE grant of the cluster also holds: a removal keeps those. A
+ * grant being removed (REMOVING) holds nothing any more: were it counted, two grants of one
+ * binding removed at the same moment would each keep it for the other, and it would stay.
+ * Read after the caller's own claim, so of two concurrent removals at least one sees the other.
+ * By index (grant_binding), so its cost grows with these bindings, not with the grants.
+ */
+export async function bindingsHeldByOthers(
+  clusterId: string,
+  exceptId: string,
+  bindings: readonly AclBinding[],
+): Promise<AclBinding[]> {
+  const byKey = new Map(bindings.map((b) => [storedBindingKey(b), b]));
+  if (byKey.size === 0) return [];
+  const rows = await getPrisma().grantBinding.findMany({
+    where: { clusterId, bindingKey: { in: [...byKey.keys()] }, grantId: { not: exceptId } },
+    select: { grantId: true, bindingKey: true },
   });
-  return rows.flatMap((r) => r.bindings as unknown as AclBinding[]);
+  if (rows.length === 0) return [];
+  const live = await getPrisma().accessGrant.findMany({
+    where: { id: { in: [...new Set(rows.map((r) => r.grantId))] }, status: "LIVE" },
+    select: { id: true },
+  });
+  const liveIds = new Set(live.map((g) => g.id));
+  const held = new Set(rows.filter((r) => liveIds.has(r.grantId)).map((r) => r.bindingKey));
+  return [...held].map((k) => byKey.get(k)!);
 }
 
-/** LIVE (expired) or a stale REMOVING -> REMOVING; one caller wins. */
+/**
+ * LIVE (expired at `now`) or a stale REMOVING -> REMOVING; one caller wins. The claim is
+ * stamped with the clock's time (not `now`, which may be a sweep's start or a test's future),
+ * so its staleness is measured from when it was really taken.
+ */
 export async function claimRemoval(id: string, now = new Date()): Promise<StoredGrant | null> {
+  const claimedAt = new Date();
   const r = await getPrisma().accessGrant.updateMany({
     where: {
       id,
       expiresAt: { lte: now },
-      OR: [{ status: "LIVE" }, { status: "REMOVING", claimedAt: { lt: new Date(now.getTime() - REMOVAL_STALE_MS) } }],
+      OR: [
+        { status: "LIVE" },
+        { status: "REMOVING", claimedAt: { lt: new Date(claimedAt.getTime() - removalStaleMs()) } },
+      ],
     },
-    data: { status: "REMOVING", claimedAt: now, attempts: { increment: 1 } },
+    data: { status: "REMOVING", claimedAt, attempts: { increment: 1 } },
   });
-  return r.count === 1 ? getGrant(id) : null;
+  if (r.count !== 1) return null;
+  const grant = await getGrant(id);
+  return grant?.status === "REMOVING" && grant.claimedAt?.getTime() === claimedAt.getTime() ? grant : null;
 }
 
-/** REMOVING -> ENDED with what happened. */
+type Claim = Pick<StoredGrant, "id" | "claimedAt">;
+
+const claimed = (claim: Claim) => ({ id: claim.id, status: "REMOVING", claimedAt: claim.claimedAt });
+
+/** Notes the removal plan of the claim before it is applied (an instance taking over can tell what was sent). */
+export async function noteRemovalPlan(claim: Claim, removalPlanId: string): Promise<void> {
+  await getPrisma().accessGrant.updateMany({ where: claimed(claim), data: { removalPlanId } });
+}
+
+/** REMOVING -> ENDED with what happened; false when this claim was taken over meanwhile (nothing is changed). */
 export async function finishRemoval(
-  id: string,
+  claim: Claim,
   result: { outcome: string; removalPlanId: string | null; message: string | null },
+  audit?: AuditInput,
   now = new Date(),
-): Promise<void> {
-  await getPrisma().accessGrant.updateMany({
-    where: { id, status: "REMOVING" },
-    data: {
-      status: "ENDED",
-      endedAt: now,
-      outcome: result.outcome,
-      removalPlanId: result.removalPlanId,
-      lastError: result.message,
-      claimedAt: null,
-    },
+): Promise<boolean> {
+  // One transaction: an instance that stops between the two can neither end the grant unaudited
+  // nor audit an end that did not happen.
+  return getPrisma().$transaction(async (tx) => {
+    const r = await tx.accessGrant.updateMany({
+      where: claimed(claim),
+      data: {
+        status: "ENDED",
+        endedAt: now,
+        outcome: result.outcome,
+        removalPlanId: result.removalPlanId,
+        lastError: result.message,
+        claimedAt: null,
+      },
+    });
+    if (r.count !== 1) return false;
+    if (audit) await tx.auditEvent.create({ data: auditRowData(audit) });
+    return true;
   });
 }
 
-/** REMOVING -> LIVE after a failure; the job engine tries again later. */
-export async function releaseRemoval(id: string, error: string): Promise<void> {
+/** REMOVING -> LIVE after a failure (unless the claim was taken over); the job engine tries again later. */
+export async function releaseRemoval(claim: Claim, error: string): Promise<void> {
   await getPrisma().accessGrant.updateMany({
-    where: { id, status: "REMOVING" },
+    where: claimed(claim),
     data: { status: "LIVE", lastError: error.slice(0, 2000), claimedAt: null },
   });
 }

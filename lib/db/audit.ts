@@ -251,28 +251,34 @@ function fromRow(r: Row): AuditEvent {
 
 /** Writes one audit event (secrets redacted) and returns it as stored. Throws if it cannot be written. */
 export async function recordAudit(input: AuditInput): Promise<AuditEvent> {
+  const row = await getPrisma().auditEvent.create({ data: auditRowData(input) });
+  return fromRow(row);
+}
+
+/**
+ * The row recordAudit writes (secrets redacted), for a caller that writes it in a transaction of
+ * its own beside another change (e.g. a grant ended and its expiry audited as one).
+ */
+export function auditRowData(input: AuditInput) {
   if (!(AUDIT_OUTCOMES as readonly string[]).includes(input.outcome)) {
     throw new TypeError(`audit outcome must be one of ${AUDIT_OUTCOMES.join(", ")}, got "${String(input.outcome)}"`);
   }
-  const row = await getPrisma().auditEvent.create({
-    data: {
-      principal: storableText(input.principal),
-      action: storableText(input.action),
-      target: storableText(input.target),
-      request: toJson(input.request),
-      before: toJson(input.before),
-      after: toJson(input.after),
-      outcome: input.outcome,
-      kafkaError: storableOrNull(input.kafkaError),
-      message: storableOrNull(input.message),
-      category: input.category ?? "other",
-      subjects: (input.subjects ?? []).map(storableText),
-      planId: input.planId ?? null,
-      ...(input.clusterId !== undefined ? { clusterId: input.clusterId } : {}),
-      completedAt: input.outcome === "pending" ? null : new Date(),
-    },
-  });
-  return fromRow(row);
+  return {
+    principal: storableText(input.principal),
+    action: storableText(input.action),
+    target: storableText(input.target),
+    request: toJson(input.request),
+    before: toJson(input.before),
+    after: toJson(input.after),
+    outcome: input.outcome,
+    kafkaError: storableOrNull(input.kafkaError),
+    message: storableOrNull(input.message),
+    category: input.category ?? "other",
+    subjects: (input.subjects ?? []).map(storableText),
+    planId: input.planId ?? null,
+    ...(input.clusterId !== undefined ? { clusterId: input.clusterId } : {}),
+    completedAt: input.outcome === "pending" ? null : new Date(),
+  };
 }
 
 /**

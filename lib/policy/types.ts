@@ -57,6 +57,17 @@ export interface AclBinding {
   permissionType: AclPermissionType;
 }
 
+/** The seven fields of an AclBinding, in Kafka's order (resource pattern, then entry). */
+export const ACL_BINDING_FIELDS = [
+  "resourceType",
+  "resourceName",
+  "patternType",
+  "principal",
+  "host",
+  "operation",
+  "permissionType",
+] as const satisfies readonly (keyof AclBinding)[];
+
 /** AclBindingFilter: null name/principal/host mean "any". */
 export interface AclBindingFilter {
   resourceType: ResourceTypeFilter;

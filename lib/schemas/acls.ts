@@ -11,6 +11,7 @@
  */
 import { z } from "zod";
 import {
+  ACL_BINDING_FIELDS,
   CLUSTER_RESOURCE_NAME,
   OPERATIONS,
   PATTERN_TYPES,
@@ -47,15 +48,7 @@ const anyOr = <T extends readonly string[]>(values: T, what: string) =>
  * Columns the ACL list sorts by (each then by the browse order: type, name, pattern, principal, operation, permission,
  * host).
  */
-export const ACL_SORT_COLUMNS = [
-  "resourceType",
-  "resourceName",
-  "patternType",
-  "principal",
-  "host",
-  "operation",
-  "permissionType",
-] as const;
+export const ACL_SORT_COLUMNS = ACL_BINDING_FIELDS;
 export type AclSortColumn = (typeof ACL_SORT_COLUMNS)[number];
 
 /** How the resource name filter compares: the pattern's name exactly, names starting with it, or Kafka's MATCH. */

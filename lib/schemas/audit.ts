@@ -4,7 +4,7 @@ import { z } from "zod";
 export const AUDIT_OUTCOMES = ["success", "failure", "denied", "partial", "pending", "unknown"] as const;
 
 /** An audit row's action, e.g. "acl.create". */
-export type AuditActionName = (typeof AUDIT_ACTIONS)[number]["action"];
+export type AuditActionName = keyof typeof AUDIT_ACTION_LABELS;
 
 /** As in lib/db/audit.ts; decides who may read an event (lib/services/audit-view.ts). */
 export const AUDIT_CATEGORIES = ["acl", "quota", "token", "token-request", "scram", "session", "other"] as const;
@@ -13,36 +13,44 @@ export const AUDIT_CATEGORIES = ["acl", "quota", "token", "token-request", "scra
  * The actions the console writes to the audit trail (the services' auditedMutation calls,
  * sign-in and sign-out), with what each means: the Audit page's action filter.
  */
-export const AUDIT_ACTIONS = [
-  { action: "acl.create", label: "ACLs created" },
-  { action: "acl.delete", label: "ACLs deleted" },
-  { action: "quota.alter", label: "quota changed" },
-  { action: "token.create", label: "token created" },
-  { action: "token.renew", label: "token renewed" },
-  { action: "token.expire", label: "token expired" },
-  { action: "token.request.create", label: "token requested" },
-  { action: "token.request.approve", label: "token request approved" },
-  { action: "token.request.deny", label: "token request denied" },
-  { action: "token.request.resolve", label: "stalled approval settled" },
-  { action: "token.request.retrieve", label: "requested token retrieved" },
-  { action: "scram.create", label: "SCRAM user created" },
-  { action: "scram.add", label: "SCRAM mechanism added" },
-  { action: "scram.rotate", label: "SCRAM password rotated" },
-  { action: "scram.set", label: "SCRAM credential set" },
-  { action: "scram.delete", label: "SCRAM credential or user deleted" },
-  { action: "request.file", label: "change requested" },
-  { action: "request.approve", label: "request approved (one of several approvals)" },
-  { action: "request.apply", label: "request approved and applied" },
-  { action: "request.deny", label: "request denied" },
-  { action: "request.cancel", label: "request cancelled" },
-  { action: "request.timeout", label: "request timed out" },
-  { action: "plan.break-glass", label: "plan applied without approval (break-glass)" },
-  { action: "grant.end", label: "grant ended early" },
-  { action: "grant.expire", label: "grant expired: its ACLs removed" },
-  { action: "session.sign-in", label: "sign-in (and failed sign-ins)" },
-  { action: "session.sign-out", label: "sign-out" },
-  { action: "session.revoked", label: "session ended: credential refused" },
-] as const;
+export const AUDIT_ACTION_LABELS = {
+  "acl.create": "ACLs created",
+  "acl.delete": "ACLs deleted",
+  "quota.alter": "quota changed",
+  "token.create": "token created",
+  "token.renew": "token renewed",
+  "token.expire": "token expired",
+  "token.request.create": "token requested",
+  "token.request.approve": "token request approved",
+  "token.request.deny": "token request denied",
+  "token.request.resolve": "stalled approval settled",
+  "token.request.retrieve": "requested token retrieved",
+  "scram.create": "SCRAM user created",
+  "scram.add": "SCRAM mechanism added",
+  "scram.rotate": "SCRAM password rotated",
+  "scram.set": "SCRAM credential set",
+  "scram.delete": "SCRAM credential or user deleted",
+  "request.file": "change requested",
+  "request.approve": "request approved (one of several approvals)",
+  "request.apply": "request approved and applied",
+  "request.deny": "request denied",
+  "request.cancel": "request cancelled",
+  "request.timeout": "request timed out",
+  "plan.break-glass": "plan applied without approval (break-glass)",
+  "grant.end": "grant ended early",
+  "grant.expire": "grant expired: its ACLs removed",
+  "webhook.set": "webhook set",
+  "webhook.delete": "webhook removed",
+  "webhook.deliver": "notification not delivered (retried)",
+  "session.sign-in": "sign-in (and failed sign-ins)",
+  "session.sign-out": "sign-out",
+  "session.revoked": "session ended: credential refused",
+} as const;
+
+export const AUDIT_ACTIONS = Object.entries(AUDIT_ACTION_LABELS).map(([action, label]) => ({
+  action: action as AuditActionName,
+  label,
+}));
 
 const optionalText = z
   .string()

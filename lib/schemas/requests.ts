@@ -71,6 +71,11 @@ export const requestViewSchema = z.object({
   approvals: z.array(z.object({ principal: z.string(), at: z.string() })),
   approvalsNeeded: z.number().meta({ description: "Approvals by people other than the requester it needs (≥ 1)" }),
   grantId: z.string().nullable(),
+  owners: z.array(z.object({ resourceType: z.string(), prefix: z.string(), principals: z.array(z.string()) })).meta({
+    description:
+      "The cluster's owner rules this change touches: only one of their owners (or a super user) may approve. " +
+      "Empty: anyone Kafka lets make the change (an import's resources are known at its review)",
+  }),
   you: z.object({
     mayCancel: z.boolean(),
     mayReview: z
@@ -119,4 +124,27 @@ export const grantListQuerySchema = z.object({
     .optional()
     .transform((v) => (v ? v : undefined))
     .meta({ description: "Only the grants of this requester, e.g. User:alice" }),
+});
+
+export const webhookSetBodySchema = z.object({
+  url: safeString().trim().min(1, "The webhook's URL is required").max(2000, "At most 2000 characters"),
+  secret: safeString()
+    .min(16, "The signing secret has at least 16 characters")
+    .max(200, "At most 200 characters")
+    .meta({ description: "The HMAC-SHA256 key the receiver checks X-KSC-Signature-256 with; never shown again" }),
+});
+
+export const webhookViewSchema = z.object({
+  configured: z.boolean(),
+  target: z.string().nullable().meta({ description: "The URL's origin only (a webhook URL's path is often a secret)" }),
+  updatedBy: z.string().nullable(),
+  updatedAt: z.string().nullable(),
+});
+
+export const grantExtendBodySchema = z.object({
+  reason,
+  grantMinutes: z
+    .number({ error: "grantMinutes is a whole number of minutes" })
+    .int("grantMinutes is a whole number of minutes")
+    .positive("grantMinutes must be more than 0"),
 });

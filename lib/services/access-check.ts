@@ -16,7 +16,7 @@
 import "server-only";
 import type { Viewer } from "@/lib/auth/sign-in";
 import type { AccessCheckInput, AccessCheckResult } from "@/lib/schemas/access-check";
-import { getAclSnapshot, type AclSnapshotRead, type AclSnapshotReadOptions } from "./acl-snapshot";
+import { fromAclSnapshot, type AclSnapshotRead, type AclSnapshotReadOptions } from "./acl-snapshot";
 import { explainAccessDecision } from "./access-check-explain";
 import { clusterOf } from "@/lib/clusters";
 import { mapConfiguredClient, requestRegexBudget, rulesTooCostly, type MappedClient } from "./identities";
@@ -56,9 +56,9 @@ export async function explainAccess(
         `(${mapped.rule === null ? "no rule consulted" : `rule ${mapped.rule}`}; ${mapped.rules}).`,
     };
   }
-  const acls = await getAclSnapshot(viewer, options);
-  if (!acls.ok) return acls;
-  const applicable = acls.snapshot.matching(request.resourceType, request.resourceName);
-  const answer = explainAccessDecision(request, applicable, clusterOf(viewer.credential).authorizer);
-  return { ok: true, data: mapping ? { ...answer, mapping } : answer, aclSnapshot: acls.snapshot.info() };
+  return fromAclSnapshot(viewer, options, (snapshot) => {
+    const applicable = snapshot.matching(request.resourceType, request.resourceName);
+    const answer = explainAccessDecision(request, applicable, clusterOf(viewer.credential).authorizer);
+    return mapping ? { ...answer, mapping } : answer;
+  });
 }

@@ -569,6 +569,17 @@ export function getAclSnapshot(viewer: Viewer, options: AclSnapshotReadOptions =
   return aclSnapshotCache(clusterIdOf(viewer.credential)).get(viewer, options);
 }
 
+/** `build`'s answer from the viewer's snapshot with the snapshot's time and size, or why the snapshot was refused. */
+export async function fromAclSnapshot<T>(
+  viewer: Viewer,
+  options: AclSnapshotReadOptions,
+  build: (snapshot: AclSnapshot) => T,
+): Promise<AclSnapshotRead<T>> {
+  const read = await getAclSnapshot(viewer, options);
+  if (!read.ok) return read;
+  return { ok: true, data: build(read.snapshot), aclSnapshot: read.snapshot.info() };
+}
+
 /**
  * What Kafka created and deleted, after the change. Writes through lib/kafka's createAcls
  * and deleteAcls report themselves; call this for ACL changes made any other way.

@@ -28,11 +28,13 @@ import {
 } from "./plans";
 import { deleteScramUser, upsertScramUser } from "./scram-users";
 import { endGrant } from "./grants";
+import { deleteWebhook, setWebhook } from "./webhooks";
 import {
   approveChangeRequest,
   breakGlassApply,
   cancelChangeRequest,
   denyChangeRequest,
+  extendGrant,
   fileRequest,
   fileRequestFromPlan,
   reviewRequest,
@@ -170,6 +172,9 @@ const RUNS: Runs = {
   "request.deny": ({ viewer, params, input }) => denyChangeRequest(viewer, params?.id ?? "", input.comment),
   "request.cancel": ({ viewer, params }) => cancelChangeRequest(viewer, params?.id ?? ""),
   "grant.end": ({ viewer, params }) => endGrant(viewer, params?.id ?? ""),
+  "grant.extend": ({ viewer, params, input }) => extendGrant(viewer, params?.id ?? "", input),
+  "webhook.set": ({ viewer, input }) => setWebhook(viewer, input),
+  "webhook.delete": ({ viewer }) => deleteWebhook(viewer),
 };
 
 /** Runs the change `id` (its input already parsed with the declared schema); the answer is the declared output. */

@@ -148,26 +148,16 @@ export function tokenCreateCommand(
   return { command: line("kafka-delegation-tokens.sh", bootstrap, args) };
 }
 
+/** kafka-delegation-tokens.sh --renew / --expire of a token (its HMAC a placeholder), with the period asked for. */
+function tokenPeriodCommand(action: "renew" | "expiry", periodMs: number | null, bootstrap: string): CliCommand {
+  const args = [action === "renew" ? "--renew" : "--expire", `--${action}-time-period`, String(periodMs ?? -1)];
+  return { command: line("kafka-delegation-tokens.sh", bootstrap, [...args, "--hmac", HMAC_PLACEHOLDER]) };
+}
+
 export function tokenRenewCommand(renewPeriodMs: number | null, bootstrap: string): CliCommand {
-  return {
-    command: line("kafka-delegation-tokens.sh", bootstrap, [
-      "--renew",
-      "--renew-time-period",
-      String(renewPeriodMs ?? -1),
-      "--hmac",
-      HMAC_PLACEHOLDER,
-    ]),
-  };
+  return tokenPeriodCommand("renew", renewPeriodMs, bootstrap);
 }
 
 export function tokenExpireCommand(expiryPeriodMs: number | null, bootstrap: string): CliCommand {
-  return {
-    command: line("kafka-delegation-tokens.sh", bootstrap, [
-      "--expire",
-      "--expiry-time-period",
-      String(expiryPeriodMs ?? -1),
-      "--hmac",
-      HMAC_PLACEHOLDER,
-    ]),
-  };
+  return tokenPeriodCommand("expiry", expiryPeriodMs, bootstrap);
 }

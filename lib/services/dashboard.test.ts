@@ -437,6 +437,7 @@ describe("requestPosture", () => {
     outcome: null,
     attempts: 0,
     lastError: null,
+    claimedAt: null,
     ...over,
   });
 

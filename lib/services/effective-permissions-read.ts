@@ -200,11 +200,11 @@ export async function effectivePermissionsExport(
   query: EffectivePermissionsQuery,
   options: AclSnapshotReadOptions = {},
 ): Promise<ActionResult<EffectiveExport>> {
+  const assumptions = clusterOf(viewer.credential).authorizer;
+  const config = toAuthorizerConfig(assumptions);
   const acls = await getAclSnapshot(viewer, options);
   if (!acls.ok) return acls;
   const { snapshot } = acls;
-  const assumptions = clusterOf(viewer.credential).authorizer;
-  const config = toAuthorizerConfig(assumptions);
   const { question, host } = query;
   const notes = exportNotes(host, assumptions);
   let rows: EffectiveExport["rows"];

@@ -37,9 +37,8 @@ import {
   type StoredRequest,
 } from "@/lib/db/change-request";
 import { getPrisma } from "@/lib/db/client";
-import { liveGrants, saveGrant } from "@/lib/db/access-grant";
-import { sendJob } from "@/lib/jobs/queue";
-import { bindingKey, formatEntity } from "@/lib/policy";
+import { bindingsHeldByOthers, saveGrant } from "@/lib/db/access-grant";
+import { bindingKey, cleanBinding, formatEntity } from "@/lib/policy";
 import type { AclBinding } from "@/lib/policy/types";
 import type { PlanCreateBody } from "@/lib/schemas/plans";
 import type {
@@ -51,7 +50,9 @@ import type {
 } from "@/lib/schemas/requests";
 import type { ActionResult } from "@/lib/schemas/result";
 import { expandTemplateBody } from "./acl-plans";
-import { GRANT_EXPIRY_JOB, NO_SERVICE_PRINCIPAL_FOR_GRANTS } from "./grants";
+import { grantOfRequesterOrApprover, NO_SERVICE_PRINCIPAL_FOR_GRANTS, scheduleGrant } from "./grants";
+import { notify } from "./webhooks";
+import { describeRules, maxGrantMinutes, ownerRulesFor, rulesNotOwnedBy } from "./owners";
 import { applyPlan, createPlan, type PlanApplyView, type PlanView } from "./plans";
 
 type Failure = Extract<ActionResult<never>, { ok: false }>;
@@ -80,6 +81,12 @@ function describeList(verb: string, bindings: readonly AclBinding[]): string {
   const first = describeBinding(bindings[0]!);
   const more = bindings.length > 1 ? ` and ${bindings.length - 1} more` : "";
   return `${verb} ${first}${more}`;
+}
+
+/** The bindings an ACL plan creates and deletes (none for a quota plan). */
+function planBindings(payload: unknown): AclBinding[] {
+  const p = payload as { create?: AclBinding[]; delete?: AclBinding[] } | null;
+  return [...(p?.create ?? []), ...(p?.delete ?? [])];
 }
 
 /** One line for lists: what the change does. */
@@ -119,6 +126,22 @@ function requestedCreates(change: PlanCreateBody): ActionResult<AclBinding[]> {
   };
 }
 
+/** The bindings a change names before any plan is made (an import's are known only from its plan). */
+function namedBindings(change: PlanCreateBody): AclBinding[] {
+  switch (change.kind) {
+    case "acl.create": {
+      const creates = requestedCreates(change);
+      return creates.ok ? creates.data : [];
+    }
+    case "acl.delete":
+      return change.bindings;
+    case "acl.change":
+      return [...change.create, ...change.delete];
+    default:
+      return [];
+  }
+}
+
 function policyOf(clusterId: string) {
   return clusterById(clusterId).requests;
 }
@@ -142,6 +165,14 @@ function viewOf(r: StoredRequest, viewer: Viewer, grantId: string | null, now = 
   else if (mine && policy.approvals > 0)
     why = "This cluster needs someone other than the requester to approve (four-eyes).";
   else if (r.approvals.some((a) => a.principal === viewer.principal)) why = "You approved it already.";
+  else {
+    const notOwner = rulesNotOwnedBy(
+      viewer.principal,
+      ownerRulesFor(namedBindings(r.input as PlanCreateBody), policy.owners),
+    );
+    if (notOwner.length > 0 && !isSuperUser(viewer))
+      why = `Only an owner (or a super user) approves changes on ${describeRules(notOwner)}.`;
+  }
   return {
     id: r.id,
     createdAt: r.createdAt.toISOString(),
@@ -160,6 +191,11 @@ function viewOf(r: StoredRequest, viewer: Viewer, grantId: string | null, now = 
     approvals: r.approvals.map((a) => ({ principal: a.principal, at: a.at.toISOString() })),
     approvalsNeeded: Math.max(1, policy.approvals),
     grantId,
+    owners: ownerRulesFor(namedBindings(r.input as PlanCreateBody), policy.owners).map((o) => ({
+      resourceType: o.resourceType,
+      prefix: o.prefix,
+      principals: [...o.principals],
+    })),
     you: { mayCancel: mine && status === "PENDING", mayReview: why === null, why },
   };
 }
@@ -198,6 +234,21 @@ async function audit(
   });
 }
 
+/** What a notification says of a request: who, what, why; never anything secret. */
+function requestFields(r: StoredRequest, extra: Record<string, unknown> = {}) {
+  return {
+    request: {
+      id: r.id,
+      requester: r.requester,
+      kind: r.kind,
+      summary: r.summary,
+      reason: r.reason,
+      grantMinutes: r.grantSeconds === null ? null : r.grantSeconds / 60,
+      ...extra,
+    },
+  };
+}
+
 function step(
   r: StoredRequest,
   viewer: Viewer,
@@ -213,12 +264,16 @@ export async function fileRequest(viewer: Viewer, body: RequestFileBody): Promis
   const policy = policyOf(clusterId);
   let grantSeconds: number | null = null;
   if (body.grantMinutes !== undefined) {
-    if (body.grantMinutes > policy.maxGrantMinutes)
+    const owned = ownerRulesFor(namedBindings(body.change), policy.owners);
+    const most = maxGrantMinutes(policy.maxGrantMinutes, owned);
+    if (body.grantMinutes > most)
       return {
         ok: false,
         code: "VALIDATION",
-        message: `A grant on this cluster lasts at most ${policy.maxGrantMinutes} minutes; ask for less.`,
-        fieldErrors: { grantMinutes: [`At most ${policy.maxGrantMinutes} minutes`] },
+        message:
+          `A grant ${owned.length > 0 ? `on ${describeRules(owned)}` : "on this cluster"} lasts at most ${most} ` +
+          `minutes; ask for less.`,
+        fieldErrors: { grantMinutes: [`At most ${most} minutes`] },
       };
     if (clusterById(clusterId).servicePrincipal === null)
       return {
@@ -245,6 +300,7 @@ export async function fileRequest(viewer: Viewer, body: RequestFileBody): Promis
     now,
   });
   await audit(viewer, stored, "request.file", "success", `Requested: ${stored.summary}. Reason: ${stored.reason}`);
+  await notify(clusterId, "request.filed", requestFields(stored), `${stored.requester} requests: ${stored.summary}`);
   return step(stored, viewer, null, `Request filed; it waits for a decision until ${when(stored.timeoutAt)}.`);
 }
 
@@ -357,19 +413,42 @@ export async function approveChangeRequest(
       code: "CONFLICT",
       message: "Approve the plan you reviewed for this request (review it first: its plan is made as you).",
     };
+  const owned = ownerRulesFor(planBindings(plan.payload), policyOf(r.clusterId).owners);
+  const notOwner = rulesNotOwnedBy(viewer.principal, owned);
+  if (notOwner.length > 0 && !isSuperUser(viewer))
+    return {
+      ok: false,
+      code: "DENIED",
+      message:
+        `Only an owner (or a super user) may approve changes on ${describeRules(notOwner)}. ` + `Nothing was changed.`,
+    };
   if (!(await claimRequest(id, viewer.principal)))
     return {
       ok: false,
       code: "CONFLICT",
       message: "This request is being decided by someone else right now, or was decided; nothing was changed.",
     };
+  // The approvals as they are now that this approver holds the request: another approver may
+  // have recorded theirs since it was read above (counting from that read would record this one
+  // as short of the count instead of applying, and the request would wait for a third).
+  const held = (await getRequest(id)) ?? r;
+  if (held.approvals.some((a) => a.principal === viewer.principal)) {
+    await releaseRequest(id, viewer.principal);
+    return { ok: false, code: "CONFLICT", message: "You approved this request already; nothing was changed." };
+  }
   const policy = policyOf(r.clusterId);
-  const others = r.approvals.filter((a) => a.principal !== viewer.principal && a.principal !== r.requester).length;
+  const others = held.approvals.filter((a) => a.principal !== viewer.principal && a.principal !== r.requester).length;
   if (policy.approvals > 1 && others + 1 < policy.approvals) {
     await addApproval(id, viewer.principal, planId);
     await releaseRequest(id, viewer.principal);
     const message = `Approval ${others + 1} of ${policy.approvals} recorded; it is applied at the last approval.`;
     await audit(viewer, r, "request.approve", "success", message, planId);
+    await notify(
+      r.clusterId,
+      "request.approved",
+      requestFields(r, { approver: viewer.principal }),
+      `${viewer.principal} approved ${r.requester}'s request (${others + 1} of ${policy.approvals}): ${r.summary}`,
+    );
     const again = (await getRequest(id)) ?? r;
     return step(again, viewer, null, message);
   }
@@ -401,6 +480,12 @@ export async function approveChangeRequest(
   }
   const message = `Approved and applied (plan ${planId}): ${applied.data.message ?? "done"}.${grantNote}`;
   await audit(viewer, r, "request.apply", "success", message, planId);
+  await notify(
+    r.clusterId,
+    "request.applied",
+    requestFields(r, { approver: viewer.principal, planId, grantId }),
+    `${viewer.principal} approved and applied ${r.requester}'s request: ${r.summary}`,
+  );
   const after = (await getRequest(id)) ?? r;
   return step(after, viewer, grantId, message);
 }
@@ -415,18 +500,9 @@ async function recordGrant(r: StoredRequest, approver: Viewer, planId: string, r
       const o = x as { action?: string; ok?: boolean };
       return o.action === "create" && o.ok === true;
     })
-    .map(({ resourceType, resourceName, patternType, principal, host, operation, permissionType }) => ({
-      resourceType,
-      resourceName,
-      patternType,
-      principal,
-      host,
-      operation,
-      permissionType,
-    }));
+    .map(cleanBinding);
   const requested = requestedCreates(r.input as PlanCreateBody);
-  const heldByLive = new Set((await liveGrants(r.clusterId)).flatMap((g) => g.bindings.map(bindingKey)));
-  const alsoHeld = requested.ok ? requested.data.filter((b) => heldByLive.has(bindingKey(b))) : [];
+  const alsoHeld = requested.ok ? await bindingsHeldByOthers(r.clusterId, "", requested.data) : [];
   const keys = new Set<string>();
   const bindings: AclBinding[] = [...created, ...alsoHeld].filter((b) => {
     const k = bindingKey(b);
@@ -445,13 +521,7 @@ async function recordGrant(r: StoredRequest, approver: Viewer, planId: string, r
     bindings,
     expiresAt,
   });
-  await sendJob(GRANT_EXPIRY_JOB, { grantId: grant.id }, { startAfter: expiresAt, id: grant.id }).catch(
-    (error: unknown) => {
-      console.error(
-        `[console] queueing the expiry of grant ${grant.id}: ${error instanceof Error ? error.message : String(error)} (the sweep removes it)`,
-      );
-    },
-  );
+  await scheduleGrant(grant);
   return grant;
 }
 
@@ -460,6 +530,13 @@ export async function denyChangeRequest(
   id: string,
   comment: string,
 ): Promise<ActionResult<RequestStepResult>> {
+  if (comment.trim() === "")
+    return {
+      ok: false,
+      code: "VALIDATION",
+      message: "Say why the request is denied: a comment is required.",
+      fieldErrors: { comment: ["A comment is required"] },
+    };
   const found = await ownCluster(viewer, id);
   if (!found.ok) return found;
   const r = found.data;
@@ -476,6 +553,12 @@ export async function denyChangeRequest(
     };
   const message = `Denied: ${comment}`;
   await audit(viewer, r, "request.deny", "success", message);
+  await notify(
+    r.clusterId,
+    "request.denied",
+    requestFields(r, { deniedBy: viewer.principal, comment }),
+    `${viewer.principal} denied ${r.requester}'s request: ${r.summary}`,
+  );
   return step((await getRequest(id)) ?? r, viewer, null, message);
 }
 
@@ -557,4 +640,26 @@ export async function breakGlassApply(
     };
   }
   return applyPlan(viewer, planId, { approvedAs: "break-glass" });
+}
+
+/**
+ * Asks to extend a live grant: a new request for the same ACLs, with a reason and a new
+ * duration (its requester or approver). Approved, it is a grant of its own holding them too,
+ * so the first grant's expiry keeps them until the new one ends.
+ */
+export async function extendGrant(
+  viewer: Viewer,
+  grantId: string,
+  body: { reason: string; grantMinutes: number },
+): Promise<ActionResult<RequestStepResult>> {
+  const own = await grantOfRequesterOrApprover(viewer, grantId, "ask to extend this grant");
+  if (!own.ok) return own;
+  const g = own.data;
+  if (g.status === "ENDED")
+    return { ok: false, code: "CONFLICT", message: "This grant has ended; request the access anew." };
+  return fileRequest(viewer, {
+    change: { kind: "acl.create", bindings: g.bindings },
+    reason: `Extend grant ${g.id}: ${body.reason}`,
+    grantMinutes: body.grantMinutes,
+  });
 }

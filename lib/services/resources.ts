@@ -30,7 +30,13 @@ import {
   type ResourceIndexQuery,
   type ResourceSection,
 } from "@/lib/schemas/resources";
-import { getAclSnapshot, type AclSnapshot, type AclSnapshotRead, type AclSnapshotReadOptions } from "./acl-snapshot";
+import {
+  fromAclSnapshot,
+  getAclSnapshot,
+  type AclSnapshot,
+  type AclSnapshotRead,
+  type AclSnapshotReadOptions,
+} from "./acl-snapshot";
 import { buildResourceDetail, buildSection, userResourcesOfSnapshot } from "./resources-view";
 
 /**
@@ -120,18 +126,13 @@ export async function resourceIndex(
 }
 
 /** One resource: the ACLs that apply, by reason, and the effective-permission matrix (needs DESCRIBE on CLUSTER). */
-export async function resourceDetail(
+export function resourceDetail(
   viewer: Viewer,
   query: ResourceDetailQuery,
   options: AclSnapshotReadOptions = {},
 ): Promise<AclSnapshotRead<ResourceDetail>> {
-  const acls = await getAclSnapshot(viewer, options);
-  if (!acls.ok) return acls;
-  const { snapshot } = acls;
-  const applicable = AclIndex.build(snapshot.matching(query.type, query.name));
-  return {
-    ok: true,
-    data: buildResourceDetail(query.type, query.name, applicable, clusterOf(viewer.credential).authorizer),
-    aclSnapshot: snapshot.info(),
-  };
+  return fromAclSnapshot(viewer, options, (snapshot) => {
+    const applicable = AclIndex.build(snapshot.matching(query.type, query.name));
+    return buildResourceDetail(query.type, query.name, applicable, clusterOf(viewer.credential).authorizer);
+  });
 }

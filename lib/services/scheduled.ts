@@ -4,6 +4,9 @@
  *   grant-expiry   one job per grant, queued for its expiry (its id is the grant's, so it
  *                  is queued once): removes what the grant created (removeExpiredGrant);
  *                  a failure is retried with backoff.
+ *   grant-expiring a grant's "expiring soon" notification, 15 minutes before its expiry.
+ *   webhook        one notification to the cluster's webhook (webhooks.ts), retried with
+ *                  backoff; each failed attempt is in the audit trail.
  *   sweep          every minute, on one instance: every grant past its expiry and not
  *                  ended (a job lost, an instance killed at the moment, a broker that was
  *                  down) and every request past its timeout. Each removal is claimed in the
@@ -12,7 +15,8 @@
 import "server-only";
 import { dueGrants } from "@/lib/db/access-grant";
 import { startJobQueue, type JobQueue } from "@/lib/jobs/queue";
-import { GRANT_EXPIRY_JOB, removeExpiredGrant } from "./grants";
+import { GRANT_EXPIRING_JOB, GRANT_EXPIRY_JOB, notifyExpiringSoon, removeExpiredGrant } from "./grants";
+import { deliverWebhook, WEBHOOK_JOB } from "./webhooks";
 import { timeOutDueRequests } from "./requests";
 
 export const SWEEP_JOB = "sweep";
@@ -44,6 +48,17 @@ export function startScheduledWork(
         handler: async (data) => {
           if (typeof data.grantId === "string") await removeExpiredGrant(data.grantId);
         },
+      },
+      [GRANT_EXPIRING_JOB]: {
+        retryLimit: 3,
+        handler: async (data) => {
+          if (typeof data.grantId === "string") await notifyExpiringSoon(data.grantId);
+        },
+      },
+      [WEBHOOK_JOB]: {
+        retryLimit: 8,
+        retryDelayMaxSeconds: 900,
+        handler: (data) => deliverWebhook(data),
       },
       [SWEEP_JOB]: {
         cron: "* * * * *",

@@ -31,7 +31,7 @@ import type {
   ScramUserList,
 } from "@/lib/schemas/scram-users";
 import { DEFAULT_LOCK_WAIT_MS, LockBusyError, LockUnavailableError, withConsoleLocks } from "@/lib/db/locks";
-import { auditedMutation } from "./audited-mutation";
+import { auditedMutation, type KafkaWriter } from "./audited-mutation";
 import { COMMAND_CONFIG_PLACEHOLDER, shellQuote } from "./cli-equivalent";
 import { clusterIdFor } from "./kafka-cluster-id";
 
@@ -204,41 +204,27 @@ async function upsertLocked(
         : existing.some((c) => c.mechanism === input.mechanism)
           ? "rotated"
           : "added";
-  const principal = `User:${input.user}`;
-  return auditedMutation(
+  return auditedScramChange(
+    viewer,
+    input.user,
     {
-      viewer,
       action: SCRAM_ACTION[change],
-      category: "scram",
       target: `user ${input.user} ${input.mechanism}`,
       request: { user: input.user, mechanism: input.mechanism, iterations: input.iterations, generated },
-      before: { credentials: existing },
-      subjects: [principal],
+      before: existing,
     },
-    async (kafka) => {
-      await kafka.upsertScramCredential(viewer.credential, input.user, input.mechanism, password, input.iterations);
-      const credentials = await credentialsOf(viewer, input.user).catch(() => null);
-      return {
-        result: {
-          ok: true,
-          data: {
-            user: input.user,
-            principal,
-            change,
-            credentials: credentials ?? [],
-            ...(generated ? { generatedPassword: password } : {}),
-            cli: [
-              scramCommand(
-                input.user,
-                { add: { mechanism: input.mechanism, iterations: input.iterations } },
-                bootstrapOf(viewer),
-              ),
-            ],
-          },
-        },
-        audit: { outcome: "success", after: credentials === null ? undefined : { credentials } },
-      };
-    },
+    (kafka) => kafka.upsertScramCredential(viewer.credential, input.user, input.mechanism, password, input.iterations),
+    () => ({
+      change,
+      ...(generated ? { generatedPassword: password } : {}),
+      cli: [
+        scramCommand(
+          input.user,
+          { add: { mechanism: input.mechanism, iterations: input.iterations } },
+          bootstrapOf(viewer),
+        ),
+      ],
+    }),
   );
 }
 
@@ -270,31 +256,51 @@ async function deleteLocked(
   ) {
     return { ok: false, code: "NOT_FOUND", message: `${input.user} has no ${input.mechanism ?? "SCRAM"} credential.` };
   }
-  const principal = `User:${input.user}`;
-  return auditedMutation(
+  return auditedScramChange(
+    viewer,
+    input.user,
     {
-      viewer,
       action: "scram.delete",
-      category: "scram",
       target: `user ${input.user} ${mechanisms.join(", ")}`,
       request: { user: input.user, mechanisms },
-      before: { credentials: existing },
-      subjects: [principal],
+      before: existing,
     },
     async (kafka) => {
       for (const mechanism of mechanisms) await kafka.deleteScramCredential(viewer.credential, input.user, mechanism);
-      const credentials = await credentialsOf(viewer, input.user).catch(() => null);
+    },
+    () => ({ change: "deleted", cli: [scramCommand(input.user, { delete: mechanisms }, bootstrapOf(viewer))] }),
+  );
+}
+
+/**
+ * A SCRAM change of `user`'s credentials, audited (category "scram", the user a subject): `send` makes it, then the
+ * user's credentials are read again for the answer and the audit's `after` (none when that read fails). `answer` gives
+ * the rest of the answer: what changed, the generated password if any, the CLI equivalent.
+ */
+function auditedScramChange(
+  viewer: Viewer,
+  user: string,
+  audit: { action: string; target: string; request: Record<string, unknown>; before: Credentials | null },
+  send: (kafka: KafkaWriter) => Promise<void>,
+  answer: () => Pick<ScramChangeResult, "change" | "generatedPassword" | "cli">,
+): Promise<ActionResult<ScramChangeResult>> {
+  const principal = `User:${user}`;
+  return auditedMutation(
+    {
+      viewer,
+      action: audit.action,
+      category: "scram",
+      target: audit.target,
+      request: audit.request,
+      before: { credentials: audit.before },
+      subjects: [principal],
+    },
+    async (kafka) => {
+      await send(kafka);
+      const credentials = await credentialsOf(viewer, user).catch(() => null);
+      const { change, cli, ...generated } = answer();
       return {
-        result: {
-          ok: true,
-          data: {
-            user: input.user,
-            principal,
-            change: "deleted",
-            credentials: credentials ?? [],
-            cli: [scramCommand(input.user, { delete: mechanisms }, bootstrapOf(viewer))],
-          },
-        },
+        result: { ok: true, data: { user, principal, change, credentials: credentials ?? [], ...generated, cli } },
         audit: { outcome: "success", after: credentials === null ? undefined : { credentials } },
       };
     },

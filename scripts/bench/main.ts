@@ -8,6 +8,7 @@
  *                                        its workload file is kept, to profile a row process by hand)
  *   npm run bench -- plan                only the blast radius of an ACL change (part 4), bench/report.json
  *   npm run bench -- preview             an ACL import's preview (5,000 into 100,000), scripts/acl-preview-measure.ts
+ *   npm run bench -- grants              10,000 live grants at 100,000 ACLs: expiry, dashboard, sweep (grants.ts)
  *   npm run bench                        both suites
  *
  * What is measured:
@@ -97,10 +98,28 @@ if (process.argv[2] === "preview") {
 
 const args = process.argv.slice(2);
 const suiteArg = args.find((a) => !a.startsWith("--"));
+// Grants that end by themselves at 10,000 live grants and 100,000 ACLs (scripts/bench/grants.ts).
+if (suiteArg === "grants") {
+  const out = path.join(ROOT, "bench", "report.json");
+  let report: Record<string, unknown> = {};
+  try {
+    report = JSON.parse(readFileSync(out, "utf8")) as Record<string, unknown>;
+  } catch {
+    // no earlier report
+  }
+  report.grants = await (await import("./grants")).grantsBench();
+  mkdirSync(path.dirname(out), { recursive: true });
+  writeFileSync(out, `${JSON.stringify(report, null, 2)}\n`);
+  console.log(`\nwrote ${path.relative(ROOT, out)}`);
+  process.exit(0);
+}
 // The auditor views' exports (scripts/bench-ui.ts).
 if (suiteArg === "ui") process.exit(await (await import("../bench-ui")).runUiBench());
 if (suiteArg !== undefined && suiteArg !== "policy" && suiteArg !== "plan") {
-  console.error(`unknown benchmark "${suiteArg}"; usage: npm run bench -- [policy|plan] [--quick] [--no-java]`);
+  console.error(
+    `unknown benchmark "${suiteArg}"; usage: npm run bench -- ` +
+      `[policy|plan|grants|preview|console|ui] [--quick] [--no-java]`,
+  );
   process.exit(2);
 }
 const RUN_POLICY = suiteArg === undefined || suiteArg === "policy";

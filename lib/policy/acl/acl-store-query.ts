@@ -3,13 +3,14 @@
  * console needs beside them: names starting with a prefix, the patterns that apply to a
  * name, a principal fragment), the orders a page can be a slice of, and the page.
  */
-import type {
-  AclBinding,
-  AclBindingFilter,
-  AclOperationFilter,
-  AclPermissionTypeFilter,
-  PatternTypeFilter,
-  ResourceTypeFilter,
+import {
+  ACL_BINDING_FIELDS,
+  type AclBinding,
+  type AclBindingFilter,
+  type AclOperationFilter,
+  type AclPermissionTypeFilter,
+  type PatternTypeFilter,
+  type ResourceTypeFilter,
 } from "../types";
 
 /**
@@ -19,16 +20,7 @@ import type {
  * orders just its matches (a small answer is sorted, a large one picked out of the
  * permutation). `descending` reverses the whole order.
  */
-export const ACL_STORE_SORTS = [
-  "resource",
-  "resourceType",
-  "resourceName",
-  "patternType",
-  "principal",
-  "host",
-  "operation",
-  "permissionType",
-] as const;
+export const ACL_STORE_SORTS = ["resource", ...ACL_BINDING_FIELDS] as const;
 export type AclStoreSort = (typeof ACL_STORE_SORTS)[number];
 
 export interface AclStoreQuery {

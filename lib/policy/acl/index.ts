@@ -32,6 +32,7 @@ export * from "./lint";
 export * from "./plan";
 export * from "./plan-universe";
 export { cleanBinding, distinctBindings, findAclEntry } from "./acl-set";
+export { bindingsOnlyItHolds, expireGrants, type ExpiryResult, type GrantExpiry, type GrantState } from "./grants";
 export { blastRadius, type BlastRadiusInput } from "./blast-radius";
 export {
   BlastRadius,

@@ -24,21 +24,12 @@ import {
   PATTERN_TYPES,
   PERMISSION_TYPES,
   RESOURCE_TYPES,
+  ACL_BINDING_FIELDS,
   type AclBinding,
 } from "../types";
 import { SUPPORTED_OPERATIONS, isOperationSupported } from "./operations";
 
 export type AclValidation = { ok: true } | { ok: false; error: "INVALID_REQUEST"; message: string };
-
-const FIELDS = [
-  "resourceType",
-  "resourceName",
-  "patternType",
-  "principal",
-  "host",
-  "operation",
-  "permissionType",
-] as const;
 
 /** The enum names Kafka has but that only make sense in filters (or are UNKNOWN). */
 const FILTER_ONLY: Record<"resourceType" | "patternType" | "operation" | "permissionType", readonly string[]> = {
@@ -70,7 +61,7 @@ export function validateNewAcl(binding: unknown): AclValidation {
       "An ACL binding must be an object with resourceType, resourceName, patternType, principal, host, " +
         "operation and permissionType.",
     );
-  for (const field of FIELDS) {
+  for (const field of ACL_BINDING_FIELDS) {
     const value = binding[field];
     if (typeof value !== "string") {
       return invalid(
@@ -80,7 +71,7 @@ export function validateNewAcl(binding: unknown): AclValidation {
       );
     }
   }
-  const b = binding as unknown as Record<(typeof FIELDS)[number], string>;
+  const b = binding as unknown as Record<(typeof ACL_BINDING_FIELDS)[number], string>;
   for (const field of ["resourceType", "patternType", "operation", "permissionType"] as const) {
     const value = b[field];
     if (FILTER_ONLY[field].includes(value)) {

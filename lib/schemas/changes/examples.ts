@@ -3,6 +3,8 @@
  * nobody uses on the dev broker, so sending them in order (create, then delete) is harmless.
  */
 
+import type { PathParam } from "@/lib/schemas/api";
+
 /** A binding nobody uses: the e2e test creates it with the `create` example and deletes it with the `delete` one. */
 export const EXAMPLE_BINDING = {
   resourceType: "TOPIC",
@@ -39,3 +41,8 @@ export const UNKNOWN_HMAC = "a3NjLWFwaS1leGFtcGxlLW5vdC1hLXJlYWwtaG1hYw==";
 
 /** A well-formed id that names nothing (the route answers 404). */
 export const UNKNOWN_ID = "00000000-0000-4000-8000-000000000000";
+
+/** The `{id}` of a path that names one record by its uuid (the example names nothing: 404). */
+export function uuidPathParam(description: string): Record<string, PathParam> {
+  return { id: { description, schema: { type: "string", format: "uuid" }, example: UNKNOWN_ID } };
+}

@@ -9,6 +9,7 @@ import { planApply, planCreate } from "./plans";
 import { quotaAlter } from "./quotas";
 import {
   grantEnd,
+  grantExtend,
   planBreakGlass,
   requestApprove,
   requestCancel,
@@ -16,6 +17,8 @@ import {
   requestFile,
   requestFromPlan,
   requestReview,
+  webhookDelete,
+  webhookSet,
 } from "./requests";
 import { scramDelete, scramUpsert } from "./scram-users";
 import { signIn, signOut } from "./session";
@@ -47,6 +50,9 @@ export const CHANGES = {
   "request.deny": requestDeny,
   "request.cancel": requestCancel,
   "grant.end": grantEnd,
+  "grant.extend": grantExtend,
+  "webhook.set": webhookSet,
+  "webhook.delete": webhookDelete,
 } as const;
 
 export type ChangeId = keyof typeof CHANGES;

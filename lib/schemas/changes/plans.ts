@@ -1,16 +1,9 @@
 /** Sealed plans: preview any ACL, import or quota change and keep it; apply exactly a kept plan. */
 import { planApplyResultSchema, planCreateBodySchema, planViewSchema } from "@/lib/schemas/plans";
-import type { PathParam } from "@/lib/schemas/api";
 import { defineChange, NO_INPUT } from "./definition";
-import { EXAMPLE_BINDING, EXAMPLE_IMPORT_YAML, EXAMPLE_QUOTA_ENTITY, UNKNOWN_ID } from "./examples";
+import { EXAMPLE_BINDING, EXAMPLE_IMPORT_YAML, EXAMPLE_QUOTA_ENTITY, uuidPathParam } from "./examples";
 
-export const PLAN_ID: Record<string, PathParam> = {
-  id: {
-    description: "The plan's id (from POST /api/v1/plans)",
-    schema: { type: "string", format: "uuid" },
-    example: UNKNOWN_ID,
-  },
-};
+export const PLAN_ID = uuidPathParam("The plan's id (from POST /api/v1/plans)");
 export const NO_SUCH_PLAN = "There is no plan with this id (it may have expired and been removed)";
 export const NOT_YOUR_PLAN = "The plan was made by another principal: only they may see and apply it";
 

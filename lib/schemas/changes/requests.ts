@@ -5,41 +5,38 @@
  */
 import { z } from "zod";
 import {
+  grantExtendBodySchema,
   grantViewSchema,
   requestApproveBodySchema,
   requestDenyBodySchema,
   requestFileBodySchema,
   requestFromPlanBodySchema,
   requestStepResultSchema,
+  webhookSetBodySchema,
+  webhookViewSchema,
 } from "@/lib/schemas/requests";
 import { planApplyResultSchema, planViewSchema } from "@/lib/schemas/plans";
 import { safeString } from "@/lib/schemas/safe-text";
-import type { PathParam } from "@/lib/schemas/api";
 import { defineChange, NO_INPUT } from "./definition";
-import { EXAMPLE_BINDING, UNKNOWN_ID } from "./examples";
+import { EXAMPLE_BINDING, UNKNOWN_ID, uuidPathParam } from "./examples";
 import { PLAN_ID } from "./plans";
 
-export const REQUEST_PATH_ID: Record<string, PathParam> = {
-  id: {
-    description: "The request's id (from POST /api/v1/requests or GET /api/v1/requests)",
-    schema: { type: "string", format: "uuid" },
-    example: UNKNOWN_ID,
-  },
-};
-const GRANT_ID: Record<string, PathParam> = {
-  id: {
-    description: "The grant's id (from GET /api/v1/grants or a request's grantId)",
-    schema: { type: "string", format: "uuid" },
-    example: UNKNOWN_ID,
-  },
-};
+export const REQUEST_PATH_ID = uuidPathParam("The request's id (from POST /api/v1/requests or GET /api/v1/requests)");
+const GRANT_ID = uuidPathParam("The grant's id (from GET /api/v1/grants or a request's grantId)");
 const NO_SUCH_REQUEST = "There is no request with this id on this cluster";
+const WEBHOOK_STATUSES = { 403: "Only a super user of this cluster may change its webhook" } as const;
 const NOT_PENDING = "The request is no longer pending (decided, being approved by someone else, or timed out)";
 
-const REVIEW_LINK = {
+const FILED_LINKS = {
+  show: { operationId: "getRequest", description: "The request", parameters: { id: "$response.body#/request/id" } },
   review: {
     operationId: "reviewRequest",
     description: "Its plan, made as the reviewer",
+    parameters: { id: "$response.body#/request/id" },
+  },
+  cancel: {
+    operationId: "cancelRequest",
+    description: "Withdraw it (its requester)",
     parameters: { id: "$response.body#/request/id" },
   },
 };
@@ -71,7 +68,7 @@ export const requestFile = defineChange({
         },
       },
     },
-    links: REVIEW_LINK,
+    links: FILED_LINKS,
   },
 });
 
@@ -223,6 +220,34 @@ export const grantEnd = defineChange({
   },
 });
 
+export const grantExtend = defineChange({
+  id: "grant.extend",
+  summary: "Ask to extend a grant (a new request)",
+  description:
+    "Its requester or approver files a new request for the same ACLs with a reason and a duration, reviewed like " +
+    "any request. Approved, it is a grant of its own that holds them too: the first grant's expiry keeps them " +
+    "until the new one ends.",
+  input: grantExtendBodySchema,
+  output: requestStepResultSchema,
+  audit: { actions: ["request.file"], target: "the new request, naming the grant" },
+  plan: "none",
+  http: {
+    method: "post",
+    path: "/api/v1/grants/{id}/extend",
+    operationId: "extendGrant",
+    area: "Requests",
+    pathParams: GRANT_ID,
+    bodyExamples: {
+      hour: { summary: "One more hour", value: { reason: "The migration runs late", grantMinutes: 60 } },
+    },
+    statuses: {
+      403: "Only its requester or approver may ask",
+      404: "There is no grant with this id on this cluster",
+      409: "It has ended",
+    },
+  },
+});
+
 export const planBreakGlass = defineChange({
   id: "plan.break-glass",
   summary: "Apply a plan without approval on a four-eyes cluster (super users, with a reason)",
@@ -250,5 +275,50 @@ export const planBreakGlass = defineChange({
       409: "Expired, applied, or the state changed since the preview",
     },
     kafka: true,
+  },
+});
+
+export const webhookSet = defineChange({
+  id: "webhook.set",
+  summary: "Set this cluster's webhook for requests and grants",
+  description:
+    "Notifications (request filed, approved, applied, denied; grant expiring soon, expired) are posted to the URL " +
+    "as Slack-compatible JSON signed with X-KSC-Signature-256: sha256=HMAC(secret, X-KSC-Timestamp + '.' + body). " +
+    "The URL must be https (http only with WEBHOOK_ALLOW_HTTP) and resolve to public addresses only (not loopback, " +
+    "private, link-local or metadata ones unless listed in WEBHOOK_ALLOWED_HOSTS); redirects are not followed. " +
+    "The secret is kept encrypted and never shown again. Super users only.",
+  input: webhookSetBodySchema,
+  output: webhookViewSchema,
+  audit: { actions: ["webhook.set"], target: "the webhook's origin (never the secret)" },
+  plan: "none",
+  http: {
+    method: "put",
+    path: "/api/v1/webhook",
+    operationId: "setWebhook",
+    area: "Requests",
+    bodyExamples: {
+      private: {
+        summary: "A loopback target is refused (400)",
+        value: { url: "https://127.0.0.1/hook", secret: "an-example-secret-0123" },
+      },
+    },
+    statuses: WEBHOOK_STATUSES,
+  },
+});
+
+export const webhookDelete = defineChange({
+  id: "webhook.delete",
+  summary: "Turn this cluster's notifications off",
+  description: "Removes the webhook and its secret. Super users only.",
+  input: NO_INPUT,
+  output: webhookViewSchema,
+  audit: { actions: ["webhook.delete"], target: "the webhook" },
+  plan: "none",
+  http: {
+    method: "delete",
+    path: "/api/v1/webhook",
+    operationId: "deleteWebhook",
+    area: "Requests",
+    statuses: WEBHOOK_STATUSES,
   },
 });

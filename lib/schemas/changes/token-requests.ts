@@ -6,17 +6,12 @@ import {
   tokenRequestViewSchema,
   tokenRetrievedSchema,
 } from "@/lib/schemas/tokens";
-import type { PathParam } from "@/lib/schemas/api";
 import { defineChange, NO_INPUT } from "./definition";
-import { UNKNOWN_ID } from "./examples";
+import { uuidPathParam } from "./examples";
 
-const REQUEST_ID: Record<string, PathParam> = {
-  id: {
-    description: "The token request's id (from POST /api/v1/token-requests or the lists of GET /api/v1/token-requests)",
-    schema: { type: "string", format: "uuid" },
-    example: UNKNOWN_ID,
-  },
-};
+const REQUEST_ID = uuidPathParam(
+  "The token request's id (from POST /api/v1/token-requests or the lists of GET /api/v1/token-requests)",
+);
 const NO_SUCH_REQUEST = "There is no token request with this id";
 
 export const tokenRequestSubmit = defineChange({

@@ -15,7 +15,7 @@ import { Field, FormActions, FormGrid } from "@/components/ui/field";
 import { Select } from "@/components/ui/select";
 import { OperationSelect } from "@/components/ui/operation-select";
 import { Combobox } from "@/components/ui/combobox";
-import { ResourceNameCombobox } from "@/components/ui/resource-name-combobox";
+import { ResourceNameField } from "@/components/ui/resource-name-field";
 import { Alert, ResultPanel } from "@/components/ui/alert";
 import { Badge, decisionTone } from "@/components/ui/badge";
 import { DataTable, type Column } from "@/components/ui/data-table";
@@ -25,18 +25,12 @@ import { PageHeader } from "@/components/ui/page-header";
 import { GetForm } from "@/components/ui/get-form";
 import { SubmitButton } from "@/components/ui/submit-button";
 import { accessCheckLink, DecisionLink } from "@/components/principals/decision-cell";
-import { objectTitle } from "@/lib/page-title";
+import { objectTitle, titleFromSearch } from "@/lib/page-title";
+import { firstValues, type SearchParams } from "@/lib/search-params";
 
-export async function generateMetadata({
-  searchParams,
-}: {
-  searchParams: Promise<Record<string, string | string[] | undefined>>;
-}) {
-  const q = await searchParams;
-  return { title: objectTitle("Access check", q.principal, q.operation, q.resourceName) };
-}
-
-type Search = Record<string, string | string[] | undefined>;
+export const generateMetadata = titleFromSearch((q) =>
+  objectTitle("Access check", q.principal, q.operation, q.resourceName),
+);
 
 const FIELDS = Object.keys(accessCheckQueryFieldsSchema.shape) as (keyof typeof accessCheckQueryFieldsSchema.shape)[];
 
@@ -81,13 +75,9 @@ const RESOURCE_NAME_HINT: Record<ResourceType, string> = {
   USER: "the token owner's principal, e.g. User:svc-orders",
 };
 
-function first(v: string | string[] | undefined): string | undefined {
-  return Array.isArray(v) ? v[0] : v;
-}
-
-export default async function AccessCheckPage({ searchParams }: { searchParams: Promise<Search> }) {
+export default async function AccessCheckPage({ searchParams }: { searchParams: Promise<SearchParams> }) {
   const viewer = await requireViewer();
-  const raw = Object.fromEntries(Object.entries(await searchParams).map(([k, v]) => [k, first(v)]));
+  const raw = firstValues(await searchParams);
   const submitted = FIELDS.some((f) => raw[f] !== undefined);
   // The form's one "client" box: a principal, or a certificate DN / Kerberos principal that the configured rules map
   // first.
@@ -159,9 +149,8 @@ export default async function AccessCheckPage({ searchParams }: { searchParams: 
           >
             <OperationSelect name="operation" withAll={false} defaultValue={value("operation", "READ")} />
           </Field>
-          <Field
+          <ResourceNameField
             id="access-resourceName"
-            label="Resource name"
             hint={
               // From a PREFIXED ACL's "Check access": the prefix is checked as a name (it covers itself); say that any
               // name under it may be checked.
@@ -171,15 +160,10 @@ export default async function AccessCheckPage({ searchParams }: { searchParams: 
                 : `CLUSTER: ${CLUSTER_RESOURCE_NAME}`
             }
             errors={errors.resourceName}
-          >
-            <ResourceNameCombobox
-              name="resourceName"
-              defaultValue={value("resourceName", "")}
-              placeholder="orders"
-              byType={suggestions.byType}
-              all={suggestions.resourceNames}
-            />
-          </Field>
+            defaultValue={value("resourceName", "")}
+            placeholder="orders"
+            suggestions={suggestions}
+          />
           <Field
             id="access-host"
             label="Host"

@@ -1,9 +1,9 @@
 "use client";
 
 import { keepPreviousData, useQuery, useQueryClient } from "@tanstack/react-query";
-import Link from "@/components/link";
 import { useEffect, useState, type FormEvent, type MouseEvent } from "react";
 import { fetchApi } from "@/components/ui/query";
+import { FilterButtons } from "@/components/ui/filter-buttons";
 import { useClusterHref } from "@/components/cluster-address";
 import {
   aclKeys,
@@ -320,12 +320,7 @@ function FilterForm({
         {sort !== "resourceType" && <input type="hidden" name="sort" value={sort} />}
         {order !== "asc" && <input type="hidden" name="order" value={order} />}
         <FormActions>
-          <button className="btn" type="submit">
-            Filter
-          </button>
-          <Link href="/acls" className="btn secondary">
-            Clear
-          </Link>
+          <FilterButtons clearHref="/acls" />
           {[...(errors.page ?? []), ...(errors.sort ?? [])].map((m) => (
             <span key={m} className="field-error">
               {m}

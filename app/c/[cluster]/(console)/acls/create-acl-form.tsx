@@ -8,10 +8,11 @@ import { Check, Field, FormActions, FormGrid } from "@/components/ui/field";
 import { Select } from "@/components/ui/select";
 import { OperationSelect } from "@/components/ui/operation-select";
 import { Combobox } from "@/components/ui/combobox";
-import { ResourceNameCombobox } from "@/components/ui/resource-name-combobox";
+import { ResourceNameField } from "@/components/ui/resource-name-field";
 import { ResultPanel } from "@/components/ui/alert";
 import { SubmitButton } from "@/components/ui/submit-button";
 import { useFormDraft } from "@/components/ui/form-draft";
+import { DraftRestored } from "@/components/ui/draft-restored";
 import type { AclSuggestions } from "@/lib/services/acl-suggestions";
 import { AclPlanPreview } from "@/components/plans/acl-plan-view";
 import { AclPlanResult } from "@/components/plans/acl-plan-result";
@@ -136,15 +137,14 @@ export function CreateAclForm({
             <>
               {select("resourceType", "Resource type", RESOURCE_TYPES, "TOPIC")}
               {select("patternType", "Pattern type", PATTERN_TYPES, "LITERAL")}
-              <Field id="acl-resourceName" label="Resource name" hint={HINTS.resourceName} errors={errors.resourceName}>
-                <ResourceNameCombobox
-                  name="resourceName"
-                  defaultValue={v("resourceName")}
-                  placeholder="orders"
-                  byType={suggestions.byType}
-                  all={suggestions.resourceNames}
-                />
-              </Field>
+              <ResourceNameField
+                id="acl-resourceName"
+                hint={HINTS.resourceName}
+                errors={errors.resourceName}
+                defaultValue={v("resourceName")}
+                placeholder="orders"
+                suggestions={suggestions}
+              />
               <Field
                 id="acl-operation"
                 label="Operation"
@@ -185,11 +185,9 @@ export function CreateAclForm({
             <p className="hint">Nothing changes until you apply the previewed plan.</p>
           </FormActions>
         </FormGrid>
-        {restored && state === null && (
-          <p className="hint" data-testid="draft-restored">
-            Your entries from before the sign-in are back: preview again.
-          </p>
-        )}
+        <DraftRestored shown={restored && state === null}>
+          Your entries from before the sign-in are back: preview again.
+        </DraftRestored>
       </form>
 
       {state && !state.result.ok && (

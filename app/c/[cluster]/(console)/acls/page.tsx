@@ -1,5 +1,6 @@
 import Link from "@/components/link";
 import { requireViewer } from "@/lib/auth/current";
+import { firstValues, type SearchParams } from "@/lib/search-params";
 import { fieldErrorsOf } from "@/lib/schemas/result";
 import { CLUSTER_RESOURCE_NAME, type Finding } from "@/lib/policy";
 import { aclListQuerySchema } from "@/lib/schemas/acls";
@@ -15,15 +16,9 @@ import { AclBrowser } from "./acl-browser";
 
 export const metadata = { title: "ACLs" };
 
-type Search = Record<string, string | string[] | undefined>;
-
-function first(v: string | string[] | undefined): string | undefined {
-  return Array.isArray(v) ? v[0] : v;
-}
-
-export default async function AclsPage({ searchParams }: { searchParams: Promise<Search> }) {
+export default async function AclsPage({ searchParams }: { searchParams: Promise<SearchParams> }) {
   const viewer = await requireViewer();
-  const raw = Object.fromEntries(Object.entries(await searchParams).map(([k, v]) => [k, first(v)]));
+  const raw = firstValues(await searchParams);
   const parsed = aclListQuerySchema.safeParse(raw);
   const errors = parsed.success ? {} : fieldErrorsOf(parsed.error.issues);
   const query = parsed.success ? parsed.data : aclListQuerySchema.parse({});

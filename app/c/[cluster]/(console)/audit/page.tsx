@@ -15,30 +15,18 @@ import { SubmitButton } from "@/components/ui/submit-button";
 import { AuditTable } from "@/components/audit/audit-table";
 import { describeMatch } from "@/components/audit/audit-change";
 import styles from "@/components/audit/audit.module.css";
-import { objectTitle } from "@/lib/page-title";
+import { objectTitle, titleFromSearch } from "@/lib/page-title";
+import { firstValues, type SearchParams } from "@/lib/search-params";
 
-export async function generateMetadata({
-  searchParams,
-}: {
-  searchParams: Promise<Record<string, string | string[] | undefined>>;
-}) {
-  const q = await searchParams;
-  return { title: objectTitle("Audit", q.principal, q.action) };
-}
+export const generateMetadata = titleFromSearch((q) => objectTitle("Audit", q.principal, q.action));
 export const dynamic = "force-dynamic";
-
-type Search = Record<string, string | string[] | undefined>;
-
-function first(v: string | string[] | undefined): string | undefined {
-  return Array.isArray(v) ? v[0] : v;
-}
 
 const FILTERS = ["principal", "action", "outcome", "category", "from", "to"] as const;
 const ANY = { value: "", label: "any" };
 
-export default async function AuditPage({ searchParams }: { searchParams: Promise<Search> }) {
+export default async function AuditPage({ searchParams }: { searchParams: Promise<SearchParams> }) {
   const viewer = await requireViewer();
-  const raw = Object.fromEntries(Object.entries(await searchParams).map(([k, v]) => [k, first(v)]));
+  const raw = firstValues(await searchParams);
   const parsed = auditQuerySchema.safeParse(raw);
   const errors = parsed.success ? {} : fieldErrorsOf(parsed.error.issues);
   const filters = parsed.success ? parsed.data : auditQuerySchema.parse({});

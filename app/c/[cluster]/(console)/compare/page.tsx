@@ -2,6 +2,7 @@ import Link from "@/components/link";
 import { clusterHref, clusterHrefOn, currentClusterId, getViewerOn, requireViewer } from "@/lib/auth/current";
 import { clusterById, clusters } from "@/lib/clusters";
 import { fieldErrorsOf } from "@/lib/schemas/result";
+import { firstValue, type SearchParams } from "@/lib/search-params";
 import { compareQuerySchema } from "@/lib/schemas/cluster-compare";
 import { compareClusters, type AclComparisonRow, type CompareSide } from "@/lib/services/cluster-compare";
 import { quotaEditHref } from "@/lib/services/quota-view";
@@ -17,9 +18,6 @@ import { previewComparePlanAction } from "./actions";
 export const metadata = { title: "Compare clusters" };
 export const dynamic = "force-dynamic";
 
-type Search = Record<string, string | string[] | undefined>;
-const first = (v: string | string[] | undefined) => (Array.isArray(v) ? v[0] : v);
-
 /** At most this many ACL rows are listed (the counts and the plan cover all of them). */
 const MAX_ROWS = 2000;
 
@@ -28,14 +26,14 @@ const MAX_ROWS = 2000;
  * prefix, here and on another cluster, and the plan (on the other cluster) that makes it
  * like this one (lib/services/cluster-compare.ts).
  */
-export default async function ComparePage({ searchParams }: { searchParams: Promise<Search> }) {
+export default async function ComparePage({ searchParams }: { searchParams: Promise<SearchParams> }) {
   const viewer = await requireViewer();
   const hereId = await currentClusterId();
   const here = clusterById(hereId);
   const others = clusters().filter((c) => c.id !== hereId);
   const search = await searchParams;
   const raw = Object.fromEntries(
-    ["other", "principal", "prefix", "planError"].map((k) => [k, first(search[k])]),
+    ["other", "principal", "prefix", "planError"].map((k) => [k, firstValue(search[k])]),
   ) as Partial<Record<"other" | "principal" | "prefix" | "planError", string>>;
   const asked = raw.other !== undefined;
   const query = asked
@@ -52,6 +50,12 @@ export default async function ComparePage({ searchParams }: { searchParams: Prom
     other && comparePath
       ? `/sign-in?${new URLSearchParams({ cluster: other.id, next: await clusterHref(comparePath) })}`
       : null;
+  // The principal and prefix fields that scope the comparison.
+  const scopeField = (name: "principal" | "prefix", label: string, hint: string, placeholder: string) => (
+    <Field id={`compare-${name}`} label={label} hint={hint} errors={errors[name]}>
+      <input name={name} defaultValue={raw[name] ?? ""} placeholder={placeholder} />
+    </Field>
+  );
 
   return (
     <>
@@ -84,22 +88,8 @@ export default async function ComparePage({ searchParams }: { searchParams: Prom
                 ))}
               </select>
             </Field>
-            <Field
-              id="compare-principal"
-              label="Principal"
-              hint="User:alice (optional if a prefix is given)"
-              errors={errors.principal}
-            >
-              <input name="principal" defaultValue={raw.principal ?? ""} placeholder="User:svc-orders" />
-            </Field>
-            <Field
-              id="compare-prefix"
-              label="Resource-name prefix"
-              hint="orders. (optional if a principal is given)"
-              errors={errors.prefix}
-            >
-              <input name="prefix" defaultValue={raw.prefix ?? ""} placeholder="orders." />
-            </Field>
+            {scopeField("principal", "Principal", "User:alice (optional if a prefix is given)", "User:svc-orders")}
+            {scopeField("prefix", "Resource-name prefix", "orders. (optional if a principal is given)", "orders.")}
             <FormActions>
               <SubmitButton pendingLabel="Comparing…">Compare</SubmitButton>
             </FormActions>

@@ -8,6 +8,7 @@ import { Badge } from "@/components/ui/badge";
 import { DataTable, type Column } from "@/components/ui/data-table";
 import { SubmitButton } from "@/components/ui/submit-button";
 import { useFormDraft } from "@/components/ui/form-draft";
+import { DraftRestored } from "@/components/ui/draft-restored";
 import type { IdentityMapResult, IdentityResult } from "@/lib/schemas/identities";
 import { mapIdentitiesAction, type IdentitiesState } from "./actions";
 
@@ -33,38 +34,8 @@ export function IdentitiesForm({
     <>
       <form ref={formRef} action={formAction} className="card" aria-label="Map identities" noValidate>
         <FormGrid>
-          <Field
-            id="id-ssl-rules"
-            label="ssl.principal.mapping.rules"
-            hint="As in server.properties; one rule per line is fine. Empty: DEFAULT (the DN itself)."
-            errors={errors.sslRules}
-            wide
-          >
-            <textarea
-              name="sslRules"
-              rows={4}
-              defaultValue={v.sslRules}
-              className="mono"
-              spellCheck={false}
-              placeholder="RULE:^CN=(.*?),OU=ServiceUsers.*$/$1/L,DEFAULT"
-            />
-          </Field>
-          <Field
-            id="id-kerberos-rules"
-            label="sasl.kerberos.principal.to.local.rules"
-            hint="Comma-separated. Empty: DEFAULT."
-            errors={errors.kerberosRules}
-            wide
-          >
-            <textarea
-              name="kerberosRules"
-              rows={2}
-              defaultValue={v.kerberosRules}
-              className="mono"
-              spellCheck={false}
-              placeholder="RULE:[1:$1@$0](.*@EXAMPLE.COM)s/@.*//,DEFAULT"
-            />
-          </Field>
+          <MonoTextareaField name="sslRules" values={v} errors={errors} />
+          <MonoTextareaField name="kerberosRules" values={v} errors={errors} />
           <Field
             id="id-realm"
             label="Kerberos default realm"
@@ -73,21 +44,7 @@ export function IdentitiesForm({
           >
             <input name="defaultRealm" defaultValue={v.defaultRealm} placeholder="EXAMPLE.COM" />
           </Field>
-          <Field
-            id="id-clients"
-            label="Clients: certificate DNs or Kerberos principals, one per line"
-            errors={errors.clients}
-            wide
-          >
-            <textarea
-              name="clients"
-              rows={4}
-              defaultValue={v.clients}
-              className="mono"
-              spellCheck={false}
-              placeholder={"CN=svc-orders,OU=ServiceUsers,O=Acme,C=US\nalice@EXAMPLE.COM"}
-            />
-          </Field>
+          <MonoTextareaField name="clients" values={v} errors={errors} />
           <Field id="id-interpret" label="Read lines as" errors={errors.interpret}>
             <select name="interpret" defaultValue={v.interpret ?? "auto"}>
               <option value="auto">auto (a line with = is a DN)</option>
@@ -107,16 +64,69 @@ export function IdentitiesForm({
             <SubmitButton pendingLabel="Mapping…">Map</SubmitButton>
           </FormActions>
         </FormGrid>
-        {restored && state === null && (
-          <p className="hint" data-testid="draft-restored">
-            Your entries from before the sign-in are back (choose the certificates again if you had chosen some): map
-            again.
-          </p>
-        )}
+        <DraftRestored shown={restored && state === null}>
+          Your entries from before the sign-in are back (choose the certificates again if you had chosen some): map
+          again.
+        </DraftRestored>
       </form>
       {state && !state.ok && <ResultPanel result={state} testId="identities" shownFields={SHOWN_FIELDS} />}
       {state?.ok && <MappingResults result={state.data} />}
     </>
+  );
+}
+
+/**
+ * The form's monospaced text areas (rules, DNs, principals: no spell checking), each a whole row, in the order of the
+ * page: the clients after the rule properties. Ids are `id-<name>`.
+ */
+interface TextareaSpec {
+  label: string;
+  hint?: string;
+  rows: number;
+  placeholder: string;
+}
+
+const TEXTAREAS: Record<"clients" | "sslRules" | "kerberosRules", TextareaSpec> = {
+  clients: {
+    label: "Clients: certificate DNs or Kerberos principals, one per line",
+    rows: 4,
+    placeholder: "CN=svc-orders,OU=ServiceUsers,O=Acme,C=US\nalice@EXAMPLE.COM",
+  },
+  sslRules: {
+    label: "ssl.principal.mapping.rules",
+    hint: "As in server.properties; one rule per line is fine. Empty: DEFAULT (the DN itself).",
+    rows: 4,
+    placeholder: "RULE:^CN=(.*?),OU=ServiceUsers.*$/$1/L,DEFAULT",
+  },
+  kerberosRules: {
+    label: "sasl.kerberos.principal.to.local.rules",
+    hint: "Comma-separated. Empty: DEFAULT.",
+    rows: 2,
+    placeholder: "RULE:[1:$1@$0](.*@EXAMPLE.COM)s/@.*//,DEFAULT",
+  },
+};
+
+function MonoTextareaField({
+  name,
+  values,
+  errors,
+}: {
+  name: keyof typeof TEXTAREAS;
+  values: Record<keyof typeof TEXTAREAS, string>;
+  errors: Partial<Record<string, string[]>>;
+}) {
+  const { label, hint, rows, placeholder } = TEXTAREAS[name];
+  return (
+    <Field id={`id-${name}`} label={label} hint={hint} errors={errors[name]} wide>
+      <textarea
+        name={name}
+        rows={rows}
+        defaultValue={values[name]}
+        className="mono"
+        spellCheck={false}
+        placeholder={placeholder}
+      />
+    </Field>
   );
 }
 

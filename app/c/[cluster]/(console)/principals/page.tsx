@@ -1,6 +1,7 @@
 import Link from "@/components/link";
 import { redirect } from "next/navigation";
 import { clusterHref, requireViewer } from "@/lib/auth/current";
+import { firstValues, type SearchParams } from "@/lib/search-params";
 import { fieldErrorsOf } from "@/lib/schemas/result";
 import { RESOURCE_TYPES, SUPPORTED_OPERATIONS, WILDCARD_PRINCIPAL } from "@/lib/policy";
 import {
@@ -18,7 +19,7 @@ import { effectivePermissionsExport, knownPrincipals } from "@/lib/services/effe
 import { aclSuggestions } from "@/lib/services/acl-suggestions";
 import { Alert } from "@/components/ui/alert";
 import { Combobox } from "@/components/ui/combobox";
-import { ResourceNameCombobox } from "@/components/ui/resource-name-combobox";
+import { ResourceNameField } from "@/components/ui/resource-name-field";
 import { DataTable } from "@/components/ui/data-table";
 import { EmptyState } from "@/components/ui/empty-state";
 import { Field, FormActions, FormGrid } from "@/components/ui/field";
@@ -31,18 +32,24 @@ import { decisionColumns, PrincipalLink, principalStyles as styles } from "@/com
 export const metadata = { title: "Principals" };
 export const dynamic = "force-dynamic";
 
-type Search = Record<string, string | string[] | undefined>;
+/** The "who can" form's name fields: one resource, or every known name under a prefix. */
+const WHO_NAME_FIELDS = [
+  { id: "who-name", name: "resourceName", hint: "One resource (CLUSTER: empty)", placeholder: "audit-log" },
+  {
+    id: "who-prefix",
+    name: "prefix",
+    label: "or a name prefix",
+    hint: "Every known name starting with it",
+    placeholder: "payments-",
+  },
+] as const;
 
 /** Resources a prefix answer shows on the page; the export has every one. */
 const SHOWN_RESOURCES = 100;
 
-function first(v: string | string[] | undefined): string | undefined {
-  return Array.isArray(v) ? v[0] : v;
-}
-
-export default async function PrincipalsPage({ searchParams }: { searchParams: Promise<Search> }) {
+export default async function PrincipalsPage({ searchParams }: { searchParams: Promise<SearchParams> }) {
   const viewer = await requireViewer();
-  const raw = Object.fromEntries(Object.entries(await searchParams).map(([k, v]) => [k, first(v)]));
+  const raw = firstValues(await searchParams);
 
   // "What can P do": the principal's own page.
   let principalErrors: string[] | undefined;
@@ -116,34 +123,16 @@ export default async function PrincipalsPage({ searchParams }: { searchParams: P
               defaultValue={raw.resourceType?.toUpperCase() ?? "TOPIC"}
             />
           </Field>
-          <Field
-            id="who-name"
-            label="Resource name"
-            hint="One resource (CLUSTER: empty)"
-            errors={whoErrors.resourceName}
-          >
-            <ResourceNameCombobox
-              name="resourceName"
-              defaultValue={raw.resourceName ?? ""}
-              placeholder="audit-log"
-              byType={suggestions.byType}
-              all={suggestions.resourceNames}
+          {WHO_NAME_FIELDS.map(({ name, ...field }) => (
+            <ResourceNameField
+              key={name}
+              {...field}
+              name={name}
+              errors={whoErrors[name]}
+              defaultValue={raw[name] ?? ""}
+              suggestions={suggestions}
             />
-          </Field>
-          <Field
-            id="who-prefix"
-            label="or a name prefix"
-            hint="Every known name starting with it"
-            errors={whoErrors.prefix}
-          >
-            <ResourceNameCombobox
-              name="prefix"
-              defaultValue={raw.prefix ?? ""}
-              placeholder="payments-"
-              byType={suggestions.byType}
-              all={suggestions.resourceNames}
-            />
-          </Field>
+          ))}
           <Field id="who-host" label="Client host" hint={`Empty: ${UNNAMED_HOST_WORDS}`} errors={whoErrors.host}>
             <input name="host" defaultValue={raw.host ?? ""} placeholder={UNNAMED_HOST_WORDS} />
           </Field>

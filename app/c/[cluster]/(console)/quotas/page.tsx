@@ -14,33 +14,21 @@ import { Alert } from "@/components/ui/alert";
 import { Badge } from "@/components/ui/badge";
 import { DataTable, type Column } from "@/components/ui/data-table";
 import { EmptyState } from "@/components/ui/empty-state";
-import { Field, FormActions, FormGrid } from "@/components/ui/field";
+import { FormActions, FormGrid } from "@/components/ui/field";
 import { GetForm } from "@/components/ui/get-form";
-import { Combobox } from "@/components/ui/combobox";
 import { SubmitButton } from "@/components/ui/submit-button";
 import { QuotaEditForm } from "./quota-edit-form";
-import { objectTitle } from "@/lib/page-title";
+import { QuotaEntityField } from "./entity-field";
+import { objectTitle, titleFromSearch } from "@/lib/page-title";
+import { firstValues, type SearchParams } from "@/lib/search-params";
 
-export async function generateMetadata({
-  searchParams,
-}: {
-  searchParams: Promise<Record<string, string | string[] | undefined>>;
-}) {
-  const q = await searchParams;
-  return { title: objectTitle("Quotas", q.user, q.clientId, q.ip) };
-}
-
-type Search = Record<string, string | string[] | undefined>;
+export const generateMetadata = titleFromSearch((q) => objectTitle("Quotas", q.user, q.clientId, q.ip));
 
 const FIELDS = Object.keys(appliedQuotaQueryFieldsSchema.shape) as (keyof typeof appliedQuotaQueryFieldsSchema.shape)[];
 
-function first(v: string | string[] | undefined): string | undefined {
-  return Array.isArray(v) ? v[0] : v;
-}
-
-export default async function QuotasPage({ searchParams }: { searchParams: Promise<Search> }) {
+export default async function QuotasPage({ searchParams }: { searchParams: Promise<SearchParams> }) {
   const viewer = await requireViewer();
-  const raw = Object.fromEntries(Object.entries(await searchParams).map(([k, v]) => [k, first(v)]));
+  const raw = firstValues(await searchParams);
   const submitted = FIELDS.some((f) => raw[f] !== undefined);
   const parsed = submitted ? appliedQuotaQuerySchema.safeParse(raw) : null;
   const errors = parsed && !parsed.success ? fieldErrorsOf(parsed.error.issues) : {};
@@ -98,20 +86,9 @@ export default async function QuotasPage({ searchParams }: { searchParams: Promi
       </MoreInfo>
       <GetForm action="/quotas" label="Which quota applies" className="card quota-applied-form" scroll={false}>
         <FormGrid>
-          <Field id="qa-user" label="User" errors={errors.user}>
-            <Combobox name="user" defaultValue={raw.user ?? ""} placeholder="svc-orders" suggestions={names.users} />
-          </Field>
-          <Field id="qa-clientId" label="Client id" errors={errors.clientId}>
-            <Combobox
-              name="clientId"
-              defaultValue={raw.clientId ?? ""}
-              placeholder="orders-api"
-              suggestions={names.clientIds}
-            />
-          </Field>
-          <Field id="qa-ip" label="or IP" errors={errors.ip}>
-            <Combobox name="ip" defaultValue={raw.ip ?? ""} placeholder="203.0.113.10" suggestions={names.ips} />
-          </Field>
+          <QuotaEntityField entity="user" idPrefix="qa" values={raw} errors={errors} names={names} />
+          <QuotaEntityField entity="clientId" idPrefix="qa" values={raw} errors={errors} names={names} />
+          <QuotaEntityField entity="ip" idPrefix="qa" label="or IP" values={raw} errors={errors} names={names} />
           <FormActions>
             <SubmitButton pendingLabel="Showing…">Show</SubmitButton>
           </FormActions>

@@ -7,9 +7,10 @@ import { QUOTA_KEYS } from "@/lib/policy/types";
 import { QuotaPlanPreview } from "@/components/quotas/quota-plan-view";
 import { Check, Field, FormActions, FormGrid } from "@/components/ui/field";
 import { Select } from "@/components/ui/select";
-import { Combobox } from "@/components/ui/combobox";
+import { QuotaEntityField, type QuotaEntityNames } from "./entity-field";
 import { Alert } from "@/components/ui/alert";
 import { useFormDraft } from "@/components/ui/form-draft";
+import { DraftRestored } from "@/components/ui/draft-restored";
 
 const KIND_LABEL: Record<(typeof QUOTA_ENTITY_KINDS)[number], string> = {
   user: "user",
@@ -33,7 +34,7 @@ export function QuotaEditForm({
   rule: string;
   initial?: Record<string, string>;
   /** Names from the configured quotas, offered as the user types. */
-  suggestions?: { users: readonly string[]; clientIds: readonly string[]; ips: readonly string[] };
+  suggestions?: QuotaEntityNames;
 }) {
   const [state, formAction, pending] = useActionState<QuotaEditState, FormData>(quotaAlterAction, null);
   // The answer after which a field was edited: Apply would no longer match the form, so it is hidden.
@@ -66,22 +67,11 @@ export function QuotaEditForm({
             options={QUOTA_ENTITY_KINDS.map((k) => ({ value: k, label: KIND_LABEL[k] }))}
           />
         </Field>
-        <Field id="q-user" label="User" errors={errors.user}>
-          <Combobox name="user" defaultValue={v.user ?? ""} placeholder="svc-orders" suggestions={suggestions.users} />
-        </Field>
+        <QuotaEntityField entity="user" idPrefix="q" values={v} errors={errors} names={suggestions} />
         <Check name="userDefault" defaultChecked={!!v.userDefault} label="user <default>" />
-        <Field id="q-clientId" label="Client id" errors={errors.clientId}>
-          <Combobox
-            name="clientId"
-            defaultValue={v.clientId ?? ""}
-            placeholder="orders-api"
-            suggestions={suggestions.clientIds}
-          />
-        </Field>
+        <QuotaEntityField entity="clientId" idPrefix="q" values={v} errors={errors} names={suggestions} />
         <Check name="clientIdDefault" defaultChecked={!!v.clientIdDefault} label="client id <default>" />
-        <Field id="q-ip" label="IP" errors={errors.ip}>
-          <Combobox name="ip" defaultValue={v.ip ?? ""} placeholder="203.0.113.10" suggestions={suggestions.ips} />
-        </Field>
+        <QuotaEntityField entity="ip" idPrefix="q" values={v} errors={errors} names={suggestions} />
         <Check name="ipDefault" defaultChecked={!!v.ipDefault} label="ip <default>" />
         <Field id="q-key" label="Key" errors={errors.key}>
           <Select name="key" defaultValue={key} options={QUOTA_KEYS} />
@@ -110,11 +100,9 @@ export function QuotaEditForm({
           <p className="hint">The entity fields used are those of the chosen kind.</p>
         </FormActions>
       </FormGrid>
-      {restored && state === null && (
-        <p className="hint" data-testid="draft-restored">
-          Your entries from before the sign-in are back: preview again.
-        </p>
-      )}
+      <DraftRestored shown={restored && state === null}>
+        Your entries from before the sign-in are back: preview again.
+      </DraftRestored>
       <div className="result">
         {state?.error && (
           <Alert tone="error" testId="quota-error">

@@ -18,20 +18,13 @@ import { aclColumns, bindingRowKey } from "@/components/acls/acl-row";
 import { Alert } from "@/components/ui/alert";
 import { DataTable, type Column } from "@/components/ui/data-table";
 import { EmptyState } from "@/components/ui/empty-state";
-import { objectTitle } from "@/lib/page-title";
+import { FilterButtons } from "@/components/ui/filter-buttons";
+import { objectTitle, titleFromSearch } from "@/lib/page-title";
+import { firstValues, type SearchParams } from "@/lib/search-params";
 
-export async function generateMetadata({
-  searchParams,
-}: {
-  searchParams: Promise<Record<string, string | string[] | undefined>>;
-}) {
-  const q = await searchParams;
-  return {
-    title: q.type !== undefined || q.name !== undefined ? objectTitle("Resource", q.type, q.name) : "Resources",
-  };
-}
-
-type Search = Record<string, string | string[] | undefined>;
+export const generateMetadata = titleFromSearch((q) =>
+  q.type !== undefined || q.name !== undefined ? objectTitle("Resource", q.type, q.name) : "Resources",
+);
 
 const SECTION_TITLE: Record<ResourceType, string> = {
   TOPIC: "Topics",
@@ -47,13 +40,9 @@ const SECTION_NOTE: Partial<Record<ResourceType, string>> = {
   DELEGATION_TOKEN: "The token ids Kafka lets you describe.",
 };
 
-function first(v: string | string[] | undefined): string | undefined {
-  return Array.isArray(v) ? v[0] : v;
-}
-
-export default async function ResourcesPage({ searchParams }: { searchParams: Promise<Search> }) {
+export default async function ResourcesPage({ searchParams }: { searchParams: Promise<SearchParams> }) {
   const viewer = await requireViewer();
-  const raw = Object.fromEntries(Object.entries(await searchParams).map(([k, v]) => [k, first(v)]));
+  const raw = firstValues(await searchParams);
 
   if (raw.type !== undefined || raw.name !== undefined) {
     const parsed = resourceDetailQuerySchema.safeParse(raw);
@@ -129,12 +118,7 @@ function FilterForm({ query, error }: { query: ResourceIndexQuery; error?: strin
         <input name="q" defaultValue={query.q} placeholder="e.g. payments" aria-invalid={!!error} />
         {error && <span className="field-error">{error.join(" ")}</span>}
       </label>
-      <button className="btn" type="submit">
-        Filter
-      </button>
-      <Link href="/resources" className="btn secondary">
-        Clear
-      </Link>
+      <FilterButtons clearHref="/resources" />
     </form>
   );
 }

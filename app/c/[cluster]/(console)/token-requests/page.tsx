@@ -7,7 +7,7 @@ import type { DecidableRequest, TokenRequestView } from "@/lib/schemas/tokens";
 import { PageHeader, MoreInfo } from "@/components/ui/page-header";
 import { Alert } from "@/components/ui/alert";
 import { Badge, type Tone } from "@/components/ui/badge";
-import { DataTable } from "@/components/ui/data-table";
+import { DataTable, type Column } from "@/components/ui/data-table";
 import { EmptyState } from "@/components/ui/empty-state";
 import { DecideForms, RetrieveButton, TokenRequestForm } from "./request-forms";
 
@@ -24,6 +24,14 @@ const STATUS_TONE: Record<TokenRequestView["status"], Tone> = {
 };
 
 const none = <span className="muted">none</span>;
+
+/** The columns both lists share: what the token was asked for, and why. */
+const WHAT_WAS_ASKED: Column<TokenRequestView>[] = [
+  { key: "owner", header: "Owner", className: "mono", cell: (r) => r.owner },
+  { key: "renewers", header: "Renewers", className: "mono", cell: (r) => r.renewers.join(", ") || none },
+  { key: "lifetime", header: "Max lifetime", cell: (r) => formatLifetime(r.maxLifetimeMs) },
+  { key: "reason", header: "Reason", cell: (r) => r.reason },
+];
 
 export default async function TokenRequestsPage() {
   const viewer = await requireViewer();
@@ -98,10 +106,7 @@ function MyRequests({ requests, now }: { requests: TokenRequestView[]; now: numb
       rowProps={(r) => ({ "data-request-id": r.id })}
       empty={<EmptyState>You have not requested a token.</EmptyState>}
       columns={[
-        { key: "owner", header: "Owner", className: "mono", cell: (r) => r.owner },
-        { key: "renewers", header: "Renewers", className: "mono", cell: (r) => r.renewers.join(", ") || none },
-        { key: "lifetime", header: "Max lifetime", cell: (r) => formatLifetime(r.maxLifetimeMs) },
-        { key: "reason", header: "Reason", cell: (r) => r.reason },
+        ...WHAT_WAS_ASKED,
         {
           key: "status",
           header: "Status",
@@ -188,10 +193,7 @@ function PendingRequests({ requests, now }: { requests: DecidableRequest[]; now:
             </>
           ),
         },
-        { key: "owner", header: "Owner", className: "mono", cell: (r) => r.owner },
-        { key: "renewers", header: "Renewers", className: "mono", cell: (r) => r.renewers.join(", ") || none },
-        { key: "lifetime", header: "Max lifetime", cell: (r) => formatLifetime(r.maxLifetimeMs) },
-        { key: "reason", header: "Reason", cell: (r) => r.reason },
+        ...WHAT_WAS_ASKED,
         {
           key: "you",
           header: "You",

@@ -11,6 +11,7 @@ import { FormActions, FormGrid } from "@/components/ui/field";
 import { ResultPanel } from "@/components/ui/alert";
 import { SubmitButton } from "@/components/ui/submit-button";
 import { useFormDraft } from "@/components/ui/form-draft";
+import { DraftRestored } from "@/components/ui/draft-restored";
 import { useHmacMemory } from "@/components/tokens/hmac-memory";
 
 const SPEC_FIELDS = ["owner", "renewers", "maxLifetime", "maxLifetimeUnit"];
@@ -53,11 +54,7 @@ export function CreateTokenForm({ viewer, principals }: { viewer: string; princi
             </p>
           </FormActions>
         </FormGrid>
-        {restored && (
-          <p className="hint" data-testid="draft-restored">
-            Your entries from before the sign-in are back: submit again.
-          </p>
-        )}
+        <DraftRestored shown={restored}>Your entries from before the sign-in are back: submit again.</DraftRestored>
       </form>
       {state && (
         <ResultPanel result={state.ok ? null : state} testId="token-create" shownFields={SPEC_FIELDS}>

@@ -32,7 +32,6 @@ export function TokenExpiryForms({ tokenId, onExpired }: { tokenId: string; onEx
   const removed = expire?.ok === true && expire.data.expiryTimestamp === null;
   const queryClient = useQueryClient();
   const known = useHmacMemory().hmacOf(tokenId);
-  const hmacHint = known === undefined ? undefined : "the HMAC shown above (on this page only)";
   useEffect(() => {
     if (removed) onExpired?.();
   }, [removed, onExpired]);
@@ -45,16 +44,7 @@ export function TokenExpiryForms({ tokenId, onExpired }: { tokenId: string; onEx
     <div className="token-actions">
       <form ref={renewRef} action={renewAction} className="inline" aria-label={`Renew ${tokenId}`} noValidate>
         <input type="hidden" name="tokenId" value={tokenId} />
-        <Field id={`r-${tokenId}-hmac`} label="HMAC" hint={hmacHint} errors={renewErrors.hmac}>
-          <input
-            key={known === undefined ? "typed" : "remembered"}
-            name="hmac"
-            type="password"
-            autoComplete="off"
-            defaultValue={known}
-            required
-          />
-        </Field>
+        <HmacField id={`r-${tokenId}-hmac`} known={known} errors={renewErrors.hmac} />
         <Field id={`r-${tokenId}-period`} label="Period (hours)" errors={renewErrors.periodHours}>
           <input name="periodHours" inputMode="decimal" defaultValue={renew?.values.periodHours ?? "24"} />
         </Field>
@@ -71,16 +61,7 @@ export function TokenExpiryForms({ tokenId, onExpired }: { tokenId: string; onEx
       />
       <form ref={expireRef} action={expireAction} className="inline" aria-label={`Expire ${tokenId}`} noValidate>
         <input type="hidden" name="tokenId" value={tokenId} />
-        <Field id={`e-${tokenId}-hmac`} label="HMAC" hint={hmacHint} errors={expireErrors.hmac}>
-          <input
-            key={known === undefined ? "typed" : "remembered"}
-            name="hmac"
-            type="password"
-            autoComplete="off"
-            defaultValue={known}
-            required
-          />
-        </Field>
+        <HmacField id={`e-${tokenId}-hmac`} known={known} errors={expireErrors.hmac} />
         <Field id={`e-${tokenId}-when`} label="When">
           <Select
             name="when"
@@ -111,5 +92,26 @@ export function TokenExpiryForms({ tokenId, onExpired }: { tokenId: string; onEx
         success={(d) => d.message}
       />
     </div>
+  );
+}
+
+/** The token's HMAC: typed, or filled in from the page's memory (`known`) with a hint saying so. */
+function HmacField({ id, known, errors }: { id: string; known: string | undefined; errors: string[] | undefined }) {
+  return (
+    <Field
+      id={id}
+      label="HMAC"
+      hint={known === undefined ? undefined : "the HMAC shown above (on this page only)"}
+      errors={errors}
+    >
+      <input
+        key={known === undefined ? "typed" : "remembered"}
+        name="hmac"
+        type="password"
+        autoComplete="off"
+        defaultValue={known}
+        required
+      />
+    </Field>
   );
 }

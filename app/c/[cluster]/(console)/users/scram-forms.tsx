@@ -4,7 +4,7 @@ import { useActionState, useRef, useState } from "react";
 import { Field, FormActions, FormGrid } from "@/components/ui/field";
 import { Alert, ResultPanel } from "@/components/ui/alert";
 import { SubmitButton } from "@/components/ui/submit-button";
-import { CopyButton } from "@/components/ui/copy-button";
+import { CopyField } from "@/components/ui/copy-button";
 import { useFormDraft } from "@/components/ui/form-draft";
 import {
   SCRAM_DEFAULT_ITERATIONS,
@@ -75,28 +75,20 @@ export function ScramCredentialForm({ user, mechanism, label }: { user?: string;
           </Field>
           <fieldset className="wide plain-fieldset">
             <legend>Password</legend>
-            <label className="check">
-              {/* defaultChecked, not checked: React resets a form after its action, back to the defaults of
-                  the latest render. */}
-              <input
-                type="radio"
-                name="passwordSource"
-                value="generated"
-                defaultChecked={source === "generated"}
-                onChange={() => setSource("generated")}
-              />{" "}
-              generate one (shown once)
-            </label>
-            <label className="check">
-              <input
-                type="radio"
-                name="passwordSource"
-                value="typed"
-                defaultChecked={source === "typed"}
-                onChange={() => setSource("typed")}
-              />{" "}
-              type it
-            </label>
+            {Object.entries({ generated: "generate one (shown once)", typed: "type it" }).map(([value, label]) => (
+              <label key={value} className="check">
+                {/* defaultChecked, not checked: React resets a form after its action, back to the defaults of
+                    the latest render. */}
+                <input
+                  type="radio"
+                  name="passwordSource"
+                  value={value}
+                  defaultChecked={source === value}
+                  onChange={() => setSource(value)}
+                />{" "}
+                {label}
+              </label>
+            ))}
           </fieldset>
           {source === "typed" && (
             <>
@@ -171,18 +163,13 @@ function PasswordOnce({ user, password }: { user: string; password: string }) {
       <Alert tone="warn" role="alert" title="Copy the password now: it will not be shown again.">
         The console does not keep it.
       </Alert>
-      <Field id={`generated-${user}`} label={`Password of ${user}`}>
-        <input
-          readOnly
-          value={password}
-          className="mono"
-          data-testid="generated-password"
-          onFocus={(e) => e.currentTarget.select()}
-        />
-      </Field>
-      <div className="actions">
-        <CopyButton text={password} label="Copy password" />
-      </div>
+      <CopyField
+        id={`generated-${user}`}
+        label={`Password of ${user}`}
+        value={password}
+        testId="generated-password"
+        copyLabel="Copy password"
+      />
     </div>
   );
 }

@@ -8,6 +8,7 @@ import type { AclImportPlanView } from "@/lib/schemas/plans";
 import { AclPlanPreview } from "@/components/plans/acl-plan-view";
 import { AclPlanResult } from "@/components/plans/acl-plan-result";
 import { useFormDraft } from "@/components/ui/form-draft";
+import { DraftRestored } from "@/components/ui/draft-restored";
 import { Alert } from "@/components/ui/alert";
 import { Field } from "@/components/ui/field";
 import styles from "./import-form.module.css";
@@ -171,11 +172,9 @@ export function AclImportForm() {
             empty file, or a sync without a scope, is refused: an import never deletes everything.
           </p>
         </div>
-        {restored && state === null && (
-          <p className="hint" data-testid="draft-restored">
-            Your entries from before the sign-in are back (choose the file again if you had chosen one): preview again.
-          </p>
-        )}
+        <DraftRestored shown={restored && state === null}>
+          Your entries from before the sign-in are back (choose the file again if you had chosen one): preview again.
+        </DraftRestored>
         {(tooBig || state?.error) && (
           <Alert tone="error" testId="import-error">
             {tooBig ?? state?.error?.message}

@@ -1,5 +1,6 @@
 import Link from "@/components/link";
 import { requireViewer } from "@/lib/auth/current";
+import { firstValues, type SearchParams } from "@/lib/search-params";
 import { fieldErrorsOf } from "@/lib/schemas/result";
 import { WILDCARD_HOST, type ResourceType } from "@/lib/policy";
 import {
@@ -33,8 +34,6 @@ export async function generateMetadata({ params }: { params: Promise<{ principal
 }
 export const dynamic = "force-dynamic";
 
-type Search = Record<string, string | string[] | undefined>;
-
 /** Rows a section shows at most; the export has them all. */
 const SHOWN_PER_SECTION = 300;
 
@@ -46,10 +45,6 @@ const SECTION_TITLE: Record<ResourceType, string> = {
   USER: "Users (delegation tokens for them)",
   DELEGATION_TOKEN: "Delegation tokens",
 };
-
-function first(v: string | string[] | undefined): string | undefined {
-  return Array.isArray(v) ? v[0] : v;
-}
 
 function decodeSegment(segment: string): string {
   try {
@@ -64,12 +59,12 @@ export default async function PrincipalPage({
   searchParams,
 }: {
   params: Promise<{ principal: string }>;
-  searchParams: Promise<Search>;
+  searchParams: Promise<SearchParams>;
 }) {
   const viewer = await requireViewer();
   const segment = decodeSegment((await params).principal);
   const principal = principalParamSchema.safeParse(segment);
-  const raw = Object.fromEntries(Object.entries(await searchParams).map(([k, v]) => [k, first(v)]));
+  const raw = firstValues(await searchParams);
   if (!principal.success) {
     return (
       <>
