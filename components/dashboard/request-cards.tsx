@@ -1,7 +1,8 @@
 import Link from "@/components/link";
 import { Alert } from "@/components/ui/alert";
 import { Badge } from "@/components/ui/badge";
-import { DataTable } from "@/components/ui/data-table";
+import type { ReactNode } from "react";
+import { DataTable, type Column } from "@/components/ui/data-table";
 import { formatRelative } from "@/lib/services/token-view";
 import type { BreakGlassPosture, DashboardCard, GrantLine, RequestPosture } from "@/lib/schemas/dashboard";
 import { DataCard, stat } from "./card";
@@ -46,7 +47,34 @@ function Principals({ grant }: { grant: GrantLine }) {
   );
 }
 
-const acls = (g: GrantLine) => `${g.acls} ${g.acls === 1 ? "ACL" : "ACLs"}`;
+/** Grants as a table: whom each is for and how many ACLs, then `columns`. */
+function GrantTable({
+  label,
+  rows,
+  empty,
+  columns,
+}: {
+  label: "Live grants" | "Overdue grants";
+  rows: GrantLine[];
+  empty: ReactNode;
+  columns: Column<GrantLine>[];
+}) {
+  return (
+    <DataTable
+      label={label}
+      rows={rows}
+      rowKey={(g) => g.id}
+      rowProps={(g) => ({ "data-grant-id": g.id })}
+      tableProps={{ "data-testid": label === "Live grants" ? "grants-live-list" : "grants-overdue-list" }}
+      empty={empty}
+      columns={[
+        { key: "for", header: "For", cell: (g) => <Principals grant={g} /> },
+        { key: "acls", header: "ACLs", cell: (g) => `${g.acls} ${g.acls === 1 ? "ACL" : "ACLs"}` },
+        ...columns,
+      ]}
+    />
+  );
+}
 
 /** Grants with time left (soonest first), and overdue ones with why their removal failed. */
 export function GrantsCard({ card, now }: { card: DashboardCard<RequestPosture>; now: number }) {
@@ -68,16 +96,11 @@ export function GrantsCard({ card, now }: { card: DashboardCard<RequestPosture>;
               the removal is retried (e.g. the broker was down).
             </Alert>
           )}
-          <DataTable
+          <GrantTable
             label="Overdue grants"
             rows={r.overdueGrants}
-            rowKey={(g) => g.id}
-            rowProps={(g) => ({ "data-grant-id": g.id })}
-            tableProps={{ "data-testid": "grants-overdue-list" }}
             empty={null}
             columns={[
-              { key: "for", header: "For", cell: (g) => <Principals grant={g} /> },
-              { key: "acls", header: "ACLs", cell: acls },
               { key: "due", header: "Due", cell: (g) => formatRelative(Date.parse(g.expiresAt), now) },
               {
                 key: "error",
@@ -86,16 +109,11 @@ export function GrantsCard({ card, now }: { card: DashboardCard<RequestPosture>;
               },
             ]}
           />
-          <DataTable
+          <GrantTable
             label="Live grants"
             rows={r.grants}
-            rowKey={(g) => g.id}
-            rowProps={(g) => ({ "data-grant-id": g.id })}
-            tableProps={{ "data-testid": "grants-live-list" }}
             empty={<p className="muted">No live grants.</p>}
             columns={[
-              { key: "for", header: "For", cell: (g) => <Principals grant={g} /> },
-              { key: "acls", header: "ACLs", cell: acls },
               {
                 key: "ends",
                 header: "Ends",

@@ -1,6 +1,5 @@
 "use server";
 
-import { revalidatePath } from "next/cache";
 import { changeFromForm } from "@/lib/actions/form";
 import type { ActionResult } from "@/lib/schemas/result";
 import type { GrantView } from "@/lib/schemas/requests";
@@ -13,7 +12,6 @@ export async function endGrantAction(_prev: EndGrantState, formData: FormData): 
   if (typeof grantId !== "string" || grantId === "")
     return { result: { ok: false, code: "VALIDATION", message: "No grant to end." } };
   const { result } = await changeFromForm("grant.end", formData, { raw: () => undefined, params: { id: grantId } });
-  revalidatePath("/principals");
-  revalidatePath("/");
+  // No revalidation: the page keeps the row, which now says what ending it did.
   return { result };
 }

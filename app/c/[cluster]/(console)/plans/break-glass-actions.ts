@@ -21,6 +21,5 @@ export async function breakGlassAction(_prev: BreakGlassState, formData: FormDat
   });
   revalidatePath(`/plans/${planId}`);
   revalidatePath("/acls");
-  revalidatePath("/");
   return { ...(result as ActionResult<AclPlanApplyResult>), values };
 }

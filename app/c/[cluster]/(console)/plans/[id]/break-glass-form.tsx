@@ -9,11 +9,14 @@ import { breakGlassAction, type BreakGlassState } from "../break-glass-actions";
 
 /**
  * On a cluster that needs approvals, a super user may apply their own plan at once with a
- * reason (break-glass): recorded before the apply and flagged on the dashboard.
+ * reason (break-glass): recorded before the apply and flagged on the dashboard. `open`: the
+ * plan may still be applied.
  */
-export function BreakGlassForm({ planId, approvals }: { planId: string; approvals: number }) {
+export function BreakGlassForm({ planId, approvals, open }: { planId: string; approvals: number; open: boolean }) {
   const [state, formAction] = useActionState<BreakGlassState, FormData>(breakGlassAction, null);
+  // Mounted while the page shows the plan as applied after it, so its answer stays on the page.
   if (state?.ok) return <AclPlanResult result={state.data} />;
+  if (!open) return null;
   return (
     <section className="card" aria-labelledby="break-glass-title" data-testid="break-glass">
       <h2 id="break-glass-title">Break-glass apply</h2>

@@ -60,8 +60,6 @@ export default async function PlanPage({
   const changes = plan.create.length + plan.delete.length;
   const cluster = clusterOf(viewer.credential);
   const breakGlass =
-    plan.status === "OPEN" &&
-    changes > 0 &&
     plan.principal === viewer.principal &&
     cluster.requests.approvals > 0 &&
     cluster.authorizer.superUsers.includes(viewer.principal);
@@ -76,7 +74,13 @@ export default async function PlanPage({
       {plan.applicable && (
         <ApplyPlanForm planId={plan.id} label={`Apply: ${changes} ACL change${changes === 1 ? "" : "s"}`} />
       )}
-      {breakGlass && <BreakGlassForm planId={plan.id} approvals={cluster.requests.approvals} />}
+      {breakGlass && (
+        <BreakGlassForm
+          planId={plan.id}
+          approvals={cluster.requests.approvals}
+          open={plan.status === "OPEN" && changes > 0}
+        />
+      )}
       <AclPlanPreview plan={plan} showFirstRows={false} />
       {rows && rows.total > 0 && (
         <section className="card" aria-label="Every decision change">
