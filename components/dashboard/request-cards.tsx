@@ -149,7 +149,7 @@ export function BreakGlassCard({ card, now }: { card: DashboardCard<BreakGlassPo
       {(b) =>
         b.count === 0 ? (
           <p className="muted" data-testid="break-glass-none">
-            No plan was applied without approval.
+            No plan applied without approval in the last {b.days} days that the audit trail shows you.
           </p>
         ) : (
           <ul className={styles.plainList} data-testid="break-glass-list">

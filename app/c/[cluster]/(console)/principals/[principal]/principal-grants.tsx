@@ -65,7 +65,7 @@ export function PrincipalGrants({
             { key: "by", header: "Requested / approved by", cell: (g) => `${g.requester} / ${g.approver}` },
             {
               key: "end",
-              header: "",
+              header: <span className="sr-only">End it</span>,
               cell: (g) =>
                 g.status === "LIVE" && (viewer === g.requester || viewer === g.approver) ? (
                   <EndGrantForm grantId={g.id} />
