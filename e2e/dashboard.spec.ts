@@ -6,7 +6,9 @@ import type { APIRequestContext, Page } from "@playwright/test";
  * (scripts/seed/demo-data.ts): admin, the super user, sees the ACL posture, and each number
  * is what the filtered ACL list behind its link holds; alice, who may not describe ACLs
  * or client quotas, is told so on those cards; the token request carol makes for
- * svc-orders waits for admin's decision, not alice's; alice's own token is on her timeline.
+ * svc-orders waits for admin's decision, not alice's; alice's own token is on her timeline;
+ * the requests, grants and break-glass cards (#19) answer as the API does (e2e/four-eyes.spec.ts
+ * fills them on a cluster that needs approvals).
  */
 
 const RUN = `${Date.now().toString(36)}${Math.floor(Math.random() * 1e6).toString(36)}`;
@@ -265,3 +267,24 @@ test("without JavaScript the dashboard is complete on first paint", async ({ bro
   await expect(page.getByTestId("decisions-pending")).toBeVisible();
   await context.close();
 });
+
+test(
+  "requests and grants (#19): the waiting count opens the requests, each number equals the API's, and this " +
+    "cluster says it needs no approvals",
+  async ({ adminPage: page, request }) => {
+    const api = await request.get("/api/v1/dashboard", { headers: basic("admin") });
+    expect(api.status(), await api.text()).toBe(200);
+    const body = (await api.json()) as {
+      requests: { ok: boolean; data?: { approvals: number; waiting: number; live: number; overdue: number } };
+      breakGlass: { ok: boolean; data?: { days: number } };
+    };
+    expect(body.requests.ok).toBe(true);
+    expect(body.breakGlass).toMatchObject({ ok: true, data: { days: 30 } });
+    await page.goto("/");
+    await expect(page.getByTestId("requests-approvals")).toContainText("needs no approvals");
+    // Other specs may file requests or end grants meanwhile: the page's numbers are within a moment of the API's.
+    expect(await stat(page, "grants-overdue")).toBe(body.requests.data!.overdue);
+    await expect(page.getByTestId("card-break-glass")).toBeVisible();
+    await expect(page.getByTestId("requests-waiting")).toHaveAttribute("href", "/requests");
+  },
+);

@@ -1,6 +1,7 @@
-import type { ReactNode } from "react";
 import Link from "@/components/link";
 import { Alert } from "@/components/ui/alert";
+import { Card, DataCard, stat, type StatProps } from "./card";
+import { BreakGlassCard, GrantsCard, RequestsCard } from "./request-cards";
 import { Badge } from "@/components/ui/badge";
 import { DataTable } from "@/components/ui/data-table";
 import { formatRelative } from "@/lib/services/token-view";
@@ -18,82 +19,6 @@ import { BudgetBars } from "./budget-bars";
 import { TokenTimeline } from "./token-timeline";
 import { aclsHref, auditHref, planHref, principalHref, tokensHref } from "./links";
 import styles from "./dashboard.module.css";
-
-interface StatProps {
-  label: ReactNode;
-  value: number;
-  href: string;
-  testId: string;
-  tone?: "bad" | "warn";
-}
-
-/** A number that leads to the list behind it. */
-function Stat({ label, value, href, testId, tone }: StatProps) {
-  return (
-    <Link href={href} className={`${styles.stat} ${tone && value > 0 ? styles[tone] : ""}`} data-testid={testId}>
-      <span className={styles.statValue}>{value.toLocaleString("en")}</span>
-      <span className={styles.statLabel}>{label}</span>
-    </Link>
-  );
-}
-
-/** A Stat's props in the order of a card's list: test id, label, value, link and tone. */
-function stat(testId: string, label: ReactNode, value: number, href: string, tone?: StatProps["tone"]): StatProps {
-  return { label, value, href, testId, tone };
-}
-
-/** A card's row of numbers. */
-function Stats({ stats }: { stats: StatProps[] }) {
-  return (
-    <div className={styles.stats}>
-      {stats.map((stat) => (
-        <Stat key={stat.testId} {...stat} />
-      ))}
-    </div>
-  );
-}
-
-function Card({ title, id, children, footer }: { title: string; id: string; children: ReactNode; footer?: ReactNode }) {
-  return (
-    <section className={`card ${styles.card}`} aria-labelledby={`${id}-title`} data-testid={`card-${id}`}>
-      <h2 id={`${id}-title`} className={styles.cardTitle}>
-        {title}
-      </h2>
-      {children}
-      {footer !== undefined && <div className={styles.cardFooter}>{footer}</div>}
-    </section>
-  );
-}
-
-/**
- * A card of what Kafka answered: its `stats` row, then `children`; when Kafka refused or could
- * not answer, the card says why instead (test id `${id}-unavailable` unless `unavailableTestId`).
- */
-function DataCard<T>(props: {
-  title: string;
-  id: string;
-  card: DashboardCard<T>;
-  footer?: ReactNode;
-  unavailableTestId?: string;
-  stats?: (data: T) => StatProps[];
-  children: (data: T) => ReactNode;
-}) {
-  const { title, id, card, footer, unavailableTestId = `${id}-unavailable`, stats, children } = props;
-  return (
-    <Card title={title} id={id} footer={footer}>
-      {card.ok ? (
-        <>
-          {stats && <Stats stats={stats(card.data)} />}
-          {children(card.data)}
-        </>
-      ) : (
-        <Alert tone={card.code === "DENIED" ? "info" : "error"} testId={unavailableTestId}>
-          {card.message}
-        </Alert>
-      )}
-    </Card>
-  );
-}
 
 function LintLine({ lint, lintHref }: { lint: AclPosture["lint"]; lintHref: string }) {
   if (lint.state === "onRequest") {
@@ -392,8 +317,11 @@ export function DashboardCards({ data, lintHref }: { data: Dashboard; lintHref: 
       <AclPostureCard card={data.acls} lintHref={lintHref} />
       <div className={styles.column}>
         <DecisionsCard card={data.decisions} now={now} />
+        <RequestsCard card={data.requests} />
         <TokensCard card={data.tokens} />
       </div>
+      <GrantsCard card={data.requests} now={now} />
+      <BreakGlassCard card={data.breakGlass} now={now} />
       <QuotasCard card={data.quotas} />
       <RecentCard card={data.recent} now={now} />
       <SuperUsersCard superUsers={data.superUsers} />

@@ -46,3 +46,6 @@ export function auditHref(filters: Record<string, string> = {}): string {
   const query = new URLSearchParams(filters).toString();
   return query === "" ? "/audit" : `/audit?${query}`;
 }
+
+/** The requests for changes waiting for a decision (and live grants). */
+export const REQUESTS_HREF = "/requests";

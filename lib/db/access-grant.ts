@@ -248,3 +248,49 @@ export async function endGrantEarly(id: string, by: string, now = new Date()): P
   });
   return r.count === 1;
 }
+
+/** A grant not yet ended this long past its expiry is overdue (its removal failed and is retried). */
+export const OVERDUE_AFTER_MS = 60_000;
+
+/**
+ * The dashboard's view of a cluster's grants not yet ended: how many still have time left
+ * and how many are overdue, each with the first `take` (soonest expiry first). Four reads on
+ * the (cluster_id, status, expires_at) index, each bounded: a count and a `take`, never a scan
+ * of the rows themselves.
+ */
+export async function grantSummary(
+  clusterId: string,
+  now = new Date(),
+  take = 10,
+): Promise<{ live: number; soonest: StoredGrant[]; overdue: number; oldestOverdue: StoredGrant[] }> {
+  const prisma = getPrisma();
+  const cutoff = new Date(now.getTime() - OVERDUE_AFTER_MS);
+  const notEnded = { clusterId, status: { in: ["LIVE", "REMOVING"] } };
+  const liveWhere = { ...notEnded, expiresAt: { gte: cutoff } };
+  const overdueWhere = { ...notEnded, expiresAt: { lt: cutoff } };
+  const orderBy = [{ expiresAt: "asc" as const }, { id: "asc" as const }];
+  const [live, soonest, overdue, oldestOverdue] = await Promise.all([
+    prisma.accessGrant.count({ where: liveWhere }),
+    prisma.accessGrant.findMany({ where: liveWhere, orderBy, take }),
+    prisma.accessGrant.count({ where: overdueWhere }),
+    prisma.accessGrant.findMany({ where: overdueWhere, orderBy, take }),
+  ]);
+  return { live, soonest: soonest.map(fromRow), overdue, oldestOverdue: oldestOverdue.map(fromRow) };
+}
+
+/**
+ * The grants of a cluster not yet ended that concern one principal: it asked for them, or
+ * their ACLs are for it (jsonb containment on the bindings). Soonest expiry first.
+ */
+export async function liveGrantsConcerning(clusterId: string, principal: string, limit = 100): Promise<StoredGrant[]> {
+  const rows = await getPrisma().accessGrant.findMany({
+    where: {
+      clusterId,
+      status: { in: ["LIVE", "REMOVING"] },
+      OR: [{ requester: principal }, { bindings: { array_contains: [{ principal }] } }],
+    },
+    orderBy: [{ expiresAt: "asc" }, { id: "asc" }],
+    take: limit,
+  });
+  return rows.map(fromRow);
+}

@@ -127,6 +127,52 @@ export const recentChangeSchema = z.object({
 });
 export type RecentChange = z.infer<typeof recentChangeSchema>;
 
+const grantLineSchema = z.object({
+  id: z.string(),
+  requester: z.string(),
+  approver: z.string(),
+  principals: z.array(z.string()).meta({ description: "Whom its ACLs are for (each once)" }),
+  acls: z.number().int().meta({ description: "ACLs it created, removed at its expiry" }),
+  expiresAt: z.string(),
+  status: z.enum(["LIVE", "REMOVING"]),
+  attempts: z.number().int().meta({ description: "Removals tried so far" }),
+  lastError: z.string().nullable().meta({ description: "Why the last removal failed (overdue grants)" }),
+});
+export type GrantLine = z.infer<typeof grantLineSchema>;
+
+export const requestPostureSchema = z.object({
+  approvals: z
+    .number()
+    .int()
+    .meta({ description: "Approvals a request needs on this cluster (requests.approvals; 0: four-eyes off)" }),
+  waiting: z.number().int().meta({ description: "Requests of this cluster waiting for a decision" }),
+  live: z.number().int().meta({ description: "Grants with time left (not ended, not overdue)" }),
+  grants: z.array(grantLineSchema).meta({ description: "Of those, the soonest to end first (at most 10)" }),
+  overdue: z.number().int().meta({
+    description:
+      "Grants past their expiry whose ACLs are not yet removed (the removal is retried; e.g. the broker was down)",
+  }),
+  overdueGrants: z.array(grantLineSchema).meta({ description: "Of those, the oldest first (at most 10)" }),
+});
+export type RequestPosture = z.infer<typeof requestPostureSchema>;
+
+export const breakGlassPostureSchema = z.object({
+  days: z.number().int(),
+  count: z.number().int().meta({ description: "Break-glass applies in the last `days` days you may see (at most 10)" }),
+  more: z.boolean().meta({ description: "There are more than `count`: the audit trail lists them all" }),
+  events: z.array(
+    z.object({
+      id: z.string(),
+      at: z.string(),
+      principal: z.string(),
+      target: z.string(),
+      planId: z.string().nullable(),
+      reason: z.string().nullable(),
+    }),
+  ),
+});
+export type BreakGlassPosture = z.infer<typeof breakGlassPostureSchema>;
+
 export const dashboardSchema = z.object({
   principal: z.string(),
   generatedAt: z.string(),
@@ -143,6 +189,8 @@ export const dashboardSchema = z.object({
   tokens: card(tokenPostureSchema),
   decisions: card(decisionPostureSchema),
   recent: card(z.object({ events: z.array(recentChangeSchema) })),
+  requests: card(requestPostureSchema),
+  breakGlass: card(breakGlassPostureSchema),
 });
 export type Dashboard = z.infer<typeof dashboardSchema>;
 export type DashboardCard<T> = { ok: true; data: T } | { ok: false; code: string; message: string };

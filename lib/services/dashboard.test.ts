@@ -5,13 +5,26 @@
 import { describe, expect, it, vi } from "vitest";
 import { AclStore, type AclBinding } from "@/lib/policy";
 import type { AuditEvent } from "@/lib/db/audit";
+import type { StoredGrant } from "@/lib/db/access-grant";
 import type { QuotasOverview } from "@/lib/schemas/quotas";
 import { aclListQuerySchema } from "@/lib/schemas/acls";
 import type { DecidableRequest, TokenRequestView, TokenView } from "@/lib/schemas/tokens";
 
 vi.mock("server-only", () => ({}));
-const { countAcls, decisionPosture, quotaPosture, recentChanges, storePosture, summariseLint, tokenPosture } =
-  await import("./dashboard");
+const {
+  BREAK_GLASS_DAYS,
+  SHOWN_BREAK_GLASS,
+  SHOWN_GRANTS,
+  breakGlassPosture,
+  countAcls,
+  decisionPosture,
+  quotaPosture,
+  recentChanges,
+  requestPosture,
+  storePosture,
+  summariseLint,
+  tokenPosture,
+} = await import("./dashboard");
 const { listOf } = await import("./acls");
 const { AclSnapshot } = await import("./acl-snapshot");
 const { matchesTokenFilter, tokenFilterOf } = await import("./token-view");
@@ -403,5 +416,83 @@ describe("recentChanges", () => {
     );
     expect(r.map((e) => e.action)).toEqual(["acl.create", "quota.alter"]);
     expect(r[0]).toMatchObject({ planId: "plan-1", at: new Date(NOW - 1000).toISOString() });
+  });
+});
+
+describe("requestPosture", () => {
+  const grant = (id: string, over: Partial<StoredGrant> = {}): StoredGrant => ({
+    id,
+    createdAt: new Date("2026-12-04T10:00:00Z"),
+    clusterId: "local",
+    requestId: null,
+    requester: "User:alice",
+    approver: "User:dana",
+    planId: "p",
+    bindings: [acl({}), acl({ resourceType: "GROUP", resourceName: "alice-", patternType: "PREFIXED" })],
+    expiresAt: new Date("2026-12-04T12:00:00Z"),
+    status: "LIVE",
+    endedAt: null,
+    endedBy: null,
+    removalPlanId: null,
+    outcome: null,
+    attempts: 0,
+    lastError: null,
+    claimedAt: null,
+    ...over,
+  });
+
+  it("lists whom each grant is for (each once), how many ACLs, and the counts as read", () => {
+    const p = requestPosture(1, 3, {
+      live: 10_000,
+      soonest: [grant("g1"), grant("g2", { status: "REMOVING" })],
+      overdue: 1,
+      oldestOverdue: [grant("g0", { attempts: 4, lastError: "the broker is not reachable" })],
+    });
+    expect(p).toMatchObject({ approvals: 1, waiting: 3, live: 10_000, overdue: 1 });
+    expect(p.grants.map((g) => [g.id, g.principals, g.acls, g.status])).toEqual([
+      ["g1", ["User:alice"], 2, "LIVE"],
+      ["g2", ["User:alice"], 2, "REMOVING"],
+    ]);
+    expect(p.overdueGrants[0]).toMatchObject({ id: "g0", attempts: 4, lastError: "the broker is not reachable" });
+  });
+
+  it("shows at most SHOWN_GRANTS of each list", () => {
+    const many = Array.from({ length: SHOWN_GRANTS + 5 }, (_, i) => grant(`g${i}`));
+    const p = requestPosture(0, 0, { live: many.length, soonest: many, overdue: 0, oldestOverdue: [] });
+    expect(p.grants).toHaveLength(SHOWN_GRANTS);
+    expect(p.live).toBe(SHOWN_GRANTS + 5);
+  });
+});
+
+describe("breakGlassPosture", () => {
+  const event = (id: string, reason: unknown): AuditEvent => ({
+    id,
+    at: new Date("2026-12-04T10:00:00Z"),
+    principal: "User:admin",
+    action: "plan.break-glass",
+    target: `plan ${id}`,
+    request: { planId: id, reason },
+    before: null,
+    after: null,
+    outcome: "success",
+    kafkaError: null,
+    message: null,
+    category: "acl",
+    subjects: [],
+    completedAt: null,
+    repeatCount: 1,
+    lastAt: null,
+    planId: id,
+  });
+
+  it("lists each apply with its reason; more than SHOWN_BREAK_GLASS says there are more", () => {
+    const p = breakGlassPosture([event("a", "Incident 1234"), event("b", 42)]);
+    expect(p).toMatchObject({ days: BREAK_GLASS_DAYS, count: 2, more: false });
+    expect(p.events.map((e) => [e.planId, e.reason])).toEqual([
+      ["a", "Incident 1234"],
+      ["b", null],
+    ]);
+    const many = breakGlassPosture(Array.from({ length: SHOWN_BREAK_GLASS + 1 }, (_, i) => event(`e${i}`, "why")));
+    expect(many).toMatchObject({ count: SHOWN_BREAK_GLASS, more: true });
   });
 });

@@ -18,6 +18,12 @@
  *   - Recent changes: the audit trail through audit-view.ts (Kafka-decided visibility),
  *     sign-ins and sign-outs left out.
  *   - Super users: as configured (KAFKA_SUPER_USERS); a client cannot read super.users.
+ *   - Requests and grants (#19): the cluster's requests waiting for a decision, its grants
+ *     with time left (soonest first) and overdue ones (past the expiry, the removal retried),
+ *     each a count and the first few from the (cluster, status, expiry) indexes, so 10,000
+ *     live grants cost no more than ten.
+ *   - Break-glass: applies without approval on a four-eyes cluster in the last 30 days, from
+ *     the audit trail as the viewer may read it (the (action, at) index).
  */
 import "server-only";
 import type { Viewer } from "@/lib/auth/sign-in";
@@ -25,22 +31,27 @@ import type { ActionResult } from "@/lib/schemas/result";
 import { toErrorResult } from "@/lib/kafka/error-result";
 import { RESOURCE_TYPES, type AclBinding, type AclStore, type Finding, type ResourceType } from "@/lib/policy";
 import type { AuditEvent } from "@/lib/db/audit";
+import { grantSummary, type StoredGrant } from "@/lib/db/access-grant";
+import { countPending } from "@/lib/db/change-request";
 import type { QuotasOverview } from "@/lib/schemas/quotas";
 import type { TokenRequestLists, TokenView } from "@/lib/schemas/tokens";
 import type {
   AclPosture,
+  BreakGlassPosture,
   Dashboard,
   DashboardCard,
   DecisionPosture,
   LintSummary,
   QuotaPosture,
+  GrantLine,
   RecentChange,
+  RequestPosture,
   TokenPosture,
 } from "@/lib/schemas/dashboard";
 import { getAclSnapshot } from "./acl-snapshot";
 import { LINT_ON_LOAD_LIMIT, flaggedKeys, lintOf, type ClusterOfStore } from "./acls";
 import { listAuditFor } from "./audit-view";
-import { clusterOf } from "@/lib/clusters";
+import { clusterIdOf, clusterOf } from "@/lib/clusters";
 import { getClusterView } from "./cluster";
 import { listQuotas } from "./quotas";
 import { listTokenRequests } from "./token-requests";
@@ -225,6 +236,65 @@ export function recentChanges(events: readonly AuditEvent[], limit = SHOWN_CHANG
     }));
 }
 
+export const SHOWN_GRANTS = 10;
+
+/** One grant as the dashboard lists it: whom it is for, how many ACLs, when it ends. */
+export function grantLine(g: StoredGrant): GrantLine {
+  return {
+    id: g.id,
+    requester: g.requester,
+    approver: g.approver,
+    principals: [...new Set(g.bindings.map((b) => b.principal))],
+    acls: g.bindings.length,
+    expiresAt: g.expiresAt.toISOString(),
+    status: g.status === "REMOVING" ? "REMOVING" : "LIVE",
+    attempts: g.attempts,
+    lastError: g.lastError,
+  };
+}
+
+/** The requests card from its counts and first rows (see grantSummary). */
+export function requestPosture(
+  approvals: number,
+  waiting: number,
+  grants: Awaited<ReturnType<typeof grantSummary>>,
+): RequestPosture {
+  return {
+    approvals,
+    waiting,
+    live: grants.live,
+    grants: grants.soonest.slice(0, SHOWN_GRANTS).map(grantLine),
+    overdue: grants.overdue,
+    overdueGrants: grants.oldestOverdue.slice(0, SHOWN_GRANTS).map(grantLine),
+  };
+}
+
+export const BREAK_GLASS_DAYS = 30;
+export const SHOWN_BREAK_GLASS = 10;
+
+function reasonOf(e: AuditEvent): string | null {
+  const reason = (e.request as { reason?: unknown } | null)?.reason;
+  return typeof reason === "string" ? reason : null;
+}
+
+/** The break-glass rows read (newest first, at most SHOWN_BREAK_GLASS + 1): the first few, and whether there are more. */
+export function breakGlassPosture(events: readonly AuditEvent[]): BreakGlassPosture {
+  const shown = events.filter((e) => e.action === "plan.break-glass").slice(0, SHOWN_BREAK_GLASS);
+  return {
+    days: BREAK_GLASS_DAYS,
+    count: shown.length,
+    more: events.length > SHOWN_BREAK_GLASS,
+    events: shown.map((e) => ({
+      id: e.id,
+      at: e.at.toISOString(),
+      principal: e.principal,
+      target: e.target,
+      planId: e.planId,
+      reason: reasonOf(e),
+    })),
+  };
+}
+
 type Failure = Extract<ActionResult<never>, { ok: false }>;
 const unavailable = (f: Failure): DashboardCard<never> => ({ ok: false, code: f.code, message: f.message });
 
@@ -256,17 +326,37 @@ async function clusterCard(viewer: Viewer): Promise<Dashboard["cluster"]> {
   }
 }
 
+async function requestsCard(viewer: Viewer, now: number): Promise<DashboardCard<RequestPosture>> {
+  const clusterId = clusterIdOf(viewer.credential);
+  try {
+    const at = new Date(now);
+    const [waiting, grants] = await Promise.all([
+      countPending(clusterId, at),
+      grantSummary(clusterId, at, SHOWN_GRANTS),
+    ]);
+    return { ok: true, data: requestPosture(clusterOf(viewer.credential).requests.approvals, waiting, grants) };
+  } catch (error) {
+    return unavailable(toErrorResult(error, "read the requests and grants"));
+  }
+}
+
 /** Every card for this viewer, read in parallel as the viewer. */
 export async function getDashboard(viewer: Viewer, options: { lint?: boolean; now?: number } = {}): Promise<Dashboard> {
   const now = options.now ?? Date.now();
   const config = clusterOf(viewer.credential).authorizer;
-  const [cluster, acls, quotas, tokens, requests, audit] = await Promise.all([
+  const [cluster, acls, quotas, tokens, requests, audit, changeRequests, breakGlass] = await Promise.all([
     clusterCard(viewer),
     aclCard(viewer, options.lint === true),
     listQuotas(viewer),
     listTokens(viewer, now),
     listTokenRequests(viewer, now),
     listAuditFor(viewer, { limit: RECENT_SCAN }),
+    requestsCard(viewer, now),
+    listAuditFor(viewer, {
+      action: "plan.break-glass",
+      from: new Date(now - BREAK_GLASS_DAYS * 86_400_000),
+      limit: SHOWN_BREAK_GLASS + 1,
+    }),
   ]);
   return {
     principal: viewer.principal,
@@ -282,5 +372,7 @@ export async function getDashboard(viewer: Viewer, options: { lint?: boolean; no
     tokens: cardOf(tokens, (t) => tokenPosture(t.tokens, viewer.principal, now)),
     decisions: cardOf(requests, (r) => decisionPosture(r, viewer.principal)),
     recent: cardOf(audit, (page) => ({ events: recentChanges(page.events) })),
+    requests: changeRequests,
+    breakGlass: cardOf(breakGlass, (page) => breakGlassPosture(page.events)),
   };
 }

@@ -30,6 +30,7 @@ import {
   claimRemoval,
   finishRemoval,
   noteRemovalPlan,
+  OVERDUE_AFTER_MS,
   releaseRemoval,
   type StoredGrant,
 } from "@/lib/db/access-grant";
@@ -37,7 +38,7 @@ import { bindingsOnlyItHolds } from "@/lib/policy";
 import type { GrantView } from "@/lib/schemas/requests";
 import type { ActionResult } from "@/lib/schemas/result";
 import { clusterIdOf } from "@/lib/clusters";
-import { endGrantEarly, getGrant, liveGrants } from "@/lib/db/access-grant";
+import { endGrantEarly, getGrant, liveGrants, liveGrantsConcerning } from "@/lib/db/access-grant";
 import type { AclBinding } from "@/lib/policy/types";
 import { applyPlan, createPlan } from "./plans";
 import { sendJob } from "@/lib/jobs/queue";
@@ -241,7 +242,7 @@ export function grantViewOf(g: StoredGrant, now = new Date()): GrantView {
     createdAt: g.createdAt.toISOString(),
     expiresAt: g.expiresAt.toISOString(),
     status: g.status,
-    overdue: g.status !== "ENDED" && g.expiresAt.getTime() < now.getTime() - 60_000,
+    overdue: g.status !== "ENDED" && g.expiresAt.getTime() < now.getTime() - OVERDUE_AFTER_MS,
     outcome: g.outcome,
     lastError: g.lastError,
     removalPlanId: g.removalPlanId,
@@ -312,4 +313,18 @@ export async function endGrant(
   }
   const after = (await getGrant(id)) ?? g;
   return { ok: true, data: { grant: grantViewOf(after), message } };
+}
+
+/** The grants not yet ended that one principal asked for or whose ACLs are for it, soonest expiry first. */
+export async function grantsConcerning(
+  viewer: Viewer,
+  principal: string,
+): Promise<ActionResult<{ grants: GrantView[]; now: number }>> {
+  try {
+    const grants = await liveGrantsConcerning(clusterIdOf(viewer.credential), principal);
+    const now = new Date();
+    return { ok: true, data: { grants: grants.map((g) => grantViewOf(g, now)), now: now.getTime() } };
+  } catch (error) {
+    return { ok: false, code: "INTERNAL", message: `The grants could not be read: ${messageOf(error)}` };
+  }
 }

@@ -8,6 +8,10 @@
  *    from 127.0.0.1. Neither has any cluster-level permission or CREATE_TOKENS.
  *  - bob reads every `payments-*` topic except `payments-eu` (an explicit DENY), and may
  *    create and describe delegation tokens for svc-orders (KIP-373).
+ *  - dana is a security officer: ALTER and DESCRIBE on the cluster, so Kafka lets her
+ *    read and change ACLs (not quotas: no DESCRIBE_CONFIGS or ALTER_CONFIGS). She is the
+ *    second person entitled to change ACLs: on a four-eyes cluster (requests.approvals > 0)
+ *    she approves what admin requests, and admin what she requests (docs/requests.md).
  *  - svc-orders produces orders (also transactionally, `orders-tx-*`), consumes them as
  *    group `orders-service` and writes the dead-letter topic.
  *  - svc-billing consumes `payments-*` as group `billing` and appends to `audit-log`.
@@ -19,7 +23,7 @@
  */
 import type { AclBinding, QuotaEntity, QuotaKey } from "@/lib/policy/types";
 
-export const DEMO_USERS = ["admin", "alice", "bob", "carol", "svc-orders", "svc-billing"] as const;
+export const DEMO_USERS = ["admin", "alice", "bob", "carol", "dana", "svc-orders", "svc-billing"] as const;
 export const demoPassword = (user: string) => `${user}-secret`;
 
 export const DEMO_TOPICS: { name: string; partitions: number }[] = [
@@ -81,6 +85,9 @@ export const DEMO_ACLS: AclBinding[] = [
   }),
   acl({ resourceType: "USER", resourceName: "User:svc-orders", principal: "User:bob", operation: "CREATE_TOKENS" }),
   acl({ resourceType: "USER", resourceName: "User:svc-orders", principal: "User:bob", operation: "DESCRIBE_TOKENS" }),
+  // dana: the security officer, a second principal entitled to change ACLs (four-eyes).
+  acl({ resourceType: "CLUSTER", resourceName: "kafka-cluster", principal: "User:dana", operation: "ALTER" }),
+  acl({ resourceType: "CLUSTER", resourceName: "kafka-cluster", principal: "User:dana", operation: "DESCRIBE" }),
   // svc-orders: the orders service.
   acl({ resourceType: "TOPIC", resourceName: "orders", principal: "User:svc-orders", operation: "WRITE" }),
   acl({ resourceType: "TOPIC", resourceName: "orders", principal: "User:svc-orders", operation: "READ" }),

@@ -4,8 +4,10 @@ import { AclPlanPreview, DecisionRowsTable } from "@/components/plans/acl-plan-v
 import { PLAN_ROWS_PAGE_SIZE, aclPlanPageViewSchema, planPageQuerySchema } from "@/lib/schemas/plans";
 import { getPlanView } from "@/lib/services/plans";
 import { Alert } from "@/components/ui/alert";
+import { clusterOf } from "@/lib/clusters";
 import { ApplyPlanForm } from "./apply-plan-form";
 import { canEndPlan } from "@/lib/schemas/requests";
+import { BreakGlassForm } from "./break-glass-form";
 import { objectTitle } from "@/lib/page-title";
 
 export async function generateMetadata({ params }: { params: Promise<{ id: string }> }) {
@@ -57,6 +59,11 @@ export default async function PlanPage({
   const plan = acl.data;
   const rows = plan.changes;
   const changes = plan.create.length + plan.delete.length;
+  const cluster = clusterOf(viewer.credential);
+  const breakGlass =
+    plan.principal === viewer.principal &&
+    cluster.requests.approvals > 0 &&
+    cluster.authorizer.superUsers.includes(viewer.principal);
   return (
     <>
       <h1>Plan {plan.id.slice(0, 8)}</h1>
@@ -70,6 +77,13 @@ export default async function PlanPage({
           planId={plan.id}
           canEnd={canEndPlan(plan)}
           label={`Apply: ${changes} ACL change${changes === 1 ? "" : "s"}`}
+        />
+      )}
+      {breakGlass && (
+        <BreakGlassForm
+          planId={plan.id}
+          approvals={cluster.requests.approvals}
+          open={plan.status === "OPEN" && changes > 0}
         />
       )}
       <AclPlanPreview plan={plan} showFirstRows={false} />

@@ -25,6 +25,8 @@ import { MoreInfo, PageHeader } from "@/components/ui/page-header";
 import { SubmitButton } from "@/components/ui/submit-button";
 import { decisionColumns, PrincipalLink, principalStyles as styles } from "@/components/principals/decision-cell";
 import { objectTitle } from "@/lib/page-title";
+import { grantsConcerning } from "@/lib/services/grants";
+import { PrincipalGrants } from "./principal-grants";
 
 export async function generateMetadata({ params }: { params: Promise<{ principal: string }> }) {
   const principal = principalParamSchema.safeParse(decodeSegment((await params).principal));
@@ -77,7 +79,10 @@ export default async function PrincipalPage({
   const query = principalViewQuerySchema.safeParse(raw);
   const hostErrors = query.success ? undefined : fieldErrorsOf(query.error.issues).host;
   const host = query.success ? query.data.host : null;
-  const view = await principalView(viewer, principal.data, { host });
+  const [view, grants] = await Promise.all([
+    principalView(viewer, principal.data, { host }),
+    grantsConcerning(viewer, principal.data),
+  ]);
   const exportQuery = new URLSearchParams({ principal: principal.data, ...(host !== null ? { host } : {}) });
 
   return (
@@ -132,6 +137,7 @@ export default async function PrincipalPage({
           </>
         }
       />
+      <PrincipalGrants grants={grants} viewer={viewer.principal} />
       {view.ok ? (
         <ViewBody view={view.data} host={host} hostErrors={hostErrors} raw={raw.host} />
       ) : (

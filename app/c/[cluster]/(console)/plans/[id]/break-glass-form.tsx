@@ -1,0 +1,54 @@
+"use client";
+
+import { useActionState } from "react";
+import { AclPlanResult } from "@/components/plans/acl-plan-result";
+import { Alert } from "@/components/ui/alert";
+import { Field, FormActions, FormGrid } from "@/components/ui/field";
+import { SubmitButton } from "@/components/ui/submit-button";
+import { breakGlassAction, type BreakGlassState } from "../break-glass-actions";
+
+/**
+ * On a cluster that needs approvals, a super user may apply their own plan at once with a
+ * reason (break-glass): recorded before the apply and flagged on the dashboard. `open`: the
+ * plan may still be applied.
+ */
+export function BreakGlassForm({ planId, approvals, open }: { planId: string; approvals: number; open: boolean }) {
+  const [state, formAction] = useActionState<BreakGlassState, FormData>(breakGlassAction, null);
+  // Mounted while the page shows the plan as applied after it, so its answer stays on the page.
+  if (state?.ok) return <AclPlanResult result={state.data} />;
+  if (!open) return null;
+  return (
+    <section className="card" aria-labelledby="break-glass-title" data-testid="break-glass">
+      <h2 id="break-glass-title">Break-glass apply</h2>
+      <p className="muted">
+        This cluster needs {approvals} {approvals === 1 ? "approval" : "approvals"} by someone else before a change is
+        applied. As a super user you may apply this plan now without them: say why. The reason is recorded in the audit
+        trail and the apply is flagged on the dashboard.
+      </p>
+      <form action={formAction}>
+        <input type="hidden" name="planId" value={planId} />
+        <FormGrid>
+          <Field
+            id="break-glass-reason"
+            label="Reason"
+            hint="Why it cannot wait for an approval (an incident number)"
+            errors={state?.ok === false ? state.fieldErrors?.reason : undefined}
+            wide
+          >
+            <textarea name="reason" required maxLength={1000} rows={2} defaultValue={state?.values.reason ?? ""} />
+          </Field>
+          <FormActions>
+            <SubmitButton variant="danger" pendingLabel="Applying…">
+              Break-glass apply
+            </SubmitButton>
+          </FormActions>
+        </FormGrid>
+      </form>
+      {state?.ok === false && (
+        <Alert tone="error" testId="break-glass-error">
+          {state.message}
+        </Alert>
+      )}
+    </section>
+  );
+}

@@ -1,0 +1,25 @@
+"use server";
+
+import { revalidatePath } from "next/cache";
+import { changeFromForm, type FormResult } from "@/lib/actions/form";
+import type { AclPlanApplyResult } from "@/lib/schemas/plans";
+import type { ActionResult } from "@/lib/schemas/result";
+
+export type BreakGlassState = FormResult<AclPlanApplyResult> | null;
+
+/**
+ * A super user's apply of the plan the form carries without approval, on a cluster that needs
+ * approvals (change plan.break-glass): the reason is required, recorded and flagged on the dashboard.
+ */
+export async function breakGlassAction(_prev: BreakGlassState, formData: FormData): Promise<BreakGlassState> {
+  const planId = formData.get("planId");
+  if (typeof planId !== "string" || planId === "")
+    return { ok: false, code: "VALIDATION", message: "No plan to apply.", values: {} };
+  const { result, values } = await changeFromForm("plan.break-glass", formData, {
+    omit: ["planId"],
+    params: { id: planId },
+  });
+  revalidatePath(`/plans/${planId}`);
+  revalidatePath("/acls");
+  return { ...(result as ActionResult<AclPlanApplyResult>), values };
+}

@@ -1,0 +1,162 @@
+/**
+ * Four-eyes (#19), in Chromium, on a second console over the same broker and database with
+ * KAFKA_REQUIRED_APPROVALS=1:
+ *
+ *   - admin previews an ACL change and Apply is refused with the four-eyes message;
+ *   - admin files it as a request (with a grant of an hour) and may not review or approve
+ *     their own (409 with the reason);
+ *   - dana (the demo's security officer, ALTER on the cluster) reviews and approves it: the
+ *     ACL exists; the dashboard lists the live grant and the principal's page its time left,
+ *     where admin (its requester) ends it now: the ACL is removed;
+ *   - admin applies another plan by break-glass with a reason, and the dashboard flags it.
+ *
+ * The ACLs are for a principal of this spec only, removed afterwards through the main console
+ * (which needs no approvals): the broker is shared.
+ */
+import { test, expect, type APIRequestContext, type Browser, type Page } from "@playwright/test";
+import { startInstance, type Instance } from "./console-instance";
+
+const basic = (user: string) => `Basic ${Buffer.from(`${user}:${user}-secret`).toString("base64")}`;
+const PRINCIPAL = `User:e2e-four-eyes-${Date.now().toString(36)}`;
+const TOPIC = "e2e-four-eyes";
+
+interface Binding {
+  resourceType: string;
+  resourceName: string;
+  patternType: string;
+  principal: string;
+  host: string;
+  operation: string;
+  permissionType: string;
+}
+
+const binding = (operation: string): Binding => ({
+  resourceType: "TOPIC",
+  resourceName: TOPIC,
+  patternType: "LITERAL",
+  principal: PRINCIPAL,
+  host: "*",
+  operation,
+  permissionType: "ALLOW",
+});
+
+async function aclsOf(request: APIRequestContext, url = ""): Promise<Binding[]> {
+  const response = await request.get(`${url}/api/v1/acls?${new URLSearchParams({ principal: PRINCIPAL })}`, {
+    headers: { Authorization: basic("admin") },
+  });
+  expect(response.status(), await response.text()).toBe(200);
+  return ((await response.json()) as { acls: Binding[] }).acls;
+}
+
+async function signedIn(browser: Browser, instance: Instance, username: string): Promise<Page> {
+  const page = await (await browser.newContext({ baseURL: instance.url })).newPage();
+  const response = await page.request.post(`${instance.url}/api/v1/session`, {
+    data: { username, password: `${username}-secret`, mechanism: "SCRAM-SHA-512" },
+  });
+  expect(response.status(), await response.text()).toBe(200);
+  return page;
+}
+
+async function json<T>(response: Awaited<ReturnType<APIRequestContext["post"]>>, status = 200): Promise<T> {
+  expect(response.status(), await response.text()).toBe(status);
+  return (await response.json()) as T;
+}
+
+test.describe.serial("four-eyes: requests, approvals, grants and break-glass", () => {
+  let instance: Instance;
+
+  test.beforeAll(async () => {
+    test.setTimeout(200_000);
+    instance = await startInstance("four-eyes", { KAFKA_REQUIRED_APPROVALS: "1", LOG_LEVEL: "info" });
+  });
+
+  test.afterAll(async ({ request }) => {
+    const ours = await aclsOf(request);
+    if (ours.length > 0)
+      await request.delete("/api/v1/acls", { headers: { Authorization: basic("admin") }, data: { bindings: ours } });
+    if (instance && instance.child.exitCode === null) instance.child.kill("SIGKILL");
+  });
+
+  test(
+    "Apply is refused; admin's request is approved by dana, not by admin; the grant is listed and ended " +
+      "early by its requester",
+    async ({ browser }) => {
+      test.setTimeout(120_000);
+      const admin = await signedIn(browser, instance, "admin");
+      const read = binding("READ");
+
+      // admin previews the change; Apply on its page is refused: four-eyes.
+      const plan = await json<{ id: string }>(
+        await admin.request.post("/api/v1/plans", { data: { kind: "acl.create", bindings: [read] } }),
+      );
+      await admin.goto(`/plans/${plan.id}`);
+      await admin.getByRole("button", { name: /^Apply/ }).click();
+      await expect(admin.getByTestId("apply-error")).toContainText("(four-eyes)");
+      expect(await aclsOf(admin.request)).toEqual([]);
+
+      // admin files it as a request, with a grant of an hour; admin may not review it.
+      const filed = await json<{ request: { id: string; status: string } }>(
+        await admin.request.post("/api/v1/requests", {
+          data: { change: { kind: "acl.create", bindings: [read] }, reason: "e2e: four-eyes", grantMinutes: 60 },
+        }),
+      );
+      expect(filed.request.status).toBe("PENDING");
+      const id = filed.request.id;
+      const own = await json<{ error: string }>(await admin.request.post(`/api/v1/requests/${id}/review`), 409);
+      expect(own.error).toContain("someone other than the requester");
+
+      // dana reviews and approves: the ACL exists.
+      const dana = await signedIn(browser, instance, "dana");
+      const reviewed = await json<{ id: string }>(await dana.request.post(`/api/v1/requests/${id}/review`));
+      const approved = await json<{ request: { status: string; grantId: string | null } }>(
+        await dana.request.post(`/api/v1/requests/${id}/approve`, { data: { planId: reviewed.id } }),
+      );
+      expect(approved.request.status).toBe("APPLIED");
+      expect(approved.request.grantId).not.toBeNull();
+      expect(await aclsOf(admin.request)).toEqual([read]);
+
+      // The dashboard lists the live grant; the principal's page its time left, and End now for admin.
+      await admin.goto("/");
+      const grantRow = admin.locator(
+        `[data-testid="grants-live-list"] tr[data-grant-id="${approved.request.grantId}"]`,
+      );
+      await expect(grantRow).toContainText(PRINCIPAL);
+      await expect(grantRow).toContainText("User:dana");
+      await admin.goto(`/principals/${encodeURIComponent(PRINCIPAL)}`);
+      const row = admin.getByTestId("principal-grants").locator(`tr[data-grant-id="${approved.request.grantId}"]`);
+      await expect(row).toContainText(/ends in (59 min|60 min|1 h)/);
+      await row.getByRole("button", { name: "End now" }).click();
+      await expect(admin.getByTestId("grant-ended")).toBeVisible();
+      await expect.poll(() => aclsOf(admin.request)).toEqual([]);
+    },
+  );
+
+  test("a super user's break-glass apply needs a reason, applies, and the dashboard flags it", async ({ browser }) => {
+    test.setTimeout(120_000);
+    const admin = await signedIn(browser, instance, "admin");
+    const write = binding("WRITE");
+    const plan = await json<{ id: string }>(
+      await admin.request.post("/api/v1/plans", { data: { kind: "acl.create", bindings: [write] } }),
+    );
+    await admin.goto(`/plans/${plan.id}`);
+    const form = admin.getByTestId("break-glass");
+    await form.getByLabel("Reason").fill("e2e: incident 1234, cannot wait");
+    await form.getByRole("button", { name: "Break-glass apply" }).click();
+    await expect(admin.getByTestId("acl-result")).toBeVisible();
+    expect(await aclsOf(admin.request)).toEqual([write]);
+
+    await admin.goto("/");
+    const flagged = admin.getByTestId("break-glass-list").locator(`li[data-plan-id="${plan.id}"]`);
+    await expect(flagged).toContainText("break-glass");
+    await expect(flagged).toContainText("e2e: incident 1234, cannot wait");
+
+    // dana is no super user: no break-glass form on her own plan.
+    const dana = await signedIn(browser, instance, "dana");
+    const hers = await json<{ id: string }>(
+      await dana.request.post("/api/v1/plans", { data: { kind: "acl.create", bindings: [binding("DESCRIBE")] } }),
+    );
+    await dana.goto(`/plans/${hers.id}`);
+    await expect(dana.getByTestId("plan-status")).toBeVisible();
+    await expect(dana.getByTestId("break-glass")).toHaveCount(0);
+  });
+});
