@@ -240,16 +240,19 @@ export const SHOWN_GRANTS = 10;
 
 /** One grant as the dashboard lists it: whom it is for, how many ACLs, when it ends. */
 export function grantLine(g: StoredGrant): GrantLine {
+  const { id, requester, approver, attempts, lastError, bindings } = g;
+  const principals = [...new Set(bindings.map((b) => b.principal))];
+  const status = g.status === "REMOVING" ? "REMOVING" : "LIVE";
   return {
-    id: g.id,
-    requester: g.requester,
-    approver: g.approver,
-    principals: [...new Set(g.bindings.map((b) => b.principal))],
-    acls: g.bindings.length,
+    id,
+    requester,
+    approver,
+    principals,
+    acls: bindings.length,
     expiresAt: g.expiresAt.toISOString(),
-    status: g.status === "REMOVING" ? "REMOVING" : "LIVE",
-    attempts: g.attempts,
-    lastError: g.lastError,
+    status,
+    attempts,
+    lastError,
   };
 }
 
