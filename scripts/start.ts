@@ -168,7 +168,8 @@ async function main() {
           "",
           `  Kafka Security Console: ${url}`,
           localBroker
-            ? "  Demo sign-in (SCRAM-SHA-512): admin / admin-secret (super user); alice, bob, carol, dana, svc-orders, " +
+            ? "  Demo sign-in (SCRAM-SHA-512): admin / admin-secret (super user); alice, bob, carol, dana, " +
+              "svc-orders, " +
               "svc-billing with <name>-secret"
             : "  Sign in with your Kafka credentials.",
           !localBroker

@@ -26,8 +26,8 @@ export function CliCommands({
         </pre>
       )}
       <p className="muted">
-        Put the admin client&apos;s settings (security.protocol, sasl.mechanism, sasl.jaas.config) in the file given as{" "}
-        <code>--command-config</code>.
+        Put the admin client&apos;s settings (<code>security.protocol</code>, <code>sasl.mechanism</code>,{" "}
+        <code>sasl.jaas.config</code>) in the file given as <code>--command-config</code>.
       </p>
     </>
   );

@@ -280,7 +280,10 @@ function reasonOf(e: AuditEvent): string | null {
   return typeof reason === "string" ? reason : null;
 }
 
-/** The break-glass rows read (newest first, at most SHOWN_BREAK_GLASS + 1): the first few, and whether there are more. */
+/**
+ * The break-glass rows read (newest first, at most SHOWN_BREAK_GLASS + 1): the first few, and
+ * whether there are more.
+ */
 export function breakGlassPosture(events: readonly AuditEvent[]): BreakGlassPosture {
   const shown = events.filter((e) => e.action === "plan.break-glass").slice(0, SHOWN_BREAK_GLASS);
   return {

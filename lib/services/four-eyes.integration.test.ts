@@ -93,7 +93,7 @@ describe("with one approval required", () => {
     );
   });
 
-  it("the admin cannot approve the admin's own request; another principal Kafka lets alter ACLs approves it", async () => {
+  it("the admin cannot approve the admin's own request; another principal allowed to alter ACLs does", async () => {
     const wanted = fx.topicAcl(newTopic(), alice.principal);
     const request = await fileAs(admin, [wanted]);
     expect(await requests.reviewRequest(admin, request.id)).toMatchObject({ ok: false, code: "CONFLICT" });

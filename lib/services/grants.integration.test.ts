@@ -46,7 +46,10 @@ afterAll(async () => {
   rmSync(dir, { recursive: true, force: true });
 });
 
-/** A grant of alice's, approved by the admin, of `bindings` (created in Kafka here unless told), expiring at `expiresAt`. */
+/**
+ * A grant of alice's, approved by the admin, of `bindings` (created in Kafka here unless told),
+ * expiring at `expiresAt`.
+ */
 async function grantOf(
   bindings: AclBinding[],
   expiresAt: Date,

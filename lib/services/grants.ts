@@ -166,12 +166,8 @@ export async function removeExpiredGrant(
       if (changedMeanwhile && attempt < REMOVAL_PLAN_ATTEMPTS) continue;
       if (!applied.ok) throw new Error(`${applied.message} (plan ${plan.data.id})`);
       if (applied.data.outcome !== "success") throw new Error(`${applied.data.message} (plan ${plan.data.id})`);
-      return await end(
-        "removed",
-        `Removed the grant's ACLs ${grant.endedBy === null ? "at its expiry" : `now (ended early by ${grant.endedBy})`}: ${applied.data.message}`,
-        plan.data.id,
-        toRemove,
-      );
+      const when = grant.endedBy === null ? "at its expiry" : `now (ended early by ${grant.endedBy})`;
+      return await end("removed", `Removed the grant's ACLs ${when}: ${applied.data.message}`, plan.data.id, toRemove);
     }
   } catch (error) {
     const message = messageOf(error);

@@ -109,7 +109,7 @@ describe("file, review, approve", () => {
     expect(await requests.cancelChangeRequest(alice, request.id)).toMatchObject({ ok: true });
   });
 
-  it("a reviewer Kafka lets describe but not alter ACLs: the review works, the approval is DENIED by Kafka", async () => {
+  it("a reviewer who may describe but not alter ACLs: the review works, Kafka DENIES the approval", async () => {
     const name = `${MARK}-describer`;
     const describer = fx.viewerOf(await createScramUser(name));
     try {
@@ -222,7 +222,7 @@ describe("deny, cancel, limits", () => {
     expect(await fx.auditRows({ action: "request.cancel", targetContains: another.id })).toHaveLength(1);
   });
 
-  it("a request past its timeout: the sweep's part times it out, audited, and it can no longer be approved", async () => {
+  it("a request past its timeout: the sweep times it out, audited, and it can no longer be approved", async () => {
     const request = await file([fx.topicAcl(newTopic(), alice.principal)]);
     const plan = await review(admin, request.id);
     await getPrisma().changeRequest.update({

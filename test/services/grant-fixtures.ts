@@ -113,7 +113,10 @@ export function topicNames(mark: string): () => string {
   return () => `${mark}-t${++count}`;
 }
 
-/** What each of these suites does last: its ACLs removed, its settings restored, connections closed, database dropped. */
+/**
+ * What each of these suites does last: its ACLs removed, its settings restored, connections
+ * closed, database dropped.
+ */
 export async function cleanUp(mark: string, restoreEnv: () => void, db?: { teardown(): Promise<void> }): Promise<void> {
   await removeMarkedAcls(mark);
   restoreEnv();

@@ -2,7 +2,8 @@
  * One "console instance" for lib/services/scheduled.integration.test.ts: a separate Node
  * process with its own Prisma pool, Kafka connections and pg-boss workers, sharing only
  * DATABASE_URL with the others. It starts the scheduled work (the grant-expiry and sweep
- * queues, polling every half second), prints "ready <pid>" (the pid of this process, not of npx or tsx: the one to kill), and also runs the sweep in a loop
+ * queues, polling every half second), prints "ready <pid>" (the pid of this process, not of
+ * npx or tsx: the one to kill), and also runs the sweep in a loop
  * (every SWEEP_EVERY_MS), as the minute cron would, until it is stopped (SIGTERM: a clean
  * stop; the test also kills one with SIGKILL while it works).
  *
