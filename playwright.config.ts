@@ -16,8 +16,12 @@ export default defineConfig({
   outputDir: process.env.NEXT_DIST_DIR
     ? `test-results/${process.env.NEXT_DIST_DIR.replace(/[^\w.-]/g, "_")}`
     : "test-results",
+  // Files run side by side on two workers (the tests of one file in order): the suite mostly
+  // waits on the broker and the server, so two workers halve its time on two cores. Each spec
+  // file shares the broker and the database with the others, so it makes its own topics and
+  // names and asserts nothing another file may change meanwhile. E2E_WORKERS=1 for one worker.
   fullyParallel: false,
-  workers: 1,
+  workers: Number(process.env.E2E_WORKERS ?? 2),
   retries: 0,
   timeout: 60_000,
   expect: { timeout: 15_000 },
@@ -51,6 +55,8 @@ export default defineConfig({
       HOST: "127.0.0.1",
       REQUEST_TIMEOUT_SECONDS: process.env.E2E_REQUEST_TIMEOUT_SECONDS,
       LOG_LEVEL: process.env.LOG_LEVEL ?? "warn",
+      // The journal's background read (e2e/drift.spec.ts waits for it): every 10 s instead of every minute.
+      KAFKA_HISTORY_INTERVAL_SECONDS: process.env.KAFKA_HISTORY_INTERVAL_SECONDS ?? "10",
     },
     url: `${baseURL}/sign-in`,
     reuseExistingServer: false,

@@ -25,6 +25,7 @@ const AREA_LABELS: Record<string, string> = {
   "/requests": "Requests",
   "/users": "SCRAM users",
   "/audit": "Audit",
+  "/drift": "Drift",
   "/webhook": "Notifications",
 };
 

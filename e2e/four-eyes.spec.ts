@@ -8,7 +8,9 @@
  *   - dana (the demo's security officer, ALTER on the cluster) reviews and approves it: the
  *     ACL exists; the dashboard lists the live grant and the principal's page its time left,
  *     where admin (its requester) ends it now: the ACL is removed;
- *   - admin applies another plan by break-glass with a reason, and the dashboard flags it.
+ *   - admin applies another plan by break-glass with a reason, and the dashboard flags it;
+ *     admin may not review it; dana reviews it after the fact with a comment, and the
+ *     dashboard shows it reviewed by her instead of flagging it; a second review is a 409.
  *
  * The ACLs are for a principal of this spec only, removed afterwards through the main console
  * (which needs no approvals): the broker is shared.
@@ -150,8 +152,40 @@ test.describe.serial("four-eyes: requests, approvals, grants and break-glass", (
     await expect(flagged).toContainText("break-glass");
     await expect(flagged).toContainText("e2e: incident 1234, cannot wait");
 
-    // dana is no super user: no break-glass form on her own plan.
+    // The applier cannot review it: the break-glass page says why and offers no form.
+    await flagged.getByTestId("break-glass-review-link").click();
+    await expect(admin.getByTestId("break-glass-review-why")).toContainText("someone else must review it");
+    await expect(admin.getByTestId("break-glass-review-form")).toHaveCount(0);
+    await admin.goto(`/plans/${plan.id}`);
+    await expect(admin.getByTestId("plan-break-glass")).toContainText("Not reviewed yet");
+
+    // dana (ALTER on the cluster) reviews it after the fact from the dashboard, with a comment.
     const dana = await signedIn(browser, instance, "dana");
+    await dana.goto("/");
+    const hersToReview = dana.getByTestId("break-glass-list").locator(`li[data-plan-id="${plan.id}"]`);
+    await hersToReview.getByTestId("break-glass-review-link").click();
+    await expect(dana.getByTestId("break-glass-applied-by")).toHaveText("User:admin");
+    await expect(dana.getByTestId("break-glass-reason")).toHaveText("e2e: incident 1234, cannot wait");
+    await expect(dana.getByTestId("break-glass-changes")).toContainText("acl.create");
+    await dana.getByLabel("Comment").fill("e2e: checked with the on-call, incident 1234");
+    await dana.getByRole("button", { name: "Reviewed after the fact" }).click();
+    await expect(dana.getByTestId("break-glass-review-done")).toContainText("Reviewed after the fact");
+    await dana.reload();
+    await expect(dana.getByTestId("break-glass-review")).toContainText("reviewed by User:dana");
+
+    await admin.goto("/");
+    await expect(admin.getByTestId("card-break-glass").locator(`li[data-plan-id="${plan.id}"]`)).toHaveCount(1);
+    const reviewed = admin.getByTestId("break-glass-reviewed").locator(`li[data-plan-id="${plan.id}"]`);
+    await expect(reviewed).toContainText("Reviewed by User:dana");
+    await expect(reviewed).toContainText("e2e: checked with the on-call, incident 1234");
+    await expect(admin.getByTestId("break-glass-list").locator(`li[data-plan-id="${plan.id}"]`)).toHaveCount(0);
+    const again = await dana.request.post(`/api/v1/plans/${plan.id}/break-glass/review`, {
+      data: { comment: "twice" },
+    });
+    expect(again.status()).toBe(409);
+    expect(await again.text()).toContain("User:dana");
+
+    // dana is no super user: no break-glass form on her own plan.
     const hers = await json<{ id: string }>(
       await dana.request.post("/api/v1/plans", { data: { kind: "acl.create", bindings: [binding("DESCRIBE")] } }),
     );

@@ -71,7 +71,11 @@ const REFUSED_BY_DESIGN: Record<string, string> = {
   endGrant: "the example id names nothing",
   extendGrant: "the example id names nothing",
   breakGlassApplyPlan: "the dev cluster needs no approvals, and the example id names nothing",
+  getBreakGlass: "the example id names nothing (no plan was applied by break-glass on the dev cluster)",
+  reviewBreakGlass: "the example id names nothing (no plan was applied by break-glass on the dev cluster)",
   setWebhook: "the example's target is a loopback address, which is refused",
+  acknowledgeDrift: "the example id names no outside change",
+  revertDrift: "the example id names no outside change",
 };
 
 /** `/a/b` of a JSON document. */
@@ -155,6 +159,15 @@ test(
 
     const signIn = await request.post("/api/v1/session", { data: ADMIN });
     expect(signIn.status()).toBe(200);
+    // The history examples (what changed since the journal began) need the journal's first read.
+    await expect
+      .poll(
+        async () =>
+          ((await (await request.get("/api/v1/drift?limit=1")).json()) as { reading: { since: unknown } }).reading
+            .since,
+        { timeout: 100_000, intervals: [2_000] },
+      )
+      .not.toBeNull();
     const servedResponse = await request.get("/api/v1/openapi.json");
     expect(servedResponse.status()).toBe(200);
     const served = await servedResponse.json();
@@ -247,6 +260,8 @@ test(
     const statusOf = (id: string, label: string) =>
       outcomes.find((o) => o.id === id && o.label.startsWith(label))?.status;
     expect(statusOf("signIn", "body example placeholder")).toBe(401);
+    expect(statusOf("getAccessChanges", "query example sinceBegun")).toBe(200);
+    expect(statusOf("getAccessChanges", "query example csv")).toBe(200);
     expect(statusOf("renewToken", "body example unknown")).toBe(404);
     expect(statusOf("renewToken", "link renew")).toBe(200);
     expect(statusOf("expireToken", "link expire")).toBe(200);

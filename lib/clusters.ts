@@ -63,7 +63,35 @@ export interface Cluster {
   servicePrincipal: ServicePrincipal | null;
   /** How requests for changes are reviewed on this cluster, and how long grants may last. */
   requests: RequestPolicy;
+  /** The history journal's background read and retention (#20, docs/history.md). */
+  history: HistorySettings;
 }
+
+export interface HistorySettings {
+  /** Seconds between background reads; 0: off. */
+  intervalSeconds: number;
+  retentionDays: number;
+}
+
+export const DEFAULT_HISTORY_SETTINGS: HistorySettings = { intervalSeconds: 60, retentionDays: 400 };
+
+const historySchema = z
+  .object({
+    intervalSeconds: z
+      .number({ error: "intervalSeconds must be a number of seconds (0: off)" })
+      .int("intervalSeconds must be a whole number of seconds")
+      .min(0, "intervalSeconds must be 0 (off) or more")
+      .max(86_400, "intervalSeconds must be at most a day (86400)")
+      .refine((n) => n === 0 || n >= 5, "intervalSeconds must be 0 (off) or at least 5")
+      .default(DEFAULT_HISTORY_SETTINGS.intervalSeconds),
+    retentionDays: z
+      .number({ error: "retentionDays must be a number of days" })
+      .int("retentionDays must be a whole number of days")
+      .min(1, "retentionDays must be at least 1")
+      .max(36_500, "retentionDays must be at most 100 years")
+      .default(DEFAULT_HISTORY_SETTINGS.retentionDays),
+  })
+  .strict();
 
 /** A cluster's rules for requests (#19): four-eyes, how long a request waits, the longest grant, owners. */
 export interface RequestPolicy {
@@ -180,6 +208,8 @@ export const SINGLE_CLUSTER_VARIABLES = [
   "KAFKA_REQUEST_TIMEOUT_HOURS",
   "KAFKA_MAX_GRANT_MINUTES",
   "KAFKA_RESOURCE_OWNERS",
+  "KAFKA_HISTORY_INTERVAL_SECONDS",
+  "KAFKA_HISTORY_RETENTION_DAYS",
 ] as const satisfies readonly SettingName[];
 
 export const CLUSTERS_FILE_EXAMPLE = `# CLUSTERS_FILE=clusters.yaml (JSON works too)
@@ -194,6 +224,7 @@ clusters:
     allowEveryoneIfNoAclFound: false
     # serviceCredentialsFile: /etc/kafka-console/dev-service.yaml  # the console's service principal (optional)
     # requests: { approvals: 0, timeoutHours: 72, maxGrantMinutes: 480 }  # four-eyes off (the default)
+    # history: { intervalSeconds: 60, retentionDays: 400 }  # the journal's background read (the default)
   - id: prod-eu
     name: Production (EU)
     bootstrapServers: [kafka-1.example:9093, kafka-2.example:9093]
@@ -284,6 +315,7 @@ const clusterSchema = z
       .default({ sslRules: null, kerberosRules: null, kerberosDefaultRealm: null }),
     serviceCredentialsFile: nonBlank("serviceCredentialsFile").optional(),
     requests: requestPolicySchema.default(() => ({ ...DEFAULT_REQUEST_POLICY, owners: [] })),
+    history: historySchema.default(() => ({ ...DEFAULT_HISTORY_SETTINGS })),
   })
   .strict()
   .superRefine((c, ctx) => {
@@ -469,6 +501,7 @@ export function parseClustersFile(text: string, file: string, clientId = DEFAULT
           ? null
           : (readServiceCredentials(c.serviceCredentialsFile, c.id) as ServicePrincipal),
       requests: c.requests,
+      history: c.history,
     };
   });
   return { clusters, defaultId: parsed.data.default ?? clusters[0]!.id, file };
@@ -504,7 +537,19 @@ function environmentCluster(env: Env): ClusterRegistry {
     "KAFKA_REQUEST_TIMEOUT_HOURS",
     "KAFKA_MAX_GRANT_MINUTES",
     "KAFKA_RESOURCE_OWNERS",
+    "KAFKA_HISTORY_INTERVAL_SECONDS",
+    "KAFKA_HISTORY_RETENTION_DAYS",
   ]);
+  const history = historySchema.safeParse({
+    intervalSeconds: numberOrUndefined(e.KAFKA_HISTORY_INTERVAL_SECONDS),
+    retentionDays: numberOrUndefined(e.KAFKA_HISTORY_RETENTION_DAYS),
+  });
+  if (!history.success)
+    for (const issue of history.error.issues)
+      problems.push(
+        `${issue.path[0] === "retentionDays" ? "KAFKA_HISTORY_RETENTION_DAYS" : "KAFKA_HISTORY_INTERVAL_SECONDS"}: ` +
+          issue.message,
+      );
   let owners: unknown = undefined;
   try {
     owners = e.KAFKA_RESOURCE_OWNERS?.trim() ? parseYaml(e.KAFKA_RESOURCE_OWNERS) : undefined;
@@ -549,6 +594,7 @@ function environmentCluster(env: Env): ClusterRegistry {
         },
         servicePrincipal,
         requests: requests.success ? requests.data : DEFAULT_REQUEST_POLICY,
+        history: history.success ? history.data : DEFAULT_HISTORY_SETTINGS,
       },
     ],
     defaultId: DEFAULT_CLUSTER_ID,

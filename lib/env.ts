@@ -169,6 +169,19 @@ export const clusterSettingsSchema = z.object({
       "the service principal, which then needs ALTER on the cluster. In `CLUSTERS_FILE`: `requests.maxGrantMinutes`",
     { default: "`480` (8 hours)" },
   ),
+  KAFKA_HISTORY_INTERVAL_SECONDS: kafkaDoc(
+    z.string().optional(),
+    "how often the console reads the cluster's ACLs, client quotas and SCRAM users as its service principal to " +
+      "find changes made outside it, in seconds (`0`: off; needs a service principal). In `CLUSTERS_FILE`: " +
+      "`history.intervalSeconds`",
+    { default: "`60`" },
+  ),
+  KAFKA_HISTORY_RETENTION_DAYS: kafkaDoc(
+    z.string().optional(),
+    "how long the history journal keeps changes, in days; older ones are folded into a checkpoint. In " +
+      "`CLUSTERS_FILE`: `history.retentionDays`",
+    { default: "`400`" },
+  ),
   KAFKA_RESOURCE_OWNERS: kafkaDoc(
     z.string().optional(),
     "owners of resources by type and name prefix, as YAML or JSON: " +

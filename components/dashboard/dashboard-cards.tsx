@@ -1,7 +1,7 @@
 import Link from "@/components/link";
 import { Alert } from "@/components/ui/alert";
 import { Card, DataCard, stat, type StatProps } from "./card";
-import { BreakGlassCard, GrantsCard, RequestsCard } from "./request-cards";
+import { BreakGlassCard, DriftCard, GrantsCard, RequestsCard } from "./request-cards";
 import { Badge } from "@/components/ui/badge";
 import { DataTable } from "@/components/ui/data-table";
 import { formatRelative } from "@/lib/services/token-view";
@@ -322,6 +322,7 @@ export function DashboardCards({ data, lintHref }: { data: Dashboard; lintHref: 
       </div>
       <GrantsCard card={data.requests} now={now} />
       <BreakGlassCard card={data.breakGlass} now={now} />
+      <DriftCard card={data.drift} />
       <QuotasCard card={data.quotas} />
       <RecentCard card={data.recent} now={now} />
       <SuperUsersCard superUsers={data.superUsers} />

@@ -41,6 +41,11 @@ export function planHref(planId: string): string {
   return `/plans/${encodeURIComponent(planId)}`;
 }
 
+/** A plan applied by break-glass: who, why, what it did, and its after-the-fact review. */
+export function breakGlassHref(planId: string): string {
+  return `${planHref(planId)}/break-glass`;
+}
+
 /** The audit page with these filters. */
 export function auditHref(filters: Record<string, string> = {}): string {
   const query = new URLSearchParams(filters).toString();
@@ -49,3 +54,6 @@ export function auditHref(filters: Record<string, string> = {}): string {
 
 /** The requests for changes waiting for a decision (and live grants). */
 export const REQUESTS_HREF = "/requests";
+
+/** The token requests waiting for a decision by the viewer (and the viewer's own open ones). */
+export const REQUESTS_TOKENS_HREF = "/requests?filter=waiting&kind=token";

@@ -28,9 +28,13 @@ export function accessCheckLink(q: {
   resourceType: string;
   resourceName: string;
   host: string;
+  /** As of this instant (the history journal's answer), when given. */
+  at?: string;
 }): string {
-  const { principal, operation, resourceType, resourceName, host } = q;
-  return `/access-check?${new URLSearchParams({ principal, operation, resourceType, resourceName, host })}`;
+  const { principal, operation, resourceType, resourceName, host, at } = q;
+  const query = new URLSearchParams({ principal, operation, resourceType, resourceName, host });
+  if (at !== undefined) query.set("at", at);
+  return `/access-check?${query}`;
 }
 
 /** The question one matrix cell answers, and the rule that decides it (`title`). */
@@ -41,6 +45,8 @@ export interface DecisionQuestion {
   resourceName: string;
   linkHost: string;
   title: string;
+  /** The decision is as of this instant (ISO 8601). */
+  at?: string;
 }
 
 /** A decision as a badge linking to the Access check that explains it. */
@@ -58,8 +64,8 @@ export function DecisionLink(props: { decision: string; href: string; title?: st
  * ACL names, so the Access check answers the same question), then each host an ACL names
  * where the answer differs.
  */
-export function Decision({ cell, principal, resourceType, resourceName, linkHost, title }: DecisionQuestion) {
-  const q = { principal, operation: cell.operation, resourceType, resourceName };
+export function Decision({ cell, principal, resourceType, resourceName, linkHost, title, at }: DecisionQuestion) {
+  const q = { principal, operation: cell.operation, resourceType, resourceName, at };
   return (
     <>
       <DecisionLink

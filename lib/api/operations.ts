@@ -16,6 +16,10 @@ import { z } from "zod";
 import { clusterSchema } from "@/lib/schemas/cluster";
 import { dashboardQuerySchema, dashboardSchema } from "@/lib/schemas/dashboard";
 import { auditPageSchema, auditQuerySchema } from "@/lib/schemas/audit";
+import { driftListQuerySchema, driftPageSchema } from "@/lib/schemas/drift";
+import { accessChangesQuerySchema, accessChangesSchema } from "@/lib/schemas/access-changes";
+import { timelineQuerySchema, timelineSchema } from "@/lib/schemas/timeline";
+import { breakGlassViewSchema } from "@/lib/schemas/break-glass";
 import { accessCheckQuerySchema, accessCheckResultSchema } from "@/lib/schemas/access-check";
 import { identityMapBodySchema, identityMapResultSchema } from "@/lib/schemas/identities";
 import { scramUserListSchema } from "@/lib/schemas/scram-users";
@@ -534,6 +538,22 @@ const PLANS: ApiOperation[] = [
   },
   changeOperation("plan.apply"),
   changeOperation("plan.break-glass"),
+  {
+    operationId: "getBreakGlass",
+    method: "get",
+    path: "/api/v1/plans/{id}/break-glass",
+    area: "Plans",
+    summary: "A break-glass apply, its after-the-fact review, and whether you may review it",
+    description:
+      "Who applied the plan without approval, when and why, what it did (the plan's audit rows you may read), " +
+      "its review (null until someone else has reviewed it: the dashboard flags it meanwhile), and whether the " +
+      "caller may review it (you.why says why not).",
+    pathParams: PLAN_ID,
+    response: breakGlassViewSchema,
+    kafka: true,
+    statuses: { 404: "There is no break-glass apply of this plan on this cluster that you may see" },
+  },
+  changeOperation("plan.break-glass-review"),
 ];
 
 /** After PLANS: its example id names nothing, and the import plan it follows comes from POST /api/v1/plans (a link). */
@@ -594,6 +614,74 @@ const AUDIT: ApiOperation[] = [
       description: "With format=csv: the events as a CSV file (header row first)",
     },
   },
+  {
+    operationId: "listDrift",
+    method: "get",
+    path: "/api/v1/drift",
+    area: "Audit",
+    summary: "Changes made outside the console (drift), newest first",
+    description:
+      "The ACL, quota and SCRAM changes the console's background read found made outside it, grouped by the " +
+      "read that found them (its window), each with what it touched and whether it was kept (acknowledged) or " +
+      "reverted. Who sees which follows the audit trail's rules. Page on with nextCursor.",
+    query: driftListQuerySchema,
+    queryExamples: { open: { summary: "Only those neither kept nor reverted", value: { status: "open" } } },
+    response: driftPageSchema,
+    kafka: true,
+  },
+  changeOperation("drift.acknowledge"),
+  changeOperation("drift.revert"),
+  {
+    operationId: "getTimeline",
+    method: "get",
+    path: "/api/v1/timeline",
+    area: "Audit",
+    summary: "The history of one thing: a principal, a resource's ACLs, a SCRAM user or a quota entity",
+    description:
+      "Every journal entry of the thing, newest first: when each ACL binding, credential or quota value appeared " +
+      "or went, made through the console (actor, plan) or found outside it (the read's window). Give exactly one " +
+      "of principal, resourceType with resourceName (and patternType), scramUser, or quotaUser/quotaClientId/" +
+      "quotaIp. Entries follow the audit trail's visibility rules (docs/history.md). Page on with nextCursor.",
+    query: timelineQuerySchema,
+    queryExamples: {
+      principal: { summary: "Everything naming alice", value: { principal: "User:alice" } },
+      topic: { summary: "The ACLs of the topic payments", value: { resourceType: "TOPIC", resourceName: "payments" } },
+    },
+    response: timelineSchema,
+    kafka: true,
+  },
+  {
+    operationId: "getAccessChanges",
+    method: "get",
+    path: "/api/v1/access-changes",
+    area: "Audit",
+    summary: "What changed in a principal's access between two instants (JSON or CSV)",
+    description:
+      "Every decision the principal gained or lost between `from` and `to` (per resource pattern and operation, as " +
+      "the principal page lays them out), each with the change set that caused it: a console change with its " +
+      "actor, plan and audit row, or an outside change with the window in which it happened. Computed by the " +
+      "policy core from the history journal (docs/history.md); `notes` say what the journal cannot vouch for " +
+      "(gaps in reading, a period before it began is refused; without `from` the period begins with the " +
+      "journal). Needs DESCRIBE on CLUSTER, like the audit trail's ACL history.",
+    query: accessChangesQuerySchema,
+    queryExamples: {
+      sinceBegun: {
+        summary: "What changed in alice's access since the cluster's history journal began",
+        value: { principal: "User:alice" },
+      },
+      quarter: {
+        summary: "What changed in alice's access in a quarter (refused if the journal began later)",
+        value: { principal: "User:alice", from: "2026-07-01", to: "2026-09-30T23:59:59Z" },
+      },
+      csv: { summary: "Since the journal began, as CSV", value: { principal: "alice", format: "csv" } },
+    },
+    response: accessChangesSchema,
+    alternativeResponse: {
+      mediaType: "text/csv",
+      description: "With format=csv: one row per decision gained or lost, header row first",
+    },
+    kafka: true,
+  },
 ];
 
 const API: ApiOperation[] = [
@@ -619,13 +707,19 @@ const REQUESTS: ApiOperation[] = [
     method: "get",
     path: "/api/v1/requests",
     area: "Requests",
-    summary: "Requests of this cluster: waiting, yours, decided, or all",
+    summary: "Requests of this cluster: waiting, yours, decided, or all; changes and delegation tokens",
     description:
       "Newest first. filter=waiting (the default): pending requests, each saying whether the caller may review " +
       "it (you.mayReview) and why not; mine: the caller's; decided: applied, denied, cancelled, timed out. " +
-      "`pending` counts the requests waiting for a decision.",
+      'Delegation-token requests are listed too (kind "token", you.mayDecide), by the token-request rules: ' +
+      "waiting holds those of owners the caller appears entitled to create tokens for and the caller's own, " +
+      "decided those the caller asked for or decided; they are decided with the token-request operations. " +
+      "kind=change or kind=token keeps to one kind. `pending` counts the requests waiting for a decision.",
     query: requestListQuerySchema,
-    queryExamples: { mine: { summary: "Your requests", value: { filter: "mine" } } },
+    queryExamples: {
+      mine: { summary: "Your requests", value: { filter: "mine" } },
+      tokens: { summary: "Token requests waiting for you", value: { filter: "waiting", kind: "token" } },
+    },
     response: requestListSchema,
   },
   changeOperation("request.file"),

@@ -91,6 +91,13 @@ export interface AuditFilter {
   category?: AuditCategory;
   from?: Date;
   to?: Date;
+  /** Only the events of this plan (its apply, its break-glass and the review of it). */
+  planId?: string;
+  /**
+   * Only plan.break-glass events whose plan has no after-the-fact review yet
+   * (break_glass_review): what the dashboard flags, however old.
+   */
+  unreviewedBreakGlass?: boolean;
   /** 1..1000, default 100. */
   limit?: number;
   cursor?: string;
@@ -397,6 +404,12 @@ export async function listVisibleAudit(
   if (filter.category) where.push(Prisma.sql`category = ${filter.category}`);
   if (filter.from) where.push(Prisma.sql`at >= ${filter.from}::timestamptz`);
   if (filter.to) where.push(Prisma.sql`at <= ${filter.to}::timestamptz`);
+  if (filter.planId) where.push(Prisma.sql`plan_id = ${filter.planId}`);
+  if (filter.unreviewedBreakGlass)
+    where.push(
+      Prisma.sql`action = 'plan.break-glass' AND NOT EXISTS (
+        SELECT 1 FROM break_glass_review r WHERE r.plan_id = audit_event.plan_id)`,
+    );
   if (filter.cursor) {
     const c = decodeCursor(filter.cursor);
     where.push(Prisma.sql`(at < ${c.at}::timestamptz OR (at = ${c.at}::timestamptz AND id < ${c.id}))`);

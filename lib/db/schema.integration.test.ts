@@ -37,6 +37,7 @@ function parseSchema(text: string): { tables: Record<string, Table>; enums: Reco
         BigInt: "bigint",
         Boolean: "boolean",
         Json: "jsonb",
+        Bytes: "bytea",
         DateTime: native === "Timestamptz" ? "timestamptz" : "timestamp",
       };
       const scalar = enums[type] ? `enum:${type}` : base[type];
@@ -48,12 +49,17 @@ function parseSchema(text: string): { tables: Record<string, Table>; enums: Reco
         hasDefault: dflt !== undefined && !/^(uuid|cuid|nanoid|ulid)\(/.test(dflt),
       };
       if (/@id\b/.test(attrs)) t.primaryKey = [column];
+      if (/@unique\b/.test(attrs)) t.indexes[`${table}_${column}_key`] = [column];
     }
     const compositeId = /@@id\(\[([^\]]+)\]\)/.exec(body);
     if (compositeId) t.primaryKey = compositeId[1]!.split(",").map((s) => fieldToColumn[s.trim()]!);
     for (const idx of body.matchAll(/@@index\(\[([^\]]+)\]\)/g)) {
       const cols = idx[1]!.split(",").map((s) => fieldToColumn[s.trim()]!);
       t.indexes[`${table}_${cols.join("_")}_idx`] = cols;
+    }
+    for (const idx of body.matchAll(/@@unique\(\[([^\]]+)\]\)/g)) {
+      const cols = idx[1]!.split(",").map((s) => fieldToColumn[s.trim()]!);
+      t.indexes[`${table}_${cols.join("_")}_key`] = cols;
     }
     tables[table] = t;
   }

@@ -187,15 +187,68 @@ export async function listPendingTokenRequests(
   return rows.map(toRecord);
 }
 
-/** The owners of the open (PENDING or APPROVING) requests (on `clusterId` when given), each once. */
-export async function openRequestOwners(clusterId?: string): Promise<string[]> {
+/**
+ * The owners of the open (PENDING or APPROVING) requests (on `clusterId` when given), each once;
+ * with `notRequester`, only of the requests someone else asked for.
+ */
+export async function openRequestOwners(clusterId?: string, notRequester?: string): Promise<string[]> {
   const rows = await getPrisma().tokenRequest.findMany({
-    where: { status: { in: ["PENDING", "APPROVING"] }, ...(clusterId !== undefined ? { clusterId } : {}) },
+    where: {
+      status: { in: ["PENDING", "APPROVING"] },
+      ...(clusterId !== undefined ? { clusterId } : {}),
+      ...(notRequester !== undefined ? { requester: { not: notRequester } } : {}),
+    },
     distinct: ["owner"],
     select: { owner: true },
     orderBy: { owner: "asc" },
   });
   return rows.map((r) => r.owner);
+}
+
+/** The statuses of a decided request: approved (retrieved or not), denied. */
+export const DECIDED_TOKEN_REQUEST_STATUSES = [
+  "APPROVED",
+  "DENIED",
+  "RETRIEVED",
+  "EXPIRED_UNRETRIEVED",
+] as const satisfies readonly TokenRequestStatus[];
+
+/**
+ * Decided requests of `clusterId` that `principal` took part in (asked for, or approved or denied),
+ * newest first, at most `limit`.
+ */
+export async function listDecidedTokenRequests(options: {
+  clusterId: string;
+  principal: string;
+  limit: number;
+}): Promise<TokenRequest[]> {
+  const rows = await getPrisma().tokenRequest.findMany({
+    where: {
+      clusterId: options.clusterId,
+      status: { in: [...DECIDED_TOKEN_REQUEST_STATUSES] },
+      OR: [{ requester: options.principal }, { approver: options.principal }],
+    },
+    orderBy: [{ createdAt: "desc" }, { id: "desc" }],
+    take: Math.min(Math.max(options.limit, 1), 1000),
+  });
+  return rows.map(toRecord);
+}
+
+/** How many PENDING requests of `clusterId` are for one of `owners` and asked by someone other than `notRequester`. */
+export async function countPendingTokenRequests(options: {
+  clusterId: string;
+  owners: readonly string[];
+  notRequester: string;
+}): Promise<number> {
+  if (options.owners.length === 0) return 0;
+  return getPrisma().tokenRequest.count({
+    where: {
+      clusterId: options.clusterId,
+      status: "PENDING",
+      owner: { in: [...options.owners] },
+      requester: { not: options.notRequester },
+    },
+  });
 }
 
 /** Which of `tokenIds` are already recorded on a request other than `exceptId`. */

@@ -26,6 +26,13 @@ export interface QueueSpec {
   /** Retries after a failure (with exponential backoff up to retryDelayMaxSeconds). */
   retryLimit?: number;
   retryDelayMaxSeconds?: number;
+  /** "singleton": at most one job of the queue active at a time, across instances. */
+  policy?: "singleton";
+  /**
+   * How long a job may stay active before it is failed (default 600 s). A job of an instance
+   * killed mid-run stays active that long, and on a singleton queue blocks the next one.
+   */
+  expireInSeconds?: number;
 }
 
 export interface JobQueue {
@@ -48,13 +55,19 @@ export async function startJobQueue(
   b.on("error", (error: unknown) => log(`[jobs] ${error instanceof Error ? error.message : String(error)}`));
   await b.start();
   for (const [name, spec] of Object.entries(queues)) {
-    await b.createQueue(name, {
+    const queueOptions = {
       retryLimit: spec.retryLimit ?? 20,
       retryDelay: 5,
       retryBackoff: true,
+      expireInSeconds: spec.expireInSeconds ?? 600,
+    };
+    await b.createQueue(name, {
+      ...queueOptions,
       retryDelayMax: spec.retryDelayMaxSeconds ?? 300,
-      expireInSeconds: 600,
+      ...(spec.policy ? { policy: spec.policy } : {}),
     });
+    // createQueue leaves an existing queue as it was: its options follow this code's.
+    await b.updateQueue(name, queueOptions);
     await b.work<Record<string, unknown>>(
       name,
       { pollingIntervalSeconds: options.pollingIntervalSeconds ?? 2 },

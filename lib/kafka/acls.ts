@@ -159,6 +159,61 @@ export function decodeDescribeAclsInto(bytes: Buffer, builder: AclStoreBuilder):
   }
 }
 
+/**
+ * Decodes a DescribeAcls v3 body into bindings, each name, principal and host taken from
+ * `intern` when it holds the same text (and added to `fresh`): bindings of two reads then share
+ * their strings, and comparing them (the history journal's read, read-memory.ts) compares
+ * pointers instead of characters.
+ */
+export function decodeDescribeAclsBindings(
+  bytes: Buffer,
+  intern: ReadonlyMap<string, string>,
+  fresh: Map<string, string> = new Map(),
+): AclBinding[] {
+  const same = (s: string) => {
+    let known = fresh.get(s);
+    if (known === undefined) {
+      known = intern.get(s) ?? s;
+      fresh.set(known, known);
+    }
+    return known;
+  };
+  const out: AclBinding[] = [];
+  const r = new WireReader(bytes, 6);
+  r.nullableString();
+  for (let resources = r.uvarint() - 1; resources > 0; resources--) {
+    const resourceType = resourceTypeFromWire(r.int8());
+    const resourceName = same(r.string());
+    const patternType = patternTypeFromWire(r.int8());
+    for (let acls = r.uvarint() - 1; acls > 0; acls--) {
+      const principal = same(r.string());
+      const host = same(r.string());
+      const operation = operationFromWire(r.int8());
+      const permissionType = permissionFromWire(r.int8());
+      r.skipTaggedFields();
+      out.push({ resourceType, resourceName, patternType, principal, host, operation, permissionType });
+    }
+    r.skipTaggedFields();
+  }
+  return out;
+}
+
+/**
+ * The bindings `filter` matches, decoded with decodeDescribeAclsBindings: pass the strings of the
+ * previous call's answer as `intern`, keep the returned `strings` for the next.
+ */
+export async function describeAclBindings(
+  cred: KafkaCredential,
+  filter: AclBindingFilter,
+  intern: ReadonlyMap<string, string> = new Map(),
+): Promise<{ acls: AclBinding[]; strings: Map<string, string> }> {
+  return withAdmin(cred, "DescribeAcls", async (admin) => {
+    const answer = await describeAclsBytes.async(await anyBrokerConnection(admin), filterToWire(filter));
+    const strings = new Map<string, string>();
+    return { acls: decodeDescribeAclsBindings(answer, intern, strings), strings };
+  });
+}
+
 function isAnyFilter(f: AclBindingFilter): boolean {
   return (
     f.resourceType === "ANY" &&

@@ -17,6 +17,8 @@ export type {
   DelegationToken,
   KafkaCredential,
   KafkaMechanism,
+  KafkaWriteName,
+  KafkaWriteObserver,
   QuotaAlteration,
   QuotaEntry,
   QuotaValues,
@@ -53,7 +55,7 @@ export {
   unreachableNote,
   type PerBrokerListing,
 } from "./cluster";
-export { AclWriteConfirmation, describeAcls } from "./acls";
+export { AclWriteConfirmation, describeAclBindings, describeAcls } from "./acls";
 export { describeClientQuotas, entityKey, validateClientQuotas } from "./quotas";
 export { describeScramUsers, SCRAM_DEFAULT_ITERATIONS } from "./scram";
 export { describeDelegationTokens } from "./tokens";

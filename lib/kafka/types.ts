@@ -107,3 +107,24 @@ export interface CreateDelegationTokenInput {
 }
 
 export type { DelegationToken };
+
+/** The writes a KafkaWriter makes (lib/kafka/writes.ts). */
+export type KafkaWriteName =
+  | "createAcls"
+  | "deleteAcls"
+  | "alterClientQuotas"
+  | "upsertScramCredential"
+  | "deleteScramCredential"
+  | "createDelegationToken"
+  | "renewDelegationToken"
+  | "expireDelegationToken";
+
+/**
+ * Told of every write a KafkaWriter makes (the journal, lib/services/journal-writes.ts):
+ * `before` runs before anything is sent (if it throws, nothing is sent and the write fails
+ * with its error); `after` gets what the write returned or threw, and must not throw.
+ */
+export interface KafkaWriteObserver {
+  before(name: KafkaWriteName, args: readonly unknown[]): Promise<unknown>;
+  after(token: unknown, outcome: { ok: true; result: unknown } | { ok: false; error: unknown }): Promise<void>;
+}

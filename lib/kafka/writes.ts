@@ -9,6 +9,7 @@
  * lib/kafka/index.ts exports only what reads (describe, list, Kafka's validateOnly).
  */
 import { createAcls, deleteAcls } from "./acls";
+import type { KafkaWriteName, KafkaWriteObserver } from "./types";
 import { alterClientQuotas } from "./quotas";
 import { deleteScramCredential, upsertScramCredential } from "./scram";
 import { createDelegationToken, expireDelegationToken, renewDelegationToken } from "./tokens";
@@ -37,7 +38,7 @@ const WRITES = {
   createDelegationToken,
   renewDelegationToken,
   expireDelegationToken,
-} as const;
+} as const satisfies Record<KafkaWriteName, unknown>;
 
 /**
  * The handle through which a mutation changes Kafka: the same functions, with the same
@@ -53,13 +54,23 @@ export const WRITER_CLOSED_MESSAGE =
  * A fresh KafkaWriter and the function that closes it: from then on each of its writes
  * fails (before anything is sent) instead of changing Kafka outside the audit trail.
  */
-export function openKafkaWriter(): { writer: KafkaWriter; close: () => void } {
+export function openKafkaWriter(observer?: KafkaWriteObserver): { writer: KafkaWriter; close: () => void } {
   let open = true;
   const writer: Record<string, (...args: never[]) => Promise<unknown>> = {};
-  for (const [name, write] of Object.entries(WRITES) as [string, (...args: never[]) => Promise<unknown>][]) {
+  for (const [name, write] of Object.entries(WRITES) as [KafkaWriteName, (...args: never[]) => Promise<unknown>][]) {
     writer[name] = async (...args) => {
       if (!open) throw new Error(`${WRITER_CLOSED_MESSAGE} (${name})`);
-      return write(...args);
+      if (!observer) return write(...args);
+      const token = await observer.before(name, args);
+      let result: unknown;
+      try {
+        result = await write(...args);
+      } catch (error) {
+        await observer.after(token, { ok: false, error });
+        throw error;
+      }
+      await observer.after(token, { ok: true, result });
+      return result;
     };
   }
   return { writer: Object.freeze(writer) as unknown as KafkaWriter, close: () => void (open = false) };

@@ -24,7 +24,30 @@ describe("accessCheckQuerySchema", () => {
       resourceType: "TOPIC",
       resourceName: "payments-eu",
       host: "10.0.0.5",
+      at: null,
     });
+  });
+
+  it("takes an instant to answer as of: ISO 8601, no zone is UTC, never one still to come", () => {
+    const question = { principal: "User:bob", operation: "READ", resourceType: "TOPIC", resourceName: "orders" };
+    expect(accessCheckQuerySchema.parse({ ...question, at: "2026-11-03T14:00:00Z" }).at).toBe(
+      Date.UTC(2026, 10, 3, 14),
+    );
+    expect(accessCheckQuerySchema.parse({ ...question, at: "2026-11-03T14:00" }).at).toBe(Date.UTC(2026, 10, 3, 14));
+    expect(accessCheckQuerySchema.parse({ ...question, at: "2026-11-03T15:00:00+01:00" }).at).toBe(
+      Date.UTC(2026, 10, 3, 14),
+    );
+    expect(accessCheckQuerySchema.parse({ ...question, at: "2026-11-03" }).at).toBe(Date.UTC(2026, 10, 3));
+    for (const at of ["yesterday", "2026-11-03 14:00", "2026-13-45T99:00Z", "2026-11-03T14:00:00Z\u0000"]) {
+      const parsed = accessCheckQuerySchema.safeParse({ ...question, at });
+      expect(parsed.success, at).toBe(false);
+    }
+    const future = accessCheckQuerySchema.safeParse({
+      ...question,
+      at: new Date(Date.now() + 3_600_000).toISOString(),
+    });
+    expect(future.success).toBe(false);
+    if (!future.success) expect(future.error.issues[0]?.message).toMatch(/still to come/);
   });
 
   it("takes a client's certificate DN or Kerberos principal instead of a principal, but only one of the three", () => {

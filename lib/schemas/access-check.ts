@@ -85,7 +85,34 @@ export const accessCheckQueryFieldsSchema = z.object({
         `*-host ACLs count); ` +
         "the answer's hosts.assumed says so and hosts.differing lists the hosts the ACLs name where the answer differs",
     }),
+  at: trimmed(40)
+    .default("")
+    .meta({
+      description:
+        "As of this instant (ISO 8601, e.g. 2026-11-03T14:00:00Z; a time without a zone is UTC): the decision from " +
+        "the ACLs, super users and settings the history journal holds for then (docs/history.md), with `asOf` " +
+        "saying whether the journal can vouch for it. Omitted or empty: now, from Kafka",
+    }),
 });
+
+const ISO_INSTANT = /^\d{4}-\d{2}-\d{2}(T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:?\d{2})?)?$/;
+/** An ISO 8601 date or date-time as milliseconds; a time without a zone (and a bare date) is UTC. NaN when not one. */
+export function parseInstant(text: string): number {
+  if (!ISO_INSTANT.test(text)) return Number.NaN;
+  const zoned = /T.*(Z|[+-]\d{2}:?\d{2})$/.test(text);
+  return Date.parse(text.includes("T") ? (zoned ? text : `${text}Z`) : `${text}T00:00:00Z`);
+}
+/** How far ahead of the server's clock an "as of" may be (clocks differ a little). */
+const AS_OF_SKEW_MS = 60_000;
+
+/** What is wrong with an "as of" text (empty: now), or null: not an instant, or one still to come. */
+export function asOfProblem(text: string): string | null {
+  if (text === "") return null;
+  const at = parseInstant(text);
+  if (Number.isNaN(at)) return "Enter an instant as ISO 8601, e.g. 2026-11-03T14:00:00Z";
+  if (at > Date.now() + AS_OF_SKEW_MS) return "That is still to come: the history knows only the past";
+  return null;
+}
 
 /** The question, checked: every field error at once; CLUSTER's name and the host filled in. */
 export const accessCheckQuerySchema = accessCheckQueryFieldsSchema
@@ -127,6 +154,9 @@ export const accessCheckQuerySchema = accessCheckQueryFieldsSchema
       issue("host", "A client connects from one address; * exists only in ACLs (where it matches any host)");
     else if (v.host !== "" && !isIpAddress(v.host))
       issue("host", "Enter an IP address, e.g. 127.0.0.1: Kafka matches hosts as exact IP strings, not names");
+
+    const atProblem = asOfProblem(v.at);
+    if (atProblem !== null) issue("at", atProblem);
   })
   .transform((v) => {
     const resourceType = v.resourceType as ResourceType;
@@ -148,6 +178,8 @@ export const accessCheckQuerySchema = accessCheckQueryFieldsSchema
       // Kafka compares ACL hosts with the address as Java writes it (::1 -> 0:0:0:0:0:0:0:1).
       /** null: none given, a host no ACL names (UNNAMED_HOST_WORDS). */
       host: v.host === "" ? null : (canonicalIp(v.host) ?? v.host),
+      /** null: now, from Kafka; else the instant (ms) the history journal answers for. */
+      at: v.at === "" ? null : parseInstant(v.at),
     };
   });
 export type AccessCheckInput = z.output<typeof accessCheckQuerySchema>;
@@ -224,6 +256,23 @@ export const accessCheckResultSchema = z.object({
     source: z.string(),
     warnings: z.array(z.string()),
   }),
+  /** Only for a question with `at`: the instant, and what the history journal can vouch for then. */
+  asOf: z
+    .object({
+      at: z.string().meta({ description: "The instant answered for (ISO 8601, UTC)" }),
+      vouch: z.enum(["covered", "gap", "after-last-read"]).meta({
+        description:
+          "covered: the console read the cluster around then; gap: it could not read it then (the answer is the " +
+          "state before the gap); after-last-read: later than its last read (a change since is not known yet)",
+      }),
+      statement: z.string().meta({ description: "What the answer rests on, in words" }),
+      uncertain: z.array(aclBindingSchema).meta({
+        description:
+          "ACLs on this resource that changed outside the console in a window containing the instant: whether they " +
+          "held then is not known, and the answer counts them as they were before the window",
+      }),
+    })
+    .optional(),
 });
 export type AccessCheckResult = z.infer<typeof accessCheckResultSchema>;
 export type AccessCheckAcl = AccessCheckResult["acls"][number];

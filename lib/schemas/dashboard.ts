@@ -5,6 +5,7 @@
  * answer.
  */
 import { z } from "zod";
+import { breakGlassReviewSchema } from "./break-glass";
 import { CLIENT_QUOTA_KEYS, RESOURCE_TYPES } from "@/lib/policy";
 import { clusterSchema } from "./cluster";
 import { AUDIT_CATEGORIES, AUDIT_OUTCOMES } from "./audit";
@@ -145,7 +146,15 @@ export const requestPostureSchema = z.object({
     .number()
     .int()
     .meta({ description: "Approvals a request needs on this cluster (requests.approvals; 0: four-eyes off)" }),
-  waiting: z.number().int().meta({ description: "Requests of this cluster waiting for a decision" }),
+  waiting: z
+    .number()
+    .int()
+    .meta({
+      description:
+        "Requests waiting for a decision: the cluster's pending requests for changes and the pending token " +
+        "requests of others the caller appears entitled to approve",
+    }),
+  tokens: z.number().int().meta({ description: "Of `waiting`, the token requests" }),
   live: z.number().int().meta({ description: "Grants with time left (not ended, not overdue)" }),
   grants: z.array(grantLineSchema).meta({ description: "Of those, the soonest to end first (at most 10)" }),
   overdue: z.number().int().meta({
@@ -156,22 +165,39 @@ export const requestPostureSchema = z.object({
 });
 export type RequestPosture = z.infer<typeof requestPostureSchema>;
 
+const breakGlassLineSchema = z.object({
+  id: z.string(),
+  at: z.string(),
+  principal: z.string(),
+  target: z.string(),
+  planId: z.string().nullable(),
+  reason: z.string().nullable(),
+  review: breakGlassReviewSchema.nullable().meta({ description: "Who reviewed it after the fact; null: not yet" }),
+});
+
 export const breakGlassPostureSchema = z.object({
   days: z.number().int(),
-  count: z.number().int().meta({ description: "Break-glass applies in the last `days` days you may see (at most 10)" }),
-  more: z.boolean().meta({ description: "There are more than `count`: the audit trail lists them all" }),
-  events: z.array(
-    z.object({
-      id: z.string(),
-      at: z.string(),
-      principal: z.string(),
-      target: z.string(),
-      planId: z.string().nullable(),
-      reason: z.string().nullable(),
-    }),
-  ),
+  count: z
+    .number()
+    .int()
+    .meta({ description: "Break-glass applies nobody has reviewed yet, however old, that you may see (at most 10)" }),
+  more: z.boolean().meta({ description: "There are more unreviewed ones than `count`: the audit trail lists them" }),
+  events: z.array(breakGlassLineSchema).meta({ description: "The unreviewed ones (flagged), newest first" }),
+  reviewed: z
+    .array(breakGlassLineSchema)
+    .meta({ description: "Those of the last `days` days reviewed after the fact, with their review" }),
 });
 export type BreakGlassPosture = z.infer<typeof breakGlassPostureSchema>;
+
+export const driftPostureSchema = z.object({
+  open: z.number().int().meta({ description: "Outside changes you may see neither kept nor reverted (stops at 1000)" }),
+  more: z.boolean().meta({ description: "More than `open`" }),
+  newest: z
+    .array(z.object({ id: z.string(), what: z.string(), summary: z.string(), window: z.string() }))
+    .meta({ description: "The newest open ones, newest first (at most 5)" }),
+  reading: z.boolean().meta({ description: "Whether the console reads the cluster in the background at all" }),
+});
+export type DriftPosture = z.infer<typeof driftPostureSchema>;
 
 export const dashboardSchema = z.object({
   principal: z.string(),
@@ -191,6 +217,7 @@ export const dashboardSchema = z.object({
   recent: card(z.object({ events: z.array(recentChangeSchema) })),
   requests: card(requestPostureSchema),
   breakGlass: card(breakGlassPostureSchema),
+  drift: card(driftPostureSchema),
 });
 export type Dashboard = z.infer<typeof dashboardSchema>;
 export type DashboardCard<T> = { ok: true; data: T } | { ok: false; code: string; message: string };

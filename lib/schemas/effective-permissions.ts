@@ -12,7 +12,7 @@
 import { z } from "zod";
 import { CLUSTER_RESOURCE_NAME, OPERATIONS, RESOURCE_TYPES, canonicalIp, type ResourceType } from "@/lib/policy";
 import { aclBindingResponseSchema } from "./acl-binding";
-import { accessCheckResultSchema, isIpAddress, isPrincipal } from "./access-check";
+import { accessCheckResultSchema, asOfProblem, isIpAddress, isPrincipal, parseInstant } from "./access-check";
 import { appliedQuotaSchema } from "./quotas";
 import { safeString } from "./safe-text";
 import { tokenViewSchema } from "./tokens";
@@ -48,8 +48,24 @@ const hostField = safeString()
   )
   .transform((v) => (v === "" ? null : (canonicalIp(v) ?? v)));
 
+/** "As of" an instant (#20), as text: empty is now. */
+const asOfText = (description: string) =>
+  safeString().trim().max(40, "At most 40 characters").default("").meta({ description });
+
+const AS_OF_WORDS =
+  "As of this instant (ISO 8601, e.g. 2026-11-03T14:00:00Z; a time without a zone is UTC): the ACLs, super " +
+  "users and settings the history journal holds for then (docs/history.md)";
+
+/** "As of" an instant, checked: a time to come is refused (the history knows only the past); null is now. */
+const asOfField = asOfText(`${AS_OF_WORDS}. Empty: now`)
+  .superRefine((v, ctx) => {
+    const problem = asOfProblem(v);
+    if (problem !== null) ctx.addIssue({ code: "custom", message: problem });
+  })
+  .transform((v) => (v === "" ? null : parseInstant(v)));
+
 /** The principal view's options (page GET form, GET /api/v1/principals/{principal}). */
-export const principalViewQuerySchema = z.object({ host: hostField });
+export const principalViewQuerySchema = z.object({ host: hostField, at: asOfField });
 export type PrincipalViewQuery = z.output<typeof principalViewQuerySchema>;
 
 export const EXPORT_FORMATS = ["json", "csv"] as const;
@@ -89,6 +105,7 @@ export const effectivePermissionsQueryFieldsSchema = z.object({
         "For a principal: relevant (default) lists the resources where something is ALLOWED or an ACL decides; " +
         "all lists every known resource",
     }),
+  at: asOfText(`${AS_OF_WORDS}, with notes on what it can vouch for. Omitted or empty: now, from the ACL snapshot`),
 });
 
 export type EffectivePermissionsQuestion =
@@ -101,6 +118,8 @@ export const effectivePermissionsQuerySchema = effectivePermissionsQueryFieldsSc
   .superRefine((v, ctx) => {
     const issue = (path: string, message: string) => ctx.addIssue({ code: "custom", path: [path], message });
     const aboutResource = v.resourceType !== "" || v.resourceName !== "" || v.prefix !== "";
+    const atProblem = asOfProblem(v.at);
+    if (atProblem !== null) issue("at", atProblem);
     if (v.principal !== "") {
       if (aboutResource) issue("principal", "Ask about a principal or about resources, not both");
       else if (!isPrincipal(normalizePrincipal(v.principal)))
@@ -132,7 +151,14 @@ export const effectivePermissionsQuerySchema = effectivePermissionsQueryFieldsSc
               resourceType: v.resourceType as ResourceType,
               resourceName: v.resourceType === "CLUSTER" ? CLUSTER_RESOURCE_NAME : v.resourceName,
             };
-    return { question, host: v.host, format: v.format, decisions: v.decisions };
+    return {
+      question,
+      host: v.host,
+      format: v.format,
+      decisions: v.decisions,
+      /** null: now, from the ACL snapshot; else the instant (ms) the history journal answers for. */
+      at: v.at === "" ? null : parseInstant(v.at),
+    };
   });
 export type EffectivePermissionsQuery = z.output<typeof effectivePermissionsQuerySchema>;
 

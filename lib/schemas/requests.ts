@@ -8,10 +8,16 @@ import { z } from "zod";
 import { aclBindingFormSchema, aclBindingSchema } from "./acls";
 import { planCreateBodySchema } from "./plans";
 import { safeString } from "./safe-text";
+import { tokenRequestViewSchema } from "./tokens";
 
 export const REQUEST_VIEW_STATUSES = ["PENDING", "APPROVING", "APPLIED", "DENIED", "CANCELLED", "TIMED_OUT"] as const;
 export const REQUEST_LIST_FILTERS = ["waiting", "mine", "decided", "all"] as const;
 export type RequestListFilter = (typeof REQUEST_LIST_FILTERS)[number];
+/** Which kinds a list holds: requests for changes (ACLs, quotas), delegation-token requests, or both. */
+export const REQUEST_LIST_KINDS = ["all", "change", "token"] as const;
+export type RequestListKind = (typeof REQUEST_LIST_KINDS)[number];
+/** The `kind` of a delegation-token request in the list (a change request's is its plan kind, e.g. acl.create). */
+export const TOKEN_REQUEST_KIND = "token";
 
 export const REASON_MAX = 1000;
 
@@ -50,6 +56,14 @@ export const requestDenyBodySchema = z.object({ comment: reason });
 
 export const requestListQuerySchema = z.object({
   filter: z.enum(REQUEST_LIST_FILTERS, { error: `One of ${REQUEST_LIST_FILTERS.join(", ")}` }).default("waiting"),
+  kind: z
+    .enum(REQUEST_LIST_KINDS, { error: `One of ${REQUEST_LIST_KINDS.join(", ")}` })
+    .default("all")
+    .meta({
+      description:
+        "all (the default): requests for changes and delegation-token requests; change: only requests for " +
+        "changes; token: only delegation-token requests",
+    }),
   limit: z.coerce.number().int().min(1).max(500).default(100),
 });
 
@@ -86,11 +100,44 @@ export const requestViewSchema = z.object({
 });
 export type RequestView = z.infer<typeof requestViewSchema>;
 
+/**
+ * A delegation-token request as the Requests page lists it (kind "token"): the token request as
+ * GET /api/v1/token-requests shows it, what it asks in one line, and what the caller may do.
+ * It is decided with the token-request operations (approve, deny, retrieve).
+ */
+export const tokenRequestItemSchema = tokenRequestViewSchema.extend({
+  kind: z.literal(TOKEN_REQUEST_KIND),
+  summary: z.string(),
+  you: z.object({
+    mayDecide: z.boolean().meta({
+      description:
+        "Pending, not yours, and you appear entitled to create tokens for its owner (Kafka decides at approval)",
+    }),
+    why: z.string().nullable().meta({ description: "Why you may not decide it, or how you appear entitled" }),
+  }),
+});
+export type TokenRequestItem = z.infer<typeof tokenRequestItemSchema>;
+
 export const requestListSchema = z.object({
-  requests: z.array(requestViewSchema),
-  pending: z.number().meta({ description: "Requests of this cluster waiting for a decision" }),
+  requests: z.array(z.union([requestViewSchema, tokenRequestItemSchema])).meta({
+    description:
+      "Newest first. Requests for changes have their plan kind (acl.create, quota.alter, …); delegation-token " +
+      'requests have kind "token"',
+  }),
+  pending: z.number().meta({
+    description:
+      "Waiting for a decision: the cluster's pending requests for changes, and the pending token requests of " +
+      "others the caller appears entitled to approve (with kind, only those of that kind)",
+  }),
+  pendingTokens: z.number().meta({ description: "Of `pending`, the token requests" }),
 });
 export type RequestList = z.infer<typeof requestListSchema>;
+export type RequestListItem = RequestList["requests"][number];
+
+/** Whether a listed request is a delegation-token request. */
+export function isTokenItem(r: RequestListItem): r is TokenRequestItem {
+  return r.kind === TOKEN_REQUEST_KIND;
+}
 
 export const grantViewSchema = z.object({
   id: z.string(),

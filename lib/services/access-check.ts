@@ -18,16 +18,17 @@ import type { Viewer } from "@/lib/auth/sign-in";
 import type { AccessCheckInput, AccessCheckResult } from "@/lib/schemas/access-check";
 import { fromAclSnapshot, type AclSnapshotRead, type AclSnapshotReadOptions } from "./acl-snapshot";
 import { explainAccessDecision } from "./access-check-explain";
+import { explainAccessAsOf } from "./access-history";
 import { clusterOf } from "@/lib/clusters";
 import { mapConfiguredClient, requestRegexBudget, rulesTooCostly, type MappedClient } from "./identities";
 
 /** `options.signal`: the request's, so that mapping a client stops when its client has gone. */
 export async function explainAccess(
   viewer: Viewer,
-  input: AccessCheckInput,
+  input: Omit<AccessCheckInput, "at"> & { at?: number | null },
   options: AclSnapshotReadOptions & { signal?: AbortSignal } = {},
 ): Promise<AclSnapshotRead<AccessCheckResult>> {
-  const { client, ...request } = input;
+  const { client, at = null, ...request } = input;
   let mapping: AccessCheckResult["mapping"];
   if (client !== null) {
     let mapped: MappedClient;
@@ -55,6 +56,13 @@ export async function explainAccess(
         `${who} is ${mapped.principal} to Kafka ` +
         `(${mapped.rule === null ? "no rule consulted" : `rule ${mapped.rule}`}; ${mapped.rules}).`,
     };
+  }
+  if (at !== null) {
+    // As of an instant: from the history journal (the mapping rules are today's).
+    const answer = await explainAccessAsOf(viewer, request, at);
+    return answer.ok
+      ? { ok: true, data: mapping ? { ...answer.data, mapping } : answer.data, aclSnapshot: null }
+      : answer;
   }
   return fromAclSnapshot(viewer, options, (snapshot) => {
     const applicable = snapshot.matching(request.resourceType, request.resourceName);

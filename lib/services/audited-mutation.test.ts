@@ -5,6 +5,8 @@ vi.mock("server-only", () => ({}));
 
 const audit = vi.hoisted(() => ({ recordIntent: vi.fn(), completeAudit: vi.fn() }));
 vi.mock("@/lib/db/audit", () => audit);
+const journal = vi.hoisted(() => ({ recordJournalIntent: vi.fn(), settleJournalIntent: vi.fn() }));
+vi.mock("@/lib/db/journal", () => journal);
 
 const { auditedMutation, AUDIT_UNAVAILABLE_MESSAGE, UNSAFE_TEXT_MESSAGE } = await import("./audited-mutation");
 const { KafkaOperationError } = await import("@/lib/kafka/errors");
@@ -27,6 +29,8 @@ beforeEach(() => {
   order = [];
   audit.recordIntent.mockImplementation(async () => (order.push("intent"), { id: "7" }));
   audit.completeAudit.mockImplementation(async () => void order.push("outcome"));
+  journal.recordJournalIntent.mockImplementation(async () => (order.push("journal intent"), "j1"));
+  journal.settleJournalIntent.mockImplementation(async () => (order.push("journal settled"), "recorded"));
   vi.spyOn(console, "error").mockImplementation(() => {});
 });
 
@@ -117,6 +121,24 @@ describe("auditedMutation", () => {
 
   describe("the KafkaWriter it hands the change", () => {
     const cred = { username: "alice", password: "x", mechanism: "SCRAM-SHA-512" as const };
+
+    it("journals a write: the journal intent before Kafka is asked, linked to the audit row and plan", async () => {
+      journal.recordJournalIntent.mockRejectedValue(new Error("Can't reach database server"));
+      const r = await auditedMutation({ ...spec, planId: "p1" }, async (kafka) => {
+        await kafka.deleteScramCredential(cred, "bob", "SCRAM-SHA-256");
+        return ok;
+      });
+      expect(journal.recordJournalIntent).toHaveBeenCalledWith(
+        expect.objectContaining({ auditId: "7", planId: "p1", actor: "User:alice", clusterId: "default" }),
+      );
+      // Nothing was sent (no broker was asked): the write failed with the journal's reason.
+      expect(r).toMatchObject({ ok: false });
+      expect(audit.completeAudit).toHaveBeenCalledWith(
+        "7",
+        expect.objectContaining({ message: expect.stringMatching(/could not record the change in its journal/) }),
+      );
+      expect(journal.settleJournalIntent).not.toHaveBeenCalled();
+    });
 
     it("is usable while the change runs (an empty batch reaches no broker)", async () => {
       let inside: unknown;

@@ -8,6 +8,9 @@
  * - The mutation reaches Kafka's writes only through the KafkaWriter it is handed, open
  *   while it runs: lib/kafka/writes is imported here and nowhere else (the Kafka write fence
  *   in eslint.config.js), so no change to Kafka can skip the trail.
+ * - Each write of ACLs, client quotas or SCRAM credentials is journalled through the writer's
+ *   observer (lib/services/journal-writes.ts): a pending journal intent before it is sent, the
+ *   journal entries (linked to this audit row and the plan) after it succeeded.
  * - The outcome is written onto the same row. If that write fails, the row stays
  *   "pending" (visible on the Audit page as "outcome unknown"), the error is logged, and
  *   the caller still gets the result of the change: it happened, and the trail says an
@@ -29,6 +32,7 @@ import { openKafkaWriter, type KafkaWriter } from "@/lib/kafka/writes";
 import type { KafkaCredential } from "@/lib/kafka/types";
 import { clusterIdOf } from "@/lib/clusters";
 import { findUnsafeText, hasErrors, type FieldErrors } from "@/lib/schemas/safe-text";
+import { journalObserver, JournalUnavailableError } from "./journal-writes";
 
 type Failure = Extract<ActionResult<never>, { ok: false }>;
 
@@ -102,6 +106,7 @@ export async function auditedMutation<T>(
   if (hasErrors(unsafe)) return { ok: false, code: "VALIDATION", message: UNSAFE_TEXT_MESSAGE, fieldErrors: unsafe };
 
   let intentId: string;
+  const clusterId = clusterIdOf(spec.viewer.credential ?? {});
   try {
     const intent = await recordIntent({
       principal: spec.viewer.principal,
@@ -112,7 +117,7 @@ export async function auditedMutation<T>(
       before: spec.before,
       subjects: spec.subjects ? [...new Set(spec.subjects)] : undefined,
       planId: spec.planId ?? null,
-      clusterId: clusterIdOf(spec.viewer.credential ?? {}),
+      clusterId,
     });
     intentId = intent.id;
   } catch (error) {
@@ -123,20 +128,31 @@ export async function auditedMutation<T>(
   }
 
   let outcome: MutationOutcome<T>;
-  const kafka = openKafkaWriter();
+  // Its writes of ACLs, quotas and SCRAM credentials enter the journal (#20) as they happen.
+  const kafka = openKafkaWriter(
+    journalObserver({ clusterId, auditId: intentId, planId: spec.planId ?? null, actor: spec.viewer.principal }),
+  );
   try {
     outcome = await change(kafka.writer);
   } catch (error) {
-    const failure: Failure = toErrorResult(error, spec.action);
-    const known = error instanceof KafkaOperationError;
-    outcome = {
-      result: failure,
-      audit: {
-        outcome: known ? (failure.code === "DENIED" ? "denied" : "failure") : "unknown",
-        kafkaError: known ? error.code : null,
-        message: failure.message,
-      },
-    };
+    if (error instanceof JournalUnavailableError) {
+      // Refused before anything was sent: a failure, not an unknown outcome.
+      outcome = {
+        result: { ok: false, code: "INTERNAL", message: error.message },
+        audit: { outcome: "failure", kafkaError: null, message: error.message },
+      };
+    } else {
+      const failure: Failure = toErrorResult(error, spec.action);
+      const known = error instanceof KafkaOperationError;
+      outcome = {
+        result: failure,
+        audit: {
+          outcome: known ? (failure.code === "DENIED" ? "denied" : "failure") : "unknown",
+          kafkaError: known ? error.code : null,
+          message: failure.message,
+        },
+      };
+    }
   } finally {
     kafka.close();
   }

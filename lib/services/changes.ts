@@ -29,6 +29,7 @@ import {
 import { deleteScramUser, upsertScramUser } from "./scram-users";
 import { endGrant } from "./grants";
 import { deleteWebhook, setWebhook } from "./webhooks";
+import { reviewBreakGlass } from "./break-glass";
 import {
   approveChangeRequest,
   breakGlassApply,
@@ -39,6 +40,7 @@ import {
   fileRequestFromPlan,
   reviewRequest,
 } from "./requests";
+import { acknowledgeDrift, revertDrift } from "./drift";
 import { signInAudited, signOutAudited } from "./session";
 import { createToken, expireToken, renewToken } from "./tokens";
 
@@ -165,6 +167,7 @@ const RUNS: Runs = {
   },
   "plan.apply": ({ viewer, params }) => applyPlan(viewer, params?.id ?? ""),
   "plan.break-glass": ({ viewer, params, input }) => breakGlassApply(viewer, params?.id ?? "", input.reason),
+  "plan.break-glass-review": ({ viewer, params, input }) => reviewBreakGlass(viewer, params?.id ?? "", input.comment),
   "request.file": ({ viewer, input }) => fileRequest(viewer, input),
   "request.from-plan": ({ viewer, input }) => fileRequestFromPlan(viewer, input),
   "request.review": ({ viewer, params }) => reviewRequest(viewer, params?.id ?? ""),
@@ -175,6 +178,8 @@ const RUNS: Runs = {
   "grant.extend": ({ viewer, params, input }) => extendGrant(viewer, params?.id ?? "", input),
   "webhook.set": ({ viewer, input }) => setWebhook(viewer, input),
   "webhook.delete": ({ viewer }) => deleteWebhook(viewer),
+  "drift.acknowledge": ({ viewer, input }) => acknowledgeDrift(viewer, input),
+  "drift.revert": ({ viewer, input }) => revertDrift(viewer, input),
 };
 
 /** Runs the change `id` (its input already parsed with the declared schema); the answer is the declared output. */

@@ -456,6 +456,11 @@ describe("requestPosture", () => {
     expect(p.overdueGrants[0]).toMatchObject({ id: "g0", attempts: 4, lastError: "the broker is not reachable" });
   });
 
+  it("counts the token requests the viewer may decide among those waiting", () => {
+    const p = requestPosture(0, 3, { live: 0, soonest: [], overdue: 0, oldestOverdue: [] }, 2);
+    expect(p).toMatchObject({ waiting: 5, tokens: 2 });
+  });
+
   it("shows at most SHOWN_GRANTS of each list", () => {
     const many = Array.from({ length: SHOWN_GRANTS + 5 }, (_, i) => grant(`g${i}`));
     const p = requestPosture(0, 0, { live: many.length, soonest: many, overdue: 0, oldestOverdue: [] });
@@ -494,5 +499,22 @@ describe("breakGlassPosture", () => {
     ]);
     const many = breakGlassPosture(Array.from({ length: SHOWN_BREAK_GLASS + 1 }, (_, i) => event(`e${i}`, "why")));
     expect(many).toMatchObject({ count: SHOWN_BREAK_GLASS, more: true });
+  });
+
+  it("flags the unreviewed ones; the recent reviewed ones come with their review; a plan once", () => {
+    const review = { reviewer: "User:dana", at: "2026-12-05T09:00:00.000Z", comment: "Checked: incident 1234" };
+    const p = breakGlassPosture(
+      [event("a", "Incident 1234"), event("b", "retried"), event("b", "first try")],
+      [event("a", "Incident 1234"), event("c", "reviewed")],
+      new Map([["c", review]]),
+    );
+    expect(p.events.map((e) => [e.planId, e.reason, e.review])).toEqual([
+      ["a", "Incident 1234", null],
+      ["b", "retried", null],
+    ]);
+    expect(p.count).toBe(2);
+    expect(p.reviewed.map((e) => [e.planId, e.review])).toEqual([["c", review]]);
+    // Reviewed between the two reads: not flagged any more.
+    expect(breakGlassPosture([event("c", "x")], [], new Map([["c", review]])).events).toEqual([]);
   });
 });

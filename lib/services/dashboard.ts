@@ -22,6 +22,7 @@
  *     with time left (soonest first) and overdue ones (past the expiry, the removal retried),
  *     each a count and the first few from the (cluster, status, expiry) indexes, so 10,000
  *     live grants cost no more than ten.
+ *   - Drift (#20): outside changes neither kept nor reverted, as drift.ts lets the viewer see them.
  *   - Break-glass: applies without approval on a four-eyes cluster in the last 30 days, from
  *     the audit trail as the viewer may read it (the (action, at) index).
  */
@@ -33,6 +34,8 @@ import { RESOURCE_TYPES, type AclBinding, type AclStore, type Finding, type Reso
 import type { AuditEvent } from "@/lib/db/audit";
 import { grantSummary, type StoredGrant } from "@/lib/db/access-grant";
 import { countPending } from "@/lib/db/change-request";
+import { breakGlassReviewsOf } from "@/lib/db/break-glass-review";
+import type { BreakGlassReview } from "@/lib/schemas/break-glass";
 import type { QuotasOverview } from "@/lib/schemas/quotas";
 import type { TokenRequestLists, TokenView } from "@/lib/schemas/tokens";
 import type {
@@ -41,6 +44,7 @@ import type {
   Dashboard,
   DashboardCard,
   DecisionPosture,
+  DriftPosture,
   LintSummary,
   QuotaPosture,
   GrantLine,
@@ -51,6 +55,7 @@ import type {
 import { getAclSnapshot } from "./acl-snapshot";
 import { LINT_ON_LOAD_LIMIT, flaggedKeys, lintOf, type ClusterOfStore } from "./acls";
 import { listAuditFor } from "./audit-view";
+import { listDriftFor } from "./drift";
 import { clusterIdOf, clusterOf } from "@/lib/clusters";
 import { getClusterView } from "./cluster";
 import { listQuotas } from "./quotas";
@@ -261,10 +266,12 @@ export function requestPosture(
   approvals: number,
   waiting: number,
   grants: Awaited<ReturnType<typeof grantSummary>>,
+  tokens = 0,
 ): RequestPosture {
   return {
     approvals,
-    waiting,
+    waiting: waiting + tokens,
+    tokens,
     live: grants.live,
     grants: grants.soonest.slice(0, SHOWN_GRANTS).map(grantLine),
     overdue: grants.overdue,
@@ -280,24 +287,98 @@ function reasonOf(e: AuditEvent): string | null {
   return typeof reason === "string" ? reason : null;
 }
 
+/** A break-glass row as the card shows it, with its review (null: not reviewed, so flagged). */
+function breakGlassLine(e: AuditEvent, review: BreakGlassReview | null) {
+  return {
+    id: e.id,
+    at: e.at.toISOString(),
+    principal: e.principal,
+    target: e.target,
+    planId: e.planId,
+    reason: reasonOf(e),
+    review,
+  };
+}
+
+/** Newest row first per plan (a failed break-glass retried is one apply to review). */
+function onePerPlan(events: readonly AuditEvent[]): AuditEvent[] {
+  const seen = new Set<string>();
+  return events.filter((e) => {
+    if (e.action !== "plan.break-glass") return false;
+    const key = e.planId ?? `row ${e.id}`;
+    if (seen.has(key)) return false;
+    seen.add(key);
+    return true;
+  });
+}
+
 /**
- * The break-glass rows read (newest first, at most SHOWN_BREAK_GLASS + 1): the first few, and
- * whether there are more.
+ * The break-glass card from two bounded reads (newest first, at most SHOWN_BREAK_GLASS + 1
+ * each): the applies nobody has reviewed yet, however old (flagged), and those of the last
+ * BREAK_GLASS_DAYS days, shown with their review when they have one.
  */
-export function breakGlassPosture(events: readonly AuditEvent[]): BreakGlassPosture {
-  const shown = events.filter((e) => e.action === "plan.break-glass").slice(0, SHOWN_BREAK_GLASS);
+export function breakGlassPosture(
+  unreviewed: readonly AuditEvent[],
+  recent: readonly AuditEvent[] = [],
+  reviews: ReadonlyMap<string, BreakGlassReview> = new Map(),
+): BreakGlassPosture {
+  const flagged = onePerPlan(unreviewed).filter((e) => e.planId === null || !reviews.has(e.planId));
+  const shown = flagged.slice(0, SHOWN_BREAK_GLASS);
+  const reviewed = onePerPlan(recent)
+    .filter((e) => e.planId !== null && reviews.has(e.planId))
+    .slice(0, SHOWN_BREAK_GLASS);
   return {
     days: BREAK_GLASS_DAYS,
     count: shown.length,
-    more: events.length > SHOWN_BREAK_GLASS,
-    events: shown.map((e) => ({
-      id: e.id,
-      at: e.at.toISOString(),
-      principal: e.principal,
-      target: e.target,
-      planId: e.planId,
-      reason: reasonOf(e),
-    })),
+    more: flagged.length > SHOWN_BREAK_GLASS,
+    events: shown.map((e) => breakGlassLine(e, null)),
+    reviewed: reviewed.map((e) => breakGlassLine(e, reviews.get(e.planId!) ?? null)),
+  };
+}
+
+async function breakGlassCard(viewer: Viewer, now: number): Promise<DashboardCard<BreakGlassPosture>> {
+  const [unreviewed, recent] = await Promise.all([
+    listAuditFor(viewer, { action: "plan.break-glass", unreviewedBreakGlass: true, limit: SHOWN_BREAK_GLASS + 1 }),
+    listAuditFor(viewer, {
+      action: "plan.break-glass",
+      from: new Date(now - BREAK_GLASS_DAYS * 86_400_000),
+      limit: SHOWN_BREAK_GLASS + 1,
+    }),
+  ]);
+  if (!unreviewed.ok) return unavailable(unreviewed);
+  if (!recent.ok) return unavailable(recent);
+  try {
+    const planIds = [...unreviewed.data.events, ...recent.data.events].flatMap((e) => (e.planId ? [e.planId] : []));
+    const stored = await breakGlassReviewsOf([...new Set(planIds)]);
+    const reviews = new Map(
+      [...stored].map(([planId, r]) => [
+        planId,
+        { reviewer: r.reviewer, at: r.reviewedAt.toISOString(), comment: r.comment },
+      ]),
+    );
+    return { ok: true, data: breakGlassPosture(unreviewed.data.events, recent.data.events, reviews) };
+  } catch (error) {
+    return unavailable(toErrorResult(error, "read the break-glass reviews"));
+  }
+}
+
+export const SHOWN_DRIFT = 5;
+
+/** Drift (#20): the open outside changes the viewer may see, counted, and the newest few. */
+async function driftCard(viewer: Viewer): Promise<DashboardCard<DriftPosture>> {
+  const page = await listDriftFor(viewer, { status: "open", limit: SHOWN_DRIFT });
+  if (!page.ok) return unavailable(page);
+  const p = page.data;
+  return {
+    ok: true,
+    data: {
+      open: p.open,
+      more: p.openMore,
+      newest: p.groups.flatMap((g) =>
+        g.entries.map((e) => ({ id: e.id, what: e.what, summary: e.summary, window: g.window })),
+      ),
+      reading: p.reading.servicePrincipal && p.reading.intervalSeconds > 0,
+    },
   };
 }
 
@@ -332,15 +413,28 @@ async function clusterCard(viewer: Viewer): Promise<Dashboard["cluster"]> {
   }
 }
 
-async function requestsCard(viewer: Viewer, now: number): Promise<DashboardCard<RequestPosture>> {
+/**
+ * The requests card: the requests for changes waiting, the token requests the viewer may decide
+ * (`tokens`, read once for the dashboard's decisions card too; unknown when it failed: none), the grants.
+ */
+async function requestsCard(
+  viewer: Viewer,
+  now: number,
+  tokens: Promise<ActionResult<TokenRequestLists>>,
+): Promise<DashboardCard<RequestPosture>> {
   const clusterId = clusterIdOf(viewer.credential);
   try {
     const at = new Date(now);
-    const [waiting, grants] = await Promise.all([
+    const [waiting, grants, lists] = await Promise.all([
       countPending(clusterId, at),
       grantSummary(clusterId, at, SHOWN_GRANTS),
+      tokens,
     ]);
-    return { ok: true, data: requestPosture(clusterOf(viewer.credential).requests.approvals, waiting, grants) };
+    const decidable = lists.ok ? decisionPosture(lists.data, viewer.principal).pending : 0;
+    return {
+      ok: true,
+      data: requestPosture(clusterOf(viewer.credential).requests.approvals, waiting, grants, decidable),
+    };
   } catch (error) {
     return unavailable(toErrorResult(error, "read the requests and grants"));
   }
@@ -350,19 +444,17 @@ async function requestsCard(viewer: Viewer, now: number): Promise<DashboardCard<
 export async function getDashboard(viewer: Viewer, options: { lint?: boolean; now?: number } = {}): Promise<Dashboard> {
   const now = options.now ?? Date.now();
   const config = clusterOf(viewer.credential).authorizer;
-  const [cluster, acls, quotas, tokens, requests, audit, changeRequests, breakGlass] = await Promise.all([
+  const tokenRequests = listTokenRequests(viewer, now);
+  const [cluster, acls, quotas, tokens, requests, audit, changeRequests, breakGlass, drift] = await Promise.all([
     clusterCard(viewer),
     aclCard(viewer, options.lint === true),
     listQuotas(viewer),
     listTokens(viewer, now),
-    listTokenRequests(viewer, now),
+    tokenRequests,
     listAuditFor(viewer, { limit: RECENT_SCAN }),
-    requestsCard(viewer, now),
-    listAuditFor(viewer, {
-      action: "plan.break-glass",
-      from: new Date(now - BREAK_GLASS_DAYS * 86_400_000),
-      limit: SHOWN_BREAK_GLASS + 1,
-    }),
+    requestsCard(viewer, now, tokenRequests),
+    breakGlassCard(viewer, now),
+    driftCard(viewer),
   ]);
   return {
     principal: viewer.principal,
@@ -379,6 +471,7 @@ export async function getDashboard(viewer: Viewer, options: { lint?: boolean; no
     decisions: cardOf(requests, (r) => decisionPosture(r, viewer.principal)),
     recent: cardOf(audit, (page) => ({ events: recentChanges(page.events) })),
     requests: changeRequests,
-    breakGlass: cardOf(breakGlass, (page) => breakGlassPosture(page.events)),
+    breakGlass,
+    drift,
   };
 }

@@ -19,6 +19,8 @@ import {
   AclIndex,
   WILDCARD_PRINCIPAL,
   parsePrincipal,
+  type AclBinding,
+  type AclBindingFilter,
   type ConfiguredQuota,
   type DelegationToken,
   type ResourceType,
@@ -30,6 +32,11 @@ import type {
   PrincipalViewQuery,
 } from "@/lib/schemas/effective-permissions";
 import { getAclSnapshot, type AclSnapshotReadOptions } from "./acl-snapshot";
+import { AS_OF_NOT_ALLOWED, journalStateAt, vouchStatement } from "./access-history";
+import { auditRightsFor } from "./audit-view";
+import { clusterIdOf } from "@/lib/clusters";
+import { filterAcls } from "@/lib/policy/acl/filter";
+import { aclsOf, authorizerConfigOf } from "@/lib/policy/history";
 import { listedNames } from "./resources";
 import { toAuthorizerConfig } from "@/lib/authorizer-config";
 import { clusterOf } from "@/lib/clusters";
@@ -41,10 +48,85 @@ import {
   resourcesUnderPrefix,
   whoCan,
   type ListedResources,
+  type SnapshotSource,
 } from "./effective-permissions";
 import { appliedView } from "./quota-view";
 import { readConfiguredQuotas } from "./quotas";
 import { toTokenView } from "./token-view";
+
+/** What an export is computed from: the live ACL snapshot, or the history journal's state at an instant. */
+interface ExportSource {
+  snapshot: SnapshotSource & { matching(resourceType: ResourceType, resourceName: string): AclBinding[] };
+  info: EffectiveExport["aclSnapshot"];
+  assumptions: EffectiveExport["assumptions"];
+  notes: string[];
+}
+
+async function liveSource(viewer: Viewer, options: AclSnapshotReadOptions): Promise<ActionResult<ExportSource>> {
+  const acls = await getAclSnapshot(viewer, options);
+  if (!acls.ok) return acls;
+  const assumptions = clusterOf(viewer.credential).authorizer;
+  return { ok: true, data: { snapshot: acls.snapshot, info: acls.snapshot.info(), assumptions, notes: [] } };
+}
+
+/** The ACLs, super users and allow.everyone.if.no.acl.found the history journal holds for `at` (#20). */
+async function asOfSource(viewer: Viewer, at: number): Promise<ActionResult<ExportSource>> {
+  const rights = await auditRightsFor(viewer);
+  if (!rights.superUser && !rights.acls) return { ok: false, code: "DENIED", message: AS_OF_NOT_ALLOWED };
+  const state = await journalStateAt(clusterIdOf(viewer.credential), at);
+  if (!state.ok) return state;
+  const acls = aclsOf(state.data.state);
+  const index = AclIndex.build(acls);
+  const settings = authorizerConfigOf(state.data.state);
+  const when = new Date(at).toISOString();
+  const uncertain = [...state.data.uncertain].filter((k) => k.startsWith('["acl"')).length;
+  return {
+    ok: true,
+    data: {
+      snapshot: {
+        index: () => index,
+        resourceNames: (type, pattern) => [
+          ...new Set(
+            acls
+              .filter((a) => a.resourceType === type && (!pattern || a.patternType === pattern))
+              .map((a) => a.resourceName),
+          ),
+        ],
+        matching: (type, name) => filterAcls(acls, matchingFilter(type, name)),
+      },
+      info: { takenAt: when, ageMs: Math.max(0, Date.now() - at), size: acls.length },
+      assumptions: {
+        ...clusterOf(viewer.credential).authorizer,
+        superUsers: [...(settings.superUsers ?? [])],
+        allowEveryoneIfNoAclFound: settings.allowEveryoneIfNoAclFound === true,
+        source: `the console's settings as the history journal holds them at ${when}`,
+      },
+      notes: [
+        vouchStatement(state.data.vouch, at),
+        ...(uncertain > 0
+          ? [
+              `${uncertain} ACLs changed in a read window that contains this instant: they are counted as they were ` +
+                "before the window.",
+            ]
+          : []),
+        "The resources Kafka lists to you are today's; the ACLs and settings are those of that instant.",
+      ],
+    },
+  };
+}
+
+/** Kafka's MATCH filter for one resource: every ACL that applies to it (LITERAL equal or `*`, PREFIXED a prefix). */
+function matchingFilter(resourceType: ResourceType, resourceName: string): AclBindingFilter {
+  return {
+    resourceType,
+    resourceName,
+    patternType: "MATCH",
+    principal: null,
+    host: null,
+    operation: "ANY",
+    permissionType: "ANY",
+  };
+}
 
 /** A prefix question answers at most this many known resources (the rest are counted in `omitted`). */
 export const PREFIX_RESOURCE_LIMIT = 2_000;
@@ -138,11 +220,13 @@ export async function principalView(
   query: PrincipalViewQuery,
   options: AclSnapshotReadOptions = {},
 ): Promise<ActionResult<PrincipalView>> {
-  const assumptions = clusterOf(viewer.credential).authorizer;
   const tokens = describeDelegationTokens(viewer.credential, null);
   tokens.catch(() => undefined);
+  // Now from the ACL snapshot, or as of an instant from the history journal (#20).
+  const at = query.at ?? null;
+  const source = at === null ? liveSource(viewer, options) : asOfSource(viewer, at);
   const [snapshot, listed, quotas, tokenList] = await Promise.all([
-    getAclSnapshot(viewer, options),
+    source,
     listedResources(viewer, LISTED_TYPES, tokens),
     readConfiguredQuotas(viewer),
     tokens.then(
@@ -150,23 +234,32 @@ export async function principalView(
       (error: unknown) => toErrorResult(error, "describe delegation tokens"),
     ),
   ]);
+  // An instant the journal cannot answer for is the caller's error, on its field.
+  if (at !== null && !snapshot.ok) return snapshot;
+  const assumptions = snapshot.ok ? snapshot.data.assumptions : clusterOf(viewer.credential).authorizer;
   const now = Date.now();
   return {
     ok: true,
     data: {
       principal,
-      aclSnapshot: snapshot.ok ? snapshot.snapshot.info() : null,
+      aclSnapshot: snapshot.ok ? snapshot.data.info : null,
       assumptions,
       permissions: snapshot.ok
         ? principalPermissions(
-            snapshot.snapshot.index(),
+            snapshot.data.snapshot.index(),
             principal,
-            knownResources(snapshot.snapshot, listed.listed),
+            knownResources(snapshot.data.snapshot, listed.listed),
             toAuthorizerConfig(assumptions),
             { host: query.host },
           )
         : { error: snapshot.message },
-      notes: listed.notes,
+      notes: [
+        ...(snapshot.ok ? snapshot.data.notes : []),
+        ...(at !== null
+          ? ["The quotas and tokens are today's: as of an instant applies to the ACLs and settings."]
+          : []),
+        ...listed.notes,
+      ],
       quotas: quotas.ok ? quotasFor(principal, quotas.data) : { error: quotas.message },
       tokens: tokenList.ok
         ? {
@@ -200,13 +293,12 @@ export async function effectivePermissionsExport(
   query: EffectivePermissionsQuery,
   options: AclSnapshotReadOptions = {},
 ): Promise<ActionResult<EffectiveExport>> {
-  const assumptions = clusterOf(viewer.credential).authorizer;
+  const source = query.at === null ? await liveSource(viewer, options) : await asOfSource(viewer, query.at);
+  if (!source.ok) return source;
+  const { snapshot, assumptions, info } = source.data;
   const config = toAuthorizerConfig(assumptions);
-  const acls = await getAclSnapshot(viewer, options);
-  if (!acls.ok) return acls;
-  const { snapshot } = acls;
   const { question, host } = query;
-  const notes = exportNotes(host, assumptions);
+  const notes = [...source.data.notes, ...exportNotes(host, assumptions)];
   let rows: EffectiveExport["rows"];
   let omitted = 0;
   if (question.kind === "principal") {
@@ -258,5 +350,5 @@ export async function effectivePermissionsExport(
       );
     rows = whoCan(snapshot.index(), unseen === undefined ? kept : [...kept, unseen], config, host);
   }
-  return { ok: true, data: { question, host, aclSnapshot: snapshot.info(), assumptions, rows, omitted, notes } };
+  return { ok: true, data: { question, host, aclSnapshot: info, assumptions, rows, omitted, notes } };
 }

@@ -4,7 +4,10 @@
  * (a plan, the API's one-call acl.create) are refused and change nothing; nobody approves
  * their own request; another principal Kafka lets change ACLs (a fresh SCRAM user with
  * ALTER and DESCRIBE on the cluster) approves and it applies; with two approvals the first
- * is recorded and the second applies; break-glass for a super user with a reason, audited.
+ * is recorded and the second applies; break-glass for a super user with a reason, audited,
+ * flagged until someone else entitled to the change reviews it after the fact (once); an
+ * approval short of the count and a deny need the right Kafka would need (ALTER on CLUSTER),
+ * checked by the policy core, while the last approval is still Kafka's to refuse.
  */
 import { randomBytes } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
@@ -33,11 +36,18 @@ const fx = await import("@/test/services/grant-fixtures");
 const requests = await import("./requests");
 const { applyPlan, createPlan } = await import("./plans");
 const { runChange } = await import("./changes");
+const breakGlass = await import("./break-glass");
+const { getDashboard } = await import("./dashboard");
 
 const RUN = randomBytes(4).toString("hex");
 const MARK = `it-4eyes-${RUN}`;
 const REVIEWERS = [`it-4eyes-rev1-${RUN}`, `it-4eyes-rev2-${RUN}`];
+/** May describe the cluster's ACLs (and so review a request), but not change them. */
+const DESCRIBER = `it-4eyes-desc-${RUN}`;
 const alice = fx.demoViewer("alice");
+const bob = fx.demoViewer("bob");
+const dana = fx.demoViewer("dana");
+let describer: Viewer;
 const { admin } = fx;
 const reviewers: Viewer[] = [];
 const newTopic = fx.topicNames(MARK);
@@ -53,10 +63,12 @@ beforeAll(async () => {
     await fx.addAcls([fx.clusterAcl(viewer.principal, "ALTER"), fx.clusterAcl(viewer.principal, "DESCRIBE")]);
     reviewers.push(viewer);
   }
+  describer = fx.viewerOf(await createScramUser(DESCRIBER));
+  await fx.addAcls([fx.clusterAcl(describer.principal, "DESCRIBE")]);
 });
 
 afterAll(async () => {
-  for (const name of REVIEWERS) await dropScramUser(name).catch(() => undefined);
+  for (const name of [...REVIEWERS, DESCRIBER]) await dropScramUser(name).catch(() => undefined);
   await fx.cleanUp(MARK, restoreEnv, db);
 });
 
@@ -185,6 +197,155 @@ describe("with two approvals required", () => {
     } finally {
       open();
       claimGate.principal = null;
+      restore();
+    }
+  });
+});
+
+describe("break-glass reviewed after the fact", () => {
+  async function breakGlassApply(reason: string) {
+    const wanted = fx.topicAcl(newTopic(), alice.principal);
+    const plan = await planAs(admin, [wanted]);
+    const applied = await requests.breakGlassApply(admin, plan.id, reason);
+    if (!applied.ok) throw new Error(`break-glass refused: ${applied.message}`);
+    return plan.id;
+  }
+
+  async function flagged(viewer: Viewer) {
+    const card = (await getDashboard(viewer)).breakGlass;
+    if (!card.ok) throw new Error(`break-glass card: ${card.message}`);
+    return card.data;
+  }
+
+  it("flagged until someone else entitled reviews it, with a comment; not by its applier nor by bob", async () => {
+    const planId = await breakGlassApply("incident 77: payments consumer down");
+    expect((await flagged(dana)).events.map((e) => e.planId)).toContain(planId);
+
+    // The applier cannot review their own break-glass.
+    const own = await breakGlass.reviewBreakGlass(admin, planId, "all fine");
+    expect(own).toMatchObject({ ok: false, code: "DENIED" });
+    if (!own.ok) expect(own.message).toContain("someone else must review it");
+    // bob may not change ACLs (nor read them): refused with the rule.
+    const byBob = await breakGlass.reviewBreakGlass(bob, planId, "looks fine to me");
+    expect(byBob).toMatchObject({ ok: false, code: "DENIED" });
+    if (!byBob.ok) expect(byBob.message).toContain("ALTER on CLUSTER kafka-cluster");
+    // The describer reads the ACLs but may not change them: the policy core's rule is named.
+    const byDescriber = await breakGlass.reviewBreakGlass(describer, planId, "looks fine to me");
+    expect(byDescriber).toMatchObject({ ok: false, code: "DENIED" });
+    if (!byDescriber.ok) expect(byDescriber.message).toMatch(/No ACL on this resource matched/);
+    expect(await breakGlass.reviewBreakGlass(dana, planId, "   ")).toMatchObject({ ok: false, code: "VALIDATION" });
+    expect(await breakGlass.reviewBreakGlass(dana, "00000000-0000-4000-8000-000000000000", "x")).toMatchObject({
+      ok: false,
+      code: "NOT_FOUND",
+    });
+    expect(await fx.auditRows({ planId, action: "plan.break-glass-review" })).toEqual([]);
+    const page = await breakGlass.getBreakGlass(dana, planId);
+    expect(page).toMatchObject({
+      ok: true,
+      data: { appliedBy: admin.principal, reason: "incident 77: payments consumer down", review: null },
+    });
+    if (page.ok) expect(page.data.you).toEqual({ mayReview: true, why: null });
+
+    const reviewed = await breakGlass.reviewBreakGlass(dana, planId, "Checked with the on-call: incident 77");
+    expect(reviewed).toMatchObject({
+      ok: true,
+      data: { breakGlass: { review: { reviewer: dana.principal, comment: "Checked with the on-call: incident 77" } } },
+    });
+    const rows = await fx.auditRows({ planId, action: "plan.break-glass-review" });
+    expect(rows.map((e) => [e.principal, e.outcome, e.subjects])).toEqual([
+      [dana.principal, "success", [admin.principal]],
+    ]);
+    expect(rows[0]!.message).toContain("Checked with the on-call: incident 77");
+
+    const card = await flagged(dana);
+    expect(card.events.map((e) => e.planId)).not.toContain(planId);
+    expect(card.reviewed.find((e) => e.planId === planId)?.review).toMatchObject({ reviewer: dana.principal });
+    // A second review is refused, naming the first.
+    const again = await breakGlass.reviewBreakGlass(reviewers[0]!, planId, "me too");
+    expect(again).toMatchObject({ ok: false, code: "CONFLICT" });
+    if (!again.ok) expect(again.message).toContain(dana.principal);
+  });
+
+  it("two reviewers at once: exactly one review is stored, the other is told", async () => {
+    const planId = await breakGlassApply("incident 78");
+    const answers = await Promise.all([
+      breakGlass.reviewBreakGlass(dana, planId, "dana checked it"),
+      breakGlass.reviewBreakGlass(reviewers[0]!, planId, "rev1 checked it"),
+    ]);
+    expect(answers.filter((a) => a.ok)).toHaveLength(1);
+    expect(answers.filter((a) => !a.ok).map((a) => !a.ok && a.code)).toEqual(["CONFLICT"]);
+    expect(await getPrisma().breakGlassReview.count({ where: { planId } })).toBe(1);
+    expect(await fx.auditRows({ planId, action: "plan.break-glass-review" })).toHaveLength(1);
+  });
+
+  it("an old break-glass stays flagged however old, until reviewed", async () => {
+    const planId = await breakGlassApply("incident 79, long ago");
+    await getPrisma().auditEvent.updateMany({
+      where: { planId, action: "plan.break-glass" },
+      data: { at: new Date(Date.now() - 90 * 86_400_000) },
+    });
+    expect((await flagged(dana)).events.map((e) => e.planId)).toContain(planId);
+    expect(await breakGlass.reviewBreakGlass(dana, planId, "late, but checked")).toMatchObject({ ok: true });
+    const card = await flagged(dana);
+    expect(card.events.map((e) => e.planId)).not.toContain(planId);
+    // Reviewed and older than the card's days: no longer on the card at all.
+    expect(card.reviewed.map((e) => e.planId)).not.toContain(planId);
+  });
+});
+
+describe("approvals short of the count and denials need the right to make the change", () => {
+  it("bob and a principal without ALTER on CLUSTER cannot approve short of the count nor deny; dana can", async () => {
+    const restore = fx.setEnv({ KAFKA_REQUIRED_APPROVALS: "2" });
+    try {
+      const wanted = fx.topicAcl(newTopic(), alice.principal);
+      const request = await fileAs(alice, [wanted]);
+      // bob cannot even read the ACLs, so no plan of his exists: refused for the right, whatever the plan id.
+      const bobApproves = await requests.approveChangeRequest(bob, request.id, "00000000-0000-4000-8000-000000000000");
+      expect(bobApproves).toMatchObject({ ok: false, code: "DENIED" });
+      if (!bobApproves.ok) expect(bobApproves.message).toContain("CreateAcls and DeleteAcls need ALTER on CLUSTER");
+      const bobDenies = await requests.denyChangeRequest(bob, request.id, "no");
+      expect(bobDenies).toMatchObject({ ok: false, code: "DENIED" });
+      if (!bobDenies.ok) expect(bobDenies.message).toContain("ALTER on CLUSTER");
+
+      // The describer reviews (Kafka lets them read the ACLs) but the policy core says no ALTER.
+      const described = await requests.reviewRequest(describer, request.id);
+      if (!described.ok) throw new Error(described.message);
+      const approves = await requests.approveChangeRequest(describer, request.id, described.data.id);
+      expect(approves).toMatchObject({ ok: false, code: "DENIED" });
+      if (!approves.ok) {
+        expect(approves.message).toContain("give an approval short of the count");
+        expect(approves.message).toMatch(new RegExp(`For ${describer.principal}: No ACL on this resource matched`));
+      }
+      const denies = await requests.denyChangeRequest(describer, request.id, "no");
+      expect(denies).toMatchObject({ ok: false, code: "DENIED" });
+      const stored = await getPrisma().changeRequest.findUniqueOrThrow({ where: { id: request.id } });
+      expect(stored.status).toBe("PENDING");
+      expect(await getPrisma().requestApproval.count({ where: { requestId: request.id } })).toBe(0);
+
+      // dana has ALTER on CLUSTER: her approval is recorded, 1 of 2.
+      const first = await reviewAndApprove(dana, request.id);
+      expect(first.result).toMatchObject({ ok: true, data: { request: { status: "PENDING" } } });
+      expect(await fx.aclsMarked(wanted.resourceName)).toEqual([]);
+
+      // The last approval is applied as the approver: Kafka refuses the describer (no ALTER), the request waits.
+      const lastPlan = await requests.reviewRequest(describer, request.id);
+      if (!lastPlan.ok) throw new Error(lastPlan.message);
+      const refused = await requests.approveChangeRequest(describer, request.id, lastPlan.data.id);
+      expect(refused).toMatchObject({ ok: false, code: "DENIED" });
+      if (!refused.ok) expect(refused.message).toContain("The request is still pending.");
+      expect(await fx.aclsMarked(wanted.resourceName)).toEqual([]);
+      const last = await reviewAndApprove(reviewers[0]!, request.id);
+      expect(last.result).toMatchObject({ ok: true, data: { request: { status: "APPLIED" } } });
+      expect(await fx.aclsMarked(wanted.resourceName)).toEqual([wanted]);
+
+      // dana may deny.
+      const other = await fileAs(alice, [fx.topicAcl(newTopic(), alice.principal)]);
+      await requests.reviewRequest(dana, other.id);
+      expect(await requests.denyChangeRequest(dana, other.id, "not for production")).toMatchObject({
+        ok: true,
+        data: { request: { status: "DENIED" } },
+      });
+    } finally {
       restore();
     }
   });

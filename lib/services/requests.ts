@@ -39,12 +39,15 @@ import {
 import { getPrisma } from "@/lib/db/client";
 import { bindingsHeldByOthers, saveGrant } from "@/lib/db/access-grant";
 import { bindingKey, cleanBinding, formatEntity } from "@/lib/policy";
+import { entitledToChange } from "./change-entitlement";
 import type { AclBinding } from "@/lib/policy/types";
 import type { PlanCreateBody } from "@/lib/schemas/plans";
 import type {
   RequestFileBody,
   RequestList,
   RequestListFilter,
+  RequestListItem,
+  RequestListKind,
   RequestStepResult,
   RequestView,
 } from "@/lib/schemas/requests";
@@ -52,6 +55,7 @@ import type { ActionResult } from "@/lib/schemas/result";
 import { expandTemplateBody } from "./acl-plans";
 import { grantOfRequesterOrApprover, NO_SERVICE_PRINCIPAL_FOR_GRANTS, scheduleGrant } from "./grants";
 import { notify } from "./webhooks";
+import { countDecidableTokenRequests, listTokenRequestItems } from "./token-requests";
 import { describeRules, maxGrantMinutes, ownerRulesFor, rulesNotOwnedBy } from "./owners";
 import { applyPlan, createPlan, type PlanApplyView, type PlanView } from "./plans";
 
@@ -330,12 +334,41 @@ export async function fileRequestFromPlan(
   });
 }
 
-/** Requests of the viewer's cluster: waiting (pending), mine, decided, all; newest first. */
+/**
+ * Requests of the viewer's cluster: waiting (pending), mine, decided, all; newest first, at most
+ * `limit`. Delegation-token requests are one kind among them (kind "token"), listed by the
+ * token-request rules of who sees which (lib/services/token-requests.ts listTokenRequestItems);
+ * `kind` keeps to requests for changes or to token requests.
+ */
 export async function listRequestViews(
   viewer: Viewer,
   filter: RequestListFilter,
   limit = 100,
+  kind: RequestListKind = "all",
 ): Promise<ActionResult<RequestList>> {
+  const [changes, tokens] = await Promise.all([
+    kind === "token" ? null : listChangeRequestViews(viewer, filter, limit),
+    kind === "change" ? null : listTokenRequestItems(viewer, filter, limit),
+  ]);
+  if (tokens !== null && !tokens.ok) return tokens;
+  const requests: RequestListItem[] = [...(changes?.requests ?? []), ...(tokens?.data.items ?? [])];
+  requests.sort((a, b) => (a.createdAt < b.createdAt ? 1 : a.createdAt > b.createdAt ? -1 : 0));
+  const pendingTokens = tokens?.data.pending ?? 0;
+  return {
+    ok: true,
+    data: {
+      requests: requests.slice(0, limit),
+      pending: (changes?.pending ?? 0) + pendingTokens,
+      pendingTokens,
+    },
+  };
+}
+
+async function listChangeRequestViews(
+  viewer: Viewer,
+  filter: RequestListFilter,
+  limit: number,
+): Promise<{ requests: RequestView[]; pending: number }> {
   const clusterId = clusterIdOf(viewer.credential);
   const now = new Date();
   const statuses: Record<RequestListFilter, readonly RequestStatus[] | undefined> = {
@@ -357,11 +390,8 @@ export async function listRequestViews(
   });
   const grantOf = new Map(grants.map((g) => [g.requestId, g.id]));
   return {
-    ok: true,
-    data: {
-      requests: visible.map((r) => viewOf(r, viewer, grantOf.get(r.id) ?? null, now)),
-      pending: await countPending(clusterId, now),
-    },
+    requests: visible.map((r) => viewOf(r, viewer, grantOf.get(r.id) ?? null, now)),
+    pending: await countPending(clusterId, now),
   };
 }
 
@@ -371,9 +401,25 @@ export async function getRequestView(viewer: Viewer, id: string): Promise<Action
   return { ok: true, data: viewOf(r.data, viewer, await grantIdOf(id)) };
 }
 
-/** How many requests wait for a decision on the viewer's cluster (the navigation's badge). */
+/** How long the navigation's badge waits for Kafka before it counts the requests for changes alone. */
+const TOKEN_COUNT_WAIT_MS = 1_500;
+
+/**
+ * How many requests wait for a decision on the viewer's cluster (the navigation's badge): the
+ * pending requests for changes, and the pending token requests of others the viewer appears
+ * entitled to approve. A slow or failing broker leaves the token requests out rather than
+ * holding the page.
+ */
 export async function pendingRequestCount(viewer: Viewer): Promise<number> {
-  return countPending(clusterIdOf(viewer.credential));
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const gaveUp = new Promise<number>((resolve) => {
+    timer = setTimeout(() => resolve(0), TOKEN_COUNT_WAIT_MS);
+  });
+  const [changes, tokens] = await Promise.all([
+    countPending(clusterIdOf(viewer.credential)),
+    Promise.race([countDecidableTokenRequests(viewer).catch(() => 0), gaveUp]).finally(() => clearTimeout(timer)),
+  ]);
+  return changes + tokens;
 }
 
 /** The request's change as a sealed plan made as the reviewer: exactly what Approve would apply. */
@@ -406,6 +452,15 @@ export async function approveChangeRequest(
       code: r.requester === viewer.principal ? "DENIED" : "CONFLICT",
       message: `You cannot approve this request: ${view.you.why}`,
     };
+  // An approval short of the count sends nothing to Kafka, so Kafka cannot refuse it: the console
+  // checks that the approver may make the change (the last approval is applied as the approver
+  // and Kafka decides). Approvals are only ever added, so one that is the last by this read stays
+  // the last once the request is claimed.
+  const counted = r.approvals.filter((a) => a.principal !== viewer.principal && a.principal !== r.requester).length;
+  if (policyOf(r.clusterId).approvals > counted + 1) {
+    const entitled = await entitledToChange(viewer, r.kind, "give an approval short of the count");
+    if (!entitled.ok) return entitled;
+  }
   const plan = await getPlan(planId);
   if (plan === null || plan.requestId !== id || plan.principal !== viewer.principal)
     return {
@@ -542,6 +597,20 @@ export async function denyChangeRequest(
   const r = found.data;
   if (r.requester === viewer.principal)
     return { ok: false, code: "DENIED", message: "You filed this request: cancel it instead of denying it." };
+  // A deny sends nothing to Kafka: the console checks that the reviewer may make the change, and
+  // the owners rules, as for an approval.
+  const notOwner = rulesNotOwnedBy(
+    viewer.principal,
+    ownerRulesFor(namedBindings(r.input as PlanCreateBody), policyOf(r.clusterId).owners),
+  );
+  if (notOwner.length > 0 && !isSuperUser(viewer))
+    return {
+      ok: false,
+      code: "DENIED",
+      message: `Only an owner (or a super user) may deny changes on ${describeRules(notOwner)}. Nothing was changed.`,
+    };
+  const entitled = await entitledToChange(viewer, r.kind, "deny this request");
+  if (!entitled.ok) return entitled;
   const reviewed = await getPrisma().changePlan.count({ where: { requestId: id, principal: viewer.principal } });
   if (reviewed === 0 && !isSuperUser(viewer))
     return { ok: false, code: "DENIED", message: "Review the request before denying it (only a reviewer may deny)." };
@@ -600,7 +669,7 @@ export async function timeOutDueRequests(now = new Date()): Promise<number> {
 /**
  * A super user's apply of their own plan on a four-eyes cluster, without approval: a reason
  * is required and recorded (plan.break-glass) before the plan is applied, and the dashboard
- * flags it.
+ * flags it until someone else has reviewed it after the fact (break-glass.ts).
  */
 export async function breakGlassApply(
   viewer: Viewer,
@@ -620,13 +689,16 @@ export async function breakGlassApply(
       code: "DENIED",
       message: "Only a super user of this cluster may apply without approval (break-glass). Request it instead.",
     };
+  // The plan's kind, kept with the reason: the after-the-fact review needs the right that kind
+  // needs (break-glass.ts); the plan itself may be gone by then.
+  const kind = (await getPlan(planId).catch(() => null))?.kind ?? null;
   try {
     await recordAudit({
       principal: viewer.principal,
       action: "plan.break-glass",
-      category: "acl",
+      category: kind === "quota.alter" ? "quota" : "acl",
       target: `plan ${planId}`,
-      request: { planId, reason },
+      request: { planId, reason, ...(kind !== null ? { kind } : {}) },
       outcome: "success",
       message: `Applied without approval (break-glass): ${reason}`,
       planId,

@@ -7,6 +7,9 @@
  *   grant-expiring a grant's "expiring soon" notification, 15 minutes before its expiry.
  *   webhook        one notification to the cluster's webhook (webhooks.ts), retried with
  *                  backoff; each failed attempt is in the audit trail.
+ *   journal-read   every minute, one at a time (a singleton queue, and an advisory lock per
+ *                  cluster inside): the history journal's background reads (journal.ts); a
+ *                  job left active by a killed instance expires after 2 minutes.
  *   sweep          every minute, on one instance: every grant past its expiry and not
  *                  ended (a job lost, an instance killed at the moment, a broker that was
  *                  down) and every request past its timeout. Each removal is claimed in the
@@ -18,6 +21,7 @@ import { startJobQueue, type JobQueue } from "@/lib/jobs/queue";
 import { GRANT_EXPIRING_JOB, GRANT_EXPIRY_JOB, notifyExpiringSoon, removeExpiredGrant } from "./grants";
 import { deliverWebhook, WEBHOOK_JOB } from "./webhooks";
 import { timeOutDueRequests } from "./requests";
+import { JOURNAL_READ_JOB, journalReadsForAMinute } from "./journal";
 
 export const SWEEP_JOB = "sweep";
 
@@ -59,6 +63,16 @@ export function startScheduledWork(
         retryLimit: 8,
         retryDelayMaxSeconds: 900,
         handler: (data) => deliverWebhook(data),
+      },
+      [JOURNAL_READ_JOB]: {
+        cron: "* * * * *",
+        retryLimit: 0,
+        policy: "singleton",
+        // A minute's reads end within a minute or so; a job of an instance killed mid-run must
+        // not block the next ones for long (each read also holds an advisory lock, so a job
+        // expired while still reading cannot read twice).
+        expireInSeconds: 120,
+        handler: () => journalReadsForAMinute({ log: options.log }),
       },
       [SWEEP_JOB]: {
         cron: "* * * * *",

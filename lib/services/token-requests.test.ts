@@ -11,6 +11,7 @@ const kafka = vi.hoisted(() => ({
 }));
 const db = vi.hoisted(() => ({
   claimTokenRequest: vi.fn(),
+  countPendingTokenRequests: vi.fn(),
   createTokenRequest: vi.fn(),
   denyTokenRequest: vi.fn(),
   getTokenRequest: vi.fn(),
@@ -44,8 +45,19 @@ vi.mock("@/lib/auth/crypto", () => ({
   decryptSecret: (s: string) => s.replace(/^enc\((.*)\)$/, "$1"),
 }));
 
-const { approveRequest, denyRequest, listTokenRequests, retrieveRequestedToken, submitTokenRequest, CLAIM_TIMEOUT_MS } =
-  await import("./token-requests");
+const {
+  approveRequest,
+  countDecidableTokenRequests,
+  denyRequest,
+  forgetDecidableOwners,
+  listTokenRequests,
+  retrieveRequestedToken,
+  submitTokenRequest,
+  toTokenRequestItem,
+  CLAIM_TIMEOUT_MS,
+  DECIDABLE_OWNERS_TTL_MS,
+} = await import("./token-requests");
+const { toTokenRequestView } = await import("./token-view");
 const { KafkaOperationError } = await import("@/lib/kafka/errors");
 
 const HMAC = "c2VjcmV0LWhtYWM=";
@@ -440,4 +452,109 @@ describe("listTokenRequests", () => {
       });
     },
   );
+});
+
+describe("countDecidableTokenRequests (the navigation's badge)", () => {
+  const createTokens = {
+    resourceType: "USER",
+    resourceName: "User:svc-orders",
+    patternType: "LITERAL",
+    principal: "User:bob",
+    host: "*",
+    operation: "CREATE_TOKENS",
+    permissionType: "ALLOW",
+  };
+  beforeEach(() => forgetDecidableOwners());
+
+  it("asks Kafka nothing when no one else's request is open", async () => {
+    db.openRequestOwners.mockResolvedValue([]);
+    expect(await countDecidableTokenRequests(bob)).toBe(0);
+    expect(db.openRequestOwners).toHaveBeenCalledWith("default", "User:bob");
+    expect(kafka.describeAcls).not.toHaveBeenCalled();
+    expect(db.countPendingTokenRequests).not.toHaveBeenCalled();
+  });
+
+  it(
+    "counts the pending requests of others for owners the viewer may create tokens for, reading the ACLs once " +
+      "per viewer while they are remembered; the count itself is always fresh",
+    async () => {
+      db.openRequestOwners.mockResolvedValue(["User:svc-orders", "User:svc-billing"]);
+      db.listPendingTokenRequests.mockResolvedValue([pending]);
+      kafka.describeAcls.mockResolvedValue([createTokens]);
+      kafka.describeDelegationTokens.mockResolvedValue([]);
+      db.countPendingTokenRequests.mockResolvedValueOnce(3).mockResolvedValueOnce(2);
+      const now = 1_000_000;
+      expect(await countDecidableTokenRequests(bob, now)).toBe(3);
+      expect(db.countPendingTokenRequests).toHaveBeenLastCalledWith({
+        clusterId: "default",
+        owners: ["User:svc-orders"],
+        notRequester: "User:bob",
+      });
+      expect(await countDecidableTokenRequests(bob, now + 1_000)).toBe(2);
+      expect(kafka.describeAcls).toHaveBeenCalledTimes(1);
+
+      // A new owner is judged at once; after the window, everything is judged again.
+      db.openRequestOwners.mockResolvedValue(["User:svc-orders", "User:svc-new"]);
+      db.countPendingTokenRequests.mockResolvedValue(1);
+      await countDecidableTokenRequests(bob, now + 2_000);
+      expect(kafka.describeAcls).toHaveBeenCalledTimes(2);
+      await countDecidableTokenRequests(bob, now + DECIDABLE_OWNERS_TTL_MS + 1);
+      expect(kafka.describeAcls).toHaveBeenCalledTimes(3);
+    },
+  );
+
+  it("a super user and an owner are entitled without asking Kafka", async () => {
+    db.openRequestOwners.mockResolvedValue(["User:svc-orders", "User:bob"]);
+    db.countPendingTokenRequests.mockResolvedValue(2);
+    expect(await countDecidableTokenRequests(admin)).toBe(2);
+    expect(db.countPendingTokenRequests).toHaveBeenLastCalledWith({
+      clusterId: "default",
+      owners: ["User:svc-orders", "User:bob"],
+      notRequester: "User:admin",
+    });
+    db.openRequestOwners.mockResolvedValue(["User:bob"]);
+    await countDecidableTokenRequests(bob);
+    expect(db.countPendingTokenRequests).toHaveBeenLastCalledWith({
+      clusterId: "default",
+      owners: ["User:bob"],
+      notRequester: "User:bob",
+    });
+    expect(kafka.describeAcls).not.toHaveBeenCalled();
+  });
+});
+
+describe("toTokenRequestItem (a token request on the Requests page)", () => {
+  const view = (over: object = {}) => toTokenRequestView({ ...pending, ...over } as never, 0);
+
+  it("says what it asks for, and never carries anything but the listed view", () => {
+    const item = toTokenRequestItem(view({ status: "APPROVED", approver: "User:admin" }), "User:carol");
+    expect(item).toMatchObject({
+      kind: "token",
+      summary: "delegation token for User:svc-orders, renewable by User:carol, User:ops, for at most 1 h",
+      you: { mayDecide: false, why: "It was approved by User:admin." },
+    });
+    expect(Object.keys(item)).not.toContain("hmac");
+    expect(Object.keys(item)).not.toContain("encryptedHmac");
+  });
+
+  it("may be decided only when pending, someone else's, and the viewer appears entitled", () => {
+    const entitled = { ...view(), entitlement: "acl" as const, entitlementNote: "The ACLs give you CREATE_TOKENS" };
+    expect(toTokenRequestItem(entitled, "User:bob").you).toEqual({
+      mayDecide: true,
+      why: "The ACLs give you CREATE_TOKENS",
+    });
+    const unknown = { ...view(), entitlement: "unknown" as const, entitlementNote: "Unknown: Kafka decides" };
+    expect(toTokenRequestItem(unknown, "User:bob").you.mayDecide).toBe(false);
+    expect(toTokenRequestItem(view(), "User:carol").you).toEqual({
+      mayDecide: false,
+      why: "Your own request: someone else must approve it.",
+    });
+    const held = view({ status: "APPROVING", claimedBy: "User:admin", claimedAt: new Date(0) });
+    expect(toTokenRequestItem({ ...held, entitlement: "superUser", entitlementNote: "" }, "User:bob").you).toEqual({
+      mayDecide: false,
+      why: "User:admin is approving it right now.",
+    });
+    const withdrawn = view({ status: "DENIED", approver: "User:carol" });
+    expect(toTokenRequestItem(withdrawn, "User:carol").you.why).toBe("It was withdrawn by you.");
+  });
 });

@@ -6,7 +6,8 @@
  *   X-KSC-Signature-256: sha256=<hex of HMAC(secret, "<timestamp>.<body>")>
  *
  * Events: request.filed, request.approved (one approval of several), request.applied,
- * request.denied, grant.expiring (15 minutes before), grant.expired. A notification names
+ * request.denied, grant.expiring (15 minutes before), grant.expired, drift.found (a background
+ * read found changes made outside the console: journal.ts). A notification names
  * requests, principals and resources; never a secret (no password, HMAC, token or the
  * webhook's own secret). Delivery runs on the job queue (retried with backoff); each failed
  * attempt is an audit row (webhook.deliver, category other). Where it may point:
@@ -35,6 +36,7 @@ export const WEBHOOK_EVENTS = [
   "request.denied",
   "grant.expiring",
   "grant.expired",
+  "drift.found",
 ] as const;
 export type WebhookEvent = (typeof WEBHOOK_EVENTS)[number];
 

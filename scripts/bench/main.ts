@@ -9,6 +9,8 @@
  *   npm run bench -- plan                only the blast radius of an ACL change (part 4), bench/report.json
  *   npm run bench -- preview             an ACL import's preview (5,000 into 100,000), scripts/acl-preview-measure.ts
  *   npm run bench -- grants              10,000 live grants at 100,000 ACLs: expiry, dashboard, sweep (grants.ts)
+ *   npm run bench -- history             the history journal: 300,000 ACLs, 10,000 changes a day for 90 days
+ *                                        (history.ts), bench/history-report.json; --days N --acls N shrink it
  *   npm run bench                        both suites
  *
  * What is measured:
@@ -113,12 +115,33 @@ if (suiteArg === "grants") {
   console.log(`\nwrote ${path.relative(ROOT, out)}`);
   process.exit(0);
 }
+// The history journal at 300,000 ACLs and 10,000 changes a day for 90 days (scripts/bench/history.ts).
+if (suiteArg === "history") {
+  // It runs the console's server-only modules: again under the react-server condition.
+  if (!process.execArgv.includes("--conditions=react-server")) {
+    const { spawnSync } = await import("node:child_process");
+    const child = spawnSync(
+      process.execPath,
+      ["--conditions=react-server", "--import", "tsx", process.argv[1]!, ...process.argv.slice(2)],
+      { stdio: "inherit" },
+    );
+    process.exit(child.status ?? 1);
+  }
+  const out = path.join(ROOT, "bench", "history-report.json");
+  const report = await (await import("./history")).historyBench(args);
+  if (!args.includes("--days") && !args.includes("--acls")) {
+    mkdirSync(path.dirname(out), { recursive: true });
+    writeFileSync(out, `${JSON.stringify(report, null, 2)}\n`);
+    console.log(`\nwrote ${path.relative(ROOT, out)}`);
+  } else console.log(JSON.stringify(report, null, 2));
+  process.exit(0);
+}
 // The auditor views' exports (scripts/bench-ui.ts).
 if (suiteArg === "ui") process.exit(await (await import("../bench-ui")).runUiBench());
 if (suiteArg !== undefined && suiteArg !== "policy" && suiteArg !== "plan") {
   console.error(
     `unknown benchmark "${suiteArg}"; usage: npm run bench -- ` +
-      `[policy|plan|grants|preview|console|ui] [--quick] [--no-java]`,
+      `[policy|plan|grants|history|preview|console|ui] [--quick] [--no-java]`,
   );
   process.exit(2);
 }

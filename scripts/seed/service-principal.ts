@@ -1,7 +1,8 @@
 /**
  * The dev broker's service principal for the console (lib/services/service-principal.ts):
- * the SCRAM user `console-service` with DESCRIBE and ALTER on the cluster and nothing else (DESCRIBE
- * reads ACLs; ALTER deletes the ACLs of expired grants, #19), its
+ * the SCRAM user `console-service` with DESCRIBE, DESCRIBE_CONFIGS and ALTER on the cluster and nothing
+ * else (DESCRIBE reads ACLs and SCRAM users; DESCRIBE_CONFIGS reads client quotas, for the history
+ * journal, #20; ALTER deletes the ACLs of expired grants, #19), its
  * credentials in `.kafka/console-service.json` (the broker's state dir, outside git, mode
  * 0600), which `npm start` and `npm test` hand to the console as
  * KAFKA_SERVICE_CREDENTIALS_FILE. It is not demo data: its password is random (never
@@ -64,7 +65,7 @@ export async function ensureDevServicePrincipal(log: (line: string) => void = ()
     await upsertScramCredential(admin, credential.username, "SCRAM-SHA-512", credential.password);
     log(`service principal: SCRAM user ${credential.username} (password in ${path.relative(root, file)})`);
   }
-  for (const operation of ["DESCRIBE", "ALTER"] as const) {
+  for (const operation of ["DESCRIBE", "DESCRIBE_CONFIGS", "ALTER"] as const) {
     const binding = { ...DESCRIBE_CLUSTER, principal: service.principal, operation };
     const granted = await describeAcls(admin, binding);
     if (granted.length > 0) continue;

@@ -36,7 +36,8 @@ export class CurrentSet {
   }
 }
 
-function sameBinding(a: AclBinding, b: AclBinding): boolean {
+/** Whether two bindings are the same binding (all seven fields). */
+export function sameBinding(a: AclBinding, b: AclBinding): boolean {
   return (
     a.resourceName === b.resourceName &&
     a.principal === b.principal &&

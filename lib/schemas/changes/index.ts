@@ -5,12 +5,14 @@
  */
 import type { z } from "zod";
 import { aclCreate, aclDelete } from "./acls";
+import { driftAcknowledge, driftRevert } from "./drift";
 import { planApply, planCreate } from "./plans";
 import { quotaAlter } from "./quotas";
 import {
   grantEnd,
   grantExtend,
   planBreakGlass,
+  planBreakGlassReview,
   requestApprove,
   requestCancel,
   requestDeny,
@@ -43,6 +45,7 @@ export const CHANGES = {
   "plan.create": planCreate,
   "plan.apply": planApply,
   "plan.break-glass": planBreakGlass,
+  "plan.break-glass-review": planBreakGlassReview,
   "request.file": requestFile,
   "request.from-plan": requestFromPlan,
   "request.review": requestReview,
@@ -53,6 +56,8 @@ export const CHANGES = {
   "grant.extend": grantExtend,
   "webhook.set": webhookSet,
   "webhook.delete": webhookDelete,
+  "drift.acknowledge": driftAcknowledge,
+  "drift.revert": driftRevert,
 } as const;
 
 export type ChangeId = keyof typeof CHANGES;

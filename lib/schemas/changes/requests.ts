@@ -16,6 +16,7 @@ import {
   webhookViewSchema,
 } from "@/lib/schemas/requests";
 import { planApplyResultSchema, planViewSchema } from "@/lib/schemas/plans";
+import { breakGlassReviewBodySchema, breakGlassReviewResultSchema } from "@/lib/schemas/break-glass";
 import { safeString } from "@/lib/schemas/safe-text";
 import { defineChange, NO_INPUT } from "./definition";
 import { EXAMPLE_BINDING, UNKNOWN_ID, uuidPathParam } from "./examples";
@@ -126,7 +127,9 @@ export const requestApprove = defineChange({
   description:
     "Applies exactly the reviewed plan as the caller (Kafka decides whether the caller may make the change: " +
     "403 and the request stays pending). On a four-eyes cluster the requester cannot approve, and with " +
-    "approvals above 1 each approval short of the count is recorded and the last one applies. 409 when the " +
+    "approvals above 1 each approval short of the count is recorded and the last one applies; one short of the " +
+    "count reaches no Kafka, so the console checks the caller's right to make the change (ALTER on CLUSTER for " +
+    "ACLs, ALTER_CONFIGS on CLUSTER for quotas; 403 with the rule that decided). 409 when the " +
     "ACLs (quotas) the plan depends on changed since the review (nothing is sent: review again), when someone " +
     "else is deciding it right now, or when it is no longer pending. A request with grantMinutes becomes a " +
     "grant: the ACLs its plan created are removed at the expiry.",
@@ -145,7 +148,9 @@ export const requestApprove = defineChange({
     pathParams: REQUEST_PATH_ID,
     bodyExamples: { reviewed: { summary: "The plan id from the review", value: { planId: UNKNOWN_ID } } },
     statuses: {
-      403: "Kafka refused the change as the caller, or the caller is the requester on a four-eyes cluster",
+      403:
+        "Kafka refused the change as the caller, the caller is the requester on a four-eyes cluster, or (an " +
+        "approval short of the count) the caller may not make the change",
       404: NO_SUCH_REQUEST,
       409: `${NOT_PENDING}; or the plan is not the caller's review of it; or the state changed since the review`,
     },
@@ -158,7 +163,9 @@ export const requestDeny = defineChange({
   summary: "Deny a request, with a comment",
   description:
     "A reviewer (someone who reviewed it, or a super user) denies a pending request with a comment the " +
-    "requester sees. Nothing changes in Kafka.",
+    "requester sees. Nothing changes in Kafka, so the console checks that the caller may make the change " +
+    "(ALTER on CLUSTER for ACLs, ALTER_CONFIGS on CLUSTER for quotas; the policy core over the cluster's ACLs " +
+    "read as the caller, from a host no ACL names), and the owners rules.",
   input: requestDenyBodySchema,
   output: requestStepResultSchema,
   audit: { actions: ["request.deny"], target: "the request id" },
@@ -171,7 +178,7 @@ export const requestDeny = defineChange({
     pathParams: REQUEST_PATH_ID,
     bodyExamples: { comment: { summary: "A comment the requester sees", value: { comment: "Not for production" } } },
     statuses: {
-      403: "The caller filed it (cancel instead) or has not reviewed it",
+      403: "The caller filed it (cancel instead), has not reviewed it, or may not make the change",
       404: NO_SUCH_REQUEST,
       409: NOT_PENDING,
     },
@@ -253,7 +260,8 @@ export const planBreakGlass = defineChange({
   summary: "Apply a plan without approval on a four-eyes cluster (super users, with a reason)",
   description:
     "On a cluster that needs approvals, a super user applies their own plan at once, with a mandatory reason. " +
-    "It is flagged on the dashboard. Everything else is as POST /api/v1/plans/{id}/apply.",
+    "It is flagged on the dashboard until someone else has reviewed it (POST /api/v1/plans/{id}/break-glass/review). " +
+    "Everything else is as POST /api/v1/plans/{id}/apply.",
   input: z.object({
     reason: safeString().trim().min(1, "A reason is required").max(1000, "At most 1000 characters"),
   }),
@@ -273,6 +281,40 @@ export const planBreakGlass = defineChange({
       403: "Not a super user of this cluster, or Kafka refused the change",
       404: "There is no plan with this id",
       409: "Expired, applied, or the state changed since the preview",
+    },
+    kafka: true,
+  },
+});
+
+export const planBreakGlassReview = defineChange({
+  id: "plan.break-glass-review",
+  summary: "Review a break-glass apply after the fact, with a comment",
+  description:
+    "Someone other than the super user who applied a plan by break-glass, entitled to make that change (Kafka's " +
+    "rule: ALTER on CLUSTER for ACLs, ALTER_CONFIGS on CLUSTER for quotas, checked by the policy core over the " +
+    "cluster's ACLs read as the caller; super users are), records that they reviewed it, with a comment. The " +
+    "dashboard stops flagging it. One review per break-glass: a second one, even at the same moment, is a 409 " +
+    "naming the first. Nothing changes in Kafka.",
+  input: breakGlassReviewBodySchema,
+  output: breakGlassReviewResultSchema,
+  audit: { actions: ["plan.break-glass-review"], target: "the plan id, with the comment" },
+  plan: "none",
+  http: {
+    method: "post",
+    path: "/api/v1/plans/{id}/break-glass/review",
+    operationId: "reviewBreakGlass",
+    area: "Plans",
+    pathParams: PLAN_ID,
+    bodyExamples: {
+      checked: {
+        summary: "What the reviewer checked",
+        value: { comment: "Checked with the on-call: incident 1234, the consumer needed it" },
+      },
+    },
+    statuses: {
+      403: "The caller applied it, or is not entitled to make the change (the answer says which rule decided)",
+      404: "There is no break-glass apply of this plan on this cluster",
+      409: "It has been reviewed already (the answer names by whom)",
     },
     kafka: true,
   },

@@ -6,7 +6,7 @@ import { listRequestViews } from "@/lib/services/requests";
 export const dynamic = "force-dynamic";
 
 export const GET = apiRoute({ query: requestListQuerySchema }, ({ viewer, query }) =>
-  listRequestViews(viewer, query.filter, query.limit),
+  listRequestViews(viewer, query.filter, query.limit, query.kind),
 );
 
 export const POST = changeRoute("request.file");

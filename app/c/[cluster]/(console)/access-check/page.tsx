@@ -9,8 +9,10 @@ import {
   type AccessCheckResult,
 } from "@/lib/schemas/access-check";
 import { explainAccess } from "@/lib/services/access-check";
+import { aclSentence } from "@/lib/services/access-check-explain";
 import { clusterOf } from "@/lib/clusters";
 import { aclSuggestions } from "@/lib/services/acl-suggestions";
+import { AsOfField } from "@/components/ui/as-of-field";
 import { Field, FormActions, FormGrid } from "@/components/ui/field";
 import { Select } from "@/components/ui/select";
 import { OperationSelect } from "@/components/ui/operation-select";
@@ -180,6 +182,17 @@ export default async function AccessCheckPage({ searchParams }: { searchParams: 
           >
             <input name="host" defaultValue={hostValue} placeholder={UNNAMED_HOST_WORDS} />
           </Field>
+          <AsOfField
+            id="access-at"
+            hint={
+              <>
+                empty: now, from Kafka. Or an instant (2026-11-03T14:00:00Z; no zone is UTC): the answer from the ACLs
+                and settings the console&apos;s history journal holds for then
+              </>
+            }
+            errors={errors.at}
+            value={raw.at}
+          />
           <FormActions>
             <SubmitButton pendingLabel="Checking…">Check</SubmitButton>
           </FormActions>
@@ -253,6 +266,18 @@ function Answer({ result }: { result: AccessCheckResult }) {
   const hostLink = (host: string) => accessCheckLink({ ...r, host });
   return (
     <>
+      {result.asOf && (
+        <Alert tone={result.asOf.vouch === "covered" ? "info" : "warn"} testId="as-of">
+          {result.asOf.statement}
+          {result.asOf.uncertain.length > 0 && (
+            <>
+              {" "}
+              Changed outside the console in a window containing that instant, so not known to have held then (counted
+              as before the window): {result.asOf.uncertain.map((acl) => aclSentence(acl)).join("; ")}.
+            </>
+          )}
+        </Alert>
+      )}
       <section className="card verdict" aria-label="Decision">
         <div className="row">
           <Badge tone={decisionTone(result.decision)} className="big" data-testid="decision">

@@ -3,6 +3,7 @@
 import { revalidatePath } from "next/cache";
 import { changeFromForm, type FormResult } from "@/lib/actions/form";
 import type { AclPlanApplyResult } from "@/lib/schemas/plans";
+import type { BreakGlassReviewResult } from "@/lib/schemas/break-glass";
 import type { ActionResult } from "@/lib/schemas/result";
 
 export type BreakGlassState = FormResult<AclPlanApplyResult> | null;
@@ -22,4 +23,26 @@ export async function breakGlassAction(_prev: BreakGlassState, formData: FormDat
   revalidatePath(`/plans/${planId}`);
   revalidatePath("/acls");
   return { ...(result as ActionResult<AclPlanApplyResult>), values };
+}
+
+export type BreakGlassReviewState = FormResult<BreakGlassReviewResult> | null;
+
+/**
+ * Someone else's after-the-fact review of a break-glass apply, with a comment (change
+ * plan.break-glass-review): the dashboard stops flagging it.
+ */
+export async function reviewBreakGlassAction(
+  _prev: BreakGlassReviewState,
+  formData: FormData,
+): Promise<BreakGlassReviewState> {
+  const planId = formData.get("planId");
+  if (typeof planId !== "string" || planId === "")
+    return { ok: false, code: "VALIDATION", message: "No break-glass to review.", values: {} };
+  const { result, values } = await changeFromForm("plan.break-glass-review", formData, {
+    omit: ["planId"],
+    params: { id: planId },
+  });
+  revalidatePath(`/plans/${planId}/break-glass`);
+  revalidatePath("/");
+  return { ...result, values: result.ok ? {} : values };
 }

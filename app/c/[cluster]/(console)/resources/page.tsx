@@ -194,11 +194,32 @@ function Detail({ detail }: { detail: ResourceDetail }) {
         LITERAL <code>*</code>, for every principal.
       </p>
       {detail.groups.length === 0 ? (
-        <EmptyState>No ACL applies to this resource.</EmptyState>
+        <EmptyState>
+          No ACL applies to this resource.{" "}
+          <Link
+            href={`/timeline?${new URLSearchParams({ ...resource, patternType: "LITERAL" })}`}
+            data-testid="resource-timeline-link"
+          >
+            History of its ACLs
+          </Link>
+        </EmptyState>
       ) : (
         detail.groups.map((g) => (
           <section key={`${g.reason}|${g.pattern}`} className="apply-group" data-reason={g.reason} aria-label={g.label}>
             <h3>{g.label}</h3>
+            <p className="muted small">
+              <Link
+                href={`/timeline?${new URLSearchParams({
+                  resourceType: detail.resourceType,
+                  resourceName: g.pattern,
+                  patternType: g.reason === "prefixed" ? "PREFIXED" : "LITERAL",
+                })}`}
+                data-testid="resource-timeline-link"
+              >
+                History of these ACLs
+              </Link>
+              : when each appeared or went, and who or what changed it.
+            </p>
             <DataTable
               label={`ACLs: ${g.label}`}
               scroll={false}

@@ -103,7 +103,7 @@ function MyRequests({ requests, now }: { requests: TokenRequestView[]; now: numb
       label="My requests"
       rows={requests}
       rowKey={(r) => r.id}
-      rowProps={(r) => ({ "data-request-id": r.id })}
+      rowProps={(r) => ({ "data-request-id": r.id, id: `mine-${r.id}` })}
       empty={<EmptyState>You have not requested a token.</EmptyState>}
       columns={[
         ...WHAT_WAS_ASKED,
@@ -178,6 +178,7 @@ function PendingRequests({ requests, now }: { requests: DecidableRequest[]; now:
       rowKey={(r) => r.id}
       rowProps={(r) => ({
         "data-request-id": r.id,
+        id: `decide-${r.id}`,
         "data-entitled": APPEARS_ENTITLED.has(r.entitlement) ? "yes" : r.entitlement,
       })}
       empty={<EmptyState>No pending request.</EmptyState>}

@@ -8,6 +8,7 @@ import { clusterOf } from "@/lib/clusters";
 import { ApplyPlanForm } from "./apply-plan-form";
 import { canEndPlan } from "@/lib/schemas/requests";
 import { BreakGlassForm } from "./break-glass-form";
+import { getBreakGlass } from "@/lib/services/break-glass";
 import { objectTitle } from "@/lib/page-title";
 
 export async function generateMetadata({ params }: { params: Promise<{ id: string }> }) {
@@ -64,6 +65,8 @@ export default async function PlanPage({
     plan.principal === viewer.principal &&
     cluster.requests.approvals > 0 &&
     cluster.authorizer.superUsers.includes(viewer.principal);
+  // A plan applied on a cluster that needs approvals went through a request or a break-glass: say which.
+  const glass = cluster.requests.approvals > 0 && plan.status !== "OPEN" ? await getBreakGlass(viewer, plan.id) : null;
   return (
     <>
       <h1>Plan {plan.id.slice(0, 8)}</h1>
@@ -85,6 +88,16 @@ export default async function PlanPage({
           approvals={cluster.requests.approvals}
           open={plan.status === "OPEN" && changes > 0}
         />
+      )}
+      {glass?.ok && (
+        <Alert tone={glass.data.review === null ? "warn" : "info"} testId="plan-break-glass">
+          Applied by break-glass by {glass.data.appliedBy}
+          {glass.data.reason !== null && ` (reason: ${glass.data.reason})`}.{" "}
+          {glass.data.review === null
+            ? "Not reviewed yet: the dashboard flags it until someone else reviews it after the fact. "
+            : `Reviewed after the fact by ${glass.data.review.reviewer}: ${glass.data.review.comment}. `}
+          <Link href={`/plans/${plan.id}/break-glass`}>The break-glass apply</Link>
+        </Alert>
       )}
       <AclPlanPreview plan={plan} showFirstRows={false} />
       {rows && rows.total > 0 && (

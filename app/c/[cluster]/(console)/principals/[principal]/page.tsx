@@ -19,6 +19,7 @@ import { Alert } from "@/components/ui/alert";
 import { Badge, decisionTone } from "@/components/ui/badge";
 import { DataTable } from "@/components/ui/data-table";
 import { EmptyState } from "@/components/ui/empty-state";
+import { AsOfField } from "@/components/ui/as-of-field";
 import { Field, FormActions, FormGrid } from "@/components/ui/field";
 import { GetForm } from "@/components/ui/get-form";
 import { MoreInfo, PageHeader } from "@/components/ui/page-header";
@@ -77,13 +78,21 @@ export default async function PrincipalPage({
     );
   }
   const query = principalViewQuerySchema.safeParse(raw);
-  const hostErrors = query.success ? undefined : fieldErrorsOf(query.error.issues).host;
+  const queryErrors = query.success ? {} : fieldErrorsOf(query.error.issues);
   const host = query.success ? query.data.host : null;
+  const at = query.success ? query.data.at : null;
   const [view, grants] = await Promise.all([
-    principalView(viewer, principal.data, { host }),
+    principalView(viewer, principal.data, { host, at }),
     grantsConcerning(viewer, principal.data),
   ]);
-  const exportQuery = new URLSearchParams({ principal: principal.data, ...(host !== null ? { host } : {}) });
+  // A refusal of the instant (before the journal began, not allowed) belongs on its field.
+  const atErrors = queryErrors.at ?? (!view.ok ? view.fieldErrors?.at : undefined);
+  const asOf = at !== null ? new Date(at).toISOString() : null;
+  const exportQuery = new URLSearchParams({
+    principal: principal.data,
+    ...(host !== null ? { host } : {}),
+    ...(asOf !== null ? { at: asOf } : {}),
+  });
 
   return (
     <>
@@ -103,6 +112,9 @@ export default async function PrincipalPage({
         }
         actions={
           <span className={styles.exports} aria-label="Export">
+            <Link href={`${principalHref(principal.data)}/history`} data-testid="principal-history-link">
+              Access history
+            </Link>
             Export:
             <a
               href={`/api/v1/effective-permissions?${exportQuery}&format=csv`}
@@ -139,7 +151,9 @@ export default async function PrincipalPage({
       />
       <PrincipalGrants grants={grants} viewer={viewer.principal} />
       {view.ok ? (
-        <ViewBody view={view.data} host={host} hostErrors={hostErrors} raw={raw.host} />
+        <ViewBody view={view.data} host={host} errors={{ host: queryErrors.host }} raw={raw} asOf={asOf} />
+      ) : atErrors ? (
+        <ViewForm principal={principal.data} host={host} errors={{ host: queryErrors.host, at: atErrors }} raw={raw} />
       ) : (
         <Alert tone="error">{view.message}</Alert>
       )}
@@ -147,25 +161,62 @@ export default async function PrincipalPage({
   );
 }
 
+/** The client host and the instant the decisions are for. */
+function ViewForm({
+  principal,
+  host,
+  errors,
+  raw,
+}: {
+  principal: string;
+  host: string | null;
+  errors: { host?: string[]; at?: string[] };
+  raw: Record<string, string | undefined>;
+}) {
+  return (
+    <GetForm action={principalHref(principal)} label="Decide from a client host, as of an instant" className="card">
+      <FormGrid>
+        <Field id="principal-host" label="Client host" hint={`Empty: ${UNNAMED_HOST_WORDS}`} errors={errors.host}>
+          <input name="host" defaultValue={raw.host ?? host ?? ""} placeholder={UNNAMED_HOST_WORDS} />
+        </Field>
+        <AsOfField
+          id="principal-at"
+          hint={
+            "Empty: now. An instant (UTC unless a zone is given): the ACLs and settings the history journal " +
+            "holds for then."
+          }
+          errors={errors.at}
+          value={raw.at}
+        />
+        <FormActions>
+          <SubmitButton pendingLabel="Deciding…">Decide</SubmitButton>
+        </FormActions>
+      </FormGrid>
+    </GetForm>
+  );
+}
+
 function ViewBody({
   view,
   host,
-  hostErrors,
+  errors,
   raw,
+  asOf,
 }: {
   view: PrincipalView;
   host: string | null;
-  hostErrors?: string[];
-  raw?: string;
+  errors: { host?: string[] };
+  raw: Record<string, string | undefined>;
+  asOf: string | null;
 }) {
   return (
     <>
       <p className={styles.snapshot} data-testid="acl-snapshot">
         {view.aclSnapshot !== null ? (
           <>
-            ACLs as of <time dateTime={view.aclSnapshot.takenAt}>{view.aclSnapshot.takenAt}</time> (
-            {view.aclSnapshot.size} ACLs). Assuming{" "}
-            <code>super.users = {view.assumptions.superUsers.join(";") || "(none)"}</code> and{" "}
+            {asOf !== null ? "From the history journal: ACLs" : "ACLs"} as of{" "}
+            <time dateTime={view.aclSnapshot.takenAt}>{view.aclSnapshot.takenAt}</time> ({view.aclSnapshot.size} ACLs).
+            Assuming <code>super.users = {view.assumptions.superUsers.join(";") || "(none)"}</code> and{" "}
             <code>allow.everyone.if.no.acl.found = {String(view.assumptions.allowEveryoneIfNoAclFound)}</code> (
             {view.assumptions.source}).
           </>
@@ -173,16 +224,7 @@ function ViewBody({
           "The ACLs could not be read."
         )}
       </p>
-      <GetForm action={principalHref(view.principal)} label="Decide from a client host" className="card">
-        <FormGrid>
-          <Field id="principal-host" label="Client host" hint={`Empty: ${UNNAMED_HOST_WORDS}`} errors={hostErrors}>
-            <input name="host" defaultValue={raw ?? host ?? ""} placeholder={UNNAMED_HOST_WORDS} />
-          </Field>
-          <FormActions>
-            <SubmitButton pendingLabel="Deciding…">Decide</SubmitButton>
-          </FormActions>
-        </FormGrid>
-      </GetForm>
+      <ViewForm principal={view.principal} host={host} errors={errors} raw={raw} />
       {view.notes.map((n) => (
         <Alert key={n} tone="warn" small>
           {n}
@@ -201,6 +243,7 @@ function ViewBody({
           permissions={view.permissions}
           host={host}
           allowEveryone={view.assumptions.allowEveryoneIfNoAclFound}
+          asOf={asOf}
         />
       )}
       <Quotas view={view} />
@@ -213,10 +256,13 @@ function Permissions({
   permissions,
   host,
   allowEveryone,
+  asOf,
 }: {
   permissions: PrincipalPermissions;
   host: string | null;
   allowEveryone: boolean;
+  /** The decisions are as of this instant: their links ask the Access check as of it too. */
+  asOf: string | null;
 }) {
   const p = permissions.principal;
   const named = [...permissions.acls.own, ...permissions.acls.wildcard]
@@ -279,7 +325,7 @@ function Permissions({
                     const resource = { resourceType: s.resourceType, resourceName: r.resourceName };
                     const request = { principal: p, host: hostWords, operation: c.operation, ...resource };
                     const title = describeRule(c, request, { allowEveryoneIfNoAclFound: allowEveryone });
-                    return { cell: c, principal: p, ...resource, linkHost, title };
+                    return { cell: c, principal: p, ...resource, linkHost, title, at: asOf ?? undefined };
                   }),
                 ]}
               />
