@@ -90,6 +90,13 @@ test("alice's access history lists an outside and a console gain, and its CSV ha
   await page.locator('section[data-reason="literal"]').getByTestId("resource-timeline-link").click();
   await expect(entry("WRITE")).toContainText("User:admin through the console");
   await expect(entry("READ")).toContainText("outside");
+  // One ACL row's history, from the ACL list: that binding's entries only.
+  await page.goto(`/acls?${new URLSearchParams({ principal: "User:alice", resourceName: TOPIC, operation: "WRITE" })}`);
+  await page
+    .getByRole("link", { name: `History of ALLOW User:alice WRITE on TOPIC ${TOPIC} (LITERAL) from *` })
+    .click();
+  await expect(page.getByTestId("timeline-entry")).toHaveCount(1);
+  await expect(entry("WRITE")).toContainText("User:admin through the console");
   await page.goto(history);
 
   // Her principal page as of the period's start and end (from the journal): WRITE on the topic gained.

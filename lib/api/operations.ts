@@ -636,16 +636,22 @@ const AUDIT: ApiOperation[] = [
     method: "get",
     path: "/api/v1/timeline",
     area: "Audit",
-    summary: "The history of one thing: a principal, a resource's ACLs, a SCRAM user or a quota entity",
+    summary:
+      "The history of one thing: a principal, a resource's ACLs, one ACL binding, a SCRAM user or a quota entity",
     description:
       "Every journal entry of the thing, newest first: when each ACL binding, credential or quota value appeared " +
       "or went, made through the console (actor, plan) or found outside it (the read's window). Give exactly one " +
-      "of principal, resourceType with resourceName (and patternType), scramUser, or quotaUser/quotaClientId/" +
-      "quotaIp. Entries follow the audit trail's visibility rules (docs/history.md). Page on with nextCursor.",
+      "of principal, resourceType with resourceName (and patternType), one ACL binding (those with principal, " +
+      "operation, host and permissionType), scramUser, or quotaUser/quotaClientId/quotaIp. Entries follow the " +
+      "audit trail's visibility rules (docs/history.md). Page on with nextCursor.",
     query: timelineQuerySchema,
     queryExamples: {
       principal: { summary: "Everything naming alice", value: { principal: "User:alice" } },
       topic: { summary: "The ACLs of the topic payments", value: { resourceType: "TOPIC", resourceName: "payments" } },
+      binding: {
+        summary: "One ACL: alice may READ the topic payments from any host",
+        value: { resourceType: "TOPIC", resourceName: "payments", principal: "User:alice", operation: "READ" },
+      },
     },
     response: timelineSchema,
     kafka: true,

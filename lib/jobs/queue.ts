@@ -89,21 +89,33 @@ export async function stopJobQueue(): Promise<void> {
 
 /**
  * Queues a job to run at `startAfter` (now when absent). `id` makes it unique: a job
- * with that id already queued is not queued again. False when no queue runs in this
- * process (the sweep will find the work).
+ * with that id already queued is not queued again. `within` queues it in the caller's
+ * transaction. False when no queue runs in this process (the sweep will find the work).
  */
 export async function sendJob(
   name: string,
   data: Record<string, unknown>,
-  options: { startAfter?: Date; id?: string } = {},
+  options: { startAfter?: Date; id?: string; within?: SqlRunner } = {},
 ): Promise<boolean> {
   if (boss === null) return false;
+  const within = options.within;
   await boss.send(name, data, {
     ...(options.startAfter ? { startAfter: options.startAfter } : {}),
     ...(options.id ? { id: options.id } : {}),
+    ...(within
+      ? { db: { executeSql: async (text: string, values?: unknown[]) => ({ rows: await within(text, values ?? []) }) } }
+      : {}),
   });
   return true;
 }
+
+/**
+ * Runs one SQL statement on the caller's open transaction (Prisma's `$queryRawUnsafe` on it):
+ * a job sent `within` it is queued by that transaction, so it exists exactly when the
+ * transaction's own writes do (a notification of what a commit recorded is never lost to a
+ * crash between the commit and the queueing, nor sent for a rollback).
+ */
+export type SqlRunner = (text: string, values: unknown[]) => Promise<unknown[]>;
 
 export function jobQueueRunning(): boolean {
   return boss !== null;

@@ -5,7 +5,14 @@
  * when (an outside change: the read's window). Newest first, paged.
  */
 import { z } from "zod";
-import { RESOURCE_TYPES, type PatternType, type ResourceType } from "@/lib/policy";
+import {
+  OPERATIONS,
+  PERMISSION_TYPES,
+  RESOURCE_TYPES,
+  type AclBinding,
+  type PatternType,
+  type ResourceType,
+} from "@/lib/policy";
 import { isPrincipal } from "./access-check";
 import { normalizePrincipal } from "./effective-permissions";
 import { safeString } from "./safe-text";
@@ -21,6 +28,12 @@ export const timelineQuerySchema = z
     resourceType: text("With resourceName: the ACLs of one resource pattern"),
     resourceName: text("The resource's name"),
     patternType: text("LITERAL (default) or PREFIXED"),
+    operation: text(
+      "With resourceType, resourceName and principal: one ACL binding (with host, * by default, and " +
+        "permissionType, ALLOW by default)",
+    ),
+    host: text("One ACL binding's host (* by default)"),
+    permissionType: text("One ACL binding's permission: ALLOW (default) or DENY"),
     scramUser: text("A SCRAM user's credentials"),
     quotaUser: text("A quota entity's user (<default> for the default user)"),
     quotaClientId: text("A quota entity's client id (<default> for the default client id)"),
@@ -34,17 +47,29 @@ export const timelineQuerySchema = z
   .superRefine((v, ctx) => {
     const issue = (path: string, message: string) => ctx.addIssue({ code: "custom", path: [path], message });
     const resource = v.resourceType !== "" || v.resourceName !== "";
+    const binding = v.operation !== "" || v.host !== "" || v.permissionType !== "";
     const quota = v.quotaUser !== "" || v.quotaClientId !== "" || v.quotaIp !== "";
-    const asked = [v.principal !== "", resource, v.scramUser !== "", quota].filter(Boolean).length;
+    const asked = [v.principal !== "" && !binding, resource || binding, v.scramUser !== "", quota].filter(
+      Boolean,
+    ).length;
     if (asked !== 1) {
       issue(
         "principal",
-        "Ask about one thing: a principal, a resource (resourceType and resourceName), a SCRAM user or a quota entity",
+        "Ask about one thing: a principal, a resource (resourceType and resourceName), one ACL binding (a resource " +
+          "with principal and operation), a SCRAM user or a quota entity",
       );
       return;
     }
     if (v.principal !== "" && !isPrincipal(normalizePrincipal(v.principal)))
       issue("principal", "Write the principal as Type:name (User:alice), or just the name");
+    if (binding) {
+      if (!resource) issue("resourceType", "One ACL binding needs its resource (resourceType and resourceName)");
+      if (v.principal === "") issue("principal", "One ACL binding needs its principal");
+      if (!(OPERATIONS as readonly string[]).includes(v.operation.toUpperCase()))
+        issue("operation", `Choose an operation: ${OPERATIONS.join(", ")}`);
+      if (v.permissionType !== "" && !(PERMISSION_TYPES as readonly string[]).includes(v.permissionType.toUpperCase()))
+        issue("permissionType", "ALLOW or DENY");
+    }
     if (resource) {
       if (!(RESOURCE_TYPES as readonly string[]).includes(v.resourceType.toUpperCase()))
         issue("resourceType", `Choose a resource type: ${RESOURCE_TYPES.join(", ")}`);
@@ -54,34 +79,48 @@ export const timelineQuerySchema = z
     }
   })
   .transform((v) => {
+    const resource = {
+      resourceType: v.resourceType.toUpperCase() as ResourceType,
+      resourceName: v.resourceName,
+      patternType: (v.patternType === "" ? "LITERAL" : v.patternType.toUpperCase()) as PatternType,
+    };
     const subject: TimelineSubjectQuery =
-      v.principal !== ""
-        ? { kind: "principal", principal: normalizePrincipal(v.principal) }
-        : v.resourceType !== "" || v.resourceName !== ""
-          ? {
-              kind: "resource",
-              resourceType: v.resourceType.toUpperCase() as ResourceType,
-              resourceName: v.resourceName,
-              patternType: (v.patternType === "" ? "LITERAL" : v.patternType.toUpperCase()) as PatternType,
-            }
-          : v.scramUser !== ""
-            ? { kind: "scram", user: v.scramUser }
-            : {
-                kind: "quota",
-                entity: {
-                  ...(v.quotaUser !== "" ? { user: v.quotaUser === "<default>" ? null : v.quotaUser } : {}),
-                  ...(v.quotaClientId !== ""
-                    ? { "client-id": v.quotaClientId === "<default>" ? null : v.quotaClientId }
-                    : {}),
-                  ...(v.quotaIp !== "" ? { ip: v.quotaIp === "<default>" ? null : v.quotaIp } : {}),
-                },
-              };
+      v.operation !== ""
+        ? {
+            kind: "binding",
+            binding: {
+              ...resource,
+              principal: normalizePrincipal(v.principal),
+              host: v.host === "" ? "*" : v.host,
+              operation: v.operation.toUpperCase() as AclBinding["operation"],
+              permissionType: (v.permissionType === ""
+                ? "ALLOW"
+                : v.permissionType.toUpperCase()) as AclBinding["permissionType"],
+            },
+          }
+        : v.principal !== ""
+          ? { kind: "principal", principal: normalizePrincipal(v.principal) }
+          : v.resourceType !== "" || v.resourceName !== ""
+            ? { kind: "resource", ...resource }
+            : v.scramUser !== ""
+              ? { kind: "scram", user: v.scramUser }
+              : {
+                  kind: "quota",
+                  entity: {
+                    ...(v.quotaUser !== "" ? { user: v.quotaUser === "<default>" ? null : v.quotaUser } : {}),
+                    ...(v.quotaClientId !== ""
+                      ? { "client-id": v.quotaClientId === "<default>" ? null : v.quotaClientId }
+                      : {}),
+                    ...(v.quotaIp !== "" ? { ip: v.quotaIp === "<default>" ? null : v.quotaIp } : {}),
+                  },
+                };
     return { subject, cursor: v.cursor };
   });
 
 export type TimelineSubjectQuery =
   | { kind: "principal"; principal: string }
   | { kind: "resource"; resourceType: ResourceType; resourceName: string; patternType: PatternType }
+  | { kind: "binding"; binding: AclBinding }
   | { kind: "scram"; user: string }
   | { kind: "quota"; entity: { user?: string | null; "client-id"?: string | null; ip?: string | null } };
 export type TimelineQuery = z.output<typeof timelineQuerySchema>;

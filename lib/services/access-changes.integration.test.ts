@@ -114,6 +114,21 @@ describe("what changed in a principal's access", () => {
     ]);
     expect(byResource.data.entries.map(shape)).toEqual(byPrincipal.data.entries.map(shape));
     expect(byPrincipal.data.entries[1]!.planId).toBe(planId);
+    // One ACL row's own timeline: the READ binding's entries only, not the WRITE one's.
+    const byBinding = await timelineFor(
+      fx.admin,
+      timelineQuerySchema.parse({
+        resourceType: "TOPIC",
+        resourceName: topic,
+        principal: PRINCIPAL,
+        operation: "READ",
+      }),
+    );
+    expect(byBinding.ok && byBinding.data.entries.map(shape)).toEqual([
+      "disappeared outside - READ",
+      "appeared outside - READ",
+    ]);
+    expect(byBinding.ok && byBinding.data.subject).toContain(`ALLOW READ on TOPIC LITERAL "${topic}"`);
     // Someone Kafka does not let describe ACLs sees none of them (the audit trail's rules).
     const alice = await timelineFor(fx.demoViewer("alice"), timelineQuerySchema.parse({ principal: PRINCIPAL }));
     expect(alice.ok && alice.data.entries).toEqual([]);

@@ -39,7 +39,7 @@ import {
 } from "@/lib/db/journal";
 import { toErrorResult } from "@/lib/kafka/error-result";
 import { driftNotification } from "./drift-model";
-import { notify } from "./webhooks";
+import { notifyWithin } from "./webhooks";
 import { ANY_ACL_FILTER } from "@/lib/policy";
 import {
   applyChanges,
@@ -254,13 +254,8 @@ async function readLocked(
   remembered.delete(clusterId);
   const delta = compareWithPreviousRead(before?.memory ?? null, snapshot);
 
-  // The outside changes this read records, for the drift.found notification (sent after the commit).
-  const found: {
-    rows: { key: string; kind: string; op: "appeared" | "disappeared"; value: Json }[];
-    from: Date;
-    to: Date;
-    origin: "outside" | "observed";
-  }[] = [];
+  // Deliveries of the drift.found notification to run after the commit, when no job queue runs here.
+  const afterCommit: (() => void)[] = [];
   let journalId: bigint | null = null;
   let mismatch: ReadonlySet<string> = new Set();
   const outcome = await withJournalLock(clusterId, async (tx) => {
@@ -329,8 +324,13 @@ async function readLocked(
     await recordCoverage(tx, clusterId, { started, ended }, continues ? coverage : null);
     journalId = await lastEntryId(clusterId, tx);
     mismatch = skip;
-    if (attribution.outside.length > 0)
-      found.push({ rows: attribution.outside.map((c) => ({ ...c, kind: kindOf(c.key) })), from, to: ended, origin });
+    if (attribution.outside.length > 0) {
+      // Queued in this transaction: the notification exists exactly when the entries it tells of do.
+      const rows = attribution.outside.map((c) => ({ ...c, kind: kindOf(c.key) }));
+      const { fields, text } = driftNotification(rows, { from, to: ended, origin });
+      const deliver = await notifyWithin(tx, clusterId, "drift.found", fields, text);
+      if (deliver) afterCommit.push(deliver);
+    }
     return {
       kind: "read" as const,
       began: false,
@@ -341,10 +341,7 @@ async function readLocked(
     };
   });
   if (journalId !== null) remembered.set(clusterId, { memory: delta.memory, journalId, mismatch });
-  for (const f of found) {
-    const { fields, text } = driftNotification(f.rows, f);
-    await notify(clusterId, "drift.found", fields, text);
-  }
+  for (const deliver of afterCommit) deliver();
   await maintain(cluster, now);
   return outcome;
 }

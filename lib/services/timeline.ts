@@ -10,7 +10,7 @@ import type { ActionResult } from "@/lib/schemas/result";
 import { toErrorResult } from "@/lib/kafka/error-result";
 import { clusterIdOf } from "@/lib/clusters";
 import { journalSince, timelineEntries, type TimelineSubject } from "@/lib/db/drift";
-import { canonicalEntity } from "@/lib/policy/history";
+import { aclKey, canonicalEntity } from "@/lib/policy/history";
 import { formatEntity } from "@/lib/policy";
 import {
   TIMELINE_PAGE_SIZE,
@@ -32,6 +32,15 @@ export function subjectOf(q: TimelineSubjectQuery): { subject: TimelineSubject; 
         subject: { keyPrefix: prefix(["acl", q.resourceType, q.patternType, q.resourceName]) },
         words: `The ACLs of ${q.resourceType} ${q.patternType} ${JSON.stringify(q.resourceName)}`,
       };
+    case "binding": {
+      const b = q.binding;
+      return {
+        subject: { key: aclKey(b) },
+        words:
+          `The ACL ${b.permissionType} ${b.operation} on ${b.resourceType} ${b.patternType} ` +
+          `${JSON.stringify(b.resourceName)} for ${b.principal} from ${b.host}`,
+      };
+    }
     case "scram":
       return { subject: { keyPrefix: scramKeyPrefix(q.user) }, words: `The SCRAM credentials of ${q.user}` };
     case "quota": {

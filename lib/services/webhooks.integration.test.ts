@@ -15,7 +15,8 @@ const { useMigratedTestDatabase } = await import("@/test/db");
 const { getPrisma } = await import("@/lib/db/client");
 const { encryptSecret } = await import("@/lib/auth/crypto");
 const { ADMIN } = await import("@/test/kafka/fixtures");
-const { deliverWebhook, setWebhook, getWebhookView } = await import("./webhooks");
+const { deliverWebhook, setWebhook, getWebhookView, notifyWithin, WEBHOOK_JOB } = await import("./webhooks");
+const { startJobQueue, stopJobQueue } = await import("@/lib/jobs/queue");
 
 type Db = Awaited<ReturnType<typeof useMigratedTestDatabase>>;
 let db: Db;
@@ -64,6 +65,7 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
+  await stopJobQueue();
   server?.close();
   await db?.teardown();
 });
@@ -124,4 +126,44 @@ describe("a cluster's webhook", () => {
     });
     expect(JSON.stringify(view)).not.toContain(SECRET);
   });
+
+  it(
+    "a notification queued within a transaction exists exactly when that transaction commits (drift.found)",
+    { timeout: 60_000 },
+    async () => {
+      // A queue whose worker never takes a job (a long poll): the test reads what is queued.
+      await startJobQueue(
+        db.url,
+        { [WEBHOOK_JOB]: { handler: async () => undefined } },
+        {
+          pollingIntervalSeconds: 3600,
+        },
+      );
+      const queued = async (text: string) =>
+        (
+          await getPrisma().$queryRawUnsafe<{ n: bigint }[]>(
+            "SELECT count(*) AS n FROM jobs.job WHERE name = $1 AND data->>'text' = $2",
+            WEBHOOK_JOB,
+            text,
+          )
+        )[0]!.n;
+      const rolledBack = "2 changes made outside the console, rolled back";
+      await expect(
+        getPrisma().$transaction(async (tx) => {
+          expect(await notifyWithin(tx, "default", "drift.found", { changes: 2 }, rolledBack)).toBeNull();
+          throw new Error("the journal write failed");
+        }),
+      ).rejects.toThrow("the journal write failed");
+      expect(await queued(rolledBack)).toBe(0n);
+
+      const committed = "2 changes made outside the console, committed";
+      await getPrisma().$transaction(async (tx) => {
+        expect(await notifyWithin(tx, "default", "drift.found", { changes: 2 }, committed)).toBeNull();
+        // Not visible outside the transaction before it commits.
+        expect(await queued(committed)).toBe(0n);
+      });
+      expect(await queued(committed)).toBe(1n);
+      await stopJobQueue();
+    },
+  );
 });

@@ -24,6 +24,7 @@ import { clusterById, clusterIdOf } from "@/lib/clusters";
 import { recordAudit } from "@/lib/db/audit";
 import { getPrisma } from "@/lib/db/client";
 import { env } from "@/lib/env";
+import type { Prisma } from "@/lib/generated/prisma/client";
 import { sendJob } from "@/lib/jobs/queue";
 import type { ActionResult } from "@/lib/schemas/result";
 import { checkWebhookTarget, type Resolver, type WebhookTargetSettings } from "./webhook-target";
@@ -154,6 +155,27 @@ export async function notify(
       `[console] queueing a ${event} notification: ${error instanceof Error ? error.message : String(error)}`,
     );
   }
+}
+
+/**
+ * Queues a notification inside the caller's transaction `tx`: the job commits with what it
+ * tells of, or not at all. Without a queue in this process (a script, a test of one module),
+ * the answer is a delivery to run after the commit, as `notify` does. A failure to queue
+ * fails the transaction: the caller records the change and its notification together.
+ */
+export async function notifyWithin(
+  tx: Pick<Prisma.TransactionClient, "clusterWebhook" | "$queryRawUnsafe">,
+  clusterId: string,
+  event: WebhookEvent,
+  fields: Record<string, unknown>,
+  text: string,
+): Promise<(() => void) | null> {
+  const hook = await tx.clusterWebhook.findUnique({ where: { clusterId }, select: { clusterId: true } });
+  if (hook === null) return null;
+  const data = { clusterId, event, fields, text, at: new Date().toISOString() };
+  const within = (sql: string, values: unknown[]) => tx.$queryRawUnsafe<unknown[]>(sql, ...values);
+  if (await sendJob(WEBHOOK_JOB, data, { within })) return null;
+  return () => void deliverWebhook(data).catch(() => undefined);
 }
 
 /** The body a notification sends: Slack's `text`, the event, the cluster and the event's fields. */

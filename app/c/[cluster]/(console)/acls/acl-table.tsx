@@ -107,7 +107,22 @@ function SelectBox({ acl, selected }: { acl: AclBinding; selected: ReadonlySet<s
   return <input type="checkbox" name="acl" value={value} defaultChecked={selected.has(value)} aria-label={label} />;
 }
 
-/** A row's own actions: delete it (through a preview), clone it into the create form, check access like it. */
+/** The binding's own timeline in the history journal. */
+const timelineHref = (acl: AclBinding) =>
+  `/timeline?${new URLSearchParams({
+    resourceType: acl.resourceType,
+    resourceName: acl.resourceName,
+    patternType: acl.patternType,
+    principal: acl.principal,
+    host: acl.host,
+    operation: acl.operation,
+    permissionType: acl.permissionType,
+  })}`;
+
+/**
+ * A row's own actions: delete it (through a preview), clone it into the create form, check access like it, its
+ * history.
+ */
 function RowActions({ acl, pending }: { acl: AclBinding; pending: boolean }) {
   const value = JSON.stringify(acl);
   return (
@@ -127,6 +142,9 @@ function RowActions({ acl, pending }: { acl: AclBinding; pending: boolean }) {
       </Link>
       <Link href={accessCheckHref(acl)} aria-label={`Check access like ${describe(acl)}`}>
         Check
+      </Link>
+      <Link href={timelineHref(acl)} aria-label={`History of ${describe(acl)}`} data-testid="acl-timeline-link">
+        History
       </Link>
     </div>
   );
