@@ -8,6 +8,9 @@
  *   - dana (the demo's security officer, ALTER on the cluster) reviews and approves it: the
  *     ACL exists; the dashboard lists the live grant and the principal's page its time left,
  *     where admin (its requester) ends it now: the ACL is removed;
+ *   - alice requests a SCRAM user on the Users page (no direct form there); dana reviews and
+ *     approves it and sees no password; alice sees the generated password once, and Kafka
+ *     accepts it; a second look is refused;
  *   - admin applies another plan by break-glass with a reason, and the dashboard flags it;
  *     admin may not review it; dana reviews it after the fact with a comment, and the
  *     dashboard shows it reviewed by her instead of flagging it; a second review is a 409.
@@ -21,6 +24,7 @@ import { startInstance, type Instance } from "./console-instance";
 const basic = (user: string) => `Basic ${Buffer.from(`${user}:${user}-secret`).toString("base64")}`;
 const PRINCIPAL = `User:e2e-four-eyes-${Date.now().toString(36)}`;
 const TOPIC = "e2e-four-eyes";
+const SCRAM_USER = `e2e-four-eyes-${Date.now().toString(36)}`;
 
 interface Binding {
   resourceType: string;
@@ -76,6 +80,10 @@ test.describe.serial("four-eyes: requests, approvals, grants and break-glass", (
     const ours = await aclsOf(request);
     if (ours.length > 0)
       await request.delete("/api/v1/acls", { headers: { Authorization: basic("admin") }, data: { bindings: ours } });
+    await request.delete("/api/v1/scram-users", {
+      headers: { Authorization: basic("admin") },
+      data: { user: SCRAM_USER },
+    });
     if (instance && instance.child.exitCode === null) instance.child.kill("SIGKILL");
   });
 
@@ -132,6 +140,52 @@ test.describe.serial("four-eyes: requests, approvals, grants and break-glass", (
       await expect.poll(() => aclsOf(admin.request)).toEqual([]);
     },
   );
+
+  test("a SCRAM user is requested, approved by someone else, and its password shown once to its requester", async ({
+    browser,
+  }) => {
+    const alice = await signedIn(browser, instance, "alice");
+    await alice.goto("/users");
+    await expect(alice.getByRole("form", { name: "Create" })).toHaveCount(0);
+    const form = alice.getByRole("form", { name: "Request a SCRAM change" });
+    await form.getByLabel("User name").fill(SCRAM_USER);
+    await form.getByLabel("Reason").fill("e2e: the billing job's account");
+    await form.getByRole("button", { name: "Request…" }).click();
+    await expect(alice.getByTestId("scram-request-done")).toBeVisible();
+    await alice.getByTestId("scram-request-link").click();
+    await expect(alice.getByTestId("request-status")).toContainText("PENDING");
+    const requestUrl = new URL(alice.url()).pathname;
+
+    const dana = await signedIn(browser, instance, "dana");
+    await dana.goto(requestUrl);
+    await dana.getByRole("button", { name: "Review", exact: true }).click();
+    await expect(dana.getByTestId("scram-plan-summary")).toContainText(`Create the SCRAM user ${SCRAM_USER}`);
+    await dana.getByRole("button", { name: "Approve" }).click();
+    await expect(dana.getByTestId("approve-done")).toContainText("Approved and applied");
+    const approverSaw = await dana.locator("main").innerText();
+    await dana.reload();
+    await expect(dana.getByTestId("request-password-status")).toContainText("waits for User:alice");
+    await expect(dana.getByTestId("request-password-value")).toHaveCount(0);
+
+    await alice.reload();
+    await alice.getByRole("button", { name: "Show the password once" }).click();
+    const password = await alice.getByTestId("request-password-value").inputValue();
+    expect(password.length).toBeGreaterThanOrEqual(32);
+    expect(approverSaw).not.toContain(password);
+    // Kafka accepts it: a sign-in as the new user, in a context of its own.
+    const probe = await browser.newContext({ baseURL: instance.url });
+    const session = await probe.request.post(`${instance.url}/api/v1/session`, {
+      data: { username: SCRAM_USER, password, mechanism: "SCRAM-SHA-512" },
+    });
+    expect(session.status(), await session.text()).toBe(200);
+    await probe.close();
+    await alice.reload();
+    await expect(alice.getByTestId("request-password-status")).toContainText("was shown to User:alice");
+    const again = await alice.request.post(
+      `${instance.url}/api/v1${requestUrl.replace(/^.*\/requests/, "/requests")}/password`,
+    );
+    expect(again.status()).toBe(409);
+  });
 
   test("a super user's break-glass apply needs a reason, applies, and the dashboard flags it", async ({ browser }) => {
     test.setTimeout(120_000);

@@ -745,6 +745,7 @@ const REQUESTS: ApiOperation[] = [
   changeOperation("request.approve"),
   changeOperation("request.deny"),
   changeOperation("request.cancel"),
+  changeOperation("request.password"),
   {
     operationId: "listGrants",
     method: "get",

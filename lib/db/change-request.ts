@@ -36,6 +36,8 @@ export interface StoredRequest {
   comment: string | null;
   planId: string | null;
   approvals: { principal: string; at: Date; planId: string }[];
+  /** A scram.change request's generated password: whether it waits, until when, when it was taken. */
+  secret: { held: boolean; deadline: Date | null; retrievedAt: Date | null };
 }
 
 type Row = Prisma.ChangeRequestGetPayload<object>;
@@ -58,6 +60,7 @@ function fromRow(r: Row, approvals: StoredRequest["approvals"] = []): StoredRequ
     comment: r.comment,
     planId: r.planId,
     approvals,
+    secret: { held: r.encryptedSecret !== null, deadline: r.secretDeadline, retrievedAt: r.secretRetrievedAt },
   };
 }
 
@@ -203,4 +206,59 @@ export async function timeOutRequests(now = new Date()): Promise<StoredRequest[]
     if (r.count === 1) done.push(fromRow({ ...row, status: "TIMED_OUT", decidedAt: now }));
   }
   return done;
+}
+
+// ---- a SCRAM change's generated password ----------------------------------------------------
+
+/**
+ * Keeps the password an approved scram.change request generated, encrypted, for its requester's
+ * single retrieval until `deadline`. Only on the APPLIED request whose plan generated it.
+ */
+export async function holdRequestSecret(id: string, encrypted: string, deadline: Date): Promise<void> {
+  await getPrisma().changeRequest.updateMany({
+    where: { id, status: "APPLIED" },
+    data: { encryptedSecret: encrypted, secretDeadline: deadline },
+  });
+}
+
+export type SecretTake =
+  | { ok: true; encrypted: string }
+  | { ok: false; error: "NOT_FOUND" | "NOT_REQUESTER" | "ALREADY_RETRIEVED" | "EXPIRED" | "NONE" };
+
+/**
+ * The requester's one retrieval: returns the encrypted password and erases it in the same
+ * statement (two retrievals at once: one gets it). Past the deadline it is not returned.
+ */
+export async function takeRequestSecret(
+  id: string,
+  requester: string,
+  clusterId: string,
+  now = new Date(),
+): Promise<SecretTake> {
+  const prisma = getPrisma();
+  const rows = await prisma.$queryRaw<{ encrypted_secret: string }[]>`
+    UPDATE "change_request" AS r
+       SET "encrypted_secret" = NULL, "secret_retrieved_at" = ${now}::timestamptz
+      FROM (SELECT "id", "encrypted_secret" FROM "change_request"
+             WHERE "id" = ${id} AND "requester" = ${requester} AND "cluster_id" = ${clusterId}
+               AND "encrypted_secret" IS NOT NULL AND "secret_deadline" > ${now}::timestamptz
+             FOR UPDATE) AS old
+     WHERE r."id" = old."id"
+    RETURNING old."encrypted_secret"`;
+  if (rows[0]) return { ok: true, encrypted: rows[0].encrypted_secret };
+  const row = UUID.test(id) ? await prisma.changeRequest.findUnique({ where: { id } }) : null;
+  if (row === null || row.clusterId !== clusterId) return { ok: false, error: "NOT_FOUND" };
+  if (row.requester !== requester) return { ok: false, error: "NOT_REQUESTER" };
+  if (row.secretRetrievedAt !== null) return { ok: false, error: "ALREADY_RETRIEVED" };
+  if (row.secretDeadline !== null) return { ok: false, error: "EXPIRED" };
+  return { ok: false, error: "NONE" };
+}
+
+/** Erases every held password past its deadline (the maintenance sweep); returns how many. */
+export async function purgeExpiredRequestSecrets(now = new Date()): Promise<number> {
+  const r = await getPrisma().changeRequest.updateMany({
+    where: { encryptedSecret: { not: null }, secretDeadline: { lte: now } },
+    data: { encryptedSecret: null },
+  });
+  return r.count;
 }

@@ -1,6 +1,7 @@
 /**
  * Periodic clean-up of the console database: deletes expired sessions, erases
- * delegation-token HMACs whose retrieval deadline has passed, and forgets sign-in
+ * delegation-token HMACs and requested SCRAM passwords whose retrieval deadline has
+ * passed, and forgets sign-in
  * throttle keys with no attempt for the throttle's window. All are also enforced
  * on read (getSession returns null after expiry; retrieveHmacOnce refuses after the
  * deadline); this removes the data at rest. Safe to run from several console
@@ -8,13 +9,15 @@
  */
 import { deleteExpiredSessions } from "./session";
 import { purgeExpiredHmacs } from "./token-request";
+import { purgeExpiredRequestSecrets } from "./change-request";
 import { deleteStaleSignInThrottles } from "./sign-in-throttle";
 
 export async function runDbMaintenance(
   now: Date = new Date(),
 ): Promise<{ expiredSessions: number; purgedHmacs: number; staleSignInThrottles: number }> {
   const expiredSessions = await deleteExpiredSessions(now);
-  const purgedHmacs = await purgeExpiredHmacs(now);
+  // A requested SCRAM password is a secret like an HMAC: counted with them.
+  const purgedHmacs = (await purgeExpiredHmacs(now)) + (await purgeExpiredRequestSecrets(now));
   const staleSignInThrottles = await deleteStaleSignInThrottles(now);
   return { expiredSessions, purgedHmacs, staleSignInThrottles };
 }

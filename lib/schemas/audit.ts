@@ -35,6 +35,7 @@ export const AUDIT_ACTION_LABELS = {
   "request.apply": "request approved and applied",
   "request.deny": "request denied",
   "request.cancel": "request cancelled",
+  "request.retrieve": "requested SCRAM password retrieved",
   "request.timeout": "request timed out",
   "plan.break-glass": "plan applied without approval (break-glass)",
   "plan.break-glass-review": "break-glass reviewed after the fact",

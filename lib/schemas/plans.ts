@@ -12,6 +12,7 @@ import { TEMPLATE_KINDS, aclApplyResultSchema, aclBindingSchema, newAclBindingSc
 import { aclImportBodySchema, aclImportSourceSchema } from "./acl-io";
 import { quotaAlterPlanBodySchema, quotaAlterResultSchema, quotaPlanPreviewSchema } from "./quotas";
 import { safeString } from "./safe-text";
+import { scramChangePlanBodySchema, scramChangeResultSchema, scramPlanPreviewSchema } from "./scram-users";
 
 export const PLAN_VIEW_STATUSES = ["OPEN", "APPLYING", "APPLIED", "FAILED", "EXPIRED"] as const;
 
@@ -96,6 +97,7 @@ export const planCreateBodySchema = z.discriminatedUnion("kind", [
   aclChangePlanBodySchema,
   aclImportPlanBodySchema,
   quotaAlterPlanBodySchema,
+  scramChangePlanBodySchema,
 ]);
 export type PlanCreateBody = z.output<typeof planCreateBodySchema>;
 
@@ -237,8 +239,17 @@ export type AclImportPlanView = z.infer<typeof aclImportPlanViewSchema>;
 export const quotaPlanViewSchema = planHeaderSchema.extend(quotaPlanPreviewSchema.shape);
 export type QuotaPlanView = z.infer<typeof quotaPlanViewSchema>;
 
+/** A scram.change plan: the user's credentials before and after, the kafka-configs.sh command. */
+export const scramPlanViewSchema = planHeaderSchema.extend(scramPlanPreviewSchema.shape);
+export type ScramPlanView = z.infer<typeof scramPlanViewSchema>;
+
 /** POST /api/v1/plans answers the plan as shown. */
-export const planViewSchema = z.union([aclPlanViewSchema, aclImportPlanViewSchema, quotaPlanViewSchema]);
+export const planViewSchema = z.union([
+  aclPlanViewSchema,
+  aclImportPlanViewSchema,
+  quotaPlanViewSchema,
+  scramPlanViewSchema,
+]);
 
 export const aclDecisionRowsPageSchema = z.object({
   page: z.number(),
@@ -264,6 +275,7 @@ export const planPageViewSchema = z.union([
   aclPlanPageViewSchema,
   aclImportPlanViewSchema.extend({ changes: aclPlanPageViewSchema.shape.changes }),
   quotaPlanViewSchema.extend({ changes: z.null().meta({ description: "Quota plans have no decision rows" }) }),
+  scramPlanViewSchema.extend({ changes: z.null().meta({ description: "SCRAM plans have no decision rows" }) }),
 ]);
 
 const aclBindingOutcome = aclApplyResultSchema.shape.results.element;
@@ -287,5 +299,12 @@ export type AclPlanApplyResult = z.infer<typeof aclPlanApplyResultSchema>;
 /** What applying a quota.alter plan answers: the plan's header, and the alteration as applied. */
 export const quotaPlanApplyResultSchema = quotaAlterResultSchema.extend({ plan: planHeaderSchema });
 
+/** What applying a scram.change plan answers: the change as made (a generated password once, to its applier). */
+export const scramPlanApplyResultSchema = scramChangeResultSchema.extend({ plan: planHeaderSchema });
+
 /** POST /api/v1/plans/{id}/apply. */
-export const planApplyResultSchema = z.union([aclPlanApplyResultSchema, quotaPlanApplyResultSchema]);
+export const planApplyResultSchema = z.union([
+  aclPlanApplyResultSchema,
+  quotaPlanApplyResultSchema,
+  scramPlanApplyResultSchema,
+]);

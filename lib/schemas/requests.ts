@@ -97,8 +97,31 @@ export const requestViewSchema = z.object({
       .meta({ description: "Pending and not yours on a four-eyes cluster, not yet approved by you" }),
     why: z.string().nullable().meta({ description: "Why you may not review it, when you may not" }),
   }),
+  password: z
+    .object({
+      available: z.boolean().meta({ description: "Whether it is still kept for its one retrieval" }),
+      until: z.string().meta({ description: "Until when the requester may retrieve it" }),
+      retrievedAt: z.string().nullable(),
+      mayRetrieve: z.boolean().meta({ description: "Whether you are the requester" }),
+    })
+    .nullable()
+    .meta({
+      description:
+        "An approved scram.change set: the password the console generated, kept encrypted for the requester's " +
+        "one retrieval (POST /api/v1/requests/{id}/password); never shown to the approver",
+    }),
 });
 export type RequestView = z.infer<typeof requestViewSchema>;
+
+/** The requester's one retrieval of the password an approved SCRAM request generated. */
+export const requestPasswordSchema = z.object({
+  requestId: z.string(),
+  user: z.string(),
+  mechanism: z.string(),
+  password: z.string().meta({ description: "Shown once: erased from the console as it is answered" }),
+  message: z.string(),
+});
+export type RequestPassword = z.infer<typeof requestPasswordSchema>;
 
 /**
  * A delegation-token request as the Requests page lists it (kind "token"): the token request as
@@ -220,6 +243,30 @@ export const requestAclFormSchema = aclBindingFormSchema
     change: { kind: "acl.create", bindings: [binding] },
     reason,
     ...(minutesField(grantMinutes) === undefined ? {} : { grantMinutes: minutesField(grantMinutes) }),
+  }))
+  .pipe(requestFileBodySchema);
+
+/**
+ * The Users page's "Request a SCRAM change" on a four-eyes cluster: user, set or delete,
+ * mechanism, iterations and a reason, filed as a scram.change request (no password: it is
+ * generated at approval and kept for the requester).
+ */
+export const requestScramFormSchema = z
+  .object({
+    user: z.unknown(),
+    action: z.unknown(),
+    mechanism: z.unknown(),
+    iterations: z.unknown(),
+    reason: z.unknown(),
+  })
+  .transform(({ reason, mechanism, iterations, ...rest }): unknown => ({
+    change: {
+      kind: "scram.change",
+      ...rest,
+      ...(mechanism === "" || mechanism === "ALL" || mechanism === undefined ? {} : { mechanism }),
+      ...(iterations === "" || iterations === undefined ? {} : { iterations }),
+    },
+    reason,
   }))
   .pipe(requestFileBodySchema);
 

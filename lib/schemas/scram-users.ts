@@ -96,3 +96,45 @@ export const scramChangeResultSchema = z.object({
   cli: z.array(z.string()),
 });
 export type ScramChangeResult = z.infer<typeof scramChangeResultSchema>;
+
+/**
+ * A SCRAM change as a sealed plan (kind `scram.change`), so it can be requested and approved
+ * (#19, four-eyes): `set` creates the user, adds the mechanism or rotates its password; `delete`
+ * removes one mechanism's credential, or every credential of the user. The plan never holds a
+ * password: applying a `set` generates one, answered once to whoever applied it, or, when a
+ * request is approved, kept encrypted for the requester's single retrieval.
+ */
+export const scramChangePlanBodySchema = z.object({
+  kind: z.literal("scram.change"),
+  user,
+  action: z.enum(["set", "delete"]).meta({
+    description: "set: create the user, add the mechanism or give it a new generated password; delete: remove it",
+  }),
+  mechanism: z
+    .enum(SCRAM_MECHANISMS, { message: `One of ${SCRAM_MECHANISMS.join(", ")}` })
+    .optional()
+    .meta({ description: "set: the mechanism (SCRAM-SHA-512 by default); delete: one mechanism, or omit for all" }),
+  iterations: z.coerce
+    .number({ message: "A whole number" })
+    .int("A whole number")
+    .min(SCRAM_MIN_ITERATIONS, `At least ${SCRAM_MIN_ITERATIONS} (Kafka's minimum)`)
+    .max(SCRAM_MAX_ITERATIONS, `At most ${SCRAM_MAX_ITERATIONS} (Kafka's maximum)`)
+    .default(SCRAM_DEFAULT_ITERATIONS)
+    .meta({ description: "set: the iteration count" }),
+});
+export type ScramChangePlanBody = z.output<typeof scramChangePlanBodySchema>;
+
+/** What a scram.change plan shows: the user's credentials now and after, and the CLI equivalent. */
+export const scramPlanPreviewSchema = z.object({
+  summary: z.string().meta({ description: "The plan in one sentence" }),
+  user: z.string(),
+  principal: z.string(),
+  change: scramChangeResultSchema.shape.change,
+  before: z
+    .array(credential)
+    .nullable()
+    .meta({ description: "The user's credentials now; null when Kafka does not let the plan's maker describe them" }),
+  after: z.array(credential).meta({ description: "The user's credentials once applied" }),
+  cli: z.array(z.string()).meta({ description: "The kafka-configs.sh equivalent, password masked" }),
+});
+export type ScramPlanPreview = z.infer<typeof scramPlanPreviewSchema>;

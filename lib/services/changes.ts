@@ -38,6 +38,7 @@ import {
   extendGrant,
   fileRequest,
   fileRequestFromPlan,
+  retrieveRequestPassword,
   reviewRequest,
 } from "./requests";
 import { acknowledgeDrift, revertDrift } from "./drift";
@@ -113,8 +114,9 @@ function aclChange(kind: "acl.create" | "acl.delete") {
 }
 
 /**
- * SCRAM credentials on a four-eyes cluster: they cannot be requested yet, so nobody changes them through the
- * console there (no path applies a change without the approvals).
+ * SCRAM credentials on a four-eyes cluster: no direct change (no path applies a change without the
+ * approvals); they are requested as a scram.change plan, whose password the console generates at
+ * approval and keeps for the requester.
  */
 function scramFourEyes(viewer: Viewer) {
   const refusal = fourEyesRefusal(viewer, undefined);
@@ -123,8 +125,9 @@ function scramFourEyes(viewer: Viewer) {
     : {
         ...refusal,
         message:
-          "This cluster needs approvals by someone other than the change's maker (four-eyes), and SCRAM " +
-          "credential changes cannot be requested through the console yet: nothing was changed.",
+          "This cluster needs approvals by someone other than the change's maker (four-eyes): request the SCRAM " +
+          'change instead (the Users page\'s "Request…", or POST /api/v1/requests with a scram.change). Its ' +
+          "password is generated at approval and shown once to you. Nothing was changed.",
       };
 }
 
@@ -174,6 +177,7 @@ const RUNS: Runs = {
   "request.approve": ({ viewer, params, input }) => approveChangeRequest(viewer, params?.id ?? "", input.planId),
   "request.deny": ({ viewer, params, input }) => denyChangeRequest(viewer, params?.id ?? "", input.comment),
   "request.cancel": ({ viewer, params }) => cancelChangeRequest(viewer, params?.id ?? ""),
+  "request.password": ({ viewer, params }) => retrieveRequestPassword(viewer, params?.id ?? ""),
   "grant.end": ({ viewer, params }) => endGrant(viewer, params?.id ?? ""),
   "grant.extend": ({ viewer, params, input }) => extendGrant(viewer, params?.id ?? "", input),
   "webhook.set": ({ viewer, input }) => setWebhook(viewer, input),

@@ -38,12 +38,15 @@ const { applyPlan, createPlan } = await import("./plans");
 const { runChange } = await import("./changes");
 const breakGlass = await import("./break-glass");
 const { getDashboard } = await import("./dashboard");
+const { verifyCredentials } = await import("@/lib/kafka");
 
 const RUN = randomBytes(4).toString("hex");
 const MARK = `it-4eyes-${RUN}`;
 const REVIEWERS = [`it-4eyes-rev1-${RUN}`, `it-4eyes-rev2-${RUN}`];
 /** May describe the cluster's ACLs (and so review a request), but not change them. */
 const DESCRIBER = `it-4eyes-desc-${RUN}`;
+/** A SCRAM user created through a request. */
+const REQUESTED = `it-4eyes-scram-${RUN}`;
 const alice = fx.demoViewer("alice");
 const bob = fx.demoViewer("bob");
 const dana = fx.demoViewer("dana");
@@ -68,7 +71,7 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
-  for (const name of [...REVIEWERS, DESCRIBER]) await dropScramUser(name).catch(() => undefined);
+  for (const name of [...REVIEWERS, DESCRIBER, REQUESTED]) await dropScramUser(name).catch(() => undefined);
   await fx.cleanUp(MARK, restoreEnv, db);
 });
 
@@ -146,6 +149,95 @@ describe("with one approval required", () => {
       ["acl.create", admin.principal, "success"],
     ]);
     expect(rows[0]!.request).toMatchObject({ reason: "incident 42: the producer is down" });
+  });
+});
+
+describe("SCRAM changes on a four-eyes cluster", () => {
+  it("are refused directly, requested instead: the approver applies, and only the requester sees the password, once", async () => {
+    const direct = await runChange("scram.upsert", {
+      viewer: admin,
+      input: { user: REQUESTED, mechanism: "SCRAM-SHA-512", iterations: 8192, password: null, ifExists: "refuse" },
+    });
+    expect(direct).toMatchObject({ ok: false, code: "DENIED", message: expect.stringContaining("request the SCRAM") });
+
+    const filed = await requests.fileRequest(alice, {
+      change: { kind: "scram.change", user: REQUESTED, action: "set", mechanism: "SCRAM-SHA-256", iterations: 4096 },
+      reason: "a service account for the billing job",
+    });
+    if (!filed.ok) throw new Error(filed.message);
+    expect(filed.data.request.summary).toBe(`set a generated SCRAM-SHA-256 password for the SCRAM user ${REQUESTED}`);
+    // Nothing is kept to retrieve before approval.
+    expect(await requests.retrieveRequestPassword(alice, filed.data.request.id)).toMatchObject({
+      ok: false,
+      code: "CONFLICT",
+    });
+
+    const { plan, result } = await reviewAndApprove(reviewers[0]!, filed.data.request.id);
+    expect(plan).toMatchObject({ kind: "scram.change", change: "created", before: [] });
+    expect(result.ok, result.ok ? "" : result.message).toBe(true);
+    if (!result.ok) return;
+    expect(result.data.request).toMatchObject({
+      status: "APPLIED",
+      password: { available: true, mayRetrieve: false, retrievedAt: null },
+    });
+    expect(result.data.message).toContain(`for ${alice.principal} to see once`);
+    const [described] = await (await import("@/lib/kafka")).describeScramUsers(admin.credential, [REQUESTED]);
+    expect(described?.credentials).toEqual([{ mechanism: "SCRAM-SHA-256", iterations: 4096 }]);
+
+    // Neither the approver nor bob may take it; alice does, once.
+    expect(await requests.retrieveRequestPassword(reviewers[0]!, filed.data.request.id)).toMatchObject({
+      ok: false,
+      code: "DENIED",
+    });
+    const taken = await requests.retrieveRequestPassword(alice, filed.data.request.id);
+    expect(taken.ok, taken.ok ? "" : taken.message).toBe(true);
+    if (!taken.ok) return;
+    const password = taken.data.password;
+    expect(password.length).toBeGreaterThanOrEqual(32);
+    expect(await verifyCredentials({ username: REQUESTED, password, mechanism: "SCRAM-SHA-256" })).toEqual({
+      principal: `User:${REQUESTED}`,
+    });
+    expect(await requests.retrieveRequestPassword(alice, filed.data.request.id)).toMatchObject({
+      ok: false,
+      code: "CONFLICT",
+      message: expect.stringContaining("shown once already"),
+    });
+
+    // The password is nowhere at rest: not in the request, its plan, or any audit row.
+    const row = await getPrisma().changeRequest.findUniqueOrThrow({ where: { id: filed.data.request.id } });
+    expect(row.encryptedSecret).toBeNull();
+    const stored = await getPrisma().changePlan.findUniqueOrThrow({ where: { id: plan.id } });
+    const text = (v: unknown) => JSON.stringify(v, (_k, x: unknown) => (typeof x === "bigint" ? String(x) : x));
+    expect(text(stored)).not.toContain(password);
+    const audit = await getPrisma().auditEvent.findMany({ where: { target: { contains: REQUESTED } } });
+    expect(audit.map((a) => a.action).sort()).toEqual([
+      "request.apply",
+      "request.file",
+      "request.retrieve",
+      "scram.create",
+    ]);
+    expect(text(audit)).not.toContain(password);
+    expect(audit.find((a) => a.action === "scram.create")).toMatchObject({
+      planId: plan.id,
+      principal: reviewers[0]!.principal,
+    });
+  });
+
+  it("a review made before the credentials changed is refused at approval, and nothing is sent", async () => {
+    const filed = await requests.fileRequest(alice, {
+      change: { kind: "scram.change", user: REQUESTED, action: "delete", iterations: 8192 },
+      reason: "the billing job is gone",
+    });
+    if (!filed.ok) throw new Error(filed.message);
+    const plan = await requests.reviewRequest(reviewers[0]!, filed.data.request.id);
+    if (!plan.ok) throw new Error(plan.message);
+    expect(plan.data).toMatchObject({ change: "deleted", after: [] });
+    // Someone adds a mechanism outside the console after the review.
+    await (await import("@/test/kafka/fixtures")).createScramUser(REQUESTED);
+    const approved = await requests.approveChangeRequest(reviewers[0]!, filed.data.request.id, plan.data.id);
+    expect(approved).toMatchObject({ ok: false, code: "CONFLICT", message: expect.stringContaining("changed") });
+    const [described] = await (await import("@/lib/kafka")).describeScramUsers(admin.credential, [REQUESTED]);
+    expect(described?.credentials.map((c) => c.mechanism).sort()).toEqual(["SCRAM-SHA-256", "SCRAM-SHA-512"]);
   });
 });
 

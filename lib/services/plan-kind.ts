@@ -74,7 +74,7 @@ export interface PlanKind<I = unknown, P = unknown, V = unknown, R = unknown, Ro
   /** "acl.create", "quota.alter", ...: stored on the plan, sent by clients. */
   kind: string;
   /** The audit/action category the kind belongs to (for messages). */
-  area: "acl" | "quota";
+  area: "acl" | "quota" | "scram";
   prepare(viewer: Viewer, input: I): Promise<ActionResult<PreparedPlan<P, V>>>;
   currentBasis(viewer: Viewer, payload: P): Promise<ActionResult<string>>;
   /** The 409 message when the basis changed, e.g. "The ACLs changed since this preview (…); preview again." */

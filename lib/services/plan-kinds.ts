@@ -7,5 +7,11 @@ import type { AnyPlanKind } from "./plan-kind";
 import { ACL_PLAN_KINDS } from "./acl-plans";
 import { aclImportPlanKind } from "./acl-import";
 import { quotaAlterPlanKind } from "./quota-plans";
+import { scramChangePlanKind } from "./scram-plans";
 
-export const PLAN_KINDS: readonly AnyPlanKind[] = [...ACL_PLAN_KINDS, aclImportPlanKind, quotaAlterPlanKind];
+export const PLAN_KINDS: readonly AnyPlanKind[] = [
+  ...ACL_PLAN_KINDS,
+  aclImportPlanKind,
+  quotaAlterPlanKind,
+  scramChangePlanKind,
+];

@@ -29,14 +29,17 @@ import {
   decideRequest,
   finishRequest,
   getRequest,
+  holdRequestSecret,
   listRequests,
   releaseRequest,
   saveRequest,
+  takeRequestSecret,
   timeOutRequests,
   type RequestStatus,
   type StoredRequest,
 } from "@/lib/db/change-request";
 import { getPrisma } from "@/lib/db/client";
+import { decryptSecret, encryptSecret } from "@/lib/auth/crypto";
 import { bindingsHeldByOthers, saveGrant } from "@/lib/db/access-grant";
 import { bindingKey, cleanBinding, formatEntity } from "@/lib/policy";
 import { entitledToChange } from "./change-entitlement";
@@ -48,9 +51,11 @@ import type {
   RequestListFilter,
   RequestListItem,
   RequestListKind,
+  RequestPassword,
   RequestStepResult,
   RequestView,
 } from "@/lib/schemas/requests";
+import type { ScramChangeResult } from "@/lib/schemas/scram-users";
 import type { ActionResult } from "@/lib/schemas/result";
 import { expandTemplateBody } from "./acl-plans";
 import { grantOfRequesterOrApprover, NO_SERVICE_PRINCIPAL_FOR_GRANTS, scheduleGrant } from "./grants";
@@ -111,8 +116,20 @@ export function summarizeChange(change: PlanCreateBody): string {
       return change.value === null
         ? `remove ${change.key} of ${formatEntity(change.entity)}`
         : `set ${change.key} of ${formatEntity(change.entity)} to ${change.value}`;
+    case "scram.change":
+      return change.action === "set"
+        ? `set a generated ${change.mechanism ?? "SCRAM-SHA-512"} password for the SCRAM user ${change.user}`
+        : `delete the ${change.mechanism ?? "every"} SCRAM credential${change.mechanism ? "" : "s"} of ${change.user}`;
   }
 }
+
+/** The audit category of a request of this kind (who may see its rows: docs/audit.md). */
+function categoryOfKind(kind: string | null): "acl" | "quota" | "scram" {
+  return kind === "quota.alter" ? "quota" : kind === "scram.change" ? "scram" : "acl";
+}
+
+/** How long the requester may retrieve the password an approved SCRAM request generated (as a token's HMAC). */
+export const REQUEST_SECRET_WINDOW_MS = 24 * 60 * 60_000;
 
 /** The bindings a change asks to create (for a grant), or a refusal when the change cannot be a grant. */
 function requestedCreates(change: PlanCreateBody): ActionResult<AclBinding[]> {
@@ -201,6 +218,15 @@ function viewOf(r: StoredRequest, viewer: Viewer, grantId: string | null, now = 
       principals: [...o.principals],
     })),
     you: { mayCancel: mine && status === "PENDING", mayReview: why === null, why },
+    password:
+      r.secret.deadline === null
+        ? null
+        : {
+            available: r.secret.held && r.secret.deadline.getTime() > now.getTime(),
+            until: r.secret.deadline.toISOString(),
+            retrievedAt: r.secret.retrievedAt?.toISOString() ?? null,
+            mayRetrieve: mine,
+          },
   };
 }
 
@@ -213,7 +239,7 @@ async function ownCluster(viewer: Viewer, id: string): Promise<ActionResult<Stor
 async function audit(
   viewer: Viewer,
   r: StoredRequest,
-  action: "request.file" | "request.approve" | "request.apply" | "request.deny" | "request.cancel",
+  action: "request.file" | "request.approve" | "request.apply" | "request.deny" | "request.cancel" | "request.retrieve",
   outcome: "success" | "failure" | "denied",
   message: string,
   planId: string | null = null,
@@ -221,7 +247,7 @@ async function audit(
   await recordAudit({
     principal: viewer.principal,
     action,
-    category: r.kind === "quota.alter" ? "quota" : "acl",
+    category: categoryOfKind(r.kind),
     target: `request ${r.id}: ${r.summary}`,
     request: {
       requestId: r.id,
@@ -533,7 +559,8 @@ export async function approveChangeRequest(
       ? ` Its ACLs are removed at ${when(grant.expiresAt)}.`
       : " It created no ACLs, so there is nothing to remove later.";
   }
-  const message = `Approved and applied (plan ${planId}): ${applied.data.message ?? "done"}.${grantNote}`;
+  const secretNote = r.kind === "scram.change" ? await holdGeneratedPassword(r, applied.data) : "";
+  const message = `Approved and applied (plan ${planId}): ${applied.data.message ?? "done"}.${grantNote}${secretNote}`;
   await audit(viewer, r, "request.apply", "success", message, planId);
   await notify(
     r.clusterId,
@@ -543,6 +570,73 @@ export async function approveChangeRequest(
   );
   const after = (await getRequest(id)) ?? r;
   return step(after, viewer, grantId, message);
+}
+
+/**
+ * A SCRAM request's generated password, kept encrypted for its requester's single retrieval
+ * (the approver applied it, but the password is the requester's: it is never in the approver's
+ * answer, the audit trail or a notification). Says where the requester finds it.
+ */
+async function holdGeneratedPassword(r: StoredRequest, applied: unknown): Promise<string> {
+  const password = (applied as Partial<ScramChangeResult>).generatedPassword;
+  if (password === undefined) return "";
+  const deadline = new Date(Date.now() + REQUEST_SECRET_WINDOW_MS);
+  try {
+    await holdRequestSecret(r.id, encryptSecret(password), deadline);
+  } catch (error) {
+    console.error(
+      `[console] keeping request ${r.id}'s password: ${error instanceof Error ? error.message : String(error)}`,
+    );
+    return (
+      ` The password Kafka now holds could not be kept for ${r.requester} (the console's database failed): ` +
+      `they need to ask for a new one.`
+    );
+  }
+  return ` The new password is kept, encrypted, for ${r.requester} to see once on the request's page until ${when(deadline)}.`;
+}
+
+/**
+ * The requester's one retrieval of the password their approved SCRAM request generated:
+ * erased from the console as it is answered; audited without it.
+ */
+export async function retrieveRequestPassword(viewer: Viewer, id: string): Promise<ActionResult<RequestPassword>> {
+  const clusterId = clusterIdOf(viewer.credential);
+  const taken = await takeRequestSecret(id, viewer.principal, clusterId);
+  if (!taken.ok) {
+    const refusals: Record<typeof taken.error, Failure> = {
+      NOT_FOUND: NO_SUCH_REQUEST,
+      NOT_REQUESTER: { ok: false, code: "DENIED", message: "Only the requester may see the password of this request." },
+      ALREADY_RETRIEVED: {
+        ok: false,
+        code: "CONFLICT",
+        message: "The password was shown once already and is no longer kept. Ask for a new one if it is lost.",
+      },
+      EXPIRED: {
+        ok: false,
+        code: "CONFLICT",
+        message: "The password was not retrieved in time and was erased. Ask for a new one.",
+      },
+      NONE: {
+        ok: false,
+        code: "CONFLICT",
+        message: "This request has no password to show (not an approved SCRAM set).",
+      },
+    };
+    return refusals[taken.error];
+  }
+  const r = await getRequest(id);
+  const input = (r?.input ?? {}) as { user?: string; mechanism?: string };
+  if (r !== null) await audit(viewer, r, "request.retrieve", "success", "The generated password was shown once.");
+  return {
+    ok: true,
+    data: {
+      requestId: id,
+      user: input.user ?? "",
+      mechanism: input.mechanism ?? "SCRAM-SHA-512",
+      password: decryptSecret(taken.encrypted),
+      message: "Shown once: the console no longer keeps it. Store it now.",
+    },
+  };
 }
 
 /**
@@ -654,7 +748,7 @@ export async function timeOutDueRequests(now = new Date()): Promise<number> {
     await recordAudit({
       principal: "console",
       action: "request.timeout",
-      category: r.kind === "quota.alter" ? "quota" : "acl",
+      category: categoryOfKind(r.kind),
       target: `request ${r.id}: ${r.summary}`,
       request: { requestId: r.id },
       outcome: "success",
@@ -696,7 +790,7 @@ export async function breakGlassApply(
     await recordAudit({
       principal: viewer.principal,
       action: "plan.break-glass",
-      category: kind === "quota.alter" ? "quota" : "acl",
+      category: categoryOfKind(kind),
       target: `plan ${planId}`,
       request: { planId, reason, ...(kind !== null ? { kind } : {}) },
       outcome: "success",

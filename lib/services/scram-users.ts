@@ -174,9 +174,48 @@ async function withCredentialLock<T>(
 export async function upsertScramUser(
   viewer: Viewer,
   input: ScramCredentialUpsert,
+  options: ScramChangeOptions = {},
 ): Promise<ActionResult<ScramChangeResult>> {
   const doing = `set the ${input.mechanism} credential of ${input.user}`;
-  return withCredentialLock(viewer, input.user, doing, (current) => upsertLocked(viewer, input, doing, current));
+  return withCredentialLock(viewer, input.user, doing, (current) =>
+    options.expected !== undefined && !sameCredentials(current, options.expected)
+      ? Promise.resolve(staleCredentials(input.user))
+      : upsertLocked(viewer, input, doing, current, options.planId ?? null),
+  );
+}
+
+/**
+ * How a plan applies a SCRAM change: audited with its id, and only if the user's credentials are
+ * still those it was previewed with (checked under the credential lock, right before sending).
+ */
+export interface ScramChangeOptions {
+  planId?: string | null;
+  expected?: Credentials | null;
+}
+
+/** Whether two reads of a user's credentials agree (mechanism and iterations, in any order). */
+export function sameCredentials(a: Credentials | null, b: Credentials | null): boolean {
+  return credentialsBasis(a) === credentialsBasis(b);
+}
+
+/** A fingerprint of a user's credentials: what a scram.change plan was computed from. */
+export function credentialsBasis(c: Credentials | null): string {
+  if (c === null) return "not described";
+  return JSON.stringify(
+    [...c].sort((x, y) => x.mechanism.localeCompare(y.mechanism)).map((x) => [x.mechanism, x.iterations]),
+  );
+}
+
+export const scramStaleMessage = (user: string) =>
+  `The SCRAM credentials of ${user} changed since this preview; nothing was sent. Preview (review) again.`;
+
+function staleCredentials(user: string): ActionResult<never> {
+  return { ok: false, code: "CONFLICT", message: scramStaleMessage(user) };
+}
+
+/** The user's SCRAM credentials as the viewer may describe them; null when Kafka does not let them. */
+export async function describeCredentials(viewer: Viewer, user: string): Promise<ActionResult<Credentials | null>> {
+  return before(viewer, user, `describe the SCRAM credentials of ${user}`);
 }
 
 async function upsertLocked(
@@ -184,6 +223,7 @@ async function upsertLocked(
   input: ScramCredentialUpsert,
   doing: string,
   existing: Credentials | null,
+  planId: string | null,
 ): Promise<ActionResult<ScramChangeResult>> {
   if (input.ifExists === "refuse" && existing?.some((c) => c.mechanism === input.mechanism)) {
     return {
@@ -212,6 +252,7 @@ async function upsertLocked(
       target: `user ${input.user} ${input.mechanism}`,
       request: { user: input.user, mechanism: input.mechanism, iterations: input.iterations, generated },
       before: existing,
+      planId,
     },
     (kafka) => kafka.upsertScramCredential(viewer.credential, input.user, input.mechanism, password, input.iterations),
     () => ({
@@ -232,18 +273,23 @@ async function upsertLocked(
 export async function deleteScramUser(
   viewer: Viewer,
   input: ScramCredentialDelete,
+  options: ScramChangeOptions = {},
 ): Promise<ActionResult<ScramChangeResult>> {
   const doing = input.mechanism
     ? `delete the ${input.mechanism} credential of ${input.user}`
     : `delete the SCRAM user ${input.user}`;
-  return withCredentialLock(viewer, input.user, doing, (current) => deleteLocked(viewer, input, doing, current));
+  return withCredentialLock(viewer, input.user, doing, (current) =>
+    options.expected !== undefined && !sameCredentials(current, options.expected)
+      ? Promise.resolve(staleCredentials(input.user))
+      : deleteLocked(viewer, input, current, options.planId ?? null),
+  );
 }
 
 async function deleteLocked(
   viewer: Viewer,
   input: ScramCredentialDelete,
-  doing: string,
   existing: Credentials | null,
+  planId: string | null,
 ): Promise<ActionResult<ScramChangeResult>> {
   const mechanisms = input.mechanism
     ? [input.mechanism]
@@ -264,6 +310,7 @@ async function deleteLocked(
       target: `user ${input.user} ${mechanisms.join(", ")}`,
       request: { user: input.user, mechanisms },
       before: existing,
+      planId,
     },
     async (kafka) => {
       for (const mechanism of mechanisms) await kafka.deleteScramCredential(viewer.credential, input.user, mechanism);
@@ -280,7 +327,13 @@ async function deleteLocked(
 function auditedScramChange(
   viewer: Viewer,
   user: string,
-  audit: { action: string; target: string; request: Record<string, unknown>; before: Credentials | null },
+  audit: {
+    action: string;
+    target: string;
+    request: Record<string, unknown>;
+    before: Credentials | null;
+    planId: string | null;
+  },
   send: (kafka: KafkaWriter) => Promise<void>,
   answer: () => Pick<ScramChangeResult, "change" | "generatedPassword" | "cli">,
 ): Promise<ActionResult<ScramChangeResult>> {
@@ -294,6 +347,7 @@ function auditedScramChange(
       request: audit.request,
       before: { credentials: audit.before },
       subjects: [principal],
+      planId: audit.planId,
     },
     async (kafka) => {
       await send(kafka);

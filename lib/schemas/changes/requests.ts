@@ -11,6 +11,7 @@ import {
   requestDenyBodySchema,
   requestFileBodySchema,
   requestFromPlanBodySchema,
+  requestPasswordSchema,
   requestStepResultSchema,
   webhookSetBodySchema,
   webhookViewSchema,
@@ -362,5 +363,30 @@ export const webhookDelete = defineChange({
     operationId: "deleteWebhook",
     area: "Requests",
     statuses: WEBHOOK_STATUSES,
+  },
+});
+
+export const requestPassword = defineChange({
+  id: "request.password",
+  summary: "The requester's one retrieval of the password an approved SCRAM request generated",
+  description:
+    "An approved scram.change request that sets a password has the console generate it at approval; it is kept " +
+    "encrypted for the requester only (never shown to the approver, audited or notified), until its one " +
+    "retrieval here (erased in the same step; Cache-Control: no-store) or 24 hours after approval.",
+  input: NO_INPUT,
+  output: requestPasswordSchema,
+  audit: { actions: ["request.retrieve"], target: "the request id (never the password)" },
+  plan: "none",
+  http: {
+    method: "post",
+    path: "/api/v1/requests/{id}/password",
+    operationId: "retrieveRequestPassword",
+    area: "Requests",
+    pathParams: REQUEST_PATH_ID,
+    statuses: {
+      403: "Only the requester may retrieve it",
+      404: NO_SUCH_REQUEST,
+      409: "No password kept: not an approved SCRAM set, already retrieved, or past its deadline",
+    },
   },
 });

@@ -8,6 +8,7 @@ import type { planApplyResultSchema, planViewSchema } from "@/lib/schemas/plans"
 import {
   requestAclFormSchema,
   requestFromPlanFormSchema,
+  type requestPasswordSchema,
   type GrantView,
   type RequestStepResult,
 } from "@/lib/schemas/requests";
@@ -102,4 +103,12 @@ export async function breakGlassAction(_prev: BreakGlassState, formData: FormDat
   const { values, result } = await changeFromForm("plan.break-glass", formData, form);
   if (result.ok) revalidatePath(`/plans/${form.params.id}`);
   return { ...result, values };
+}
+
+export type PasswordState = ActionResult<z.infer<typeof requestPasswordSchema>> | null;
+
+/** The requester's one look at the password their approved SCRAM request generated (change request.password). */
+export async function retrievePasswordAction(_prev: PasswordState, formData: FormData): Promise<PasswordState> {
+  const form = { ...onThing(formData), raw: () => undefined };
+  return (await changeFromForm("request.password", formData, form)).result;
 }

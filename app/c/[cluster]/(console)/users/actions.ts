@@ -3,6 +3,7 @@
 import { revalidatePath } from "next/cache";
 import { changeFromForm, type FormResult } from "@/lib/actions/form";
 import type { ScramChangeResult } from "@/lib/schemas/scram-users";
+import { requestScramFormSchema, type RequestStepResult } from "@/lib/schemas/requests";
 
 /** The form's fields as submitted, never the passwords, to refill the form. */
 export type ScramState = FormResult<ScramChangeResult> | null;
@@ -36,4 +37,13 @@ export async function deleteScramAction(_prev: ScramState, formData: FormData): 
   // answer with it.
   if (result.ok && input?.mechanism !== undefined) revalidatePath("/users");
   return { ...result, values };
+}
+
+export type ScramRequestState = FormResult<RequestStepResult> | null;
+
+/** On a four-eyes cluster: files the SCRAM change as a request (change request.file, kind scram.change). */
+export async function requestScramAction(_prev: ScramRequestState, formData: FormData): Promise<ScramRequestState> {
+  const { values, result } = await changeFromForm("request.file", formData, { schema: requestScramFormSchema });
+  if (result.ok) revalidatePath("/requests");
+  return { ...result, values: result.ok ? {} : values };
 }

@@ -7,13 +7,16 @@ import { EmptyState } from "@/components/ui/empty-state";
 import type { ScramUserList } from "@/lib/schemas/scram-users";
 import { env } from "@/lib/env";
 import { listScramUsers } from "@/lib/services/scram-users";
-import { DeleteScramButton, ScramCredentialForm } from "./scram-forms";
+import { findCluster, clusterIdOf } from "@/lib/clusters";
+import { DeleteScramButton, ScramCredentialForm, ScramRequestForm } from "./scram-forms";
 
 export const metadata = { title: "SCRAM users" };
 
 export default async function ScramUsersPage() {
   const viewer = await requireViewer();
   const list = await listScramUsers(viewer);
+  // Four-eyes: no direct change here; a change is requested and applied at its approval.
+  const approvals = findCluster(clusterIdOf(viewer.credential))?.requests.approvals ?? 0;
   return (
     <>
       <PageHeader
@@ -39,8 +42,17 @@ export default async function ScramUsersPage() {
           </>
         }
       />
-      <h2>New user or credential</h2>
-      <ScramCredentialForm label="Create" />
+      {approvals > 0 ? (
+        <>
+          <h2>Request a SCRAM change</h2>
+          <ScramRequestForm approvals={approvals} />
+        </>
+      ) : (
+        <>
+          <h2>New user or credential</h2>
+          <ScramCredentialForm label="Create" />
+        </>
+      )}
 
       <h2>Users</h2>
       {!list.ok ? (
@@ -55,7 +67,7 @@ export default async function ScramUsersPage() {
           rows={list.data.users}
           rowKey={(u) => u.user}
           rowProps={(u) => ({ "data-testid": "scram-user", "data-user": u.user })}
-          columns={USER_COLUMNS}
+          columns={approvals > 0 ? USER_COLUMNS.filter((c) => c.key !== "change") : USER_COLUMNS}
         />
       )}
     </>

@@ -13,7 +13,14 @@ import {
   SCRAM_MIN_ITERATIONS,
   type ScramChangeResult,
 } from "@/lib/schemas/scram-users";
-import { deleteScramAction, upsertScramAction, type ScramState } from "./actions";
+import Link from "@/components/link";
+import {
+  deleteScramAction,
+  requestScramAction,
+  upsertScramAction,
+  type ScramRequestState,
+  type ScramState,
+} from "./actions";
 
 const SHOWN = ["user", "mechanism", "iterations", "password", "passwordConfirm"];
 
@@ -171,5 +178,87 @@ function PasswordOnce({ user, password }: { user: string; password: string }) {
         copyLabel="Copy password"
       />
     </div>
+  );
+}
+
+const REQUEST_SHOWN = ["change.user", "change.action", "change.mechanism", "change.iterations", "reason"];
+
+/**
+ * On a four-eyes cluster: a SCRAM change is requested, not made. No password is typed: the
+ * console generates it when the request is approved and keeps it for the requester, who sees it
+ * once on the request's page.
+ */
+export function ScramRequestForm({ approvals }: { approvals: number }) {
+  const [state, formAction] = useActionState<ScramRequestState, FormData>(requestScramAction, null);
+  const v = state?.values ?? {};
+  const errors = state && !state.ok ? (state.fieldErrors ?? {}) : {};
+  return (
+    <>
+      <form
+        action={formAction}
+        aria-label="Request a SCRAM change"
+        noValidate
+        className="card"
+        key={state?.ok ? state.data.request.id : "form"}
+      >
+        <FormGrid>
+          <Field id="scram-request-user" label="User name" errors={errors["change.user"]}>
+            <input name="user" defaultValue={v.user ?? ""} placeholder="svc-payments" autoComplete="off" />
+          </Field>
+          <Field id="scram-request-action" label="Change" errors={errors["change.action"]}>
+            <select name="action" defaultValue={v.action ?? "set"}>
+              <option value="set">create, add a mechanism or rotate (generated password)</option>
+              <option value="delete">delete the credential</option>
+            </select>
+          </Field>
+          <Field
+            id="scram-request-mechanism"
+            label="Mechanism"
+            hint="For a delete: every mechanism deletes the user."
+            errors={errors["change.mechanism"]}
+          >
+            <select name="mechanism" defaultValue={v.mechanism ?? "SCRAM-SHA-512"}>
+              {SCRAM_MECHANISMS.map((m) => (
+                <option key={m}>{m}</option>
+              ))}
+              <option value="ALL">every mechanism (delete only)</option>
+            </select>
+          </Field>
+          <Field
+            id="scram-request-iterations"
+            label="Iterations"
+            hint={`${SCRAM_MIN_ITERATIONS} to ${SCRAM_MAX_ITERATIONS}`}
+            errors={errors["change.iterations"]}
+          >
+            <input
+              name="iterations"
+              inputMode="numeric"
+              defaultValue={v.iterations ?? String(SCRAM_DEFAULT_ITERATIONS)}
+            />
+          </Field>
+          <Field id="scram-request-reason" label="Reason" errors={errors.reason} wide>
+            <textarea name="reason" rows={2} defaultValue={v.reason ?? ""} placeholder="Why the change is needed" />
+          </Field>
+          <FormActions>
+            <SubmitButton pendingLabel="Filing…">Request…</SubmitButton>
+            <p className="hint">
+              This cluster needs {approvals === 1 ? "the approval of someone" : `${approvals} approvals by people`}{" "}
+              other than you (four-eyes). The password is generated when the request is approved and shown once to you,
+              on the request&apos;s page.
+            </p>
+          </FormActions>
+        </FormGrid>
+      </form>
+      {state?.ok ? (
+        <Alert tone="success" testId="scram-request-done">
+          {state.data.message}{" "}
+          <Link href={`/requests/${state.data.request.id}`} data-testid="scram-request-link">
+            Open the request
+          </Link>
+        </Alert>
+      ) : (
+        <ResultPanel result={state} testId="scram-request" shownFields={REQUEST_SHOWN} />
+      )}
+    </>
   );
 }

@@ -9,6 +9,7 @@ import { Badge } from "@/components/ui/badge";
 import { PageHeader } from "@/components/ui/page-header";
 import { STATUS_TONE, statusLabel } from "@/components/requests/request-status";
 import { EndGrantForm, ExtendGrantForm } from "./end-grant-form";
+import { RequestPassword } from "./request-password";
 import { RequestSteps } from "./request-steps";
 
 export async function generateMetadata({ params }: { params: Promise<{ id: string }> }) {
@@ -96,6 +97,7 @@ export default async function RequestPage({ params }: { params: Promise<{ id: st
           )}
         </Alert>
       )}
+      <RequestPassword request={r} />
       <RequestSteps request={r} quotaRule={KIP55_RULE_LABEL} />
       <p>
         <Link href="/requests">Back to requests</Link>

@@ -3,10 +3,11 @@
 import { useActionState } from "react";
 import { AclPlanPreview } from "@/components/plans/acl-plan-view";
 import { QuotaPlanPreview } from "@/components/quotas/quota-plan-view";
+import { ScramPlanPreview } from "@/components/scram/scram-plan-view";
 import { Alert, ResultPanel } from "@/components/ui/alert";
 import { Field, FormActions, FormGrid } from "@/components/ui/field";
 import { SubmitButton } from "@/components/ui/submit-button";
-import type { AclPlanView, QuotaPlanView } from "@/lib/schemas/plans";
+import type { AclPlanView, QuotaPlanView, ScramPlanView } from "@/lib/schemas/plans";
 import type { RequestView } from "@/lib/schemas/requests";
 import {
   approveRequestAction,
@@ -19,9 +20,10 @@ import {
 
 type Reviewed = Extract<NonNullable<ReviewState>, { ok: true }>["data"];
 
-/** The reviewed plan with the console's plan views: quota.alter as a quota plan, the rest as ACL plans. */
+/** The reviewed plan with the console's plan views: quota and SCRAM plans by kind, the rest as ACL plans. */
 function ReviewedPlan({ plan, quotaRule }: { plan: Reviewed; quotaRule: string }) {
   if (plan.kind === "quota.alter") return <QuotaPlanPreview plan={plan as QuotaPlanView} rule={quotaRule} />;
+  if (plan.kind === "scram.change") return <ScramPlanPreview plan={plan as ScramPlanView} />;
   return <AclPlanPreview plan={plan as AclPlanView} />;
 }
 
