@@ -592,7 +592,10 @@ async function holdGeneratedPassword(r: StoredRequest, applied: unknown): Promis
       `they need to ask for a new one.`
     );
   }
-  return ` The new password is kept, encrypted, for ${r.requester} to see once on the request's page until ${when(deadline)}.`;
+  return (
+    ` The new password is kept, encrypted, for ${r.requester} to see once on the request's page until ` +
+    `${when(deadline)}.`
+  );
 }
 
 /**

@@ -49,7 +49,8 @@ export function RequestPassword({ request }: { request: RequestView }) {
   return (
     <p className="muted" data-testid="request-password-status">
       {p.retrievedAt !== null
-        ? `The generated password was shown to ${request.requester} at ${when(p.retrievedAt)}; the console no longer keeps it.`
+        ? `The generated password was shown to ${request.requester} at ${when(p.retrievedAt)}; ` +
+          "the console no longer keeps it."
         : p.available
           ? `The generated password waits for ${request.requester} to see it once, until ${when(p.until)}.`
           : `The generated password was not retrieved by ${when(p.until)} and was erased.`}
