@@ -153,7 +153,7 @@ describe("with one approval required", () => {
 });
 
 describe("SCRAM changes on a four-eyes cluster", () => {
-  it("are refused directly, requested instead: the approver applies, only the requester sees the password", async () => {
+  it("are refused directly, requested instead: the approver applies, the requester sees the password", async () => {
     const direct = await runChange("scram.upsert", {
       viewer: admin,
       input: { user: REQUESTED, mechanism: "SCRAM-SHA-512", iterations: 8192, password: null, ifExists: "refuse" },

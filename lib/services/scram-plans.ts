@@ -99,9 +99,10 @@ export const scramChangePlanKind: PlanKind<ScramChangePlanBody, Payload, ScramPl
           )
         : scramCommand(payload.user, { delete: mechanisms }, servers),
     ];
-    const what = payload.mechanism ? `${payload.mechanism}` : "every mechanism";
+    const what = payload.mechanism ?? "every mechanism";
+    const iterations = payload.action === "set" ? `, ${payload.iterations} iterations` : "";
     const preview: ScramPlanPreview = {
-      summary: `${CHANGE_WORDS[change]} ${payload.user} (${what}${payload.action === "set" ? `, ${payload.iterations} iterations` : ""}).`,
+      summary: `${CHANGE_WORDS[change]} ${payload.user} (${what}${iterations}).`,
       user: payload.user,
       principal: `User:${payload.user}`,
       change,
