@@ -68,6 +68,7 @@ const REFUSED_BY_DESIGN: Record<string, string> = {
   fileRequestFromPlan: "the example's plan id names nothing",
   approveRequest: "the example ids name nothing (approving would change the shared broker for an hour)",
   denyRequest: "the example id names nothing",
+  retrieveRequestPassword: "the example id names nothing (no SCRAM request is approved on the dev cluster)",
   endGrant: "the example id names nothing",
   extendGrant: "the example id names nothing",
   breakGlassApplyPlan: "the dev cluster needs no approvals, and the example id names nothing",
@@ -273,6 +274,8 @@ test(
     expect(statusOf("setWebhook", "body example private")).toBe(400);
     expect(statusOf("denyTokenRequest", "link deny")).toBe(200);
     expect(statusOf("retrieveRequestedToken", "link retrieve")).toBe(409);
+    expect(statusOf("retrieveRequestPassword", "as documented")).toBe(404);
+    expect(statusOf("getTimeline", "query example binding")).toBe(200);
     expect(statusOf("signOut", "as documented")).toBe(200);
     expect((await request.get("/api/v1/cluster")).status()).toBe(401);
 
