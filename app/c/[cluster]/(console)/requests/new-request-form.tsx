@@ -1,9 +1,8 @@
 "use client";
 
 import { useActionState } from "react";
-import Link from "@/components/link";
+import { FiledAnswer } from "@/components/requests/filed-answer";
 import { PATTERN_TYPES, PERMISSION_TYPES, RESOURCE_TYPES } from "@/lib/policy";
-import { Alert, ResultPanel } from "@/components/ui/alert";
 import { Field, FormActions, FormGrid } from "@/components/ui/field";
 import { OperationSelect } from "@/components/ui/operation-select";
 import { Select } from "@/components/ui/select";
@@ -65,16 +64,7 @@ export function NewRequestForm() {
           </FormActions>
         </FormGrid>
       </form>
-      {state?.ok ? (
-        <Alert tone="success" testId="new-request-done">
-          {state.data.message}{" "}
-          <Link href={`/requests/${state.data.request.id}`} data-testid="new-request-link">
-            Open the request
-          </Link>
-        </Alert>
-      ) : (
-        <ResultPanel result={state} testId="new-request" shownFields={SHOWN_FIELDS} />
-      )}
+      <FiledAnswer state={state} testId="new-request" shownFields={SHOWN_FIELDS} />
     </>
   );
 }

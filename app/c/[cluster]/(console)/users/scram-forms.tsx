@@ -13,7 +13,7 @@ import {
   SCRAM_MIN_ITERATIONS,
   type ScramChangeResult,
 } from "@/lib/schemas/scram-users";
-import Link from "@/components/link";
+import { FiledAnswer } from "@/components/requests/filed-answer";
 import {
   deleteScramAction,
   requestScramAction,
@@ -249,16 +249,7 @@ export function ScramRequestForm({ approvals }: { approvals: number }) {
           </FormActions>
         </FormGrid>
       </form>
-      {state?.ok ? (
-        <Alert tone="success" testId="scram-request-done">
-          {state.data.message}{" "}
-          <Link href={`/requests/${state.data.request.id}`} data-testid="scram-request-link">
-            Open the request
-          </Link>
-        </Alert>
-      ) : (
-        <ResultPanel result={state} testId="scram-request" shownFields={REQUEST_SHOWN} />
-      )}
+      <FiledAnswer state={state} testId="scram-request" shownFields={REQUEST_SHOWN} />
     </>
   );
 }
