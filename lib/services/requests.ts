@@ -29,19 +29,16 @@ import {
   decideRequest,
   finishRequest,
   getRequest,
-  holdRequestSecret,
   listRequests,
   releaseRequest,
   saveRequest,
-  takeRequestSecret,
   timeOutRequests,
   type RequestStatus,
   type StoredRequest,
 } from "@/lib/db/change-request";
 import { getPrisma } from "@/lib/db/client";
-import { decryptSecret, encryptSecret } from "@/lib/auth/crypto";
 import { bindingsHeldByOthers, saveGrant } from "@/lib/db/access-grant";
-import { bindingKey, cleanBinding, formatEntity } from "@/lib/policy";
+import { bindingKey, cleanBinding } from "@/lib/policy";
 import { entitledToChange } from "./change-entitlement";
 import type { AclBinding } from "@/lib/policy/types";
 import type { PlanCreateBody } from "@/lib/schemas/plans";
@@ -51,117 +48,29 @@ import type {
   RequestListFilter,
   RequestListItem,
   RequestListKind,
-  RequestPassword,
   RequestStepResult,
   RequestView,
 } from "@/lib/schemas/requests";
-import type { ScramChangeResult } from "@/lib/schemas/scram-users";
 import type { ActionResult } from "@/lib/schemas/result";
-import { expandTemplateBody } from "./acl-plans";
 import { grantOfRequesterOrApprover, NO_SERVICE_PRINCIPAL_FOR_GRANTS, scheduleGrant } from "./grants";
 import { notify } from "./webhooks";
 import { countDecidableTokenRequests, listTokenRequestItems } from "./token-requests";
 import { describeRules, maxGrantMinutes, ownerRulesFor, rulesNotOwnedBy } from "./owners";
 import { applyPlan, createPlan, type PlanApplyView, type PlanView } from "./plans";
+import {
+  auditRequest,
+  categoryOfKind,
+  namedBindings,
+  NO_SUCH_REQUEST,
+  planBindings,
+  requestedCreates,
+  summarizeChange,
+  when,
+} from "./request-change";
+import { holdGeneratedPassword } from "./request-password";
 
-type Failure = Extract<ActionResult<never>, { ok: false }>;
-
-const NO_SUCH_REQUEST: Failure = {
-  ok: false,
-  code: "NOT_FOUND",
-  message: "There is no request with this id on this cluster.",
-};
-
-const when = (d: Date) =>
-  d
-    .toISOString()
-    .replace("T", " ")
-    .replace(/\.\d+Z$/, " UTC");
-
-function describeBinding(
-  b: Pick<AclBinding, "permissionType" | "operation" | "resourceType" | "resourceName" | "patternType" | "principal">,
-) {
-  const pattern = b.patternType === "PREFIXED" ? " (prefix)" : "";
-  return `${b.permissionType} ${b.operation} on ${b.resourceType} ${b.resourceName}${pattern} for ${b.principal}`;
-}
-
-function describeList(verb: string, bindings: readonly AclBinding[]): string {
-  if (bindings.length === 0) return "";
-  const first = describeBinding(bindings[0]!);
-  const more = bindings.length > 1 ? ` and ${bindings.length - 1} more` : "";
-  return `${verb} ${first}${more}`;
-}
-
-/** The bindings an ACL plan creates and deletes (none for a quota plan). */
-function planBindings(payload: unknown): AclBinding[] {
-  const p = payload as { create?: AclBinding[]; delete?: AclBinding[] } | null;
-  return [...(p?.create ?? []), ...(p?.delete ?? [])];
-}
-
-/** One line for lists: what the change does. */
-export function summarizeChange(change: PlanCreateBody): string {
-  switch (change.kind) {
-    case "acl.create":
-      if (change.template !== undefined) return `${change.template.template} template for ${change.template.principal}`;
-      return describeList("create", change.bindings ?? []);
-    case "acl.delete":
-      return describeList("delete", change.bindings);
-    case "acl.change":
-      return [describeList("create", change.create), describeList("delete", change.delete)]
-        .filter((s) => s !== "")
-        .join("; ");
-    case "acl.import":
-      return `import a ${change.format} ACL file (${change.mode})`;
-    case "quota.alter":
-      return change.value === null
-        ? `remove ${change.key} of ${formatEntity(change.entity)}`
-        : `set ${change.key} of ${formatEntity(change.entity)} to ${change.value}`;
-    case "scram.change":
-      return change.action === "set"
-        ? `set a generated ${change.mechanism ?? "SCRAM-SHA-512"} password for the SCRAM user ${change.user}`
-        : `delete the ${change.mechanism ?? "every"} SCRAM credential${change.mechanism ? "" : "s"} of ${change.user}`;
-  }
-}
-
-/** The audit category of a request of this kind (who may see its rows: docs/audit.md). */
-function categoryOfKind(kind: string | null): "acl" | "quota" | "scram" {
-  return kind === "quota.alter" ? "quota" : kind === "scram.change" ? "scram" : "acl";
-}
-
-/** How long the requester may retrieve the password an approved SCRAM request generated (as a token's HMAC). */
-export const REQUEST_SECRET_WINDOW_MS = 24 * 60 * 60_000;
-
-/** The bindings a change asks to create (for a grant), or a refusal when the change cannot be a grant. */
-function requestedCreates(change: PlanCreateBody): ActionResult<AclBinding[]> {
-  if (change.kind === "acl.create") {
-    if (change.template !== undefined) return expandTemplateBody(change.template);
-    return { ok: true, data: change.bindings ?? [] };
-  }
-  if (change.kind === "acl.change") return { ok: true, data: change.create };
-  return {
-    ok: false,
-    code: "VALIDATION",
-    message:
-      "Only a change that creates ACLs can end by itself (acl.create or acl.change); file it without grantMinutes.",
-    fieldErrors: { grantMinutes: ["Only for changes that create ACLs"] },
-  };
-}
-
-/** The bindings a change names before any plan is made (an import's are known only from its plan). */
-function namedBindings(change: PlanCreateBody): AclBinding[] {
-  switch (change.kind) {
-    case "acl.create": {
-      const creates = requestedCreates(change);
-      return creates.ok ? creates.data : [];
-    }
-    case "acl.delete":
-      return change.bindings;
-    case "acl.change":
-      return [...change.create, ...change.delete];
-    default:
-      return [];
-  }
-}
+export { summarizeChange };
+export { retrieveRequestPassword } from "./request-password";
 
 function policyOf(clusterId: string) {
   return clusterById(clusterId).requests;
@@ -236,34 +145,6 @@ async function ownCluster(viewer: Viewer, id: string): Promise<ActionResult<Stor
   return { ok: true, data: r };
 }
 
-async function audit(
-  viewer: Viewer,
-  r: StoredRequest,
-  action: "request.file" | "request.approve" | "request.apply" | "request.deny" | "request.cancel" | "request.retrieve",
-  outcome: "success" | "failure" | "denied",
-  message: string,
-  planId: string | null = null,
-) {
-  await recordAudit({
-    principal: viewer.principal,
-    action,
-    category: categoryOfKind(r.kind),
-    target: `request ${r.id}: ${r.summary}`,
-    request: {
-      requestId: r.id,
-      kind: r.kind,
-      change: r.input,
-      reason: r.reason,
-      grantMinutes: r.grantSeconds === null ? null : r.grantSeconds / 60,
-    },
-    outcome,
-    message,
-    subjects: [r.requester],
-    planId,
-    clusterId: r.clusterId,
-  });
-}
-
 /** What a notification says of a request: who, what, why; never anything secret. */
 function requestFields(r: StoredRequest, extra: Record<string, unknown> = {}) {
   return {
@@ -329,7 +210,13 @@ export async function fileRequest(viewer: Viewer, body: RequestFileBody): Promis
     timeoutAt: new Date(now.getTime() + policy.timeoutHours * 3_600_000),
     now,
   });
-  await audit(viewer, stored, "request.file", "success", `Requested: ${stored.summary}. Reason: ${stored.reason}`);
+  await auditRequest(
+    viewer,
+    stored,
+    "request.file",
+    "success",
+    `Requested: ${stored.summary}. Reason: ${stored.reason}`,
+  );
   await notify(clusterId, "request.filed", requestFields(stored), `${stored.requester} requests: ${stored.summary}`);
   return step(stored, viewer, null, `Request filed; it waits for a decision until ${when(stored.timeoutAt)}.`);
 }
@@ -523,7 +410,7 @@ export async function approveChangeRequest(
     await addApproval(id, viewer.principal, planId);
     await releaseRequest(id, viewer.principal);
     const message = `Approval ${others + 1} of ${policy.approvals} recorded; it is applied at the last approval.`;
-    await audit(viewer, r, "request.approve", "success", message, planId);
+    await auditRequest(viewer, r, "request.approve", "success", message, planId);
     await notify(
       r.clusterId,
       "request.approved",
@@ -538,7 +425,7 @@ export async function approveChangeRequest(
   });
   if (!applied.ok) {
     await releaseRequest(id, viewer.principal);
-    await audit(
+    await auditRequest(
       viewer,
       r,
       "request.apply",
@@ -561,7 +448,7 @@ export async function approveChangeRequest(
   }
   const secretNote = r.kind === "scram.change" ? await holdGeneratedPassword(r, applied.data) : "";
   const message = `Approved and applied (plan ${planId}): ${applied.data.message ?? "done"}.${grantNote}${secretNote}`;
-  await audit(viewer, r, "request.apply", "success", message, planId);
+  await auditRequest(viewer, r, "request.apply", "success", message, planId);
   await notify(
     r.clusterId,
     "request.applied",
@@ -570,76 +457,6 @@ export async function approveChangeRequest(
   );
   const after = (await getRequest(id)) ?? r;
   return step(after, viewer, grantId, message);
-}
-
-/**
- * A SCRAM request's generated password, kept encrypted for its requester's single retrieval
- * (the approver applied it, but the password is the requester's: it is never in the approver's
- * answer, the audit trail or a notification). Says where the requester finds it.
- */
-async function holdGeneratedPassword(r: StoredRequest, applied: unknown): Promise<string> {
-  const password = (applied as Partial<ScramChangeResult>).generatedPassword;
-  if (password === undefined) return "";
-  const deadline = new Date(Date.now() + REQUEST_SECRET_WINDOW_MS);
-  try {
-    await holdRequestSecret(r.id, encryptSecret(password), deadline);
-  } catch (error) {
-    console.error(
-      `[console] keeping request ${r.id}'s password: ${error instanceof Error ? error.message : String(error)}`,
-    );
-    return (
-      ` The password Kafka now holds could not be kept for ${r.requester} (the console's database failed): ` +
-      `they need to ask for a new one.`
-    );
-  }
-  return (
-    ` The new password is kept, encrypted, for ${r.requester} to see once on the request's page until ` +
-    `${when(deadline)}.`
-  );
-}
-
-/**
- * The requester's one retrieval of the password their approved SCRAM request generated:
- * erased from the console as it is answered; audited without it.
- */
-export async function retrieveRequestPassword(viewer: Viewer, id: string): Promise<ActionResult<RequestPassword>> {
-  const clusterId = clusterIdOf(viewer.credential);
-  const taken = await takeRequestSecret(id, viewer.principal, clusterId);
-  if (!taken.ok) {
-    const refusals: Record<typeof taken.error, Failure> = {
-      NOT_FOUND: NO_SUCH_REQUEST,
-      NOT_REQUESTER: { ok: false, code: "DENIED", message: "Only the requester may see the password of this request." },
-      ALREADY_RETRIEVED: {
-        ok: false,
-        code: "CONFLICT",
-        message: "The password was shown once already and is no longer kept. Ask for a new one if it is lost.",
-      },
-      EXPIRED: {
-        ok: false,
-        code: "CONFLICT",
-        message: "The password was not retrieved in time and was erased. Ask for a new one.",
-      },
-      NONE: {
-        ok: false,
-        code: "CONFLICT",
-        message: "This request has no password to show (not an approved SCRAM set).",
-      },
-    };
-    return refusals[taken.error];
-  }
-  const r = await getRequest(id);
-  const input = (r?.input ?? {}) as { user?: string; mechanism?: string };
-  if (r !== null) await audit(viewer, r, "request.retrieve", "success", "The generated password was shown once.");
-  return {
-    ok: true,
-    data: {
-      requestId: id,
-      user: input.user ?? "",
-      mechanism: input.mechanism ?? "SCRAM-SHA-512",
-      password: decryptSecret(taken.encrypted),
-      message: "Shown once: the console no longer keeps it. Store it now.",
-    },
-  };
 }
 
 /**
@@ -718,7 +535,7 @@ export async function denyChangeRequest(
       message: "This request is no longer pending (decided, being approved, or timed out).",
     };
   const message = `Denied: ${comment}`;
-  await audit(viewer, r, "request.deny", "success", message);
+  await auditRequest(viewer, r, "request.deny", "success", message);
   await notify(
     r.clusterId,
     "request.denied",
@@ -740,7 +557,7 @@ export async function cancelChangeRequest(viewer: Viewer, id: string): Promise<A
       code: "CONFLICT",
       message: "This request is no longer pending (decided, being approved, or timed out).",
     };
-  await audit(viewer, r, "request.cancel", "success", "Cancelled by the requester.");
+  await auditRequest(viewer, r, "request.cancel", "success", "Cancelled by the requester.");
   return step((await getRequest(id)) ?? r, viewer, null, "Cancelled.");
 }
 

@@ -4,7 +4,10 @@ import { useActionState } from "react";
 import { FiledAnswer } from "@/components/requests/filed-answer";
 import { PATTERN_TYPES, PERMISSION_TYPES, RESOURCE_TYPES } from "@/lib/policy";
 import { Field, FormActions, FormGrid } from "@/components/ui/field";
+import { Combobox } from "@/components/ui/combobox";
 import { OperationSelect } from "@/components/ui/operation-select";
+import { ResourceNameField } from "@/components/ui/resource-name-field";
+import type { AclSuggestions } from "@/lib/services/acl-suggestions";
 import { Select } from "@/components/ui/select";
 import { SubmitButton } from "@/components/ui/submit-button";
 import { fileRequestAction, type FileState } from "./actions";
@@ -15,8 +18,16 @@ const SHOWN_FIELDS =
 /**
  * Ask for one ACL binding without previewing it (you may not be able to: a preview reads the
  * cluster's ACLs, which needs DESCRIBE on CLUSTER). Change request.file; the reviewer sees its plan.
+ * The principal is yours unless you change it; principals and names are suggested from the ACLs
+ * when Kafka lets you read them (none otherwise: the form works the same).
  */
-export function NewRequestForm() {
+export function NewRequestForm({
+  principal,
+  suggestions,
+}: {
+  principal: string;
+  suggestions: Pick<AclSuggestions, "principals" | "byType" | "resourceNames">;
+}) {
   const [state, formAction] = useActionState<FileState, FormData>(fileRequestAction, null);
   const v = state?.values ?? {};
   const errors = state && !state.ok ? (state.fieldErrors ?? {}) : {};
@@ -40,11 +51,28 @@ export function NewRequestForm() {
         key={state?.ok ? state.data.request.id : "form"}
       >
         <FormGrid>
-          {text("principal", "Principal", "User:alice")}
+          <Field id="nr-principal" label="Principal" errors={errors.principal}>
+            <Combobox
+              name="principal"
+              defaultValue={v.principal ?? principal}
+              placeholder="User:alice"
+              suggestions={
+                suggestions.principals.includes(principal)
+                  ? suggestions.principals
+                  : [principal, ...suggestions.principals]
+              }
+            />
+          </Field>
           {text("host", "Host", "* or an IP address")}
           {select("resourceType", "Resource type", RESOURCE_TYPES, "TOPIC")}
           {select("patternType", "Pattern type", PATTERN_TYPES, "LITERAL")}
-          {text("resourceName", "Resource name", "orders")}
+          <ResourceNameField
+            id="nr-resourceName"
+            errors={errors.resourceName}
+            defaultValue={v.resourceName ?? ""}
+            placeholder="orders"
+            suggestions={suggestions}
+          />
           <Field id="nr-operation" label="Operation" errors={errors.operation}>
             <OperationSelect name="operation" defaultValue={v.operation ?? "READ"} />
           </Field>

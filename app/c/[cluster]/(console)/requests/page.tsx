@@ -14,6 +14,7 @@ import { Badge } from "@/components/ui/badge";
 import { DataTable } from "@/components/ui/data-table";
 import { EmptyState } from "@/components/ui/empty-state";
 import { STATUS_TONE, TOKEN_STATUS_TONE, filedAgo, kindLabel, statusLabel } from "@/components/requests/request-status";
+import { aclSuggestions } from "@/lib/services/acl-suggestions";
 import { NewRequestForm } from "./new-request-form";
 
 export const metadata = { title: "Requests" };
@@ -43,7 +44,10 @@ export default async function RequestsPage({ searchParams }: { searchParams: Pro
   const search = await searchParams;
   const filter = FILTERS.find((f) => f.value === search.filter) ?? FILTERS[0]!;
   const kind = KINDS.find((k) => k.value === search.kind) ?? KINDS[0]!;
-  const list = await listRequestViews(viewer, filter.value, 100, kind.value);
+  const [list, { principals, byType, resourceNames }] = await Promise.all([
+    listRequestViews(viewer, filter.value, 100, kind.value),
+    aclSuggestions(viewer),
+  ]);
   return (
     <>
       <PageHeader
@@ -102,7 +106,7 @@ export default async function RequestsPage({ searchParams }: { searchParams: Pro
         <RequestTable requests={list.data.requests} principal={viewer.principal} label={`${filter.label} requests`} />
       )}
       <h2>New request</h2>
-      <NewRequestForm />
+      <NewRequestForm principal={viewer.principal} suggestions={{ principals, byType, resourceNames }} />
     </>
   );
 }
