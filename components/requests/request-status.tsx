@@ -31,10 +31,11 @@ export const TOKEN_STATUS_TONE: Record<TokenRequestView["status"], Tone> = {
   EXPIRED_UNRETRIEVED: "bad",
 };
 
-/** What kind of request a listed one is, in words: "Delegation token", "ACL change", "Quota change". */
+/** What kind of request a listed one is, in words: "Delegation token", "ACL change", "Quota change", "SCRAM change". */
 export function kindLabel(kind: string): string {
   if (kind === "token") return "Delegation token";
   if (kind === "quota.alter") return "Quota change";
   if (kind === "acl.import") return "ACL import";
+  if (kind === "scram.change") return "SCRAM change";
   return "ACL change";
 }

@@ -3,6 +3,7 @@ import { requireViewer } from "@/lib/auth/current";
 import { AUDIT_ACTIONS, AUDIT_CATEGORIES, AUDIT_OUTCOMES, auditQuerySchema } from "@/lib/schemas/audit";
 import { listAuditFor } from "@/lib/services/audit-view";
 import { fieldErrorsOf } from "@/lib/schemas/result";
+import { VisibilityNote } from "@/components/ui/visibility-note";
 import { PageHeader } from "@/components/ui/page-header";
 import { Alert } from "@/components/ui/alert";
 import { EmptyState } from "@/components/ui/empty-state";
@@ -72,19 +73,7 @@ export default async function AuditPage({ searchParams }: { searchParams: Promis
         }
       />
       {result.ok && (
-        <details className="card" data-testid="audit-visibility">
-          <summary>What you can see here</summary>
-          <ul>
-            {result.data.visibility.map((line) => (
-              <li key={line}>{line}</li>
-            ))}
-          </ul>
-        </details>
-      )}
-      {result.ok && result.data.problems.length > 0 && (
-        <Alert tone="error" testId="audit-problems">
-          Kafka could not be asked what you may see, so only what is certain is shown: {result.data.problems.join(" ")}
-        </Alert>
+        <VisibilityNote visibility={result.data.visibility} problems={result.data.problems} testId="audit" />
       )}
       <GetForm action="/audit" label="Audit filters" className="card">
         <FormGrid>

@@ -3,8 +3,9 @@ import { requireViewer } from "@/lib/auth/current";
 import { driftListQuerySchema, type DriftEntry } from "@/lib/schemas/drift";
 import { listDriftFor } from "@/lib/services/drift";
 import { principalHref } from "@/lib/schemas/effective-permissions";
+import { VisibilityNote } from "@/components/ui/visibility-note";
 import { PageHeader } from "@/components/ui/page-header";
-import { Alert } from "@/components/ui/alert";
+import { Alert, ResultPanel } from "@/components/ui/alert";
 import { Badge } from "@/components/ui/badge";
 import { EmptyState } from "@/components/ui/empty-state";
 import { DataTable } from "@/components/ui/data-table";
@@ -99,26 +100,10 @@ export default async function DriftPage({ searchParams }: { searchParams: Promis
           </p>
         )}
       </section>
-      {!result.ok ? (
-        <Alert tone="error" testId="drift-error">
-          {result.message}
-        </Alert>
-      ) : (
+      <ResultPanel result={result} testId="drift" />
+      {result.ok && (
         <>
-          <details className="card" data-testid="drift-visibility">
-            <summary>What you can see here</summary>
-            <ul>
-              {result.data.visibility.map((line) => (
-                <li key={line}>{line}</li>
-              ))}
-            </ul>
-          </details>
-          {result.data.problems.length > 0 && (
-            <Alert tone="error" testId="drift-problems">
-              Kafka could not be asked what you may see, so only what is certain is shown:{" "}
-              {result.data.problems.join(" ")}
-            </Alert>
-          )}
+          <VisibilityNote visibility={result.data.visibility} problems={result.data.problems} testId="drift" />
           <p data-testid="drift-open" aria-live="polite">
             {result.data.open}
             {result.data.openMore ? "+" : ""} outside change{result.data.open === 1 ? "" : "s"} neither kept nor

@@ -71,31 +71,24 @@ export default async function RequestsPage({ searchParams }: { searchParams: Pro
           </>
         }
       />
-      <nav className="row" aria-label="Which requests">
-        {FILTERS.map((f) => (
-          <Link
-            key={f.value}
-            href={listHref(f.value, kind.value)}
-            aria-current={f.value === filter.value ? "page" : undefined}
-            className={f.value === filter.value ? "btn small" : "btn secondary small"}
-          >
-            {f.label}
-            {f.value === "waiting" && list.ok ? ` (${list.data.pending})` : ""}
-          </Link>
-        ))}
-      </nav>
-      <nav className="row" aria-label="Which kinds">
-        {KINDS.map((k) => (
-          <Link
-            key={k.value}
-            href={listHref(filter.value, k.value)}
-            aria-current={k.value === kind.value ? "page" : undefined}
-            className={k.value === kind.value ? "btn small" : "btn secondary small"}
-          >
-            {k.label}
-          </Link>
-        ))}
-      </nav>
+      <Choices
+        label="Which requests"
+        choices={FILTERS.map((f) => ({
+          key: f.value,
+          href: listHref(f.value, kind.value),
+          current: f.value === filter.value,
+          text: `${f.label}${f.value === "waiting" && list.ok ? ` (${list.data.pending})` : ""}`,
+        }))}
+      />
+      <Choices
+        label="Which kinds"
+        choices={KINDS.map((k) => ({
+          key: k.value,
+          href: listHref(filter.value, k.value),
+          current: k.value === kind.value,
+          text: k.label,
+        }))}
+      />
       {!list.ok ? (
         <Alert tone="error" testId="requests-error">
           {list.message}
@@ -197,5 +190,29 @@ function RequestTable({
         },
       ]}
     />
+  );
+}
+
+/** A row of links choosing one of a list's views; the current one is marked (aria-current) and filled. */
+function Choices({
+  label,
+  choices,
+}: {
+  label: string;
+  choices: readonly { key: string; href: string; current: boolean; text: string }[];
+}) {
+  return (
+    <nav className="row" aria-label={label}>
+      {choices.map((c) => (
+        <Link
+          key={c.key}
+          href={c.href}
+          aria-current={c.current ? "page" : undefined}
+          className={c.current ? "btn small" : "btn secondary small"}
+        >
+          {c.text}
+        </Link>
+      ))}
+    </nav>
   );
 }

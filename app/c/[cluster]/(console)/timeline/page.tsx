@@ -5,7 +5,7 @@ import { fieldErrorsOf } from "@/lib/schemas/result";
 import { timelineQuerySchema, type TimelineEntry } from "@/lib/schemas/timeline";
 import { timelineFor } from "@/lib/services/timeline";
 import { windowWords } from "@/lib/services/drift-model";
-import { Alert } from "@/components/ui/alert";
+import { Alert, ResultPanel } from "@/components/ui/alert";
 import { Badge } from "@/components/ui/badge";
 import { DataTable } from "@/components/ui/data-table";
 import { EmptyState } from "@/components/ui/empty-state";
@@ -69,11 +69,8 @@ export default async function TimelinePage({ searchParams }: { searchParams: Pro
           </p>
         }
       />
-      {!result.ok ? (
-        <Alert tone="error" testId="timeline-error">
-          {result.message}
-        </Alert>
-      ) : (
+      <ResultPanel result={result} testId="timeline" />
+      {result.ok && (
         <>
           <p className="muted" data-testid="timeline-since">
             {result.data.since === null

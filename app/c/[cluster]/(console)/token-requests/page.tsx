@@ -7,21 +7,13 @@ import type { DecidableRequest, TokenRequestView } from "@/lib/schemas/tokens";
 import { PageHeader, MoreInfo } from "@/components/ui/page-header";
 import { Alert } from "@/components/ui/alert";
 import { Badge, type Tone } from "@/components/ui/badge";
+import { TOKEN_STATUS_TONE } from "@/components/requests/request-status";
 import { DataTable, type Column } from "@/components/ui/data-table";
 import { EmptyState } from "@/components/ui/empty-state";
 import { DecideForms, RetrieveButton, TokenRequestForm } from "./request-forms";
 
 export const metadata = { title: "Token requests" };
 export const dynamic = "force-dynamic";
-
-const STATUS_TONE: Record<TokenRequestView["status"], Tone> = {
-  PENDING: "warn",
-  APPROVING: "warn",
-  APPROVED: "ok",
-  RETRIEVED: "ok",
-  DENIED: "bad",
-  EXPIRED_UNRETRIEVED: "bad",
-};
 
 const none = <span className="muted">none</span>;
 
@@ -112,7 +104,7 @@ function MyRequests({ requests, now }: { requests: TokenRequestView[]; now: numb
           header: "Status",
           cell: (r) => (
             <>
-              <Badge tone={STATUS_TONE[r.status]} data-testid="request-status">
+              <Badge tone={TOKEN_STATUS_TONE[r.status]} data-testid="request-status">
                 {r.status}
               </Badge>
               <div className="muted">asked {formatRelative(Date.parse(r.createdAt), now)}</div>

@@ -3,8 +3,7 @@
 import { useActionState } from "react";
 import { AclPlanResult } from "@/components/plans/acl-plan-result";
 import { Alert } from "@/components/ui/alert";
-import { Field, FormActions, FormGrid } from "@/components/ui/field";
-import { SubmitButton } from "@/components/ui/submit-button";
+import { NoteForm } from "@/components/ui/note-form";
 import { breakGlassAction, type BreakGlassState } from "../break-glass-actions";
 
 /**
@@ -25,25 +24,20 @@ export function BreakGlassForm({ planId, approvals, open }: { planId: string; ap
         applied. As a super user you may apply this plan now without them: say why. The reason is recorded in the audit
         trail and the apply is flagged on the dashboard.
       </p>
-      <form action={formAction}>
-        <input type="hidden" name="planId" value={planId} />
-        <FormGrid>
-          <Field
-            id="break-glass-reason"
-            label="Reason"
-            hint="Why it cannot wait for an approval (an incident number)"
-            errors={state?.ok === false ? state.fieldErrors?.reason : undefined}
-            wide
-          >
-            <textarea name="reason" required maxLength={1000} rows={2} defaultValue={state?.values.reason ?? ""} />
-          </Field>
-          <FormActions>
-            <SubmitButton variant="danger" pendingLabel="Applying…">
-              Break-glass apply
-            </SubmitButton>
-          </FormActions>
-        </FormGrid>
-      </form>
+      <NoteForm
+        action={formAction}
+        hidden={{ planId }}
+        field={{
+          id: "break-glass-reason",
+          name: "reason",
+          label: "Reason",
+          hint: "Why it cannot wait for an approval (an incident number)",
+          maxLength: 1000,
+          defaultValue: state?.values.reason ?? "",
+          errors: state?.ok === false ? state.fieldErrors?.reason : undefined,
+        }}
+        submit={{ text: "Break-glass apply", pending: "Applying…", variant: "danger" }}
+      />
       {state?.ok === false && (
         <Alert tone="error" testId="break-glass-error">
           {state.message}

@@ -2,8 +2,7 @@
 
 import { useActionState } from "react";
 import { Alert } from "@/components/ui/alert";
-import { Field, FormActions, FormGrid } from "@/components/ui/field";
-import { SubmitButton } from "@/components/ui/submit-button";
+import { NoteForm } from "@/components/ui/note-form";
 import { BREAK_GLASS_COMMENT_MAX } from "@/lib/schemas/break-glass";
 import { reviewBreakGlassAction, type BreakGlassReviewState } from "../../break-glass-actions";
 
@@ -22,33 +21,28 @@ export function BreakGlassReviewForm({ planId, open }: { planId: string; open: b
     );
   if (!open) return null;
   return (
-    <form action={formAction} aria-label="Review after the fact" data-testid="break-glass-review-form">
-      <input type="hidden" name="planId" value={planId} />
-      <FormGrid>
-        <Field
-          id="break-glass-review-comment"
-          label="Comment"
-          hint="What you checked: the incident, that the change was needed and no more than needed"
-          errors={state?.ok === false ? state.fieldErrors?.comment : undefined}
-          wide
-        >
-          <textarea
-            name="comment"
-            required
-            maxLength={BREAK_GLASS_COMMENT_MAX}
-            rows={2}
-            defaultValue={state?.values.comment ?? ""}
-          />
-        </Field>
-        <FormActions>
-          <SubmitButton pendingLabel="Recording…">Reviewed after the fact</SubmitButton>
-        </FormActions>
-      </FormGrid>
+    <>
+      <NoteForm
+        action={formAction}
+        label="Review after the fact"
+        testId="break-glass-review-form"
+        hidden={{ planId }}
+        field={{
+          id: "break-glass-review-comment",
+          name: "comment",
+          label: "Comment",
+          hint: "What you checked: the incident, that the change was needed and no more than needed",
+          maxLength: BREAK_GLASS_COMMENT_MAX,
+          defaultValue: state?.values.comment ?? "",
+          errors: state?.ok === false ? state.fieldErrors?.comment : undefined,
+        }}
+        submit={{ text: "Reviewed after the fact", pending: "Recording…" }}
+      />
       {state?.ok === false && (
         <Alert tone="error" testId="break-glass-review-error">
           {state.message}
         </Alert>
       )}
-    </form>
+    </>
   );
 }
