@@ -29,6 +29,14 @@
 # trust), client.pem + client.key (CN=console-client,OU=Clients,O=KSC), the broker's
 # broker.p12 and truststore.p12. Delete that directory to get new ones at the next start.
 #
+# Single sign-on (#21, docs/sso.md): the dev broker (no KAFKA_STATE_DIR) first starts the
+# development OpenID Connect provider (scripts/oidc/serve.ts, 127.0.0.1:OIDC_DEV_PORT, 9400;
+# KSC_OIDC_DEV=0 leaves it out) and then offers SASL_PLAINTEXT with OAUTHBEARER on
+# KAFKA_OAUTH_PORT (default KAFKA_PORT+4, 9096): Kafka's OAuthBearerValidatorCallbackHandler
+# checks the token against the provider's JWKS (issuer, audience `kafka`), and the principal
+# is User:<preferred_username>. Connections there re-authenticate within 5 minutes
+# (connections.max.reauth.ms). Without the provider the broker starts without that listener.
+#
 # Users: admin (super user) has SCRAM-SHA-512/256 credentials from format time and a
 # PLAIN password; alice, bob, carol, svc-orders, svc-billing have PLAIN passwords from
 # the static JAAS config below. Every password is "<name>-secret". `npm start` and
@@ -65,6 +73,12 @@ HEAP="${KAFKA_HEAP:--Xmx1536m -Xms256m}"
 PLAIN_USERS=(admin alice bob carol svc-orders svc-billing)
 SASL_SSL_PORT="${KAFKA_SASL_SSL_PORT:-$((PORT + 2))}"
 MTLS_PORT="${KAFKA_MTLS_PORT:-$((PORT + 3))}"
+OAUTH_PORT="${KAFKA_OAUTH_PORT:-$((PORT + 4))}"
+OIDC_PORT="${OIDC_DEV_PORT:-9400}"
+OIDC_DIR="$ROOT/.oidc"
+OIDC_PID_FILE="$OIDC_DIR/oidc.pid"
+# Set by start_oidc when the provider answers: the broker then gets the OAUTH listener.
+OAUTH_ENABLED=0
 # The dev broker's keystore and truststore password (they hold nothing secret).
 TLS_STORE_PASSWORD="dev-only-tls-password"
 TLS_DIR=""
@@ -141,9 +155,9 @@ write_config() {
 process.roles=broker,controller
 node.id=1
 controller.quorum.voters=1@127.0.0.1:${CONTROLLER_PORT}
-listeners=CLIENT://127.0.0.1:${PORT},CONTROLLER://127.0.0.1:${CONTROLLER_PORT}$(tls_listeners)
-advertised.listeners=CLIENT://127.0.0.1:${PORT}$(tls_listeners)
-listener.security.protocol.map=CLIENT:SASL_PLAINTEXT,CONTROLLER:SASL_PLAINTEXT,SASL_SSL:SASL_SSL,MTLS:SSL
+listeners=CLIENT://127.0.0.1:${PORT},CONTROLLER://127.0.0.1:${CONTROLLER_PORT}$(tls_listeners)$(oauth_listener)
+advertised.listeners=CLIENT://127.0.0.1:${PORT}$(tls_listeners)$(oauth_listener)
+listener.security.protocol.map=CLIENT:SASL_PLAINTEXT,CONTROLLER:SASL_PLAINTEXT,SASL_SSL:SASL_SSL,MTLS:SSL,OAUTH:SASL_PLAINTEXT
 inter.broker.listener.name=CLIENT
 controller.listener.names=CONTROLLER
 
@@ -193,6 +207,7 @@ log.cleaner.threads=1
 EOF
   ensure_tls_material
   tls_properties >>"$PROPS"
+  oauth_properties >>"$PROPS"
   cat >"$LOG4J" <<EOF
 <?xml version="1.0" encoding="UTF-8"?>
 <Configuration status="warn">
@@ -286,10 +301,81 @@ EOF
   sed -n 's/^listener\.name\.client\.\(.*sasl\.\(enabled\.mechanisms\|jaas\.config\)=\)/listener.name.sasl_ssl.\1/p' "$PROPS"
 }
 
+# The OAUTH listener, to append to `listeners` and `advertised.listeners` (when the provider runs).
+oauth_listener() { if ((OAUTH_ENABLED)); then printf ',OAUTH://127.0.0.1:%s' "$OAUTH_PORT"; fi; }
+
+# The OAUTH listener's settings: tokens of the development provider, validated by Kafka itself.
+oauth_properties() {
+  ((OAUTH_ENABLED)) || return 0
+  cat <<EOF
+
+# OAUTHBEARER (docs/sso.md): tokens of the development OpenID Connect provider on 127.0.0.1:${OIDC_PORT}.
+listener.name.oauth.sasl.enabled.mechanisms=OAUTHBEARER
+listener.name.oauth.oauthbearer.sasl.jaas.config=org.apache.kafka.common.security.oauthbearer.OAuthBearerLoginModule required ;
+listener.name.oauth.oauthbearer.sasl.server.callback.handler.class=org.apache.kafka.common.security.oauthbearer.OAuthBearerValidatorCallbackHandler
+sasl.oauthbearer.jwks.endpoint.url=http://127.0.0.1:${OIDC_PORT}/jwks
+sasl.oauthbearer.expected.issuer=http://127.0.0.1:${OIDC_PORT}
+sasl.oauthbearer.expected.audience=kafka
+sasl.oauthbearer.sub.claim.name=preferred_username
+listener.name.oauth.connections.max.reauth.ms=300000
+EOF
+}
+
+# The Node the project brings (the `node` dev dependency), else the one on PATH.
+project_node() {
+  if [[ -x "$ROOT/node_modules/node/bin/node" ]]; then echo "$ROOT/node_modules/node/bin/node"; else echo node; fi
+}
+
+oidc_answers() { curl -sf -o /dev/null --max-time 2 "http://127.0.0.1:$OIDC_PORT/jwks" 2>/dev/null; }
+
+# Starts the development OpenID Connect provider for the dev broker (state dir .kafka; not for
+# private brokers or the local cluster's nodes), or finds it running; OAUTH_ENABLED=1 once it answers. A provider
+# that does not come up leaves the broker without the OAUTH listener, said so, not failed.
+start_oidc() {
+  [[ "$STATE_DIR" == "$ROOT/.kafka" && "${KSC_OIDC_DEV:-1}" != "0" ]] || return 0
+  if ! oidc_answers; then
+    if [[ ! -f "$ROOT/scripts/oidc/serve.ts" || ! -d "$ROOT/node_modules/oidc-provider" ]]; then
+      say "no development OpenID provider (npm install first): starting without the OAUTH listener"
+      return 0
+    fi
+    mkdir -p "$OIDC_DIR"
+    (cd "$ROOT" && OIDC_DEV_PORT="$OIDC_PORT" nohup "$(project_node)" --import tsx scripts/oidc/serve.ts \
+      >"$OIDC_DIR/oidc.log" 2>&1 </dev/null 9>&- & echo $! >"$OIDC_PID_FILE")
+    local deadline=$((SECONDS + 30))
+    until oidc_answers; do
+      if ((SECONDS >= deadline)); then
+        say "the development OpenID provider did not answer on 127.0.0.1:$OIDC_PORT within 30 s (see $OIDC_DIR/oidc.log): starting without the OAUTH listener"
+        stop_oidc
+        return 0
+      fi
+      sleep 0.2
+    done
+    say "development OpenID provider on http://127.0.0.1:$OIDC_PORT (log $OIDC_DIR/oidc.log)"
+  fi
+  if port_open "$OAUTH_PORT"; then
+    say "port $OAUTH_PORT on 127.0.0.1 (OAUTHBEARER) is taken: starting without the OAUTH listener"
+    return 0
+  fi
+  OAUTH_ENABLED=1
+}
+
+# Stops the provider start_oidc started (its pid file), if it still runs.
+stop_oidc() {
+  [[ "$STATE_DIR" == "$ROOT/.kafka" && -f "$OIDC_PID_FILE" ]] || return 0
+  local pid
+  pid="$(cat "$OIDC_PID_FILE" 2>/dev/null || true)"
+  if [[ "$pid" =~ ^[0-9]+$ ]] && tr '\0' ' ' <"/proc/$pid/cmdline" 2>/dev/null | grep -q "scripts/oidc/serve.ts"; then
+    kill -TERM "$pid" 2>/dev/null || true
+    wait_gone "$pid" 10 || kill -KILL "$pid" 2>/dev/null || true
+  fi
+  rm -f "$OIDC_PID_FILE"
+}
+
 jvm_opts() {
   # shellcheck disable=SC2206
   local opts=($HEAP -Xlog:cds=off -Xlog:cds+dynamic=off -XX:+UseSerialGC -XX:TieredStopAtLevel=1 -Xss512k -Djava.awt.headless=true
     "-Dlog4j2.configurationFile=$LOG4J" "-Dkafka.logs.dir=$LOG_DIR"
+    "-Dorg.apache.kafka.sasl.oauthbearer.allowed.urls=http://127.0.0.1:$OIDC_PORT/jwks"
     -cp "$LIB_DIR/*")
   printf '%s\n' "${opts[@]}"
 }
@@ -356,6 +442,7 @@ cmd_start() {
   if port_open "$CONTROLLER_PORT"; then die "port $CONTROLLER_PORT on 127.0.0.1 is taken by another process; stop it or set KAFKA_CONTROLLER_PORT."; fi
   if port_open "$SASL_SSL_PORT"; then die "port $SASL_SSL_PORT on 127.0.0.1 (SASL_SSL) is taken by another process; stop it or set KAFKA_SASL_SSL_PORT."; fi
   if port_open "$MTLS_PORT"; then die "port $MTLS_PORT on 127.0.0.1 (mTLS) is taken by another process; stop it or set KAFKA_MTLS_PORT."; fi
+  start_oidc
   write_config
   format_once
   launch_broker
@@ -416,6 +503,7 @@ cmd_stop() {
   [[ "${1:-}" == "--locked" ]] || take_lock
   if ! pid="$(running_pid)"; then
     rm -f "$PID_FILE"
+    stop_oidc
     say "not running"
     return 0
   fi
@@ -426,6 +514,7 @@ cmd_stop() {
     ms=$((($(date +%s%N) - t0) / 1000000))
     rm -f "$PID_FILE"
     adopt_cds_dump
+    stop_oidc
     say "stopped cleanly in ${ms} ms"
     return 0
   fi
@@ -437,6 +526,7 @@ cmd_stop() {
   fi
   ms=$((($(date +%s%N) - t0) / 1000000))
   rm -f "$PID_FILE"
+  stop_oidc
   say "killed after ${ms} ms (the next start recovers the log; see $LOG_DIR/server.log)"
 }
 

@@ -9,6 +9,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import * as client from "openid-client";
 import { createRemoteJWKSet, jwtVerify } from "jose";
+import { signInThroughForm } from "@/test/oidc/sign-in";
 import {
   KAFKA_RESOURCE,
   KAFKA_RESOURCE_INDICATOR,
@@ -38,64 +39,8 @@ afterAll(async () => {
   await idp?.close();
 });
 
-/** A browser's cookie jar, just enough for the provider's interaction cookies. */
-class Browser {
-  private cookies = new Map<string, string>();
-
-  async get(url: string, init: RequestInit = {}): Promise<Response> {
-    const headers = new Headers(init.headers);
-    if (this.cookies.size > 0) headers.set("cookie", [...this.cookies].map(([k, v]) => `${k}=${v}`).join("; "));
-    const response = await fetch(url, { ...init, headers, redirect: "manual" });
-    for (const line of response.headers.getSetCookie()) {
-      const [pair] = line.split(";");
-      const [name, ...value] = pair!.split("=");
-      this.cookies.set(name!.trim(), value.join("="));
-    }
-    return response;
-  }
-
-  /** Follows redirects within the provider until one leaves it (to the console's callback) or a page answers. */
-  async follow(url: string, init: RequestInit = {}): Promise<Response | URL> {
-    let response = await this.get(url, init);
-    for (let hops = 0; hops < 10; hops++) {
-      const location = response.headers.get("location");
-      if (response.status < 300 || response.status >= 400 || location === null) return response;
-      const next = new URL(location, url);
-      if (next.href.startsWith(REDIRECT)) return next;
-      url = next.href;
-      response = await this.get(url);
-    }
-    throw new Error("too many redirects");
-  }
-}
-
-async function signIn(user: string, password: string) {
-  const verifier = client.randomPKCECodeVerifier();
-  const state = client.randomState();
-  const nonce = client.randomNonce();
-  const url = client.buildAuthorizationUrl(config, {
-    redirect_uri: REDIRECT,
-    scope: `openid profile offline_access ${KAFKA_RESOURCE}`,
-    code_challenge: await client.calculatePKCECodeChallenge(verifier),
-    code_challenge_method: "S256",
-    state,
-    nonce,
-    resource: KAFKA_RESOURCE_INDICATOR,
-  });
-  const browser = new Browser();
-  const form = await browser.follow(url.href);
-  if (form instanceof URL) throw new Error(`no sign-in form: ${form.href}`);
-  expect(form.status).toBe(200);
-  const html = await form.text();
-  const action = /action="(\/interaction\/[^"]+\/login)"/.exec(html)?.[1];
-  expect(action).toBeDefined();
-  const submitted = await browser.follow(new URL(action!, idp.issuer).href, {
-    method: "POST",
-    headers: { "content-type": "application/x-www-form-urlencoded" },
-    body: new URLSearchParams({ username: user, password }).toString(),
-  });
-  return { submitted, verifier, state, nonce };
-}
+const PARAMS = { scope: `openid profile offline_access ${KAFKA_RESOURCE}`, resource: KAFKA_RESOURCE_INDICATOR };
+const signIn = (user: string, password: string) => signInThroughForm(config, REDIRECT, PARAMS, user, password);
 
 describe("the development identity provider", () => {
   it("signs alice in with PKCE, state and nonce: a JWT for Kafka naming her, and a refresh token", async () => {
