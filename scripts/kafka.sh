@@ -313,10 +313,13 @@ oauth_properties() {
 listener.name.oauth.sasl.enabled.mechanisms=OAUTHBEARER
 listener.name.oauth.oauthbearer.sasl.jaas.config=org.apache.kafka.common.security.oauthbearer.OAuthBearerLoginModule required ;
 listener.name.oauth.oauthbearer.sasl.server.callback.handler.class=org.apache.kafka.common.security.oauthbearer.OAuthBearerValidatorCallbackHandler
-sasl.oauthbearer.jwks.endpoint.url=http://127.0.0.1:${OIDC_PORT}/jwks
-sasl.oauthbearer.expected.issuer=http://127.0.0.1:${OIDC_PORT}
-sasl.oauthbearer.expected.audience=kafka
-sasl.oauthbearer.sub.claim.name=preferred_username
+# Kafka 4.1.1's default validator checks no signature unless this names the broker's own (it
+# then fetches the JWKS below): without it any well-formed JWT is accepted.
+listener.name.oauth.sasl.oauthbearer.jwt.validator.class=org.apache.kafka.common.security.oauthbearer.BrokerJwtValidator
+listener.name.oauth.sasl.oauthbearer.jwks.endpoint.url=http://127.0.0.1:${OIDC_PORT}/jwks
+listener.name.oauth.sasl.oauthbearer.expected.issuer=http://127.0.0.1:${OIDC_PORT}
+listener.name.oauth.sasl.oauthbearer.expected.audience=kafka
+listener.name.oauth.sasl.oauthbearer.sub.claim.name=preferred_username
 listener.name.oauth.connections.max.reauth.ms=300000
 EOF
 }
@@ -339,8 +342,11 @@ start_oidc() {
       return 0
     fi
     mkdir -p "$OIDC_DIR"
-    (cd "$ROOT" && OIDC_DEV_PORT="$OIDC_PORT" nohup "$(project_node)" --import tsx scripts/oidc/serve.ts \
-      >"$OIDC_DIR/oidc.log" 2>&1 </dev/null 9>&- & echo $! >"$OIDC_PID_FILE")
+    # exec: the background job is the provider itself (its pid in the file), holding neither
+    # this script's output nor its lock (fd 9).
+    (cd "$ROOT" && OIDC_DEV_PORT="$OIDC_PORT" exec nohup "$(project_node)" --import tsx scripts/oidc/serve.ts \
+      >"$OIDC_DIR/oidc.log" 2>&1 </dev/null) 9>&- &
+    echo $! >"$OIDC_PID_FILE"
     local deadline=$((SECONDS + 30))
     until oidc_answers; do
       if ((SECONDS >= deadline)); then
@@ -364,7 +370,7 @@ stop_oidc() {
   [[ "$STATE_DIR" == "$ROOT/.kafka" && -f "$OIDC_PID_FILE" ]] || return 0
   local pid
   pid="$(cat "$OIDC_PID_FILE" 2>/dev/null || true)"
-  if [[ "$pid" =~ ^[0-9]+$ ]] && tr '\0' ' ' <"/proc/$pid/cmdline" 2>/dev/null | grep -q "scripts/oidc/serve.ts"; then
+  if [[ "$pid" =~ ^[0-9]+$ ]] && { tr '\0' ' ' <"/proc/$pid/cmdline"; } 2>/dev/null | grep -q "scripts/oidc/serve.ts"; then
     kill -TERM "$pid" 2>/dev/null || true
     wait_gone "$pid" 10 || kill -KILL "$pid" 2>/dev/null || true
   fi
