@@ -75,7 +75,7 @@ describe("the dev broker's OAUTHBEARER listener", () => {
     expect(await failureOf(describeAll(adminWith(tokens.access_token)))).toContain("Cluster authorization failed");
   });
 
-  it("refuses at authentication a token signed by another key, even one naming admin with the right claims", async () => {
+  it("refuses at authentication a token signed by another key, even naming admin with the right claims", async () => {
     // Kafka 4.1.1 accepts this unless the listener names BrokerJwtValidator (scripts/kafka.sh).
     const { privateKey } = await generateKeyPair("RS256");
     const now = Math.floor(Date.now() / 1000);
