@@ -1,5 +1,5 @@
 import { test, expect } from "./fixtures";
-import { behindTheConsolesBack, type Binding } from "./behind-the-back";
+import { basic, behindTheConsolesBack, journalBegun, topicBinding } from "./behind-the-back";
 
 /**
  * Time travel on the Access check (#20): once the history journal has begun, an ACL created
@@ -11,16 +11,7 @@ import { behindTheConsolesBack, type Binding } from "./behind-the-back";
 const RUN = `${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 7)}`;
 const TOPIC = `e2e-asof-${RUN}`;
 const PRINCIPAL = `User:e2e-asof-${RUN}`;
-const basic = (user: string) => `Basic ${Buffer.from(`${user}:${user}-secret`).toString("base64")}`;
-const READ: Binding = {
-  resourceType: "TOPIC",
-  resourceName: TOPIC,
-  patternType: "LITERAL",
-  principal: PRINCIPAL,
-  host: "*",
-  operation: "READ",
-  permissionType: "ALLOW",
-};
+const READ = topicBinding(TOPIC, PRINCIPAL, "READ");
 
 test.afterAll(async () => {
   await behindTheConsolesBack("delete", [READ]).catch(() => undefined);
@@ -40,18 +31,7 @@ test("the Access check as of before and after an ACL was created, and before the
   request,
 }) => {
   test.setTimeout(180_000);
-  let since: string | null = null;
-  await expect
-    .poll(
-      async () => {
-        const r = await request.get("/api/v1/drift?limit=1", { headers: { Authorization: basic("admin") } });
-        expect(r.status(), await r.text()).toBe(200);
-        since = ((await r.json()) as { reading: { since: string | null } }).reading.since;
-        return since;
-      },
-      { timeout: 100_000, intervals: [2_000] },
-    )
-    .not.toBeNull();
+  const since = await journalBegun(request);
 
   await page.waitForTimeout(1_100);
   const before = new Date().toISOString();
@@ -78,7 +58,7 @@ test("the Access check as of before and after an ACL was created, and before the
   await expect(page.getByTestId("decision")).toHaveText("ALLOWED");
   await expect(page.getByTestId("as-of")).toHaveCount(0);
 
-  const beforeJournal = new Date(Date.parse(since!) - 86_400_000).toISOString();
+  const beforeJournal = new Date(Date.parse(since) - 86_400_000).toISOString();
   const api = await request.get(
     `/api/v1/access-check?${new URLSearchParams({
       principal: PRINCIPAL,

@@ -1,6 +1,6 @@
 import { readFile } from "node:fs/promises";
 import { test, expect } from "./fixtures";
-import { behindTheConsolesBack, type Binding } from "./behind-the-back";
+import { basic, behindTheConsolesBack, journalBegun, topicBinding } from "./behind-the-back";
 
 /**
  * "What changed for alice" (#20): once the history journal has begun, an ACL for alice created
@@ -12,16 +12,7 @@ import { behindTheConsolesBack, type Binding } from "./behind-the-back";
 
 const RUN = `${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 7)}`;
 const TOPIC = `e2e-history-${RUN}`;
-const basic = (user: string) => `Basic ${Buffer.from(`${user}:${user}-secret`).toString("base64")}`;
-const binding = (operation: string): Binding => ({
-  resourceType: "TOPIC",
-  resourceName: TOPIC,
-  patternType: "LITERAL",
-  principal: "User:alice",
-  host: "*",
-  operation,
-  permissionType: "ALLOW",
-});
+const binding = (operation: string) => topicBinding(TOPIC, "User:alice", operation);
 
 test.afterAll(async () => {
   await behindTheConsolesBack("delete", [binding("READ"), binding("WRITE")]).catch(() => undefined);
@@ -32,16 +23,7 @@ test("alice's access history lists an outside and a console gain, and its CSV ha
   request,
 }) => {
   test.setTimeout(240_000);
-  await expect
-    .poll(
-      async () => {
-        const r = await request.get("/api/v1/drift?limit=1", { headers: { Authorization: basic("admin") } });
-        expect(r.status(), await r.text()).toBe(200);
-        return ((await r.json()) as { reading: { since: string | null } }).reading.since;
-      },
-      { timeout: 100_000, intervals: [2_000] },
-    )
-    .not.toBeNull();
+  await journalBegun(request);
   await page.waitForTimeout(1_100);
   const from = new Date().toISOString();
 

@@ -1,5 +1,5 @@
 import { test, expect } from "./fixtures";
-import { behindTheConsolesBack, type Binding } from "./behind-the-back";
+import { basic, behindTheConsolesBack, journalBegun, topicBinding } from "./behind-the-back";
 
 /**
  * Drift (#20): an ACL created straight through Kafka's admin API (outside the console) appears on
@@ -12,16 +12,7 @@ import { behindTheConsolesBack, type Binding } from "./behind-the-back";
 const RUN = `${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 7)}`;
 const TOPIC = `e2e-drift-${RUN}`;
 const PRINCIPAL = `User:e2e-drift-${RUN}`;
-const basic = (user: string) => `Basic ${Buffer.from(`${user}:${user}-secret`).toString("base64")}`;
-const binding = (operation: string): Binding => ({
-  resourceType: "TOPIC",
-  resourceName: TOPIC,
-  patternType: "LITERAL",
-  principal: PRINCIPAL,
-  host: "*",
-  operation,
-  permissionType: "ALLOW",
-});
+const binding = (operation: string) => topicBinding(TOPIC, PRINCIPAL, operation);
 
 test.afterAll(async () => {
   await behindTheConsolesBack("delete", [binding("READ"), binding("WRITE")]).catch(() => undefined);
@@ -33,16 +24,7 @@ test("an outside ACL appears on the Drift page after a read and is reverted thro
 }) => {
   test.setTimeout(240_000);
   // The journal records changes only once it has begun (its first read records the state, not changes).
-  await expect
-    .poll(
-      async () => {
-        const r = await request.get("/api/v1/drift?limit=1", { headers: { Authorization: basic("admin") } });
-        expect(r.status(), await r.text()).toBe(200);
-        return ((await r.json()) as { reading: { since: string | null } }).reading.since;
-      },
-      { timeout: 100_000, intervals: [2_000] },
-    )
-    .not.toBeNull();
+  await journalBegun(request);
 
   await behindTheConsolesBack("create", [binding("READ"), binding("WRITE")]);
   const row = (operation: string) =>

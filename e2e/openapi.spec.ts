@@ -2,6 +2,7 @@ import SwaggerParser from "@apidevtools/swagger-parser";
 // The JSON Schema 2020-12 validator the OpenAPI validator itself uses (its dependency).
 import Ajv2020, { type ValidateFunction } from "ajv/dist/2020.js";
 import type { APIRequestContext } from "@playwright/test";
+import { journalBegun } from "./behind-the-back";
 import { test, expect } from "./fixtures";
 
 /**
@@ -161,14 +162,7 @@ test(
     const signIn = await request.post("/api/v1/session", { data: ADMIN });
     expect(signIn.status()).toBe(200);
     // The history examples (what changed since the journal began) need the journal's first read.
-    await expect
-      .poll(
-        async () =>
-          ((await (await request.get("/api/v1/drift?limit=1")).json()) as { reading: { since: unknown } }).reading
-            .since,
-        { timeout: 100_000, intervals: [2_000] },
-      )
-      .not.toBeNull();
+    await journalBegun(request);
     const servedResponse = await request.get("/api/v1/openapi.json");
     expect(servedResponse.status()).toBe(200);
     const served = await servedResponse.json();

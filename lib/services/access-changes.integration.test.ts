@@ -7,42 +7,25 @@
  * principal (MARK) are looked at.
  */
 import { randomBytes, randomUUID } from "node:crypto";
-import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 
 vi.mock("server-only", () => ({}));
 process.env.CONSOLE_SECRET_KEY ??= randomBytes(32).toString("hex");
 
-const { useMigratedTestDatabase } = await import("@/test/db");
 const fx = await import("@/test/services/grant-fixtures");
+const { journalTestCluster } = await import("@/test/services/journal-fixture");
 const { createAclsAudited } = await import("./acls");
-const { readClusterForJournal, forgetJournalStateForTests } = await import("./journal");
+const { readClusterForJournal } = await import("./journal");
 const { accessChangesFor, accessChangesCsv, defaultPeriodStart } = await import("./access-changes");
 const { accessChangesQuerySchema } = await import("@/lib/schemas/access-changes");
-const { clearAuditRightsCache } = await import("./audit-view");
 const { timelineFor } = await import("./timeline");
 const { timelineQuerySchema } = await import("@/lib/schemas/timeline");
 
 const MARK = `it-changes-${randomBytes(4).toString("hex")}`;
 const PRINCIPAL = `User:${MARK}`;
 const topics = fx.topicNames(MARK);
-let db: Awaited<ReturnType<typeof useMigratedTestDatabase>>;
-let restoreEnv: () => void = () => undefined;
 
-beforeAll(async () => {
-  db = await useMigratedTestDatabase("access_changes");
-  restoreEnv = fx.setEnv({
-    KAFKA_REQUIRED_APPROVALS: undefined,
-    KAFKA_SERVICE_CREDENTIALS_FILE: undefined,
-    KAFKA_HISTORY_INTERVAL_SECONDS: "30",
-  });
-  await fx.useDevServicePrincipal();
-  forgetJournalStateForTests();
-  clearAuditRightsCache();
-});
-
-afterAll(async () => {
-  await fx.cleanUp(MARK, restoreEnv, db);
-});
+journalTestCluster("access_changes", MARK);
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 

@@ -6,42 +6,25 @@
  * the ACLs is refused. Only this run's names (MARK) are looked at.
  */
 import { randomBytes, randomUUID } from "node:crypto";
-import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 
 vi.mock("server-only", () => ({}));
 process.env.CONSOLE_SECRET_KEY ??= randomBytes(32).toString("hex");
 
-const { useMigratedTestDatabase } = await import("@/test/db");
 const { getPrisma } = await import("@/lib/db/client");
 const fx = await import("@/test/services/grant-fixtures");
+const { journalTestCluster } = await import("@/test/services/journal-fixture");
 const { createAclsAudited } = await import("./acls");
-const { readClusterForJournal, forgetJournalStateForTests } = await import("./journal");
+const { readClusterForJournal } = await import("./journal");
 const { explainAccess } = await import("./access-check");
-const { clearAuditRightsCache } = await import("./audit-view");
 const { effectivePermissionsExport, principalView } = await import("./effective-permissions-read");
 const { effectivePermissionsQuerySchema, principalViewQuerySchema } =
   await import("@/lib/schemas/effective-permissions");
 
 const MARK = `it-asof-${randomBytes(4).toString("hex")}`;
 const topics = fx.topicNames(MARK);
-let db: Awaited<ReturnType<typeof useMigratedTestDatabase>>;
-let restoreEnv: () => void = () => undefined;
 
-beforeAll(async () => {
-  db = await useMigratedTestDatabase("access_history");
-  restoreEnv = fx.setEnv({
-    KAFKA_REQUIRED_APPROVALS: undefined,
-    KAFKA_SERVICE_CREDENTIALS_FILE: undefined,
-    KAFKA_HISTORY_INTERVAL_SECONDS: "30",
-  });
-  await fx.useDevServicePrincipal();
-  forgetJournalStateForTests();
-  clearAuditRightsCache();
-});
-
-afterAll(async () => {
-  await fx.cleanUp(MARK, restoreEnv, db);
-});
+journalTestCluster("access_history", MARK);
 
 const ask = (topic: string, operation: "READ" | "WRITE", at: number, viewer = fx.admin) =>
   explainAccess(viewer, {

@@ -6,38 +6,22 @@
  * not). Only this run's names (MARK) are looked at: the broker is shared.
  */
 import { randomBytes } from "node:crypto";
-import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 
 vi.mock("server-only", () => ({}));
 process.env.CONSOLE_SECRET_KEY ??= randomBytes(32).toString("hex");
 
-const { useMigratedTestDatabase } = await import("@/test/db");
 const { getPrisma } = await import("@/lib/db/client");
 const fx = await import("@/test/services/grant-fixtures");
+const { journalTestCluster } = await import("@/test/services/journal-fixture");
 const { readClusterForJournal } = await import("./journal");
 const { acknowledgeDrift, listDriftFor, revertDrift } = await import("./drift");
 const { applyPlan } = await import("./plans");
-const { clearAuditRightsCache } = await import("./audit-view");
 
 const MARK = `it-drift-${randomBytes(4).toString("hex")}`;
 const topics = fx.topicNames(MARK);
-let db: Awaited<ReturnType<typeof useMigratedTestDatabase>>;
-let restoreEnv: () => void = () => undefined;
 
-beforeAll(async () => {
-  db = await useMigratedTestDatabase("drift");
-  restoreEnv = fx.setEnv({
-    KAFKA_REQUIRED_APPROVALS: undefined,
-    KAFKA_SERVICE_CREDENTIALS_FILE: undefined,
-    KAFKA_HISTORY_INTERVAL_SECONDS: "30",
-  });
-  await fx.useDevServicePrincipal();
-  clearAuditRightsCache();
-});
-
-afterAll(async () => {
-  await fx.cleanUp(MARK, restoreEnv, db);
-});
+journalTestCluster("drift", MARK);
 
 const entriesOf = async (viewer = fx.admin) => {
   const page = await listDriftFor(viewer, { limit: 200 });

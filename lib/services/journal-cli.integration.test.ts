@@ -9,16 +9,16 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { randomBytes } from "node:crypto";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 
 vi.mock("server-only", () => ({}));
 process.env.CONSOLE_SECRET_KEY ??= randomBytes(32).toString("hex");
 
 const { AclCli, runTool } = await import("@/scripts/bench/kafka-cli");
-const { useMigratedTestDatabase } = await import("@/test/db");
 const { getPrisma } = await import("@/lib/db/client");
 const fx = await import("@/test/services/grant-fixtures");
-const { readClusterForJournal, forgetJournalStateForTests } = await import("./journal");
+const { journalTestCluster } = await import("@/test/services/journal-fixture");
+const { readClusterForJournal } = await import("./journal");
 const { aclKey, quotaKey } = await import("@/lib/policy/history");
 
 const MARK = `it-cli-${randomBytes(4).toString("hex")}`;
@@ -28,8 +28,6 @@ const BOOTSTRAP = `127.0.0.1:${process.env.KAFKA_PORT ?? "9092"}`;
 const dir = mkdtempSync(path.join(tmpdir(), "ksc-journal-cli-"));
 const acls = new AclCli(BOOTSTRAP, dir, { username: "admin", password: "admin-secret" });
 const config = path.join(dir, "bench-admin.properties");
-let db: Awaited<ReturnType<typeof useMigratedTestDatabase>>;
-let restoreEnv: () => void = () => undefined;
 
 /** kafka-configs.sh as admin. */
 async function configs(args: string[]): Promise<void> {
@@ -49,18 +47,7 @@ const rate = quotaKey({ user: USER }, "producer_byte_rate");
 const entriesOf = (key: string) =>
   getPrisma().journalEntry.findMany({ where: { clusterId: "default", key }, orderBy: { id: "asc" } });
 
-beforeAll(async () => {
-  db = await useMigratedTestDatabase("journal_cli");
-  restoreEnv = fx.setEnv({
-    KAFKA_REQUIRED_APPROVALS: undefined,
-    KAFKA_SERVICE_CREDENTIALS_FILE: undefined,
-    KAFKA_HISTORY_INTERVAL_SECONDS: "30",
-  });
-  await fx.useDevServicePrincipal();
-  forgetJournalStateForTests();
-});
-
-afterAll(async () => {
+journalTestCluster("journal_cli", MARK, async () => {
   await acls.run(["--remove", "--force", ...aclArgs]).catch(() => undefined);
   await configs([
     "--alter",
@@ -72,7 +59,6 @@ afterAll(async () => {
     "producer_byte_rate",
   ]).catch(() => undefined);
   rmSync(dir, { recursive: true, force: true });
-  await fx.cleanUp(MARK, restoreEnv, db);
 });
 
 describe("changes made with kafka-acls.sh and kafka-configs.sh", () => {

@@ -8,14 +8,14 @@
  * run's names (MARK) are looked at.
  */
 import { randomBytes, randomUUID } from "node:crypto";
-import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 
 vi.mock("server-only", () => ({}));
 process.env.CONSOLE_SECRET_KEY ??= randomBytes(32).toString("hex");
 
-const { useMigratedTestDatabase } = await import("@/test/db");
 const { getPrisma } = await import("@/lib/db/client");
 const fx = await import("@/test/services/grant-fixtures");
+const { journalTestCluster } = await import("@/test/services/journal-fixture");
 const { createAclsAudited } = await import("./acls");
 const { readClusterForJournal, forgetJournalStateForTests } = await import("./journal");
 const { recordIntent } = await import("@/lib/db/audit");
@@ -23,22 +23,8 @@ const { aclKey } = await import("@/lib/policy/history");
 
 const MARK = `it-journal-${randomBytes(4).toString("hex")}`;
 const topics = fx.topicNames(MARK);
-let db: Awaited<ReturnType<typeof useMigratedTestDatabase>>;
-let restoreEnv: () => void = () => undefined;
 
-beforeAll(async () => {
-  db = await useMigratedTestDatabase("journal");
-  restoreEnv = fx.setEnv({
-    KAFKA_REQUIRED_APPROVALS: undefined,
-    KAFKA_SERVICE_CREDENTIALS_FILE: undefined,
-    KAFKA_HISTORY_INTERVAL_SECONDS: "30",
-  });
-  await fx.useDevServicePrincipal();
-});
-
-afterAll(async () => {
-  await fx.cleanUp(MARK, restoreEnv, db);
-});
+journalTestCluster("journal", MARK);
 
 const entriesOf = (key: string) =>
   getPrisma().journalEntry.findMany({ where: { clusterId: "default", key }, orderBy: { id: "asc" } });
