@@ -20,7 +20,6 @@ import {
   deleteScramUser,
   describeCredentials,
   scramCommand,
-  scramStaleMessage,
   upsertScramUser,
 } from "./scram-users";
 import { kafkaConfigOf } from "@/lib/kafka";
@@ -132,8 +131,6 @@ export const scramChangePlanKind: PlanKind<ScramChangePlanBody, Payload, ScramPl
             options,
           )
         : await deleteScramUser(viewer, { user: p.user, ...(p.mechanism ? { mechanism: p.mechanism } : {}) }, options);
-    if (!result.ok && result.code === "CONFLICT" && result.message === scramStaleMessage(p.user))
-      return { result, changed: false };
     return { result, changed: result.ok };
   },
 };

@@ -206,7 +206,7 @@ export function credentialsBasis(c: Credentials | null): string {
   );
 }
 
-export const scramStaleMessage = (user: string) =>
+const scramStaleMessage = (user: string) =>
   `The SCRAM credentials of ${user} changed since this preview; nothing was sent. Preview (review) again.`;
 
 function staleCredentials(user: string): ActionResult<never> {
