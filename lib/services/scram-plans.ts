@@ -15,13 +15,7 @@ import "server-only";
 import type { Viewer } from "@/lib/auth/sign-in";
 import type { ScramChangeResult, ScramChangePlanBody, ScramPlanPreview } from "@/lib/schemas/scram-users";
 import type { PlanKind } from "./plan-kind";
-import {
-  credentialsBasis,
-  deleteScramUser,
-  describeCredentials,
-  scramCommand,
-  upsertScramUser,
-} from "./scram-users";
+import { credentialsBasis, deleteScramUser, describeCredentials, scramCommand, upsertScramUser } from "./scram-users";
 import { kafkaConfigOf } from "@/lib/kafka";
 
 export const SCRAM_PLAN_KIND = "scram.change";
