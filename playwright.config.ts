@@ -1,4 +1,5 @@
 import { defineConfig, devices } from "@playwright/test";
+import { devOidcEnv } from "./scripts/oidc/dev-settings";
 
 const port = Number(process.env.E2E_PORT ?? 3100);
 const baseURL = `http://127.0.0.1:${port}`;
@@ -57,6 +58,8 @@ export default defineConfig({
       LOG_LEVEL: process.env.LOG_LEVEL ?? "warn",
       // The journal's background read (e2e/drift.spec.ts waits for it): every 10 s instead of every minute.
       KAFKA_HISTORY_INTERVAL_SECONDS: process.env.KAFKA_HISTORY_INTERVAL_SECONDS ?? "10",
+      // Single sign-on with the development provider, when the dev broker started it (e2e/sso.spec.ts).
+      ...devOidcEnv(process.cwd()),
     },
     url: `${baseURL}/sign-in`,
     reuseExistingServer: false,

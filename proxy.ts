@@ -55,7 +55,11 @@ import {
  */
 export async function proxy(request: NextRequest) {
   const settings = env();
-  const headerSettings = { cookieSecure: settings.COOKIE_SECURE, dev: settings.NODE_ENV === "development" };
+  const headerSettings = {
+    cookieSecure: settings.COOKIE_SECURE,
+    dev: settings.NODE_ENV === "development",
+    formActionOrigins: ssoOrigins(),
+  };
   const { pathname, search } = request.nextUrl;
   const isApi = pathname.startsWith("/api/");
   const secured = (response: NextResponse, csp = FALLBACK_CONTENT_SECURITY_POLICY) => {
@@ -129,12 +133,22 @@ export async function proxy(request: NextRequest) {
   // A session cookie of any cluster (ksc_session, ksc_session_<id>: lib/auth/current.ts).
   const hasSession = request.cookies.getAll().some((c) => isSessionCookieName(c.name));
   if (isApi) {
-    const isSignIn = pathname === "/api/v1/session" && request.method === "POST";
-    const hasBasic = request.headers.get("authorization")?.toLowerCase().startsWith("basic ") ?? false;
-    if (isSignIn || hasSession || hasBasic) return secured(NextResponse.next({ request: { headers: requestHeaders } }));
+    const isSignIn =
+      (pathname === "/api/v1/session" && request.method === "POST") ||
+      // Single sign-on's start and the provider's answer (#21): top-level GETs before any session exists.
+      (pathname.startsWith("/api/auth/oidc/") && request.method === "GET");
+    const scheme = request.headers.get("authorization")?.trimStart().split(" ")[0]?.toLowerCase();
+    const hasCredentials = scheme === "basic" || scheme === "bearer";
+    if (isSignIn || hasSession || hasCredentials)
+      return secured(NextResponse.next({ request: { headers: requestHeaders } }));
     return secured(
       NextResponse.json(
-        { error: "Sign in first, or send Kafka credentials with Authorization: Basic.", code: "UNAUTHENTICATED" },
+        {
+          error:
+            "Sign in first, or send Kafka credentials with Authorization: Basic (or the identity provider's access " +
+            "token with Authorization: Bearer, where single sign-on is configured).",
+          code: "UNAUTHENTICATED",
+        },
         { status: 401, headers: { "WWW-Authenticate": 'Basic realm="Kafka Security Console"' } },
       ),
     );
@@ -232,3 +246,14 @@ export const config = {
   // Static files anyone may fetch (the sign-in page shows the icons before a session exists).
   matcher: ["/((?!_next/static|_next/image|favicon.ico|icons/|robots.txt).*)"],
 };
+
+/** The single sign-on providers' origins (the sign-out form ends at theirs). */
+function ssoOrigins(): string[] {
+  const origins = new Set<string>();
+  try {
+    for (const c of clusters()) if (c.oidc) origins.add(new URL(c.oidc.issuer).origin);
+  } catch {
+    // Settings with problems: the settings check answers every request (scripts/server.ts).
+  }
+  return [...origins];
+}

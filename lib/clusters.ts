@@ -27,6 +27,7 @@ import { KAFKA_MECHANISMS, type KafkaCredential, type KafkaMechanism } from "./k
 import { authorizerConfigProblems, readAuthorizerConfig } from "./authorizer-config";
 import { parseKerberosRules, parseSslRules, splitKerberosRules } from "./policy";
 import type { AccessCheckAssumptions } from "./schemas/access-check";
+import { OIDC_VARIABLES, oidcFromVariables, oidcSchema, toOidcSettings, type OidcSettings } from "./oidc-settings";
 
 type Env = ClusterSettings | Readonly<Record<string, string | undefined>>;
 
@@ -65,6 +66,8 @@ export interface Cluster {
   requests: RequestPolicy;
   /** The history journal's background read and retention (#20, docs/history.md). */
   history: HistorySettings;
+  /** Single sign-on with an OpenID Connect provider (#21, docs/sso.md); null: password sign-in only. */
+  oidc: OidcSettings | null;
 }
 
 export interface HistorySettings {
@@ -210,6 +213,7 @@ export const SINGLE_CLUSTER_VARIABLES = [
   "KAFKA_RESOURCE_OWNERS",
   "KAFKA_HISTORY_INTERVAL_SECONDS",
   "KAFKA_HISTORY_RETENTION_DAYS",
+  ...(Object.keys(OIDC_VARIABLES) as (keyof typeof OIDC_VARIABLES)[]),
 ] as const satisfies readonly SettingName[];
 
 export const CLUSTERS_FILE_EXAMPLE = `# CLUSTERS_FILE=clusters.yaml (JSON works too)
@@ -316,6 +320,7 @@ const clusterSchema = z
     serviceCredentialsFile: nonBlank("serviceCredentialsFile").optional(),
     requests: requestPolicySchema.default(() => ({ ...DEFAULT_REQUEST_POLICY, owners: [] })),
     history: historySchema.default(() => ({ ...DEFAULT_HISTORY_SETTINGS })),
+    oidc: oidcSchema.optional(),
   })
   .strict()
   .superRefine((c, ctx) => {
@@ -502,6 +507,7 @@ export function parseClustersFile(text: string, file: string, clientId = DEFAULT
           : (readServiceCredentials(c.serviceCredentialsFile, c.id) as ServicePrincipal),
       requests: c.requests,
       history: c.history,
+      oidc: c.oidc === undefined ? null : toOidcSettings(c.oidc),
     };
   });
   return { clusters, defaultId: parsed.data.default ?? clusters[0]!.id, file };
@@ -539,6 +545,7 @@ function environmentCluster(env: Env): ClusterRegistry {
     "KAFKA_RESOURCE_OWNERS",
     "KAFKA_HISTORY_INTERVAL_SECONDS",
     "KAFKA_HISTORY_RETENTION_DAYS",
+    ...(Object.keys(OIDC_VARIABLES) as (keyof typeof OIDC_VARIABLES)[]),
   ]);
   const history = historySchema.safeParse({
     intervalSeconds: numberOrUndefined(e.KAFKA_HISTORY_INTERVAL_SECONDS),
@@ -578,6 +585,8 @@ function environmentCluster(env: Env): ClusterRegistry {
     if ("problems" in read) problems.push(...read.problems.map((p) => `KAFKA_SERVICE_CREDENTIALS_FILE: ${p}`));
     else servicePrincipal = read;
   }
+  const oidc = oidcFromVariables(e);
+  if (oidc !== null && "problems" in oidc) problems.push(...oidc.problems);
   if (problems.length > 0 || !kafka) throw new ClustersError(problems);
   return {
     clusters: [
@@ -595,6 +604,7 @@ function environmentCluster(env: Env): ClusterRegistry {
         servicePrincipal,
         requests: requests.success ? requests.data : DEFAULT_REQUEST_POLICY,
         history: history.success ? history.data : DEFAULT_HISTORY_SETTINGS,
+        oidc: oidc as OidcSettings | null,
       },
     ],
     defaultId: DEFAULT_CLUSTER_ID,

@@ -206,6 +206,41 @@ export const clusterSettingsSchema = z.object({
     "the brokers' Kerberos default realm (krb5.conf), which the Kerberos `DEFAULT` rule compares with",
     { default: 'unset (`""`)' },
   ),
+  KAFKA_OIDC_ISSUER: kafkaDoc(
+    z.string().optional(),
+    "single sign-on (docs/sso.md): the OpenID Connect provider's issuer URL; the sign-in page then offers " +
+      '"Sign in with …" and the console reaches Kafka with the person\'s access token (SASL/OAUTHBEARER). ' +
+      "In `CLUSTERS_FILE`: `oidc.issuer` (and the same names below)",
+    { default: "unset: password sign-in only" },
+  ),
+  KAFKA_OIDC_NAME: kafkaDoc(z.string().optional(), "the provider's name on the sign-in button", {
+    default: "the issuer's host",
+  }),
+  KAFKA_OIDC_CLIENT_ID: kafkaDoc(z.string().optional(), "the console's client id at the provider"),
+  KAFKA_OIDC_CLIENT_SECRET_FILE: kafkaDoc(z.string().optional(), "a file holding the client's secret", {
+    default: "unset: a public client (PKCE only)",
+  }),
+  KAFKA_OIDC_SCOPES: kafkaDoc(z.string().optional(), "scopes asked for, space-separated (must include `openid`)", {
+    default: "`openid profile offline_access`",
+  }),
+  KAFKA_OIDC_PRINCIPAL_CLAIM: kafkaDoc(
+    z.string().optional(),
+    "the access token's claim the brokers name the principal by (their `sasl.oauthbearer.sub.claim.name`)",
+    { default: "`sub`" },
+  ),
+  KAFKA_OIDC_AUDIENCE: kafkaDoc(
+    z.string().optional(),
+    "the audience access tokens must carry (the brokers' `sasl.oauthbearer.expected.audience`)",
+    { default: "unset: not checked" },
+  ),
+  KAFKA_OIDC_RESOURCE: kafkaDoc(z.string().optional(), "an RFC 8707 resource indicator to ask tokens for"),
+  KAFKA_OIDC_BOOTSTRAP_SERVERS: kafkaDoc(
+    z.string().optional(),
+    "the brokers' OAUTHBEARER listener, when it is not `KAFKA_BOOTSTRAP_SERVERS`",
+  ),
+  KAFKA_OIDC_ONLY: kafkaDoc(z.string().optional(), "`true`: offer only single sign-on (no password form)", {
+    default: "`false`",
+  }),
 });
 
 // ---- Console database --------------------------------------------------------------------

@@ -25,6 +25,7 @@
 import { spawn, type ChildProcess } from "node:child_process";
 import { existsSync, readdirSync, statSync } from "node:fs";
 import path from "node:path";
+import { devOidcEnv } from "./oidc/dev-settings";
 import { describeSecretKey, defaultDevKeyPath } from "../lib/auth/crypto";
 import { assertSettings } from "../lib/settings-check";
 import { clusters } from "../lib/clusters";
@@ -138,6 +139,15 @@ async function main() {
       `service principal: User:console-service, credentials ` +
         `in ${path.relative(root, env.KAFKA_SERVICE_CREDENTIALS_FILE)} (reads ACLs to decide who may approve ` +
         `token requests)`,
+    );
+  }
+
+  const sso = localBroker ? devOidcEnv(root, env) : null;
+  if (sso) {
+    Object.assign(env, sso);
+    log(
+      `single sign-on: "Sign in with the local provider" (${sso.KAFKA_OIDC_ISSUER}, the demo users and ` +
+        `passwords), Kafka reached as the person on ${sso.KAFKA_OIDC_BOOTSTRAP_SERVERS} (OAUTHBEARER)`,
     );
   }
 

@@ -5,6 +5,7 @@ import { safeNextPath } from "@/lib/auth/safe-next";
 import { SignInForm } from "./sign-in-form";
 import { clusters, findCluster } from "@/lib/clusters";
 import { Alert } from "@/components/ui/alert";
+import { isSsoFailureCode, SSO_FAILURE_MESSAGES, SSO_START_PATH } from "@/lib/auth/sso-http";
 
 export const metadata = { title: "Sign in" };
 export const dynamic = "force-dynamic";
@@ -12,9 +13,9 @@ export const dynamic = "force-dynamic";
 export default async function SignInPage({
   searchParams,
 }: {
-  searchParams: Promise<{ next?: string; ended?: string; cluster?: string }>;
+  searchParams: Promise<{ next?: string; ended?: string; cluster?: string; sso?: string }>;
 }) {
-  const { next, ended, cluster } = await searchParams;
+  const { next, ended, cluster, sso } = await searchParams;
   // The cluster to sign in to: the one asked for, else the one of the page to return to, else the one the browser is
   // on.
   const back = splitClusterPath(safeNextPath(next));
@@ -35,12 +36,47 @@ export default async function SignInPage({
             {safeNextPath(next) !== "/" ? " to return to the page you were on." : "."}
           </Alert>
         )}
-        <SignInForm
-          next={safeNextPath(next)}
-          clusters={clusters().map((c) => ({ id: c.id, displayName: c.displayName, mechanisms: c.saslMechanisms }))}
-          cluster={chosen}
-        />
+        {isSsoFailureCode(sso) && (
+          <Alert tone="error" title="Single sign-on did not sign you in">
+            {SSO_FAILURE_MESSAGES[sso]}
+          </Alert>
+        )}
+        <SsoLinks next={safeNextPath(next)} chosen={chosen} />
+        {!clusters().every((c) => c.oidc?.only) && (
+          <SignInForm
+            next={safeNextPath(next)}
+            clusters={clusters()
+              .filter((c) => !c.oidc?.only)
+              .map((c) => ({ id: c.id, displayName: c.displayName, mechanisms: c.saslMechanisms }))}
+            cluster={chosen}
+          />
+        )}
       </div>
     </main>
+  );
+}
+
+/**
+ * "Sign in with <provider>" for each cluster that has single sign-on (the chosen cluster first): a
+ * plain link (a GET), so it works without JavaScript and under the pages' content security policy.
+ */
+function SsoLinks({ next, chosen }: { next: string; chosen: string }) {
+  const withSso = clusters().filter((c) => c.oidc !== null);
+  if (withSso.length === 0) return null;
+  const several = clusters().length > 1;
+  const ordered = [...withSso].sort((a, b) => Number(b.id === chosen) - Number(a.id === chosen));
+  return (
+    <div className="stack sso-links">
+      {ordered.map((c) => {
+        const params = new URLSearchParams({ cluster: c.id, next });
+        return (
+          <a key={c.id} className="btn sso-link" href={`${SSO_START_PATH}?${params}`} data-testid={`sso-${c.id}`}>
+            Sign in with {c.oidc!.name}
+            {several ? ` to ${c.displayName}` : ""}
+          </a>
+        );
+      })}
+      {!clusters().every((c) => c.oidc?.only) && <p className="muted">or with your Kafka credentials:</p>}
+    </div>
   );
 }

@@ -16,6 +16,11 @@ export interface HeaderSettings {
   cookieSecure: boolean;
   /** `next dev` needs eval for React's debugging aids; production never does. */
   dev?: boolean;
+  /**
+   * Origins a form may end up at besides the console's own: the single sign-on providers, whose
+   * sign-out page the sign-out form's answer redirects to (browsers apply form-action to redirects).
+   */
+  formActionOrigins?: readonly string[];
 }
 
 /** The headers that do not depend on the kind of answer. */
@@ -55,7 +60,7 @@ export function pageContentSecurityPolicy(nonce: string, settings: HeaderSetting
     "connect-src 'self'",
     "object-src 'none'",
     "base-uri 'self'",
-    "form-action 'self'",
+    ["form-action 'self'", ...(settings.formActionOrigins ?? [])].join(" "),
     "frame-ancestors 'none'",
     ...(settings.cookieSecure ? ["upgrade-insecure-requests"] : []),
   ].join("; ");

@@ -8,6 +8,7 @@ import { redirect } from "next/navigation";
 import { cache } from "react";
 import { signInSchema } from "@/lib/schemas/session";
 import { viewerFromBasic, viewerFromSessionId, type Viewer } from "@/lib/auth/sign-in";
+import { viewerFromBearer } from "@/lib/auth/sso-sign-in";
 import { clientAddressFromHeaders } from "@/lib/auth/client-address";
 import { PAGE_PATH_HEADER, signInAgainPath } from "@/lib/auth/page-path";
 import { env } from "@/lib/env";
@@ -113,8 +114,9 @@ export function requestedCluster(request: Request): string | undefined {
 }
 
 /**
- * Cookie session or Basic credentials (mechanism from X-Kafka-Mechanism, default
- * SCRAM-SHA-512; cluster from X-Kafka-Cluster or `cluster`, default the default cluster).
+ * Cookie session, Basic credentials (mechanism from X-Kafka-Mechanism, default
+ * SCRAM-SHA-512; cluster from X-Kafka-Cluster or `cluster`, default the default cluster), or a
+ * Bearer access token of the cluster's single sign-on provider (lib/auth/sso-sign-in.ts).
  * A session answers only for its own cluster: a request naming another is refused.
  */
 export async function viewerForRequest(request: Request): Promise<ActionResult<Viewer>> {
@@ -137,6 +139,22 @@ export async function viewerForRequest(request: Request): Promise<ActionResult<V
       };
     }
     return viewerFromBasic(parsed.data, await clientAddress());
+  }
+  if (authorization?.toLowerCase().startsWith("bearer ")) {
+    const clusterId = cluster ?? defaultClusterId();
+    if (!findCluster(clusterId)?.oidc)
+      return {
+        ok: false,
+        code: "UNAUTHENTICATED",
+        message: `The cluster "${clusterId}" has no single sign-on: send Kafka credentials with Authorization: Basic.`,
+      };
+    const bearer = await viewerFromBearer(clusterId, authorization.slice(7).trim(), await clientAddress());
+    if (bearer.ok) return { ok: true, data: bearer.viewer };
+    return {
+      ok: false,
+      code: bearer.failure.code === "throttled" ? "THROTTLED" : "UNAUTHENTICATED",
+      message: bearer.failure.message,
+    };
   }
   const viewer = await getViewerOn(cluster ?? (await currentClusterId()));
   if (!viewer) {

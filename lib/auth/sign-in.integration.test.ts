@@ -14,7 +14,7 @@ import { resetEnvForTests } from "@/lib/env";
 import { closeAllConnections, lastCredentialRejection, listTopics, pooledConnectionCount } from "@/lib/kafka";
 import { deleteScramCredential } from "@/lib/kafka/scram";
 import { ADMIN, createScramUser, dropScramUser, runId } from "@/test/kafka/fixtures";
-import type { KafkaCredential } from "@/lib/kafka";
+import type { PasswordCredential as KafkaCredential } from "@/test/kafka/fixtures";
 
 let db: Awaited<ReturnType<typeof useMigratedTestDatabase>>;
 const savedEnv = {

@@ -44,6 +44,7 @@ import {
 import { defaultClusterId, findCluster } from "@/lib/clusters";
 import type { SignInInput } from "@/lib/schemas/session";
 import { toErrorResult } from "@/lib/kafka/error-result";
+import { isSsoSession, ssoCredential, ssoSessionLives } from "@/lib/auth/oidc-session";
 import type { ActionResult } from "@/lib/schemas/result";
 
 export interface Viewer {
@@ -80,6 +81,13 @@ export function credentialFor(input: SignInInput): ActionResult<KafkaCredential>
       code: "VALIDATION",
       message: `No cluster has the id "${clusterId}".`,
       fieldErrors: { cluster: ["Choose one of the clusters offered"] },
+    };
+  if (cluster.oidc?.only)
+    return {
+      ok: false,
+      code: "VALIDATION",
+      message: `${cluster.displayName} offers single sign-on only: sign in with ${cluster.oidc.name}.`,
+      fieldErrors: { cluster: [`Sign in with ${cluster.oidc.name}`] },
     };
   if (!cluster.saslMechanisms.includes(input.mechanism)) {
     const offered = cluster.saslMechanisms.join(", ");
@@ -237,6 +245,10 @@ export async function viewerFromSessionId(
   if (!sessionId) return null;
   const session = await getSession(sessionId, now);
   if (!session) return null;
+  if (isSsoSession(session)) {
+    if (!(await ssoSessionLives(sessionId, session))) return null;
+    return { sessionId, principal: session.principal, credential: ssoCredential(sessionId, session) };
+  }
   let password: string;
   try {
     ({ password } = JSON.parse(decryptSecret(session.encryptedCredential)) as { password: string });

@@ -125,3 +125,30 @@ export async function deleteExpiredSessions(now: Date = new Date()): Promise<num
   const { count } = await getPrisma().session.deleteMany({ where: { expiresAt: { lte: now } } });
   return count;
 }
+
+/**
+ * Replaces the session's stored credential under its row lock: `update` sees the credential as
+ * stored now (after any other instance's update) and returns the new one, or null to keep it.
+ * Answers the credential as stored afterwards, or null when the session is gone. Single sign-on
+ * refreshes its tokens this way, one refresh at a time per session across instances.
+ */
+export async function updateSessionCredential(
+  id: string,
+  update: (encryptedCredential: string) => Promise<string | null>,
+  timeoutMs = 30_000,
+): Promise<string | null> {
+  const idHash = hashSessionId(id);
+  return getPrisma().$transaction(
+    async (tx) => {
+      const rows = await tx.$queryRaw<{ encrypted_credential: string }[]>`
+        SELECT encrypted_credential FROM session WHERE id_hash = ${idHash} FOR UPDATE`;
+      const current = rows[0]?.encrypted_credential;
+      if (current === undefined) return null;
+      const next = await update(current);
+      if (next === null) return current;
+      await tx.session.update({ where: { idHash }, data: { encryptedCredential: next, verifiedAt: new Date() } });
+      return next;
+    },
+    { maxWait: 15_000, timeout: timeoutMs },
+  );
+}

@@ -16,7 +16,7 @@
  * Server-only: never import lib/kafka from a client component.
  */
 import { createHash } from "node:crypto";
-import { Admin } from "@platformatic/kafka";
+import { Admin, AuthenticationError, type SASLOptions } from "@platformatic/kafka";
 import { env } from "@/lib/env";
 import { clusterIdOf, clusterOf } from "@/lib/clusters";
 import type { KafkaConfig } from "@/lib/kafka-config";
@@ -56,9 +56,43 @@ export function maxAgeMs(): number {
   return env().CREDENTIAL_REVERIFY_MINUTES * 60_000;
 }
 
-/** How to reach the cluster a credential is for. */
-export function kafkaConfigOf(cred: Pick<KafkaCredential, "clusterId">): KafkaConfig {
-  return clusterOf(cred).kafka;
+/**
+ * How to reach the cluster a credential is for: its listener, or for a person signed in with
+ * single sign-on, the brokers' OAUTHBEARER listener when the cluster names one.
+ */
+export function kafkaConfigOf(cred: Pick<KafkaCredential, "clusterId" | "mechanism">): KafkaConfig {
+  const cluster = clusterOf(cred);
+  const oauthListener = cred.mechanism === "OAUTHBEARER" ? cluster.oidc?.bootstrapServers : null;
+  return oauthListener ? { ...cluster.kafka, bootstrapServers: [...oauthListener] } : cluster.kafka;
+}
+
+/**
+ * A broker refusing an OAUTHBEARER token answers `{"status":"invalid_token",…}` (RFC 7628) instead of
+ * failing the exchange: the refusal must end the authentication, once (the client's own validator
+ * calls back twice and goes on as if authenticated).
+ */
+function refuseInvalidToken(authBytes: Buffer, callback: (error: Error | null, authBytes: Buffer) => void): void {
+  let status: unknown;
+  try {
+    status = authBytes.length > 0 ? (JSON.parse(authBytes.toString("utf8")) as { status?: unknown }).status : undefined;
+  } catch {
+    status = undefined;
+  }
+  if (typeof status === "string" && status !== "success")
+    callback(
+      new AuthenticationError(`SASL authentication failed: the broker refused the token (${status}).`),
+      authBytes,
+    );
+  else callback(null, authBytes);
+}
+
+/** The SASL options of a credential: its password, or the person's current access token. */
+export function saslOf(cred: KafkaCredential): SASLOptions {
+  if (cred.mechanism !== "OAUTHBEARER")
+    return { mechanism: cred.mechanism, username: cred.username, password: cred.password };
+  const oauth = cred.oauth;
+  if (!oauth) throw new Error("an OAUTHBEARER credential needs its token");
+  return { mechanism: "OAUTHBEARER", token: oauth.token, authBytesValidator: refuseInvalidToken };
 }
 
 /** Users are per cluster: alice on one cluster is not alice on another. */
@@ -99,6 +133,8 @@ export function principalOf(cred: Pick<KafkaCredential, "username">): string {
 }
 
 function poolKey(cred: KafkaCredential): string {
+  // A session's connections outlive its tokens: they re-authenticate with the next one.
+  if (cred.oauth) return `${clusterIdOf(cred)}\u0000OAUTHBEARER\u0000${cred.username}\u0000${cred.oauth.key}`;
   const passwordHash = createHash("sha256").update(cred.password).digest("hex");
   return `${clusterIdOf(cred)}\u0000${cred.mechanism}\u0000${cred.username}\u0000${passwordHash}`;
 }
@@ -112,7 +148,7 @@ export function createAdmin(
   return new Admin({
     clientId: config.clientId,
     bootstrapBrokers: config.bootstrapServers,
-    sasl: { mechanism: cred.mechanism, username: cred.username, password: cred.password },
+    sasl: saslOf(cred),
     ...(config.tls ? { tls: config.tls } : {}),
     connectTimeout: 5_000,
     requestTimeout: 30_000,
@@ -148,8 +184,8 @@ export async function withAdmin<T>(
   api: string | Omit<ErrorContext, "principal">,
   fn: (admin: Admin) => Promise<T>,
 ): Promise<T> {
-  const ctx: ErrorContext =
-    typeof api === "string" ? { api, principal: principalOf(cred) } : { ...api, principal: principalOf(cred) };
+  const who = { principal: principalOf(cred), oauth: cred.mechanism === "OAUTHBEARER" };
+  const ctx: ErrorContext = typeof api === "string" ? { api, ...who } : { ...api, ...who };
   const key = poolKey(cred);
   const now = Date.now();
   let entry = pool.entries.get(key);
@@ -235,8 +271,13 @@ export async function verifyCredentials(
   cred: KafkaCredential,
   config: KafkaConfig = kafkaConfigOf(cred),
 ): Promise<{ principal: string }> {
-  const ctx: ErrorContext = { api: "SaslAuthenticate", principal: principalOf(cred), tls: config.tls !== undefined };
-  if (cred.username.length === 0 || cred.password.length === 0) {
+  const ctx: ErrorContext = {
+    api: "SaslAuthenticate",
+    principal: principalOf(cred),
+    tls: config.tls !== undefined,
+    oauth: cred.mechanism === "OAUTHBEARER",
+  };
+  if (cred.username.length === 0 || (cred.password.length === 0 && !cred.oauth)) {
     throw new KafkaOperationError({
       code: "SASL_AUTHENTICATION_FAILED",
       api: ctx.api,

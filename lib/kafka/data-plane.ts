@@ -11,7 +11,7 @@ import {
   stringDeserializers,
   stringSerializers,
 } from "@platformatic/kafka";
-import { kafkaConfigOf, principalOf, withAdmin } from "./client";
+import { kafkaConfigOf, principalOf, saslOf, withAdmin } from "./client";
 import { findProtocolError, toKafkaOperationError, type KafkaErrorInfo, errorInfoFor } from "./errors";
 import type { KafkaCredential } from "./types";
 
@@ -20,7 +20,7 @@ function baseOptions(cred: KafkaCredential) {
   return {
     clientId: config.clientId,
     bootstrapBrokers: config.bootstrapServers,
-    sasl: { mechanism: cred.mechanism, username: cred.username, password: cred.password },
+    sasl: saslOf(cred),
     ...(config.tls ? { tls: config.tls } : {}),
     connectTimeout: 5_000,
     retries: 1,

@@ -80,6 +80,8 @@ export interface ErrorContext {
   resources?: Partial<Record<ResourceType, string>>;
   /** Whether the connection was made over TLS (SASL_SSL); lets a plaintext/TLS mismatch be named. */
   tls?: boolean;
+  /** Whether the caller authenticates with an access token (single sign-on), not a password. */
+  oauth?: boolean;
 }
 
 /** Kafka's numeric error code -> its name (`31` -> `CLUSTER_AUTHORIZATION_FAILED`). */
@@ -221,7 +223,10 @@ export function toKafkaOperationError(error: unknown, ctx: ErrorContext): KafkaO
       {
         code: "SASL_AUTHENTICATION_FAILED",
         api: ctx.api,
-        message: `Kafka rejected the credentials of ${username}: wrong username, password or SASL mechanism.`,
+        message: ctx.oauth
+          ? `Kafka refused the sign-in of ${username}: the access token expired, was revoked, or is not from a ` +
+            "provider the brokers trust. Sign in again."
+          : `Kafka rejected the credentials of ${username}: wrong username, password or SASL mechanism.`,
         kafkaMessage: protocol?.kafkaMessage ?? null,
         missing: [],
       },

@@ -249,7 +249,9 @@ function credentialKey(credential: KafkaCredential): string {
   return (
     "credential:" +
     createHash("sha256")
-      .update(`${credential.mechanism}\u0000${credential.username}\u0000${credential.password}`)
+      .update(
+        `${credential.mechanism}\u0000${credential.username}\u0000${credential.oauth?.key ?? credential.password}`,
+      )
       .digest("hex")
   );
 }

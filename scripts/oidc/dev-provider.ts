@@ -29,6 +29,11 @@ export interface DevOidcClient {
   clientSecret: string;
   redirectUris: string[];
   postLogoutRedirectUris?: string[];
+  /**
+   * Accept these loopback addresses on any port (OAuth's native-application rule): the console
+   * runs on 3000 for `npm start`, on another port in the end-to-end tests.
+   */
+  anyLoopbackPort?: boolean;
 }
 
 export interface DevOidcOptions {
@@ -117,6 +122,7 @@ export async function startDevOidcProvider(options: DevOidcOptions): Promise<Dev
       grant_types: ["authorization_code", "refresh_token"],
       response_types: ["code"],
       token_endpoint_auth_method: "client_secret_basic",
+      ...(c.anyLoopbackPort ? { application_type: "native" as const } : {}),
     })),
     jwks: { keys: [jwk] },
     cookies: { keys: [randomBytes(32).toString("hex")] },

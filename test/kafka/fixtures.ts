@@ -6,7 +6,7 @@
 import { randomBytes } from "node:crypto";
 import { deleteAcls } from "@/lib/kafka/acls";
 import { deleteScramCredential, upsertScramCredential } from "@/lib/kafka/scram";
-import type { KafkaCredential } from "@/lib/kafka/types";
+import type { KafkaCredential, KafkaMechanism } from "@/lib/kafka/types";
 
 export const ADMIN: KafkaCredential = { username: "admin", password: "admin-secret", mechanism: "SCRAM-SHA-512" };
 
@@ -15,7 +15,10 @@ export function runId(): string {
 }
 
 /** Creates a SCRAM-SHA-512 user with no ACLs; returns its credential. */
-export async function createScramUser(username: string): Promise<KafkaCredential> {
+/** A password credential (not OAUTHBEARER): what the sign-in form takes. */
+export type PasswordCredential = KafkaCredential & { mechanism: KafkaMechanism };
+
+export async function createScramUser(username: string): Promise<PasswordCredential> {
   const password = `${username}-pw-${runId()}`;
   await upsertScramCredential(ADMIN, username, "SCRAM-SHA-512", password);
   return { username, password, mechanism: "SCRAM-SHA-512" };

@@ -66,18 +66,31 @@ export async function signInThroughForm(
     nonce,
     ...(params.resource ? { resource: params.resource } : {}),
   });
+  return { submitted: await submitLoginForm(url, redirectUri, user, password), verifier, state, nonce };
+}
+
+/**
+ * Opens a provider's authorization address `url` as a browser would and submits its sign-in form:
+ * the client's callback address with the answer (once the provider redirects to `redirectUri`), or
+ * the provider's page when it did not (a refused password).
+ */
+export async function submitLoginForm(
+  url: URL,
+  redirectUri: string,
+  user: string,
+  password: string,
+): Promise<Response | URL> {
   const browser = new FormBrowser(redirectUri);
   const form = await browser.follow(url.href);
   if (form instanceof URL) throw new Error(`no sign-in form: ${form.href}`);
   const html = await form.text();
   const action = /action="(\/interaction\/[^"]+\/login)"/.exec(html)?.[1];
   if (action === undefined) throw new Error(`no sign-in form (${form.status}): ${html.slice(0, 200)}`);
-  const submitted = await browser.follow(new URL(action, url).href, {
+  return browser.follow(new URL(action, url).href, {
     method: "POST",
     headers: { "content-type": "application/x-www-form-urlencoded" },
     body: new URLSearchParams({ username: user, password }).toString(),
   });
-  return { submitted, verifier, state, nonce };
 }
 
 /** Signs `user` in and exchanges the code: the tokens. */
