@@ -165,6 +165,9 @@ async function main() {
     banner("services");
     let ready = true;
     if (!process.env.KAFKA_BOOTSTRAP_SERVERS) {
+      // The development OpenID provider (started with the broker) issues 60 s access tokens in the tests, so
+      // e2e/sso.spec.ts sees one refreshed while its page is open.
+      process.env.OIDC_DEV_ACCESS_TOKEN_SECONDS ??= "60";
       const alreadyUp = (await run("bash", ["scripts/kafka.sh", "status"])) === 0;
       if (!alreadyUp) {
         if ((await run("bash", ["scripts/kafka.sh", "start"])) !== 0) ready = false;

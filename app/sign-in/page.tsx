@@ -22,7 +22,9 @@ export default async function SignInPage({
   const chosen =
     [cluster, back.clusterId].find((id) => id !== undefined && id !== null && findCluster(id)) ??
     (await currentClusterId());
-  if (await getViewerOn(chosen)) redirect(clusterHrefOn(chosen, back.rest));
+  const viewer = await getViewerOn(chosen);
+  // A failed single sign-on says why even to a browser still signed in (a replayed answer), then leads back.
+  if (viewer && !isSsoFailureCode(sso)) redirect(clusterHrefOn(chosen, back.rest));
   return (
     <main className="signin-wrap">
       <div className="card signin">
@@ -41,8 +43,16 @@ export default async function SignInPage({
             {SSO_FAILURE_MESSAGES[sso]}
           </Alert>
         )}
-        <SsoLinks next={safeNextPath(next)} chosen={chosen} />
-        {!clusters().every((c) => c.oidc?.only) && (
+        {viewer ? (
+          <p>
+            <a className="btn" href={clusterHrefOn(chosen, back.rest)}>
+              Continue as {viewer.principal}
+            </a>
+          </p>
+        ) : (
+          <SsoLinks next={safeNextPath(next)} chosen={chosen} />
+        )}
+        {!viewer && !clusters().every((c) => c.oidc?.only) && (
           <SignInForm
             next={safeNextPath(next)}
             clusters={clusters()
