@@ -15,6 +15,8 @@ import { checkSettings } from "./settings-check";
 const dir = mkdtempSync(path.join(tmpdir(), "ksc-clusters-"));
 const ca = path.join(dir, "ca.pem");
 writeFileSync(ca, "-----BEGIN CERTIFICATE-----\nMIIB\n-----END CERTIFICATE-----\n");
+const oidcSecret = path.join(dir, "oidc-secret");
+writeFileSync(oidcSecret, "s3cret-of-the-client\n");
 
 function file(name: string, text: string): string {
   const p = path.join(dir, name);
@@ -73,8 +75,24 @@ describe("without CLUSTERS_FILE: the environment's one cluster", () => {
 
 describe("a clusters file", () => {
   it("reads the example of docs/clusters.md (YAML), the default first named by `default`", () => {
-    const registry = parseClustersFile(CLUSTERS_FILE_EXAMPLE.replace("/etc/kafka/ca.pem", ca), "clusters.yaml");
+    const registry = parseClustersFile(
+      CLUSTERS_FILE_EXAMPLE.replace("/etc/kafka/ca.pem", ca).replace("/etc/kafka-console/okta-secret", oidcSecret),
+      "clusters.yaml",
+    );
     expect(registry.defaultId).toBe("dev");
+    expect(registry.clusters[0]!.oidc).toBeNull();
+    expect(registry.clusters[1]!.oidc).toEqual({
+      name: "Okta",
+      issuer: "https://example.okta.com/oauth2/default",
+      clientId: "kafka-security-console",
+      clientSecret: "s3cret-of-the-client",
+      scopes: ["openid", "profile", "offline_access", "kafka"],
+      principalClaim: "sub",
+      audience: "api://kafka",
+      resource: null,
+      bootstrapServers: ["kafka-1.example:9097"],
+      only: false,
+    });
     expect(registry.clusters.map((c) => [c.id, c.displayName])).toEqual([
       ["dev", "Development"],
       ["prod-eu", "Production (EU)"],
@@ -305,6 +323,68 @@ describe("the console's service principal (a credentials file per cluster)", () 
     expect(clusterProblems({ CLUSTERS_FILE: inFile, KAFKA_SERVICE_CREDENTIALS_FILE: open })[0]).toBe(
       "KAFKA_SERVICE_CREDENTIALS_FILE: set together with CLUSTERS_FILE; the clusters file describes every " +
         "cluster, so say it there",
+    );
+  });
+});
+
+describe("single sign-on settings (#21)", () => {
+  const oidcVariables = {
+    KAFKA_OIDC_ISSUER: "http://127.0.0.1:9400",
+    KAFKA_OIDC_CLIENT_ID: "kafka-security-console",
+    KAFKA_OIDC_CLIENT_SECRET_FILE: oidcSecret,
+    KAFKA_OIDC_PRINCIPAL_CLAIM: "preferred_username",
+    KAFKA_OIDC_BOOTSTRAP_SERVERS: "127.0.0.1:9096",
+    KAFKA_OIDC_ONLY: "true",
+  };
+
+  it("reads the KAFKA_OIDC_* variables into the one cluster, with defaults for scopes and name", () => {
+    const [cluster] = loadClusters(oidcVariables).clusters;
+    expect(cluster!.oidc).toEqual({
+      name: "127.0.0.1:9400",
+      issuer: "http://127.0.0.1:9400",
+      clientId: "kafka-security-console",
+      clientSecret: "s3cret-of-the-client",
+      scopes: ["openid", "profile", "offline_access"],
+      principalClaim: "preferred_username",
+      audience: null,
+      resource: null,
+      bootstrapServers: ["127.0.0.1:9096"],
+      only: true,
+    });
+    expect(loadClusters({}).clusters[0]!.oidc).toBeNull();
+  });
+
+  it("names every problem: plain http to another host, no openid scope, an unreadable secret, no issuer", () => {
+    expect(
+      clusterProblems({
+        ...oidcVariables,
+        KAFKA_OIDC_ISSUER: "http://idp.example.com",
+        KAFKA_OIDC_SCOPES: "profile kafka",
+        KAFKA_OIDC_CLIENT_SECRET_FILE: path.join(dir, "missing"),
+        KAFKA_OIDC_ONLY: "maybe",
+      }),
+    ).toEqual([
+      "KAFKA_OIDC_ONLY: must be true or false",
+      expect.stringContaining("KAFKA_OIDC_ISSUER: issuer must be an https:// URL"),
+      expect.stringMatching(/KAFKA_OIDC_CLIENT_SECRET_FILE: .*missing cannot be read/),
+      expect.stringContaining('KAFKA_OIDC_SCOPES: scopes must include "openid"'),
+    ]);
+    expect(clusterProblems({ KAFKA_OIDC_CLIENT_ID: "x" })).toEqual([
+      "KAFKA_OIDC_CLIENT_ID: set without KAFKA_OIDC_ISSUER, which names the provider",
+    ]);
+  });
+
+  it("refuses the variables beside a clusters file, and checks a file's oidc block with its place named", () => {
+    const file = path.join(dir, "sso-clusters.yaml");
+    writeFileSync(
+      file,
+      "clusters:\n  - id: dev\n    bootstrapServers: [127.0.0.1:9092]\n    oidc: { issuer: https://idp.example }\n",
+    );
+    expect(clusterProblems({ CLUSTERS_FILE: file })).toEqual([
+      expect.stringContaining("clusters[0].oidc.clientId: clientId must be a string"),
+    ]);
+    expect(clusterProblems({ CLUSTERS_FILE: file, KAFKA_OIDC_ISSUER: "https://idp.example" })).toContainEqual(
+      expect.stringContaining("KAFKA_OIDC_ISSUER: set together with CLUSTERS_FILE"),
     );
   });
 });

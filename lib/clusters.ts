@@ -241,6 +241,16 @@ clusters:
       maxGrantMinutes: 240
       owners:                       # only these approve changes on their resources (and super users)
         - { resourceType: TOPIC, prefix: payments-, principals: [User:payments-lead], maxGrantMinutes: 60 }
+    oidc:                           # single sign-on (docs/sso.md); the brokers need an OAUTHBEARER listener
+      name: Okta                    # "Sign in with Okta"
+      issuer: https://example.okta.com/oauth2/default
+      clientId: kafka-security-console
+      clientSecretFile: /etc/kafka-console/okta-secret   # omit for a public client (PKCE only)
+      scopes: [openid, profile, offline_access, kafka]
+      principalClaim: sub           # the brokers' sasl.oauthbearer.sub.claim.name
+      audience: api://kafka         # the brokers' sasl.oauthbearer.expected.audience
+      bootstrapServers: [kafka-1.example:9097]  # the OAUTHBEARER listener, if not bootstrapServers
+      # only: true                  # no password form for this cluster
     principalMapping:
       sslRules: "RULE:^CN=([^,]*),.*$/$1/L,DEFAULT"
       kerberosRules: DEFAULT

@@ -138,17 +138,15 @@ export function oidcFromVariables(
     return { problems: [`${set.map(([n]) => n).join(", ")}: set without KAFKA_OIDC_ISSUER, which names the provider`] };
   const input: Record<string, unknown> = {};
   for (const [name, key] of set) input[key] = env[name as keyof typeof OIDC_VARIABLES]!.trim();
+  const problems: string[] = [];
   if (input.only !== undefined) {
-    const text = String(input.only).toLowerCase();
-    input.only =
-      text === "true" || text === "1" || text === "yes"
-        ? true
-        : text === "false" || text === "0" || text === "no"
-          ? false
-          : text;
+    const text = env.KAFKA_OIDC_ONLY!.trim().toLowerCase();
+    input.only = ["true", "1", "yes"].includes(text);
+    if (!input.only && !["false", "0", "no"].includes(text)) problems.push("KAFKA_OIDC_ONLY: must be true or false");
   }
   const parsed = oidcSchema.safeParse(input);
-  if (parsed.success) return toOidcSettings(parsed.data);
   const names = Object.fromEntries(Object.entries(OIDC_VARIABLES).map(([n, k]) => [k, n]));
-  return { problems: parsed.error.issues.map((i) => `${names[String(i.path[0])] ?? "KAFKA_OIDC_*"}: ${i.message}`) };
+  if (!parsed.success)
+    problems.push(...parsed.error.issues.map((i) => `${names[String(i.path[0])] ?? "KAFKA_OIDC_*"}: ${i.message}`));
+  return parsed.success && problems.length === 0 ? toOidcSettings(parsed.data) : { problems };
 }

@@ -1,10 +1,8 @@
 "use server";
 
 import { cookies, headers } from "next/headers";
-import { endSessionUrl } from "@/lib/auth/oidc";
-import { ssoTokensOf } from "@/lib/auth/oidc-session";
+import { providerSignOutUrl } from "@/lib/auth/oidc-session";
 import { consoleOrigin } from "@/lib/auth/sso-http";
-import { getSession } from "@/lib/db/session";
 import { redirect } from "next/navigation";
 import {
   CLUSTER_COOKIE,
@@ -47,21 +45,13 @@ export async function signOutAction(): Promise<void> {
   // A session that already ended still gets its cookie cleared.
   const viewer = await getViewer();
   const clusterId = await currentClusterId();
-  // Single sign-on: the provider's session ends too, where it offers that (RP-initiated logout).
-  const sso = viewer?.sessionId ? await ssoSignOutTarget(viewer.sessionId, clusterId) : null;
+  // Single sign-on: the provider's session ends too, where it offers that (RP-initiated logout); it
+  // sends the browser back to the sign-in page.
+  const atProvider = viewer?.sessionId
+    ? await providerSignOutUrl(viewer.sessionId, clusterId, `${consoleOrigin(await headers())}/sign-in`)
+    : null;
   if (viewer) await runChange("session.sign-out", { viewer, input: undefined });
   (await cookies()).delete(sessionCookieName(clusterId));
-  const signInPage = clustersInAddresses() ? `/sign-in?cluster=${encodeURIComponent(clusterId)}` : "/sign-in";
-  if (sso) {
-    const origin = consoleOrigin(await headers());
-    const url = await endSessionUrl(clusterId, sso.idToken, `${origin}${signInPage}`);
-    if (url) redirect(url.href);
-  }
-  redirect(signInPage);
-}
-
-async function ssoSignOutTarget(sessionId: string, clusterId: string): Promise<{ idToken: string | null } | null> {
-  const session = await getSession(sessionId);
-  const tokens = session && session.clusterId === clusterId ? ssoTokensOf(session) : null;
-  return tokens ? { idToken: tokens.idToken } : null;
+  if (atProvider) redirect(atProvider.href);
+  redirect(clustersInAddresses() ? `/sign-in?cluster=${encodeURIComponent(clusterId)}` : "/sign-in");
 }

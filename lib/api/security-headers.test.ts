@@ -53,6 +53,14 @@ describe("security headers", () => {
     expect(pageContentSecurityPolicy("n", { cookieSecure: false, dev: true })).toContain("'unsafe-eval'");
   });
 
+  it("pages: forms end only at the console, or at a single sign-on provider's sign-out (#21)", () => {
+    const formAction = (csp: string) => csp.split("; ").find((d) => d.startsWith("form-action "));
+    expect(formAction(pageContentSecurityPolicy("n", { cookieSecure: false }))).toBe("form-action 'self'");
+    expect(
+      formAction(pageContentSecurityPolicy("n", { cookieSecure: false, formActionOrigins: ["https://idp.example"] })),
+    ).toBe("form-action 'self' https://idp.example");
+  });
+
   it("everything else: nothing may run or frame it", () => {
     expect(FALLBACK_CONTENT_SECURITY_POLICY).toContain("default-src 'none'");
     expect(FALLBACK_CONTENT_SECURITY_POLICY).toContain("frame-ancestors 'none'");

@@ -17,7 +17,7 @@ import { decryptSecret, encryptSecret } from "@/lib/auth/crypto";
 import { recordAudit } from "@/lib/db/audit";
 import { deleteSession, getSession, hashSessionId, updateSessionCredential, type Session } from "@/lib/db/session";
 import { closeConnectionsFor, type KafkaCredential } from "@/lib/kafka";
-import { refreshTokens, RefreshError, type SsoTokens } from "./oidc";
+import { endSessionUrl, refreshTokens, RefreshError, type SsoTokens } from "./oidc";
 
 export const SSO_MECHANISM = "OAUTHBEARER";
 
@@ -142,11 +142,23 @@ export async function ssoSessionLives(sessionId: string, session: Session): Prom
   return !("ended" in (await freshTokens(sessionId, session, tokens)));
 }
 
-/** The ID token and subject of a session, for sign-out at the provider (null: not a readable SSO session). */
-export function ssoTokensOf(session: Session): SsoTokens | null {
+/**
+ * Where to send the browser after the console's sign-out so the provider's session ends too: its
+ * end-session address with this session's ID token (null: not a single sign-on session of
+ * `clusterId`, or the provider offers no sign-out). Read before the session is deleted.
+ */
+export async function providerSignOutUrl(
+  sessionId: string,
+  clusterId: string,
+  postLogoutRedirectUri: string,
+): Promise<URL | null> {
+  const session = await getSession(sessionId);
+  if (!session || session.clusterId !== clusterId || !isSsoSession(session)) return null;
+  let idToken: string | null;
   try {
-    return isSsoSession(session) ? decodeTokens(session.encryptedCredential) : null;
+    idToken = decodeTokens(session.encryptedCredential).idToken;
   } catch {
-    return null;
+    idToken = null;
   }
+  return endSessionUrl(clusterId, idToken, postLogoutRedirectUri);
 }

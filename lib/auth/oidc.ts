@@ -166,7 +166,8 @@ function describe(error: unknown): string {
 function isNetworkFailure(error: unknown): boolean {
   if (error instanceof SsoError) return error.code === "unavailable";
   if (error instanceof client.ResponseBodyError || error instanceof client.AuthorizationResponseError) return false;
-  const text = `${(error as Error)?.name} ${(error as Error)?.message} ${String((error as Error)?.cause ?? "")}`;
+  const cause = (error as { cause?: unknown })?.cause;
+  const text = [error, cause].map((e) => (e instanceof Error ? `${e.name} ${e.message}` : String(e))).join(" ");
   return /fetch failed|ECONNREFUSED|ECONNRESET|ETIMEDOUT|timeout|aborted|ENOTFOUND|EAI_AGAIN/i.test(text);
 }
 

@@ -22,7 +22,7 @@ import {
 import { getPrisma } from "@/lib/db/client";
 import { getSession, hashSessionId } from "@/lib/db/session";
 import { resetEnvForTests } from "@/lib/env";
-import { closeAllConnections, describeAcls, listTopics, pooledConnectionCount } from "@/lib/kafka";
+import { closeAllConnections, describeAcls, listTopics, pooledConnectionCount, verifyCredentials } from "@/lib/kafka";
 import { ANY_ACL_FILTER } from "@/lib/policy";
 import { subjectOf } from "@/scripts/oidc/dev-provider";
 import { devOidcEnv } from "@/scripts/oidc/dev-settings";
@@ -265,6 +265,18 @@ describe("API callers with the provider's access token (Bearer)", () => {
     const bearer = await viewerFromBearer(CLUSTER, forged, nextClient());
     expect(bearer.ok).toBe(false);
     if (!bearer.ok) expect(bearer.failure.message).toContain("not signed by the provider's keys");
+    // Kafka refuses it too, at once and as an authentication failure (not a later "invalid SASL state").
+    const credential = {
+      username: "admin",
+      password: "",
+      mechanism: "OAUTHBEARER" as const,
+      clusterId: CLUSTER,
+      oauth: { key: "forged", token: async () => forged },
+    };
+    await expect(verifyCredentials(credential)).rejects.toMatchObject({
+      code: "SASL_AUTHENTICATION_FAILED",
+      message: expect.stringContaining("Kafka refused the sign-in of admin"),
+    });
   });
 
   it("refuses a genuine token for another audience or from another issuer, and an expired one", async () => {
