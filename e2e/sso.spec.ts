@@ -83,7 +83,7 @@ test("alice signs in with the provider's own page and is User:alice; the console
   ).toBe(true);
 });
 
-test("admin signed in with the provider makes a change Kafka allows, then signs out of the console and the provider", async ({
+test("admin (single sign-on) makes a change Kafka allows, then signs out of the console and the provider", async ({
   browser,
 }) => {
   const page = await newPage(browser);

@@ -75,7 +75,7 @@ async function discover(settings: OidcSettings): Promise<Provider> {
   } catch (error) {
     throw new SsoError(
       "unavailable",
-      `The identity provider (${settings.name}) cannot be reached: ${error instanceof Error ? error.message : String(error)}.`,
+      `The identity provider (${settings.name}) cannot be reached: ${describe(error)}.`,
     );
   }
   const jwksUri = config.serverMetadata().jwks_uri;

@@ -97,7 +97,7 @@ async function ageTokens(sessionId: string): Promise<SsoTokens> {
 }
 
 describe("sign-in with the provider", () => {
-  it("signs alice in as User:alice, audited with the method and the provider's subject, tokens kept encrypted", async () => {
+  it("signs alice in as User:alice, audited with the method and the provider's subject, tokens encrypted", async () => {
     const client = nextClient();
     const signedIn = await signInAs("alice", client);
     expect(signedIn).toMatchObject({ principal: "User:alice", clusterId: CLUSTER, next: "/acls" });

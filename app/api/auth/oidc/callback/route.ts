@@ -35,7 +35,11 @@ export async function GET(request: NextRequest): Promise<NextResponse> {
     );
     const next = splitClusterPath(signedIn.next);
     const response = NextResponse.redirect(`${origin}${clusterHrefOn(signedIn.clusterId, next.rest)}`, 303);
-    response.cookies.set(sessionCookieName(signedIn.clusterId), signedIn.sessionId, sessionCookieOptions(signedIn.expiresAt));
+    response.cookies.set(
+      sessionCookieName(signedIn.clusterId),
+      signedIn.sessionId,
+      sessionCookieOptions(signedIn.expiresAt),
+    );
     response.cookies.set(CLUSTER_COOKIE, signedIn.clusterId, sessionCookieOptions(signedIn.expiresAt));
     return forget(response);
   } catch (error) {
