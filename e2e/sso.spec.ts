@@ -174,3 +174,24 @@ test("a token that expires while the page is open is refreshed without the user 
   await expect(brokers.getByRole("row")).toHaveCount(2);
   await expect(page.locator(".alert.error")).toHaveCount(0);
 });
+
+test("a sign-in never ends on another site, and a page cannot pile up sign-ins in the browser", async ({ browser }) => {
+  const page = await newPage(browser);
+  const start = (next: string) => `/api/auth/oidc/start?${new URLSearchParams({ cluster: "default", next })}`;
+  // Six sign-ins started (six tabs, or a page opening the link again and again): the browser keeps four.
+  for (let i = 0; i < 6; i++) {
+    await page.goto(start("/"));
+    await expect(page.getByRole("heading", { name: "Development identity provider" })).toBeVisible();
+  }
+  const pending = (await page.context().cookies()).filter((c) => c.name.startsWith("ksc_oidc_"));
+  expect(pending).toHaveLength(4);
+  expect(pending.every((c) => c.httpOnly && c.path === "/api/auth/oidc")).toBe(true);
+
+  // `next` naming another site is not followed: the sign-in ends on the console's own page.
+  await page.goto(start("https://attacker.example/steal"));
+  await page.getByLabel("Username").fill("alice");
+  await page.getByLabel("Password").fill("alice-secret");
+  await page.getByRole("button", { name: "Sign in" }).click();
+  await expect(page.getByTestId("principal")).toHaveText("User:alice");
+  expect(new URL(page.url()).origin).toBe(new URL(test.info().project.use.baseURL!).origin);
+});

@@ -30,7 +30,10 @@ export default async function SignInPage({
       <div className="card signin">
         <h1>Kafka Security Console</h1>
         <p className="lead">
-          Sign in with your Kafka credentials. The console acts as you: it can never do more than your own ACLs allow.
+          {clusters().some((c) => c.oidc)
+            ? "Sign in with your organisation's single sign-on or your Kafka credentials."
+            : "Sign in with your Kafka credentials."}{" "}
+          The console acts as you: it can never do more than your own ACLs allow.
         </p>
         {ended !== undefined && (
           <Alert tone="info">

@@ -119,7 +119,7 @@ describe("the OpenAPI document", () => {
       enum: ["SCRAM-SHA-512", "SCRAM-SHA-256", "PLAIN"],
       default: "SCRAM-SHA-512",
     });
-    expect(doc.security).toEqual([{ session: [] }, { basic: [] }]);
+    expect(doc.security).toEqual([{ session: [] }, { basic: [] }, { bearer: [] }]);
     const open = operations
       .filter(({ op }) => op.security?.length === 0)
       .map(({ method, path: p }) => `${method} ${p}`);

@@ -268,7 +268,8 @@ export function buildOpenApiDocument(operations: readonly ApiOperation[] = API_O
           "back as 403 naming the missing permission.",
         "Authenticate with the `ksc_session` cookie from POST /api/v1/session, or send Kafka credentials on " +
           "each request with `Authorization: Basic` " +
-          "(mechanism SCRAM-SHA-512 unless the `X-Kafka-Mechanism` header says otherwise).",
+          "(mechanism SCRAM-SHA-512 unless the `X-Kafka-Mechanism` header says otherwise), or, where the " +
+          "cluster has single sign-on, its provider's access token with `Authorization: Bearer`.",
         "Request bodies are JSON and must be sent with `Content-Type: application/json` (415 otherwise; 413 " +
           "above the body limit). " +
           "A method a path does not list here is answered with 405. Failures are JSON `Error` documents.",
@@ -279,7 +280,7 @@ export function buildOpenApiDocument(operations: readonly ApiOperation[] = API_O
       description: area.description,
     })),
     servers: [{ url: "/", description: "This console" }],
-    security: [{ session: [] }, { basic: [] }],
+    security: [{ session: [] }, { basic: [] }, { bearer: [] }],
     paths,
     components: {
       securitySchemes: {
@@ -296,6 +297,15 @@ export function buildOpenApiDocument(operations: readonly ApiOperation[] = API_O
             "Kafka user name and password on every request, proven by a SASL handshake each time (failures are " +
             "throttled). " +
             "The mechanism is SCRAM-SHA-512 unless the X-Kafka-Mechanism header names another.",
+        },
+        bearer: {
+          type: "http",
+          scheme: "bearer",
+          bearerFormat: "JWT",
+          description:
+            "Where the cluster has single sign-on (docs/sso.md): an access token of its OpenID Connect provider. " +
+            "It is verified as the brokers verify it (signature, issuer, audience, expiry) and sent to Kafka " +
+            "(SASL/OAUTHBEARER), so the caller is the principal its configured claim names.",
         },
       },
       parameters: {

@@ -110,9 +110,11 @@ export interface PendingSignIn {
 
 export const PENDING_MS = 10 * 60_000;
 
+export const PENDING_COOKIE_PREFIX = "ksc_oidc_";
+
 /** One cookie per sign-in under way (two tabs do not overwrite each other's), named after its state. */
 export function pendingCookieName(state: string): string {
-  return `ksc_oidc_${createHash("sha256").update(state).digest("hex").slice(0, 20)}`;
+  return `${PENDING_COOKIE_PREFIX}${createHash("sha256").update(state).digest("hex").slice(0, 20)}`;
 }
 
 /** The provider's authorization address for a new sign-in, and what to remember until it answers. */

@@ -8,8 +8,10 @@ import type { SsoFailureCode } from "./oidc";
 
 export const SSO_CALLBACK_PATH = "/api/auth/oidc/callback";
 export const SSO_START_PATH = "/api/auth/oidc/start";
-/** Where the remembered sign-ins' cookies are sent: the callback only. */
-export const PENDING_COOKIE_PATH = SSO_CALLBACK_PATH;
+/** Where the remembered sign-ins' cookies are sent: the start (which keeps their number down) and the callback. */
+export const PENDING_COOKIE_PATH = "/api/auth/oidc";
+/** Sign-ins under way one browser may have at once; starting another forgets the oldest. */
+export const MAX_PENDING_SIGN_INS = 4;
 
 interface HeaderSource {
   get(name: string): string | null;

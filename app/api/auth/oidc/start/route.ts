@@ -5,10 +5,9 @@
  */
 import { NextResponse, type NextRequest } from "next/server";
 import { safeNextPath } from "@/lib/auth/safe-next";
-import { SsoError } from "@/lib/auth/oidc";
-import { PENDING_MS } from "@/lib/auth/oidc";
-import { consoleOrigin, PENDING_COOKIE_PATH, SSO_CALLBACK_PATH } from "@/lib/auth/sso-http";
-import { startSsoSignIn } from "@/lib/auth/sso-sign-in";
+import { PENDING_COOKIE_PREFIX, PENDING_MS, SsoError } from "@/lib/auth/oidc";
+import { consoleOrigin, MAX_PENDING_SIGN_INS, PENDING_COOKIE_PATH, SSO_CALLBACK_PATH } from "@/lib/auth/sso-http";
+import { readPending, startSsoSignIn } from "@/lib/auth/sso-sign-in";
 import { clusters, defaultClusterId, findCluster } from "@/lib/clusters";
 import { env } from "@/lib/env";
 
@@ -29,6 +28,14 @@ export async function GET(request: NextRequest): Promise<NextResponse> {
   try {
     const started = await startSsoSignIn(clusterId, next, `${origin}${SSO_CALLBACK_PATH}`);
     const response = NextResponse.redirect(started.url, 303);
+    // A page cannot pile up remembered sign-ins in the browser (and so a Cookie header the server refuses).
+    const waiting = request.cookies
+      .getAll()
+      .filter((c) => c.name.startsWith(PENDING_COOKIE_PREFIX))
+      .map((c) => ({ name: c.name, at: readPending(c.value)?.at ?? 0 }))
+      .sort((a, b) => b.at - a.at);
+    for (const old of waiting.slice(MAX_PENDING_SIGN_INS - 1))
+      response.cookies.set(old.name, "", { path: PENDING_COOKIE_PATH, maxAge: 0, httpOnly: true });
     response.cookies.set(started.cookieName, started.cookieValue, {
       httpOnly: true,
       // Lax: the provider's redirect back is a top-level GET from its site, which Lax cookies go with.
