@@ -14,9 +14,9 @@
  * must not sign everyone out); Kafka refuses it once it expires.
  */
 import { decryptSecret, encryptSecret } from "@/lib/auth/crypto";
-import { recordAudit } from "@/lib/db/audit";
 import { deleteSession, getSession, hashSessionId, updateSessionCredential, type Session } from "@/lib/db/session";
-import { closeConnectionsFor, type KafkaCredential } from "@/lib/kafka";
+import type { KafkaCredential } from "@/lib/kafka";
+import { endSessionAsRevoked } from "./revoked";
 import { endSessionUrl, refreshTokens, RefreshError, type SsoTokens } from "./oidc";
 
 export const SSO_MECHANISM = "OAUTHBEARER";
@@ -93,18 +93,11 @@ async function freshTokens(sessionId: string, session: Session, tokens: SsoToken
 
 /** The provider no longer gives this session tokens: end it everywhere it is used. */
 async function endSsoSession(sessionId: string, session: Session, why: string): Promise<void> {
-  const ended = await deleteSession(sessionId);
-  await closeConnectionsFor(session);
-  if (ended)
-    await recordAudit({
-      principal: session.principal,
-      action: "session.revoked",
-      target: session.principal,
-      outcome: "denied",
-      category: "session",
-      clusterId: session.clusterId,
-      message: `The identity provider no longer accepts this sign-in (${why}); the session was ended.`,
-    });
+  await endSessionAsRevoked(
+    sessionId,
+    session,
+    `The identity provider no longer accepts this sign-in (${why}); the session was ended.`,
+  );
 }
 
 /** Kafka credential of a session: its connections are kept by the session and ask for the current token. */

@@ -22,7 +22,6 @@
 import { createHash } from "node:crypto";
 import { encryptSecret, decryptSecret } from "@/lib/auth/crypto";
 import { addressSource } from "@/lib/auth/client-address";
-import { recordAudit } from "@/lib/db/audit";
 import {
   createSession,
   deleteSession,
@@ -45,6 +44,7 @@ import { defaultClusterId, findCluster } from "@/lib/clusters";
 import type { SignInInput } from "@/lib/schemas/session";
 import { toErrorResult } from "@/lib/kafka/error-result";
 import { isSsoSession, ssoCredential, ssoSessionLives } from "@/lib/auth/oidc-session";
+import { endSessionAsRevoked } from "@/lib/auth/revoked";
 import type { ActionResult } from "@/lib/schemas/result";
 
 export interface Viewer {
@@ -217,21 +217,13 @@ async function reprove(sessionId: string, session: Session, credential: KafkaCre
 
 /** Kafka refused the session's credential: end the session everywhere it is used. */
 async function endRevokedSession(sessionId: string, session: Session): Promise<void> {
-  const ended = await deleteSession(sessionId);
   rememberRejection(session); // the user's other sessions prove theirs at their next request
   forgetBasicCredentials(session);
-  await closeConnectionsFor(session);
-  if (ended) {
-    await recordAudit({
-      principal: session.principal,
-      action: "session.revoked",
-      target: session.principal,
-      outcome: "denied",
-      category: "session",
-      clusterId: session.clusterId,
-      message: "Kafka no longer accepts this session's credential (it was changed or deleted); the session was ended.",
-    });
-  }
+  await endSessionAsRevoked(
+    sessionId,
+    session,
+    "Kafka no longer accepts this session's credential (it was changed or deleted); the session was ended.",
+  );
 }
 
 /**

@@ -42,7 +42,8 @@ export default async function ConsoleLayout({ children }: { children: ReactNode 
         <div className="main">
           <header className="topbar">
             <span className="who">
-              Signed in as <strong data-testid="principal">{viewer.principal}</strong> ({viewer.credential.mechanism})
+              Signed in as <strong data-testid="principal">{viewer.principal}</strong> (
+              {viewer.credential.mechanism === "OAUTHBEARER" ? "single sign-on" : viewer.credential.mechanism})
             </span>
             <ClusterSwitcher current={viewer.credential.clusterId} />
             <form action={signOutAction}>
