@@ -179,6 +179,10 @@ export async function completeSsoSignIn(
   }
 }
 
+/** Bearer tokens verified lately (by hash): a script's calls are not each a throttle round trip. */
+const verifiedBearers = new Map<string, { name: string; expiresAt: number; at: number }>();
+const BEARER_CACHE_MS = 60_000;
+
 /**
  * An API caller presenting an access token of the cluster's provider (`Authorization: Bearer`):
  * verified as the brokers verify it, then sent to Kafka as is (its connections kept by the token).
@@ -188,6 +192,15 @@ export async function viewerFromBearer(
   token: string,
   clientAddress: string,
 ): Promise<{ ok: true; viewer: Viewer } | { ok: false; failure: SsoError }> {
+  const hash = createHash("sha256").update(`${clusterId}\u0000${token}`).digest("hex");
+  const viewerOf = (name: string): Viewer => ({
+    sessionId: null,
+    principal: `User:${name}`,
+    credential: tokenCredential(clusterId, name, token, `bearer:${hash}`),
+  });
+  const known = verifiedBearers.get(hash);
+  if (known && Date.now() < Math.min(known.at + BEARER_CACHE_MS, known.expiresAt))
+    return { ok: true, viewer: viewerOf(known.name) };
   const key = ssoThrottleKey(clientAddress);
   const decision = await awaitSignInAttempt(key);
   if (!decision.allowed) {
@@ -199,11 +212,11 @@ export async function viewerFromBearer(
   }
   let outcome: AttemptOutcome = "failure";
   try {
-    const { name } = await verifyAccessToken(clusterId, token);
+    const { name, expiresAt } = await verifyAccessToken(clusterId, token);
     outcome = "success";
-    const hash = createHash("sha256").update(token).digest("hex");
-    const credential = tokenCredential(clusterId, name, token, `bearer:${hash}`);
-    return { ok: true, viewer: { sessionId: null, principal: `User:${name}`, credential } };
+    if (verifiedBearers.size >= 1000) verifiedBearers.delete(verifiedBearers.keys().next().value!);
+    verifiedBearers.set(hash, { name, expiresAt, at: Date.now() });
+    return { ok: true, viewer: viewerOf(name) };
   } catch (error) {
     const failure = error instanceof SsoError ? error : new SsoError("invalid", String(error));
     if (failure.code === "unavailable" || failure.code === "not-configured") outcome = "not-asked";

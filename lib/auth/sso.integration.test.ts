@@ -152,6 +152,22 @@ describe("sign-in with the provider", () => {
   });
 });
 
+describe("the provider down", () => {
+  it("refuses to start a sign-in with a clear reason, and discovers again once the provider is back", async () => {
+    process.env.KAFKA_OIDC_ISSUER = "http://127.0.0.1:9"; // nothing listens on the discard port
+    resetOidcProvidersForTests();
+    try {
+      const failure = await failureOf(startSsoSignIn(CLUSTER, "/", REDIRECT));
+      expect(failure.code).toBe("unavailable");
+      expect(failure.message).toContain("cannot be reached");
+    } finally {
+      process.env.KAFKA_OIDC_ISSUER = sso!.KAFKA_OIDC_ISSUER;
+    }
+    // The failed discovery was not kept: the next sign-in works.
+    await expect(startSsoSignIn(CLUSTER, "/", REDIRECT)).resolves.toMatchObject({ url: expect.any(URL) });
+  });
+});
+
 describe("answers that must not sign anyone in", () => {
   it("refuses a replayed answer: its code was used, so the provider refuses it", async () => {
     const { params, pending } = await throughProvider("alice");
