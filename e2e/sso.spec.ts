@@ -142,8 +142,8 @@ test("a wrong password stays on the provider's page; a replayed answer is refuse
   expect((await stranger.context().cookies()).some((c) => c.name.startsWith("ksc_session"))).toBe(false);
 });
 
-test("a token that expires while the page is open is refreshed without the user noticing", async ({ browser }) => {
-  // How long the provider's access tokens live (the test runs set 60 s; a provider started by hand may say 300).
+/** Tokens for `user` straight from the provider (its sign-in form), as a script would get them. */
+async function providerTokens(user: string) {
   const config = await client.discovery(
     new URL(sso!.KAFKA_OIDC_ISSUER),
     sso!.KAFKA_OIDC_CLIENT_ID,
@@ -151,13 +151,34 @@ test("a token that expires while the page is open is refreshed without the user 
     undefined,
     { execute: [client.allowInsecureRequests] },
   );
-  const probe = await tokensFor(
+  return tokensFor(
     config,
     "http://127.0.0.1:3000/api/auth/oidc/callback",
     { scope: sso!.KAFKA_OIDC_SCOPES, resource: sso!.KAFKA_OIDC_RESOURCE },
-    "bob",
-    "bob-secret",
+    user,
+    `${user}-secret`,
   );
+}
+
+test("API callers send the provider's access token as a Bearer token: Kafka decides as for the person", async ({
+  playwright,
+}) => {
+  const api = await playwright.request.newContext({ baseURL: test.info().project.use.baseURL });
+  const bearer = async (user: string) => ({ authorization: `Bearer ${(await providerTokens(user)).access_token}` });
+  const asAdmin = await api.get("/api/v1/acls?principal=User%3Aalice", { headers: await bearer("admin") });
+  expect(asAdmin.status(), await asAdmin.text()).toBe(200);
+  const asAlice = await api.get("/api/v1/acls?principal=User%3Aalice", { headers: await bearer("alice") });
+  expect(asAlice.status()).toBe(403);
+  expect(await asAlice.text()).toContain("User:alice needs DESCRIBE on CLUSTER");
+  const forged = await api.get("/api/v1/acls", { headers: { authorization: "Bearer not.a.token" } });
+  expect(forged.status()).toBe(401);
+  expect(await forged.text()).toContain("The access token was refused");
+  await api.dispose();
+});
+
+test("a token that expires while the page is open is refreshed without the user noticing", async ({ browser }) => {
+  // How long the provider's access tokens live (the test runs set 60 s; a provider started by hand may say 300).
+  const probe = await providerTokens("bob");
   const lifetime = probe.expires_in ?? 300;
   test.skip(lifetime > 90, `the provider's tokens live ${lifetime} s; the test runs start it with 60 s`);
   test.setTimeout((lifetime + 60) * 1000);
