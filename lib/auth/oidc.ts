@@ -162,7 +162,10 @@ export interface SsoTokens {
 function describe(error: unknown): string {
   if (error instanceof client.AuthorizationResponseError || error instanceof client.ResponseBodyError)
     return error.error_description ? `${error.error}: ${error.error_description}` : error.error;
-  return error instanceof Error ? error.message : String(error);
+  if (!(error instanceof Error)) return String(error);
+  // openid-client says "invalid response encountered"; what was invalid is in the cause.
+  const cause = error.cause instanceof Error ? error.cause.message : null;
+  return cause && cause !== error.message ? `${error.message} (${cause})` : error.message;
 }
 
 function isNetworkFailure(error: unknown): boolean {

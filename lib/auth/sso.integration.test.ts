@@ -7,6 +7,8 @@
  * The provider and the listener come up with the dev broker (`bash scripts/kafka.sh start`).
  */
 import { randomBytes } from "node:crypto";
+import { readFileSync } from "node:fs";
+import * as client from "openid-client";
 import { generateKeyPair, SignJWT } from "jose";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { resetOidcProvidersForTests, SsoError, type SsoTokens } from "@/lib/auth/oidc";
@@ -24,7 +26,7 @@ import { getSession, hashSessionId } from "@/lib/db/session";
 import { resetEnvForTests } from "@/lib/env";
 import { closeAllConnections, describeAcls, listTopics, pooledConnectionCount, verifyCredentials } from "@/lib/kafka";
 import { ANY_ACL_FILTER } from "@/lib/policy";
-import { subjectOf } from "@/scripts/oidc/dev-provider";
+import { startDevOidcProvider, subjectOf } from "@/scripts/oidc/dev-provider";
 import { devOidcEnv } from "@/scripts/oidc/dev-settings";
 import { useMigratedTestDatabase } from "@/test/db";
 import { submitLoginForm } from "@/test/oidc/sign-in";
@@ -197,6 +199,38 @@ describe("answers that must not sign anyone in", () => {
     });
   });
 
+  it("refuses an answer from another provider (mix-up): its code, issuer and ID token are not this provider's", async () => {
+    const secret = readFileSync(sso!.KAFKA_OIDC_CLIENT_SECRET_FILE, "utf8").trim();
+    const other = await startDevOidcProvider({
+      port: 0,
+      users: { admin: "admin-secret" },
+      clients: [{ clientId: "kafka-security-console", clientSecret: secret, redirectUris: [REDIRECT] }],
+    });
+    try {
+      const { pending } = await throughProvider("alice");
+      const config = await client.discovery(new URL(other.issuer), "kafka-security-console", secret, undefined, {
+        execute: [client.allowInsecureRequests],
+      });
+      const url = client.buildAuthorizationUrl(config, {
+        redirect_uri: REDIRECT,
+        scope: "openid profile offline_access kafka",
+        code_challenge: await client.calculatePKCECodeChallenge(pending!.verifier),
+        code_challenge_method: "S256",
+        state: pending!.state,
+        nonce: pending!.nonce,
+      });
+      const answer = await submitLoginForm(url, REDIRECT, "admin", "admin-secret");
+      if (!(answer instanceof URL)) throw new Error("the other provider did not answer");
+      const sessions = await getPrisma().session.count();
+      const failure = await failureOf(completeSsoSignIn(pending, answer.searchParams, nextClient(), CLUSTER));
+      expect(failure.code).toBe("invalid");
+      expect(failure.message).toMatch(/iss|issuer/i);
+      expect(await getPrisma().session.count()).toBe(sessions);
+    } finally {
+      await other.close();
+    }
+  });
+
   it("refuses the provider's own refusal (the person cancelled)", async () => {
     const { pending } = await throughProvider("alice");
     const params = new URLSearchParams({ error: "access_denied", state: pending!.state, iss: sso!.KAFKA_OIDC_ISSUER });
@@ -236,7 +270,7 @@ describe("tokens over the session's life", () => {
   it("ends the session, audited, when the provider refuses the refresh (the refresh token was revoked)", async () => {
     const signedIn = await signInAs("dana");
     const tokens = await ageTokens(signedIn.sessionId);
-    const secret = (await import("node:fs")).readFileSync(sso!.KAFKA_OIDC_CLIENT_SECRET_FILE, "utf8").trim();
+    const secret = readFileSync(sso!.KAFKA_OIDC_CLIENT_SECRET_FILE, "utf8").trim();
     const revoked = await fetch(`${sso!.KAFKA_OIDC_ISSUER}/token/revocation`, {
       method: "POST",
       headers: {
