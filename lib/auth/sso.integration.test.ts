@@ -199,7 +199,7 @@ describe("answers that must not sign anyone in", () => {
     });
   });
 
-  it("refuses an answer from another provider (mix-up): its code, issuer and ID token are not this provider's", async () => {
+  it("refuses an answer from another provider (mix-up): its code, issuer and ID token are not ours", async () => {
     const secret = readFileSync(sso!.KAFKA_OIDC_CLIENT_SECRET_FILE, "utf8").trim();
     const other = await startDevOidcProvider({
       port: 0,
