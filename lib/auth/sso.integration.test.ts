@@ -29,7 +29,7 @@ import { ANY_ACL_FILTER } from "@/lib/policy";
 import { startDevOidcProvider, subjectOf } from "@/scripts/oidc/dev-provider";
 import { devOidcEnv } from "@/scripts/oidc/dev-settings";
 import { useMigratedTestDatabase } from "@/test/db";
-import { submitLoginForm } from "@/test/oidc/sign-in";
+import { submitLoginForm, tokensFor } from "@/test/oidc/sign-in";
 
 const REDIRECT = "http://127.0.0.1:3000/api/auth/oidc/callback";
 const CLUSTER = "default";
@@ -329,7 +329,7 @@ describe("API callers with the provider's access token (Bearer)", () => {
     });
   });
 
-  it("refuses a genuine token for another audience or from another issuer, and an expired one", async () => {
+  it("refuses a token for another audience, one of another provider, an expired and a tampered one", async () => {
     const signedIn = await signInAs("alice");
     const token = decodeTokens((await getSession(signedIn.sessionId))!.encryptedCredential).accessToken;
     process.env.KAFKA_OIDC_AUDIENCE = "another-service";
@@ -341,11 +341,45 @@ describe("API callers with the provider's access token (Bearer)", () => {
       process.env.KAFKA_OIDC_AUDIENCE = sso!.KAFKA_OIDC_AUDIENCE;
       resetOidcProvidersForTests();
     }
+
+    // Its claims changed (here: a later expiry) after the provider signed it.
     const [header, payload, signature] = token.split(".");
     const altered = JSON.parse(Buffer.from(payload!, "base64url").toString()) as Record<string, unknown>;
-    altered.exp = Math.floor(Date.now() / 1000) - 3600;
-    const expired = `${header}.${Buffer.from(JSON.stringify(altered)).toString("base64url")}.${signature}`;
-    const refused = await viewerFromBearer(CLUSTER, expired, nextClient());
-    expect(!refused.ok && refused.failure.code).toBe("invalid");
+    altered.exp = Math.floor(Date.now() / 1000) + 3600;
+    const tampered = `${header}.${Buffer.from(JSON.stringify(altered)).toString("base64url")}.${signature}`;
+    const refused = await viewerFromBearer(CLUSTER, tampered, nextClient());
+    expect(!refused.ok && refused.failure.message).toContain("not signed by the provider's keys");
+
+    // A genuine token of another provider (another issuer, another key), short-lived.
+    const secret = readFileSync(sso!.KAFKA_OIDC_CLIENT_SECRET_FILE, "utf8").trim();
+    const short = await startDevOidcProvider({
+      port: 0,
+      users: { alice: "alice-secret" },
+      clients: [{ clientId: "kafka-security-console", clientSecret: secret, redirectUris: [REDIRECT] }],
+      accessTokenSeconds: 1,
+    });
+    try {
+      const config = await client.discovery(new URL(short.issuer), "kafka-security-console", secret, undefined, {
+        execute: [client.allowInsecureRequests],
+      });
+      const params = { scope: sso!.KAFKA_OIDC_SCOPES, resource: sso!.KAFKA_OIDC_RESOURCE };
+      const { access_token: foreign } = await tokensFor(config, REDIRECT, params, "alice", "alice-secret");
+      const elsewhere = await viewerFromBearer(CLUSTER, foreign, nextClient());
+      expect(!elsewhere.ok && elsewhere.failure.message).toContain("not signed by the provider's keys");
+
+      // The same token where that provider is the cluster's: good at first, refused once expired.
+      process.env.KAFKA_OIDC_ISSUER = short.issuer;
+      resetOidcProvidersForTests();
+      const fresh = await viewerFromBearer(CLUSTER, foreign, nextClient());
+      expect(fresh.ok && fresh.viewer.principal).toBe("User:alice");
+      await new Promise((r) => setTimeout(r, 7_000)); // 1 s of life and the 5 s clock tolerance
+      // Verified tokens are remembered, but never past their expiry: this one is verified again, and refused.
+      const expired = await viewerFromBearer(CLUSTER, foreign, nextClient());
+      expect(!expired.ok && expired.failure.message).toContain("it has expired");
+    } finally {
+      process.env.KAFKA_OIDC_ISSUER = sso!.KAFKA_OIDC_ISSUER;
+      resetOidcProvidersForTests();
+      await short.close();
+    }
   });
 });
