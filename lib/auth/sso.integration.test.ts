@@ -22,7 +22,7 @@ import {
   viewerFromBearer,
 } from "@/lib/auth/sso-sign-in";
 import { getPrisma } from "@/lib/db/client";
-import { getSession, hashSessionId } from "@/lib/db/session";
+import { getSession, hashSessionId, updateSessionCredential } from "@/lib/db/session";
 import { resetEnvForTests } from "@/lib/env";
 import { closeAllConnections, describeAcls, listTopics, pooledConnectionCount, verifyCredentials } from "@/lib/kafka";
 import { ANY_ACL_FILTER } from "@/lib/policy";
@@ -265,6 +265,23 @@ describe("tokens over the session's life", () => {
     const tokens = await Promise.all(viewers.map((v) => v!.credential.oauth!.token()));
     expect(new Set(tokens)).toEqual(new Set([fresh.accessToken]));
     await expect(listTopics(viewers[0]!.credential)).resolves.toEqual(expect.any(Array));
+  });
+
+  it("refreshes once across instances: a second waits on the session row and finds the new tokens", async () => {
+    const signedIn = await signInAs("bob");
+    const seenBySecond: string[] = [];
+    // Two transactions on their own connections, as two console instances would hold.
+    const first = updateSessionCredential(signedIn.sessionId, async () => {
+      await new Promise((r) => setTimeout(r, 300)); // the provider answering slowly
+      return "tokens-of-the-first-refresh";
+    });
+    await new Promise((r) => setTimeout(r, 50));
+    const second = updateSessionCredential(signedIn.sessionId, async (current) => {
+      seenBySecond.push(current);
+      return null;
+    });
+    expect(await Promise.all([first, second])).toEqual(["tokens-of-the-first-refresh", "tokens-of-the-first-refresh"]);
+    expect(seenBySecond).toEqual(["tokens-of-the-first-refresh"]);
   });
 
   it("ends the session, audited, when the provider refuses the refresh (the refresh token was revoked)", async () => {
