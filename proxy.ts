@@ -55,10 +55,11 @@ import {
  */
 export async function proxy(request: NextRequest) {
   const settings = env();
+  const providerOrigins = ssoOrigins();
   const headerSettings = {
     cookieSecure: settings.COOKIE_SECURE,
     dev: settings.NODE_ENV === "development",
-    formActionOrigins: ssoOrigins(),
+    formActionOrigins: providerOrigins,
   };
   const { pathname, search } = request.nextUrl;
   const isApi = pathname.startsWith("/api/");
@@ -138,7 +139,8 @@ export async function proxy(request: NextRequest) {
       // Single sign-on's start and the provider's answer (#21): top-level GETs before any session exists.
       (pathname.startsWith("/api/auth/oidc/") && request.method === "GET");
     const scheme = request.headers.get("authorization")?.trimStart().split(" ")[0]?.toLowerCase();
-    const hasCredentials = scheme === "basic" || scheme === "bearer";
+    // A Bearer token is a credential only where a cluster has single sign-on (its provider's access tokens).
+    const hasCredentials = scheme === "basic" || (scheme === "bearer" && providerOrigins.length > 0);
     if (isSignIn || hasSession || hasCredentials)
       return secured(NextResponse.next({ request: { headers: requestHeaders } }));
     return secured(
