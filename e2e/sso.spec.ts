@@ -8,6 +8,7 @@ import type { Browser, Page } from "@playwright/test";
 import * as client from "openid-client";
 import { readFileSync } from "node:fs";
 import { test, expect, signInAs } from "./fixtures";
+import { topicBinding } from "./behind-the-back";
 import { devOidcEnv } from "../scripts/oidc/dev-settings";
 import { tokensFor } from "../test/oidc/sign-in";
 
@@ -57,15 +58,7 @@ test("alice signs in with the provider's own page and is User:alice; the console
   }
 
   // A change: Kafka decides, as for alice with her password (she may not alter the cluster's ACLs).
-  const acl = {
-    resourceType: "TOPIC",
-    resourceName: `sso-e2e-${Date.now()}`,
-    patternType: "LITERAL",
-    principal: "User:alice",
-    host: "*",
-    operation: "READ",
-    permissionType: "ALLOW",
-  };
+  const acl = topicBinding(`sso-e2e-${Date.now()}`, "User:alice", "READ");
   const bySso = await page.request.post("/api/v1/acls", { data: { bindings: [acl] } });
   const byPassword = await withPassword.request.post("/api/v1/acls", { data: { bindings: [acl] } });
   expect(bySso.status(), await bySso.text()).toBe(byPassword.status());
@@ -89,15 +82,7 @@ test("admin (single sign-on) makes a change Kafka allows, then signs out of the 
   const page = await newPage(browser);
   await signInWithProvider(page, "admin");
   await expect(page.getByTestId("principal")).toHaveText("User:admin");
-  const acl = {
-    resourceType: "TOPIC",
-    resourceName: `sso-e2e-admin-${Date.now()}`,
-    patternType: "LITERAL",
-    principal: "User:alice",
-    host: "*",
-    operation: "READ",
-    permissionType: "ALLOW",
-  };
+  const acl = topicBinding(`sso-e2e-admin-${Date.now()}`, "User:alice", "READ");
   const created = await page.request.post("/api/v1/acls", { data: { bindings: [acl] } });
   expect(created.status(), await created.text()).toBeLessThan(300);
   const removed = await page.request.delete("/api/v1/acls", { data: { bindings: [acl] } });

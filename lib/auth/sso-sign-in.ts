@@ -12,7 +12,7 @@ import { recordAudit } from "@/lib/db/audit";
 import { createSession } from "@/lib/db/session";
 import { recordSignInFailure } from "@/lib/db/sign-in-audit";
 import { awaitSignInAttempt, finishSignInAttempt, type AttemptOutcome } from "@/lib/db/sign-in-throttle";
-import { findCluster } from "@/lib/clusters";
+import { defaultClusterId, findCluster } from "@/lib/clusters";
 import { verifyCredentials, type KafkaCredential } from "@/lib/kafka";
 import { toErrorResult } from "@/lib/kafka/error-result";
 import {
@@ -92,7 +92,7 @@ export interface SsoSignedIn {
 async function auditFailure(clusterId: string, clientAddress: string, failure: SsoError): Promise<void> {
   if (failure.code === "unavailable" || failure.code === "not-configured") return;
   await recordSignInFailure({
-    clusterId: findCluster(clusterId) ? clusterId : (findCluster("default")?.id ?? clusterId),
+    clusterId: findCluster(clusterId) ? clusterId : defaultClusterId(),
     clientAddress,
     clientSource: addressSource(clientAddress),
     username: SSO_USERNAME,
