@@ -43,8 +43,21 @@ function run(command: string, args: string[], env: Record<string, string | undef
   });
 }
 
+const started = Date.now();
+const stages: string[] = [];
+let stage: { title: string; at: number } | undefined;
+
+/** Starts a stage: its title with the time, and the time the previous one took (listed again at the end). */
 function banner(title: string) {
-  console.log(`\n━━━ ${title} ${"━".repeat(Math.max(0, 70 - title.length))}`);
+  endStage();
+  stage = { title, at: Date.now() };
+  const clock = new Date().toISOString().slice(11, 19);
+  console.log(`\n━━━ ${title} ${"━".repeat(Math.max(0, 70 - title.length))} ${clock}`);
+}
+
+function endStage() {
+  if (stage) stages.push(`${stage.title} ${Math.round((Date.now() - stage.at) / 1000)} s`);
+  stage = undefined;
 }
 
 async function check(name: string, command: string, args: string[]) {
@@ -212,7 +225,8 @@ async function main() {
   }
   if (startedBroker && process.env.KEEP_BROKER !== "1") await run("bash", ["scripts/kafka.sh", "stop"]);
 
-  console.log("");
+  endStage();
+  console.log(`\ntook ${Math.round((Date.now() - started) / 1000)} s: ${stages.join(", ")}`);
   if (failures.length) console.log(`failed: ${failures.join(", ")}`);
   console.log(`${passed} passed, ${failed} failed`);
   process.exit(failed > 0 ? 1 : 0);
