@@ -7,6 +7,7 @@ import type { AclBinding } from "@/lib/policy";
 import { AclPlanPreview } from "@/components/plans/acl-plan-view";
 import { FourEyesHint, RequestApprovalForm } from "../requests/request-approval-form";
 import { AclPlanResult } from "@/components/plans/acl-plan-result";
+import { aclCount, PlanSubmitRow } from "@/components/plans/plan-submit-row";
 import { aclColumns, bindingRowKey, type AclSortControl } from "@/components/acls/acl-row";
 import { Alert } from "@/components/ui/alert";
 import { DataTable } from "@/components/ui/data-table";
@@ -86,13 +87,16 @@ export function AclTable({ acls, sort }: { acls: AclBinding[]; sort?: AclSortCon
       )}
       {plan && <AclPlanPreview plan={plan} />}
       {plan && plan.applicable && (
-        <div className="row table-actions">
-          <input type="hidden" form={FORM_ID} name="planId" value={plan.id} />
-          <button className="btn danger" type="submit" form={FORM_ID} name="intent" value="delete" disabled={pending}>
-            Delete {plan.delete.length} ACL{plan.delete.length === 1 ? "" : "s"}
-          </button>
-          <span className="hint">Deletes exactly the previewed ACLs, whatever is selected now.</span>
-        </div>
+        <PlanSubmitRow
+          form={FORM_ID}
+          planId={plan.id}
+          intent="delete"
+          danger
+          pending={pending}
+          hint="Deletes exactly the previewed ACLs, whatever is selected now."
+        >
+          Delete {aclCount(plan.delete.length)}
+        </PlanSubmitRow>
       )}
       {plan && <RequestApprovalForm key={plan.id} planId={plan.id} canEnd={false} />}
       {state?.step === "apply" && state.result.ok && <AclPlanResult result={state.result.data} />}

@@ -18,6 +18,7 @@ import { AclPlanPreview } from "@/components/plans/acl-plan-view";
 import { FourEyesHint, RequestApprovalForm } from "../requests/request-approval-form";
 import { canEndPlan } from "@/lib/schemas/requests";
 import { AclPlanResult } from "@/components/plans/acl-plan-result";
+import { aclCount, PlanSubmitRow } from "@/components/plans/plan-submit-row";
 import { createAclAction, type AclChangeState } from "./actions";
 
 const FORM_ID = "create-acl-form";
@@ -199,16 +200,15 @@ export function CreateAclForm({
       )}
       {plan && <AclPlanPreview plan={plan} />}
       {plan && plan.applicable && (
-        <div className="row">
-          <input type="hidden" form={FORM_ID} name="planId" value={plan.id} />
-          <button className="btn" type="submit" form={FORM_ID} name="intent" value="apply" disabled={pending}>
-            Apply:{" "}
-            {plan.delete.length > 0
-              ? `change ${changes} ACL${changes === 1 ? "" : "s"}`
-              : `create ${plan.create.length} ACL${plan.create.length === 1 ? "" : "s"}`}
-          </button>
-          <span className="hint">Applies exactly this plan, whatever the fields above say now.</span>
-        </div>
+        <PlanSubmitRow
+          form={FORM_ID}
+          planId={plan.id}
+          intent="apply"
+          pending={pending}
+          hint="Applies exactly this plan, whatever the fields above say now."
+        >
+          Apply: {plan.delete.length > 0 ? `change ${aclCount(changes)}` : `create ${aclCount(plan.create.length)}`}
+        </PlanSubmitRow>
       )}
       {plan && <RequestApprovalForm key={plan.id} planId={plan.id} canEnd={canEndPlan(plan)} />}
       {state?.step === "apply" && state.result.ok && (

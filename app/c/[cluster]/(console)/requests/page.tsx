@@ -73,22 +73,12 @@ export default async function RequestsPage({ searchParams }: { searchParams: Pro
       />
       <Choices
         label="Which requests"
-        choices={FILTERS.map((f) => ({
-          key: f.value,
-          href: listHref(f.value, kind.value),
-          current: f.value === filter.value,
-          text: `${f.label}${f.value === "waiting" && list.ok ? ` (${list.data.pending})` : ""}`,
-        }))}
+        options={FILTERS}
+        current={filter.value}
+        href={(f) => listHref(f, kind.value)}
+        text={(f) => `${f.label}${f.value === "waiting" && list.ok ? ` (${list.data.pending})` : ""}`}
       />
-      <Choices
-        label="Which kinds"
-        choices={KINDS.map((k) => ({
-          key: k.value,
-          href: listHref(filter.value, k.value),
-          current: k.value === kind.value,
-          text: k.label,
-        }))}
-      />
+      <Choices label="Which kinds" options={KINDS} current={kind.value} href={(k) => listHref(filter.value, k)} />
       {!list.ok ? (
         <Alert tone="error" testId="requests-error">
           {list.message}
@@ -194,23 +184,29 @@ function RequestTable({
 }
 
 /** A row of links choosing one of a list's views; the current one is marked (aria-current) and filled. */
-function Choices({
+function Choices<V extends string, O extends { value: V; label: string }>({
   label,
-  choices,
+  options,
+  current,
+  href,
+  text = (o) => o.label,
 }: {
   label: string;
-  choices: readonly { key: string; href: string; current: boolean; text: string }[];
+  options: readonly O[];
+  current: V;
+  href: (value: V) => string;
+  text?: (option: O) => string;
 }) {
   return (
     <nav className="row" aria-label={label}>
-      {choices.map((c) => (
+      {options.map((o) => (
         <Link
-          key={c.key}
-          href={c.href}
-          aria-current={c.current ? "page" : undefined}
-          className={c.current ? "btn small" : "btn secondary small"}
+          key={o.value}
+          href={href(o.value)}
+          aria-current={o.value === current ? "page" : undefined}
+          className={o.value === current ? "btn small" : "btn secondary small"}
         >
-          {c.text}
+          {text(o)}
         </Link>
       ))}
     </nav>

@@ -2,7 +2,6 @@
 
 import { useActionState } from "react";
 import { AclPlanResult } from "@/components/plans/acl-plan-result";
-import { Alert } from "@/components/ui/alert";
 import { NoteForm } from "@/components/ui/note-form";
 import { breakGlassAction, type BreakGlassState } from "../break-glass-actions";
 
@@ -26,23 +25,17 @@ export function BreakGlassForm({ planId, approvals, open }: { planId: string; ap
       </p>
       <NoteForm
         action={formAction}
+        state={state}
+        id="break-glass"
         hidden={{ planId }}
         field={{
-          id: "break-glass-reason",
           name: "reason",
           label: "Reason",
           hint: "Why it cannot wait for an approval (an incident number)",
           maxLength: 1000,
-          defaultValue: state?.values.reason ?? "",
-          errors: state?.ok === false ? state.fieldErrors?.reason : undefined,
         }}
         submit={{ text: "Break-glass apply", pending: "Applying…", variant: "danger" }}
       />
-      {state?.ok === false && (
-        <Alert tone="error" testId="break-glass-error">
-          {state.message}
-        </Alert>
-      )}
     </section>
   );
 }

@@ -21,28 +21,19 @@ export function BreakGlassReviewForm({ planId, open }: { planId: string; open: b
     );
   if (!open) return null;
   return (
-    <>
-      <NoteForm
-        action={formAction}
-        label="Review after the fact"
-        testId="break-glass-review-form"
-        hidden={{ planId }}
-        field={{
-          id: "break-glass-review-comment",
-          name: "comment",
-          label: "Comment",
-          hint: "What you checked: the incident, that the change was needed and no more than needed",
-          maxLength: BREAK_GLASS_COMMENT_MAX,
-          defaultValue: state?.values.comment ?? "",
-          errors: state?.ok === false ? state.fieldErrors?.comment : undefined,
-        }}
-        submit={{ text: "Reviewed after the fact", pending: "Recording…" }}
-      />
-      {state?.ok === false && (
-        <Alert tone="error" testId="break-glass-review-error">
-          {state.message}
-        </Alert>
-      )}
-    </>
+    <NoteForm
+      action={formAction}
+      label="Review after the fact"
+      state={state}
+      id="break-glass-review"
+      hidden={{ planId }}
+      field={{
+        name: "comment",
+        label: "Comment",
+        hint: "What you checked: the incident, that the change was needed and no more than needed",
+        maxLength: BREAK_GLASS_COMMENT_MAX,
+      }}
+      submit={{ text: "Reviewed after the fact", pending: "Recording…" }}
+    />
   );
 }
