@@ -4,6 +4,12 @@
  */
 export type SearchParams = Record<string, string | string[] | undefined>;
 
+/** What Next.js hands a page of a dynamic route: its path segments `P` and its search parameters. */
+export interface PageProps<P> {
+  params: Promise<P>;
+  searchParams: Promise<SearchParams>;
+}
+
 /** The first value of a parameter given more than once. */
 export function firstValue(v: string | string[] | undefined): string | undefined {
   return Array.isArray(v) ? v[0] : v;

@@ -1,3 +1,4 @@
+import { OlderLink } from "@/components/ui/older-link";
 import Link from "@/components/link";
 import { requireViewer } from "@/lib/auth/current";
 import { AUDIT_ACTIONS, AUDIT_CATEGORIES, AUDIT_OUTCOMES, auditQuerySchema } from "@/lib/schemas/audit";
@@ -45,7 +46,6 @@ export default async function AuditPage({ searchParams }: { searchParams: Promis
     if (v) filterParams.set(key, v);
   }
   const nextParams = new URLSearchParams(filterParams);
-  if (result.ok && result.data.nextCursor) nextParams.set("cursor", result.data.nextCursor);
   if (!foldSignIns) nextParams.set("signIns", "show");
   const toggleParams = new URLSearchParams(
     raw.cursor ? { ...Object.fromEntries(filterParams), cursor: raw.cursor } : filterParams,
@@ -146,11 +146,9 @@ export default async function AuditPage({ searchParams }: { searchParams: Promis
           ) : (
             <AuditTable events={result.data.events} foldSignIns={foldSignIns} />
           )}
-          {result.data.nextCursor && (
-            <p>
-              <Link href={`/audit?${nextParams}`}>Older events →</Link>
-            </p>
-          )}
+          <OlderLink path="/audit" params={nextParams} cursor={result.data.nextCursor}>
+            Older events
+          </OlderLink>
         </>
       )}
     </>

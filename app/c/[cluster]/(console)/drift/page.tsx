@@ -1,3 +1,4 @@
+import { OlderLink } from "@/components/ui/older-link";
 import Link from "@/components/link";
 import { requireViewer } from "@/lib/auth/current";
 import { driftListQuerySchema, type DriftEntry } from "@/lib/schemas/drift";
@@ -54,7 +55,6 @@ export default async function DriftPage({ searchParams }: { searchParams: Promis
   const status = query.status ?? "all";
   const next = new URLSearchParams();
   if (query.status) next.set("status", query.status);
-  if (result.ok && result.data.nextCursor) next.set("cursor", result.data.nextCursor);
   const mayDecide = result.ok && result.data.mayDecide;
 
   return (
@@ -189,11 +189,9 @@ export default async function DriftPage({ searchParams }: { searchParams: Promis
               );
             })
           )}
-          {result.data.nextCursor && (
-            <p>
-              <Link href={`/drift?${next}`}>Older changes →</Link>
-            </p>
-          )}
+          <OlderLink path="/drift" params={next} cursor={result.data.nextCursor}>
+            Older changes
+          </OlderLink>
         </>
       )}
     </>

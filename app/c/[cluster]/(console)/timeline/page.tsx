@@ -1,3 +1,4 @@
+import { OlderLink } from "@/components/ui/older-link";
 import Link from "@/components/link";
 import { requireViewer } from "@/lib/auth/current";
 import { firstValues, type SearchParams } from "@/lib/search-params";
@@ -55,7 +56,6 @@ export default async function TimelinePage({ searchParams }: { searchParams: Pro
   const next = new URLSearchParams(
     Object.entries(raw).filter((e): e is [string, string] => typeof e[1] === "string" && e[0] !== "cursor"),
   );
-  if (result.ok && result.data.nextCursor) next.set("cursor", result.data.nextCursor);
   return (
     <>
       <PageHeader
@@ -93,11 +93,9 @@ export default async function TimelinePage({ searchParams }: { searchParams: Pro
               ]}
             />
           )}
-          {result.data.nextCursor && (
-            <p>
-              <Link href={`/timeline?${next}`}>Older changes →</Link>
-            </p>
-          )}
+          <OlderLink path="/timeline" params={next} cursor={result.data.nextCursor}>
+            Older changes
+          </OlderLink>
         </>
       )}
     </>

@@ -1,3 +1,4 @@
+import { firstValue, type PageProps } from "@/lib/search-params";
 import Link from "@/components/link";
 import { requireViewer } from "@/lib/auth/current";
 import { AclPlanPreview, DecisionRowsTable } from "@/components/plans/acl-plan-view";
@@ -16,22 +17,12 @@ export async function generateMetadata({ params }: { params: Promise<{ id: strin
 }
 export const dynamic = "force-dynamic";
 
-type Search = Record<string, string | string[] | undefined>;
-
-const first = (v: string | string[] | undefined) => (Array.isArray(v) ? v[0] : v);
-
 /** One sealed plan: what it changes, every decision change (paged), the CLI, and Apply while it is open. */
-export default async function PlanPage({
-  params,
-  searchParams,
-}: {
-  params: Promise<{ id: string }>;
-  searchParams: Promise<Search>;
-}) {
+export default async function PlanPage({ params, searchParams }: PageProps<{ id: string }>) {
   const viewer = await requireViewer();
   const { id } = await params;
   const search = await searchParams;
-  const parsed = planPageQuerySchema.safeParse({ page: first(search.page), pageSize: PLAN_ROWS_PAGE_SIZE });
+  const parsed = planPageQuerySchema.safeParse({ page: firstValue(search.page), pageSize: PLAN_ROWS_PAGE_SIZE });
   const page = parsed.success ? parsed.data.page : 1;
   const view = await getPlanView(viewer, id, { page, pageSize: PLAN_ROWS_PAGE_SIZE });
 

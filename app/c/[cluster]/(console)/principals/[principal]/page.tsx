@@ -1,6 +1,6 @@
 import Link from "@/components/link";
 import { requireViewer } from "@/lib/auth/current";
-import { firstValues, type SearchParams } from "@/lib/search-params";
+import { firstValues, type PageProps } from "@/lib/search-params";
 import { fieldErrorsOf } from "@/lib/schemas/result";
 import { WILDCARD_HOST, type ResourceType } from "@/lib/policy";
 import {
@@ -55,13 +55,7 @@ function decodeSegment(segment: string): string {
   }
 }
 
-export default async function PrincipalPage({
-  params,
-  searchParams,
-}: {
-  params: Promise<{ principal: string }>;
-  searchParams: Promise<SearchParams>;
-}) {
+export default async function PrincipalPage({ params, searchParams }: PageProps<{ principal: string }>) {
   const viewer = await requireViewer();
   const segment = decodeSegment((await params).principal);
   const principal = principalParamSchema.safeParse(segment);

@@ -1,6 +1,6 @@
 import Link from "@/components/link";
 import { requireViewer } from "@/lib/auth/current";
-import { firstValues, type SearchParams } from "@/lib/search-params";
+import { firstValues, type PageProps } from "@/lib/search-params";
 import { fieldErrorsOf } from "@/lib/schemas/result";
 import { principalHref, principalParamSchema } from "@/lib/schemas/effective-permissions";
 import { accessChangesQuerySchema, type AccessChangeStepView } from "@/lib/schemas/access-changes";
@@ -81,13 +81,7 @@ function Cause({ step }: { step: AccessChangeStepView }) {
   );
 }
 
-export default async function AccessHistoryPage({
-  params,
-  searchParams,
-}: {
-  params: Promise<{ principal: string }>;
-  searchParams: Promise<SearchParams>;
-}) {
+export default async function AccessHistoryPage({ params, searchParams }: PageProps<{ principal: string }>) {
   const viewer = await requireViewer();
   const principal = principalParamSchema.safeParse(decodeSegment((await params).principal));
   if (!principal.success)
