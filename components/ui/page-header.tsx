@@ -1,4 +1,5 @@
 import type { ReactNode } from "react";
+import { Alert } from "./alert";
 
 /**
  * The top of a page: the title, one compact line under it, and the longer explanation one
@@ -41,5 +42,31 @@ export function MoreInfo({ summary = "How this works", children }: { summary?: s
       <summary>{summary}</summary>
       <div className="more-info-body">{children}</div>
     </details>
+  );
+}
+
+/**
+ * A page whose address names nothing it can show (a principal or a query that does not parse):
+ * its title, what is wrong (`problems`, every field's messages), and optionally a way back.
+ */
+export function RefusedAddress({
+  title,
+  testId,
+  problems,
+  back,
+}: {
+  title: string;
+  testId: string;
+  problems: Record<string, string[]>;
+  back?: ReactNode;
+}) {
+  return (
+    <>
+      <PageHeader title={title} />
+      <Alert tone="error" testId={testId}>
+        {Object.values(problems).flat().join(" ")}
+      </Alert>
+      {back}
+    </>
   );
 }

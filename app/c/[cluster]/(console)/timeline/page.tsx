@@ -6,11 +6,11 @@ import { fieldErrorsOf } from "@/lib/schemas/result";
 import { timelineQuerySchema, type TimelineEntry } from "@/lib/schemas/timeline";
 import { timelineFor } from "@/lib/services/timeline";
 import { windowWords } from "@/lib/services/drift-model";
-import { Alert, ResultPanel } from "@/components/ui/alert";
+import { ResultPanel } from "@/components/ui/alert";
 import { Badge } from "@/components/ui/badge";
 import { DataTable } from "@/components/ui/data-table";
 import { EmptyState } from "@/components/ui/empty-state";
-import { PageHeader } from "@/components/ui/page-header";
+import { PageHeader, RefusedAddress } from "@/components/ui/page-header";
 
 export const metadata = { title: "Timeline" };
 export const dynamic = "force-dynamic";
@@ -44,14 +44,7 @@ export default async function TimelinePage({ searchParams }: { searchParams: Pro
   const raw = firstValues(await searchParams);
   const parsed = timelineQuerySchema.safeParse(raw);
   if (!parsed.success)
-    return (
-      <>
-        <PageHeader title="Timeline" />
-        <Alert tone="error" testId="timeline-error">
-          {Object.values(fieldErrorsOf(parsed.error.issues)).flat().join(" ")}
-        </Alert>
-      </>
-    );
+    return <RefusedAddress title="Timeline" testId="timeline-error" problems={fieldErrorsOf(parsed.error.issues)} />;
   const result = await timelineFor(viewer, parsed.data);
   const next = new URLSearchParams(
     Object.entries(raw).filter((e): e is [string, string] => typeof e[1] === "string" && e[0] !== "cursor"),

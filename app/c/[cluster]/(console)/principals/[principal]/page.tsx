@@ -22,7 +22,7 @@ import { EmptyState } from "@/components/ui/empty-state";
 import { AsOfField } from "@/components/ui/as-of-field";
 import { Field, FormActions, FormGrid } from "@/components/ui/field";
 import { GetForm } from "@/components/ui/get-form";
-import { MoreInfo, PageHeader } from "@/components/ui/page-header";
+import { MoreInfo, PageHeader, RefusedAddress } from "@/components/ui/page-header";
 import { SubmitButton } from "@/components/ui/submit-button";
 import { decisionColumns, PrincipalLink, principalStyles as styles } from "@/components/principals/decision-cell";
 import { objectTitle } from "@/lib/page-title";
@@ -62,13 +62,12 @@ export default async function PrincipalPage({ params, searchParams }: PageProps<
   const raw = firstValues(await searchParams);
   if (!principal.success) {
     return (
-      <>
-        <PageHeader title="Principal" />
-        <Alert tone="error" testId="principal-error">
-          {Object.values(fieldErrorsOf(principal.error.issues)).flat().join(" ")}
-        </Alert>
-        <Link href="/principals">← Principals</Link>
-      </>
+      <RefusedAddress
+        title="Principal"
+        testId="principal-error"
+        problems={fieldErrorsOf(principal.error.issues)}
+        back={<Link href="/principals">← Principals</Link>}
+      />
     );
   }
   const query = principalViewQuerySchema.safeParse(raw);

@@ -12,7 +12,7 @@ import { DataTable } from "@/components/ui/data-table";
 import { EmptyState } from "@/components/ui/empty-state";
 import { Field, FormActions, FormGrid } from "@/components/ui/field";
 import { GetForm } from "@/components/ui/get-form";
-import { PageHeader } from "@/components/ui/page-header";
+import { PageHeader, RefusedAddress } from "@/components/ui/page-header";
 import { SubmitButton } from "@/components/ui/submit-button";
 import { objectTitle } from "@/lib/page-title";
 
@@ -86,13 +86,12 @@ export default async function AccessHistoryPage({ params, searchParams }: PagePr
   const principal = principalParamSchema.safeParse(decodeSegment((await params).principal));
   if (!principal.success)
     return (
-      <>
-        <PageHeader title="Access history" />
-        <Alert tone="error" testId="principal-error">
-          {Object.values(fieldErrorsOf(principal.error.issues)).flat().join(" ")}
-        </Alert>
-        <Link href="/principals">← Principals</Link>
-      </>
+      <RefusedAddress
+        title="Access history"
+        testId="principal-error"
+        problems={fieldErrorsOf(principal.error.issues)}
+        back={<Link href="/principals">← Principals</Link>}
+      />
     );
   const raw = firstValues(await searchParams);
   // The default start: a week ago, or when the journal begins if that is later.
