@@ -3,7 +3,10 @@
  * mechanisms the console offers. Below lib/kafka and lib/clusters, which both use it
  * (lib/kafka/types.ts re-exports it for the adapter's callers).
  */
-export const KAFKA_MECHANISMS = ["SCRAM-SHA-512", "SCRAM-SHA-256", "PLAIN"] as const;
+import { MECHANISMS } from "@/lib/schemas/session";
+
+/** The password mechanisms, as the sign-in form offers them. */
+export const KAFKA_MECHANISMS = MECHANISMS;
 export type KafkaMechanism = (typeof KAFKA_MECHANISMS)[number];
 
 /** How a session authenticates to Kafka: a password mechanism, or the person's OIDC access token (#21). */

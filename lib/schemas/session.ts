@@ -1,5 +1,6 @@
 import { z } from "zod";
 
+/** The password mechanisms the console's Kafka client speaks (lib/kafka-credential.ts's KAFKA_MECHANISMS). */
 export const MECHANISMS = ["SCRAM-SHA-512", "SCRAM-SHA-256", "PLAIN"] as const;
 
 /** One schema for the sign-in form, the sign-in server action and POST /api/v1/session. */
