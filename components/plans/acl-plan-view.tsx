@@ -1,3 +1,4 @@
+import { utcText } from "@/lib/utc-text";
 import Link from "@/components/link";
 import type { AclDecisionRow, AclPlanView } from "@/lib/schemas/plans";
 import { Alert } from "@/components/ui/alert";
@@ -108,13 +109,6 @@ function BindingsSection({
   );
 }
 
-function expiry(iso: string): string {
-  return new Date(iso)
-    .toISOString()
-    .replace("T", " ")
-    .replace(/:\d\d\.\d+Z$/, " UTC");
-}
-
 /**
  * A sealed ACL plan as previewed: exactly what Apply will create and delete, Kafka's
  * refusals, the blast radius (counts, rules for what is not yet seen, groups, the first
@@ -128,7 +122,7 @@ export function AclPlanPreview({ plan, showFirstRows = true }: { plan: AclPlanVi
     <section className="acl-preview" aria-label="Preview" data-testid="acl-preview" data-plan-id={plan.id}>
       <h3>Plan: {plan.summary}</h3>
       <p className="muted" data-testid="plan-meta">
-        Kept on the server until {expiry(plan.expiresAt)}; Apply carries out exactly this plan (
+        Kept on the server until {utcText(plan.expiresAt, "minutes")}; Apply carries out exactly this plan (
         <Link href={`/plans/${plan.id}`}>plan {plan.id.slice(0, 8)}</Link>), and refuses it if the ACLs it depends on
         change first.
       </p>

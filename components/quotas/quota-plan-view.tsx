@@ -1,3 +1,4 @@
+import { utcText } from "@/lib/utc-text";
 import type { QuotaPlanView } from "@/lib/schemas/plans";
 import type { QuotaAppliedLevelView, QuotaPairBudgetView } from "@/lib/schemas/quotas";
 import { Badge } from "@/components/ui/badge";
@@ -8,13 +9,6 @@ import styles from "./quota-plan.module.css";
 
 /** Rows of the affected-pairs table shown on the page; the API answer carries them all. */
 export const SHOWN_PAIRS = 50;
-
-function expiry(iso: string): string {
-  return new Date(iso)
-    .toISOString()
-    .replace("T", " ")
-    .replace(/:\d\d\.\d+Z$/, " UTC");
-}
 
 function Level({ v }: { v: QuotaAppliedLevelView }) {
   return (
@@ -115,7 +109,7 @@ export function QuotaPlanPreview({ plan, rule }: { plan: QuotaPlanView; rule: st
         Plan {plan.id.slice(0, 8)}: Apply sends exactly <span className="mono">{plan.entityLabel}</span>:{" "}
         <span className="mono">{plan.key}</span> ={" "}
         <span className="mono">{plan.value === null ? "(removed)" : plan.value}</span>, kept on the server until{" "}
-        {expiry(plan.expiresAt)}, and is refused if the quotas it depends on change first.
+        {utcText(plan.expiresAt, "minutes")}, and is refused if the quotas it depends on change first.
       </p>
       {impact.pairs.length > 0 && (
         <section aria-label="Affected clients" data-testid="quota-impact">

@@ -1,7 +1,8 @@
 /**
  * Every declared change is reachable from a page as well as from its route (the route side
  * is lib/api/openapi.test.ts): the server actions name the change they run (changeFromForm
- * or runChange with its id), and never call the service that runs it themselves, so a form
+ * or runChange with its id, or the break-glass actions' changeOnPlan over changeFromForm),
+ * and never call the service that runs it themselves, so a form
  * cannot skip the declared input schema, the unsafe-text check or the plan.
  */
 import { readdirSync, readFileSync } from "node:fs";
@@ -27,7 +28,7 @@ const sources = actionFiles(path.join(ROOT, "app")).map((file) => ({
 }));
 const named = new Set(
   sources.flatMap(({ source }) =>
-    [...source.matchAll(/\b(?:changeFromForm|runChange)\(\s*"([^"]+)"/g)].map((m) => m[1]!),
+    [...source.matchAll(/\b(?:changeFromForm|runChange|changeOnPlan)(?:<\w+>)?\(\s*"([^"]+)"/g)].map((m) => m[1]!),
   ),
 );
 

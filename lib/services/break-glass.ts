@@ -11,6 +11,7 @@
  *     one transaction;
  *   - once: two reviewers at once, one review is stored and the other is told who won.
  */
+import { utcText } from "@/lib/utc-text";
 import "server-only";
 import type { Viewer } from "@/lib/auth/sign-in";
 import { clusterIdOf } from "@/lib/clusters";
@@ -42,12 +43,6 @@ function reviewView(r: StoredBreakGlassReview) {
   return { reviewer: r.reviewer, at: r.reviewedAt.toISOString(), comment: r.comment };
 }
 
-const when = (d: Date) =>
-  d
-    .toISOString()
-    .replace("T", " ")
-    .replace(/\.\d+Z$/, " UTC");
-
 /** Why the viewer may not review it (null: they may), checking their right only when nothing else refuses. */
 async function whyNot(
   viewer: Viewer,
@@ -58,7 +53,7 @@ async function whyNot(
   if (review !== null)
     return {
       code: "CONFLICT",
-      message: `It was reviewed already, by ${review.reviewer} at ${when(review.reviewedAt)}: ${review.comment}`,
+      message: `It was reviewed already, by ${review.reviewer} at ${utcText(review.reviewedAt)}: ${review.comment}`,
     };
   if (appliers.includes(viewer.principal))
     return {

@@ -26,6 +26,7 @@
  * Kinds (acl.create, acl.delete, acl.change, quota.alter, acl.import, ...) implement
  * PlanKind (plan-kind.ts) and are listed in plan-kinds.ts.
  */
+import { utcText } from "@/lib/utc-text";
 import "server-only";
 import type { Viewer } from "@/lib/auth/sign-in";
 import type { ActionResult } from "@/lib/schemas/result";
@@ -118,12 +119,6 @@ function viewOf<V>(plan: StoredPlan, now = new Date()): PlanView<V> {
   const stored = plan.preview as StoredPreview<V> | null;
   return { ...(stored?.view as V), ...headerOf(plan, now) };
 }
-
-const when = (d: Date) =>
-  d
-    .toISOString()
-    .replace("T", " ")
-    .replace(/\.\d+Z$/, " UTC");
 
 let lastPurge = 0;
 /** Expired plans are deleted a day after they expire; checked at most once an hour per process. */
@@ -265,7 +260,7 @@ function claimRefusal(
         ok: false,
         code: "CONFLICT",
         message:
-          `This plan expired${plan ? ` at ${when(plan.expiresAt)}` : ""}; nothing was changed. Preview the ` +
+          `This plan expired${plan ? ` at ${utcText(plan.expiresAt)}` : ""}; nothing was changed. Preview the ` +
           `change again.`,
       };
     case "ALREADY_APPLIED":
@@ -273,7 +268,7 @@ function claimRefusal(
         ok: false,
         code: "CONFLICT",
         message:
-          `This plan was already applied${plan?.appliedAt ? ` at ${when(plan.appliedAt)}` : ""}; it is not ` +
+          `This plan was already applied${plan?.appliedAt ? ` at ${utcText(plan.appliedAt)}` : ""}; it is not ` +
           `applied twice.`,
       };
     case "IN_PROGRESS":

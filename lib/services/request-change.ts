@@ -21,12 +21,6 @@ export const NO_SUCH_REQUEST: Failure = {
   message: "There is no request with this id on this cluster.",
 };
 
-export const when = (d: Date) =>
-  d
-    .toISOString()
-    .replace("T", " ")
-    .replace(/\.\d+Z$/, " UTC");
-
 function describeBinding(
   b: Pick<AclBinding, "permissionType" | "operation" | "resourceType" | "resourceName" | "patternType" | "principal">,
 ) {

@@ -11,7 +11,8 @@ import { getRequest, holdRequestSecret, takeRequestSecret, type StoredRequest } 
 import type { RequestPassword } from "@/lib/schemas/requests";
 import type { ActionResult } from "@/lib/schemas/result";
 import type { ScramChangeResult } from "@/lib/schemas/scram-users";
-import { auditRequest, NO_SUCH_REQUEST, when, type Failure } from "./request-change";
+import { auditRequest, NO_SUCH_REQUEST, type Failure } from "./request-change";
+import { utcText } from "@/lib/utc-text";
 
 /** How long the requester may retrieve the password an approved SCRAM request generated (as a token's HMAC). */
 export const REQUEST_SECRET_WINDOW_MS = 24 * 60 * 60_000;
@@ -38,7 +39,7 @@ export async function holdGeneratedPassword(r: StoredRequest, applied: unknown):
   }
   return (
     ` The new password is kept, encrypted, for ${r.requester} to see once on the request's page until ` +
-    `${when(deadline)}.`
+    `${utcText(deadline)}.`
   );
 }
 

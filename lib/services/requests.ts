@@ -65,8 +65,8 @@ import {
   planBindings,
   requestedCreates,
   summarizeChange,
-  when,
 } from "./request-change";
+import { utcText } from "@/lib/utc-text";
 import { holdGeneratedPassword } from "./request-password";
 
 export { summarizeChange };
@@ -218,7 +218,7 @@ export async function fileRequest(viewer: Viewer, body: RequestFileBody): Promis
     `Requested: ${stored.summary}. Reason: ${stored.reason}`,
   );
   await notify(clusterId, "request.filed", requestFields(stored), `${stored.requester} requests: ${stored.summary}`);
-  return step(stored, viewer, null, `Request filed; it waits for a decision until ${when(stored.timeoutAt)}.`);
+  return step(stored, viewer, null, `Request filed; it waits for a decision until ${utcText(stored.timeoutAt)}.`);
 }
 
 /** File the change of a plan the viewer previewed (the pages' "Request approval"). */
@@ -443,7 +443,7 @@ export async function approveChangeRequest(
     const grant = await recordGrant(r, viewer, planId, applied.data.results ?? []);
     grantId = grant?.id ?? null;
     grantNote = grant
-      ? ` Its ACLs are removed at ${when(grant.expiresAt)}.`
+      ? ` Its ACLs are removed at ${utcText(grant.expiresAt)}.`
       : " It created no ACLs, so there is nothing to remove later.";
   }
   const secretNote = r.kind === "scram.change" ? await holdGeneratedPassword(r, applied.data) : "";
@@ -572,7 +572,7 @@ export async function timeOutDueRequests(now = new Date()): Promise<number> {
       target: `request ${r.id}: ${r.summary}`,
       request: { requestId: r.id },
       outcome: "success",
-      message: `No decision by ${when(r.timeoutAt)}; the request timed out.`,
+      message: `No decision by ${utcText(r.timeoutAt)}; the request timed out.`,
       subjects: [r.requester],
       clusterId: r.clusterId,
     }).catch(() => undefined);

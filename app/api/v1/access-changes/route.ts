@@ -1,5 +1,5 @@
-import { NextResponse } from "next/server";
 import { apiRoute } from "@/lib/api/route";
+import { exportResponse } from "@/lib/api/export";
 import { accessChangesQuerySchema } from "@/lib/schemas/access-changes";
 import { accessChangesCsv, accessChangesFileName, accessChangesFor } from "@/lib/services/access-changes";
 
@@ -9,13 +9,10 @@ export const dynamic = "force-dynamic";
 export const GET = apiRoute({ query: accessChangesQuerySchema }, async ({ viewer, query }) => {
   const answer = await accessChangesFor(viewer, query);
   if (!answer.ok) return answer;
-  const headers = {
-    "cache-control": "no-store",
-    "content-disposition": `attachment; filename="${accessChangesFileName(answer.data, query.format)}"`,
-  };
-  if (query.format === "csv")
-    return new Response(accessChangesCsv(answer.data), {
-      headers: { ...headers, "content-type": "text/csv; charset=utf-8" },
-    });
-  return NextResponse.json(answer.data, { headers });
+  return exportResponse(answer.data, {
+    format: query.format,
+    csv: accessChangesCsv,
+    fileName: accessChangesFileName(answer.data, query.format),
+    jsonAsFile: true,
+  });
 });

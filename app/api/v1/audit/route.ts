@@ -1,5 +1,5 @@
-import { NextResponse } from "next/server";
 import { apiRoute } from "@/lib/api/route";
+import { exportResponse } from "@/lib/api/export";
 import { auditQuerySchema } from "@/lib/schemas/audit";
 import { auditToCsv, listAuditFor } from "@/lib/services/audit-view";
 
@@ -10,14 +10,9 @@ export const GET = apiRoute({ query: auditQuerySchema }, async ({ viewer, query 
   const { format, ...filters } = query;
   const page = await listAuditFor(viewer, filters);
   if (!page.ok) return page;
-  if (format === "csv") {
-    return new Response(auditToCsv(page.data.events), {
-      headers: {
-        "content-type": "text/csv; charset=utf-8",
-        "content-disposition": `attachment; filename="audit-${new Date().toISOString().slice(0, 10)}.csv"`,
-        "cache-control": "no-store",
-      },
-    });
-  }
-  return NextResponse.json(page.data, { headers: { "cache-control": "no-store" } });
+  return exportResponse(page.data, {
+    format,
+    csv: (data) => auditToCsv(data.events),
+    fileName: `audit-${new Date().toISOString().slice(0, 10)}.csv`,
+  });
 });

@@ -1,5 +1,5 @@
-import { NextResponse } from "next/server";
 import { apiRoute } from "@/lib/api/route";
+import { exportResponse } from "@/lib/api/export";
 import { effectivePermissionsQuerySchema } from "@/lib/schemas/effective-permissions";
 import { exportFileName, exportToCsv } from "@/lib/services/effective-permissions";
 import { effectivePermissionsExport } from "@/lib/services/effective-permissions-read";
@@ -10,16 +10,12 @@ export const dynamic = "force-dynamic";
 export const GET = apiRoute({ query: effectivePermissionsQuerySchema }, async ({ viewer, query }) => {
   const answer = await effectivePermissionsExport(viewer, query);
   if (!answer.ok) return answer;
-  const headers = {
-    "cache-control": "no-store",
-    "content-disposition":
-      `attachment; filename="` +
-      `${exportFileName(answer.data.question, answer.data.aclSnapshot.takenAt, query.format)}"`,
-    "x-acl-snapshot-taken-at": answer.data.aclSnapshot.takenAt,
-  };
-  if (query.format === "csv")
-    return new Response(exportToCsv(answer.data), {
-      headers: { ...headers, "content-type": "text/csv; charset=utf-8" },
-    });
-  return NextResponse.json(answer.data, { headers });
+  const takenAt = answer.data.aclSnapshot.takenAt;
+  return exportResponse(answer.data, {
+    format: query.format,
+    csv: exportToCsv,
+    fileName: exportFileName(answer.data.question, takenAt, query.format),
+    jsonAsFile: true,
+    headers: { "x-acl-snapshot-taken-at": takenAt },
+  });
 });

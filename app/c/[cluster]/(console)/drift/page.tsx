@@ -1,3 +1,4 @@
+import { utcText } from "@/lib/utc-text";
 import { OlderLink } from "@/components/ui/older-link";
 import Link from "@/components/link";
 import { requireViewer } from "@/lib/auth/current";
@@ -95,8 +96,7 @@ export default async function DriftPage({ searchParams }: { searchParams: Promis
               : `The cluster is read every ${result.data.reading.intervalSeconds} seconds.`}{" "}
             {result.data.reading.since === null
               ? "The journal has not begun yet: the first read records what the cluster holds, not changes."
-              : `The journal began at ${result.data.reading.since.replace("T", " ").replace(/\.\d+Z$/, " UTC")}: ` +
-                "nothing earlier is known."}
+              : `The journal began at ${utcText(result.data.reading.since)}: ` + "nothing earlier is known."}
           </p>
         )}
       </section>

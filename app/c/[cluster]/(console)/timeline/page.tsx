@@ -1,3 +1,4 @@
+import { utcText } from "@/lib/utc-text";
 import { OlderLink } from "@/components/ui/older-link";
 import Link from "@/components/link";
 import { requireViewer } from "@/lib/auth/current";
@@ -15,11 +16,8 @@ import { PageHeader, RefusedAddress } from "@/components/ui/page-header";
 export const metadata = { title: "Timeline" };
 export const dynamic = "force-dynamic";
 
-const utc = (iso: string) => iso.replace("T", " ").replace(/\.\d+Z$/, " UTC");
-
 function When({ entry }: { entry: TimelineEntry }) {
-  if (entry.origin === "console")
-    return <time dateTime={entry.windowTo}>{entry.windowTo.replace("T", " ").replace(/\.\d+Z$/, " UTC")}</time>;
+  if (entry.origin === "console") return <time dateTime={entry.windowTo}>{utcText(entry.windowTo)}</time>;
   return <>{windowWords(new Date(entry.windowFrom), new Date(entry.windowTo))}</>;
 }
 
@@ -68,7 +66,7 @@ export default async function TimelinePage({ searchParams }: { searchParams: Pro
           <p className="muted" data-testid="timeline-since">
             {result.data.since === null
               ? "The journal has not begun: nothing is known yet."
-              : `The journal began at ${utc(result.data.since)}: nothing earlier is known.`}{" "}
+              : `The journal began at ${utcText(result.data.since)}: nothing earlier is known.`}{" "}
             {result.data.visibility.join(" ")}
           </p>
           {result.data.entries.length === 0 ? (

@@ -1,3 +1,4 @@
+import { utcText } from "@/lib/utc-text";
 import { firstValue, type PageProps } from "@/lib/search-params";
 import Link from "@/components/link";
 import { requireViewer } from "@/lib/auth/current";
@@ -62,9 +63,8 @@ export default async function PlanPage({ params, searchParams }: PageProps<{ id:
     <>
       <h1>Plan {plan.id.slice(0, 8)}</h1>
       <p className="lead" data-testid="plan-status">
-        A {plan.kind} plan made by {plan.principal} at {plan.createdAt.replace("T", " ").replace(/\.\d+Z$/, " UTC")}:{" "}
-        <strong>{plan.status}</strong>
-        {plan.appliedAt ? ` (${plan.appliedAt.replace("T", " ").replace(/\.\d+Z$/, " UTC")})` : ""}.
+        A {plan.kind} plan made by {plan.principal} at {utcText(plan.createdAt)}: <strong>{plan.status}</strong>
+        {plan.appliedAt ? ` (${utcText(plan.appliedAt)})` : ""}.
       </p>
       {plan.applicable && (
         <ApplyPlanForm

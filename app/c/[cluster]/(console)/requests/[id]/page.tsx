@@ -1,3 +1,4 @@
+import { utcText } from "@/lib/utc-text";
 import Link from "@/components/link";
 import { requireViewer } from "@/lib/auth/current";
 import { objectTitle } from "@/lib/page-title";
@@ -16,8 +17,6 @@ export async function generateMetadata({ params }: { params: Promise<{ id: strin
   return { title: objectTitle("Request", (await params).id.slice(0, 8)) };
 }
 export const dynamic = "force-dynamic";
-
-const when = (iso: string) => iso.replace("T", " ").replace(/\.\d+Z$/, " UTC");
 
 /** One request: what it asks for and why, where it stands, and the steps the viewer may take. */
 export default async function RequestPage({ params }: { params: Promise<{ id: string }> }) {
@@ -58,22 +57,22 @@ export default async function RequestPage({ params }: { params: Promise<{ id: st
           <dt>Reason</dt>
           <dd data-testid="request-reason">{r.reason}</dd>
           <dt>Filed</dt>
-          <dd>{when(r.createdAt)}</dd>
+          <dd>{utcText(r.createdAt)}</dd>
           <dt>Waits until</dt>
-          <dd>{when(r.timeoutAt)}</dd>
+          <dd>{utcText(r.timeoutAt)}</dd>
           <dt>Ends after</dt>
           <dd>{r.grantMinutes === null ? "never: the change stays" : `${r.grantMinutes} minutes once applied`}</dd>
           <dt>Approvals</dt>
           <dd data-testid="request-approvals">
             {r.approvals.length} of {r.approvalsNeeded}
-            {r.approvals.length > 0 && `: ${r.approvals.map((a) => `${a.principal} (${when(a.at)})`).join(", ")}`}
+            {r.approvals.length > 0 && `: ${r.approvals.map((a) => `${a.principal} (${utcText(a.at)})`).join(", ")}`}
           </dd>
           {r.decidedBy && (
             <>
               <dt>Decided by</dt>
               <dd data-testid="request-decision">
                 <span className="mono">{r.decidedBy}</span>
-                {r.decidedAt && ` at ${when(r.decidedAt)}`}
+                {r.decidedAt && ` at ${utcText(r.decidedAt)}`}
                 {r.comment && `: ${r.comment}`}
               </dd>
             </>
@@ -88,7 +87,7 @@ export default async function RequestPage({ params }: { params: Promise<{ id: st
       </section>
       {grant && (
         <Alert tone="info" testId="request-grant">
-          Its ACLs are removed by themselves at {when(grant.expiresAt)}.
+          Its ACLs are removed by themselves at {utcText(grant.expiresAt)}.
           {(r.requester === viewer.principal || grant.approver === viewer.principal) && (
             <>
               <EndGrantForm grantId={grant.id} />

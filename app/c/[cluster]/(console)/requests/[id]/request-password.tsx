@@ -1,13 +1,12 @@
 "use client";
 
+import { utcText } from "@/lib/utc-text";
 import { useActionState } from "react";
 import { Alert, ResultPanel } from "@/components/ui/alert";
 import { CopyField } from "@/components/ui/copy-button";
 import { SubmitButton } from "@/components/ui/submit-button";
 import type { RequestView } from "@/lib/schemas/requests";
 import { retrievePasswordAction, type PasswordState } from "../actions";
-
-const when = (iso: string) => iso.replace("T", " ").replace(/\.\d+Z$/, " UTC");
 
 /**
  * The password an approved SCRAM request generated: its requester sees it once (erased from the
@@ -37,7 +36,7 @@ export function RequestPassword({ request }: { request: RequestView }) {
       <section className="card" aria-label="The new password">
         <p>
           The console generated the new password when the request was approved. It is kept, encrypted, for you to see
-          once, until {when(p.until)}.
+          once, until {utcText(p.until)}.
         </p>
         <form action={action}>
           <input type="hidden" name="id" value={request.id} />
@@ -49,11 +48,11 @@ export function RequestPassword({ request }: { request: RequestView }) {
   return (
     <p className="muted" data-testid="request-password-status">
       {p.retrievedAt !== null
-        ? `The generated password was shown to ${request.requester} at ${when(p.retrievedAt)}; ` +
+        ? `The generated password was shown to ${request.requester} at ${utcText(p.retrievedAt)}; ` +
           "the console no longer keeps it."
         : p.available
-          ? `The generated password waits for ${request.requester} to see it once, until ${when(p.until)}.`
-          : `The generated password was not retrieved by ${when(p.until)} and was erased.`}
+          ? `The generated password waits for ${request.requester} to see it once, until ${utcText(p.until)}.`
+          : `The generated password was not retrieved by ${utcText(p.until)} and was erased.`}
     </p>
   );
 }

@@ -1,3 +1,4 @@
+import { utcText } from "@/lib/utc-text";
 import Link from "@/components/link";
 import { Alert } from "@/components/ui/alert";
 import { Badge } from "@/components/ui/badge";
@@ -11,8 +12,6 @@ export async function generateMetadata({ params }: { params: Promise<{ id: strin
   return { title: objectTitle("Break-glass", (await params).id.slice(0, 8)) };
 }
 export const dynamic = "force-dynamic";
-
-const when = (iso: string) => iso.replace("T", " ").replace(/\.\d+Z$/, " UTC");
 
 /**
  * A plan applied without approval (break-glass): who, when, why, what it did, and its
@@ -45,7 +44,7 @@ export default async function BreakGlassPage({ params }: { params: Promise<{ id:
             {b.appliedBy}
           </dd>
           <dt>At</dt>
-          <dd>{when(b.at)}</dd>
+          <dd>{utcText(b.at)}</dd>
           <dt>Reason</dt>
           <dd data-testid="break-glass-reason">{b.reason ?? "none recorded"}</dd>
           <dt>Review</dt>
@@ -55,7 +54,7 @@ export default async function BreakGlassPage({ params }: { params: Promise<{ id:
             ) : (
               <>
                 <Badge tone="ok">reviewed</Badge> by <span className="mono">{b.review.reviewer}</span> at{" "}
-                {when(b.review.at)}: {b.review.comment}
+                {utcText(b.review.at)}: {b.review.comment}
               </>
             )}
           </dd>

@@ -1,3 +1,4 @@
+import { utcText } from "@/lib/utc-text";
 import Link from "@/components/link";
 import { requireViewer } from "@/lib/auth/current";
 import { firstValues, type PageProps } from "@/lib/search-params";
@@ -64,7 +65,7 @@ function Cause({ step }: { step: AccessChangeStepView }) {
     return (
       <>
         <Badge tone="info">console</Badge> by <span className="mono">{c.actor}</span> at{" "}
-        <time dateTime={c.windowTo}>{c.windowTo.replace("T", " ").replace("Z", " UTC")}</time>
+        <time dateTime={c.windowTo}>{utcText(c.windowTo)}</time>
         {c.planId && (
           <>
             {" "}
