@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { MAX_TITLE_NAME, objectTitle } from "./page-title";
+import { MAX_TITLE_NAME, objectTitle, titleFromId } from "./page-title";
 
 describe("objectTitle", () => {
   it("names the object before the kind of page", () => {
@@ -18,5 +18,16 @@ describe("objectTitle", () => {
   it("cuts a very long name", () => {
     const title = objectTitle("Resource", "x".repeat(500));
     expect(title).toBe(`${"x".repeat(MAX_TITLE_NAME - 1)}… · Resource`);
+  });
+});
+
+describe("titleFromId", () => {
+  it("names a plan or request page by the first 8 characters of its id, as the pages show them", async () => {
+    const generate = titleFromId("Request");
+    await expect(
+      generate({ params: Promise.resolve({ id: "3f2a9c1e-77aa-4b1e-9d0e-0123456789ab" }) }),
+    ).resolves.toEqual({
+      title: "3f2a9c1e · Request",
+    });
   });
 });

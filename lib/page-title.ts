@@ -24,3 +24,10 @@ export function objectTitle(kind: string, ...names: ReadonlyArray<string | strin
 export function titleFromSearch(title: (q: SearchParams) => string) {
   return async ({ searchParams }: { searchParams: Promise<SearchParams> }) => ({ title: title(await searchParams) });
 }
+
+/** A page's `generateMetadata` for one object named by its id in the path: "<first 8 of the id> · kind". */
+export function titleFromId(kind: string) {
+  return async ({ params }: { params: Promise<{ id: string }> }) => ({
+    title: objectTitle(kind, (await params).id.slice(0, 8)),
+  });
+}

@@ -11,11 +11,9 @@ import { ApplyPlanForm } from "./apply-plan-form";
 import { canEndPlan } from "@/lib/schemas/requests";
 import { BreakGlassForm } from "./break-glass-form";
 import { getBreakGlass } from "@/lib/services/break-glass";
-import { objectTitle } from "@/lib/page-title";
+import { titleFromId } from "@/lib/page-title";
 
-export async function generateMetadata({ params }: { params: Promise<{ id: string }> }) {
-  return { title: objectTitle("Plan", (await params).id.slice(0, 8)) };
-}
+export const generateMetadata = titleFromId("Plan");
 export const dynamic = "force-dynamic";
 
 /** One sealed plan: what it changes, every decision change (paged), the CLI, and Apply while it is open. */

@@ -1,7 +1,7 @@
 import { utcText } from "@/lib/utc-text";
 import Link from "@/components/link";
 import { requireViewer } from "@/lib/auth/current";
-import { objectTitle } from "@/lib/page-title";
+import { titleFromId } from "@/lib/page-title";
 import { listLiveGrants } from "@/lib/services/grants";
 import { getRequestView } from "@/lib/services/requests";
 import { KIP55_RULE_LABEL } from "@/lib/services/quota-view";
@@ -13,9 +13,7 @@ import { EndGrantForm, ExtendGrantForm } from "./end-grant-form";
 import { RequestPassword } from "./request-password";
 import { RequestSteps } from "./request-steps";
 
-export async function generateMetadata({ params }: { params: Promise<{ id: string }> }) {
-  return { title: objectTitle("Request", (await params).id.slice(0, 8)) };
-}
+export const generateMetadata = titleFromId("Request");
 export const dynamic = "force-dynamic";
 
 /** One request: what it asks for and why, where it stands, and the steps the viewer may take. */

@@ -4,13 +4,11 @@ import { Alert } from "@/components/ui/alert";
 import { Badge } from "@/components/ui/badge";
 import { PageHeader } from "@/components/ui/page-header";
 import { requireViewer } from "@/lib/auth/current";
-import { objectTitle } from "@/lib/page-title";
+import { titleFromId } from "@/lib/page-title";
 import { getBreakGlass } from "@/lib/services/break-glass";
 import { BreakGlassReviewForm } from "./review-form";
 
-export async function generateMetadata({ params }: { params: Promise<{ id: string }> }) {
-  return { title: objectTitle("Break-glass", (await params).id.slice(0, 8)) };
-}
+export const generateMetadata = titleFromId("Break-glass");
 export const dynamic = "force-dynamic";
 
 /**
