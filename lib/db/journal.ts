@@ -26,9 +26,14 @@ import {
   type State,
 } from "../policy/history";
 
-type Tx = Prisma.TransactionClient;
+export type Tx = Prisma.TransactionClient;
 
-/** Runs fn in a transaction holding the cluster's journal lock. */
+/**
+ * Runs fn in a transaction holding the cluster's journal lock. Every query fn makes goes through
+ * `tx`: on the embedded database one connection's open transaction holds the only backend, so a
+ * query on another connection inside fn would wait for the transaction's end, which waits for it
+ * (until the transaction's timeout; lib/db/embedded.ts).
+ */
 export async function withJournalLock<T>(clusterId: string, fn: (tx: Tx) => Promise<T>): Promise<T> {
   return getPrisma().$transaction(
     async (tx) => {
@@ -380,8 +385,9 @@ export async function checkpointAtOrBefore(
   keep?: (key: string) => boolean,
   /** Only these principals' ACLs (and every non-ACL key) need decoding: `keep` must keep no other ACL. */
   principals?: readonly string[],
+  tx: Tx = getPrisma(),
 ): Promise<StoredCheckpoint | null> {
-  const row = await getPrisma().journalCheckpoint.findFirst({
+  const row = await tx.journalCheckpoint.findFirst({
     where: { clusterId, ...(at ? { at: { lte: at } } : {}) },
     orderBy: [{ at: "desc" }, { id: "desc" }],
   });
@@ -406,8 +412,9 @@ export async function checkpointBeforeEntry(clusterId: string, entryId: bigint):
 
 export async function latestCheckpointMeta(
   clusterId: string,
+  tx: Tx = getPrisma(),
 ): Promise<{ at: Date; lastEntryId: bigint; createdAt: Date } | null> {
-  return getPrisma().journalCheckpoint.findFirst({
+  return tx.journalCheckpoint.findFirst({
     where: { clusterId },
     orderBy: [{ at: "desc" }, { id: "desc" }],
     select: { at: true, lastEntryId: true, createdAt: true },

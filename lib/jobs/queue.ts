@@ -52,7 +52,7 @@ export async function startJobQueue(
   const log = options.log ?? ((line: string) => console.error(line));
   if (boss !== null) return { stop: stopJobQueue };
   const b = new PgBoss({ connectionString, schema: SCHEMA, max: 4, application_name: "ksc-jobs" });
-  b.on("error", (error: unknown) => log(`[jobs] ${error instanceof Error ? error.message : String(error)}`));
+  b.on("error", (error: unknown) => log(`[jobs] ${jobErrorText(error)}`));
   await b.start();
   for (const [name, spec] of Object.entries(queues)) {
     const queueOptions = {
@@ -79,6 +79,24 @@ export async function startJobQueue(
   }
   boss = b;
   return { stop: stopJobQueue };
+}
+
+/**
+ * What pg-boss reported, as text: an Error's message, or the `message` of the plain objects it
+ * also emits (a worker's failure carries its queue), never "[object Object]".
+ */
+export function jobErrorText(error: unknown): string {
+  if (error instanceof Error) return error.message;
+  if (typeof error === "object" && error !== null) {
+    const { message, queue } = error as { message?: unknown; queue?: unknown };
+    if (typeof message === "string") return typeof queue === "string" ? `${queue}: ${message}` : message;
+    try {
+      return JSON.stringify(error).slice(0, 500);
+    } catch {
+      return "an error that cannot be shown";
+    }
+  }
+  return String(error);
 }
 
 export async function stopJobQueue(): Promise<void> {

@@ -36,6 +36,7 @@ import {
   withJournalLock,
   writeCheckpoint,
   type NewEntry,
+  type Tx,
 } from "@/lib/db/journal";
 import { toErrorResult } from "@/lib/kafka/error-result";
 import { driftNotification } from "./drift-model";
@@ -87,19 +88,22 @@ interface Current {
 
 const cache = new Map<string, Current>();
 
-/** The journal's current state of a cluster (every entry applied), refreshed incrementally. */
-export async function currentJournalState(clusterId: string): Promise<Current> {
-  const last = await lastEntryId(clusterId);
+/**
+ * The journal's current state of a cluster (every entry applied), refreshed incrementally.
+ * `tx`: read in that transaction (the journal lock's; withJournalLock).
+ */
+export async function currentJournalState(clusterId: string, tx?: Tx): Promise<Current> {
+  const last = await lastEntryId(clusterId, tx);
   let current = cache.get(clusterId);
   if (!current || last < current.lastEntryId) {
-    const checkpoint = await checkpointAtOrBefore(clusterId);
+    const checkpoint = await checkpointAtOrBefore(clusterId, undefined, undefined, undefined, tx);
     current = {
       lastEntryId: checkpoint?.bigLastEntryId ?? 0n,
       state: checkpoint ? new Map(checkpoint.state) : new Map<string, Json>(),
     };
   }
   while (current.lastEntryId < last) {
-    const page = await entriesAfter(clusterId, current.lastEntryId, { upTo: last, limit: 50_000 });
+    const page = await entriesAfter(clusterId, current.lastEntryId, { upTo: last, limit: 50_000, tx });
     if (page.length === 0) break;
     applyChanges(current.state, page);
     current.lastEntryId = page[page.length - 1]!.bigId;
@@ -261,8 +265,8 @@ async function readLocked(
   const outcome = await withJournalLock(clusterId, async (tx) => {
     const coverage = await lastCoverage(clusterId, tx);
     const skip = await keysChangedAfter(tx, clusterId, startId);
-    const current = await currentJournalState(clusterId);
-    if (coverage === null && (await latestCheckpointMeta(clusterId)) === null) {
+    const current = await currentJournalState(clusterId, tx);
+    if (coverage === null && (await latestCheckpointMeta(clusterId, tx)) === null) {
       // The journal begins: what the cluster holds now is its first checkpoint (no entry per key).
       const state = stateOfRead(delta.memory);
       for (const key of skip) {
@@ -356,7 +360,7 @@ async function maintain(cluster: Cluster, now: () => Date): Promise<void> {
     (last > meta.lastEntryId && now().getTime() - meta.createdAt.getTime() >= CHECKPOINT_EVERY_MS);
   if (due)
     await withJournalLock(cluster.id, async (tx) => {
-      const current = await currentJournalState(cluster.id);
+      const current = await currentJournalState(cluster.id, tx);
       await writeCheckpoint(cluster.id, { at: now(), lastEntryId: current.lastEntryId, state: current.state }, tx);
     });
   await applyRetention(cluster.id, new Date(now().getTime() - cluster.history.retentionDays * 86_400_000));
