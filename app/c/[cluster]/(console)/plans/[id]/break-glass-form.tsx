@@ -5,6 +5,13 @@ import { AclPlanResult } from "@/components/plans/acl-plan-result";
 import { NoteForm } from "@/components/ui/note-form";
 import { breakGlassAction, type BreakGlassState } from "../break-glass-actions";
 
+const REASON = {
+  name: "reason",
+  label: "Reason",
+  hint: "Why it cannot wait for an approval (an incident number)",
+  maxLength: 1000,
+};
+
 /**
  * On a cluster that needs approvals, a super user may apply their own plan at once with a
  * reason (break-glass): recorded before the apply and flagged on the dashboard. `open`: the
@@ -28,12 +35,7 @@ export function BreakGlassForm({ planId, approvals, open }: { planId: string; ap
         state={state}
         id="break-glass"
         hidden={{ planId }}
-        field={{
-          name: "reason",
-          label: "Reason",
-          hint: "Why it cannot wait for an approval (an incident number)",
-          maxLength: 1000,
-        }}
+        field={REASON}
         submit={{ text: "Break-glass apply", pending: "Applying…", variant: "danger" }}
       />
     </section>

@@ -6,6 +6,13 @@ import { NoteForm } from "@/components/ui/note-form";
 import { BREAK_GLASS_COMMENT_MAX } from "@/lib/schemas/break-glass";
 import { reviewBreakGlassAction, type BreakGlassReviewState } from "../../break-glass-actions";
 
+const COMMENT = {
+  name: "comment",
+  label: "Comment",
+  hint: "What you checked: the incident, that the change was needed and no more than needed",
+  maxLength: BREAK_GLASS_COMMENT_MAX,
+};
+
 /**
  * Someone else's after-the-fact review of a break-glass apply: a comment, required. `open`: it
  * may still be reviewed by the viewer. Mounted while the page shows the review after it, so its
@@ -27,12 +34,7 @@ export function BreakGlassReviewForm({ planId, open }: { planId: string; open: b
       state={state}
       id="break-glass-review"
       hidden={{ planId }}
-      field={{
-        name: "comment",
-        label: "Comment",
-        hint: "What you checked: the incident, that the change was needed and no more than needed",
-        maxLength: BREAK_GLASS_COMMENT_MAX,
-      }}
+      field={COMMENT}
       submit={{ text: "Reviewed after the fact", pending: "Recording…" }}
     />
   );
